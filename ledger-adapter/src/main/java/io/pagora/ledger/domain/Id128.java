@@ -1,0 +1,56 @@
+package io.pagora.ledger.domain;
+
+import java.util.HexFormat;
+import java.util.UUID;
+
+/**
+ * An unsigned 128-bit identifier, as TigerBeetle uses for accounts and transfers.
+ *
+ * <p>Ordering is unsigned, most significant half first, which is also the byte order of the
+ * big-endian {@link UUID} form that PostgreSQL stores and sorts.
+ */
+public record Id128(long hi, long lo) implements Comparable<Id128> {
+
+    public static final Id128 ZERO = new Id128(0, 0);
+    public static final Id128 MAX = new Id128(-1L, -1L);
+
+    public static Id128 of(long lo) {
+        return new Id128(0, lo);
+    }
+
+    public static Id128 fromUuid(UUID uuid) {
+        return new Id128(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
+    }
+
+    /** Parses the 32-hex-digit form produced by {@link #toString()}, or a UUID with dashes. */
+    public static Id128 parse(String text) {
+        String hex = text.replace("-", "");
+        if (hex.length() != 32 || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            throw new IllegalArgumentException("not a 128-bit hex id: " + text);
+        }
+        return new Id128(Long.parseUnsignedLong(hex, 0, 16, 16), Long.parseUnsignedLong(hex, 16, 32, 16));
+    }
+
+    public UUID toUuid() {
+        return new UUID(hi, lo);
+    }
+
+    public boolean isZero() {
+        return hi == 0 && lo == 0;
+    }
+
+    public boolean isMax() {
+        return hi == -1L && lo == -1L;
+    }
+
+    @Override
+    public int compareTo(Id128 other) {
+        int byHi = Long.compareUnsigned(hi, other.hi);
+        return byHi != 0 ? byHi : Long.compareUnsigned(lo, other.lo);
+    }
+
+    @Override
+    public String toString() {
+        return HexFormat.of().toHexDigits(hi) + HexFormat.of().toHexDigits(lo);
+    }
+}

@@ -1,0 +1,69 @@
+package io.pagora.settlement.domain;
+
+import io.pagora.ledger.domain.TransferResult;
+import java.util.List;
+
+/** What happened to a payment's pending chain. Business outcomes are values, not exceptions. */
+public sealed interface ReservationOutcome {
+
+    /** All legs are pending (now, or already by an earlier identical attempt). */
+    record Reserved() implements ReservationOutcome {}
+
+    /** The ledger refused the chain; nothing is reserved and nothing moved. */
+    record Refused(RefusalReason reason, int leg, TransferResult code) implements ReservationOutcome {}
+
+    /** A leg id exists with different fields: a derivation bug or corrupted data. Stop and alert. */
+    record IntegrityAlarm(int leg, TransferResult code) implements ReservationOutcome {}
+
+    enum RefusalReason {
+        /** The payer's available balance (posted credits minus all debits) is below the amount. */
+        INSUFFICIENT_FUNDS,
+        /** The payer bank's reserve at the central bank cannot cover the amount. */
+        INSUFFICIENT_RESERVE,
+        /** The payer, the payee or a bank account of the chain does not exist. */
+        UNKNOWN_ACCOUNT,
+        /**
+         * An earlier attempt with these same ids failed for a reason that depended on ledger state
+         * (TigerBeetle 0.16 then refuses the ids for good: {@code id_already_failed}).
+         */
+        PREVIOUSLY_FAILED,
+        /** Any other ledger refusal; {@code code} says which. */
+        LEDGER_REFUSED
+    }
+
+    /**
+     * Classifies the results of one pending chain, given in leg order. The root cause is the first
+     * result that is not {@code linked_event_failed}.
+     */
+    static ReservationOutcome classify(List<TransferResult> chainResults) {
+        if (chainResults.stream().allMatch(TransferResult::isSuccess)) {
+            return new Reserved();
+        }
+        int index = rootCauseIndex(chainResults);
+        TransferResult code = chainResults.get(index);
+        int leg = index + 1;
+        if (code.isIntegrityAlarm()) {
+            return new IntegrityAlarm(leg, code);
+        }
+        return new Refused(reasonOf(code, leg, chainResults.size()), leg, code);
+    }
+
+    private static RefusalReason reasonOf(TransferResult code, int leg, int legCount) {
+        return switch (code) {
+            case EXCEEDS_CREDITS -> leg == 2 && legCount == 3 ? RefusalReason.INSUFFICIENT_RESERVE : RefusalReason.INSUFFICIENT_FUNDS;
+            case DEBIT_ACCOUNT_NOT_FOUND, CREDIT_ACCOUNT_NOT_FOUND -> RefusalReason.UNKNOWN_ACCOUNT;
+            case ID_ALREADY_FAILED -> RefusalReason.PREVIOUSLY_FAILED;
+            default -> RefusalReason.LEDGER_REFUSED;
+        };
+    }
+
+    static int rootCauseIndex(List<TransferResult> chainResults) {
+        for (int i = 0; i < chainResults.size(); i++) {
+            TransferResult result = chainResults.get(i);
+            if (!result.isSuccess() && result != TransferResult.LINKED_EVENT_FAILED) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a failed chain has no root cause: " + chainResults);
+    }
+}
