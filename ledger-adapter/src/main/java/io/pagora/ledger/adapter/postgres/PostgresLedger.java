@@ -2,32 +2,343 @@ package io.pagora.ledger.adapter.postgres;
 
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.domain.Check;
 import io.pagora.ledger.domain.Id128;
 import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferResult;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** PLACEHOLDER being written: the PostgreSQL ledger. */
+/**
+ * The ledger port on PostgreSQL, with TigerBeetle 0.16.30 semantics — for machines without a
+ * TigerBeetle server, and as the honest baseline to compare it with.
+ *
+ * <p>One batch is one database transaction, processed set-based in a constant number of round trips
+ * whatever its size (never one statement per transfer):
+ * <ol>
+ *   <li>read the ledger clock, the transfers the batch names (its ids and pending ids) and the failed ids;
+ *   <li>find the due (expired, unswept) pending transfers of every account the batch can touch;
+ *   <li>lock all those accounts with one {@code SELECT … ORDER BY id FOR UPDATE}: a deterministic lock
+ *       order, so concurrent batches queue instead of deadlocking;
+ *   <li>re-read, under the locks, the pending transfers and due pendings (they may have changed);
+ *       expire the due ones in memory (so expiry is correct whether or not a sweeper ever ran);
+ *   <li>run TigerBeetle's state machine in memory ({@link TransferStateMachine});
+ *   <li>write back with one statement per kind: insert transfers, update balances, update pending
+ *       states, record failed ids — then commit.
+ * </ol>
+ * A concurrent batch that inserts the same transfer id, or that creates a pending transfer on an
+ * account this batch did not lock, makes the attempt abort and retry from scratch (bounded).
+ */
 public final class PostgresLedger implements Ledger {
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresLedger.class);
+
+    /** Flyway location and schema of the ledger tables; kept apart from any service's own schema. */
+    public static final String SCHEMA = "ledger";
+
+    private final DataSource dataSource;
+    private final Config config;
+    private final LedgerSql sql = new LedgerSql();
+
+    /**
+     * @param attemptsMax attempts per batch when a concurrent batch conflicts (unique id, lock closure)
+     * @param statementTimeout deadline of every statement; a batch that exceeds it fails as unavailable
+     * @param lockTimeout how long a batch waits for account locks held by other batches
+     */
+    public record Config(int attemptsMax, Duration statementTimeout, Duration lockTimeout) {
+        public static final Config DEFAULT = new Config(8, Duration.ofSeconds(30), Duration.ofSeconds(10));
+
+        public Config {
+            Check.that(attemptsMax >= 1 && attemptsMax <= 100, "attemptsMax in 1..100: %d", attemptsMax);
+        }
+    }
+
+    public PostgresLedger(DataSource dataSource, Config config) {
+        this.dataSource = dataSource;
+        this.config = config;
+    }
 
     /** Runs the Flyway migrations of the ledger schema, then opens the ledger on {@code dataSource}. */
     public static PostgresLedger migrateAndOpen(DataSource dataSource) {
-        throw new UnsupportedOperationException("in progress");
+        migrate(dataSource);
+        return new PostgresLedger(dataSource, Config.DEFAULT);
     }
 
-    /** Marks at most {@code transfersMax} due pending transfers expired and releases their reservations. */
+    public static void migrate(DataSource dataSource) {
+        Flyway.configure()
+                .dataSource(dataSource)
+                .schemas(SCHEMA)
+                .defaultSchema(SCHEMA)
+                .locations("classpath:db/ledger")
+                .load()
+                .migrate();
+    }
+
+    @Override
+    public List<AccountResult> createAccounts(List<NewAccount> accounts) {
+        Ledger.checkBatchSize(accounts.size());
+        if (accounts.isEmpty()) {
+            return List.of();
+        }
+        return inTransaction("create_accounts", connection -> {
+            long nowNs = sql.begin(connection, config);
+            Set<Id128> ids = new HashSet<>();
+            accounts.forEach(account -> ids.add(account.id()));
+            AccountStateMachine machine = new AccountStateMachine(sql.selectAccounts(connection, ids, false), nowNs);
+            List<AccountResult> results = machine.execute(accounts);
+            sql.insertAccounts(connection, machine.createdAccounts());
+            return results;
+        });
+    }
+
+    @Override
+    public List<TransferResult> createTransfers(List<NewTransfer> transfers) {
+        Ledger.checkBatchSize(transfers.size());
+        if (transfers.isEmpty()) {
+            return List.of();
+        }
+        return inTransaction("create_transfers", connection -> createTransfers(connection, transfers));
+    }
+
+    private List<TransferResult> createTransfers(Connection connection, List<NewTransfer> batch) throws SQLException {
+        long nowNs = sql.begin(connection, config);
+        Set<Id128> ids = new HashSet<>(batch.size() * 2);
+        Set<Id128> pendingIds = new HashSet<>();
+        Set<Id128> accountIds = new TreeSet<>();
+        for (NewTransfer transfer : batch) {
+            ids.add(transfer.id());
+            if (!transfer.pendingId().isZero()) {
+                pendingIds.add(transfer.pendingId());
+            }
+            addAccount(accountIds, transfer.debitAccountId());
+            addAccount(accountIds, transfer.creditAccountId());
+        }
+        Set<Id128> named = new HashSet<>(ids);
+        named.addAll(pendingIds);
+
+        // Before locking: learn which accounts the batch can touch.
+        Map<Id128, StoredTransfer> transfers = sql.selectTransfers(connection, named);
+        for (Id128 pendingId : pendingIds) {
+            StoredTransfer pending = transfers.get(pendingId);
+            if (pending != null) {
+                accountIds.add(pending.transfer.debitAccountId());
+                accountIds.add(pending.transfer.creditAccountId());
+            }
+        }
+        for (StoredTransfer due : sql.selectDuePending(connection, accountIds, nowNs)) {
+            accountIds.add(due.transfer.debitAccountId());
+            accountIds.add(due.transfer.creditAccountId());
+        }
+
+        Map<Id128, AccountRow> accounts = sql.lockAccounts(connection, accountIds);
+
+        // Under the locks: the pending states and due pendings that matter can no longer change.
+        transfers.putAll(sql.selectTransfers(connection, pendingIds));
+        for (Id128 pendingId : pendingIds) {
+            StoredTransfer pending = transfers.get(pendingId);
+            if (pending != null) {
+                requireLocked(accounts, pending.transfer.debitAccountId());
+                requireLocked(accounts, pending.transfer.creditAccountId());
+            }
+        }
+        List<StoredTransfer> due = sql.selectDuePending(connection, accounts.keySet(), nowNs);
+        for (StoredTransfer expiring : due) {
+            requireLocked(accounts, expiring.transfer.debitAccountId());
+            requireLocked(accounts, expiring.transfer.creditAccountId());
+            expire(expiring, accounts);
+            transfers.merge(expiring.transfer.id(), expiring, (loaded, fresh) -> {
+                loaded.status = StoredTransfer.EXPIRED;
+                return loaded;
+            });
+        }
+
+        TransferStateMachine machine = new TransferStateMachine(accounts, transfers, sql.selectFailedIds(connection, ids),
+                nowNs);
+        List<TransferResult> results = machine.execute(batch);
+
+        sql.insertTransfers(connection, machine.createdTransfers());
+        sql.updateBalances(connection, accounts.values());
+        sql.updatePendingStatus(connection, machine.resolvedPending(), due);
+        sql.insertFailedIds(connection, machine.newlyFailedIds());
+        return results;
+    }
+
+    /** Releases a due pending transfer's reservation, as TigerBeetle's expiry does. */
+    private static void expire(StoredTransfer due, Map<Id128, AccountRow> accounts) {
+        Check.that(due.status == StoredTransfer.PENDING, "only open pending transfers expire");
+        AccountRow debit = accounts.get(due.transfer.debitAccountId());
+        AccountRow credit = accounts.get(due.transfer.creditAccountId());
+        debit.debitsPending = Math.subtractExact(debit.debitsPending, due.transfer.amount());
+        credit.creditsPending = Math.subtractExact(credit.creditsPending, due.transfer.amount());
+        Check.that(debit.debitsPending >= 0 && credit.creditsPending >= 0, "expiry releases only what was reserved");
+        debit.dirty = true;
+        credit.dirty = true;
+        due.status = StoredTransfer.EXPIRED;
+    }
+
+    private static void requireLocked(Map<Id128, AccountRow> accounts, Id128 accountId) {
+        if (!accounts.containsKey(accountId)) {
+            // A concurrent batch created a transfer on an account we did not lock: start over.
+            throw new RetryableConflict("account " + accountId + " became relevant after locking");
+        }
+    }
+
+    private static void addAccount(Set<Id128> accountIds, Id128 id) {
+        if (!id.isZero() && !id.isMax()) {
+            accountIds.add(id);
+        }
+    }
+
+    /**
+     * Accounts with expired reservations released. Reads only: a due pending transfer that no batch
+     * has swept yet is subtracted on the fly, so balances are right whether or not a sweeper ran.
+     */
+    @Override
+    public List<Account> lookupAccounts(List<Id128> ids) {
+        Ledger.checkBatchSize(ids.size());
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return inTransaction("lookup_accounts", connection -> {
+            long nowNs = sql.begin(connection, config);
+            return sql.lookupAccounts(connection, ids, nowNs);
+        });
+    }
+
+    @Override
+    public List<Transfer> lookupTransfers(List<Id128> ids) {
+        Ledger.checkBatchSize(ids.size());
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return inTransaction("lookup_transfers", connection -> {
+            sql.begin(connection, config);
+            Map<Id128, StoredTransfer> found = sql.selectTransfers(connection, new HashSet<>(ids));
+            return ids.stream().filter(found::containsKey).map(id -> found.get(id).transfer).toList();
+        });
+    }
+
+    /**
+     * Marks at most {@code transfersMax} due pending transfers expired and releases their reservations.
+     * Optional housekeeping: correctness never depends on it, but it keeps the due set small.
+     *
+     * @return how many pending transfers it expired
+     */
     public int sweepExpired(int transfersMax) {
-        throw new UnsupportedOperationException("in progress");
+        Check.that(transfersMax > 0 && transfersMax <= BATCH_SIZE_MAX, "transfersMax in 1..%d", BATCH_SIZE_MAX);
+        return inTransaction("sweep_expired", connection -> {
+            long nowNs = sql.begin(connection, config);
+            List<StoredTransfer> candidates = sql.selectDuePending(connection, transfersMax, nowNs);
+            Set<Id128> accountIds = new TreeSet<>();
+            for (StoredTransfer candidate : candidates) {
+                accountIds.add(candidate.transfer.debitAccountId());
+                accountIds.add(candidate.transfer.creditAccountId());
+            }
+            Map<Id128, AccountRow> accounts = sql.lockAccounts(connection, accountIds);
+            Set<Id128> candidateIds = new HashSet<>();
+            candidates.forEach(candidate -> candidateIds.add(candidate.transfer.id()));
+            List<StoredTransfer> due = sql.selectDuePending(connection, accounts.keySet(), nowNs).stream()
+                    .filter(pending -> candidateIds.contains(pending.transfer.id()))
+                    .toList();
+            due.forEach(pending -> expire(pending, accounts));
+            sql.updateBalances(connection, accounts.values());
+            sql.updatePendingStatus(connection, List.of(), due);
+            return due.size();
+        });
     }
 
-    @Override public List<AccountResult> createAccounts(List<NewAccount> accounts) { throw new UnsupportedOperationException(); }
-    @Override public List<TransferResult> createTransfers(List<NewTransfer> transfers) { throw new UnsupportedOperationException(); }
-    @Override public List<Account> lookupAccounts(List<Id128> ids) { throw new UnsupportedOperationException(); }
-    @Override public List<Transfer> lookupTransfers(List<Id128> ids) { throw new UnsupportedOperationException(); }
-    @Override public String backendName() { return "postgresql"; }
-    @Override public void close() {}
+    @Override
+    public String backendName() {
+        return "postgresql";
+    }
+
+    /** The DataSource belongs to the caller; nothing to release here. */
+    @Override
+    public void close() {}
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private <T> T inTransaction(String operation, Work<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(false);
+                try {
+                    T result = work.run(connection);
+                    connection.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(connection);
+                    throw e;
+                }
+            } catch (RetryableConflict e) {
+                retryOrGiveUp(operation, attempt, e);
+            } catch (SQLException e) {
+                if (!isRetryable(e)) {
+                    throw new LedgerUnavailableException("postgresql ledger " + operation + " failed: " + e.getMessage(), e);
+                }
+                retryOrGiveUp(operation, attempt, e);
+            }
+        }
+    }
+
+    private void retryOrGiveUp(String operation, int attempt, Exception cause) {
+        if (attempt >= config.attemptsMax()) {
+            throw new LedgerUnavailableException("postgresql ledger " + operation + " still conflicting after "
+                    + attempt + " attempts", cause);
+        }
+        log.debug("{} attempt {} conflicted with a concurrent batch, retrying: {}", operation, attempt, cause.getMessage());
+        try {
+            // Jittered backoff so two batches that collided do not collide again in lockstep.
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 1L << Math.min(attempt + 1, 7)));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new LedgerUnavailableException("interrupted while retrying " + operation, interrupted);
+        }
+    }
+
+    /** unique_violation (a concurrent batch inserted the same id), deadlock, serialization failure, lock timeout. */
+    private static boolean isRetryable(SQLException e) {
+        String state = e.getSQLState();
+        return "23505".equals(state) || "40P01".equals(state) || "40001".equals(state) || "55P03".equals(state);
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            log.warn("rollback failed; the connection will be discarded by the pool: {}", e.getMessage());
+        }
+    }
+
+    /** Thrown inside an attempt to abort it and start over; never escapes this class. */
+    static final class RetryableConflict extends RuntimeException {
+        RetryableConflict(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    static Map<Id128, AccountRow> index(List<AccountRow> rows) {
+        Map<Id128, AccountRow> byId = new HashMap<>(rows.size() * 2);
+        rows.forEach(row -> byId.put(row.id, row));
+        return byId;
+    }
 }
