@@ -1,0 +1,22 @@
+package io.pagora.events;
+
+/**
+ * Topic names and partition counts. Payment events are keyed by the payer's account id, so one
+ * account's payments keep their order. Partition counts are explicit, not broker defaults: they bound
+ * the consumers' parallelism (6 fits a 2-core machine with room to scale out).
+ */
+public final class Topics {
+
+    private Topics() {}
+
+    public static final String PAYMENTS_REQUESTED = "pagora.payments.requested.v1";
+    public static final String PAYMENT_OUTCOMES = "pagora.payments.outcomes.v1";
+    /** Records clearing could not parse, with the reason in headers; never silently dropped. */
+    public static final String PAYMENTS_REQUESTED_DEAD_LETTER = "pagora.payments.requested.v1.dlt";
+    /** Records reporting could not parse. */
+    public static final String PAYMENT_OUTCOMES_DEAD_LETTER = "pagora.payments.outcomes.v1.dlt";
+    /** Clearing-internal: reserved payments the receiving bank did not answer, waiting for their timeout. */
+    public static final String CLEARING_UNANSWERED = "pagora.clearing.unanswered.v1";
+
+    public static final int PARTITIONS = 6;
+}
