@@ -16,11 +16,17 @@ public sealed interface ResolutionOutcome {
     record Expired() implements ResolutionOutcome {}
 
     /**
-     * The chain was already resolved the other way (posting found it voided, or voiding found it
-     * posted), or was never reserved. With deterministic ids this is a bug: stop and alert.
+     * The chain was never reserved, or an id exists with different fields. With deterministic ids this
+     * is a bug or corrupted data: stop and alert.
      */
     record IntegrityAlarm(int leg, TransferResult code) implements ResolutionOutcome {}
 
+    /**
+     * Classifies the results of a post or void chain. The ledger is the truth: if an earlier attempt
+     * (e.g. before a crash and redelivery) already resolved the chain the other way, the outcome is
+     * what the ledger did then — posting a voided chain answers {@link Voided}, voiding a posted one
+     * {@link Posted} — never a second movement of money.
+     */
     static ResolutionOutcome classify(List<TransferResult> chainResults, boolean posting) {
         if (chainResults.stream().allMatch(TransferResult::isSuccess)) {
             return posting ? new Posted() : new Voided();
@@ -29,6 +35,8 @@ public sealed interface ResolutionOutcome {
         TransferResult code = chainResults.get(index);
         return switch (code) {
             case PENDING_TRANSFER_EXPIRED -> new Expired();
+            case PENDING_TRANSFER_ALREADY_POSTED -> new Posted();
+            case PENDING_TRANSFER_ALREADY_VOIDED -> new Voided();
             default -> new IntegrityAlarm(index + 1, code);
         };
     }

@@ -127,7 +127,14 @@ class SettlementPlanTest {
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_EXPIRED,
                 TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), true))
                 .isInstanceOf(ResolutionOutcome.Expired.class);
+        // After a redelivery, the ledger's earlier resolution wins: no second movement, no false alarm.
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_ALREADY_VOIDED,
+                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), true))
+                .isInstanceOf(ResolutionOutcome.Voided.class);
+        assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_ALREADY_POSTED,
+                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), false))
+                .isInstanceOf(ResolutionOutcome.Posted.class);
+        assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_NOT_FOUND,
                 TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), true))
                 .isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
     }
