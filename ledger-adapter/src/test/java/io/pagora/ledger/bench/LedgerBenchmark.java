@@ -23,7 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 /**
  * Settles N payments (pending chain, then post chain) through the ledger port at several request
@@ -204,15 +203,65 @@ public final class LedgerBenchmark {
         });
     }
 
-    /** Kept apart so the benchmark compiles before the TigerBeetle adapter's test support lands. */
+    /**
+     * TigerBeetle for the benchmark: an address given, or a server formatted and started from
+     * {@code $TIGERBEETLE_BIN} in production mode (no {@code --development}: Direct IO, full caches),
+     * as TigerBeetle's own benchmark runs it.
+     */
     static final class TigerBeetleBackend {
-        static BackendHandle open(String address) {
-            Supplier<String> reason = () -> "no --tigerbeetle-address and no TIGERBEETLE_BIN: TigerBeetle skipped";
-            if (address == null) {
-                System.out.printf("%n== tigerbeetle: %s%n", reason.get());
+        static BackendHandle open(String address) throws Exception {
+            String binary = System.getenv("TIGERBEETLE_BIN");
+            if (address != null) {
+                return new BackendHandle(tigerBeetle(address), "TigerBeetle at " + address, () -> {});
+            }
+            if (binary == null || binary.isBlank()) {
+                System.out.printf("%n== tigerbeetle: skipped (no --tigerbeetle-address and no TIGERBEETLE_BIN)%n");
                 return null;
             }
-            throw new UnsupportedOperationException("pending: TigerBeetle adapter wiring");
+            java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("pagora-bench-tb");
+            java.nio.file.Path data = directory.resolve("0_0.tigerbeetle");
+            run(new ProcessBuilder(binary, "format", "--cluster=0", "--replica=0", "--replica-count=1", data.toString()),
+                    directory.resolve("format.log"));
+            int port;
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            }
+            Process server = new ProcessBuilder(binary, "start", "--addresses=127.0.0.1:" + port, data.toString())
+                    .redirectErrorStream(true).redirectOutput(directory.resolve("server.log").toFile()).start();
+            waitForPort(port, server);
+            String at = "127.0.0.1:" + port;
+            return new BackendHandle(tigerBeetle(at), "TigerBeetle 0.16.30 from $TIGERBEETLE_BIN at " + at + ", production mode",
+                    () -> {
+                        server.destroy();
+                        server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+                        try (var files = java.nio.file.Files.walk(directory)) {
+                            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                        }
+                    });
+        }
+
+        private static Ledger tigerBeetle(String address) {
+            return new io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger(0L, address,
+                    new io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger.Config(java.time.Duration.ofSeconds(60), 64));
+        }
+
+        private static void run(ProcessBuilder builder, java.nio.file.Path log) throws Exception {
+            Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Check.that(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && process.exitValue() == 0,
+                    "tigerbeetle format failed; see %s", log);
+        }
+
+        private static void waitForPort(int port, Process server) throws Exception {
+            long deadlineNs = System.nanoTime() + 60_000_000_000L;
+            while (System.nanoTime() < deadlineNs) {
+                Check.that(server.isAlive(), "tigerbeetle exited during start");
+                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                    return;
+                } catch (java.io.IOException notYet) {
+                    Thread.sleep(100);
+                }
+            }
+            throw new IllegalStateException("tigerbeetle did not listen on " + port + " within 60 s");
         }
     }
 
