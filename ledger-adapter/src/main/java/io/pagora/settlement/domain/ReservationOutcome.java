@@ -33,19 +33,36 @@ public sealed interface ReservationOutcome {
 
     /**
      * Classifies the results of one pending chain, given in leg order. The root cause is the first
-     * result that is not {@code linked_event_failed}.
+     * result that is neither {@code ok} nor {@code linked_event_failed}.
      */
     static ReservationOutcome classify(List<TransferResult> chainResults) {
-        if (chainResults.stream().allMatch(TransferResult::isSuccess)) {
+        if (isAppliedNowOrBefore(chainResults)) {
             return new Reserved();
         }
         int index = rootCauseIndex(chainResults);
         TransferResult code = chainResults.get(index);
         int leg = index + 1;
-        if (code.isIntegrityAlarm()) {
+        if (code.isIntegrityAlarm() || code == TransferResult.EXISTS) {
             return new IntegrityAlarm(leg, code);
         }
         return new Refused(reasonOf(code, leg, chainResults.size()), leg, code);
+    }
+
+    /**
+     * True if the whole chain took effect now, or took effect in an earlier identical attempt. In
+     * TigerBeetle an {@code exists} result breaks a linked chain like any other failure, so the retry
+     * of a committed chain answers {@code exists} for its first leg and {@code linked_event_failed}
+     * for the rest. Chains are atomic and their ids derived, so an existing first leg means the whole
+     * chain exists; an {@code exists} at a later leg behind a rolled-back first leg cannot come from
+     * this chain and is left to the caller as an integrity alarm.
+     */
+    static boolean isAppliedNowOrBefore(List<TransferResult> chainResults) {
+        if (chainResults.stream().allMatch(TransferResult::isSuccess)) {
+            return true;
+        }
+        return chainResults.getFirst() == TransferResult.EXISTS
+                && chainResults.stream().skip(1).allMatch(result ->
+                        result == TransferResult.LINKED_EVENT_FAILED || result == TransferResult.EXISTS);
     }
 
     private static RefusalReason reasonOf(TransferResult code, int leg, int legCount) {
@@ -60,7 +77,7 @@ public sealed interface ReservationOutcome {
     static int rootCauseIndex(List<TransferResult> chainResults) {
         for (int i = 0; i < chainResults.size(); i++) {
             TransferResult result = chainResults.get(i);
-            if (!result.isSuccess() && result != TransferResult.LINKED_EVENT_FAILED) {
+            if (result != TransferResult.OK && result != TransferResult.LINKED_EVENT_FAILED) {
                 return i;
             }
         }

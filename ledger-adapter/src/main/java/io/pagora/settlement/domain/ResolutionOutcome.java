@@ -28,7 +28,7 @@ public sealed interface ResolutionOutcome {
      * {@link Posted} — never a second movement of money.
      */
     static ResolutionOutcome classify(List<TransferResult> chainResults, boolean posting) {
-        if (chainResults.stream().allMatch(TransferResult::isSuccess)) {
+        if (ReservationOutcome.isAppliedNowOrBefore(chainResults)) {
             return posting ? new Posted() : new Voided();
         }
         int index = ReservationOutcome.rootCauseIndex(chainResults);

@@ -111,8 +111,16 @@ class SettlementPlanTest {
     void chainOutcomesAreClassifiedByTheirRootCause() {
         assertThat(ReservationOutcome.classify(List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.EXISTS, TransferResult.EXISTS)))
+        // TigerBeetle breaks a linked chain on `exists` too: a retried committed chain answers this.
+        assertThat(ReservationOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
+                TransferResult.LINKED_EVENT_FAILED)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(ResolutionOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
+                TransferResult.LINKED_EVENT_FAILED), true))
+                .isInstanceOf(ResolutionOutcome.Posted.class);
+        assertThat(ReservationOutcome.classify(List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXISTS,
+                TransferResult.LINKED_EVENT_FAILED)))
+                .isEqualTo(new ReservationOutcome.IntegrityAlarm(2, TransferResult.EXISTS));
         assertThat(ReservationOutcome.classify(List.of(TransferResult.EXCEEDS_CREDITS, TransferResult.LINKED_EVENT_FAILED,
                 TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.Refused(ReservationOutcome.RefusalReason.INSUFFICIENT_FUNDS, 1,
