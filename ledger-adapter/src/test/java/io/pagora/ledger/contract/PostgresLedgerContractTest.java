@@ -1,0 +1,40 @@
+package io.pagora.ledger.contract;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.testsupport.TestPostgres;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@link LedgerContract} against {@link PostgresLedger} on a real PostgreSQL (one fresh database
+ * for the class), plus what only this backend has: an explicit expiry sweep, which must agree with
+ * the lazy expiry the contract already checks.
+ */
+@DisplayName("PostgresLedger meets the ledger contract")
+class PostgresLedgerContractTest extends LedgerContract {
+
+    private HikariDataSource dataSource;
+
+    @Override
+    protected Ledger openLedger() {
+        dataSource = TestPostgres.freshDatabase();
+        return PostgresLedger.migrateAndOpen(dataSource);
+    }
+
+    @Override
+    protected void afterLedgerClosed() {
+        if (dataSource != null) {
+            dataSource.close();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    @DisplayName("after sweepExpired, expired reservations are released at once and post/void answer EXPIRED")
+    void expiryAfterTheSweep() throws InterruptedException {
+        expiryScenario(() -> ((PostgresLedger) ledger).sweepExpired(Ledger.BATCH_SIZE_MAX), false);
+    }
+}
