@@ -1,0 +1,116 @@
+package io.pagora.payments.api.adapter.kafka;
+
+import io.pagora.events.PaymentEventCodec;
+import io.pagora.events.PaymentRequested;
+import io.pagora.events.Topics;
+import io.pagora.ledger.domain.Check;
+import io.pagora.payments.api.application.PaymentPublisher;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * Publishes {@link PaymentRequested} to {@link Topics#PAYMENTS_REQUESTED}, keyed by the payer's account
+ * (one account's payments stay ordered on one partition), encoded with {@link PaymentEventCodec}.
+ *
+ * <p>All records are handed to the producer first (it batches them), then all acknowledgements are
+ * awaited against one deadline. The producer is idempotent with acks=all (see application.yaml), so a
+ * record acknowledged here is on every in-sync replica, and the producer's own retries never duplicate
+ * it. When the broker is unreachable, the first send that fails stops the rest from being attempted,
+ * so a batch fails in one {@code max.block.ms}, not one per record.
+ */
+public final class KafkaPaymentPublisher implements PaymentPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaPaymentPublisher.class);
+
+    private final KafkaTemplate<String, byte[]> template;
+    private final Duration ackTimeout;
+
+    public KafkaPaymentPublisher(KafkaTemplate<String, byte[]> template, Duration ackTimeout) {
+        Check.that(!ackTimeout.isNegative() && !ackTimeout.isZero(), "ack timeout must be positive: %s", ackTimeout);
+        this.template = template;
+        this.ackTimeout = ackTimeout;
+    }
+
+    @Override
+    public List<Publication> publishAll(List<PaymentRequested> events) {
+        long deadlineNanos = System.nanoTime() + ackTimeout.toNanos();
+        List<CompletableFuture<?>> acks = new ArrayList<>(events.size());
+        String sendFailure = null;
+        for (PaymentRequested event : events) {
+            if (sendFailure == null && System.nanoTime() - deadlineNanos >= 0) {
+                sendFailure = "not sent within " + ackTimeout;
+            }
+            if (sendFailure != null) {
+                acks.add(CompletableFuture.failedFuture(new NotSent(sendFailure)));
+                continue;
+            }
+            try {
+                acks.add(template.send(new ProducerRecord<>(Topics.PAYMENTS_REQUESTED, event.key(),
+                        PaymentEventCodec.encode(event))));
+            } catch (RuntimeException e) {
+                // Typically metadata unavailable within max.block.ms: the broker is unreachable.
+                log.warn("payment event not sent: {}", describe(e));
+                sendFailure = "the broker could not be reached";
+                acks.add(CompletableFuture.failedFuture(new NotSent(sendFailure)));
+            }
+        }
+        List<Publication> publications = new ArrayList<>(events.size());
+        int failed = 0;
+        String firstFailure = null;
+        for (CompletableFuture<?> ack : acks) {
+            Publication publication = await(ack, deadlineNanos);
+            if (publication instanceof Publication.Failed failure) {
+                failed++;
+                firstFailure = firstFailure == null ? failure.reason() : firstFailure;
+            }
+            publications.add(publication);
+        }
+        if (failed > 0) {
+            log.warn("{} of {} payment events not acknowledged by the broker ({})", failed, events.size(), firstFailure);
+        }
+        return publications;
+    }
+
+    private Publication await(CompletableFuture<?> ack, long deadlineNanos) {
+        try {
+            ack.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return new Publication.Acked();
+        } catch (TimeoutException e) {
+            return new Publication.Failed("no acknowledgement within " + ackTimeout);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof NotSent notSent) {
+                return new Publication.Failed(notSent.getMessage());
+            }
+            log.warn("payment event not acknowledged: {}", describe(cause));
+            return new Publication.Failed("the broker did not acknowledge it");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Publication.Failed("interrupted while waiting for the acknowledgement");
+        }
+    }
+
+    /** A record this publisher did not hand to the producer; the reason is safe to show a client. */
+    private static final class NotSent extends RuntimeException {
+        NotSent(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    }
+}

@@ -1,0 +1,149 @@
+package io.pagora.payments.api.adapter.web;
+
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.payments.api.application.ParticipantAdministration;
+import io.pagora.payments.api.application.ParticipantAdministration.AccountOpening;
+import io.pagora.payments.api.application.ParticipantAdministration.BankRegistration;
+import io.pagora.payments.api.application.ParticipantAdministration.Funding;
+import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.ProblemException;
+import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.domain.AccountKind;
+import io.pagora.settlement.domain.BankId;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Participant administration, needed to use the platform: banks, customer accounts, funding and
+ * balances, all on the ledger. Every write is idempotent: 201 when it took effect now, 200 (with
+ * {@code Idempotent-Replayed: true} for fundings) when an identical earlier request already did.
+ */
+@RestController
+public class AdministrationController {
+
+    static final int BANK_NAME_CHARS_MAX = 140;
+
+    public record BankResponse(int ispb, String name, String reserveAccountId, String transitAccountId) {}
+
+    public record AccountResponse(String accountId, int ispb, long accountNumber) {}
+
+    public record ReserveFundingResponse(String transferId, int ispb, String reserveAccountId, long amountCentavos) {}
+
+    public record CustomerFundingResponse(String transferId, String accountId, long amountCentavos) {}
+
+    public record BalanceResponse(String accountId, String kind, long postedCreditsCentavos, long postedDebitsCentavos,
+            long pendingDebitsCentavos, long pendingCreditsCentavos, long balanceCentavos, long availableCentavos) {}
+
+    private final ParticipantAdministration administration;
+    private final int bodyMaxBytes;
+
+    public AdministrationController(ParticipantAdministration administration, int bodyMaxBytes) {
+        this.administration = administration;
+        this.bodyMaxBytes = bodyMaxBytes;
+    }
+
+    @PostMapping("/banks")
+    public ResponseEntity<Object> registerBank(HttpServletRequest http) {
+        JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
+        BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
+        String name = fields.requiredString("name");
+        if (name.isBlank() || !JsonFields.isPlainText(name, BANK_NAME_CHARS_MAX)) {
+            throw fields.invalid(ProblemType.INVALID_FIELD, "name",
+                    "must be 1 to " + BANK_NAME_CHARS_MAX + " characters, not blank, without control characters");
+        }
+        return switch (administration.registerBank(bank, name)) {
+            case BankRegistration.Registered registered -> ResponseEntity
+                    .status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                    .body(new BankResponse(bank.ispb(), registered.name(), registered.reserve().toString(),
+                            registered.transit().toString()));
+            case BankRegistration.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+        };
+    }
+
+    @PostMapping("/accounts")
+    public ResponseEntity<Object> openAccount(HttpServletRequest http) {
+        JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
+        BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
+        Long accountNumber = fields.optionalLong("accountNumber", 1, Long.MAX_VALUE);
+        return switch (administration.openAccount(bank, accountNumber)) {
+            case AccountOpening.Opened opened -> ResponseEntity
+                    .status(opened.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                    .body(new AccountResponse(opened.account().toString(), bank.ispb(), opened.accountNumber()));
+            case AccountOpening.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+        };
+    }
+
+    @PostMapping("/banks/{ispb}/reserve-fundings")
+    public ResponseEntity<Object> fundReserve(@PathVariable("ispb") String ispb, HttpServletRequest http) {
+        BankId bank = parseIspb(ispb);
+        JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
+        IdempotencyKey key = idempotencyKey(http);
+        long amount = fields.amountCentavos("amountCentavos");
+        return switch (administration.fundReserve(bank, amount, key)) {
+            case Funding.Funded funded -> funded(funded, new ReserveFundingResponse(funded.transferId().toString(),
+                    bank.ispb(), funded.credited().toString(), funded.amountCentavos()));
+            case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+        };
+    }
+
+    @PostMapping("/accounts/{accountId}/fundings")
+    public ResponseEntity<Object> fundCustomer(@PathVariable("accountId") String accountId, HttpServletRequest http) {
+        Id128 account = JsonFields.parseAccountId(accountId, "accountId");
+        JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
+        IdempotencyKey key = idempotencyKey(http);
+        long amount = fields.amountCentavos("amountCentavos");
+        return switch (administration.fundCustomer(account, amount, key)) {
+            case Funding.Funded funded -> funded(funded, new CustomerFundingResponse(funded.transferId().toString(),
+                    account.toString(), funded.amountCentavos()));
+            case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+        };
+    }
+
+    /** Balances as the ledger (the authority) holds them now. */
+    @GetMapping("/accounts/{accountId}/balance")
+    public ResponseEntity<Object> balance(@PathVariable("accountId") String accountId, HttpServletRequest http) {
+        Id128 id = JsonFields.parseAccountId(accountId, "accountId");
+        Optional<Account> found = administration.account(id);
+        if (found.isEmpty()) {
+            return Problems.response(Problem.of(ProblemType.ACCOUNT_NOT_FOUND, "account " + id + " does not exist"),
+                    http.getRequestURI());
+        }
+        Account account = found.get();
+        String kind = ParticipantAdministration.kindOf(account).map(AccountKind::name).orElse("UNKNOWN");
+        return ResponseEntity.ok(new BalanceResponse(id.toString(), kind, account.creditsPosted(), account.debitsPosted(),
+                account.debitsPending(), account.creditsPending(), account.creditsPosted() - account.debitsPosted(),
+                account.creditsPosted() - account.debitsPosted() - account.debitsPending()));
+    }
+
+    private static ResponseEntity<Object> funded(Funding.Funded funded, Object body) {
+        return ResponseEntity.status(funded.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                .header(PaymentController.IDEMPOTENT_REPLAYED, Boolean.toString(!funded.created()))
+                .body(body);
+    }
+
+    private static IdempotencyKey idempotencyKey(HttpServletRequest http) {
+        IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(PaymentController.IDEMPOTENCY_KEY),
+                PaymentController.IDEMPOTENCY_KEY);
+        if (key.problem() != null) {
+            throw new ProblemException(key.problem());
+        }
+        return key.key();
+    }
+
+    private static BankId parseIspb(String text) {
+        if (!text.matches("[0-9]{1,8}")) {
+            throw new ProblemException(Problem.ofField(ProblemType.INVALID_FIELD, "ispb",
+                    "ispb must be 1 to 8 decimal digits, got \"" + JsonFields.abbreviate(text) + "\""));
+        }
+        return new BankId(Integer.parseInt(text));
+    }
+}

@@ -1,0 +1,173 @@
+package io.pagora.payments.api.adapter.web;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.payments.api.application.PaymentIntake;
+import io.pagora.payments.api.application.PaymentIntake.Order;
+import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.payments.api.domain.PaymentRequest;
+import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.ProblemException;
+import io.pagora.payments.api.domain.ProblemType;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The command side: {@code POST /payments} (one payment, {@code Idempotency-Key} header) and
+ * {@code POST /payments/batch} (up to {@code batch-items-max}, a key per item). A 202 means the broker
+ * holds the payment durably; its outcome is read from the reporting-service (the Location header).
+ */
+@RestController
+public class PaymentController {
+
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+
+    /** The 202 body. */
+    public record PaymentAccepted(String paymentId, String status, Instant acceptedAt) {}
+
+    private final PaymentIntake intake;
+    private final int bodyMaxBytes;
+    private final int batchBodyMaxBytes;
+    private final int batchItemsMax;
+    private final String statusBaseUrl;
+    private final MeterRegistry meters;
+
+    public PaymentController(PaymentIntake intake, int bodyMaxBytes, int batchBodyMaxBytes, int batchItemsMax,
+            URI statusBaseUrl, MeterRegistry meters) {
+        this.intake = intake;
+        this.bodyMaxBytes = bodyMaxBytes;
+        this.batchBodyMaxBytes = batchBodyMaxBytes;
+        this.batchItemsMax = batchItemsMax;
+        String base = statusBaseUrl.toString();
+        this.statusBaseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.meters = meters;
+    }
+
+    @PostMapping("/payments")
+    public ResponseEntity<Object> pay(HttpServletRequest http) {
+        JsonNode body = JsonBodies.read(http, bodyMaxBytes);
+        IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(IDEMPOTENCY_KEY), IDEMPOTENCY_KEY);
+        if (key.problem() != null) {
+            throw new ProblemException(key.problem());
+        }
+        PaymentRequest request = PaymentJson.parse(body);
+        Outcome outcome = intake.accept(key.key(), request);
+        count(outcome);
+        return switch (outcome) {
+            case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
+                    .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
+                    .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
+                    .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt()));
+            case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
+        };
+    }
+
+    @PostMapping("/payments/batch")
+    public ResponseEntity<Object> payBatch(HttpServletRequest http) {
+        JsonNode body = JsonBodies.read(http, batchBodyMaxBytes);
+        JsonFields fields = new JsonFields(body);
+        JsonNode items = fields.node("payments");
+        if (items == null) {
+            throw fields.missing("payments");
+        }
+        if (!items.isArray()) {
+            throw fields.invalid(ProblemType.INVALID_FIELD, "payments", "must be an array, got " + JsonFields.typeOf(items));
+        }
+        if (items.isEmpty() || items.size() > batchItemsMax) {
+            throw new ProblemException(Problem.ofField(ProblemType.INVALID_BATCH_SIZE, "payments",
+                    "payments must hold 1 to " + batchItemsMax + " items, got " + items.size()));
+        }
+        List<Order> orders = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            orders.add(order(items.get(i), i));
+        }
+        List<Outcome> outcomes = intake.acceptAll(orders);
+
+        List<Map<String, Object>> results = new ArrayList<>(outcomes.size());
+        int accepted = 0;
+        int replayed = 0;
+        int brokerFailures = 0;
+        Problem brokerProblem = null;
+        for (int i = 0; i < outcomes.size(); i++) {
+            Outcome outcome = outcomes.get(i);
+            count(outcome);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("index", i);
+            switch (outcome) {
+                case Outcome.Accepted ok -> {
+                    result.put("status", ok.replayed() ? "REPLAYED" : "ACCEPTED");
+                    result.put("paymentId", ok.paymentId().toString());
+                    result.put("acceptedAt", ok.acceptedAt());
+                    if (ok.replayed()) {
+                        replayed++;
+                    } else {
+                        accepted++;
+                    }
+                }
+                case Outcome.Rejected refused -> {
+                    result.put("status", "REJECTED");
+                    // Fields are named within the item; the batch names them within the body.
+                    Problem problem = refused.problem();
+                    result.put("problem", Problems.embedded(problem.field() == null ? problem
+                            : new Problem(problem.type(), problem.detail(), "payments[" + i + "]." + problem.field())));
+                    if (refused.problem().type() == ProblemType.BROKER_UNAVAILABLE) {
+                        brokerFailures++;
+                        brokerProblem = refused.problem();
+                    }
+                }
+            }
+            results.add(result);
+        }
+        if (brokerFailures > 0 && accepted + replayed == 0) {
+            // Nothing went through: the batch as a whole is a transient failure, to be retried as is.
+            return Problems.response(brokerProblem, http.getRequestURI());
+        }
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("acceptedCount", accepted);
+        response.put("replayedCount", replayed);
+        response.put("rejectedCount", outcomes.size() - accepted - replayed);
+        response.put("results", results);
+        return ResponseEntity.ok(response);
+    }
+
+    private static Order order(JsonNode item, int index) {
+        if (!item.isObject()) {
+            return Order.malformed(Problem.of(ProblemType.INVALID_FIELD,
+                    "payments[" + index + "] must be a JSON object, got " + JsonFields.typeOf(item)));
+        }
+        JsonNode keyNode = item.get("idempotencyKey");
+        String field = "idempotencyKey";
+        if (keyNode != null && !keyNode.isNull() && !keyNode.isString()) {
+            return Order.malformed(Problem.ofField(ProblemType.INVALID_IDEMPOTENCY_KEY, field,
+                    field + " must be a string, got " + JsonFields.typeOf(keyNode)));
+        }
+        IdempotencyKey.Result key = IdempotencyKey.parse(keyNode == null || keyNode.isNull() ? null : keyNode.stringValue(), field);
+        if (key.problem() != null) {
+            return Order.malformed(key.problem());
+        }
+        try {
+            return Order.of(key.key(), PaymentJson.parse(item));
+        } catch (ProblemException e) {
+            return Order.malformed(e.problem());
+        }
+    }
+
+    private void count(Outcome outcome) {
+        String result = switch (outcome) {
+            case Outcome.Accepted accepted -> accepted.replayed() ? "replayed" : "accepted";
+            case Outcome.Rejected rejected -> rejected.problem().type().slug;
+        };
+        meters.counter("pagora.payments.requests", "outcome", result).increment();
+    }
+}

@@ -1,0 +1,38 @@
+package io.pagora.payments.api.adapter.web;
+
+import io.pagora.ledger.domain.Id128;
+import io.pagora.payments.api.domain.PaymentRequest;
+import io.pagora.payments.api.domain.ProblemType;
+import tools.jackson.databind.JsonNode;
+
+/** Reads a payment order's JSON fields into a well-formed {@link PaymentRequest}. */
+final class PaymentJson {
+
+    private PaymentJson() {}
+
+    /** @throws io.pagora.payments.api.domain.ProblemException naming the first bad field */
+    static PaymentRequest parse(JsonNode object) {
+        JsonFields fields = new JsonFields(object);
+        Id128 payer = fields.accountId("payerAccountId");
+        Id128 payee = fields.accountId("payeeAccountId");
+        long amount = fields.amountCentavos("amountCentavos");
+        String currency = fields.optionalString("currency");
+        if (currency == null) {
+            currency = PaymentRequest.CURRENCY_BRL;
+        } else if (!PaymentRequest.CURRENCY_BRL.equals(currency)) {
+            throw fields.invalid(ProblemType.UNSUPPORTED_CURRENCY, "currency",
+                    "must be BRL (the only currency settled), got \"" + JsonFields.abbreviate(currency) + "\"");
+        }
+        String description = fields.optionalString("description");
+        if (description != null && !JsonFields.isPlainText(description, PaymentRequest.DESCRIPTION_CHARS_MAX)) {
+            throw fields.invalid(ProblemType.INVALID_FIELD, "description",
+                    "must be at most " + PaymentRequest.DESCRIPTION_CHARS_MAX + " characters without control characters");
+        }
+        String endToEndId = fields.optionalString("endToEndId");
+        if (endToEndId != null && !JsonFields.isVisibleAscii(endToEndId, PaymentRequest.END_TO_END_ID_CHARS_MAX)) {
+            throw fields.invalid(ProblemType.INVALID_FIELD, "endToEndId",
+                    "must be 1 to " + PaymentRequest.END_TO_END_ID_CHARS_MAX + " visible ASCII characters");
+        }
+        return new PaymentRequest(payer, payee, amount, currency, description, endToEndId);
+    }
+}

@@ -1,0 +1,32 @@
+package io.pagora.payments.api.application;
+
+import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.settlement.domain.PaymentId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The durable idempotency store, shared by every API instance: which payment each key names, and a
+ * fingerprint of the request it was first used with.
+ */
+public interface IdempotencyKeys {
+
+    /** Claim {@code key} for {@code candidateId}, unless the key already names a payment. */
+    record Claim(IdempotencyKey key, byte[] requestSha256, PaymentId candidateId) {}
+
+    /**
+     * What the key names now.
+     *
+     * @param inserted true if this call stored it (the candidate id won), false if it was there before
+     */
+    record Stored(IdempotencyKey key, byte[] requestSha256, PaymentId paymentId, Instant acceptedAt, boolean inserted) {}
+
+    /**
+     * Claims every key at once, in a constant number of database round trips whatever the batch size.
+     * Keys must be distinct. Answers one entry per claimed key.
+     *
+     * @param acceptedAt stored with every newly claimed key; microsecond precision
+     */
+    Map<IdempotencyKey, Stored> claimAll(List<Claim> claims, Instant acceptedAt);
+}

@@ -1,0 +1,224 @@
+package io.pagora.payments.api.application;
+
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.domain.TransferResult;
+import io.pagora.payments.api.domain.DerivedIds;
+import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.domain.AccountKind;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sets up participants on the ledger: banks, customer accounts and their funding. Every operation is
+ * idempotent, with the ledger as the idempotency store (deterministic account and transfer ids), so a
+ * retry after any failure is safe. Outcomes are values; only infrastructure failures throw.
+ */
+public final class ParticipantAdministration {
+
+    private static final Logger log = LoggerFactory.getLogger(ParticipantAdministration.class);
+
+    /** Attempts to find a free account number when allocated numbers collide with explicitly chosen ones. */
+    static final int ACCOUNT_NUMBER_ATTEMPTS_MAX = 16;
+
+    public sealed interface BankRegistration {
+        record Registered(BankId bank, String name, Id128 reserve, Id128 transit, boolean created) implements BankRegistration {}
+
+        record Refused(Problem problem) implements BankRegistration {}
+    }
+
+    public sealed interface AccountOpening {
+        record Opened(Id128 account, BankId bank, long accountNumber, boolean created) implements AccountOpening {}
+
+        record Refused(Problem problem) implements AccountOpening {}
+    }
+
+    public sealed interface Funding {
+        record Funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, boolean created) implements Funding {}
+
+        record Refused(Problem problem) implements Funding {}
+    }
+
+    private final Ledger ledger;
+    private final Participants participants;
+    private final AccountNumbers accountNumbers;
+    private final BankNames bankNames;
+    private final AccountDirectory directory;
+    private final long fundingMaxCentavos;
+
+    public ParticipantAdministration(Ledger ledger, AccountNumbers accountNumbers, BankNames bankNames,
+            AccountDirectory directory, long fundingMaxCentavos) {
+        Check.that(fundingMaxCentavos > 0, "funding max must be positive: %d", fundingMaxCentavos);
+        this.ledger = ledger;
+        this.participants = new Participants(ledger);
+        this.accountNumbers = accountNumbers;
+        this.bankNames = bankNames;
+        this.directory = directory;
+        this.fundingMaxCentavos = fundingMaxCentavos;
+    }
+
+    /** The issuer's account: every reserve is funded from it. Idempotent; run at every start. */
+    public void openCentralBank() {
+        AccountResult result = participants.openCentralBank();
+        Check.that(result.isSuccess(), "the ledger refused the central bank account: %s", result);
+        log.info("central bank account {} {}", ChartOfAccounts.centralBank(), result == AccountResult.OK ? "created" : "exists");
+    }
+
+    public BankRegistration registerBank(BankId bank, String name) {
+        List<AccountResult> results = participants.registerBank(bank);
+        Check.that(results.size() == 2, "two results for a bank's two accounts");
+        if (results.stream().anyMatch(AccountResult::isIntegrityAlarm)) {
+            log.error("integrity alarm: bank {} accounts exist with different fields: {}", bank, results);
+            return new BankRegistration.Refused(Problem.of(ProblemType.LEDGER_CONFLICT,
+                    "the ledger holds accounts for bank " + bank + " with different fields: " + results));
+        }
+        boolean ledgerCreated = results.stream().allMatch(result -> result == AccountResult.OK);
+        // In a linked chain an existing account fails the chain (exists, linked_event_failed): the bank
+        // was registered before, as a whole. Confirm with a lookup rather than trusting the codes.
+        if (!ledgerCreated && !bankExists(bank)) {
+            return new BankRegistration.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+                    "the ledger refused the accounts of bank " + bank + ": " + results));
+        }
+        BankNames.Stored stored = bankNames.register(bank, name);
+        if (!stored.inserted() && !stored.name().equals(name)) {
+            return new BankRegistration.Refused(Problem.ofField(ProblemType.BANK_NAME_CONFLICT, "name",
+                    "bank " + bank + " is registered as \"" + stored.name() + "\", not \"" + name + "\""));
+        }
+        return new BankRegistration.Registered(bank, stored.name(), ChartOfAccounts.reserve(bank),
+                ChartOfAccounts.transit(bank), ledgerCreated || stored.inserted());
+    }
+
+    /** Opens {@code accountNumber} at {@code bank} (idempotent), or a freshly allocated number when it is null. */
+    public AccountOpening openAccount(BankId bank, Long accountNumber) {
+        if (!bankExists(bank)) {
+            return new AccountOpening.Refused(unknownBank(bank, "ispb"));
+        }
+        if (accountNumber != null) {
+            AccountResult result = participants.openCustomers(bank, List.of(accountNumber)).getFirst();
+            return opened(bank, accountNumber, result);
+        }
+        for (int attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS_MAX; attempt++) {
+            long number = accountNumbers.next();
+            AccountResult result = participants.openCustomers(bank, List.of(number)).getFirst();
+            if (result != AccountResult.EXISTS) {
+                return opened(bank, number, result);
+            }
+            // Someone chose this number explicitly: it is theirs; take the next one.
+        }
+        return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+                "no free account number after " + ACCOUNT_NUMBER_ATTEMPTS_MAX + " allocations at bank " + bank
+                        + "; give an explicit accountNumber"));
+    }
+
+    private AccountOpening opened(BankId bank, long number, AccountResult result) {
+        Id128 account = ChartOfAccounts.customer(bank, number);
+        if (result.isSuccess()) {
+            directory.remember(List.of(account));
+            return new AccountOpening.Opened(account, bank, number, result == AccountResult.OK);
+        }
+        if (result.isIntegrityAlarm()) {
+            log.error("integrity alarm: account {} exists with different fields: {}", account, result);
+            return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_CONFLICT,
+                    "account " + account + " exists in the ledger with different fields (" + result + ")"));
+        }
+        return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+                "the ledger refused account " + account + ": " + result));
+    }
+
+    /** Central bank → the bank's reserve, once per idempotency key. */
+    public Funding fundReserve(BankId bank, long amountCentavos, IdempotencyKey key) {
+        Optional<Problem> invalid = checkFundingAmount(amountCentavos);
+        if (invalid.isPresent()) {
+            return new Funding.Refused(invalid.get());
+        }
+        // Look first: a transfer to a missing account would burn the derived id for good (TigerBeetle's
+        // id_already_failed), and the same key could never fund the bank once registered.
+        if (!bankExists(bank)) {
+            return new Funding.Refused(unknownBank(bank, null));
+        }
+        Id128 transferId = DerivedIds.reserveFunding(bank, key);
+        TransferResult result = participants.fundReserve(transferId, bank, amountCentavos);
+        return funded(transferId, ChartOfAccounts.centralBank(), ChartOfAccounts.reserve(bank), amountCentavos, result);
+    }
+
+    /** The customer's bank (its transit account) → the customer, once per idempotency key. */
+    public Funding fundCustomer(Id128 customer, long amountCentavos, IdempotencyKey key) {
+        Optional<Problem> invalid = checkFundingAmount(amountCentavos);
+        if (invalid.isPresent()) {
+            return new Funding.Refused(invalid.get());
+        }
+        if (!ChartOfAccounts.isCustomer(customer)) {
+            return new Funding.Refused(Problem.of(ProblemType.NOT_A_CUSTOMER_ACCOUNT,
+                    "account " + customer + " is not a customer account; fund banks through their reserve"));
+        }
+        BankId bank = ChartOfAccounts.bankOf(customer).orElseThrow();
+        List<Account> found = ledger.lookupAccounts(List.of(customer, ChartOfAccounts.transit(bank)));
+        if (found.stream().noneMatch(account -> account.id().equals(customer))) {
+            return new Funding.Refused(Problem.of(ProblemType.ACCOUNT_NOT_FOUND, "account " + customer + " does not exist"));
+        }
+        if (found.size() < 2) {
+            return new Funding.Refused(unknownBank(bank, null));
+        }
+        Id128 transferId = DerivedIds.customerFunding(customer, key);
+        TransferResult result = participants.fundCustomer(transferId, customer, amountCentavos);
+        return funded(transferId, ChartOfAccounts.transit(bank), customer, amountCentavos, result);
+    }
+
+    /** The account as the ledger holds it now, if it exists. */
+    public Optional<Account> account(Id128 id) {
+        return ledger.lookupAccounts(List.of(id)).stream().findFirst();
+    }
+
+    public static Optional<AccountKind> kindOf(Account account) {
+        return AccountKind.ofCode(account.code());
+    }
+
+    private Funding funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, TransferResult result) {
+        if (result.isSuccess()) {
+            return new Funding.Funded(transferId, debited, credited, amountCentavos, result == TransferResult.OK);
+        }
+        if (result.isIntegrityAlarm()) {
+            // The id is derived from the key and the target only: a different field means a different request.
+            return new Funding.Refused(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                    "this Idempotency-Key already funded " + credited + " with a different amount (" + result
+                            + "); use a new key for a new funding"));
+        }
+        if (result == TransferResult.ID_ALREADY_FAILED) {
+            return new Funding.Refused(Problem.of(ProblemType.IDEMPOTENCY_KEY_FAILED,
+                    "an earlier funding with this Idempotency-Key failed and the ledger refuses its id for good;"
+                            + " use a new key"));
+        }
+        return new Funding.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+                "the ledger refused the funding of " + credited + ": " + result));
+    }
+
+    private Optional<Problem> checkFundingAmount(long amountCentavos) {
+        if (amountCentavos <= 0) {
+            return Optional.of(Problem.ofField(ProblemType.INVALID_AMOUNT, "amountCentavos",
+                    "amountCentavos must be a positive integer, got " + amountCentavos));
+        }
+        if (amountCentavos > fundingMaxCentavos) {
+            return Optional.of(Problem.ofField(ProblemType.AMOUNT_ABOVE_LIMIT, "amountCentavos",
+                    "amountCentavos must be at most " + fundingMaxCentavos + ", got " + amountCentavos));
+        }
+        return Optional.empty();
+    }
+
+    private boolean bankExists(BankId bank) {
+        return ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank), ChartOfAccounts.transit(bank))).size() == 2;
+    }
+
+    private static Problem unknownBank(BankId bank, String field) {
+        return new Problem(ProblemType.UNKNOWN_BANK, "bank " + bank + " is not registered (POST /banks first)", field);
+    }
+}

@@ -1,0 +1,193 @@
+package io.pagora.payments.api.application;
+
+import io.pagora.events.PaymentRequested;
+import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.payments.api.application.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.IdempotencyKeys.Stored;
+import io.pagora.payments.api.application.PaymentPublisher.Publication;
+import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.payments.api.domain.PaymentRequest;
+import io.pagora.payments.api.domain.PaymentRules;
+import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
+import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Accepts payments: validates them, claims their idempotency keys, and publishes
+ * {@link PaymentRequested} to the broker, answering only after the broker acknowledged.
+ *
+ * <p>A single payment is a batch of one; a batch costs a constant number of round trips whatever its
+ * size: one ledger lookup for the accounts not yet known, one SQL statement for all keys, and all
+ * Kafka sends before one bounded wait for all acknowledgements.
+ *
+ * <p>Exactly-once, end to end: the key row is written before the event is sent, with the payment id
+ * it names. A retry with the same key and request (after a crash, a timeout, a 503) re-publishes the
+ * same event — same payment id, same acceptedAt — and clearing, idempotent by payment id, moves the
+ * money at most once. The same key with a different request is refused and nothing is published.
+ */
+public final class PaymentIntake {
+
+    /** What happened to one payment order. */
+    public sealed interface Outcome {
+        /** The broker holds the payment; {@code replayed} if the key was claimed by an earlier request. */
+        record Accepted(PaymentId paymentId, Instant acceptedAt, boolean replayed) implements Outcome {}
+
+        /** Not accepted, and nothing was published for it (except {@code broker-unavailable}: see its detail). */
+        record Rejected(Problem problem) implements Outcome {}
+    }
+
+    /** One order as parsed: either a key and a well-formed request, or the problem that made parsing fail. */
+    public record Order(IdempotencyKey key, PaymentRequest request, Problem problem) {
+        public Order {
+            Check.that((problem == null) == (key != null && request != null), "an order is parsed or has a problem");
+        }
+
+        public static Order of(IdempotencyKey key, PaymentRequest request) {
+            return new Order(key, request, null);
+        }
+
+        public static Order malformed(Problem problem) {
+            return new Order(null, null, problem);
+        }
+    }
+
+    private final PaymentRules rules;
+    private final AccountDirectory accounts;
+    private final IdempotencyKeys keys;
+    private final PaymentPublisher publisher;
+    private final TimeOrderedIds ids;
+    private final Clock clock;
+
+    public PaymentIntake(PaymentRules rules, AccountDirectory accounts, IdempotencyKeys keys, PaymentPublisher publisher,
+            TimeOrderedIds ids, Clock clock) {
+        this.rules = rules;
+        this.accounts = accounts;
+        this.keys = keys;
+        this.publisher = publisher;
+        this.ids = ids;
+        this.clock = clock;
+    }
+
+    public Outcome accept(IdempotencyKey key, PaymentRequest request) {
+        return acceptAll(List.of(Order.of(key, request))).getFirst();
+    }
+
+    /** One outcome per order, in order. */
+    public List<Outcome> acceptAll(List<Order> orders) {
+        int count = orders.size();
+        Outcome[] outcomes = new Outcome[count];
+
+        // 1. Everything decidable without I/O.
+        List<Integer> valid = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Order order = orders.get(i);
+            Optional<Problem> problem = order.problem() != null
+                    ? Optional.of(order.problem())
+                    : rules.checkRequest(order.request());
+            if (problem.isPresent()) {
+                outcomes[i] = new Outcome.Rejected(problem.get());
+            } else {
+                valid.add(i);
+            }
+        }
+
+        // 2. One ledger lookup for every account not known to exist.
+        Set<Id128> accountIds = new HashSet<>();
+        for (int i : valid) {
+            accountIds.add(orders.get(i).request().payer());
+            accountIds.add(orders.get(i).request().payee());
+        }
+        Map<Id128, AccountStatus> statuses = accountIds.isEmpty() ? Map.of() : accounts.statusOf(accountIds);
+        List<Integer> admissible = new ArrayList<>(valid.size());
+        for (int i : valid) {
+            PaymentRequest request = orders.get(i).request();
+            Optional<Problem> problem = rules.checkAccounts(request, statuses.get(request.payer()), statuses.get(request.payee()));
+            if (problem.isPresent()) {
+                outcomes[i] = new Outcome.Rejected(problem.get());
+            } else {
+                admissible.add(i);
+            }
+        }
+
+        // 3. A key used twice in one batch: the first use claims it, later ones follow it.
+        byte[][] fingerprints = new byte[count][];
+        Map<IdempotencyKey, Integer> firstUse = new LinkedHashMap<>();
+        List<Integer> laterUses = new ArrayList<>();
+        for (int i : admissible) {
+            fingerprints[i] = orders.get(i).request().fingerprint();
+            if (firstUse.putIfAbsent(orders.get(i).key(), i) != null) {
+                laterUses.add(i);
+            }
+        }
+
+        // 4. One SQL statement claims every key.
+        if (!firstUse.isEmpty()) {
+            Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
+            List<Claim> claims = new ArrayList<>(firstUse.size());
+            firstUse.forEach((key, i) -> claims.add(new Claim(key, fingerprints[i], ids.nextPaymentId())));
+            Map<IdempotencyKey, Stored> stored = keys.claimAll(claims, acceptedAt);
+
+            // 5. Publish new and replayed payments alike; refuse a key reused for another request.
+            List<Integer> publishing = new ArrayList<>(firstUse.size());
+            List<Stored> publishingKeys = new ArrayList<>(firstUse.size());
+            List<PaymentRequested> events = new ArrayList<>(firstUse.size());
+            for (Map.Entry<IdempotencyKey, Integer> use : firstUse.entrySet()) {
+                int i = use.getValue();
+                Stored claim = stored.get(use.getKey());
+                Check.that(claim != null, "every claimed key is answered: %s", use.getKey());
+                if (!claim.inserted() && !Arrays.equals(claim.requestSha256(), fingerprints[i])) {
+                    outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                            "this Idempotency-Key already names payment " + claim.paymentId()
+                                    + " made with a different request; use a new key for a new payment"));
+                    continue;
+                }
+                publishing.add(i);
+                publishingKeys.add(claim);
+                events.add(orders.get(i).request().toEvent(claim.paymentId(), claim.acceptedAt()));
+            }
+            List<Publication> publications = events.isEmpty() ? List.of() : publisher.publishAll(events);
+            Check.that(publications.size() == events.size(), "one publication per event");
+            for (int p = 0; p < publishing.size(); p++) {
+                Stored claim = publishingKeys.get(p);
+                outcomes[publishing.get(p)] = switch (publications.get(p)) {
+                    case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
+                    case Publication.Failed failed -> new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
+                            "the message broker did not acknowledge the payment (" + failed.reason() + "); retry with the"
+                                    + " same Idempotency-Key and request: it names the same payment, which is accepted at most once"));
+                };
+            }
+        }
+
+        // 6. Later uses of a key within the batch.
+        for (int i : laterUses) {
+            int first = firstUse.get(orders.get(i).key());
+            if (!Arrays.equals(fingerprints[first], fingerprints[i])) {
+                outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                        "this idempotencyKey is used by item " + first + " of the same batch with a different request"));
+            } else if (outcomes[first] instanceof Outcome.Accepted accepted) {
+                outcomes[i] = new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true);
+            } else {
+                outcomes[i] = outcomes[first];
+            }
+        }
+
+        for (int i = 0; i < count; i++) {
+            Check.that(outcomes[i] != null, "order %d has an outcome", i);
+        }
+        return List.of(outcomes);
+    }
+}

@@ -1,0 +1,139 @@
+package io.pagora.payments.api.config;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.events.Topics;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.payments.api.adapter.jdbc.JdbcAccountNumbers;
+import io.pagora.payments.api.adapter.jdbc.JdbcBankNames;
+import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyKeys;
+import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
+import io.pagora.payments.api.adapter.web.AdministrationController;
+import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
+import io.pagora.payments.api.adapter.web.OpenApiController;
+import io.pagora.payments.api.adapter.web.PaymentController;
+import io.pagora.payments.api.application.AccountDirectory;
+import io.pagora.payments.api.application.ParticipantAdministration;
+import io.pagora.payments.api.application.PaymentIntake;
+import io.pagora.payments.api.domain.PaymentRules;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * Wires payment-api: the ledger, the stores, the publisher, the services and the web layer. Every bean
+ * is declared here (component scanning covers only this package), so the whole graph reads in one place.
+ */
+@Configuration(proxyBeanMethods = false)
+public class PaymentApiConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(PaymentApiConfiguration.class);
+
+    /** The configured ledger backend; closed when the context closes (after the web server stopped). */
+    @Bean(destroyMethod = "close")
+    Ledger ledger(LedgerProperties properties, DataSource dataSource) {
+        Ledger ledger = Ledgers.open(properties.settings(), () -> dataSource);
+        log.info("ledger backend: {}", ledger.backendName());
+        return ledger;
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    TimeOrderedIds paymentIds(Clock clock) {
+        return new TimeOrderedIds(clock);
+    }
+
+    @Bean
+    AccountDirectory accountDirectory(Ledger ledger, PaymentApiProperties properties, MeterRegistry meters) {
+        AccountDirectory directory = new AccountDirectory(ledger, properties.accountCacheSize());
+        Gauge.builder("pagora.payments.known.accounts", directory, AccountDirectory::cachedCount)
+                .description("customer account ids remembered as existing")
+                .register(meters);
+        return directory;
+    }
+
+    @Bean
+    PaymentIntake paymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock) {
+        return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos()), accounts, new JdbcIdempotencyKeys(jdbc),
+                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout()), ids, clock);
+    }
+
+    @Bean
+    ParticipantAdministration participantAdministration(Ledger ledger, JdbcTemplate jdbc, AccountDirectory accounts,
+            PaymentApiProperties properties) {
+        return new ParticipantAdministration(ledger, new JdbcAccountNumbers(jdbc), new JdbcBankNames(jdbc), accounts,
+                properties.fundingMaxCentavos());
+    }
+
+    @Bean
+    PaymentController paymentController(PaymentIntake intake, PaymentApiProperties properties, MeterRegistry meters) {
+        return new PaymentController(intake, properties.bodyMaxBytes(), properties.batchBodyMaxBytes(),
+                properties.batchItemsMax(), properties.statusBaseUrl(), meters);
+    }
+
+    @Bean
+    AdministrationController administrationController(ParticipantAdministration administration,
+            PaymentApiProperties properties) {
+        return new AdministrationController(administration, properties.bodyMaxBytes());
+    }
+
+    @Bean
+    ApiExceptionHandler apiExceptionHandler() {
+        return new ApiExceptionHandler();
+    }
+
+    @Bean
+    OpenApiController openApiController() {
+        return new OpenApiController();
+    }
+
+    /** The topic payment-api writes, with explicit partitions (not the broker's default). */
+    @Bean
+    NewTopic paymentsRequestedTopic(PaymentApiProperties properties) {
+        return TopicBuilder.name(Topics.PAYMENTS_REQUESTED)
+                .partitions(Topics.PARTITIONS)
+                .replicas(properties.topicReplicationFactor())
+                .build();
+    }
+
+    /** The central bank account must exist before any reserve can be funded; creating it is idempotent. */
+    @Bean
+    ApplicationRunner openCentralBank(ParticipantAdministration administration) {
+        return arguments -> administration.openCentralBank();
+    }
+
+    /** UP when the ledger answers a lookup of the central bank account. */
+    @Bean
+    HealthIndicator ledgerHealthIndicator(Ledger ledger) {
+        return () -> {
+            try {
+                boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank())).isEmpty();
+                return (found ? Health.up() : Health.outOfService().withDetail("centralBank", "missing"))
+                        .withDetail("backend", ledger.backendName())
+                        .build();
+            } catch (RuntimeException e) {
+                return Health.down().withDetail("backend", ledger.backendName())
+                        .withDetail("error", e.getClass().getSimpleName()).build();
+            }
+        };
+    }
+}

@@ -1,0 +1,51 @@
+package io.pagora.payments.api.domain;
+
+/**
+ * A client's idempotency key: 1 to {@value #LENGTH_MAX} visible ASCII characters (0x21–0x7E), compared
+ * exactly. One key names one payment for as long as it is kept, across restarts and API instances.
+ */
+public record IdempotencyKey(String value) {
+
+    public static final int LENGTH_MAX = 128;
+
+    public IdempotencyKey {
+        if (!isValid(value)) {
+            throw new IllegalArgumentException("not a valid idempotency key");
+        }
+    }
+
+    public static boolean isValid(String value) {
+        if (value == null || value.isEmpty() || value.length() > LENGTH_MAX) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x21 || c > 0x7E) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The key, or the problem with it; {@code where} names the header or field for the detail. */
+    public static Result parse(String value, String where) {
+        if (value == null) {
+            return new Result(null, Problem.ofField(ProblemType.MISSING_IDEMPOTENCY_KEY, where,
+                    where + " is required: 1 to " + LENGTH_MAX + " visible ASCII characters naming this request"));
+        }
+        if (!isValid(value)) {
+            return new Result(null, Problem.ofField(ProblemType.INVALID_IDEMPOTENCY_KEY, where,
+                    where + " must be 1 to " + LENGTH_MAX + " visible ASCII characters (0x21-0x7E), got "
+                            + value.length() + " characters"));
+        }
+        return new Result(new IdempotencyKey(value), null);
+    }
+
+    /** Exactly one of {@code key} and {@code problem} is set. */
+    public record Result(IdempotencyKey key, Problem problem) {}
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

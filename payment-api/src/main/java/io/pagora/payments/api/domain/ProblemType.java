@@ -1,0 +1,54 @@
+package io.pagora.payments.api.domain;
+
+import java.net.URI;
+
+/**
+ * Every way payment-api can refuse a request, each with a stable RFC 9457 {@code type} URI
+ * ({@value #BASE}{@code <slug>}). Clients branch on the type, never on the human-readable detail.
+ */
+public enum ProblemType {
+    MALFORMED_JSON("malformed-json", "Malformed JSON body"),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type"),
+    PAYLOAD_TOO_LARGE("payload-too-large", "Request body too large"),
+    MISSING_FIELD("missing-field", "Missing required field"),
+    INVALID_FIELD("invalid-field", "Invalid field"),
+    INVALID_ACCOUNT_ID("invalid-account-id", "Invalid account id"),
+    INVALID_AMOUNT("invalid-amount", "Invalid amount"),
+    AMOUNT_ABOVE_LIMIT("amount-above-limit", "Amount above the limit"),
+    UNSUPPORTED_CURRENCY("unsupported-currency", "Unsupported currency"),
+    SAME_PAYER_AND_PAYEE("same-payer-and-payee", "Payer and payee are the same account"),
+    NOT_A_CUSTOMER_ACCOUNT("not-a-customer-account", "Not a customer account"),
+    UNKNOWN_ACCOUNT("unknown-account", "Unknown account"),
+    MISSING_IDEMPOTENCY_KEY("missing-idempotency-key", "Missing Idempotency-Key"),
+    INVALID_IDEMPOTENCY_KEY("invalid-idempotency-key", "Invalid Idempotency-Key"),
+    IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused with a different request"),
+    IDEMPOTENCY_KEY_FAILED("idempotency-key-failed", "An earlier request with this Idempotency-Key failed"),
+    INVALID_BATCH_SIZE("invalid-batch-size", "Invalid batch size"),
+    UNKNOWN_BANK("unknown-bank", "Unknown bank"),
+    BANK_NAME_CONFLICT("bank-name-conflict", "Bank already registered under another name"),
+    ACCOUNT_NOT_FOUND("account-not-found", "Account not found"),
+    LEDGER_REFUSED("ledger-refused", "The ledger refused the operation"),
+    LEDGER_CONFLICT("ledger-conflict", "The ledger holds conflicting data"),
+    BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
+    LEDGER_UNAVAILABLE("ledger-unavailable", "Ledger unavailable"),
+    DATABASE_UNAVAILABLE("database-unavailable", "Database unavailable"),
+    NOT_FOUND("not-found", "Not found"),
+    METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed"),
+    NOT_ACCEPTABLE("not-acceptable", "Not acceptable"),
+    BAD_REQUEST("bad-request", "Bad request"),
+    INTERNAL_ERROR("internal-error", "Internal error");
+
+    public static final String BASE = "https://pagora.io/problems/";
+
+    public final String slug;
+    public final String title;
+
+    ProblemType(String slug, String title) {
+        this.slug = slug;
+        this.title = title;
+    }
+
+    public URI uri() {
+        return URI.create(BASE + slug);
+    }
+}

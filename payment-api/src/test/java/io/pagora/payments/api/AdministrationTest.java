@@ -1,0 +1,218 @@
+package io.pagora.payments.api;
+
+import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.payments.PaymentApiApplication;
+import io.pagora.payments.api.testsupport.Http;
+import io.pagora.payments.api.testsupport.MoneyInvariants;
+import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Proves the participant administration flow over HTTP, with the ledger as the authority: the central
+ * bank exists from startup; banks register idempotently (201, then 200; another name → 409); customer
+ * accounts open with allocated or chosen numbers (allocation skips numbers chosen explicitly; unknown
+ * bank → 422); reserve and customer fundings are idempotent per key (same key → same transfer, 200;
+ * other amount → 422 idempotency-key-reused; a funding refused for an unknown bank does not burn its
+ * key); balances read back equal the ledger's, and the money invariants hold at the end.
+ */
+@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AdministrationTest {
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestInfrastructure.register(registry);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Ledger ledger;
+
+    Http http;
+    final Set<Id128> touched = new LinkedHashSet<>(List.of(ChartOfAccounts.centralBank()));
+    String customerA;
+    String customerB;
+
+    @BeforeAll
+    void setUp() {
+        http = new Http(port);
+    }
+
+    @Test
+    @Order(1)
+    void centralBankExistsFromStartup() {
+        Http.Response balance = http.get("/accounts/" + ChartOfAccounts.centralBank() + "/balance");
+        assertThat(balance.status()).as("%s", balance).isEqualTo(200);
+        assertThat(balance.json().path("kind").asString()).isEqualTo("CENTRAL_BANK");
+    }
+
+    @Test
+    @Order(2)
+    void banksRegisterIdempotently() {
+        Http.Response created = http.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
+        assertThat(created.status()).as("%s", created).isEqualTo(201);
+        BankId bank = new BankId(12_345_678);
+        assertThat(created.json().path("reserveAccountId").asString()).isEqualTo(ChartOfAccounts.reserve(bank).toString());
+        assertThat(created.json().path("transitAccountId").asString()).isEqualTo(ChartOfAccounts.transit(bank).toString());
+        touched.add(ChartOfAccounts.reserve(bank));
+        touched.add(ChartOfAccounts.transit(bank));
+
+        Http.Response again = http.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.json()).isEqualTo(created.json());
+        assertProblem(http.post("/banks", Map.of("ispb", 12_345_678, "name", "Outro Nome")), 409, "bank-name-conflict");
+
+        assertThat(http.post("/banks", Map.of("ispb", 0, "name", "Banco Zero")).status()).isEqualTo(201);
+        touched.add(ChartOfAccounts.reserve(new BankId(0)));
+        touched.add(ChartOfAccounts.transit(new BankId(0)));
+
+        assertProblem(http.post("/banks", Map.of("ispb", 123_456_789, "name", "Too many digits")), 400, "invalid-field");
+        assertProblem(http.post("/banks", Map.of("ispb", -1, "name", "Negative")), 400, "invalid-field");
+        assertProblem(http.post("/banks", Map.of("ispb", "00000001", "name", "String ISPB")), 400, "invalid-field");
+        assertProblem(http.post("/banks", Map.of("ispb", 5)), 400, "missing-field");
+        assertProblem(http.post("/banks", Map.of("ispb", 5, "name", "  ")), 400, "invalid-field");
+        assertProblem(http.post("/banks", "{\"ispb\":"), 400, "malformed-json");
+    }
+
+    @Test
+    @Order(3)
+    void customerAccountsOpenWithAllocatedOrChosenNumbers() {
+        // A chosen number the sequence would hand out next: allocation must skip it, not share it.
+        Http.Response chosen = http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2));
+        assertThat(chosen.status()).as("%s", chosen).isEqualTo(201);
+        assertThat(http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2)).status()).isEqualTo(200);
+
+        Http.Response first = http.post("/accounts", Map.of("ispb", 12_345_678));
+        Http.Response second = http.post("/accounts", Map.of("ispb", 12_345_678));
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(first.json().path("accountNumber").asLong()).isEqualTo(1);
+        assertThat(second.json().path("accountNumber").asLong()).as("2 was chosen explicitly").isEqualTo(3);
+        customerA = first.json().path("accountId").asString();
+        customerB = chosen.json().path("accountId").asString();
+        assertThat(customerA).isEqualTo(ChartOfAccounts.customer(new BankId(12_345_678), 1).toString());
+        assertThat(first.json().path("ispb").asInt()).isEqualTo(12_345_678);
+        touched.add(Id128.parse(customerA));
+        touched.add(Id128.parse(customerB));
+        touched.add(Id128.parse(second.json().path("accountId").asString()));
+
+        assertProblem(http.post("/accounts", Map.of("ispb", 99)), 422, "unknown-bank");
+        assertProblem(http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 0)), 400, "invalid-field");
+        assertProblem(http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", "7")), 400, "invalid-field");
+        assertProblem(http.post("/accounts", Map.of()), 400, "missing-field");
+    }
+
+    @Test
+    @Order(4)
+    void reserveFundingsAreIdempotentPerKey() {
+        String path = "/banks/12345678/reserve-fundings";
+        Http.Response funded = http.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
+        assertThat(funded.status()).as("%s", funded).isEqualTo(201);
+        assertThat(funded.header("Idempotent-Replayed")).isEqualTo("false");
+        Http.Response again = http.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(again.json().path("transferId").asString()).isEqualTo(funded.json().path("transferId").asString());
+        assertProblem(http.post(path, Map.of("amountCentavos", 1), "Idempotency-Key", "reserve-1"), 422, "idempotency-key-reused");
+        assertThat(balanceOf(ChartOfAccounts.reserve(new BankId(12_345_678)).toString()).path("balanceCentavos").asLong())
+                .as("funded once").isEqualTo(5_000_000_00L);
+
+        // Unknown bank: refused without burning the key; once registered, the same key funds it.
+        assertProblem(http.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late"),
+                422, "unknown-bank");
+        assertThat(http.post("/banks", Map.of("ispb", 777, "name", "Banco Tardio")).status()).isEqualTo(201);
+        touched.add(ChartOfAccounts.reserve(new BankId(777)));
+        touched.add(ChartOfAccounts.transit(new BankId(777)));
+        assertThat(http.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late").status())
+                .isEqualTo(201);
+
+        assertProblem(http.post(path, Map.of("amountCentavos", 100)), 400, "missing-idempotency-key");
+        assertProblem(http.post(path, Map.of("amountCentavos", 0), "Idempotency-Key", "zero"), 422, "invalid-amount");
+        assertProblem(http.post(path, Map.of("amountCentavos", "100"), "Idempotency-Key", "string"), 400, "invalid-field");
+        assertProblem(http.post("/banks/abc/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "x"),
+                400, "invalid-field");
+    }
+
+    @Test
+    @Order(5)
+    void customerFundingsAreIdempotentPerKey() {
+        String path = "/accounts/" + customerA + "/fundings";
+        Http.Response funded = http.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
+        assertThat(funded.status()).as("%s", funded).isEqualTo(201);
+        Http.Response again = http.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.json().path("transferId").asString()).isEqualTo(funded.json().path("transferId").asString());
+        assertProblem(http.post(path, Map.of("amountCentavos", 999_00), "Idempotency-Key", "salary-march"), 422,
+                "idempotency-key-reused");
+        // The same key for another account is another funding.
+        assertThat(http.post("/accounts/" + customerB + "/fundings", Map.of("amountCentavos", 40_00),
+                "Idempotency-Key", "salary-march").status()).isEqualTo(201);
+        assertThat(http.post(path, Map.of("amountCentavos", 10_00), "Idempotency-Key", "bonus").status()).isEqualTo(201);
+
+        assertProblem(http.post("/accounts/" + ChartOfAccounts.customer(new BankId(12_345_678), 55_555) + "/fundings",
+                Map.of("amountCentavos", 1), "Idempotency-Key", "ghost"), 404, "account-not-found");
+        assertProblem(http.post("/accounts/" + ChartOfAccounts.reserve(new BankId(12_345_678)) + "/fundings",
+                Map.of("amountCentavos", 1), "Idempotency-Key", "bank"), 422, "not-a-customer-account");
+        assertProblem(http.post("/accounts/xyz/fundings", Map.of("amountCentavos", 1), "Idempotency-Key", "bad"), 400,
+                "invalid-account-id");
+    }
+
+    @Test
+    @Order(6)
+    void balancesAreTheLedgersAndTheMoneyInvariantsHold() {
+        JsonNode a = balanceOf(customerA);
+        assertThat(a.path("kind").asString()).isEqualTo("CUSTOMER");
+        assertThat(a.path("postedCreditsCentavos").asLong()).isEqualTo(260_00);
+        assertThat(a.path("postedDebitsCentavos").asLong()).isZero();
+        assertThat(a.path("pendingDebitsCentavos").asLong()).isZero();
+        assertThat(a.path("pendingCreditsCentavos").asLong()).isZero();
+        assertThat(a.path("balanceCentavos").asLong()).isEqualTo(260_00);
+        assertThat(a.path("availableCentavos").asLong()).isEqualTo(260_00);
+        assertThat(balanceOf(customerB).path("balanceCentavos").asLong()).isEqualTo(40_00);
+
+        JsonNode transit = balanceOf(ChartOfAccounts.transit(new BankId(12_345_678)).toString());
+        assertThat(transit.path("kind").asString()).isEqualTo("TRANSIT");
+        assertThat(transit.path("postedDebitsCentavos").asLong()).as("the bank funded its customers").isEqualTo(300_00);
+
+        for (Account account : MoneyInvariants.check(ledger, touched)) {
+            JsonNode read = balanceOf(account.id().toString());
+            assertThat(read.path("postedCreditsCentavos").asLong()).isEqualTo(account.creditsPosted());
+            assertThat(read.path("postedDebitsCentavos").asLong()).isEqualTo(account.debitsPosted());
+            assertThat(read.path("pendingDebitsCentavos").asLong()).isEqualTo(account.debitsPending());
+            assertThat(read.path("pendingCreditsCentavos").asLong()).isEqualTo(account.creditsPending());
+        }
+        assertThat(balanceOf(ChartOfAccounts.centralBank().toString()).path("postedDebitsCentavos").asLong())
+                .as("the issuer created exactly the reserves' money").isEqualTo(5_000_000_00L + 100);
+    }
+
+    private JsonNode balanceOf(String accountId) {
+        Http.Response response = http.get("/accounts/" + accountId + "/balance");
+        assertThat(response.status()).as("%s", response).isEqualTo(200);
+        return response.json();
+    }
+}

@@ -1,0 +1,163 @@
+package io.pagora.payments.api;
+
+import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.payments.PaymentApiApplication;
+import io.pagora.payments.api.testsupport.Http;
+import io.pagora.payments.api.testsupport.Participants;
+import io.pagora.payments.api.testsupport.RequestedEvents;
+import io.pagora.payments.api.testsupport.RequestedEvents.Event;
+import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.ledger.domain.Id128;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Proves what happens when Kafka cannot take a payment, with two API instances on one database:
+ * a healthy one, and one whose broker address is a closed port (short, bounded producer timeouts).
+ * <ul>
+ *   <li>the broken instance answers 503 broker-unavailable (with Retry-After) within its bound, for a
+ *       single payment and for a batch, and nothing reaches Kafka;
+ *   <li>its idempotency key was stored with the payment id before the send (the "crash between insert
+ *       and ack" state); retrying the same key and body on the other instance answers 202 with exactly
+ *       that payment id and acceptedAt and publishes it: the retry completes the payment, across
+ *       instances, and can never make it two payments.
+ * </ul>
+ */
+@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BrokerOutageTest {
+
+    /** The broken instance's whole budget: max.block.ms 1 s + ack timeout 2 s, with slack for a slow machine. */
+    static final Duration OUTAGE_ANSWER_MAX = Duration.ofSeconds(8);
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestInfrastructure.register(registry);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.datasource.url}")
+    String databaseUrl;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    Http healthy;
+    Http broken;
+    ConfigurableApplicationContext brokenInstance;
+    RequestedEvents events;
+    String payer;
+    String payee;
+
+    @BeforeAll
+    void setUp() {
+        healthy = new Http(port);
+        events = new RequestedEvents(TestInfrastructure.kafkaBootstrapServers());
+        Participants participants = new Participants(healthy);
+        participants.registerBank(41, "Banco Quarenta e Um");
+        payer = participants.openAccount(41);
+        payee = participants.openAccount(41);
+
+        // Command-line arguments: they outrank application.yaml (builder "properties" would not).
+        brokenInstance = new SpringApplicationBuilder(PaymentApiApplication.class).run(
+                "--server.port=0",
+                "--spring.datasource.url=" + databaseUrl,
+                "--spring.datasource.username=postgres",
+                "--spring.datasource.password=postgres",
+                "--spring.kafka.bootstrap-servers=127.0.0.1:" + TestInfrastructure.closedPort(),
+                "--spring.kafka.admin.auto-create=false",
+                "--spring.kafka.producer.properties.max.block.ms=1000",
+                "--spring.kafka.producer.properties.request.timeout.ms=1000",
+                "--spring.kafka.producer.properties.delivery.timeout.ms=1500",
+                "--pagora.payments.kafka-ack-timeout=2s");
+        broken = new Http(((WebServerApplicationContext) brokenInstance).getWebServer().getPort());
+    }
+
+    @AfterAll
+    void tearDown() {
+        events.close();
+        if (brokenInstance != null) {
+            brokenInstance.close();
+        }
+    }
+
+    @Test
+    void brokerDownAnswers503AndTheSameKeyLaterCompletesTheSamePayment() {
+        String key = "outage-" + UUID.randomUUID();
+        Map<String, Object> body = Http.payment(payer, payee, 9_900);
+        Map<TopicPartition, Long> mark = events.mark();
+
+        long started = System.nanoTime();
+        Http.Response refused = broken.post("/payments", body, "Idempotency-Key", key);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertProblem(refused, 503, "broker-unavailable");
+        assertThat(refused.header("Retry-After")).isEqualTo("1");
+        assertThat(refused.header("Location")).isNull();
+        assertThat(took).as("bounded wait").isLessThan(OUTAGE_ANSWER_MAX);
+        assertThat(events.since(mark)).as("nothing reached Kafka").isEmpty();
+
+        // The key row was written before the send: it already names the payment.
+        Map<String, Object> row = jdbc.queryForMap(
+                "SELECT payment_id, accepted_at FROM payment_api.idempotency_keys WHERE idempotency_key = ?", key);
+        String storedId = Id128.fromUuid((UUID) row.get("payment_id")).toString();
+        Instant storedAcceptedAt = jdbc.queryForObject(
+                "SELECT accepted_at FROM payment_api.idempotency_keys WHERE idempotency_key = ?", OffsetDateTime.class, key)
+                .toInstant();
+
+        Http.Response retried = healthy.post("/payments", body, "Idempotency-Key", key);
+
+        assertThat(retried.status()).as("%s", retried).isEqualTo(202);
+        assertThat(retried.json().path("paymentId").asString()).isEqualTo(storedId);
+        assertThat(retried.header("Idempotent-Replayed")).isEqualTo("true");
+        List<Event> published = events.since(mark);
+        assertThat(published).hasSize(1);
+        assertThat(published.getFirst().payment().paymentId()).isEqualTo(storedId);
+        assertThat(published.getFirst().payment().acceptedAt()).isEqualTo(storedAcceptedAt);
+        assertThat(published.getFirst().key()).isEqualTo(payer);
+    }
+
+    @Test
+    void brokerDownFailsAWholeBatchWith503WithinTheBound() {
+        List<Object> items = List.of(
+                Map.of("idempotencyKey", "b1-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
+                        "amountCentavos", 1),
+                Map.of("idempotencyKey", "b2-" + UUID.randomUUID(), "payerAccountId", payee, "payeeAccountId", payer,
+                        "amountCentavos", 2));
+        Map<TopicPartition, Long> mark = events.mark();
+        long started = System.nanoTime();
+
+        Http.Response refused = broken.post("/payments/batch", Map.of("payments", items));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(OUTAGE_ANSWER_MAX);
+        assertProblem(refused, 503, "broker-unavailable");
+        assertThat(events.since(mark)).isEmpty();
+
+        Http.Response retried = healthy.post("/payments/batch", Map.of("payments", items));
+        assertThat(retried.json().path("replayedCount").asInt()).as("%s", retried).isEqualTo(2);
+        assertThat(events.since(mark)).hasSize(2);
+    }
+}

@@ -1,0 +1,101 @@
+package io.pagora.payments.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.payments.PaymentApiApplication;
+import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.testsupport.Http;
+import io.pagora.payments.api.testsupport.TestInfrastructure;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * Proves payment-api is operable and self-describing: {@code GET /openapi.yaml} serves an OpenAPI 3.1
+ * document that documents exactly the endpoints the application maps (path and method) and every
+ * problem type it can answer; {@code /actuator/health} is UP with the ledger checked; and
+ * {@code /actuator/prometheus} exposes the service's metrics.
+ */
+@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OperabilityTest {
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestInfrastructure.register(registry);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void openApiDocumentMatchesTheMappedEndpointsAndProblemTypes() {
+        Http.Response response = new Http(port).get("/openapi.yaml");
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.contentType()).isEqualTo("application/yaml");
+        Map<String, Object> document = new Yaml().load(response.body());
+        assertThat(document.get("openapi")).isEqualTo("3.1.0");
+
+        Set<String> documented = new HashSet<>();
+        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) document.get("paths");
+        paths.forEach((path, operations) -> operations.keySet().forEach(method ->
+                documented.add(method.toUpperCase(Locale.ROOT) + " " + path)));
+
+        Set<String> mapped = new HashSet<>();
+        for (RequestMappingInfo info : mappings.getHandlerMethods().keySet()) {
+            if (!mappings.getHandlerMethods().get(info).getBeanType().getPackageName().startsWith("io.pagora")) {
+                continue;
+            }
+            for (String pattern : info.getPatternValues()) {
+                for (RequestMethod method : info.getMethodsCondition().getMethods()) {
+                    mapped.add(method.name() + " " + pattern);
+                }
+            }
+        }
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(mapped);
+
+        Map<String, Object> problem = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
+                document.get("components")).get("schemas")).get("Problem");
+        List<String> types = (List<String>) ((Map<String, Object>) ((Map<String, Object>) problem.get("properties"))
+                .get("type")).get("enum");
+        assertThat(types).containsExactlyInAnyOrderElementsOf(
+                java.util.Arrays.stream(ProblemType.values()).map(type -> type.uri().toString()).toList());
+    }
+
+    @Test
+    void healthIsUpWithTheLedgerAndMetricsAreExposed() {
+        Http http = new Http(port);
+        Http.Response health = http.get("/actuator/health");
+        assertThat(health.status()).as("%s", health).isEqualTo(200);
+        assertThat(health.json().path("status").asString()).isEqualTo("UP");
+        assertThat(health.json().path("components").path("ledger").path("status").asString()).isEqualTo("UP");
+        assertThat(health.json().path("components").path("db").path("status").asString()).isEqualTo("UP");
+
+        Http.Response asJson = http.send("/actuator/health", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null,
+                "Accept", "application/json");
+        assertThat(asJson.status()).isEqualTo(200);
+
+        http.post("/payments", "{}", "Idempotency-Key", "metrics");
+        Http.Response prometheus = http.get("/actuator/prometheus");
+        assertThat(prometheus.status()).isEqualTo(200);
+        assertThat(prometheus.body()).contains("pagora_payments_known_accounts").contains("http_server_requests_seconds")
+                .contains("hikaricp_connections");
+    }
+}

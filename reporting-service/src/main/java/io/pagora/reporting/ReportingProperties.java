@@ -1,0 +1,58 @@
+package io.pagora.reporting;
+
+import io.pagora.events.Topics;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The service's own settings ({@code pagora.reporting.*}); Kafka clients, the database and the web server
+ * use Spring Boot's standard properties (see application.yml).
+ *
+ * @param projection the Kafka projection
+ * @param topics the topics this service creates if missing
+ */
+@ConfigurationProperties("pagora.reporting")
+public record ReportingProperties(@DefaultValue Projection projection, @DefaultValue TopicSettings topics) {
+
+    /**
+     * @param groupId the consumer group: one read model per group
+     * @param autoStartup false to start the listener by hand (tests)
+     * @param concurrency consumers (threads) in the group member; at most the partition count is useful
+     * @param failedPollAttempts tries of a poll that fails for a non-transient reason before its records
+     *     go to the dead-letter topics (a bug: inputs are validated before the transaction)
+     * @param transientRetryMaxInterval the longest pause between retries of a poll that failed because the
+     *     database or Kafka is unreachable. Such polls are retried without an attempt limit: dead-lettering
+     *     valid events would silently leave them out of the read model; consumer lag shows the stall.
+     * @param transactionTimeout the database transaction of one poll
+     */
+    public record Projection(
+            @DefaultValue("pagora-reporting") String groupId,
+            @DefaultValue("true") boolean autoStartup,
+            @DefaultValue("2") int concurrency,
+            @DefaultValue("3") int failedPollAttempts,
+            @DefaultValue("10s") Duration transientRetryMaxInterval,
+            @DefaultValue("30s") Duration transactionTimeout) {
+
+        public Projection {
+            if (concurrency < 1 || concurrency > Topics.PARTITIONS * 2) {
+                throw new IllegalArgumentException("pagora.reporting.projection.concurrency must be 1.."
+                        + Topics.PARTITIONS * 2 + ": " + concurrency);
+            }
+            if (failedPollAttempts < 1 || failedPollAttempts > 100) {
+                throw new IllegalArgumentException(
+                        "pagora.reporting.projection.failed-poll-attempts must be 1..100: " + failedPollAttempts);
+            }
+        }
+    }
+
+    /**
+     * @param create whether to create the payment topics and their dead-letter topics if missing
+     * @param partitions partitions of each topic created
+     * @param replicationFactor replicas of each topic created (1 for a local single broker)
+     */
+    public record TopicSettings(
+            @DefaultValue("true") boolean create,
+            @DefaultValue("" + Topics.PARTITIONS) int partitions,
+            @DefaultValue("1") short replicationFactor) {}
+}

@@ -1,0 +1,19 @@
+package io.pagora.reporting;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/**
+ * The reporting service: the CQRS read side of Pagora. It projects the payment events from Kafka into
+ * schema {@code reporting} and answers payment status, account statement, bank position and stats
+ * queries over HTTP. It never writes to the ledger and never publishes payment events.
+ */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class ReportingServiceApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(ReportingServiceApplication.class, args);
+    }
+}

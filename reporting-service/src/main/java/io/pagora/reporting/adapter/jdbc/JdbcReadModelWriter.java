@@ -1,0 +1,380 @@
+package io.pagora.reporting.adapter.jdbc;
+
+import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.reporting.application.ReadModelWriter;
+import io.pagora.reporting.domain.FinalState;
+import io.pagora.reporting.domain.IntegrityAlarm;
+import io.pagora.reporting.domain.PaymentFacts;
+import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The read model's writer: one transaction per poll, at most five set-based statements whatever the
+ * number of payments, each taking its rows as arrays through {@code unnest}.
+ *
+ * <ol>
+ *   <li>Insert the payments new to the read model ({@code ON CONFLICT DO NOTHING}), with their
+ *       statement entries if they arrive already settled (outcome before request).</li>
+ *   <li>Finalize the existing ones that are still ACCEPTED and have an outcome in this poll
+ *       ({@code WHERE status = 'ACCEPTED'}: the first final state wins), with their statement entries.</li>
+ *   <li>Fill the request details of existing payments that lack them (request after outcome).</li>
+ *   <li>Read back the remaining existing rows, to tell a redelivery (same final state: nothing to do)
+ *       from a conflicting outcome (an integrity alarm, never an overwrite).</li>
+ *   <li>Add this poll's deltas to the single {@code payment_stats} row.</li>
+ * </ol>
+ *
+ * Separate statements, not one statement of data-modifying CTEs: CTEs share one snapshot, so an UPDATE
+ * CTE would not see a row a concurrent consumer inserted after it (the outcome would be lost), nor the
+ * rows the INSERT CTE just wrote. In READ COMMITTED each statement sees what committed before it, and an
+ * UPDATE re-checks {@code status = 'ACCEPTED'} on the newest row version after waiting for its lock.
+ * Payments are handled in payment id order so concurrent consumers lock rows in the same order.
+ */
+public final class JdbcReadModelWriter implements ReadModelWriter {
+
+    /** The statements a poll's transaction may run: the bound a test checks. */
+    public static final int STATEMENTS_PER_POLL_MAX = 5;
+
+    private static final String INSERT_NEW = """
+            WITH input AS (
+                SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::bigint[],
+                                     ?::text[], ?::text[], ?::text[], ?::bigint[], ?::boolean[],
+                                     ?::text[], ?::text[], ?::text[], ?::bigint[])
+                    AS i(payment_id, payer_account_id, payee_account_id, payer_bank_ispb, payee_bank_ispb,
+                         amount_centavos, currency, description, end_to_end_id, accepted_at_micros, requested,
+                         status, reason, detail, final_at_micros)
+            ), inserted AS (
+                INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, payer_bank_ispb,
+                        payee_bank_ispb, amount_centavos, currency, description, end_to_end_id, accepted_at,
+                        requested_at, status, reason, detail, final_at, projected_at, updated_at)
+                SELECT payment_id, payer_account_id, payee_account_id, payer_bank_ispb, payee_bank_ispb,
+                       amount_centavos, currency, description, end_to_end_id,
+                       TIMESTAMPTZ 'epoch' + accepted_at_micros * INTERVAL '1 microsecond',
+                       CASE WHEN requested THEN now() END,
+                       status, reason, detail,
+                       TIMESTAMPTZ 'epoch' + final_at_micros * INTERVAL '1 microsecond',
+                       now(), now()
+                FROM input
+                ORDER BY payment_id
+                ON CONFLICT (payment_id) DO NOTHING
+                RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at
+            ), entries AS (
+                INSERT INTO reporting.statement_entries
+                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
+                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
+                FROM inserted WHERE status = 'SETTLED'
+                UNION ALL
+                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
+                FROM inserted WHERE status = 'SETTLED'
+                ON CONFLICT DO NOTHING
+            )
+            SELECT payment_id, status, final_at FROM inserted
+            """;
+
+    private static final String FINALIZE = """
+            WITH input AS (
+                SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[])
+                    AS i(payment_id, status, reason, detail, final_at_micros)
+            ), finalized AS (
+                UPDATE reporting.payments p
+                SET status = i.status, reason = i.reason, detail = i.detail,
+                    final_at = TIMESTAMPTZ 'epoch' + i.final_at_micros * INTERVAL '1 microsecond',
+                    updated_at = now()
+                FROM input i
+                WHERE p.payment_id = i.payment_id AND p.status = 'ACCEPTED'
+                RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos,
+                          p.status, p.reason, p.final_at
+            ), entries AS (
+                INSERT INTO reporting.statement_entries
+                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
+                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
+                FROM finalized WHERE status = 'SETTLED'
+                UNION ALL
+                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
+                FROM finalized WHERE status = 'SETTLED'
+                ON CONFLICT DO NOTHING
+            )
+            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, final_at
+            FROM finalized
+            """;
+
+    private static final String FILL_REQUESTS = """
+            UPDATE reporting.payments p
+            SET requested_at = now(), currency = i.currency, description = i.description,
+                end_to_end_id = i.end_to_end_id, updated_at = now()
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) AS i(payment_id, currency, description, end_to_end_id)
+            WHERE p.payment_id = i.payment_id AND p.requested_at IS NULL
+            RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos, p.status, p.reason
+            """;
+
+    private static final String READ_STORED = """
+            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason
+            FROM reporting.payments WHERE payment_id = ANY (?::uuid[])
+            """;
+
+    private static final String ADD_STATS = """
+            UPDATE reporting.payment_stats
+            SET accepted_count = accepted_count + ?, settled_count = settled_count + ?,
+                rejected_count = rejected_count + ?, expired_count = expired_count + ?,
+                max_final_at = GREATEST(max_final_at, TIMESTAMPTZ 'epoch' + ?::bigint * INTERVAL '1 microsecond'),
+                last_projected_at = now()
+            WHERE id = 1
+            """;
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+
+    public JdbcReadModelWriter(JdbcTemplate jdbc, TransactionTemplate transactions) {
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+    }
+
+    @Override
+    public Applied apply(List<PaymentFacts> facts) {
+        Set<Id128> ids = new HashSet<>();
+        for (PaymentFacts fact : facts) {
+            Check.that(ids.add(fact.paymentId()), "a poll's facts name each payment once: %s", fact.paymentId());
+        }
+        if (facts.isEmpty()) {
+            return new Applied(0, 0, 0, 0, List.of());
+        }
+        return transactions.execute(status -> jdbc.execute((ConnectionCallback<Applied>) c -> applyIn(c, facts)));
+    }
+
+    private Applied applyIn(Connection c, List<PaymentFacts> facts) throws SQLException {
+        Stats stats = new Stats();
+
+        Set<Id128> inserted = insertNew(c, facts, stats);
+        List<PaymentFacts> existing = facts.stream().filter(f -> !inserted.contains(f.paymentId())).toList();
+
+        Map<Id128, Stored> stored = new HashMap<>();
+        Set<Id128> finalized = finalize(c, existing.stream().filter(f -> f.outcome() != null).toList(), stats, stored);
+        Set<Id128> filled = fillRequests(c, existing.stream().filter(f -> f.request() != null).toList(), stored);
+        readStored(c, existing.stream().map(PaymentFacts::paymentId).filter(id -> !stored.containsKey(id)).toList(),
+                stored);
+
+        List<IntegrityAlarm> alarms = new ArrayList<>();
+        int redelivered = 0;
+        for (PaymentFacts fact : existing) {
+            Stored row = stored.get(fact.paymentId());
+            Check.that(row != null, "payment %s conflicted on insert, so it exists", fact.paymentId());
+            if (!fact.sameParties(row.payer, row.payee, row.amountCentavos)) {
+                alarms.add(IntegrityAlarm.inconsistentEvent(fact.paymentId().toString(),
+                        PaymentFacts.describeParties(row.payer, row.payee, row.amountCentavos), fact.describeParties()));
+            }
+            boolean agrees = true;
+            FinalState outcome = fact.outcome();
+            if (outcome != null && !finalized.contains(fact.paymentId())) {
+                // Not finalized by this poll although it has an outcome: the row was final already.
+                Check.that(row.status.isFinal(), "payment %s is final after the finalize statement", fact.paymentId());
+                if (!outcome.sameOutcomeAs(row.status, row.reason)) {
+                    agrees = false;
+                    alarms.add(IntegrityAlarm.conflictingOutcome(fact.paymentId().toString(),
+                            FinalState.describe(row.status, row.reason), outcome.describe()));
+                }
+            }
+            if (agrees && !finalized.contains(fact.paymentId()) && !filled.contains(fact.paymentId())) {
+                redelivered++;
+            }
+        }
+
+        addStats(c, stats);
+        return new Applied(inserted.size(), stats.finalized, filled.size(), redelivered, List.copyOf(alarms));
+    }
+
+    private static Set<Id128> insertNew(Connection c, List<PaymentFacts> facts, Stats stats) throws SQLException {
+        Set<Id128> inserted = new HashSet<>();
+        try (PreparedStatement statement = c.prepareStatement(INSERT_NEW)) {
+            int p = 0;
+            statement.setArray(++p, uuids(c, facts, PaymentFacts::paymentId));
+            statement.setArray(++p, uuids(c, facts, PaymentFacts::payerAccountId));
+            statement.setArray(++p, uuids(c, facts, PaymentFacts::payeeAccountId));
+            statement.setArray(++p, array(c, "integer", facts, f -> ispb(f.payerAccountId())));
+            statement.setArray(++p, array(c, "integer", facts, f -> ispb(f.payeeAccountId())));
+            statement.setArray(++p, array(c, "bigint", facts, PaymentFacts::amountCentavos));
+            statement.setArray(++p, array(c, "text", facts, f -> f.request() == null ? null : f.request().currency()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.request() == null ? null : f.request().description()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.request() == null ? null : f.request().endToEndId()));
+            statement.setArray(++p, array(c, "bigint", facts, f -> micros(f.acceptedAt())));
+            statement.setArray(++p, array(c, "boolean", facts, f -> f.request() != null));
+            statement.setArray(++p, array(c, "text", facts,
+                    f -> f.outcome() == null ? PaymentStatus.ACCEPTED.name() : f.outcome().status().name()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.outcome() == null ? null : f.outcome().reason()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.outcome() == null ? null : f.outcome().detail()));
+            statement.setArray(++p, array(c, "bigint", facts,
+                    f -> f.outcome() == null ? null : micros(f.outcome().finalAt())));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    inserted.add(Id128.fromUuid(rows.getObject("payment_id", UUID.class)));
+                    PaymentStatus status = PaymentStatus.valueOf(rows.getString("status"));
+                    stats.add(status, 1);
+                    if (status.isFinal()) {
+                        stats.finalized(rows.getObject("final_at", OffsetDateTime.class));
+                    }
+                }
+            }
+        }
+        return inserted;
+    }
+
+    private static Set<Id128> finalize(Connection c, List<PaymentFacts> facts, Stats stats, Map<Id128, Stored> stored)
+            throws SQLException {
+        Set<Id128> finalized = new HashSet<>();
+        if (facts.isEmpty()) {
+            return finalized;
+        }
+        try (PreparedStatement statement = c.prepareStatement(FINALIZE)) {
+            int p = 0;
+            statement.setArray(++p, uuids(c, facts, PaymentFacts::paymentId));
+            statement.setArray(++p, array(c, "text", facts, f -> f.outcome().status().name()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.outcome().reason()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.outcome().detail()));
+            statement.setArray(++p, array(c, "bigint", facts, f -> micros(f.outcome().finalAt())));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    Stored row = Stored.of(rows);
+                    finalized.add(row.paymentId);
+                    stored.put(row.paymentId, row);
+                    stats.add(PaymentStatus.ACCEPTED, -1);
+                    stats.add(row.status, 1);
+                    stats.finalized(rows.getObject("final_at", OffsetDateTime.class));
+                }
+            }
+        }
+        return finalized;
+    }
+
+    private static Set<Id128> fillRequests(Connection c, List<PaymentFacts> facts, Map<Id128, Stored> stored)
+            throws SQLException {
+        Set<Id128> filled = new HashSet<>();
+        if (facts.isEmpty()) {
+            return filled;
+        }
+        try (PreparedStatement statement = c.prepareStatement(FILL_REQUESTS)) {
+            int p = 0;
+            statement.setArray(++p, uuids(c, facts, PaymentFacts::paymentId));
+            statement.setArray(++p, array(c, "text", facts, f -> f.request().currency()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.request().description()));
+            statement.setArray(++p, array(c, "text", facts, f -> f.request().endToEndId()));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    Stored row = Stored.of(rows);
+                    filled.add(row.paymentId);
+                    stored.put(row.paymentId, row);
+                }
+            }
+        }
+        return filled;
+    }
+
+    private static void readStored(Connection c, List<Id128> ids, Map<Id128, Stored> stored) throws SQLException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement statement = c.prepareStatement(READ_STORED)) {
+            statement.setArray(1, c.createArrayOf("uuid", ids.stream().map(Id128::toUuid).toArray(UUID[]::new)));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    Stored row = Stored.of(rows);
+                    stored.put(row.paymentId, row);
+                }
+            }
+        }
+    }
+
+    private static void addStats(Connection c, Stats stats) throws SQLException {
+        try (PreparedStatement statement = c.prepareStatement(ADD_STATS)) {
+            statement.setLong(1, stats.delta(PaymentStatus.ACCEPTED));
+            statement.setLong(2, stats.delta(PaymentStatus.SETTLED));
+            statement.setLong(3, stats.delta(PaymentStatus.REJECTED));
+            statement.setLong(4, stats.delta(PaymentStatus.EXPIRED));
+            if (stats.maxFinalAt == null) {
+                statement.setNull(5, Types.BIGINT);
+            } else {
+                statement.setLong(5, micros(stats.maxFinalAt));
+            }
+            int updated = statement.executeUpdate();
+            Check.that(updated == 1, "the payment_stats row exists (migration V1)");
+        }
+    }
+
+    private static Integer ispb(Id128 account) {
+        return ChartOfAccounts.bankOf(account).map(BankId::ispb).orElse(null);
+    }
+
+    static long micros(Instant instant) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+    }
+
+    private static Array uuids(Connection c, List<PaymentFacts> facts, Function<PaymentFacts, Id128> field)
+            throws SQLException {
+        return c.createArrayOf("uuid", facts.stream().map(f -> field.apply(f).toUuid()).toArray(UUID[]::new));
+    }
+
+    private static Array array(Connection c, String type, List<PaymentFacts> facts, Function<PaymentFacts, Object> field)
+            throws SQLException {
+        Object[] values = new Object[facts.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = field.apply(facts.get(i));
+        }
+        return c.createArrayOf(type, values);
+    }
+
+    /** A payment row as stored, for comparing with this poll's facts. */
+    private record Stored(Id128 paymentId, Id128 payer, Id128 payee, long amountCentavos, PaymentStatus status,
+            String reason) {
+
+        static Stored of(ResultSet row) throws SQLException {
+            return new Stored(Id128.fromUuid(row.getObject("payment_id", UUID.class)),
+                    Id128.fromUuid(row.getObject("payer_account_id", UUID.class)),
+                    Id128.fromUuid(row.getObject("payee_account_id", UUID.class)),
+                    row.getLong("amount_centavos"), PaymentStatus.valueOf(row.getString("status")),
+                    row.getString("reason"));
+        }
+    }
+
+    /** This poll's changes to the counts per status and to the newest final time. */
+    private static final class Stats {
+        final Map<PaymentStatus, Long> deltas = new EnumMap<>(PaymentStatus.class);
+        int finalized;
+        Instant maxFinalAt;
+
+        void add(PaymentStatus status, long delta) {
+            deltas.merge(status, delta, Long::sum);
+        }
+
+        void finalized(OffsetDateTime at) {
+            finalized++;
+            Instant instant = at.toInstant();
+            if (maxFinalAt == null || instant.isAfter(maxFinalAt)) {
+                maxFinalAt = instant;
+            }
+        }
+
+        long delta(PaymentStatus status) {
+            return deltas.getOrDefault(status, 0L);
+        }
+    }
+}

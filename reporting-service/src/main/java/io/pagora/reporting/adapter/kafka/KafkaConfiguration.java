@@ -1,0 +1,157 @@
+package io.pagora.reporting.adapter.kafka;
+
+import io.pagora.events.Topics;
+import io.pagora.reporting.ReportingProperties;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLTransientException;
+import java.util.Map;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.ContainerProperties.AckMode;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+/**
+ * Kafka for the projection: safe client settings enforced over whatever the properties say, a batch
+ * listener container that commits offsets after the listener returned (after the database commit), and
+ * dead-letter topics for what cannot be projected.
+ */
+@Configuration(proxyBeanMethods = false)
+public class KafkaConfiguration {
+
+    /** Header with the human-readable reason a record was dead-lettered (Spring's kafka_dlt-* headers are added too). */
+    public static final String REASON_HEADER = "pagora-dlt-reason";
+
+    /** Where a record of {@code topic} goes when it cannot be projected. */
+    public static String deadLetterTopic(String topic) {
+        return topic + ".dlt";
+    }
+
+    /** Settings the projection's correctness depends on: not left to configuration. */
+    @Bean
+    DefaultKafkaConsumerFactoryCustomizer safeConsumerSettings() {
+        return factory -> factory.updateConfigs(Map.of(
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                // Bytes in, decoding in the listener: a bad record can never fail inside the consumer's poll.
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+    }
+
+    /** The dead-letter producer: acknowledged by every in-sync replica, idempotent. */
+    @Bean
+    DefaultKafkaProducerFactoryCustomizer safeProducerSettings() {
+        return factory -> factory.updateConfigs(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty(name = "pagora.reporting.topics.create", matchIfMissing = true)
+    KafkaAdmin.NewTopics paymentTopics(ReportingProperties properties) {
+        int partitions = properties.topics().partitions();
+        short replicas = properties.topics().replicationFactor();
+        return new KafkaAdmin.NewTopics(
+                new NewTopic(Topics.PAYMENTS_REQUESTED, partitions, replicas),
+                new NewTopic(Topics.PAYMENT_OUTCOMES, partitions, replicas),
+                new NewTopic(deadLetterTopic(Topics.PAYMENTS_REQUESTED), partitions, replicas),
+                new NewTopic(deadLetterTopic(Topics.PAYMENT_OUTCOMES), partitions, replicas));
+    }
+
+    @Bean
+    DeadLetterPublishingRecoverer deadLetters(KafkaOperations<?, ?> kafka) {
+        // Partition -1: the producer picks one by key, so the dead-letter topic may have any partition count.
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(kafka,
+                (record, exception) -> new TopicPartition(deadLetterTopic(record.topic()), -1));
+        recoverer.setHeadersFunction((record, exception) -> new RecordHeaders(new RecordHeader[] {
+                new RecordHeader(REASON_HEADER, reason(exception).getBytes(StandardCharsets.UTF_8))}));
+        return recoverer;
+    }
+
+    @Bean
+    DefaultErrorHandler projectionErrorHandler(DeadLetterPublishingRecoverer deadLetters,
+            ReportingProperties properties) {
+        ReportingProperties.Projection settings = properties.projection();
+        ExponentialBackOff bounded = new ExponentialBackOff(200, 2.0);
+        bounded.setMaxAttempts(settings.failedPollAttempts() - 1);
+        DefaultErrorHandler handler = new DefaultErrorHandler(deadLetters, bounded);
+        handler.setBackOffFunction((record, exception) -> {
+            if (!isTransient(exception)) {
+                return null;
+            }
+            ExponentialBackOff unbounded = new ExponentialBackOff(500, 2.0);
+            unbounded.setMaxInterval(settings.transientRetryMaxInterval().toMillis());
+            return unbounded;
+        });
+        return handler;
+    }
+
+    @Bean
+    ConcurrentKafkaListenerContainerFactory<byte[], byte[]> projectionContainerFactory(
+            ConsumerFactory<?, ?> consumerFactory, DefaultErrorHandler projectionErrorHandler,
+            ReportingProperties properties) {
+        @SuppressWarnings("unchecked")
+        ConsumerFactory<byte[], byte[]> bytes = (ConsumerFactory<byte[], byte[]>) consumerFactory;
+        ConcurrentKafkaListenerContainerFactory<byte[], byte[]> factory = new ConcurrentKafkaListenerContainerFactory<>();
+        factory.setConsumerFactory(bytes);
+        factory.setBatchListener(true);
+        factory.setConcurrency(properties.projection().concurrency());
+        factory.setAutoStartup(properties.projection().autoStartup());
+        factory.setCommonErrorHandler(projectionErrorHandler);
+        // BATCH: the poll's offsets are committed (synchronously) after the listener returned, i.e. after the
+        // database transaction committed. A crash in between redelivers the poll: the projection is idempotent.
+        factory.getContainerProperties().setAckMode(AckMode.BATCH);
+        factory.getContainerProperties().setSyncCommits(true);
+        return factory;
+    }
+
+    /** The database or Kafka is unreachable: worth retrying until it is back. */
+    static boolean isTransient(Throwable exception) {
+        for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
+            if (cause instanceof TransientDataAccessException || cause instanceof RecoverableDataAccessException
+                    || cause instanceof DataAccessResourceFailureException
+                    || cause instanceof CannotCreateTransactionException || cause instanceof SQLTransientException
+                    || cause instanceof RetriableException || cause instanceof DeadLetterUnavailableException) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static String reason(Exception exception) {
+        Throwable cause = exception;
+        while (cause.getCause() != null && cause.getCause() != cause
+                && !(cause instanceof UnprojectableRecordException)) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+        return message.length() <= 1_000 ? message : message.substring(0, 1_000);
+    }
+}

@@ -1,0 +1,102 @@
+package io.pagora.reporting.adapter.kafka;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.events.PaymentEvent;
+import io.pagora.events.PaymentEventCodec;
+import io.pagora.events.Topics;
+import io.pagora.reporting.application.Projection;
+import io.pagora.reporting.domain.EventRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.stereotype.Component;
+
+/**
+ * The projection's consumer: one call per poll of both payment topics. Decodes every record, projects
+ * the valid events in one database transaction, then sends the records it could not use to their
+ * dead-letter topics (with the reason in a header) so they never block a partition. Returning commits
+ * the poll's offsets; throwing hands the poll to the error handler (retry, see {@link KafkaConfiguration}).
+ */
+@Component
+public class ProjectionListener {
+
+    /** The listener container's id, for starting and stopping it by hand. */
+    public static final String LISTENER_ID = "reporting-projection";
+
+    private static final int REASON_LENGTH_MAX = 500;
+
+    private static final Logger log = LoggerFactory.getLogger(ProjectionListener.class);
+
+    private final Projection projection;
+    private final DeadLetterPublishingRecoverer deadLetters;
+    private final Counter deadLettered;
+
+    public ProjectionListener(Projection projection, DeadLetterPublishingRecoverer deadLetters, MeterRegistry registry) {
+        this.projection = projection;
+        this.deadLetters = deadLetters;
+        this.deadLettered = Counter.builder("pagora.reporting.dead.letters")
+                .description("Records sent to a dead-letter topic because they could not be projected")
+                .register(registry);
+    }
+
+    @KafkaListener(
+            id = LISTENER_ID,
+            groupId = "${pagora.reporting.projection.group-id:pagora-reporting}",
+            topics = {Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES},
+            containerFactory = "projectionContainerFactory",
+            batch = "true")
+    public void onPoll(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
+        List<PaymentEvent> events = new ArrayList<>(records.size());
+        List<Rejected> rejected = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            Optional<String> problem = decode(record, events);
+            problem.ifPresent(reason -> rejected.add(new Rejected(record, bounded(reason))));
+        }
+        Projection.Outcome outcome = projection.project(events);
+        for (Rejected bad : rejected) {
+            log.warn("dead-lettering {}-{}@{}: {}", bad.record.topic(), bad.record.partition(), bad.record.offset(),
+                    bad.reason);
+            try {
+                deadLetters.accept(bad.record, consumer, new UnprojectableRecordException(bad.reason));
+            } catch (RuntimeException e) {
+                throw new DeadLetterUnavailableException("could not dead-letter " + bad.record.topic() + "-"
+                        + bad.record.partition() + "@" + bad.record.offset(), e);
+            }
+            deadLettered.increment();
+        }
+        log.debug("projected a poll: {} records, {} events of {} payments, {} finalized, {} dead-lettered",
+                records.size(), outcome.events(), outcome.payments(), outcome.finalized(), rejected.size());
+    }
+
+    /** Adds the record's event to {@code events}, or says why it cannot be projected. */
+    private static Optional<String> decode(ConsumerRecord<byte[], byte[]> record, List<PaymentEvent> events) {
+        if (record.value() == null) {
+            return Optional.of("a record without a value (tombstone) is not a payment event");
+        }
+        PaymentEvent event;
+        try {
+            event = PaymentEventCodec.decode(record.value());
+        } catch (RuntimeException e) {
+            // The codec reports bad input as IllegalArgumentException; anything else is as undecodable.
+            return Optional.of(e.getMessage() == null ? e.getClass().getName() : e.getMessage());
+        }
+        Optional<String> problem = EventRules.problemWith(event);
+        if (problem.isEmpty()) {
+            events.add(event);
+        }
+        return problem;
+    }
+
+    private static String bounded(String reason) {
+        return reason.length() <= REASON_LENGTH_MAX ? reason : reason.substring(0, REASON_LENGTH_MAX) + "...";
+    }
+
+    private record Rejected(ConsumerRecord<byte[], byte[]> record, String reason) {}
+}

@@ -1,0 +1,78 @@
+package io.pagora.reporting.application;
+
+import io.pagora.ledger.domain.Id128;
+import io.pagora.reporting.domain.PaymentStatus;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The read model's queries. Every list is bounded by its caller's limit. */
+public interface ReadModelQueries {
+
+    Optional<PaymentView> payment(Id128 paymentId);
+
+    /**
+     * Settled movements of an account, newest first, keyset-paginated.
+     *
+     * @param after the last entry of the previous page, or null for the first page
+     * @param limit 1..{@link StatementCursor#LIMIT_MAX}
+     */
+    StatementPage statement(Id128 accountId, StatementCursor after, int limit);
+
+    BankPosition position(int ispb, LocalDate utcDate);
+
+    /** Newest first (payment ids are time-ordered); {@code status} null for all. */
+    List<PaymentSummary> recentPayments(PaymentStatus status, int limit);
+
+    Stats stats();
+
+    /** @param reason and detail null unless REJECTED; finalAt null while ACCEPTED; request fields null until projected */
+    record PaymentView(Id128 paymentId, PaymentStatus status, Id128 payerAccountId, Id128 payeeAccountId,
+            Integer payerBankIspb, Integer payeeBankIspb, long amountCentavos, String currency, String description,
+            String endToEndId, Instant acceptedAt, Instant requestedProjectedAt, String reason, String detail,
+            Instant finalAt) {}
+
+    enum Direction {
+        /** The account paid: it was the payer. */
+        DEBIT,
+        /** The account was paid: it was the payee. */
+        CREDIT
+    }
+
+    record StatementEntry(Instant settledAt, Id128 paymentId, Direction direction, Id128 counterpartyAccountId,
+            long amountCentavos) {
+
+        public StatementCursor cursor() {
+            return new StatementCursor(settledAt, paymentId, direction);
+        }
+    }
+
+    /** @param next the cursor of the following page, or null on the last page */
+    record StatementPage(List<StatementEntry> entries, StatementCursor next) {}
+
+    /**
+     * A bank's settled payments on one UTC day. Interbank payments only in sent/received/net; on-us
+     * payments (payer and payee at this bank) move no reserve money, so they are reported apart.
+     */
+    record BankPosition(int ispb, LocalDate date, long sentCentavos, long sentCount, long receivedCentavos,
+            long receivedCount, long onUsCentavos, long onUsCount) {
+
+        /** What the bank's reserve gained from the day's interbank payments: received − sent. */
+        public long netCentavos() {
+            return Math.subtractExact(receivedCentavos, sentCentavos);
+        }
+    }
+
+    record PaymentSummary(Id128 paymentId, PaymentStatus status, Id128 payerAccountId, Id128 payeeAccountId,
+            long amountCentavos, Instant acceptedAt, Instant finalAt) {}
+
+    /** @param maxFinalAt the newest outcome projected, null before the first */
+    record Stats(Map<PaymentStatus, Long> counts, Instant maxFinalAt, Instant lastProjectedAt) {
+
+        public long total() {
+            return counts.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.pagora.reporting.application;
+
+import io.pagora.reporting.domain.IntegrityAlarm;
+import io.pagora.reporting.domain.PaymentFacts;
+import java.util.List;
+
+/** Writes one poll's merged facts to the read model. */
+public interface ReadModelWriter {
+
+    /**
+     * Applies the facts in ONE database transaction with a bounded number of set-based statements,
+     * whatever the number of facts. Idempotent: applying the same facts again changes nothing. A final
+     * state already stored is never changed; a different one in {@code facts} comes back as an alarm.
+     *
+     * @param facts at most one per payment
+     * @throws org.springframework.dao.DataAccessException if the transaction did not commit
+     */
+    Applied apply(List<PaymentFacts> facts);
+
+    /**
+     * What the transaction did.
+     *
+     * @param inserted payments new to the read model
+     * @param finalized payments that got their final state (new ones included)
+     * @param requestsFilled existing payments that got their request details
+     * @param redelivered payments whose facts were all already stored (and agree with them)
+     * @param alarms facts that contradict the stored payment
+     */
+    record Applied(int inserted, int finalized, int requestsFilled, int redelivered, List<IntegrityAlarm> alarms) {}
+}

@@ -1,0 +1,332 @@
+package io.pagora.reporting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.pagora.events.RejectionReason;
+import io.pagora.events.Topics;
+import io.pagora.reporting.adapter.kafka.KafkaConfiguration;
+import io.pagora.reporting.testsupport.EventPublisher;
+import io.pagora.reporting.testsupport.Http;
+import io.pagora.reporting.testsupport.Payments;
+import io.pagora.reporting.testsupport.Payments.Payment;
+import io.pagora.reporting.testsupport.ReportingIntegrationTest;
+import io.pagora.reporting.testsupport.TestPostgres;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Proves the projection's semantics end to end, on a real Kafka broker and a real PostgreSQL, looking
+ * only through the HTTP API (and the read model's own tables for the stats invariant):
+ * a payment is projected from its request and then its outcome, or from its outcome first (out of
+ * order); redelivered events, in one poll or across polls, leave one row and unchanged counts; a
+ * conflicting second outcome is ignored and raises the integrity alarm counter; undecodable records go
+ * to the dead-letter topic with their reason while later events are still projected. After every test,
+ * {@code /stats} equals a full count of the payments table (the stats row's deltas are exact).
+ */
+@ReportingIntegrationTest
+class ProjectionTest {
+
+    private static final Duration PROJECTED_WITHIN = Duration.ofSeconds(30);
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        String url = TestPostgres.freshDatabaseUrl();
+        registry.add("spring.datasource.url", () -> url);
+        registry.add("spring.datasource.username", () -> TestPostgres.USER);
+        registry.add("spring.datasource.password", () -> TestPostgres.USER);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.kafka.bootstrap-servers}")
+    String bootstrapServers;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    static EventPublisher publisher;
+    Http http;
+
+    @BeforeAll
+    static void publisher(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
+        publisher = new EventPublisher(bootstrapServers);
+    }
+
+    @AfterAll
+    static void closePublisher() {
+        publisher.close();
+    }
+
+    @BeforeEach
+    void http() {
+        http = new Http(port);
+    }
+
+    @AfterEach
+    void statsEqualTheRows() {
+        // The stats row is maintained by deltas; it must equal a full count once projection is idle.
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() -> {
+            JsonNode stats = http.json("/stats");
+            Map<String, Long> counted = new HashMap<>(Map.of("ACCEPTED", 0L, "SETTLED", 0L, "REJECTED", 0L, "EXPIRED", 0L));
+            jdbc.query("SELECT status, count(*) AS n FROM reporting.payments GROUP BY status",
+                    row -> { counted.put(row.getString("status"), row.getLong("n")); });
+            for (Map.Entry<String, Long> count : counted.entrySet()) {
+                assertThat(stats.get("counts").get(count.getKey()).asLong()).as(count.getKey()).isEqualTo(count.getValue());
+            }
+            Long settledEntries = jdbc.queryForObject("SELECT count(*) FROM reporting.statement_entries", Long.class);
+            assertThat(settledEntries).as("two statement entries per settled payment").isEqualTo(2 * counted.get("SETTLED"));
+        });
+    }
+
+    @Test
+    void requestedThenSettled() {
+        Payment payment = Payments.any();
+        publisher.publish(payment.requested());
+
+        JsonNode accepted = awaitPayment(payment.paymentId(), "ACCEPTED");
+        assertThat(accepted.get("payerAccountId").asString()).isEqualTo(payment.payer());
+        assertThat(accepted.get("payeeAccountId").asString()).isEqualTo(payment.payee());
+        assertThat(accepted.get("payerBankIspb").asString()).isEqualTo("00000001");
+        assertThat(accepted.get("payeeBankIspb").asString()).isEqualTo("00000002");
+        assertThat(accepted.get("amountCentavos").asLong()).isEqualTo(1_000);
+        assertThat(accepted.get("currency").asString()).isEqualTo("BRL");
+        assertThat(accepted.has("finalAt")).isFalse();
+        assertThat(events(accepted)).containsExactly("REQUESTED");
+        assertThat(Instant.parse(accepted.get("timeline").get(0).get("at").asString()))
+                .isEqualTo(Payments.micros(payment.acceptedAt()));
+
+        Instant settledAt = payment.acceptedAt().plusMillis(25).plusNanos(999);
+        publisher.publish(payment.settled(settledAt));
+
+        JsonNode settled = awaitPayment(payment.paymentId(), "SETTLED");
+        assertThat(events(settled)).containsExactly("REQUESTED", "SETTLED");
+        assertThat(Instant.parse(settled.get("timeline").get(1).get("at").asString())).isEqualTo(Payments.micros(settledAt));
+        assertThat(settled.has("reason")).isFalse();
+
+        JsonNode payerStatement = http.json("/accounts/" + payment.payer() + "/statement");
+        assertThat(payerStatement.get("entries")).hasSize(1);
+        assertThat(payerStatement.get("entries").get(0).get("direction").asString()).isEqualTo("DEBIT");
+        assertThat(payerStatement.get("entries").get(0).get("signedAmountCentavos").asLong()).isEqualTo(-1_000);
+        JsonNode payeeStatement = http.json("/accounts/" + payment.payee() + "/statement");
+        assertThat(payeeStatement.get("entries").get(0).get("direction").asString()).isEqualTo("CREDIT");
+        assertThat(payeeStatement.get("entries").get(0).get("counterpartyAccountId").asString()).isEqualTo(payment.payer());
+    }
+
+    @Test
+    void outcomeBeforeRequestIsProjectedAndTheRequestFillsInLater() {
+        Payment payment = Payments.any();
+        publisher.publish(payment.rejected(RejectionReason.INSUFFICIENT_FUNDS));
+
+        JsonNode rejected = awaitPayment(payment.paymentId(), "REJECTED");
+        assertThat(rejected.get("reason").asString()).isEqualTo("INSUFFICIENT_FUNDS");
+        assertThat(rejected.get("detail").asString()).isEqualTo("ledger code 42");
+        assertThat(rejected.has("description")).as("the request is not projected yet").isFalse();
+        assertThat(events(rejected)).containsExactly("REQUESTED", "REJECTED");
+        assertThat(rejected.get("timeline").get(1).get("reason").asString()).isEqualTo("INSUFFICIENT_FUNDS");
+
+        publisher.publish(payment.requested());
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(http.json("/payments/" + payment.paymentId()).has("description")).isTrue());
+        JsonNode complete = http.json("/payments/" + payment.paymentId());
+        assertThat(complete.get("status").asString()).as("a late request never reopens a final state").isEqualTo("REJECTED");
+        assertThat(complete.get("endToEndId").asString()).startsWith("E2E");
+        assertThat(http.json("/accounts/" + payment.payer() + "/statement").get("entries"))
+                .as("rejected payments are not movements").isEmpty();
+    }
+
+    @Test
+    void settledBeforeRequestWritesTheStatementOnce() {
+        Payment payment = Payments.any();
+        publisher.publish(payment.settled());
+        awaitPayment(payment.paymentId(), "SETTLED");
+        publisher.publish(payment.requested());
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(http.json("/payments/" + payment.paymentId()).has("currency")).isTrue());
+        assertThat(http.json("/accounts/" + payment.payer() + "/statement").get("entries")).hasSize(1);
+    }
+
+    @Test
+    void redeliveriesInOnePollAndAcrossPollsLeaveOneRowAndTheCountsUnchanged() {
+        Payment payment = Payments.any();
+        // The same events twice in one send burst (one poll, most likely), then all of them again later.
+        publisher.publish(payment.requested(), payment.requested(), payment.settled(), payment.settled());
+        awaitPayment(payment.paymentId(), "SETTLED");
+        JsonNode statsBefore = http.json("/stats");
+
+        publisher.publish(payment.settled(), payment.requested(), payment.settled());
+        awaitPartitionsPassed(payment.payer());
+
+        JsonNode statsAfter = http.json("/stats");
+        assertThat(statsAfter.get("counts").get("SETTLED").asLong())
+                .isEqualTo(statsBefore.get("counts").get("SETTLED").asLong() + 1 /* the marker */);
+        assertThat(statsAfter.get("counts").get("ACCEPTED").asLong())
+                .isEqualTo(statsBefore.get("counts").get("ACCEPTED").asLong());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE payment_id = ?::uuid", Long.class,
+                payment.paymentId())).isEqualTo(1);
+        assertThat(paymentIds(http.json("/accounts/" + payment.payer() + "/statement")))
+                .as("one debit, the marker's is the other entry").containsOnlyOnce(payment.paymentId()).hasSize(2);
+        assertThat(paymentIds(http.json("/accounts/" + payment.payee() + "/statement"))).containsExactly(payment.paymentId());
+        assertThat(metric("pagora_reporting_duplicate_events_total")).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void aConflictingSecondOutcomeIsIgnoredAndRaisesTheAlarm() {
+        Payment payment = Payments.any();
+        publisher.publish(payment.requested(), payment.settled());
+        JsonNode settled = awaitPayment(payment.paymentId(), "SETTLED");
+        double alarmsBefore = metric("pagora_reporting_conflicting_outcomes_total");
+        JsonNode statsBefore = http.json("/stats");
+
+        publisher.publish(payment.expired(), payment.rejected(RejectionReason.RECEIVING_BANK_REFUSED));
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(metric("pagora_reporting_conflicting_outcomes_total")).isEqualTo(alarmsBefore + 2));
+
+        JsonNode after = http.json("/payments/" + payment.paymentId());
+        assertThat(after.get("status").asString()).as("the first outcome wins").isEqualTo("SETTLED");
+        assertThat(after.get("finalAt").asString()).isEqualTo(settled.get("finalAt").asString());
+        assertThat(after.has("reason")).isFalse();
+        assertThat(http.json("/stats").get("counts")).isEqualTo(statsBefore.get("counts"));
+
+        // The same final state again is a no-op, not an alarm.
+        publisher.publish(payment.settled());
+        awaitPartitionsPassed(payment.payer());
+        assertThat(metric("pagora_reporting_conflicting_outcomes_total")).isEqualTo(alarmsBefore + 2);
+    }
+
+    @Test
+    void undecodableRecordsGoToTheDeadLetterTopicAndLaterEventsAreStillProjected() {
+        String payer = Payments.customer(1);
+        RecordMetadata garbage = publisher.publishRaw(Topics.PAYMENT_OUTCOMES, payer,
+                new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
+        RecordMetadata untyped = publisher.publishRaw(Topics.PAYMENTS_REQUESTED, payer,
+                "{\"paymentId\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+        Payment badId = new Payment("not-a-payment-id", payer, Payments.customer(2), 5, Instant.now());
+        RecordMetadata brokenRule = publisher.publishRaw(Topics.PAYMENTS_REQUESTED, payer,
+                io.pagora.events.PaymentEventCodec.encode(badId.requested()));
+        Payment later = Payments.between(payer, Payments.customer(2), 700);
+        publisher.publish(later.requested(), later.settled());
+
+        awaitPayment(later.paymentId(), "SETTLED");
+
+        List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENT_OUTCOMES), 1);
+        List<ConsumerRecord<String, byte[]>> requestedDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENTS_REQUESTED), 2);
+        assertThat(outcomesDlt).hasSize(1);
+        ConsumerRecord<String, byte[]> dead = outcomesDlt.getFirst();
+        assertThat(dead.value()).isEqualTo(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
+        assertThat(dead.key()).isEqualTo(payer);
+        assertThat(header(dead, KafkaConfiguration.REASON_HEADER)).contains("not a v1 payment event");
+        assertThat(header(dead, "kafka_dlt-original-topic")).isEqualTo(Topics.PAYMENT_OUTCOMES);
+        assertThat(dead.headers().lastHeader("kafka_dlt-original-offset")).isNotNull();
+        assertThat(garbage.topic()).isEqualTo(Topics.PAYMENT_OUTCOMES);
+
+        assertThat(requestedDlt).hasSize(2);
+        assertThat(requestedDlt).extracting(r -> header(r, KafkaConfiguration.REASON_HEADER))
+                .anySatisfy(reason -> assertThat(reason).contains("not a v1 payment event"))
+                .anySatisfy(reason -> assertThat(reason).contains("paymentId is not a payment id"));
+        assertThat(untyped.offset()).isGreaterThanOrEqualTo(0);
+        assertThat(brokenRule.offset()).isGreaterThanOrEqualTo(0);
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(3));
+    }
+
+    /**
+     * Waits until everything published so far for this payer was projected: a marker payment of the same
+     * payer (so on the same partitions, after those records) has both its request and its outcome projected.
+     */
+    private void awaitPartitionsPassed(String payer) {
+        Payment marker = Payments.between(payer, Payments.customer(3), 1);
+        publisher.publish(marker.requested(), marker.settled());
+        awaitPayment(marker.paymentId(), "SETTLED");
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(http.json("/payments/" + marker.paymentId()).has("currency")).isTrue());
+    }
+
+    private JsonNode awaitPayment(String paymentId, String status) {
+        List<JsonNode> seen = new ArrayList<>(1);
+        await().atMost(PROJECTED_WITHIN).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            Http.Response response = http.get("/payments/" + paymentId);
+            assertThat(response.status()).as(response.body()).isEqualTo(200);
+            assertThat(response.json().get("status").asString()).isEqualTo(status);
+            seen.add(response.json());
+        });
+        return seen.getLast();
+    }
+
+    private static List<String> paymentIds(JsonNode statement) {
+        List<String> ids = new ArrayList<>();
+        statement.get("entries").forEach(entry -> ids.add(entry.get("paymentId").asString()));
+        return ids;
+    }
+
+    private static List<String> events(JsonNode payment) {
+        List<String> events = new ArrayList<>();
+        payment.get("timeline").forEach(event -> events.add(event.get("event").asString()));
+        return events;
+    }
+
+    /** A counter's value as Prometheus scrapes it from /actuator/prometheus (0 if not yet registered). */
+    private double metric(String name) {
+        String body = http.get("/actuator/prometheus").body();
+        double total = 0;
+        for (String line : body.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
+    }
+
+    /** Every record of a topic, read with a fresh consumer group until {@code expected} are there. */
+    private List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            // A moment more, to catch records that should not be there.
+            consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+        }
+        return records;
+    }
+
+    private static String header(ConsumerRecord<?, ?> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
