@@ -22,8 +22,15 @@ public record FinalState(PaymentStatus status, String reason, String detail, Ins
      * timestamp of the same fact, and the first one projected stays.
      */
     public boolean sameOutcomeAs(PaymentStatus otherStatus, String otherReason) {
-        return status == otherStatus && Objects.equals(reason, otherReason);
+        if (status != otherStatus) {
+            return false;
+        }
+        // A replayed refused payment (client retry or redelivery) meets the ledger's burned ids and can
+        // only say PREVIOUSLY_FAILED: the same rejection, with its original reason no longer knowable.
+        return Objects.equals(reason, otherReason) || PREVIOUSLY_FAILED.equals(reason) || PREVIOUSLY_FAILED.equals(otherReason);
     }
+
+    private static final String PREVIOUSLY_FAILED = "PREVIOUSLY_FAILED";
 
     /** For logs and alarms: SETTLED, or REJECTED(INSUFFICIENT_FUNDS). */
     public String describe() {
