@@ -100,6 +100,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The ledger contract: what every {@link Ledger} backend must do, stated as executable examples of
@@ -147,6 +148,7 @@ public abstract class LedgerContract {
     /** The accounts the running test created: the closed world its money invariants are checked over. */
     private final List<Id128> tracked = Collections.synchronizedList(new ArrayList<>());
     private Id128 issuer;
+    private TestAbortedException backendUnavailable;
 
     /** Opens the backend under test; may abort with an assumption (the class is then reported skipped). */
     protected abstract Ledger openLedger();
@@ -156,7 +158,12 @@ public abstract class LedgerContract {
 
     @BeforeAll
     final void openBackend() {
-        ledger = openLedger();
+        try {
+            ledger = openLedger();
+        } catch (TestAbortedException unavailable) {
+            // Reported per test (SKIPPED, with the reason), so the skip shows in every test count.
+            backendUnavailable = unavailable;
+        }
     }
 
     @AfterAll
@@ -169,6 +176,9 @@ public abstract class LedgerContract {
 
     @BeforeEach
     final void newWorld() {
+        if (backendUnavailable != null) {
+            throw backendUnavailable;
+        }
         tracked.clear();
         issuer = null;
     }

@@ -13,6 +13,7 @@ import io.pagora.ledger.domain.TransferResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,17 +33,20 @@ import org.slf4j.LoggerFactory;
  * <p>One batch is one database transaction, processed set-based in a constant number of round trips
  * whatever its size (never one statement per transfer):
  * <ol>
- *   <li>read the ledger clock, the transfers the batch names (its ids and pending ids) and the failed ids;
- *   <li>find the due (expired, unswept) pending transfers of every account the batch can touch;
- *   <li>lock all those accounts with one {@code SELECT … ORDER BY id FOR UPDATE}: a deterministic lock
+ *   <li>read the ledger clock and the transfers the batch names (its ids and pending ids), so it knows
+ *       every account it can touch;
+ *   <li>if any of those accounts holds a due (timed-out but unreleased) reservation, release those first
+ *       in a short transaction of their own, then start again at the same ledger time — so expiry is
+ *       correct whether or not a sweeper ever ran, and balances are never checked against a dead
+ *       reservation;
+ *   <li>lock the accounts with one {@code SELECT … ORDER BY id FOR UPDATE}: a deterministic lock
  *       order, so concurrent batches queue instead of deadlocking;
- *   <li>re-read, under the locks, the pending transfers and due pendings (they may have changed);
- *       expire the due ones in memory (so expiry is correct whether or not a sweeper ever ran);
+ *   <li>re-read, under the locks, the pending transfers the batch names (their state may have changed);
  *   <li>run TigerBeetle's state machine in memory ({@link TransferStateMachine});
  *   <li>write back with one statement per kind: insert transfers, update balances, update pending
  *       states, record failed ids — then commit.
  * </ol>
- * A concurrent batch that inserts the same transfer id, or that creates a pending transfer on an
+ * A concurrent batch that inserts the same transfer id, or that commits a pending transfer on an
  * account this batch did not lock, makes the attempt abort and retry from scratch (bounded).
  */
 public final class PostgresLedger implements Ledger {
@@ -113,11 +117,33 @@ public final class PostgresLedger implements Ledger {
         if (transfers.isEmpty()) {
             return List.of();
         }
-        return inTransaction("create_transfers", connection -> createTransfers(connection, transfers));
+        long pinnedNowNs = 0;
+        for (int attempt = 1; attempt <= config.attemptsMax(); attempt++) {
+            long nowNs = pinnedNowNs;
+            try {
+                return inTransaction("create_transfers", connection -> createTransfers(connection, transfers, nowNs));
+            } catch (DuePendingFound due) {
+                // Release the due reservations first, in their own short transaction, then run the batch
+                // again at the same ledger time: the due set it sees can then only shrink.
+                pinnedNowNs = due.nowNs;
+                expire(due.pendingIds, due.nowNs);
+            }
+        }
+        throw new LedgerUnavailableException("postgresql ledger create_transfers kept meeting newly due pending"
+                + " transfers after " + config.attemptsMax() + " attempts");
     }
 
-    private List<TransferResult> createTransfers(Connection connection, List<NewTransfer> batch) throws SQLException {
-        long nowNs = sql.begin(connection, config);
+    /**
+     * One attempt. Aborts with {@link DuePendingFound} if an account it can touch holds a due (expired
+     * but unreleased) reservation: balances must be checked without it, and releasing it changes the
+     * pending transfer's other account too, which this attempt may not have locked.
+     *
+     * @param pinnedNowNs the ledger time to use, or 0 to read the clock
+     */
+    private List<TransferResult> createTransfers(Connection connection, List<NewTransfer> batch, long pinnedNowNs)
+            throws SQLException {
+        long clockNs = sql.begin(connection, config);
+        long nowNs = pinnedNowNs != 0 ? pinnedNowNs : clockNs;
         Set<Id128> ids = new HashSet<>(batch.size() * 2);
         Set<Id128> pendingIds = new HashSet<>();
         Set<Id128> accountIds = new TreeSet<>();
@@ -141,14 +167,12 @@ public final class PostgresLedger implements Ledger {
                 accountIds.add(pending.transfer.creditAccountId());
             }
         }
-        for (StoredTransfer due : sql.selectDuePending(connection, accountIds, nowNs)) {
-            accountIds.add(due.transfer.debitAccountId());
-            accountIds.add(due.transfer.creditAccountId());
-        }
+        requireNoneDue(sql.selectDuePending(connection, accountIds, nowNs), nowNs);
 
         Map<Id128, AccountRow> accounts = sql.lockAccounts(connection, accountIds);
 
-        // Under the locks: the pending states and due pendings that matter can no longer change.
+        // Under the locks: the pending states that matter can no longer change. A pending transfer or a
+        // due reservation committed by another batch since the reads above means: start over.
         transfers.putAll(sql.selectTransfers(connection, pendingIds));
         for (Id128 pendingId : pendingIds) {
             StoredTransfer pending = transfers.get(pendingId);
@@ -157,16 +181,7 @@ public final class PostgresLedger implements Ledger {
                 requireLocked(accounts, pending.transfer.creditAccountId());
             }
         }
-        List<StoredTransfer> due = sql.selectDuePending(connection, accounts.keySet(), nowNs);
-        for (StoredTransfer expiring : due) {
-            requireLocked(accounts, expiring.transfer.debitAccountId());
-            requireLocked(accounts, expiring.transfer.creditAccountId());
-            expire(expiring, accounts);
-            transfers.merge(expiring.transfer.id(), expiring, (loaded, fresh) -> {
-                loaded.status = StoredTransfer.EXPIRED;
-                return loaded;
-            });
-        }
+        requireNoneDue(sql.selectDuePending(connection, accounts.keySet(), nowNs), nowNs);
 
         TransferStateMachine machine = new TransferStateMachine(accounts, transfers, sql.selectFailedIds(connection, ids),
                 nowNs);
@@ -174,22 +189,29 @@ public final class PostgresLedger implements Ledger {
 
         sql.insertTransfers(connection, machine.createdTransfers());
         sql.updateBalances(connection, accounts.values());
-        sql.updatePendingStatus(connection, machine.resolvedPending(), due);
+        sql.updatePendingStatus(connection, machine.resolvedPending(), List.of());
         sql.insertFailedIds(connection, machine.newlyFailedIds());
         return results;
     }
 
-    /** Releases a due pending transfer's reservation, as TigerBeetle's expiry does. */
-    private static void expire(StoredTransfer due, Map<Id128, AccountRow> accounts) {
+    /** Releases an expired pending transfer's reservation from both of its (locked) accounts. */
+    private static void release(StoredTransfer due, Map<Id128, AccountRow> accounts) {
         Check.that(due.status == StoredTransfer.PENDING, "only open pending transfers expire");
         AccountRow debit = accounts.get(due.transfer.debitAccountId());
         AccountRow credit = accounts.get(due.transfer.creditAccountId());
+        Check.that(debit != null && credit != null, "both accounts of expiring %s are locked", due.transfer.id());
         debit.debitsPending = Math.subtractExact(debit.debitsPending, due.transfer.amount());
         credit.creditsPending = Math.subtractExact(credit.creditsPending, due.transfer.amount());
         Check.that(debit.debitsPending >= 0 && credit.creditsPending >= 0, "expiry releases only what was reserved");
         debit.dirty = true;
         credit.dirty = true;
         due.status = StoredTransfer.EXPIRED;
+    }
+
+    private static void requireNoneDue(List<StoredTransfer> due, long nowNs) {
+        if (!due.isEmpty()) {
+            throw new DuePendingFound(due.stream().map(pending -> pending.transfer.id()).toList(), nowNs);
+        }
     }
 
     private static void requireLocked(Map<Id128, AccountRow> accounts, Id128 accountId) {
@@ -242,21 +264,32 @@ public final class PostgresLedger implements Ledger {
      */
     public int sweepExpired(int transfersMax) {
         Check.that(transfersMax > 0 && transfersMax <= BATCH_SIZE_MAX, "transfersMax in 1..%d", BATCH_SIZE_MAX);
-        return inTransaction("sweep_expired", connection -> {
-            long nowNs = sql.begin(connection, config);
-            List<StoredTransfer> candidates = sql.selectDuePending(connection, transfersMax, nowNs);
+        long nowNs = inTransaction("clock", connection -> sql.begin(connection, config));
+        List<Id128> due = inTransaction("sweep_scan", connection -> sql.selectDuePending(connection, transfersMax, nowNs))
+                .stream().map(pending -> pending.transfer.id()).toList();
+        return due.isEmpty() ? 0 : expire(due, nowNs);
+    }
+
+    /**
+     * Releases the named pending transfers that are still open and due at {@code nowNs}, as
+     * TigerBeetle's expiry does: both accounts of each are locked (in id order), the reservation is
+     * subtracted from both, and the transfer is marked expired. Returns how many it expired.
+     */
+    private int expire(Collection<Id128> pendingIds, long nowNs) {
+        return inTransaction("expire_pending", connection -> {
+            sql.begin(connection, config);
             Set<Id128> accountIds = new TreeSet<>();
-            for (StoredTransfer candidate : candidates) {
-                accountIds.add(candidate.transfer.debitAccountId());
-                accountIds.add(candidate.transfer.creditAccountId());
+            for (StoredTransfer pending : sql.selectTransfers(connection, new HashSet<>(pendingIds)).values()) {
+                accountIds.add(pending.transfer.debitAccountId());
+                accountIds.add(pending.transfer.creditAccountId());
             }
             Map<Id128, AccountRow> accounts = sql.lockAccounts(connection, accountIds);
-            Set<Id128> candidateIds = new HashSet<>();
-            candidates.forEach(candidate -> candidateIds.add(candidate.transfer.id()));
-            List<StoredTransfer> due = sql.selectDuePending(connection, accounts.keySet(), nowNs).stream()
-                    .filter(pending -> candidateIds.contains(pending.transfer.id()))
+            List<StoredTransfer> due = sql.selectTransfers(connection, new HashSet<>(pendingIds)).values().stream()
+                    .filter(pending -> pending.status == StoredTransfer.PENDING && pending.expiresAtNs <= nowNs)
                     .toList();
-            due.forEach(pending -> expire(pending, accounts));
+            for (StoredTransfer pending : due) {
+                release(pending, accounts);
+            }
             sql.updateBalances(connection, accounts.values());
             sql.updatePendingStatus(connection, List.of(), due);
             return due.size();
@@ -329,16 +362,22 @@ public final class PostgresLedger implements Ledger {
         }
     }
 
+    /** Aborts an attempt that met due reservations; the caller releases them and tries again. */
+    static final class DuePendingFound extends RuntimeException {
+        final List<Id128> pendingIds;
+        final long nowNs;
+
+        DuePendingFound(List<Id128> pendingIds, long nowNs) {
+            super("due pending transfers " + pendingIds.size(), null, false, false);
+            this.pendingIds = pendingIds;
+            this.nowNs = nowNs;
+        }
+    }
+
     /** Thrown inside an attempt to abort it and start over; never escapes this class. */
     static final class RetryableConflict extends RuntimeException {
         RetryableConflict(String message) {
             super(message, null, false, false);
         }
-    }
-
-    static Map<Id128, AccountRow> index(List<AccountRow> rows) {
-        Map<Id128, AccountRow> byId = new HashMap<>(rows.size() * 2);
-        rows.forEach(row -> byId.put(row.id, row));
-        return byId;
     }
 }
