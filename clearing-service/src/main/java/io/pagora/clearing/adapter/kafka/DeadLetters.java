@@ -1,0 +1,77 @@
+package io.pagora.clearing.adapter.kafka;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.config.ClearingProperties;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.KafkaHeaders;
+import org.springframework.kafka.support.SendResult;
+import org.springframework.stereotype.Component;
+
+/**
+ * Sends records clearing cannot process to {@code <topic>.dlt} (same partition, key, value and
+ * headers), with the reason in header {@value #REASON_HEADER} (UTF-8 text) and the original coordinates in
+ * Spring's {@code kafka_dlt-original-*} headers (binary, as Spring's DeadLetterPublishingRecoverer writes them). Synchronous: the batch that found the record commits
+ * only after the dead letter is acknowledged, so a bad record is never lost nor blocks its partition.
+ */
+@Component
+public class DeadLetters {
+
+    private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
+
+    public static final String SUFFIX = ".dlt";
+    public static final String REASON_HEADER = "pagora-dead-letter-reason";
+
+    private final KafkaTemplate<String, byte[]> kafka;
+    private final Duration timeout;
+    private final MeterRegistry meters;
+
+    public DeadLetters(KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
+        this.kafka = kafka;
+        this.timeout = properties.publishTimeout();
+        this.meters = meters;
+    }
+
+    /** A record and why it cannot be processed. */
+    public record DeadLetter(ConsumerRecord<String, byte[]> record, String reason) {}
+
+    public void send(List<DeadLetter> deadLetters) {
+        if (deadLetters.isEmpty()) {
+            return;
+        }
+        List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(deadLetters.size());
+        for (DeadLetter deadLetter : deadLetters) {
+            ConsumerRecord<String, byte[]> original = deadLetter.record();
+            log.warn("dead-lettering {}-{}@{}: {}", original.topic(), original.partition(), original.offset(),
+                    deadLetter.reason());
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(original.topic() + SUFFIX, original.partition(),
+                    original.key(), original.value());
+            for (Header header : original.headers()) {
+                record.headers().add(header);
+            }
+            record.headers()
+                    .add(REASON_HEADER, utf8(deadLetter.reason()))
+                    .add(KafkaHeaders.DLT_ORIGINAL_TOPIC, utf8(original.topic()))
+                    .add(KafkaHeaders.DLT_ORIGINAL_PARTITION, ByteBuffer.allocate(Integer.BYTES).putInt(original.partition()).array())
+                    .add(KafkaHeaders.DLT_ORIGINAL_OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(original.offset()).array())
+                    .add(KafkaHeaders.DLT_ORIGINAL_TIMESTAMP, ByteBuffer.allocate(Long.BYTES).putLong(original.timestamp()).array());
+            sends.add(kafka.send(record));
+        }
+        KafkaSends.awaitAll(sends, timeout, "dead letters");
+        meters.counter("pagora.clearing.dead.letters").increment(deadLetters.size());
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

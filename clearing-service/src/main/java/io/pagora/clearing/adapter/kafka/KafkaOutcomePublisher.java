@@ -1,0 +1,51 @@
+package io.pagora.clearing.adapter.kafka;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.PaymentEventCodec;
+import io.pagora.events.PaymentOutcome;
+import io.pagora.events.PaymentRejected;
+import io.pagora.events.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
+import org.springframework.stereotype.Component;
+
+/** Publishes outcomes to {@link Topics#PAYMENT_OUTCOMES}, keyed by payer, and waits for every acknowledgement. */
+@Component
+public class KafkaOutcomePublisher implements OutcomePublisher {
+
+    private final KafkaTemplate<String, byte[]> kafka;
+    private final Duration timeout;
+    private final MeterRegistry meters;
+
+    public KafkaOutcomePublisher(KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
+        this.kafka = kafka;
+        this.timeout = properties.publishTimeout();
+        this.meters = meters;
+    }
+
+    @Override
+    public void publish(List<PaymentOutcome> outcomes) {
+        List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(outcomes.size());
+        for (PaymentOutcome outcome : outcomes) {
+            sends.add(kafka.send(new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(), PaymentEventCodec.encode(outcome))));
+        }
+        KafkaSends.awaitAll(sends, timeout, "outcomes");
+        for (PaymentOutcome outcome : outcomes) {
+            String reason = outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
+            Counter.builder("pagora.clearing.outcomes")
+                    .description("Payment outcomes published (acknowledged by Kafka)")
+                    .tag("status", outcome.status())
+                    .tag("reason", reason)
+                    .register(meters)
+                    .increment();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.pagora.clearing.adapter.kafka;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.events.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Consumes {@link Topics#PAYMENTS_REQUESTED} one poll at a time and clears the whole poll as one batch.
+ *
+ * <p>Records that are not valid payment requests go to the dead-letter topic first (synchronously);
+ * the rest are cleared with a constant number of ledger requests. The listener returns only after
+ * every dead letter, parked payment and outcome is acknowledged by Kafka; only then are the offsets
+ * committed (AckMode.BATCH). Any exception leaves the offsets where they were: the poll is retried
+ * or, after a crash, redelivered, and clearing it again is idempotent.
+ */
+@Component
+public class PaymentRequestsListener {
+
+    private static final Logger log = LoggerFactory.getLogger(PaymentRequestsListener.class);
+
+    public static final String ID = "clearing-payments";
+
+    private final Clearing clearing;
+    private final DeadLetters deadLetters;
+    private final DistributionSummary batchSizes;
+
+    public PaymentRequestsListener(Clearing clearing, DeadLetters deadLetters, MeterRegistry meters) {
+        this.clearing = clearing;
+        this.deadLetters = deadLetters;
+        this.batchSizes = DistributionSummary.builder("pagora.clearing.batch.size")
+                .description("Payment requests per clearing batch (one Kafka poll)")
+                .register(meters);
+    }
+
+    @KafkaListener(id = ID, topics = Topics.PAYMENTS_REQUESTED, groupId = "${pagora.clearing.group-id:pagora-clearing}",
+            containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
+    public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
+        List<ClearingRequest> requests = new ArrayList<>(records.size());
+        List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            switch (ClearingRequest.parse(record.value())) {
+                case ClearingRequest.Parsed.Valid valid -> requests.add(valid.request());
+                case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
+            }
+        }
+        deadLetters.send(rejects);
+        Clearing.Report report = clearing.clear(requests);
+        batchSizes.record(records.size());
+        log.debug("cleared a poll of {} records: {} dead-lettered, {}", records.size(), rejects.size(), report);
+    }
+}

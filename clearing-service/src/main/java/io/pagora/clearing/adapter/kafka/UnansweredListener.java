@@ -1,0 +1,96 @@
+package io.pagora.clearing.adapter.kafka;
+
+import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * The expiry worker: consumes {@link Topics#CLEARING_UNANSWERED}, waits until every record's deadline
+ * (its pending chain's timeout plus a margin) has passed, then resolves the whole poll with one void
+ * request. Records arrive in acceptance order, so waiting for the poll's latest deadline is waiting
+ * for each; the wait is bounded by the pending timeout plus margin, and the consumer's
+ * {@code max.poll.interval.ms} is set above that.
+ */
+@Component
+public class UnansweredListener {
+
+    private static final Logger log = LoggerFactory.getLogger(UnansweredListener.class);
+
+    public static final String ID = "clearing-expiry";
+
+    private final Clearing clearing;
+    private final DeadLetters deadLetters;
+    private final ExpiryDeadlines deadlines;
+    private final Clock clock;
+    private final Duration waitMax;
+
+    public UnansweredListener(Clearing clearing, DeadLetters deadLetters, ExpiryDeadlines deadlines, Clock clock,
+            ClearingProperties properties) {
+        this.clearing = clearing;
+        this.deadLetters = deadLetters;
+        this.deadlines = deadlines;
+        this.clock = clock;
+        this.waitMax = properties.pendingTimeout().plus(properties.expiryMargin());
+    }
+
+    @KafkaListener(id = ID, topics = Topics.CLEARING_UNANSWERED,
+            groupId = "${pagora.clearing.expiry-group-id:pagora-clearing-expiry}",
+            containerFactory = KafkaConfiguration.EXPIRY_LISTENER_FACTORY, batch = "true")
+    public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
+        List<ClearingRequest> requests = new ArrayList<>(records.size());
+        List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
+        Instant latest = Instant.EPOCH;
+        for (ConsumerRecord<String, byte[]> record : records) {
+            Instant deadline;
+            try {
+                deadline = deadlineOf(record);
+            } catch (IllegalArgumentException e) {
+                rejects.add(new DeadLetters.DeadLetter(record, e.getMessage()));
+                continue;
+            }
+            switch (ClearingRequest.parse(record.value())) {
+                case ClearingRequest.Parsed.Valid valid -> {
+                    requests.add(valid.request());
+                    latest = deadline.isAfter(latest) ? deadline : latest;
+                }
+                case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
+            }
+        }
+        deadLetters.send(rejects);
+        if (requests.isEmpty()) {
+            return;
+        }
+        // A deadline beyond one timeout from now is not ours to honour (clock jump, foreign writer): cap the wait.
+        Instant capped = clock.instant().plus(waitMax);
+        deadlines.awaitPassed(latest.isAfter(capped) ? capped : latest);
+        Clearing.Report report = clearing.expire(requests);
+        log.debug("resolved {} unanswered payments: {}", requests.size(), report);
+    }
+
+    private static Instant deadlineOf(ConsumerRecord<String, byte[]> record) {
+        Header header = record.headers().lastHeader(KafkaUnansweredPayments.DEADLINE_HEADER);
+        if (header == null) {
+            throw new IllegalArgumentException("no " + KafkaUnansweredPayments.DEADLINE_HEADER + " header");
+        }
+        String text = new String(header.value(), StandardCharsets.UTF_8);
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("unreadable " + KafkaUnansweredPayments.DEADLINE_HEADER + ": " + text);
+        }
+    }
+}

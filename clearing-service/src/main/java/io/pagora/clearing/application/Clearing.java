@@ -1,0 +1,241 @@
+package io.pagora.clearing.application;
+
+import io.pagora.clearing.domain.BankAnswer;
+import io.pagora.events.PaymentExpired;
+import io.pagora.events.PaymentOutcome;
+import io.pagora.events.PaymentRejected;
+import io.pagora.events.PaymentRequested;
+import io.pagora.events.PaymentSettled;
+import io.pagora.events.RejectionReason;
+import io.pagora.ledger.domain.Check;
+import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.ReservationOutcome;
+import io.pagora.settlement.domain.ResolutionOutcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Clears one batch of requested payments (one Kafka poll) with a constant number of ledger requests:
+ *
+ * <ol>
+ *   <li>one {@link Settlement#reserve} for every payment (all legs pending; refused ones are rejected);
+ *   <li>one {@link ReceivingBank#decide} for every reserved payment;
+ *   <li>one {@link Settlement#post} for the accepted, one {@link Settlement#voidAll} for the refused;
+ *       the unanswered are parked until their pending chains time out ({@link #expire});
+ *   <li>every outcome published, and acknowledged, before returning.
+ * </ol>
+ *
+ * <p>Everything is idempotent: transfer ids derive from payment ids, so running a batch again after a
+ * crash at any point (a redelivery) reproduces the same ledger requests, which answer {@code exists}
+ * or the ledger's earlier resolution, and the same outcomes. Any exception (the ledger or Kafka
+ * unavailable) leaves the batch uncommitted, to be run again.
+ */
+public final class Clearing {
+
+    private static final Logger log = LoggerFactory.getLogger(Clearing.class);
+
+    private final Settlement settlement;
+    private final ReceivingBank bank;
+    private final OutcomePublisher outcomes;
+    private final UnansweredPayments unanswered;
+    private final Clock clock;
+    private final Duration expiryMargin;
+
+    /**
+     * @param expiryMargin added to the pending timeout to get an unanswered payment's deadline, so the
+     *     expiry worker acts after the ledger's own expiry despite clock differences
+     */
+    public Clearing(Settlement settlement, ReceivingBank bank, OutcomePublisher outcomes, UnansweredPayments unanswered,
+            Clock clock, Duration expiryMargin) {
+        Check.that(!expiryMargin.isNegative(), "expiry margin must not be negative: %s", expiryMargin);
+        this.settlement = settlement;
+        this.bank = bank;
+        this.outcomes = outcomes;
+        this.unanswered = unanswered;
+        this.clock = clock;
+        this.expiryMargin = expiryMargin;
+    }
+
+    /** What one batch did; for logs and metrics. */
+    public record Report(int payments, int settled, int rejected, int expired, int unanswered) {}
+
+    /** Clears a batch: reserve, ask the receiving bank, post or void, park the unanswered, publish outcomes. */
+    public Report clear(List<ClearingRequest> requests) {
+        List<ClearingRequest> batch = distinct(requests);
+        if (batch.isEmpty()) {
+            return new Report(0, 0, 0, 0, 0);
+        }
+        List<PaymentOutcome> results = new ArrayList<>(batch.size());
+
+        // Phase 1: reserve every chain in one request (Settlement splits beyond the ledger's batch limit).
+        List<ReservationOutcome> reservations = settlement.reserve(payments(batch));
+        Check.that(reservations.size() == batch.size(), "one reservation outcome per payment");
+        List<ClearingRequest> reserved = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            ClearingRequest request = batch.get(i);
+            switch (reservations.get(i)) {
+                case ReservationOutcome.Reserved ignored -> reserved.add(request);
+                case ReservationOutcome.Refused refused ->
+                        results.add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
+                case ReservationOutcome.IntegrityAlarm alarm -> {
+                    log.error("integrity alarm: reserving payment {} leg {} answered {}; rejecting it",
+                            request.payment().id(), alarm.leg(), alarm.code());
+                    results.add(rejected(request, RejectionReason.IDEMPOTENCY_CONFLICT, alarm.code().name()));
+                }
+            }
+        }
+
+        // Ask the receiving banks about everything reserved, in one call.
+        List<ClearingRequest> accepted = new ArrayList<>();
+        List<ClearingRequest> refused = new ArrayList<>();
+        List<String> refusals = new ArrayList<>();
+        List<PaymentRequested> noAnswer = new ArrayList<>();
+        if (!reserved.isEmpty()) {
+            List<BankAnswer> answers = bank.decide(payments(reserved));
+            Check.that(answers.size() == reserved.size(), "one bank answer per payment: %d for %d",
+                    answers.size(), reserved.size());
+            for (int i = 0; i < reserved.size(); i++) {
+                ClearingRequest request = reserved.get(i);
+                switch (answers.get(i)) {
+                    case BankAnswer.Accepted ignored -> accepted.add(request);
+                    case BankAnswer.Refused refusal -> {
+                        refused.add(request);
+                        refusals.add(refusal.reason());
+                    }
+                    case BankAnswer.NoAnswer ignored -> noAnswer.add(request.event());
+                }
+            }
+        }
+
+        // Phase 2: one post for the accepted, one void for the refused.
+        resolve(accepted, settlement::post, results, i -> "");
+        resolve(refused, settlement::voidAll, results, refusals::get);
+
+        if (!noAnswer.isEmpty()) {
+            Instant deadline = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds()).plus(expiryMargin);
+            unanswered.park(noAnswer, deadline);
+        }
+        outcomes.publish(results);
+        return report(batch.size(), results, noAnswer.size());
+    }
+
+    /**
+     * Resolves payments the receiving bank never answered, once their pending chains have timed out:
+     * one void for all of them. Expired or voided: nothing moved, the payment expired. Posted: an
+     * earlier attempt (a redelivery that got an answer) settled it, and the ledger's word wins.
+     */
+    public Report expire(List<ClearingRequest> requests) {
+        List<ClearingRequest> batch = distinct(requests);
+        if (batch.isEmpty()) {
+            return new Report(0, 0, 0, 0, 0);
+        }
+        List<ResolutionOutcome> resolutions = settlement.voidAll(payments(batch));
+        Check.that(resolutions.size() == batch.size(), "one resolution outcome per payment");
+        List<PaymentOutcome> results = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            ClearingRequest request = batch.get(i);
+            results.add(switch (resolutions.get(i)) {
+                case ResolutionOutcome.Posted ignored -> settled(request);
+                case ResolutionOutcome.Voided ignored -> expired(request);
+                case ResolutionOutcome.Expired ignored -> expired(request);
+                case ResolutionOutcome.IntegrityAlarm alarm -> integrityAlarm(request, "voiding", alarm);
+            });
+        }
+        outcomes.publish(results);
+        return report(batch.size(), results, 0);
+    }
+
+    private void resolve(List<ClearingRequest> requests, Function<List<Payment>, List<ResolutionOutcome>> phase2,
+            List<PaymentOutcome> results, IntFunction<String> refusalOf) {
+        if (requests.isEmpty()) {
+            return;
+        }
+        List<ResolutionOutcome> resolutions = phase2.apply(payments(requests));
+        Check.that(resolutions.size() == requests.size(), "one resolution outcome per payment");
+        for (int i = 0; i < requests.size(); i++) {
+            ClearingRequest request = requests.get(i);
+            results.add(switch (resolutions.get(i)) {
+                case ResolutionOutcome.Posted ignored -> settled(request);
+                case ResolutionOutcome.Voided ignored -> rejected(request, RejectionReason.RECEIVING_BANK_REFUSED,
+                        refusalOf.apply(i).isEmpty() ? "voided earlier" : refusalOf.apply(i));
+                case ResolutionOutcome.Expired ignored -> expired(request);
+                case ResolutionOutcome.IntegrityAlarm alarm -> integrityAlarm(request, "resolving", alarm);
+            });
+        }
+    }
+
+    private PaymentOutcome integrityAlarm(ClearingRequest request, String action, ResolutionOutcome.IntegrityAlarm alarm) {
+        log.error("integrity alarm: {} payment {} leg {} answered {}; rejecting it",
+                action, request.payment().id(), alarm.leg(), alarm.code());
+        return rejected(request, RejectionReason.IDEMPOTENCY_CONFLICT, alarm.code().name());
+    }
+
+    static RejectionReason reasonOf(ReservationOutcome.RefusalReason reason) {
+        return switch (reason) {
+            case INSUFFICIENT_FUNDS -> RejectionReason.INSUFFICIENT_FUNDS;
+            case INSUFFICIENT_RESERVE -> RejectionReason.INSUFFICIENT_RESERVE;
+            case UNKNOWN_ACCOUNT -> RejectionReason.UNKNOWN_ACCOUNT;
+            case PREVIOUSLY_FAILED -> RejectionReason.PREVIOUSLY_FAILED;
+            case LEDGER_REFUSED -> RejectionReason.LEDGER_REFUSED;
+        };
+    }
+
+    private PaymentSettled settled(ClearingRequest request) {
+        PaymentRequested event = request.event();
+        return new PaymentSettled(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
+                event.amountCentavos(), event.acceptedAt(), clock.instant());
+    }
+
+    private PaymentRejected rejected(ClearingRequest request, RejectionReason reason, String detail) {
+        PaymentRequested event = request.event();
+        return new PaymentRejected(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
+                event.amountCentavos(), reason, detail, event.acceptedAt(), clock.instant());
+    }
+
+    private PaymentExpired expired(ClearingRequest request) {
+        PaymentRequested event = request.event();
+        return new PaymentExpired(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
+                event.amountCentavos(), event.acceptedAt(), clock.instant());
+    }
+
+    /**
+     * Drops exact duplicates (the same payment delivered twice in one poll): they would only repeat
+     * the same ledger requests. A different payment under the same id stays, and the ledger raises
+     * the integrity alarm for it.
+     */
+    private static List<ClearingRequest> distinct(List<ClearingRequest> requests) {
+        Map<Payment, ClearingRequest> unique = new LinkedHashMap<>();
+        for (ClearingRequest request : requests) {
+            unique.putIfAbsent(request.payment(), request);
+        }
+        return List.copyOf(unique.values());
+    }
+
+    private static List<Payment> payments(List<ClearingRequest> requests) {
+        return requests.stream().map(ClearingRequest::payment).toList();
+    }
+
+    private static Report report(int payments, List<PaymentOutcome> results, int unanswered) {
+        int settled = 0;
+        int rejected = 0;
+        int expired = 0;
+        for (PaymentOutcome outcome : results) {
+            switch (outcome) {
+                case PaymentSettled ignored -> settled++;
+                case PaymentRejected ignored -> rejected++;
+                case PaymentExpired ignored -> expired++;
+            }
+        }
+        return new Report(payments, settled, rejected, expired, unanswered);
+    }
+}

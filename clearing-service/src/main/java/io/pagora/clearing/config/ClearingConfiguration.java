@@ -1,0 +1,100 @@
+package io.pagora.clearing.config;
+
+import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
+import io.pagora.clearing.adapter.ledger.PostgresExpirySweeper;
+import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.UnansweredPayments;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the domain: the ledger, settlement, the receiving bank and the clearing use case. */
+@Configuration(proxyBeanMethods = false)
+public class ClearingConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(ClearingConfiguration.class);
+
+    @Bean
+    @ConditionalOnMissingBean
+    public Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** The configured backend; the PostgreSQL one migrates its own schema on open. Closed on shutdown. */
+    @Bean(destroyMethod = "close")
+    public Ledger ledger(LedgerProperties properties, ObjectProvider<DataSource> dataSource) {
+        Ledger ledger = Ledgers.open(properties.settings(), dataSource::getObject);
+        log.info("ledger backend: {}", ledger.backendName());
+        return ledger;
+    }
+
+    /**
+     * Housekeeping of the PostgreSQL ledger's expiry (see {@link PostgresExpirySweeper} for why). It
+     * uses its own {@link PostgresLedger} on the same DataSource: the instance holds no state.
+     */
+    @Bean
+    @ConditionalOnProperty(name = "pagora.ledger.backend", havingValue = "postgresql", matchIfMissing = true)
+    public PostgresExpirySweeper postgresExpirySweeper(DataSource dataSource, ClearingProperties properties) {
+        return new PostgresExpirySweeper(new PostgresLedger(dataSource, PostgresLedger.Config.DEFAULT),
+                properties.sweepInterval());
+    }
+
+    @Bean
+    public Settlement settlement(Ledger ledger, ClearingProperties properties) {
+        return new Settlement(ledger, properties.pendingTimeoutSeconds());
+    }
+
+    /** The simulated receiving bank, unless a real connector is configured as a {@link ReceivingBank} bean. */
+    @Bean
+    @ConditionalOnMissingBean(ReceivingBank.class)
+    public ReceivingBank receivingBank(ClearingProperties properties) {
+        ClearingProperties.Bank bank = properties.bank();
+        log.info("receiving bank: simulator (accept-rate {}, no-answer-rate {}, answer-latency {})",
+                bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
+        return new SimulatedReceivingBank(bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
+    }
+
+    /**
+     * UP when the ledger answers a lookup (of the central bank account), DOWN when it does not. A
+     * missing central bank is reported, not DOWN: participants are payment-api's to open.
+     */
+    @Bean
+    public HealthIndicator ledgerHealthIndicator(Ledger ledger) {
+        return () -> {
+            try {
+                boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank())).isEmpty();
+                return Health.up()
+                        .withDetail("backend", ledger.backendName())
+                        .withDetail("centralBank", found ? "present" : "missing")
+                        .build();
+            } catch (RuntimeException e) {
+                return Health.down()
+                        .withDetail("backend", ledger.backendName())
+                        .withDetail("error", e.getClass().getSimpleName())
+                        .build();
+            }
+        };
+    }
+
+    @Bean
+    public Clearing clearing(Settlement settlement, ReceivingBank bank, OutcomePublisher outcomes,
+            UnansweredPayments unanswered, Clock clock, ClearingProperties properties) {
+        return new Clearing(settlement, bank, outcomes, unanswered, clock, properties.expiryMargin());
+    }
+}

@@ -1,0 +1,87 @@
+package io.pagora.clearing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.testsupport.Books;
+import io.pagora.clearing.testsupport.ClearingTestBase;
+import io.pagora.clearing.testsupport.Faults;
+import io.pagora.clearing.testsupport.PixWorld;
+import io.pagora.events.PaymentRequested;
+import io.pagora.events.Topics;
+import io.pagora.ledger.domain.Id128;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Proves that clearing batches: a poll of N payments costs O(1) ledger requests (one reserve, at most
+ * one post and one void per poll, and one void per expiry poll), never O(N) — counted by a decorator
+ * around the real PostgreSQL ledger. The payments mix interbank and on-us, and the simulated bank
+ * accepts, refuses and ignores some of them, so every path runs at once; the books balance at the end,
+ * and the actuator serves health and Prometheus metrics.
+ */
+class BatchedClearingTest extends ClearingTestBase {
+
+    private static final int PAYMENTS = 1200;
+
+    @Test
+    void aPollOfManyPaymentsCostsAConstantNumberOfLedgerRequests() throws Exception {
+        world.fundReserve(PixWorld.BANK_A, 100_000_000_00L).fundReserve(PixWorld.BANK_B, 100_000_000_00L);
+        List<Id128> customers = new ArrayList<>(world.openCustomers(PixWorld.BANK_A, 1, 40, 1_000_00));
+        customers.addAll(world.openCustomers(PixWorld.BANK_B, 1, 40, 1_000_00));
+        SplittableRandom random = new SplittableRandom(42);
+        List<PaymentRequested> payments = new ArrayList<>();
+        while (payments.size() < PAYMENTS) {
+            Id128 payer = customers.get(random.nextInt(customers.size()));
+            Id128 payee = customers.get(random.nextInt(customers.size()));
+            if (!payer.equals(payee)) {
+                payments.add(world.payment(payer, payee, 1 + random.nextInt(2_000)));
+            }
+        }
+        // All published before clearing starts, so its polls are full.
+        publish(payments);
+
+        ConfigurableApplicationContext app = startClearing(
+                "spring.main.web-application-type=servlet", "server.port=0",
+                "pagora.clearing.bank.accept-rate=0.8", "pagora.clearing.bank.no-answer-rate=0.1",
+                "pagora.clearing.bank.answer-latency=2ms");
+        Map<String, String> states = awaitSettledBooks(payments);
+        Map<String, Long> census = Books.census(states);
+        System.out.println("[BatchedClearingTest] outcomes " + census);
+        assertThat(census).containsKeys("SETTLED", "REJECTED", "EXPIRED");
+
+        MeterRegistry meters = app.getBean(MeterRegistry.class);
+        long polls = meters.get("pagora.clearing.batch.size").summary().count();
+        int reserves = faults.ledgerRequests(Faults.Phase.RESERVE);
+        int posts = faults.ledgerRequests(Faults.Phase.POST);
+        int voids = faults.ledgerRequests(Faults.Phase.VOID);
+        System.out.printf("[BatchedClearingTest] %d payments in %d polls: %d reserve, %d post, %d void requests%n",
+                PAYMENTS, polls, reserves, posts, voids);
+        assertThat(reserves).as("exactly one reserve request per poll").isEqualTo((int) polls);
+        assertThat(posts).as("at most one post request per poll").isLessThanOrEqualTo((int) polls);
+        assertThat(faults.bankCalls()).as("one receiving-bank call per poll").isEqualTo((int) polls);
+        assertThat(reserves + posts + voids).as("ledger requests are O(polls), not O(payments)")
+                .isLessThanOrEqualTo(PAYMENTS / 20);
+
+        HttpClient http = HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"UP\"").contains("\"ledger\"").contains("\"backend\":\"postgresql\"");
+        HttpResponse<String> prometheus = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(prometheus.statusCode()).isEqualTo(200);
+        assertThat(prometheus.body()).contains("pagora_clearing_outcomes_total").contains("pagora_clearing_batch_size");
+        assertThat(kafka.readAll(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
+    }
+}

@@ -1,0 +1,147 @@
+package io.pagora.clearing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.clearing.adapter.kafka.DeadLetters;
+import io.pagora.clearing.testsupport.Books;
+import io.pagora.clearing.testsupport.ClearingTestBase;
+import io.pagora.clearing.testsupport.PixWorld;
+import io.pagora.events.PaymentOutcome;
+import io.pagora.events.PaymentRejected;
+import io.pagora.events.PaymentRequested;
+import io.pagora.events.PaymentSettled;
+import io.pagora.events.RejectionReason;
+import io.pagora.events.Topics;
+import io.pagora.ledger.domain.Id128;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.support.KafkaHeaders;
+
+/**
+ * Poison records never block a partition and are never lost:
+ * <ul>
+ *   <li>records that are not valid payment requests (garbage bytes, an event of another type, a payer
+ *       paying itself, a non-BRL amount) land in {@code pagora.payments.requested.v1.dlt} with the
+ *       reason in a header and their original coordinates, and the payments after them on the same
+ *       partition settle;
+ *   <li>a batch that keeps failing for a non-transient reason (a bug) is retried a bounded number of
+ *       times, then dead-lettered, and the partition moves on; its reservation expires, nothing moves;
+ *   <li>a different payment reusing a settled payment's id raises the integrity alarm: it is rejected
+ *       with IDEMPOTENCY_CONFLICT, and the ledger keeps only the original.
+ * </ul>
+ */
+class PoisonRecordTest extends ClearingTestBase {
+
+    @Test
+    void badRecordsAreDeadLetteredWithTheirReasonAndThePartitionMovesOn() throws Exception {
+        world.fundReserve(PixWorld.BANK_A, 1_000_000_00).fundReserve(PixWorld.BANK_B, 1_000_000_00);
+        Id128 payer = world.openCustomers(PixWorld.BANK_A, 1, 1, 1_000_00).getFirst();
+        Id128 payee = world.openCustomers(PixWorld.BANK_B, 1, 1, 0).getFirst();
+        String key = payer.toString(); // one key: one partition, in this order
+
+        PaymentRequested before = world.payment(payer, payee, 1_00);
+        PaymentRequested selfPayment = world.payment(payer, payer, 2_00);
+        PaymentRequested dollars = withCurrency(world.payment(payer, payee, 3_00), "USD");
+        PaymentSettled wrongType = new PaymentSettled(before.paymentId(), key, payee.toString(), 1_00, Instant.now(), Instant.now());
+        PaymentRequested after1 = world.payment(payer, payee, 4_00);
+        PaymentRequested after2 = world.payment(payer, payee, 5_00);
+
+        kafka.publish(Topics.PAYMENTS_REQUESTED, List.of(before));
+        RecordMetadata garbage = kafka.publishRaw(Topics.PAYMENTS_REQUESTED, key, new byte[] {(byte) 0xFF, 0x00, '{', 'x'});
+        kafka.publishRaw(Topics.PAYMENTS_REQUESTED, key, "{\"type\":\"PaymentRefunded\",\"paymentId\":\"1\"}".getBytes(StandardCharsets.UTF_8));
+        kafka.publish(Topics.PAYMENTS_REQUESTED, List.of(selfPayment, dollars, wrongType, after1, after2));
+        startClearing("pagora.clearing.pending-timeout=1s");
+
+        List<PaymentRequested> good = new ArrayList<>(List.of(before, after1, after2));
+        awaitOutcomes(good);
+        List<ConsumerRecord<String, byte[]>> deadLetters =
+                kafka.awaitRecords(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, 5, Duration.ofSeconds(30));
+        assertThat(deadLetters).hasSize(5);
+        assertThat(deadLetters).allSatisfy(record -> {
+            assertThat(record.partition()).as("dead letter keeps its partition").isEqualTo(garbage.partition());
+            assertThat(record.key()).isEqualTo(key);
+            assertThat(text(record, DeadLetters.REASON_HEADER)).isNotBlank();
+            assertThat(text(record, KafkaHeaders.DLT_ORIGINAL_TOPIC)).isEqualTo(Topics.PAYMENTS_REQUESTED);
+        });
+        ConsumerRecord<String, byte[]> first = deadLetters.getFirst();
+        assertThat(first.value()).as("the original bytes, untouched").containsExactly(0xFF, 0x00, '{', 'x');
+        assertThat(ByteBuffer.wrap(first.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong())
+                .isEqualTo(garbage.offset());
+        List<String> reasons = deadLetters.stream().map(record -> text(record, DeadLetters.REASON_HEADER)).toList();
+        assertThat(reasons.get(0)).startsWith("undecodable");
+        assertThat(reasons.get(1)).startsWith("undecodable");
+        assertThat(reasons.get(2)).contains("payer and payee must differ");
+        assertThat(reasons.get(3)).contains("only BRL");
+        assertThat(reasons.get(4)).startsWith("not a PaymentRequested but a PaymentSettled");
+
+        // A bug (not transient): bounded retries, then the batch is dead-lettered and the partition moves on.
+        faults.failBankCalls(new IllegalStateException("simulated bug in the bank connector"));
+        PaymentRequested victim = world.payment(payer, payee, 6_00);
+        publish(List.of(victim));
+        List<ConsumerRecord<String, byte[]>> more =
+                kafka.awaitRecords(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, 6, Duration.ofSeconds(30));
+        ConsumerRecord<String, byte[]> victimLetter = more.stream()
+                .filter(record -> new String(record.value(), StandardCharsets.UTF_8).contains(victim.paymentId()))
+                .findFirst().orElseThrow();
+        assertThat(text(victimLetter, DeadLetters.REASON_HEADER))
+                .isEqualTo("failed after retries: java.lang.IllegalStateException: simulated bug in the bank connector");
+        assertThat(faults.bankCalls()).as("one call for the first poll, then 1 + retry.attempts (2) for the failing batch").isEqualTo(1 + 3);
+        faults.stopFailingBankCalls();
+        PaymentRequested afterBug = world.payment(payer, payee, 7_00);
+        publish(List.of(afterBug));
+        good.add(afterBug);
+        awaitOutcomes(good);
+
+        // A different payment under a settled payment's id: the integrity alarm.
+        PaymentRequested impostor = new PaymentRequested(after1.paymentId(), after1.payerAccountId(),
+                after1.payeeAccountId(), 999_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
+        publish(List.of(impostor));
+        List<PaymentOutcome> all = awaitImpostorOutcome(after1.paymentId());
+        Set<String> impostorOutcomes = all.stream()
+                .filter(outcome -> outcome.paymentId().equals(after1.paymentId()) && outcome.amountCentavos() == 999_00)
+                .map(outcome -> ((PaymentRejected) outcome).reason() + "/" + ((PaymentRejected) outcome).detail())
+                .collect(Collectors.toSet());
+        assertThat(impostorOutcomes).containsExactly(RejectionReason.IDEMPOTENCY_CONFLICT + "/EXISTS_WITH_DIFFERENT_AMOUNT");
+
+        // The books: the victim's reservation expired (nothing moved); the impostor moved nothing.
+        Thread.sleep(1_200); // the victim's 1 s pending timeout
+        List<PaymentOutcome> genuine = outcomes.drain(Duration.ofMillis(300)).stream()
+                .filter(outcome -> outcome.amountCentavos() != 999_00)
+                .toList();
+        Map<String, String> states = Books.check(world, good, genuine);
+        assertThat(states.values()).containsOnly("SETTLED");
+        assertThat(Books.balance(ledger, payee)).isEqualTo(1_00 + 4_00 + 5_00 + 7_00);
+    }
+
+    private List<PaymentOutcome> awaitImpostorOutcome(String paymentId) {
+        long deadline = System.nanoTime() + OUTCOMES_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<PaymentOutcome> all = outcomes.drain(Duration.ofMillis(200));
+            if (all.stream().anyMatch(outcome -> outcome.paymentId().equals(paymentId) && outcome.amountCentavos() == 999_00)) {
+                return all;
+            }
+        }
+        throw new AssertionError("no outcome for the impostor of " + paymentId);
+    }
+
+    private static PaymentRequested withCurrency(PaymentRequested payment, String currency) {
+        return new PaymentRequested(payment.paymentId(), payment.payerAccountId(), payment.payeeAccountId(),
+                payment.amountCentavos(), currency, payment.description(), payment.endToEndId(), payment.acceptedAt());
+    }
+
+    private static String text(ConsumerRecord<String, byte[]> record, String header) {
+        Header found = record.headers().lastHeader(header);
+        return found == null ? null : new String(found.value(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,98 @@
+package io.pagora.clearing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.clearing.testsupport.Books;
+import io.pagora.clearing.testsupport.ClearingTestBase;
+import io.pagora.clearing.testsupport.Faults;
+import io.pagora.clearing.testsupport.PixWorld;
+import io.pagora.clearing.testsupport.TestTigerBeetle;
+import io.pagora.events.PaymentRequested;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The same clearing on a real TigerBeetle 0.16.30 server (from {@code TIGERBEETLE_BIN}; SKIPPED with
+ * that reason otherwise): a mixed batch (accepted, refused, unanswered, on-us and interbank) where the
+ * process crashes right after the reservations are applied, is restarted, and completes — TigerBeetle
+ * answering the redelivered chains with {@code exists} and expiring the unanswered ones itself. The
+ * books balance and every payment has one final state.
+ */
+class TigerBeetleClearingTest extends ClearingTestBase {
+
+    private static TestTigerBeetle tigerBeetle;
+
+    @BeforeAll
+    static void startTigerBeetle() {
+        tigerBeetle = TestTigerBeetle.startIfConfigured();
+    }
+
+    @Override
+    protected void assumePreconditions() {
+        Assumptions.assumeTrue(tigerBeetle != null, TestTigerBeetle.SKIP_REASON);
+    }
+
+    @AfterAll
+    static void stopTigerBeetle() {
+        if (tigerBeetle != null) {
+            tigerBeetle.close();
+        }
+    }
+
+    @Override
+    protected Ledger openTestLedger() {
+        return Ledgers.open(new Ledgers.Settings("tigerbeetle", tigerBeetle.address(), 0, Duration.ofSeconds(10), 64),
+                () -> {
+                    throw new IllegalStateException("the TigerBeetle ledger needs no DataSource");
+                });
+    }
+
+    @Override
+    protected Map<String, String> properties() {
+        Map<String, String> properties = super.properties();
+        properties.put("pagora.ledger.backend", "tigerbeetle");
+        properties.put("pagora.ledger.tigerbeetle.addresses", tigerBeetle.address());
+        properties.put("pagora.ledger.tigerbeetle.cluster-id", "0");
+        return properties;
+    }
+
+    @Test
+    void aMixedBatchSurvivesACrashAfterReservationOnTigerBeetle() throws Exception {
+        world.fundReserve(PixWorld.BANK_A, 10_000_000_00L).fundReserve(PixWorld.BANK_B, 10_000_000_00L);
+        List<Id128> customers = new ArrayList<>(world.openCustomers(PixWorld.BANK_A, 1, 10, 1_000_00));
+        customers.addAll(world.openCustomers(PixWorld.BANK_B, 1, 10, 1_000_00));
+        SplittableRandom random = new SplittableRandom(7);
+        List<PaymentRequested> payments = new ArrayList<>();
+        while (payments.size() < 200) {
+            Id128 payer = customers.get(random.nextInt(customers.size()));
+            Id128 payee = customers.get(random.nextInt(customers.size()));
+            if (!payer.equals(payee)) {
+                payments.add(world.payment(payer, payee, 1 + random.nextInt(30_00)));
+            }
+        }
+        faults.ledger(Faults.Phase.RESERVE, Faults.When.AFTER, Faults.How.CRASH, 1);
+        String[] mixedBank = {"pagora.clearing.bank.accept-rate=0.6", "pagora.clearing.bank.no-answer-rate=0.2",
+                "pagora.clearing.pending-timeout=6s"};
+        publish(payments);
+        ConfigurableApplicationContext app = startClearing(mixedBank);
+        awaitCrashAndClose(app);
+
+        startClearing(mixedBank);
+        Map<String, String> states = awaitSettledBooks(payments);
+        Map<String, Long> census = Books.census(states);
+        System.out.println("[TigerBeetleClearingTest] outcomes " + census);
+        assertThat(census).containsKeys("SETTLED", "REJECTED", "EXPIRED");
+        assertThat(ledger.backendName()).isEqualTo("tigerbeetle");
+    }
+}

@@ -1,0 +1,158 @@
+package io.pagora.clearing.testsupport;
+
+import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.ledger.domain.NewTransfer;
+import io.pagora.ledger.domain.TransferFlags;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Faults to inject into a running clearing service, and counters of what it asked: shared by the
+ * decorators {@link FaultInjection} puts around the real ledger, receiving bank and outcome publisher.
+ * One instance lives across the application contexts of a test (before and after a "restart").
+ *
+ * <p>Faults fire once each, in the order they were armed, at the first matching point.
+ */
+public final class Faults {
+
+    /** Which kind of ledger request, told apart by the transfers' flags. */
+    public enum Phase { RESERVE, POST, VOID, OTHER }
+
+    /** Before the request reaches the ledger (nothing applied), or after the ledger applied it (answer lost). */
+    public enum When { BEFORE, AFTER }
+
+    /** The ledger unreachable (a transient failure, retried in place), or the whole process dying. */
+    public enum How { UNAVAILABLE, CRASH }
+
+    private record LedgerFault(Phase phase, When when, How how) {}
+
+    private final ConcurrentLinkedQueue<LedgerFault> ledgerFaults = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger bankCrashes = new AtomicInteger();
+    private final AtomicInteger publisherCrashes = new AtomicInteger();
+    private volatile RuntimeException bankFailure;
+    private final AtomicInteger crashes = new AtomicInteger();
+
+    final AtomicInteger ledgerRequests = new AtomicInteger();
+    final AtomicInteger[] requestsByPhase = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
+    final AtomicInteger bankCalls = new AtomicInteger();
+    final AtomicInteger injected = new AtomicInteger();
+
+    public Faults ledger(Phase phase, When when, How how, int times) {
+        for (int i = 0; i < times; i++) {
+            ledgerFaults.add(new LedgerFault(phase, when, how));
+        }
+        return this;
+    }
+
+    /** The next receiving-bank call crashes the process before answering (after the reservation). */
+    public Faults crashInBankCall() {
+        bankCrashes.incrementAndGet();
+        return this;
+    }
+
+    /** Every receiving-bank call throws {@code failure} (a bug, not a transient failure) until cleared. */
+    public Faults failBankCalls(RuntimeException failure) {
+        bankFailure = failure;
+        return this;
+    }
+
+    public Faults stopFailingBankCalls() {
+        bankFailure = null;
+        return this;
+    }
+
+    /** The next outcome publication crashes the process before anything is published (after the ledger work). */
+    public Faults crashBeforePublishing() {
+        publisherCrashes.incrementAndGet();
+        return this;
+    }
+
+    /** Waits until {@code count} simulated crashes happened in total. */
+    public boolean awaitCrashes(int count, long timeoutSeconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (crashes.get() < count) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    public int ledgerRequests() {
+        return ledgerRequests.get();
+    }
+
+    public int ledgerRequests(Phase phase) {
+        return requestsByPhase[phase.ordinal()].get();
+    }
+
+    public int bankCalls() {
+        return bankCalls.get();
+    }
+
+    /** How many faults fired so far. */
+    public int injected() {
+        return injected.get();
+    }
+
+    public boolean allFired() {
+        return ledgerFaults.isEmpty() && bankCrashes.get() == 0 && publisherCrashes.get() == 0;
+    }
+
+    static Phase phaseOf(List<NewTransfer> transfers) {
+        if (transfers.isEmpty()) {
+            return Phase.OTHER;
+        }
+        int flags = transfers.getFirst().flags();
+        if ((flags & TransferFlags.PENDING) != 0) {
+            return Phase.RESERVE;
+        }
+        if ((flags & TransferFlags.POST_PENDING_TRANSFER) != 0) {
+            return Phase.POST;
+        }
+        if ((flags & TransferFlags.VOID_PENDING_TRANSFER) != 0) {
+            return Phase.VOID;
+        }
+        return Phase.OTHER;
+    }
+
+    void ledgerPoint(Phase phase, When when) {
+        for (LedgerFault fault : ledgerFaults) {
+            if (fault.phase() == phase && fault.when() == when) {
+                if (ledgerFaults.remove(fault)) {
+                    fire(fault.how(), "ledger " + phase + " " + when.name().toLowerCase() + " applying");
+                }
+                return;
+            }
+        }
+    }
+
+    void bankPoint() {
+        if (bankCrashes.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            fire(How.CRASH, "in the receiving bank call");
+        }
+        RuntimeException failure = bankFailure;
+        if (failure != null) {
+            injected.incrementAndGet();
+            throw failure;
+        }
+    }
+
+    void publisherPoint() {
+        if (publisherCrashes.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            fire(How.CRASH, "before publishing outcomes");
+        }
+    }
+
+    private void fire(How how, String where) {
+        injected.incrementAndGet();
+        if (how == How.CRASH) {
+            crashes.incrementAndGet();
+            throw new SimulatedCrash(where);
+        }
+        throw new LedgerUnavailableException("injected: ledger unreachable " + where);
+    }
+}

@@ -1,0 +1,100 @@
+package io.pagora.clearing.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.events.PaymentRequested;
+import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.domain.TransferResult;
+import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A small PIX world in a fresh ledger: the central bank, two participant banks (A and B) with funded
+ * reserves, and customers at each with funded accounts. Every funding transfer is remembered, so
+ * {@link Books} can compute every account's expected balances from funding plus settled payments.
+ */
+public final class PixWorld {
+
+    public static final BankId BANK_A = new BankId(11_111_111);
+    public static final BankId BANK_B = new BankId(22_222_222);
+
+    private final Ledger ledger;
+    private final Participants participants;
+    private final TimeOrderedIds ids = new TimeOrderedIds();
+    private final Set<Id128> accounts = new LinkedHashSet<>();
+    private final List<Books.Movement> funding = new ArrayList<>();
+
+    public PixWorld(Ledger ledger) {
+        this.ledger = ledger;
+        this.participants = new Participants(ledger);
+        assertThat(participants.openCentralBank().isSuccess()).isTrue();
+        accounts.add(ChartOfAccounts.centralBank());
+        for (BankId bank : List.of(BANK_A, BANK_B)) {
+            assertThat(participants.registerBank(bank)).allMatch(AccountResult::isSuccess);
+            accounts.add(ChartOfAccounts.reserve(bank));
+            accounts.add(ChartOfAccounts.transit(bank));
+        }
+    }
+
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    /** Central bank → the bank's reserve. */
+    public PixWorld fundReserve(BankId bank, long amountCentavos) {
+        assertThat(participants.fundReserve(ids.next(), bank, amountCentavos)).isEqualTo(TransferResult.OK);
+        funding.add(new Books.Movement(ChartOfAccounts.centralBank(), ChartOfAccounts.reserve(bank), amountCentavos));
+        return this;
+    }
+
+    /** Opens customers {@code first..first+count-1} at {@code bank}, each funded with {@code balanceCentavos} (0: none). */
+    public List<Id128> openCustomers(BankId bank, long first, int count, long balanceCentavos) {
+        List<Long> numbers = new ArrayList<>();
+        for (long number = first; number < first + count; number++) {
+            numbers.add(number);
+        }
+        assertThat(participants.openCustomers(bank, numbers)).allMatch(AccountResult::isSuccess);
+        List<Id128> customers = new ArrayList<>();
+        for (long number : numbers) {
+            Id128 customer = ChartOfAccounts.customer(bank, number);
+            customers.add(customer);
+            accounts.add(customer);
+            if (balanceCentavos > 0) {
+                fundCustomer(customer, balanceCentavos);
+            }
+        }
+        return customers;
+    }
+
+    /** The customer's bank transit → the customer. */
+    public void fundCustomer(Id128 customer, long amountCentavos) {
+        assertThat(participants.fundCustomer(ids.next(), customer, amountCentavos)).isEqualTo(TransferResult.OK);
+        BankId bank = ChartOfAccounts.bankOf(customer).orElseThrow();
+        funding.add(new Books.Movement(ChartOfAccounts.transit(bank), customer, amountCentavos));
+    }
+
+    /** A new payment request, as payment-api would publish it. */
+    public PaymentRequested payment(Id128 payer, Id128 payee, long amountCentavos) {
+        String id = ids.nextPaymentId().toString();
+        return new PaymentRequested(id, payer.toString(), payee.toString(), amountCentavos, "BRL", "test payment",
+                "E2E" + id, Instant.now());
+    }
+
+    /** Every account of this world: the closed set the money invariants are checked over. */
+    public Set<Id128> accounts() {
+        return Set.copyOf(accounts);
+    }
+
+    public List<Books.Movement> funding() {
+        return List.copyOf(funding);
+    }
+}

@@ -1,0 +1,215 @@
+package io.pagora.e2e.support;
+
+import io.pagora.clearing.ClearingServiceApplication;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.payments.PaymentApiApplication;
+import io.pagora.reporting.ReportingServiceApplication;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The whole of Pagora running in this JVM for one scenario: a fresh Kafka broker, a fresh PostgreSQL
+ * database shared by the services (schemas {@code payment_api}, {@code reporting}, {@code ledger}), a
+ * fresh TigerBeetle cluster for the {@code tigerbeetle} backend, and the three Spring Boot services on
+ * random ports — reporting-service, payment-api, and clearing-service (which a test may stop and
+ * start again). The test also holds its own connection to the ledger the services use, to check the books.
+ */
+public final class Pagora implements AutoCloseable {
+
+    /**
+     * @param backend {@code postgresql} or {@code tigerbeetle} ({@code pagora.ledger.backend})
+     * @param acceptRate the receiving-bank simulator's share of accepted payments
+     * @param noAnswerRate its share of payments never answered (they expire); the rest are refused
+     * @param pendingTimeout how long a reserved chain waits for the receiving bank (whole seconds)
+     * @param clearingConsumers clearing's listener threads
+     */
+    public record Options(String backend, double acceptRate, double noAnswerRate, Duration pendingTimeout,
+            int clearingConsumers) {}
+
+    private final Options options;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> clearings = new ArrayList<>();
+    private TestKafka kafka;
+    private TestPostgres.Database database;
+    private TigerBeetleProcess tigerBeetle;
+    private ConfigurableApplicationContext reportingContext;
+    private ConfigurableApplicationContext paymentApiContext;
+    private Http reporting;
+    private Http paymentApi;
+    private Ledger ledger;
+
+    private Pagora(Options options) {
+        this.options = options;
+    }
+
+    /**
+     * Starts the infrastructure, reporting-service and payment-api; clearing-service is started by
+     * {@link #startClearing}. For the {@code tigerbeetle} backend without {@code TIGERBEETLE_BIN} the
+     * test is aborted (SKIPPED) before anything starts.
+     */
+    public static Pagora start(Options options) {
+        Pagora pagora = new Pagora(options);
+        try {
+            pagora.startEverythingButClearing();
+        } catch (RuntimeException | Error e) {
+            pagora.close();
+            throw e;
+        }
+        return pagora;
+    }
+
+    private void startEverythingButClearing() {
+        if ("tigerbeetle".equals(options.backend())) {
+            tigerBeetle = TigerBeetleProcess.startOrSkip();
+            resources.add(tigerBeetle);
+        }
+        long started = System.nanoTime();
+        kafka = TestKafka.start();
+        resources.add(kafka);
+        database = TestPostgres.freshDatabase();
+        resources.add(database);
+
+        Map<String, String> reportingProperties = common("reporting");
+        reportingProperties.put("pagora.reporting.projection.transient-retry-max-interval", "1s");
+        reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
+                reportingProperties, List.of());
+        resources.add(reportingContext);
+        reporting = new Http("http://127.0.0.1:" + ServiceApplication.port(reportingContext));
+
+        Map<String, String> paymentApiProperties = common("payment-api");
+        paymentApiProperties.putAll(ledgerProperties());
+        // The 202's Location names the payment's status on this run's reporting-service.
+        paymentApiProperties.put("pagora.payments.status-base-url", reporting.base());
+        paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
+                List.of());
+        resources.add(paymentApiContext);
+        paymentApi = new Http("http://127.0.0.1:" + ServiceApplication.port(paymentApiContext));
+
+        ledger = Ledgers.open(new Ledgers.Settings(options.backend(), tigerBeetle == null ? "" : tigerBeetle.address(), 0,
+                Duration.ofSeconds(10), 16), database::dataSource);
+        resources.add(ledger);
+        log("kafka, postgresql%s, reporting-service and payment-api up in %d ms (ledger backend %s)",
+                tigerBeetle == null ? "" : ", tigerbeetle", (System.nanoTime() - started) / 1_000_000, ledger.backendName());
+    }
+
+    /** Starts (or restarts) clearing-service as configured. */
+    public ConfigurableApplicationContext startClearing() {
+        return startClearing(context -> {});
+    }
+
+    /** Starts (or restarts) clearing-service; {@code initializer} may add beans or decorators for a test. */
+    public ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+        Map<String, String> properties = common("clearing");
+        properties.putAll(ledgerProperties());
+        // clearing-service has no migrations of its own (the ledger migrates itself); Flyway is only on this
+        // shared class path because of the other two services.
+        properties.put("spring.flyway.enabled", "false");
+        properties.put("pagora.clearing.pending-timeout", options.pendingTimeout().toSeconds() + "s");
+        properties.put("pagora.clearing.expiry-margin", "200ms");
+        properties.put("pagora.clearing.sweep-interval", "200ms");
+        properties.put("pagora.clearing.consumers", Integer.toString(options.clearingConsumers()));
+        properties.put("pagora.clearing.retry.initial-interval", "50ms");
+        properties.put("pagora.clearing.retry.max-interval", "1s");
+        properties.put("pagora.clearing.bank.accept-rate", Double.toString(options.acceptRate()));
+        properties.put("pagora.clearing.bank.no-answer-rate", Double.toString(options.noAnswerRate()));
+        properties.put("pagora.clearing.bank.answer-latency", "1ms");
+        long started = System.nanoTime();
+        ConfigurableApplicationContext clearing = ServiceApplication.start(ClearingServiceApplication.class,
+                "clearing-service", properties, List.of(initializer));
+        clearings.add(clearing);
+        log("clearing-service #%d up in %d ms", clearings.size(), (System.nanoTime() - started) / 1_000_000);
+        return clearing;
+    }
+
+    private Map<String, String> common(String pool) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("server.port", "0");
+        properties.put("server.shutdown", "immediate");
+        properties.put("spring.lifecycle.timeout-per-shutdown-phase", "5s");
+        properties.put("spring.datasource.url", database.url());
+        properties.put("spring.datasource.username", TestPostgres.USER);
+        properties.put("spring.datasource.password", TestPostgres.PASSWORD);
+        properties.put("spring.datasource.hikari.maximum-pool-size", "6");
+        properties.put("spring.datasource.hikari.pool-name", pool);
+        properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
+        // Consumers answer within 100 ms when there is little to fetch: the scenario waits less.
+        properties.put("spring.kafka.consumer.properties.fetch.max.wait.ms", "100");
+        // Logging is one system per JVM: every service sets the same levels, so none undoes another's.
+        properties.put("logging.level.root", "WARN");
+        properties.put("logging.level.io.pagora", "WARN");
+        properties.put("logging.level.org.apache.kafka", "ERROR");
+        properties.put("logging.level.kafka", "ERROR");
+        properties.put("logging.level.state.change.logger", "ERROR");
+        // The embedded broker logs its own shutdown as errors.
+        properties.put("logging.level.org.apache.kafka.coordinator", "OFF");
+        return properties;
+    }
+
+    private Map<String, String> ledgerProperties() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("pagora.ledger.backend", options.backend());
+        if (tigerBeetle != null) {
+            properties.put("pagora.ledger.tigerbeetle.addresses", tigerBeetle.address());
+            properties.put("pagora.ledger.tigerbeetle.cluster-id", "0");
+        }
+        return properties;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public Http paymentApi() {
+        return paymentApi;
+    }
+
+    public Http reporting() {
+        return reporting;
+    }
+
+    /** The test's own connection to the ledger the services use (same database, or same TigerBeetle cluster). */
+    public Ledger ledger() {
+        return ledger;
+    }
+
+    public TestKafka kafka() {
+        return kafka;
+    }
+
+    public static void log(String format, Object... arguments) {
+        System.out.printf("[e2e] " + format + "%n", arguments);
+    }
+
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        // Services first (newest first), then the ledger client, the database, the broker, TigerBeetle.
+        List<AutoCloseable> order = new ArrayList<>(clearings.reversed());
+        List<AutoCloseable> rest = new ArrayList<>(resources);
+        order.addAll(rest.reversed());
+        for (AutoCloseable resource : order) {
+            try {
+                if (resource instanceof ConfigurableApplicationContext context && !context.isActive()) {
+                    continue;
+                }
+                resource.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("could not stop " + resource, e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.pagora.e2e.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.ledger.domain.Id128;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Sets participants up through payment-api's HTTP administration endpoints, as an operator would, and
+ * remembers what it did: every ledger account, and how much each reserve and customer was funded.
+ */
+public final class Participants {
+
+    public record Bank(int ispb, Id128 reserve, Id128 transit) {}
+
+    /** @param nearlyEmpty funded with almost nothing: its payments are refused for insufficient funds */
+    public record Customer(Id128 id, int ispb, boolean nearlyEmpty) {}
+
+    private final Http paymentApi;
+    private final Map<Integer, Bank> banks = new LinkedHashMap<>();
+    private final List<Customer> customers = new ArrayList<>();
+    private final Map<Id128, Long> fundedCentavos = new LinkedHashMap<>();
+
+    public Participants(Http paymentApi) {
+        this.paymentApi = paymentApi;
+    }
+
+    public Bank registerBank(int ispb, String name) {
+        Http.Response response = paymentApi.post("/banks", Map.of("ispb", ispb, "name", name));
+        assertThat(response.status()).as("register bank %d: %s", ispb, response).isEqualTo(201);
+        Bank bank = new Bank(ispb, Id128.parse(response.json().path("reserveAccountId").asString()),
+                Id128.parse(response.json().path("transitAccountId").asString()));
+        assertThat(bank.reserve()).isEqualTo(ChartOfAccounts.reserve(new BankId(ispb)));
+        assertThat(bank.transit()).isEqualTo(ChartOfAccounts.transit(new BankId(ispb)));
+        banks.put(ispb, bank);
+        return bank;
+    }
+
+    public Customer openCustomer(int ispb, boolean nearlyEmpty) {
+        Http.Response response = paymentApi.post("/accounts", Map.of("ispb", ispb));
+        assertThat(response.status()).as("open an account at %d: %s", ispb, response).isEqualTo(201);
+        Customer customer = new Customer(Id128.parse(response.json().path("accountId").asString()), ispb, nearlyEmpty);
+        customers.add(customer);
+        return customer;
+    }
+
+    public void fundReserve(int ispb, long amountCentavos) {
+        Http.Response response = paymentApi.post("/banks/" + ispb + "/reserve-fundings",
+                Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
+        assertThat(response.status()).as("fund reserve of %d: %s", ispb, response).isEqualTo(201);
+        fundedCentavos.merge(banks.get(ispb).reserve(), amountCentavos, Long::sum);
+    }
+
+    public void fundCustomer(Customer customer, long amountCentavos) {
+        Http.Response response = paymentApi.post("/accounts/" + customer.id() + "/fundings",
+                Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
+        assertThat(response.status()).as("fund %s: %s", customer.id(), response).isEqualTo(201);
+        fundedCentavos.merge(customer.id(), amountCentavos, Long::sum);
+    }
+
+    public List<Bank> banks() {
+        return List.copyOf(banks.values());
+    }
+
+    public Bank bank(int ispb) {
+        return banks.get(ispb);
+    }
+
+    public List<Customer> customers() {
+        return List.copyOf(customers);
+    }
+
+    public Customer customer(Id128 id) {
+        return customers.stream().filter(customer -> customer.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    /** What was funded into {@code account} (a reserve or a customer) through the administration API. */
+    public long fundedCentavos(Id128 account) {
+        return fundedCentavos.getOrDefault(account, 0L);
+    }
+
+    /** Σ customer fundings at one bank: they came out of its transit account. */
+    public long customerFundingsAt(int ispb) {
+        return customers.stream().filter(customer -> customer.ispb() == ispb)
+                .mapToLong(customer -> fundedCentavos(customer.id())).sum();
+    }
+
+    /** Every ledger account of the scenario: the central bank, each bank's reserve and transit, each customer. */
+    public Set<Id128> allAccounts() {
+        Set<Id128> accounts = new LinkedHashSet<>();
+        accounts.add(ChartOfAccounts.centralBank());
+        for (Bank bank : banks.values()) {
+            accounts.add(bank.reserve());
+            accounts.add(bank.transit());
+        }
+        customers.forEach(customer -> accounts.add(customer.id()));
+        return accounts;
+    }
+}

@@ -1,0 +1,62 @@
+package io.pagora.local;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the load generator was told, one line per answer it logged (tab-separated, anywhere in a log
+ * line so that a logger's prefix does not matter):
+ *
+ * <pre>
+ *   ACCEPTED    IDEMPOTENCY_KEY  PAYMENT_ID  HTTP_STATUS  first|dup
+ *   REFUSED     IDEMPOTENCY_KEY  HTTP_STATUS PROBLEM_TYPE
+ *   UNANSWERED  IDEMPOTENCY_KEY  HTTP_STATUS              (no answer, or a 5xx: the outcome is unknown)
+ *   CONFLICT    IDEMPOTENCY_KEY  HTTP_STATUS              (a key deliberately re-used for another payment, refused)
+ * </pre>
+ */
+record AcceptedPayments(List<Acceptance> accepted, int refused, int unanswered, int conflictsRefused) {
+
+    /** One 2xx answer: the payment id the API gave for that key; {@code duplicate} for a deliberate re-send. */
+    record Acceptance(String idempotencyKey, String paymentId, int httpStatus, boolean duplicate) {}
+
+    static AcceptedPayments read(Path file) throws IOException {
+        List<Acceptance> accepted = new ArrayList<>();
+        int refused = 0;
+        int unanswered = 0;
+        int conflicts = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            int start = firstOf(line, "ACCEPTED\t", "REFUSED\t", "UNANSWERED\t", "CONFLICT\t");
+            if (start < 0) {
+                continue;
+            }
+            String[] fields = line.substring(start).strip().split("\t");
+            switch (fields[0]) {
+                case "ACCEPTED" -> {
+                    if (fields.length < 5) {
+                        throw new IllegalArgumentException("malformed ACCEPTED line: " + line);
+                    }
+                    accepted.add(new Acceptance(fields[1], fields[2], Integer.parseInt(fields[3]), "dup".equals(fields[4])));
+                }
+                case "REFUSED" -> refused++;
+                case "CONFLICT" -> conflicts++;
+                default -> unanswered++;
+            }
+        }
+        return new AcceptedPayments(accepted, refused, unanswered, conflicts);
+    }
+
+    private static int firstOf(String line, String... markers) {
+        int first = -1;
+        for (String marker : markers) {
+            int at = line.indexOf(marker);
+            if (at >= 0 && (first < 0 || at < first)) {
+                first = at;
+            }
+        }
+        return first;
+    }
+}

@@ -1,0 +1,116 @@
+package io.pagora.local;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node Kafka broker in KRaft mode (broker and controller in one process), the same
+ * server code as the {@code apache/kafka} image, for machines without Docker.
+ *
+ * <p>Data lives in {@code --data-dir} and survives restarts: the log directory is formatted once
+ * (a second format is skipped), so an {@code up} after a {@code down} keeps topics and offsets.
+ * Listens on 127.0.0.1 only. Runs until SIGTERM/SIGINT, then shuts down cleanly (controlled shutdown,
+ * logs flushed) before the JVM exits.
+ */
+public final class LocalKafka {
+
+    private LocalKafka() {}
+
+    public static void main(String[] args) throws Exception {
+        Options options = new Options(args);
+        Path dataDir = options.path("data-dir").toAbsolutePath();
+        String host = options.string("host", "127.0.0.1");
+        int port = options.integer("port", 9092);
+        int controllerPort = options.integer("controller-port", 9093);
+        int partitions = options.integer("partitions", 6);
+        options.rejectUnknown();
+
+        KafkaRaftServer server = start(dataDir, host, port, controllerPort, partitions);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("LocalKafka: stopping");
+            server.shutdown();
+            server.awaitShutdown();
+            stopped.countDown();
+            System.out.println("LocalKafka: stopped");
+        }, "local-kafka-shutdown"));
+        System.out.printf("LocalKafka: ready on %s:%d (KRaft, controller %s:%d, data %s)%n",
+                host, port, host, controllerPort, dataDir);
+        stopped.await();
+    }
+
+    /** Formats {@code dataDir} if it is new, then starts the broker; returns once it serves requests. */
+    static KafkaRaftServer start(Path dataDir, String host, int port, int controllerPort, int partitions)
+            throws IOException {
+        Files.createDirectories(dataDir);
+        Properties properties = serverProperties(dataDir, host, port, controllerPort, partitions);
+        Path propertiesFile = dataDir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(propertiesFile)) {
+            properties.store(out, "written by io.pagora.local.LocalKafka on every start");
+        }
+        if (Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
+            System.out.println("LocalKafka: log directory already formatted, keeping its data");
+        } else {
+            format(propertiesFile);
+        }
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(properties, false), Time.SYSTEM);
+        server.startup();
+        return server;
+    }
+
+    static Properties serverProperties(Path dataDir, String host, int port, int controllerPort, int partitions) {
+        Properties p = new Properties();
+        p.setProperty("process.roles", "broker,controller");
+        p.setProperty("node.id", "1");
+        p.setProperty("controller.quorum.voters", "1@" + host + ":" + controllerPort);
+        p.setProperty("listeners", "PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + host + ":" + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + host + ":" + port);
+        p.setProperty("controller.listener.names", "CONTROLLER");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("log.dirs", dataDir.resolve("logs").toString());
+        // One node: every internal topic has a single replica.
+        p.setProperty("offsets.topic.replication.factor", "1");
+        p.setProperty("offsets.topic.num.partitions", "6");
+        p.setProperty("transaction.state.log.replication.factor", "1");
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("transaction.state.log.num.partitions", "6");
+        p.setProperty("share.coordinator.state.topic.replication.factor", "1");
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        p.setProperty("default.replication.factor", "1");
+        p.setProperty("min.insync.replicas", "1");
+        // The services declare their topics (NewTopic beans); a topic created implicitly still gets
+        // the project's partition count rather than 1.
+        p.setProperty("num.partitions", Integer.toString(partitions));
+        // Consumers of a fresh group start at once instead of waiting 3 s for more members.
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        p.setProperty("log.retention.hours", "168");
+        return p;
+    }
+
+    /** Formats a new log directory with a new cluster id (the format tool refuses to re-format with another). */
+    private static void format(Path propertiesFile) {
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            status = StorageTool.execute(new String[] {"format", "--cluster-id", Uuid.randomUuid().toString(),
+                    "--config", propertiesFile.toString()}, print);
+        }
+        System.out.print("LocalKafka: " + output.toString(StandardCharsets.UTF_8));
+        if (status != 0) {
+            throw new IllegalStateException("formatting the Kafka log directory failed with status " + status);
+        }
+    }
+}

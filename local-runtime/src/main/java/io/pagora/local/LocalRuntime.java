@@ -1,0 +1,39 @@
+package io.pagora.local;
+
+import java.util.Arrays;
+
+/**
+ * The single entry point of {@code local-runtime.jar}: its first argument picks the tool, so one
+ * executable jar serves {@code infra/local/pagora} for all three.
+ *
+ * <pre>
+ *   java -jar local-runtime.jar kafka    --data-dir=var/kafka [--port=9092] [--controller-port=9093]
+ *   java -jar local-runtime.jar postgres --data-dir=var/postgres-embedded [--port=5432]
+ *   java -jar local-runtime.jar report   --accounts=... --accepted=... --k6-summary=... [see DemoReport]
+ * </pre>
+ */
+public final class LocalRuntime {
+
+    private LocalRuntime() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            usage();
+            System.exit(2);
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "kafka" -> LocalKafka.main(rest);
+            case "postgres" -> LocalPostgres.main(rest);
+            case "report" -> DemoReport.main(rest);
+            default -> {
+                usage();
+                System.exit(2);
+            }
+        }
+    }
+
+    private static void usage() {
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report [--option=value ...]");
+    }
+}

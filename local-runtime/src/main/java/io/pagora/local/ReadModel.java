@@ -1,0 +1,85 @@
+package io.pagora.local;
+
+import io.pagora.ledger.domain.Id128;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The reporting service's read model ({@code <schema>.payments}), read directly with SQL: the report
+ * must see every row, not a page of an HTTP listing, and must not depend on the service being up.
+ */
+final class ReadModel {
+
+    static final String SETTLED = "SETTLED";
+    static final String REJECTED = "REJECTED";
+    static final String EXPIRED = "EXPIRED";
+    static final String ACCEPTED = "ACCEPTED";
+
+    /** One payment as projected. {@code finalAt} is null while the payment is not final. */
+    record Row(UUID paymentId, Id128 payer, Id128 payee, long amountCentavos, String status, String reason,
+            Instant acceptedAt, Instant finalAt) {
+
+        boolean isFinal() {
+            return SETTLED.equals(status) || REJECTED.equals(status) || EXPIRED.equals(status);
+        }
+    }
+
+    private ReadModel() {}
+
+    static List<Row> load(DataSource dataSource, String schema) throws SQLException {
+        String sql = "SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, "
+                + "accepted_at, final_at FROM " + LocalPostgres.quoteIdentifier(schema) + ".payments ORDER BY payment_id";
+        List<Row> rows = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false); // lets the driver stream with a cursor instead of loading all at once
+            connection.setReadOnly(true);
+            try (PreparedStatement query = connection.prepareStatement(sql)) {
+                query.setFetchSize(10_000);
+                try (ResultSet result = query.executeQuery()) {
+                    while (result.next()) {
+                        rows.add(new Row(
+                                result.getObject(1, UUID.class),
+                                Id128.fromUuid(result.getObject(2, UUID.class)),
+                                Id128.fromUuid(result.getObject(3, UUID.class)),
+                                result.getLong(4),
+                                result.getString(5),
+                                result.getString(6),
+                                instant(result.getTimestamp(7)),
+                                instant(result.getTimestamp(8))));
+                    }
+                }
+            }
+            connection.commit();
+        }
+        return rows;
+    }
+
+    /** Payment ids that appear more than once (impossible with the primary key, checked all the same). */
+    static Map<UUID, Long> duplicatedIds(DataSource dataSource, String schema) throws SQLException {
+        String sql = "SELECT payment_id, count(*) FROM " + LocalPostgres.quoteIdentifier(schema)
+                + ".payments GROUP BY payment_id HAVING count(*) > 1";
+        Map<UUID, Long> duplicated = new LinkedHashMap<>();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement query = connection.prepareStatement(sql);
+                ResultSet result = query.executeQuery()) {
+            while (result.next()) {
+                duplicated.put(result.getObject(1, UUID.class), result.getLong(2));
+            }
+        }
+        return duplicated;
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

@@ -1,0 +1,306 @@
+package io.pagora.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.ReservationOutcome;
+import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo report must not be a rubber stamp: on a real PostgreSQL ledger and a read model that agree it
+ * passes, and each kind of disagreement — the read model lying about an outcome, money the read model
+ * does not know about, a broken ledger, an accepted payment lost — makes the matching check FAIL.
+ */
+class DemoReportTest {
+
+    private static final BankId BANK_A = new BankId(1001);
+    private static final BankId BANK_B = new BankId(1002);
+    private static final Id128 ALICE = ChartOfAccounts.customer(BANK_A, 1);
+    private static final Id128 ANNA = ChartOfAccounts.customer(BANK_A, 2);
+    private static final Id128 BRUNO = ChartOfAccounts.customer(BANK_B, 1);
+    private static final long RESERVE_FUNDING = 1_000_000;
+    private static final long CUSTOMER_FUNDING = 10_000;
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+    private static EmbeddedPostgres server;
+
+    @TempDir
+    Path dir;
+
+    private HikariDataSource dataSource;
+    private PostgresLedger ledger;
+    private Settlement settlement;
+    private final TimeOrderedIds ids = new TimeOrderedIds();
+    private final List<String> acceptedLines = new ArrayList<>();
+    private Payment interbankSettled;
+    private Payment onUsSettled;
+    private Payment insufficientFunds;
+    private Payment refusedByBank;
+
+    @BeforeAll
+    static void startPostgres() throws Exception {
+        server = EmbeddedPostgres.builder()
+                .setServerConfig("fsync", "off")
+                .setServerConfig("synchronous_commit", "off")
+                .start();
+    }
+
+    @AfterAll
+    static void stopPostgres() throws Exception {
+        server.close();
+    }
+
+    @BeforeEach
+    void consistentRun() throws Exception {
+        String database = "demo_" + DATABASES.incrementAndGet();
+        try (Connection admin = server.getPostgresDatabase().getConnection(); Statement statement = admin.createStatement()) {
+            statement.execute("CREATE DATABASE " + database);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(server.getJdbcUrl("postgres", database));
+        config.setUsername("postgres");
+        config.setMaximumPoolSize(4);
+        dataSource = new HikariDataSource(config);
+        ledger = PostgresLedger.migrateAndOpen(dataSource);
+        settlement = new Settlement(ledger, 5);
+        createReadModel();
+
+        Participants participants = new Participants(ledger);
+        assertThat(participants.openCentralBank().isSuccess()).isTrue();
+        for (BankId bank : List.of(BANK_A, BANK_B)) {
+            participants.registerBank(bank);
+            participants.fundReserve(ids.next(), bank, RESERVE_FUNDING);
+        }
+        participants.openCustomers(BANK_A, List.of(1L, 2L));
+        participants.openCustomers(BANK_B, List.of(1L));
+        for (Id128 customer : List.of(ALICE, ANNA, BRUNO)) {
+            participants.fundCustomer(ids.next(), customer, CUSTOMER_FUNDING);
+        }
+        Files.writeString(dir.resolve("accounts.tsv"), String.join("\n",
+                "# kind id amount",
+                "bank\t1001\t" + RESERVE_FUNDING,
+                "bank\t1002\t" + RESERVE_FUNDING,
+                "customer\t" + ALICE + "\t" + CUSTOMER_FUNDING,
+                "customer\t" + ANNA + "\t" + CUSTOMER_FUNDING,
+                "customer\t" + BRUNO + "\t" + CUSTOMER_FUNDING) + "\n");
+
+        interbankSettled = payment(ALICE, BRUNO, 2_500);
+        onUsSettled = payment(ALICE, ANNA, 1_000);
+        insufficientFunds = payment(ANNA, BRUNO, 999_999);
+        refusedByBank = payment(BRUNO, ALICE, 700);
+
+        settle(interbankSettled);
+        settle(onUsSettled);
+        assertThat(settlement.reserve(List.of(insufficientFunds)).getFirst()).isInstanceOf(ReservationOutcome.Refused.class);
+        assertThat(settlement.reserve(List.of(refusedByBank)).getFirst()).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(settlement.voidAll(List.of(refusedByBank)).getFirst()).isInstanceOf(ResolutionOutcome.Voided.class);
+
+        project(interbankSettled, "SETTLED", null);
+        project(onUsSettled, "SETTLED", null);
+        project(insufficientFunds, "REJECTED", "INSUFFICIENT_FUNDS");
+        project(refusedByBank, "REJECTED", "RECEIVING_BANK_REFUSED");
+        for (Payment payment : List.of(interbankSettled, onUsSettled, insufficientFunds, refusedByBank)) {
+            accept("key-" + payment.id(), payment.id().toString(), false);
+        }
+        accept("key-" + onUsSettled.id(), onUsSettled.id().toString(), true); // a duplicate re-send
+    }
+
+    @AfterEach
+    void close() {
+        ledger.close();
+        dataSource.close();
+    }
+
+    @Test
+    void aConsistentRunPassesEveryCheck() throws Exception {
+        DemoReport.Result result = report();
+
+        assertThat(result.verdicts()).allSatisfy(verdict -> assertThat(verdict.passed()).as(verdict.toString()).isTrue());
+        assertThat(result.passed()).isTrue();
+        assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: PASS"));
+        assertThat(result.lines()).anyMatch(line -> line.contains("SETTLED") && line.contains("2"));
+    }
+
+    @Test
+    void aReadModelThatCallsAVoidedPaymentSettledFails() throws Exception {
+        sql("UPDATE reporting.payments SET status = 'SETTLED', reason = NULL WHERE payment_id = '"
+                + refusedByBank.id().value().toUuid() + "'");
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(c)").passed()).isFalse();
+        assertThat(verdicts.get("(c)").problems()).anyMatch(p -> p.contains(refusedByBank.id().toString())
+                && p.contains("SETTLED in the read model but 0 of 3 post legs"));
+        assertThat(verdicts.get("(a)").passed()).isTrue();
+    }
+
+    @Test
+    void aReadModelThatMissedASettlementFails() throws Exception {
+        settle(payment(BRUNO, ANNA, 4_000)); // in the ledger, never projected
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(c)").passed()).isFalse();
+        assertThat(verdicts.get("(c)").problems()).anyMatch(p -> p.contains("ledger balance") && p.contains("difference 4000"));
+        assertThat(verdicts.get("(a)").passed()).isTrue();
+        assertThat(verdicts.get("(b)").passed()).isTrue();
+    }
+
+    @Test
+    void aLedgerThatDoesNotSumToZeroFails() throws Exception {
+        sql("UPDATE ledger.accounts SET credits_posted = credits_posted + 1 WHERE id = '" + BRUNO.toUuid() + "'");
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(a)").passed()).isFalse();
+        assertThat(verdicts.get("(a)").problems()).anyMatch(p -> p.contains("Σ debits_posted") && p.contains("≠"));
+    }
+
+    @Test
+    void anAccountBelowZeroFails() throws Exception {
+        // Balanced on both sides (so the zero-sum still holds), but Anna now owes money.
+        sql("ALTER TABLE ledger.accounts DROP CONSTRAINT debits_must_not_exceed_credits");
+        sql("UPDATE ledger.accounts SET debits_posted = debits_posted + 50000 WHERE id = '" + ANNA.toUuid() + "'");
+        sql("UPDATE ledger.accounts SET credits_posted = credits_posted + 50000 WHERE id = '"
+                + ChartOfAccounts.transit(BANK_A).toUuid() + "'");
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(a)").passed()).isTrue();
+        assertThat(verdicts.get("(b)").passed()).isFalse();
+        assertThat(verdicts.get("(b)").problems()).anyMatch(p -> p.contains(ANNA.toString()) && p.contains("below zero"));
+    }
+
+    @Test
+    void anAccountTheDemoCreatedButTheLedgerLacksFails() throws Exception {
+        Files.writeString(dir.resolve("accounts.tsv"), "customer\t" + ChartOfAccounts.customer(BANK_B, 99) + "\t0\n",
+                java.nio.file.StandardOpenOption.APPEND);
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(a)").passed()).isFalse();
+        assertThat(verdicts.get("(a)").problems()).anyMatch(p -> p.contains("is not in the ledger"));
+    }
+
+    @Test
+    void anAcceptedPaymentLostOrNotFinalOrAnsweredTwiceFails() throws Exception {
+        Payment lost = payment(ALICE, BRUNO, 10);
+        accept("key-lost", lost.id().toString(), false);
+        Payment stuck = payment(ANNA, ALICE, 10);
+        project(stuck, "ACCEPTED", null);
+        accept("key-stuck", stuck.id().toString(), false);
+        accept("key-" + interbankSettled.id(), onUsSettled.id().toString(), true); // a re-send answered with another id
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        InvariantChecks.Verdict d = verdicts.get("(d)");
+        assertThat(d.passed()).isFalse();
+        assertThat(d.problems()).anyMatch(p -> p.contains(lost.id().toString()) && p.contains("not in the read model"));
+        assertThat(d.problems()).anyMatch(p -> p.contains(stuck.id().toString()) && p.contains("no final state"));
+        assertThat(d.problems()).anyMatch(p -> p.contains("got two payment ids"));
+    }
+
+    @Test
+    void aPaymentNobodyWasToldAboutFails() throws Exception {
+        Payment phantom = payment(ALICE, ANNA, 10);
+        assertThat(settlement.reserve(List.of(phantom)).getFirst()).isInstanceOf(ReservationOutcome.Reserved.class);
+        settlement.voidAll(List.of(phantom));
+        project(phantom, "REJECTED", "RECEIVING_BANK_REFUSED");
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(d)").passed()).isFalse();
+        assertThat(verdicts.get("(d)").problems()).anyMatch(p -> p.contains("never acknowledged"));
+        assertThat(verdicts.get("(c)").passed()).isTrue();
+    }
+
+    private DemoReport.Result report() throws Exception {
+        Files.write(dir.resolve("k6.log"), acceptedLines);
+        DemoReport.Result result = DemoReport.run(
+                new DemoReport.Inputs(dir.resolve("accounts.tsv"), dir.resolve("k6.log"), null, "reporting"),
+                dataSource, ledger);
+        result.lines().forEach(System.out::println);
+        return result;
+    }
+
+    private static Map<String, InvariantChecks.Verdict> verdicts(DemoReport.Result result) {
+        return result.verdicts().stream()
+                .collect(Collectors.toMap(v -> v.name().substring(0, 3), Function.identity()));
+    }
+
+    private Payment payment(Id128 payer, Id128 payee, long amount) {
+        return new Payment(ids.nextPaymentId(), payer, payee, amount);
+    }
+
+    private void settle(Payment payment) {
+        assertThat(settlement.reserve(List.of(payment)).getFirst()).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(settlement.post(List.of(payment)).getFirst()).isInstanceOf(ResolutionOutcome.Posted.class);
+    }
+
+    private void accept(String key, String paymentId, boolean duplicate) {
+        acceptedLines.add("ACCEPTED\t" + key + "\t" + paymentId + "\t202\t" + (duplicate ? "dup" : "first"));
+    }
+
+    private void createReadModel() throws SQLException {
+        // The columns DemoReport reads, as reporting-service's V1 migration defines them.
+        sql("CREATE SCHEMA reporting");
+        sql("""
+                CREATE TABLE reporting.payments (
+                    payment_id uuid PRIMARY KEY, payer_account_id uuid NOT NULL, payee_account_id uuid NOT NULL,
+                    amount_centavos bigint NOT NULL, accepted_at timestamptz NOT NULL, status text NOT NULL,
+                    reason text, final_at timestamptz)""");
+    }
+
+    private void project(Payment payment, String status, String reason) throws SQLException {
+        Instant acceptedAt = Instant.ofEpochMilli(payment.id().epochMillis());
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO reporting.payments VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            insert.setObject(1, payment.id().value().toUuid());
+            insert.setObject(2, payment.payer().toUuid());
+            insert.setObject(3, payment.payee().toUuid());
+            insert.setLong(4, payment.amountCentavos());
+            insert.setTimestamp(5, Timestamp.from(acceptedAt));
+            insert.setString(6, status);
+            insert.setString(7, reason);
+            insert.setTimestamp(8, "ACCEPTED".equals(status) ? null : Timestamp.from(acceptedAt.plusMillis(40)));
+            insert.executeUpdate();
+        }
+    }
+
+    private void sql(String statement) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement s = connection.createStatement()) {
+            s.execute(statement);
+        }
+    }
+}
