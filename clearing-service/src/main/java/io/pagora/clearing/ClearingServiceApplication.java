@@ -3,12 +3,14 @@ package io.pagora.clearing;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.kafka.autoconfigure.metrics.KafkaMetricsAutoConfiguration;
 
 /**
  * The clearing service: consumes requested payments, settles each exactly once in the ledger
  * (reserve all legs, ask the receiving bank, post or void) and publishes one outcome per payment.
  */
-@SpringBootApplication
+// Kafka client metrics are bound by adapter.kafka.KafkaClientMetricsConfiguration (5 s refresh), not Boot's.
+@SpringBootApplication(exclude = KafkaMetricsAutoConfiguration.class)
 @ConfigurationPropertiesScan
 public class ClearingServiceApplication {
 

@@ -82,6 +82,23 @@ class BatchedClearingTest extends ClearingTestBase {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(prometheus.statusCode()).isEqualTo(200);
         assertThat(prometheus.body()).contains("pagora_clearing_outcomes_total").contains("pagora_clearing_batch_size");
+        // The meters the dashboards read (infra/grafana): ledger requests, results and batch fill, latency
+        // accept→settled, pending chains, and the consumers' lag named by listener.
+        assertThat(prometheus.body()).contains("pagora_clearing_accept_to_settled_seconds_bucket{",
+                "pagora_ledger_request_transfers_bucket{", "pagora_clearing_pending_chains{",
+                "pagora_clearing_pending_oldest_age_seconds{", "application=\"clearing-service\"")
+                .containsPattern("pagora_ledger_request_seconds_count\\{[^}]*operation=\"create_transfers\"")
+                .containsPattern("pagora_ledger_results_total\\{[^}]*code=\"ok\"[^}]*operation=\"create_transfers\"")
+                .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"clearing-payments-0\"")
+                .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"clearing-expiry-0\"");
+        assertThat(meters.get("pagora.clearing.accept.to.settled").timer().count())
+                .as("an accept→settled sample per settled payment").isGreaterThanOrEqualTo(census.get("SETTLED"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (meters.get("pagora.clearing.pending.chains").gauge().value() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(meters.get("pagora.clearing.pending.chains").gauge().value())
+                .as("every chain is resolved once every outcome is acknowledged").isZero();
         assertThat(kafka.readAll(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
     }
 }

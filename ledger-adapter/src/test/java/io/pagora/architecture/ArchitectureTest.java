@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Guards the layering: the domain (ledger port and PIX model) knows nothing of TigerBeetle, JDBC,
- * Spring or any adapter; adapters do not depend on each other; the application layer speaks only to
- * the port.
+ * Spring, Micrometer (metrics are a decorator, adapter.metrics) or any adapter; adapters do not depend
+ * on each other; the application layer speaks only to the port.
  */
 class ArchitectureTest {
 
@@ -21,7 +21,7 @@ class ArchitectureTest {
 
     private static final String[] INFRASTRUCTURE = {
         "com.tigerbeetle..", "java.sql..", "javax.sql..", "org.postgresql..", "org.flywaydb..", "com.zaxxer..",
-        "org.springframework..", "org.apache.kafka..", "io.pagora..adapter.."
+        "org.springframework..", "org.apache.kafka..", "io.micrometer..", "io.pagora..adapter.."
     };
 
     @Test

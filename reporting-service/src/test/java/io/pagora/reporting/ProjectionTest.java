@@ -179,9 +179,18 @@ class ProjectionTest {
         publisher.publish(payment.requested(), payment.requested(), payment.settled(), payment.settled());
         awaitPayment(payment.paymentId(), "SETTLED");
         JsonNode statsBefore = http.json("/stats");
+        double requestsBefore = metric("pagora_reporting_rows_projected_total", "kind=\"requested\"");
+        double outcomesBefore = metric("pagora_reporting_rows_projected_total", "kind=\"outcome\"");
+        double settledLatenciesBefore = metric("pagora_reporting_settled_to_visible_seconds_count", "");
+        double acceptLatenciesBefore = metric("pagora_reporting_accept_to_visible_seconds_count", "");
 
         publisher.publish(payment.settled(), payment.requested(), payment.settled());
         awaitPartitionsPassed(payment.payer());
+        // Redeliveries make nothing visible again: only the marker's request and outcome count, and are timed.
+        assertThat(metric("pagora_reporting_rows_projected_total", "kind=\"requested\"")).isEqualTo(requestsBefore + 1);
+        assertThat(metric("pagora_reporting_rows_projected_total", "kind=\"outcome\"")).isEqualTo(outcomesBefore + 1);
+        assertThat(metric("pagora_reporting_settled_to_visible_seconds_count", "")).isEqualTo(settledLatenciesBefore + 1);
+        assertThat(metric("pagora_reporting_accept_to_visible_seconds_count", "")).isEqualTo(acceptLatenciesBefore + 1);
 
         JsonNode statsAfter = http.json("/stats");
         assertThat(statsAfter.get("counts").get("SETTLED").asLong())
@@ -293,10 +302,15 @@ class ProjectionTest {
 
     /** A counter's value as Prometheus scrapes it from /actuator/prometheus (0 if not yet registered). */
     private double metric(String name) {
+        return metric(name, "");
+    }
+
+    /** The sum of a metric's series whose line contains {@code label} (e.g. {@code kind="outcome"}). */
+    private double metric(String name, String label) {
         String body = http.get("/actuator/prometheus").body();
         double total = 0;
         for (String line : body.split("\n")) {
-            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+            if ((line.startsWith(name + " ") || line.startsWith(name + "{")) && line.contains(label)) {
                 total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }

@@ -1,17 +1,23 @@
 package io.pagora.clearing.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
 import io.pagora.clearing.adapter.ledger.PostgresExpirySweeper;
+import io.pagora.clearing.adapter.metrics.MeteredOutcomePublisher;
+import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
+import io.pagora.clearing.adapter.metrics.PendingChains;
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.OutcomePublisher;
 import io.pagora.clearing.application.ReceivingBank;
 import io.pagora.clearing.application.UnansweredPayments;
 import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.adapter.metrics.MeteredLedger;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -30,18 +36,36 @@ public class ClearingConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ClearingConfiguration.class);
 
+    /** How long after the ledger expired a chain the pending-chains gauge still counts it. */
+    static final Duration PENDING_CHAINS_GRACE = Duration.ofMinutes(1);
+    /** At most this many pending chains are tracked (~15 MB at most): far above a pending timeout's worth of load. */
+    static final int PENDING_CHAINS_MAX = 100_000;
+
     @Bean
     @ConditionalOnMissingBean
     public Clock clock() {
         return Clock.systemUTC();
     }
 
-    /** The configured backend; the PostgreSQL one migrates its own schema on open. Closed on shutdown. */
+    /**
+     * The configured backend, metered ({@link MeteredLedger}); the PostgreSQL one migrates its own schema
+     * on open. Closed on shutdown.
+     */
     @Bean(destroyMethod = "close")
-    public Ledger ledger(LedgerProperties properties, ObjectProvider<DataSource> dataSource) {
+    public Ledger ledger(LedgerProperties properties, ObjectProvider<DataSource> dataSource, MeterRegistry meters) {
         Ledger ledger = Ledgers.open(properties.settings(), dataSource::getObject);
         log.info("ledger backend: {}", ledger.backendName());
-        return ledger;
+        return new MeteredLedger(ledger, meters);
+    }
+
+    /**
+     * The pending chains gauges. A chain is forgotten a minute after the ledger itself has expired it
+     * (pending timeout plus the expiry margin): see {@link PendingChains}.
+     */
+    @Bean
+    public PendingChains pendingChains(Clock clock, ClearingProperties properties, MeterRegistry meters) {
+        Duration forgetAfter = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
+        return new PendingChains(clock, forgetAfter, PENDING_CHAINS_MAX, meters);
     }
 
     /**
@@ -92,9 +116,16 @@ public class ClearingConfiguration {
         };
     }
 
+    /**
+     * The clearing use case. Its bank and outcome ports are observed for the metrics (pending chains,
+     * accept→settled latency) here, outermost, so the use case itself knows nothing of metrics.
+     */
     @Bean
     public Clearing clearing(Settlement settlement, ReceivingBank bank, OutcomePublisher outcomes,
-            UnansweredPayments unanswered, Clock clock, ClearingProperties properties) {
-        return new Clearing(settlement, bank, outcomes, unanswered, clock, properties.expiryMargin());
+            UnansweredPayments unanswered, Clock clock, ClearingProperties properties, PendingChains pendingChains,
+            MeterRegistry meters) {
+        return new Clearing(settlement, new ObservedReceivingBank(bank, pendingChains),
+                new MeteredOutcomePublisher(outcomes, pendingChains, clock, meters), unanswered, clock,
+                properties.expiryMargin());
     }
 }

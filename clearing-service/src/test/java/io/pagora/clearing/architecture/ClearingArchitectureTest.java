@@ -38,17 +38,23 @@ class ClearingArchitectureTest {
         noClasses()
                 .that().resideInAPackage("io.pagora.clearing.adapter.bank..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.pagora.clearing.adapter.kafka..",
-                        "io.pagora.clearing.adapter.ledger..")
+                        "io.pagora.clearing.adapter.ledger..", "io.pagora.clearing.adapter.metrics..")
                 .check(PRODUCTION);
         noClasses()
                 .that().resideInAPackage("io.pagora.clearing.adapter.ledger..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.pagora.clearing.adapter.kafka..",
-                        "io.pagora.clearing.adapter.bank..")
+                        "io.pagora.clearing.adapter.bank..", "io.pagora.clearing.adapter.metrics..")
                 .check(PRODUCTION);
         noClasses()
                 .that().resideInAPackage("io.pagora.clearing.adapter.kafka..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.pagora.clearing.adapter.bank..",
-                        "io.pagora.clearing.adapter.ledger..")
+                        "io.pagora.clearing.adapter.ledger..", "io.pagora.clearing.adapter.metrics..")
+                .check(PRODUCTION);
+        // Metrics observe the ports (decorators wired in config), never a particular adapter.
+        noClasses()
+                .that().resideInAPackage("io.pagora.clearing.adapter.metrics..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.pagora.clearing.adapter.kafka..",
+                        "io.pagora.clearing.adapter.bank..", "io.pagora.clearing.adapter.ledger..")
                 .check(PRODUCTION);
     }
 }

@@ -97,5 +97,11 @@ class OperabilityTest {
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.body()).contains("pagora_payments_known_accounts").contains("http_server_requests_seconds")
                 .contains("hikaricp_connections");
+        // The refused order above is counted with its problem type, and timed, on the single endpoint.
+        assertThat(prometheus.body())
+                .containsPattern("pagora_payments_rejections_total\\{[^}]*reason=\"missing-field\"[^}]*} 1\\.0")
+                .containsPattern("pagora_payments_accept_seconds_count\\{[^}]*endpoint=\"single\"[^}]*result=\"rejected\"[^}]*} 1")
+                .contains("pagora_payments_accept_seconds_bucket{", "http_server_requests_seconds_bucket{",
+                        "pagora_ledger_request_seconds_bucket{", "application=\"payment-api\"");
     }
 }

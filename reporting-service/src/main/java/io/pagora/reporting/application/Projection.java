@@ -50,7 +50,7 @@ public final class Projection {
     /** @param events valid events of one poll, in delivery order; may be empty */
     public Outcome project(List<PaymentEvent> events) {
         if (events.isEmpty()) {
-            return new Outcome(0, 0, 0, List.of());
+            return new Outcome(0, 0, 0, List.of(), 0, List.of());
         }
         PollMerge.Result merged = PollMerge.merge(events);
         ReadModelWriter.Applied applied = writer.apply(merged.facts());
@@ -66,9 +66,16 @@ public final class Projection {
         duplicateEvents.increment(merged.duplicateEvents() + applied.redelivered());
         projectedEvents.increment(events.size());
         pollSize.record(events.size());
-        return new Outcome(events.size(), merged.facts().size(), applied.finalized(), List.copyOf(alarms));
+        return new Outcome(events.size(), merged.facts().size(), applied.finalized(), List.copyOf(alarms),
+                applied.requestsVisible(), applied.finalStates());
     }
 
-    /** What a poll did, for logs and tests. */
-    public record Outcome(int events, int payments, int finalized, List<IntegrityAlarm> alarms) {}
+    /**
+     * What a poll did (committed), for logs, tests and the adapter's metrics.
+     *
+     * @param requestsVisible payments whose request became visible with this poll
+     * @param finalStates payments that became final with this poll
+     */
+    public record Outcome(int events, int payments, int finalized, List<IntegrityAlarm> alarms, int requestsVisible,
+            List<ReadModelWriter.FinalStateReached> finalStates) {}
 }

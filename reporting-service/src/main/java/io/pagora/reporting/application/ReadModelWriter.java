@@ -2,6 +2,8 @@ package io.pagora.reporting.application;
 
 import io.pagora.reporting.domain.IntegrityAlarm;
 import io.pagora.reporting.domain.PaymentFacts;
+import io.pagora.reporting.domain.PaymentStatus;
+import java.time.Instant;
 import java.util.List;
 
 /** Writes one poll's merged facts to the read model. */
@@ -25,6 +27,18 @@ public interface ReadModelWriter {
      * @param requestsFilled existing payments that got their request details
      * @param redelivered payments whose facts were all already stored (and agree with them)
      * @param alarms facts that contradict the stored payment
+     * @param requestsVisible payments whose request became visible (new ones with their request, plus
+     *     {@code requestsFilled}): each counted once however often its event is delivered
+     * @param finalStates the payments that got their final state, with their times, for latency metrics
      */
-    record Applied(int inserted, int finalized, int requestsFilled, int redelivered, List<IntegrityAlarm> alarms) {}
+    record Applied(int inserted, int finalized, int requestsFilled, int redelivered, List<IntegrityAlarm> alarms,
+            int requestsVisible, List<FinalStateReached> finalStates) {}
+
+    /**
+     * A payment that became final in this transaction.
+     *
+     * @param acceptedAt when payment-api accepted it
+     * @param finalAt when its outcome happened (the outcome event's occurredAt)
+     */
+    record FinalStateReached(PaymentStatus status, Instant acceptedAt, Instant finalAt) {}
 }

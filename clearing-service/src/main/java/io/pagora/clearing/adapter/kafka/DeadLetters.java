@@ -1,5 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.config.ClearingProperties;
 import java.nio.ByteBuffer;
@@ -34,12 +35,15 @@ public class DeadLetters {
 
     private final KafkaTemplate<String, byte[]> kafka;
     private final Duration timeout;
-    private final MeterRegistry meters;
+    private final Counter deadLettered;
 
     public DeadLetters(KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
         this.kafka = kafka;
         this.timeout = properties.publishTimeout();
-        this.meters = meters;
+        // Registered up front: a dashboard shows 0 dead letters, not "no data".
+        this.deadLettered = Counter.builder("pagora.clearing.dead.letters")
+                .description("Records clearing sent to a dead-letter topic (acknowledged by Kafka)")
+                .register(meters);
     }
 
     /** A record and why it cannot be processed. */
@@ -68,7 +72,7 @@ public class DeadLetters {
             sends.add(kafka.send(record));
         }
         KafkaSends.awaitAll(sends, timeout, "dead letters");
-        meters.counter("pagora.clearing.dead.letters").increment(deadLetters.size());
+        deadLettered.increment(deadLetters.size());
     }
 
     private static byte[] utf8(String text) {

@@ -41,7 +41,9 @@ public class PaymentRequestsListener {
                 .register(meters);
     }
 
+    // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-payments-<n>.
     @KafkaListener(id = ID, topics = Topics.PAYMENTS_REQUESTED, groupId = "${pagora.clearing.group-id:pagora-clearing}",
+            clientIdPrefix = ID,
             containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<ClearingRequest> requests = new ArrayList<>(records.size());

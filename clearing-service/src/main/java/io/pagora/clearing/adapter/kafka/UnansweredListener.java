@@ -47,7 +47,8 @@ public class UnansweredListener {
         this.waitMax = properties.pendingTimeout().plus(properties.expiryMargin());
     }
 
-    @KafkaListener(id = ID, topics = Topics.CLEARING_UNANSWERED,
+    // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-expiry-<n>.
+    @KafkaListener(id = ID, topics = Topics.CLEARING_UNANSWERED, clientIdPrefix = ID,
             groupId = "${pagora.clearing.expiry-group-id:pagora-clearing-expiry}",
             containerFactory = KafkaConfiguration.EXPIRY_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {

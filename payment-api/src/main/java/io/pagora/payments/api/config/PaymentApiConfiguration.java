@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
 import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.adapter.metrics.MeteredLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.api.adapter.jdbc.JdbcAccountNumbers;
 import io.pagora.payments.api.adapter.jdbc.JdbcBankNames;
@@ -25,6 +26,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -44,11 +46,15 @@ public class PaymentApiConfiguration {
     private static final Logger log = LoggerFactory.getLogger(PaymentApiConfiguration.class);
 
     /** The configured ledger backend; closed when the context closes (after the web server stopped). */
+    /**
+     * The configured ledger backend, metered ({@link MeteredLedger}); closed when the context closes (after
+     * the web server stopped).
+     */
     @Bean(destroyMethod = "close")
-    Ledger ledger(LedgerProperties properties, DataSource dataSource) {
+    Ledger ledger(LedgerProperties properties, DataSource dataSource, MeterRegistry meters) {
         Ledger ledger = Ledgers.open(properties.settings(), () -> dataSource);
         log.info("ledger backend: {}", ledger.backendName());
-        return ledger;
+        return new MeteredLedger(ledger, meters);
     }
 
     @Bean
@@ -70,11 +76,27 @@ public class PaymentApiConfiguration {
         return directory;
     }
 
+    /** Accepts POST /payments. */
     @Bean
     PaymentIntake paymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
-            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock) {
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single");
+    }
+
+    /**
+     * Accepts POST /payments/batch: the same service with its own publisher, so Kafka send times are
+     * tagged by endpoint without the application layer knowing about endpoints or metrics.
+     */
+    @Bean
+    PaymentIntake batchPaymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch");
+    }
+
+    private static PaymentIntake intake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, String endpoint) {
         return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos()), accounts, new JdbcIdempotencyKeys(jdbc),
-                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout()), ids, clock);
+                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock);
     }
 
     @Bean
@@ -85,9 +107,11 @@ public class PaymentApiConfiguration {
     }
 
     @Bean
-    PaymentController paymentController(PaymentIntake intake, PaymentApiProperties properties, MeterRegistry meters) {
-        return new PaymentController(intake, properties.bodyMaxBytes(), properties.batchBodyMaxBytes(),
-                properties.batchItemsMax(), properties.statusBaseUrl(), meters);
+    PaymentController paymentController(@Qualifier("paymentIntake") PaymentIntake paymentIntake,
+            @Qualifier("batchPaymentIntake") PaymentIntake batchPaymentIntake, PaymentApiProperties properties,
+            MeterRegistry meters) {
+        return new PaymentController(paymentIntake, batchPaymentIntake, properties.bodyMaxBytes(),
+                properties.batchBodyMaxBytes(), properties.batchItemsMax(), properties.statusBaseUrl(), meters);
     }
 
     @Bean

@@ -158,7 +158,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             Check.that(ids.add(fact.paymentId()), "a poll's facts name each payment once: %s", fact.paymentId());
         }
         if (facts.isEmpty()) {
-            return new Applied(0, 0, 0, 0, List.of());
+            return new Applied(0, 0, 0, 0, List.of(), 0, List.of());
         }
         return transactions.execute(status -> jdbc.execute((ConnectionCallback<Applied>) c -> applyIn(c, facts)));
     }
@@ -201,7 +201,21 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         }
 
         addStats(c, stats);
-        return new Applied(inserted.size(), stats.finalized, filled.size(), redelivered, List.copyOf(alarms));
+        int requestsVisible = filled.size();
+        List<FinalStateReached> finalStates = new ArrayList<>();
+        for (PaymentFacts fact : facts) {
+            boolean isNew = inserted.contains(fact.paymentId());
+            if (isNew && fact.request() != null) {
+                requestsVisible++;
+            }
+            if (fact.outcome() != null && (isNew || finalized.contains(fact.paymentId()))) {
+                finalStates.add(new FinalStateReached(fact.outcome().status(), fact.acceptedAt(), fact.outcome().finalAt()));
+            }
+        }
+        Check.that(finalStates.size() == stats.finalized, "every finalized payment is reported once: %d of %d",
+                finalStates.size(), stats.finalized);
+        return new Applied(inserted.size(), stats.finalized, filled.size(), redelivered, List.copyOf(alarms),
+                requestsVisible, List.copyOf(finalStates));
     }
 
     private static Set<Id128> insertNew(Connection c, List<PaymentFacts> facts, Stats stats) throws SQLException {

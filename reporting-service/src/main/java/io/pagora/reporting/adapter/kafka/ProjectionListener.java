@@ -7,6 +7,7 @@ import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.Topics;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.domain.EventRules;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,17 +38,22 @@ public class ProjectionListener {
     private final Projection projection;
     private final DeadLetterPublishingRecoverer deadLetters;
     private final Counter deadLettered;
+    private final ProjectionMetrics metrics;
 
-    public ProjectionListener(Projection projection, DeadLetterPublishingRecoverer deadLetters, MeterRegistry registry) {
+    public ProjectionListener(Projection projection, DeadLetterPublishingRecoverer deadLetters, MeterRegistry registry,
+            Clock clock) {
         this.projection = projection;
         this.deadLetters = deadLetters;
         this.deadLettered = Counter.builder("pagora.reporting.dead.letters")
                 .description("Records sent to a dead-letter topic because they could not be projected")
                 .register(registry);
+        this.metrics = new ProjectionMetrics(registry, clock);
     }
 
+    // clientIdPrefix: the Kafka client metrics (consumer lag) name the consumers reporting-projection-<n>.
     @KafkaListener(
             id = LISTENER_ID,
+            clientIdPrefix = LISTENER_ID,
             groupId = "${pagora.reporting.projection.group-id:pagora-reporting}",
             topics = {Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES},
             containerFactory = "projectionContainerFactory",
@@ -60,6 +66,8 @@ public class ProjectionListener {
             problem.ifPresent(reason -> rejected.add(new Rejected(record, bounded(reason))));
         }
         Projection.Outcome outcome = projection.project(events);
+        // project() returns after the poll's transaction committed: what it made visible is visible now.
+        metrics.committed(outcome);
         for (Rejected bad : rejected) {
             log.warn("dead-lettering {}-{}@{}: {}", bad.record.topic(), bad.record.partition(), bad.record.offset(),
                     bad.reason);

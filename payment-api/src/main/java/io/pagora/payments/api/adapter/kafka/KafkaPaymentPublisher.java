@@ -1,8 +1,11 @@
 package io.pagora.payments.api.adapter.kafka;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
+import io.pagora.ledger.adapter.metrics.LatencyHistograms;
 import io.pagora.ledger.domain.Check;
 import io.pagora.payments.api.application.PaymentPublisher;
 import java.time.Duration;
@@ -26,22 +29,42 @@ import org.springframework.kafka.core.KafkaTemplate;
  * record acknowledged here is on every in-sync replica, and the producer's own retries never duplicate
  * it. When the broker is unreachable, the first send that fails stops the rest from being attempted,
  * so a batch fails in one {@code max.block.ms}, not one per record.
+ *
+ * <p>Each call is timed as {@value #SEND_TIMER} (sends plus the wait for every acknowledgement), tagged with
+ * the endpoint the publisher serves ({@code single} or {@code batch}: one publisher per endpoint).
  */
 public final class KafkaPaymentPublisher implements PaymentPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaPaymentPublisher.class);
 
+    public static final String SEND_TIMER = "pagora.payments.kafka.send";
+
     private final KafkaTemplate<String, byte[]> template;
     private final Duration ackTimeout;
+    private final Timer sends;
 
-    public KafkaPaymentPublisher(KafkaTemplate<String, byte[]> template, Duration ackTimeout) {
+    /** @param endpoint {@code single} or {@code batch}: the endpoint whose payments this publisher sends */
+    public KafkaPaymentPublisher(KafkaTemplate<String, byte[]> template, Duration ackTimeout, MeterRegistry meters,
+            String endpoint) {
         Check.that(!ackTimeout.isNegative() && !ackTimeout.isZero(), "ack timeout must be positive: %s", ackTimeout);
         this.template = template;
         this.ackTimeout = ackTimeout;
+        this.sends = LatencyHistograms.timer(SEND_TIMER, "Sending a request's payment events until Kafka acknowledged them all")
+                .tag("endpoint", endpoint)
+                .register(meters);
     }
 
     @Override
     public List<Publication> publishAll(List<PaymentRequested> events) {
+        long started = System.nanoTime();
+        try {
+            return sendAndAwait(events);
+        } finally {
+            sends.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private List<Publication> sendAndAwait(List<PaymentRequested> events) {
         long deadlineNanos = System.nanoTime() + ackTimeout.toNanos();
         List<CompletableFuture<?>> acks = new ArrayList<>(events.size());
         String sendFailure = null;

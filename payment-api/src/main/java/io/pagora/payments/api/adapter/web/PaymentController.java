@@ -37,25 +37,44 @@ public class PaymentController {
     public record PaymentAccepted(String paymentId, String status, Instant acceptedAt) {}
 
     private final PaymentIntake intake;
+    private final PaymentIntake batchIntake;
     private final int bodyMaxBytes;
     private final int batchBodyMaxBytes;
     private final int batchItemsMax;
     private final String statusBaseUrl;
     private final MeterRegistry meters;
+    private final AcceptMetrics acceptMetrics;
 
-    public PaymentController(PaymentIntake intake, int bodyMaxBytes, int batchBodyMaxBytes, int batchItemsMax,
-            URI statusBaseUrl, MeterRegistry meters) {
+    /**
+     * @param intake accepts {@code POST /payments}
+     * @param batchIntake accepts {@code POST /payments/batch}: the same service, wired to a publisher whose
+     *     metrics say "batch" (the intake itself knows nothing of endpoints)
+     */
+    public PaymentController(PaymentIntake intake, PaymentIntake batchIntake, int bodyMaxBytes, int batchBodyMaxBytes,
+            int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
         this.intake = intake;
+        this.batchIntake = batchIntake;
         this.bodyMaxBytes = bodyMaxBytes;
         this.batchBodyMaxBytes = batchBodyMaxBytes;
         this.batchItemsMax = batchItemsMax;
         String base = statusBaseUrl.toString();
         this.statusBaseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         this.meters = meters;
+        this.acceptMetrics = new AcceptMetrics(meters);
     }
 
     @PostMapping("/payments")
     public ResponseEntity<Object> pay(HttpServletRequest http) {
+        long started = System.nanoTime();
+        try {
+            return payOne(http, started);
+        } catch (RuntimeException e) {
+            acceptMetrics.failed(AcceptMetrics.Endpoint.SINGLE, e, System.nanoTime() - started);
+            throw e;
+        }
+    }
+
+    private ResponseEntity<Object> payOne(HttpServletRequest http, long started) {
         JsonNode body = JsonBodies.read(http, bodyMaxBytes);
         IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(IDEMPOTENCY_KEY), IDEMPOTENCY_KEY);
         if (key.problem() != null) {
@@ -64,6 +83,7 @@ public class PaymentController {
         PaymentRequest request = PaymentJson.parse(body);
         Outcome outcome = intake.accept(key.key(), request);
         count(outcome);
+        acceptMetrics.record(AcceptMetrics.Endpoint.SINGLE, outcome, System.nanoTime() - started);
         return switch (outcome) {
             case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
                     .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
@@ -75,6 +95,16 @@ public class PaymentController {
 
     @PostMapping("/payments/batch")
     public ResponseEntity<Object> payBatch(HttpServletRequest http) {
+        long started = System.nanoTime();
+        try {
+            return payMany(http, started);
+        } catch (RuntimeException e) {
+            acceptMetrics.failed(AcceptMetrics.Endpoint.BATCH, e, System.nanoTime() - started);
+            throw e;
+        }
+    }
+
+    private ResponseEntity<Object> payMany(HttpServletRequest http, long started) {
         JsonNode body = JsonBodies.read(http, batchBodyMaxBytes);
         JsonFields fields = new JsonFields(body);
         JsonNode items = fields.node("payments");
@@ -92,7 +122,8 @@ public class PaymentController {
         for (int i = 0; i < items.size(); i++) {
             orders.add(order(items.get(i), i));
         }
-        List<Outcome> outcomes = intake.acceptAll(orders);
+        List<Outcome> outcomes = batchIntake.acceptAll(orders);
+        long elapsedNanos = System.nanoTime() - started;
 
         List<Map<String, Object>> results = new ArrayList<>(outcomes.size());
         int accepted = 0;
@@ -102,6 +133,7 @@ public class PaymentController {
         for (int i = 0; i < outcomes.size(); i++) {
             Outcome outcome = outcomes.get(i);
             count(outcome);
+            acceptMetrics.record(AcceptMetrics.Endpoint.BATCH, outcome, elapsedNanos);
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("index", i);
             switch (outcome) {

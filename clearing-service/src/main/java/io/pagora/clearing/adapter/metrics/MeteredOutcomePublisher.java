@@ -1,0 +1,58 @@
+package io.pagora.clearing.adapter.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.events.PaymentOutcome;
+import io.pagora.events.PaymentSettled;
+import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.settlement.domain.PaymentId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The outcome port, metered. When {@link OutcomePublisher#publish} returns, Kafka has acknowledged every
+ * outcome: that is the moment a payment's chain counts as resolved ({@link PendingChains}) and the moment
+ * {@value #ACCEPT_TO_SETTLED} ends for a settled payment — from {@code acceptedAt} (payment-api's 202) to
+ * the acknowledged {@code PaymentSettled}. A payment cleared again publishes its outcome again and is timed
+ * again — a redelivered batch (a crash between publishing and committing) or a client's retry with the same
+ * Idempotency-Key, which payment-api re-publishes: so this timer and {@code pagora.clearing.outcomes} count
+ * publications, while reporting's {@code pagora.reporting.*} meters count each payment once.
+ */
+public final class MeteredOutcomePublisher implements OutcomePublisher {
+
+    public static final String ACCEPT_TO_SETTLED = "pagora.clearing.accept.to.settled";
+
+    private final OutcomePublisher delegate;
+    private final PendingChains pending;
+    private final Clock clock;
+    private final Timer acceptToSettled;
+
+    public MeteredOutcomePublisher(OutcomePublisher delegate, PendingChains pending, Clock clock, MeterRegistry registry) {
+        this.delegate = delegate;
+        this.pending = pending;
+        this.clock = clock;
+        this.acceptToSettled = LatencyHistograms.timer(ACCEPT_TO_SETTLED,
+                        "From the payment's acceptance to its PaymentSettled acknowledged by Kafka")
+                .register(registry);
+    }
+
+    @Override
+    public void publish(List<PaymentOutcome> outcomes) {
+        delegate.publish(outcomes);
+        Instant acknowledged = clock.instant();
+        List<PaymentId> resolved = new ArrayList<>(outcomes.size());
+        for (PaymentOutcome outcome : outcomes) {
+            resolved.add(PaymentId.parse(outcome.paymentId()));
+            if (outcome instanceof PaymentSettled settled) {
+                Duration latency = Duration.between(settled.acceptedAt(), acknowledged);
+                // A clock behind payment-api's would give a negative latency: it is a zero, not a skipped sample.
+                acceptToSettled.record(latency.isNegative() ? Duration.ZERO : latency);
+            }
+        }
+        pending.resolved(resolved);
+    }
+}

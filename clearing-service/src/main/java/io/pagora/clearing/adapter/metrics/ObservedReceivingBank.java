@@ -1,0 +1,27 @@
+package io.pagora.clearing.adapter.metrics;
+
+import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.domain.BankAnswer;
+import io.pagora.settlement.domain.Payment;
+import java.util.List;
+
+/**
+ * The receiving-bank port, observed: clearing asks the bank only about payments whose chains it has
+ * just reserved, so every payment passing here starts a pending chain ({@link PendingChains}).
+ */
+public final class ObservedReceivingBank implements ReceivingBank {
+
+    private final ReceivingBank delegate;
+    private final PendingChains pending;
+
+    public ObservedReceivingBank(ReceivingBank delegate, PendingChains pending) {
+        this.delegate = delegate;
+        this.pending = pending;
+    }
+
+    @Override
+    public List<BankAnswer> decide(List<Payment> payments) {
+        pending.reserved(payments.stream().map(Payment::id).toList());
+        return delegate.decide(payments);
+    }
+}

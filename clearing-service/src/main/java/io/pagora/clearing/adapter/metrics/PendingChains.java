@@ -1,0 +1,97 @@
+package io.pagora.clearing.adapter.metrics;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.ledger.domain.Check;
+import io.pagora.settlement.domain.PaymentId;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The pending chains this clearing process holds: reserved in the ledger (the receiving bank was asked
+ * about them, which happens only for reserved chains) and not yet resolved by an acknowledged outcome —
+ * chains inside a running batch and chains parked for the expiry worker alike. Exported as
+ * {@value #CHAINS} and {@value #OLDEST_AGE} (seconds): a growing count or age means receiving banks do
+ * not answer, or the expiry worker lags behind its deadlines.
+ *
+ * <p>Bounded in time and size. A chain is forgotten {@code forgetAfter} after it was reserved, chosen
+ * beyond the pending timeout plus the expiry margin: by then the ledger itself has expired it (so it is
+ * no longer pending), and an entry whose outcome another instance published, or whose batch was
+ * dead-lettered, cannot stay forever. At most {@code capacity} chains are held; beyond that the oldest is
+ * forgotten. A restarted process does not know the chains its predecessor parked: they are resolved
+ * within one pending timeout, meanwhile the expiry consumer's lag shows them.
+ */
+public final class PendingChains {
+
+    public static final String CHAINS = "pagora.clearing.pending.chains";
+    public static final String OLDEST_AGE = "pagora.clearing.pending.oldest.age";
+
+    private final Clock clock;
+    private final Duration forgetAfter;
+    private final int capacity;
+    /** Insertion order = reservation order (one clock), so the first entry is the oldest. */
+    private final LinkedHashMap<PaymentId, Instant> reservedAt = new LinkedHashMap<>();
+
+    public PendingChains(Clock clock, Duration forgetAfter, int capacity, MeterRegistry registry) {
+        Check.that(forgetAfter.toMillis() > 0, "forgetAfter must be positive: %s", forgetAfter);
+        Check.that(capacity > 0, "capacity must be positive: %d", capacity);
+        this.clock = clock;
+        this.forgetAfter = forgetAfter;
+        this.capacity = capacity;
+        Gauge.builder(CHAINS, this, PendingChains::count)
+                .description("Chains reserved in the ledger and not yet posted, voided or expired (parked unanswered included)")
+                .register(registry);
+        Gauge.builder(OLDEST_AGE, this, chains -> chains.oldestAge().toNanos() / 1e9)
+                .description("Age of the oldest pending chain (0 when there is none)")
+                .baseUnit("seconds")
+                .register(registry);
+    }
+
+    /** The chains of these payments are pending from now on (an already pending one keeps its first time). */
+    public synchronized void reserved(Iterable<PaymentId> payments) {
+        Instant now = clock.instant();
+        for (PaymentId payment : payments) {
+            reservedAt.putIfAbsent(payment, now);
+        }
+        forgetOld(now);
+        while (reservedAt.size() > capacity) {
+            Iterator<Map.Entry<PaymentId, Instant>> oldest = reservedAt.entrySet().iterator();
+            oldest.next();
+            oldest.remove();
+        }
+    }
+
+    /** The chains of these payments are resolved (their outcome is acknowledged); unknown ones are ignored. */
+    public synchronized void resolved(Iterable<PaymentId> payments) {
+        for (PaymentId payment : payments) {
+            reservedAt.remove(payment);
+        }
+    }
+
+    public synchronized int count() {
+        forgetOld(clock.instant());
+        return reservedAt.size();
+    }
+
+    public synchronized Duration oldestAge() {
+        Instant now = clock.instant();
+        forgetOld(now);
+        if (reservedAt.isEmpty()) {
+            return Duration.ZERO;
+        }
+        Duration age = Duration.between(reservedAt.firstEntry().getValue(), now);
+        return age.isNegative() ? Duration.ZERO : age;
+    }
+
+    private void forgetOld(Instant now) {
+        Instant horizon = now.minus(forgetAfter);
+        Iterator<Map.Entry<PaymentId, Instant>> entries = reservedAt.entrySet().iterator();
+        while (entries.hasNext() && entries.next().getValue().isBefore(horizon)) {
+            entries.remove();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.pagora.payments.api.adapter.web;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.domain.ProblemException;
+import io.pagora.payments.api.domain.ProblemType;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.springframework.dao.DataAccessException;
+
+/**
+ * The intake's meters, per payment order:
+ * <ul>
+ *   <li>{@value #ACCEPT} (timer; {@code endpoint=single|batch}, {@code result=accepted|replayed|rejected}): how
+ *       long the client waited for the answer — for a batch, the whole call, once per item;
+ *   <li>{@value #ACCEPTED} (counter; {@code endpoint}): payments newly accepted (a replay is not a new payment);
+ *   <li>{@value #REJECTIONS} (counter; {@code reason} = the problem type's slug, e.g. {@code unknown-account}).
+ * </ul>
+ * Every tag comes from a closed set (two endpoints, three results, the {@link ProblemType} slugs).
+ */
+final class AcceptMetrics {
+
+    static final String ACCEPT = "pagora.payments.accept";
+    static final String ACCEPTED = "pagora.payments.accepted";
+    static final String REJECTIONS = "pagora.payments.rejections";
+
+    enum Endpoint {
+        SINGLE("single"), BATCH("batch");
+
+        final String tag;
+
+        Endpoint(String tag) {
+            this.tag = tag;
+        }
+    }
+
+    private enum Result { ACCEPTED, REPLAYED, REJECTED }
+
+    private final Map<Endpoint, Map<Result, Timer>> timers = new EnumMap<>(Endpoint.class);
+    private final Map<Endpoint, Counter> accepted = new EnumMap<>(Endpoint.class);
+    private final Map<ProblemType, Counter> rejections = new EnumMap<>(ProblemType.class);
+
+    AcceptMetrics(MeterRegistry registry) {
+        // Registered up front: the dashboards show zero, not "no data", before the first payment.
+        for (Endpoint endpoint : Endpoint.values()) {
+            Map<Result, Timer> byResult = new EnumMap<>(Result.class);
+            for (Result result : Result.values()) {
+                byResult.put(result, LatencyHistograms.timer(ACCEPT, "Time to answer one payment order (for a batch: the call)")
+                        .tag("endpoint", endpoint.tag)
+                        .tag("result", result.name().toLowerCase(Locale.ROOT))
+                        .register(registry));
+            }
+            timers.put(endpoint, byResult);
+            accepted.put(endpoint, Counter.builder(ACCEPTED)
+                    .description("Payments newly accepted (the broker holds them); replays are not counted")
+                    .tag("endpoint", endpoint.tag)
+                    .register(registry));
+        }
+        for (ProblemType type : ProblemType.values()) {
+            rejections.put(type, Counter.builder(REJECTIONS)
+                    .description("Payment orders refused, by problem type")
+                    .tag("reason", type.slug)
+                    .register(registry));
+        }
+    }
+
+    /** One payment order answered with {@code outcome}, {@code elapsedNanos} after its request arrived. */
+    void record(Endpoint endpoint, Outcome outcome, long elapsedNanos) {
+        switch (outcome) {
+            case Outcome.Accepted ok -> {
+                timers.get(endpoint).get(ok.replayed() ? Result.REPLAYED : Result.ACCEPTED)
+                        .record(elapsedNanos, TimeUnit.NANOSECONDS);
+                if (!ok.replayed()) {
+                    accepted.get(endpoint).increment();
+                }
+            }
+            case Outcome.Rejected refused -> rejected(endpoint, refused.problem().type(), elapsedNanos);
+        }
+    }
+
+    /** A request that failed as a whole (bad body, outage): one rejected order, for the reason the client is told. */
+    void failed(Endpoint endpoint, RuntimeException failure, long elapsedNanos) {
+        rejected(endpoint, typeOf(failure), elapsedNanos);
+    }
+
+    private void rejected(Endpoint endpoint, ProblemType type, long elapsedNanos) {
+        timers.get(endpoint).get(Result.REJECTED).record(elapsedNanos, TimeUnit.NANOSECONDS);
+        rejections.get(type).increment();
+    }
+
+    /** The problem type {@link ApiExceptionHandler} answers for this failure. */
+    static ProblemType typeOf(RuntimeException failure) {
+        return switch (failure) {
+            case ProblemException problem -> problem.problem().type();
+            case LedgerUnavailableException ignored -> ProblemType.LEDGER_UNAVAILABLE;
+            case DataAccessException ignored -> ProblemType.DATABASE_UNAVAILABLE;
+            default -> ProblemType.INTERNAL_ERROR;
+        };
+    }
+}

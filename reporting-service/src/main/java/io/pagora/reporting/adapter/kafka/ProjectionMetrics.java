@@ -1,0 +1,69 @@
+package io.pagora.reporting.adapter.kafka;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.reporting.application.Projection;
+import io.pagora.reporting.application.ReadModelWriter.FinalStateReached;
+import io.pagora.reporting.domain.PaymentStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * How far behind the read model is, measured when a poll's transaction has committed:
+ * <ul>
+ *   <li>{@value #ROWS_PROJECTED} (counter; {@code kind=requested|outcome}): payments whose request, or final
+ *       state, became visible — once per payment, however often its events are delivered;
+ *   <li>{@value #SETTLED_TO_VISIBLE} (timer): from a settlement (the PaymentSettled's occurredAt, clearing's
+ *       clock) to its commit in the read model;
+ *   <li>{@value #ACCEPT_TO_VISIBLE} (timer): from acceptance (payment-api's 202) to the commit of the final
+ *       state, whatever it is — the whole pipeline as a client polling GET /payments/{id} sees it.
+ * </ul>
+ * A sample is never negative: a clock behind another service's counts as zero.
+ */
+final class ProjectionMetrics {
+
+    static final String ROWS_PROJECTED = "pagora.reporting.rows.projected";
+    static final String SETTLED_TO_VISIBLE = "pagora.reporting.settled.to.visible";
+    static final String ACCEPT_TO_VISIBLE = "pagora.reporting.accept.to.visible";
+
+    private final Clock clock;
+    private final Counter requestsProjected;
+    private final Counter outcomesProjected;
+    private final Timer settledToVisible;
+    private final Timer acceptToVisible;
+
+    ProjectionMetrics(MeterRegistry registry, Clock clock) {
+        this.clock = clock;
+        this.requestsProjected = Counter.builder(ROWS_PROJECTED)
+                .description("Payments whose request (kind=requested) or final state (kind=outcome) became visible")
+                .tag("kind", "requested")
+                .register(registry);
+        this.outcomesProjected = Counter.builder(ROWS_PROJECTED)
+                .description("Payments whose request (kind=requested) or final state (kind=outcome) became visible")
+                .tag("kind", "outcome")
+                .register(registry);
+        this.settledToVisible = LatencyHistograms.timer(SETTLED_TO_VISIBLE,
+                "From a payment's settlement to its commit in the read model").register(registry);
+        this.acceptToVisible = LatencyHistograms.timer(ACCEPT_TO_VISIBLE,
+                "From a payment's acceptance to the commit of its final state in the read model").register(registry);
+    }
+
+    void committed(Projection.Outcome outcome) {
+        Instant visible = clock.instant();
+        requestsProjected.increment(outcome.requestsVisible());
+        outcomesProjected.increment(outcome.finalStates().size());
+        for (FinalStateReached reached : outcome.finalStates()) {
+            acceptToVisible.record(nonNegative(Duration.between(reached.acceptedAt(), visible)));
+            if (reached.status() == PaymentStatus.SETTLED) {
+                settledToVisible.record(nonNegative(Duration.between(reached.finalAt(), visible)));
+            }
+        }
+    }
+
+    private static Duration nonNegative(Duration duration) {
+        return duration.isNegative() ? Duration.ZERO : duration;
+    }
+}
