@@ -1,0 +1,327 @@
+// Payment generation and sending: one payment (POST /payments) or one batch (POST /payments/batch) per
+// iteration, a unique Idempotency-Key per payment, and deliberate duplicates (DUP_SHARE), key re-uses
+// with another amount (CONFLICT_SHARE) and insufficient-funds payments (NSF_SHARE).
+//
+// With LOG_ANSWERS=1 every answer is one tab-separated console line (infra/local/pagora's demo report,
+// local-runtime's AcceptedPayments, reads them back from k6's --log-output file):
+//   ACCEPTED    key  paymentId  httpStatus  first|dup
+//   REFUSED     key  httpStatus problemType       (a payment the suite expected to be accepted)
+//   UNANSWERED  key  httpStatus                   (no answer or 5xx: the outcome is unknown to the client)
+//   CONFLICT    key  httpStatus                   (a deliberate re-use of the key with another amount, refused)
+import http from 'k6/http';
+import exec from 'k6/execution';
+import { check } from 'k6';
+import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
+import { config } from './config.js';
+import { settlementMetrics, verifyPayments } from './settlement.js';
+
+export const metrics = {
+  acceptLatency: new Trend('accept_latency', true), // POST /payments -> 202, first sends
+  batchLatency: new Trend('batch_latency', true), // POST /payments/batch -> 200
+  accepted: new Counter('payments_accepted'), // new payment ids the API answered
+  acceptedAt: new Gauge('accept_epoch_ms'), // min/max: the first and the last acceptance
+  errors: new Rate('payment_errors'), // per payment request: no answer, 5xx or an unexpected answer
+  unexpected: new Counter('unexpected_answers'),
+  unanswered: new Counter('payments_unanswered'),
+  duplicates: new Counter('duplicates_answered_same_id'),
+  conflicts: new Counter('conflicting_resends_refused'),
+  nsfSent: new Counter('nsf_payments_accepted'),
+};
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const ACCEPTED = http.expectedStatuses(202);
+const BATCH_OK = http.expectedStatuses(200);
+const KEY_REUSE_REFUSED = http.expectedStatuses(409, 422);
+const KINDS = ['normal', 'dup', 'conflict', 'nsf'];
+
+/** The payment of a given index: deterministic, so a re-send carries exactly the same body. */
+export function paymentOf(data, index, kind) {
+  const { customers, hot, dry } = data.participants;
+  let payer;
+  let amountCentavos = config.amountMinCentavos
+    + (hash(index, 3) % (config.amountMaxCentavos - config.amountMinCentavos + 1));
+  if (kind === 'nsf' && dry.length > 0) {
+    payer = dry[hash(index, 1) % dry.length]; // an account nobody funded or pays
+  } else if (hot.length > 0 && unit(index, 6) < config.hotShare) {
+    payer = hot[hash(index, 1) % hot.length];
+  } else {
+    payer = customers[hash(index, 1) % customers.length];
+  }
+  if (kind === 'nsf' && dry.length === 0) {
+    amountCentavos = data.participants.nsfAmountCentavos; // more than any customer can hold
+  }
+  let payee = customers[hash(index, 2) % customers.length];
+  if (payee === payer) {
+    payee = customers[(customers.indexOf(payer) + 1) % customers.length];
+  }
+  return {
+    key: `k6-${data.runId}-${config.scenario}-${index}`,
+    kind,
+    body: { payerAccountId: payer, payeeAccountId: payee, amountCentavos, description: `k6 ${config.scenario} ${index}` },
+  };
+}
+
+/** What to do with payment `index`: smoke cycles through every kind, the others roll against the shares. */
+export function kindOf(index) {
+  if (config.scenario === 'smoke') {
+    return KINDS[index % KINDS.length];
+  }
+  const roll = unit(index, 4);
+  if (roll < config.nsfShare) {
+    return 'nsf';
+  }
+  if (roll < config.nsfShare + config.dupShare) {
+    return 'dup';
+  }
+  if (roll < config.nsfShare + config.dupShare + config.conflictShare) {
+    return 'conflict';
+  }
+  return 'normal';
+}
+
+export function isVerified(index) {
+  return unit(index, 5) < config.verifyShare;
+}
+
+/** One iteration of the single-payment scenarios. `tags` go on every request and metric sample. */
+export function sendOne(data, index, tags) {
+  const payment = paymentOf(data, index, kindOf(index));
+  const body = JSON.stringify(payment.body);
+  const first = post(payment.key, body, ACCEPTED, tags);
+  const acceptedAtMs = Date.now();
+  const paymentId = recordSingle(payment, first, 'first', tags);
+  if (paymentId === null) {
+    return;
+  }
+  if (payment.kind === 'dup') {
+    const again = post(payment.key, body, ACCEPTED, tags);
+    const againId = recordSingle(payment, again, 'dup', tags);
+    const same = check(again, {
+      'a duplicate re-send answers the same payment id': () => againId === paymentId,
+      'a duplicate re-send is marked Idempotent-Replayed': (r) => r.headers['Idempotent-Replayed'] === 'true',
+    });
+    (same ? metrics.duplicates : metrics.unexpected).add(1, tags);
+  } else if (payment.kind === 'conflict') {
+    const other = JSON.stringify(Object.assign({}, payment.body, { amountCentavos: payment.body.amountCentavos + 1 }));
+    const refused = post(payment.key, other, KEY_REUSE_REFUSED, tags);
+    const ok = check(refused, { 'a key re-used for another payment is refused (409/422)': (r) => r.status === 409 || r.status === 422 });
+    metrics.errors.add(ok ? 0 : 1, tags);
+    if (ok) {
+      metrics.conflicts.add(1, tags);
+      log(`CONFLICT\t${payment.key}\t${refused.status}`);
+    } else {
+      metrics.unexpected.add(1, tags);
+      recordSingle(payment, refused, 'dup', tags);
+    }
+  }
+  if (isVerified(index)) {
+    verifyPayments([{ id: paymentId, payment }], acceptedAtMs, tags);
+  }
+}
+
+/** One iteration of bulk: a batch of BATCH_SIZE payments, then the batch's duplicates and key re-uses. */
+export function sendBatch(data, batchIndex, tags) {
+  const payments = [];
+  for (let i = 0; i < config.batchSize; i++) {
+    const index = batchIndex * config.batchSize + i;
+    payments.push(paymentOf(data, index, kindOf(index)));
+  }
+  const res = postBatch(payments.map((p) => Object.assign({ idempotencyKey: p.key }, p.body)), tags);
+  const acceptedAtMs = Date.now();
+  const ids = recordBatch(payments, res, 'first', tags);
+  if (res.status === 200) {
+    metrics.batchLatency.add(res.timings.duration, tags);
+  }
+
+  // Re-send, in one more batch, the duplicates (same body: REPLAYED, same id) and the key re-uses
+  // (another amount: REJECTED idempotency-key-reused) of the items that were accepted.
+  const resend = [];
+  payments.forEach((p, i) => {
+    if (ids[i] !== null && (p.kind === 'dup' || p.kind === 'conflict')) {
+      const body = p.kind === 'dup' ? p.body : Object.assign({}, p.body, { amountCentavos: p.body.amountCentavos + 1 });
+      resend.push({ payment: p, id: ids[i], item: Object.assign({ idempotencyKey: p.key }, body) });
+    }
+  });
+  if (resend.length > 0) {
+    const again = postBatch(resend.map((r) => r.item), tags);
+    const results = batchResults(again, resend.length);
+    resend.forEach((r, i) => {
+      const result = results === null ? null : results[i];
+      if (r.payment.kind === 'dup') {
+        const ok = check(result, { 'a duplicate batch item is REPLAYED with the same payment id':
+          (x) => x !== null && x.status === 'REPLAYED' && x.paymentId === r.id });
+        (ok ? metrics.duplicates : metrics.unexpected).add(1, tags);
+        if (ok) {
+          log(`ACCEPTED\t${r.payment.key}\t${result.paymentId}\t${again.status}\tdup`);
+        }
+      } else {
+        const ok = check(result, { 'a batch item re-using a key for another payment is refused':
+          (x) => x !== null && x.status === 'REJECTED' && /idempotency-key-reused$/.test(problemType(x.problem)) });
+        (ok ? metrics.conflicts : metrics.unexpected).add(1, tags);
+        if (ok) {
+          log(`CONFLICT\t${r.payment.key}\t${again.status}`);
+        }
+      }
+    });
+  }
+  const sampled = payments.map((payment, i) => ({ id: ids[i], payment }))
+    .filter((p, i) => p.id !== null && isVerified(batchIndex * config.batchSize + i));
+  if (sampled.length > 0) {
+    verifyPayments(sampled, acceptedAtMs, tags); // followed together: the VU waits for the slowest only
+  }
+}
+
+function post(key, body, expected, tags) {
+  return http.post(`${config.apiUrl}/payments`, body, {
+    headers: Object.assign({ 'Idempotency-Key': key }, JSON_HEADERS),
+    timeout: `${config.requestTimeoutSeconds}s`,
+    responseCallback: expected,
+    tags: Object.assign({ name: 'POST /payments' }, tags),
+  });
+}
+
+function postBatch(items, tags) {
+  return http.post(`${config.apiUrl}/payments/batch`, JSON.stringify({ payments: items }), {
+    headers: JSON_HEADERS,
+    timeout: `${config.requestTimeoutSeconds}s`,
+    responseCallback: BATCH_OK,
+    tags: Object.assign({ name: 'POST /payments/batch' }, tags),
+  });
+}
+
+// Records a POST /payments answer; returns the payment id of a 202, else null.
+function recordSingle(payment, res, attempt, tags) {
+  if (res.status === 202) {
+    const id = field(res, 'paymentId');
+    const replayed = res.headers['Idempotent-Replayed'] === 'true';
+    if (check(res, { '202 carries a paymentId': () => typeof id === 'string' && id.length === 32 })) {
+      metrics.errors.add(0, tags);
+      log(`ACCEPTED\t${payment.key}\t${id}\t${res.status}\t${attempt}`);
+      if (attempt === 'first') {
+        metrics.acceptLatency.add(res.timings.duration, tags);
+        if (!replayed) {
+          accepted(payment, 1, tags);
+        }
+      }
+      return id;
+    }
+  }
+  metrics.errors.add(1, tags);
+  if (res.status === 0 || res.status >= 500) {
+    metrics.unanswered.add(1, tags);
+    log(`UNANSWERED\t${payment.key}\t${res.status}`);
+    check(res, { 'payment-api answers (no timeout, no 5xx)': () => false });
+    return null;
+  }
+  // Every payment the suite sends is well-formed, between existing accounts: a refusal is unexpected.
+  metrics.unexpected.add(1, tags);
+  log(`REFUSED\t${payment.key}\t${res.status}\t${problemType(safeJson(res))}`);
+  check(res, { 'a well-formed payment is accepted (202)': () => false });
+  return null;
+}
+
+// Records a batch answer; returns, per item, the payment id it was given or null.
+function recordBatch(payments, res, attempt, tags) {
+  const results = batchResults(res, payments.length);
+  const ids = payments.map(() => null);
+  if (results === null) {
+    const unanswered = res.status === 0 || res.status >= 500;
+    metrics.errors.add(1, tags);
+    (unanswered ? metrics.unanswered : metrics.unexpected).add(payments.length, tags);
+    check(res, { 'the batch is answered 200 with one result per item': () => false });
+    payments.forEach((p) => log(unanswered ? `UNANSWERED\t${p.key}\t${res.status}`
+      : `REFUSED\t${p.key}\t${res.status}\t${problemType(safeJson(res))}`));
+    return ids;
+  }
+  metrics.errors.add(0, tags);
+  let fresh = 0;
+  payments.forEach((p, i) => {
+    const result = results[i];
+    if (result.status === 'ACCEPTED' || result.status === 'REPLAYED') {
+      ids[i] = result.paymentId;
+      log(`ACCEPTED\t${p.key}\t${result.paymentId}\t${res.status}\t${attempt}`);
+      if (result.status === 'ACCEPTED') {
+        fresh++;
+        if (p.kind === 'nsf') {
+          metrics.nsfSent.add(1, tags);
+        }
+      }
+    } else {
+      metrics.unexpected.add(1, tags);
+      log(`REFUSED\t${p.key}\t${res.status}\t${problemType(result.problem)}`);
+    }
+  });
+  check(results, { 'every batch item is accepted': () => ids.every((id) => id !== null) });
+  if (fresh > 0) {
+    metrics.accepted.add(fresh, tags);
+    settlementMetrics.settleMissing.add(fresh, tags);
+    metrics.acceptedAt.add(Date.now(), tags);
+  }
+  return ids;
+}
+
+function accepted(payment, count, tags) {
+  metrics.accepted.add(count, tags);
+  settlementMetrics.settleMissing.add(count, tags);
+  metrics.acceptedAt.add(Date.now(), tags);
+  if (payment.kind === 'nsf') {
+    metrics.nsfSent.add(count, tags);
+  }
+}
+
+// The results array of a 200 batch answer, one per item in order, or null.
+function batchResults(res, expectedCount) {
+  if (res.status !== 200) {
+    return null;
+  }
+  const results = field(res, 'results');
+  if (!Array.isArray(results) || results.length !== expectedCount
+    || results.some((r, i) => r === null || r.index !== i)) {
+    return null;
+  }
+  return results;
+}
+
+function field(res, name) {
+  try {
+    return res.json(name);
+  } catch (e) {
+    return undefined;
+  }
+}
+
+function safeJson(res) {
+  try {
+    return res.json();
+  } catch (e) {
+    return null;
+  }
+}
+
+function problemType(problem) {
+  return problem && typeof problem.type === 'string' ? problem.type : '';
+}
+
+function log(line) {
+  if (config.logAnswers) {
+    console.log(line);
+  }
+}
+
+/** The index of this iteration in its scenario, across all VUs (0, 1, 2, ...). */
+export function iterationIndex() {
+  return exec.scenario.iterationInTest;
+}
+
+// A small deterministic integer hash: the same index always makes the same payment.
+export function hash(index, salt) {
+  let x = (index + 1) * 0x9e3779b1 + salt * 0x85ebca6b;
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+function unit(index, salt) {
+  return hash(index, salt) / 4294967296;
+}

@@ -1,0 +1,99 @@
+// The participants a run pays between: read from ACCOUNTS_FILE (what infra/local/pagora seeded), or
+// created through payment-api (banks, reserve fundings, customer accounts and their fundings).
+import http from 'k6/http';
+import { config } from './config.js';
+
+// open() works only in the init context: the file is read when the script loads.
+const accountsText = config.accountsFile ? open(config.accountsFile) : null;
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const PARALLEL_REQUESTS = 50; // http.batch chunk: setup is quick without flooding the API
+// A dry account's number: opened, never funded, never paid: every payment it sends lacks funds.
+const DRY_ACCOUNT_NUMBER = 990001;
+
+/**
+ * Returns { source, customers, hot, dry, nsfAmountCentavos, banks }. customers pay and are paid; hot
+ * are the first customers (the hot-account payers); dry accounts only send the NSF payments.
+ */
+export function prepareParticipants(runId) {
+  const participants = accountsText !== null ? fromFile(accountsText) : createThroughApi(runId);
+  const hot = participants.customers.slice(0, Math.min(config.hotAccounts, participants.customers.length - 1));
+  return Object.assign(participants, { hot });
+}
+
+// "bank ISPB RESERVE" and "customer ACCOUNT_ID FUNDED" lines (infra/local/pagora seed; # comments).
+function fromFile(textContent) {
+  const customers = [];
+  const banks = [];
+  let fundedCentavos = 0;
+  for (const line of textContent.split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[0] === 'customer') {
+      customers.push(fields[1]);
+      fundedCentavos += Number(fields[2]);
+    } else if (fields[0] === 'bank') {
+      banks.push(Number(fields[1]));
+    }
+  }
+  if (customers.length < 2) {
+    throw new Error(`${config.accountsFile} lists ${customers.length} customers; at least 2 are needed`);
+  }
+  // No customer can hold more than every customer was funded with: one centavo more always lacks funds
+  // (the file's accounts are paid only by runs that use the file).
+  const nsfAmountCentavos = fundedCentavos + 1;
+  if (config.nsfShare > 0 && nsfAmountCentavos > 10000000000) {
+    throw new Error(`NSF payments would need ${nsfAmountCentavos} centavos, above payment-api's default maximum; set NSF_SHARE=0`);
+  }
+  return { source: `file ${config.accountsFile}`, banks, customers, dry: [], nsfAmountCentavos };
+}
+
+function createThroughApi(runId) {
+  const banks = [];
+  for (let b = 1; b <= config.banks; b++) {
+    banks.push(config.bankIspbBase + b);
+  }
+  // Banks: 201 when new, 200 when an earlier run registered them under the same name.
+  expectAll(banks.map((ispb) => post('/banks', { ispb, name: `k6 bank ${ispb}` })), [200, 201], 'register banks');
+  expectAll(banks.map((ispb) => post(`/banks/${ispb}/reserve-fundings`, { amountCentavos: config.reserveFundingCentavos },
+    `k6-${runId}-reserve-${ispb}`)), [200, 201], 'fund bank reserves');
+
+  // Customers interleaved across banks (customers[0] at bank 1, [1] at bank 2, ...): the hot accounts
+  // (the first HOT_ACCOUNTS) sit at different banks, and any prefix mixes on-us and interbank payments.
+  const openings = [];
+  for (let n = 1; n <= config.accountsPerBank; n++) {
+    for (const ispb of banks) {
+      openings.push({ ispb, accountNumber: n });
+    }
+  }
+  const customers = expectAll(openings.map((body) => post('/accounts', body)), [200, 201], 'open customer accounts')
+    .map((res) => res.json('accountId'));
+  const dry = expectAll(banks.map((ispb) => post('/accounts', { ispb, accountNumber: DRY_ACCOUNT_NUMBER })), [200, 201],
+    'open dry accounts').map((res) => res.json('accountId'));
+
+  const fundings = customers.map((id, i) => post(`/accounts/${id}/fundings`,
+    { amountCentavos: i < config.hotAccounts ? config.hotFundingCentavos : config.fundingCentavos }, `k6-${runId}-fund-${id}`));
+  expectAll(fundings, [200, 201], 'fund customers');
+  return { source: `created through ${config.apiUrl}`, banks, customers, dry, nsfAmountCentavos: 0 };
+}
+
+function post(path, body, idempotencyKey) {
+  const headers = idempotencyKey ? Object.assign({ 'Idempotency-Key': idempotencyKey }, JSON_HEADERS) : JSON_HEADERS;
+  return ['POST', `${config.apiUrl}${path}`, JSON.stringify(body),
+    { headers, timeout: '30s', tags: { name: `setup ${path.replace(/[0-9a-f]{32}|[0-9]{5,}/g, '{id}')}` } }];
+}
+
+// Sends the requests PARALLEL_REQUESTS at a time; every answer must have one of the statuses.
+function expectAll(requests, statuses, what) {
+  const responses = [];
+  for (let i = 0; i < requests.length; i += PARALLEL_REQUESTS) {
+    const chunk = http.batch(requests.slice(i, i + PARALLEL_REQUESTS));
+    chunk.forEach((res, j) => {
+      if (!statuses.includes(res.status)) {
+        const [method, target, body] = requests[i + j];
+        throw new Error(`setup could not ${what}: ${method} ${target} ${body} answered ${res.status} ${res.body}`);
+      }
+    });
+    responses.push(...chunk);
+  }
+  return responses;
+}

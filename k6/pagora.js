@@ -1,0 +1,71 @@
+// Pagora load suite: one script, the scenario chosen with -e SCENARIO=<name> (k6/README.md):
+//
+//   smoke        1 VU, a dozen payments of every kind and a small batch, every id followed to its outcome
+//   load         constant arrival RATE/s (200) for DURATION (60s)
+//   stress       ramping arrival START_RATE (100) +STEP_RATE (100) every STEP_DURATION (15s) up to MAX_RATE
+//                (1500); the summary names the breaking point (first step where the SLO broke)
+//   spike        RATE for BASE_DURATION, SPIKE_RATE for SPIKE_DURATION, RATE for RECOVERY_DURATION
+//   soak         constant arrival RATE (100) for DURATION (30m)
+//   bulk         RATE (20) POST /payments/batch per second of BATCH_SIZE (500) payments for DURATION (30s)
+//   hot-account  like load, but HOT_SHARE (0.9) of the payments debit HOT_ACCOUNTS (3) accounts
+//
+//   var/bin/k6 run -e SCENARIO=load -e RATE=500 -e DURATION=60s k6/pagora.js
+//
+// setup() creates banks and funded accounts through payment-api (or reads ACCOUNTS_FILE) and takes a
+// baseline of the platform's counters; teardown() waits (SETTLE_TIMEOUT) until every accepted payment is
+// final in the reporting-service and fails the run if one is missing or duplicated; handleSummary()
+// prints accepted/s, settled/s, accept and accept→settled latency, outcomes, and writes a JSON summary.
+// Every knob is in lib/config.js. Loopback targets only unless ALLOW_REMOTE=1.
+import { config } from './lib/config.js';
+import { buildOptions, iterationTags } from './lib/scenarios.js';
+import { prepareParticipants } from './lib/setup.js';
+import { iterationIndex, sendBatch, sendOne } from './lib/payments.js';
+import { awaitSettlement, baseline, monitorStats } from './lib/settlement.js';
+import { summarize } from './lib/summary.js';
+
+export const options = buildOptions();
+
+export function setup() {
+  const runId = config.runId || `${Date.now().toString(36)}`;
+  const participants = prepareParticipants(runId);
+  // Last, so that the baseline is taken right before the load starts.
+  const base = baseline();
+  return { runId, participants, base };
+}
+
+/** load, stress, spike, soak, hot-account: one payment per iteration. */
+export function payments(data) {
+  const index = iterationIndex();
+  if (config.payments > 0 && index >= config.payments) {
+    return; // PAYMENTS caps the run; the arrival schedule rounds up to whole seconds
+  }
+  sendOne(data, index, iterationTags());
+}
+
+/** bulk: one batch per iteration. */
+export function batches(data) {
+  sendBatch(data, iterationIndex(), {});
+}
+
+/** smoke: every kind of payment (cycled by index), plus one batch at the start. */
+export function smoke(data) {
+  const index = iterationIndex();
+  if (index === 0) {
+    // Batch indexes far above the single payments' so their keys never meet.
+    sendBatch(data, 1000000, {});
+  }
+  sendOne(data, index, {});
+}
+
+/** Samples reporting's /stats once a second while the load runs (settled/s, open backlog). */
+export function monitor() {
+  monitorStats(iterationTags());
+}
+
+export function teardown(data) {
+  awaitSettlement(data.base);
+}
+
+export function handleSummary(data) {
+  return summarize(data);
+}
