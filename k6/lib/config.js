@@ -39,8 +39,8 @@ export const config = Object.freeze({
   // and a cold or busy platform answers slowly), at most MAX_VUS in flight (a bound on what an
   // overloaded platform is sent). A batch takes longer than one payment, and its sampled ids
   // (VERIFY_SHARE) keep its VU until they are final (up to VERIFY_TIMEOUT): bulk keeps more VUs per request.
-  preAllocatedVUs: int('PRE_VUS', clamp(Math.ceil(peakRate() * (scenario === 'bulk' ? 10 : 1)), 10, 1000), 1, 5000),
-  maxVUs: int('MAX_VUS', clamp(peakRate() * (scenario === 'bulk' ? 30 : 2), 50, 2000), 1, 5000),
+  preAllocatedVUs: int('PRE_VUS', clamp(Math.ceil(peakRate() * (scenario === 'bulk' ? 25 : 1)), 10, 1000), 1, 5000),
+  maxVUs: int('MAX_VUS', clamp(peakRate() * (scenario === 'bulk' ? 40 : 2), 50, 2000), 1, 5000),
   requestTimeoutSeconds: seconds('REQUEST_TIMEOUT', '10s'),
   // stress: START_RATE, +STEP_RATE every STEP_DURATION, up to MAX_RATE.
   startRate: int('START_RATE', rate, 1, 20000),

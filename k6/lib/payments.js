@@ -145,6 +145,15 @@ export function sendBatch(data, batchIndex, tags) {
   if (resend.length > 0) {
     const again = postBatch(resend.map((r) => r.item), tags);
     const results = batchResults(again, resend.length);
+    if (results === null && (again.status === 0 || again.status >= 500)) {
+      // No answer (timeout, 5xx): nothing to judge; counted like any unanswered request.
+      metrics.errors.add(1, tags);
+      metrics.unanswered.add(resend.length, tags);
+      check(again, { 'payment-api answers (no timeout, no 5xx)': () => false });
+      resend.forEach((r) => log(`UNANSWERED\t${r.payment.key}\t${again.status}`));
+      return finishBatch(payments, ids, batchIndex, acceptedAtMs, tags);
+    }
+    metrics.errors.add(results === null ? 1 : 0, tags);
     resend.forEach((r, i) => {
       const result = results === null ? null : results[i];
       if (r.payment.kind === 'dup') {
@@ -164,10 +173,15 @@ export function sendBatch(data, batchIndex, tags) {
       }
     });
   }
+  return finishBatch(payments, ids, batchIndex, acceptedAtMs, tags);
+}
+
+// Follows the batch's sampled ids together: the VU waits for the slowest only.
+function finishBatch(payments, ids, batchIndex, acceptedAtMs, tags) {
   const sampled = payments.map((payment, i) => ({ id: ids[i], payment }))
     .filter((p, i) => p.id !== null && isVerified(batchIndex * config.batchSize + i));
   if (sampled.length > 0) {
-    verifyPayments(sampled, acceptedAtMs, tags); // followed together: the VU waits for the slowest only
+    verifyPayments(sampled, acceptedAtMs, tags);
   }
 }
 

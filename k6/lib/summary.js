@@ -1,5 +1,5 @@
 // The end-of-test summary: the figures of the run as text on stdout and as a JSON file (SUMMARY_JSON,
-// default k6/results/<scenario>-summary.json). The JSON keeps k6's own `metrics` too, so tools that read
+// default k6/results/<scenario>-<time>-summary.json, see defaultSummaryPath). The JSON keeps k6's own `metrics` too, so tools that read
 // k6 summaries (local-runtime's DemoReport) can read this file.
 import { config } from './config.js';
 import { spikePhases, stressSteps } from './scenarios.js';
@@ -11,6 +11,7 @@ export function summarize(data) {
   const steps = config.scenario === 'stress' ? stressAnalysis(m) : null;
   const phases = config.scenario === 'spike' ? spikeAnalysis(m) : null;
   const thresholds = thresholdResults(m);
+  const failedChecks = failingChecks(data.root_group);
   const passed = thresholds.every((t) => t.ok);
   const report = {
     scenario: config.scenario,
@@ -22,6 +23,7 @@ export function summarize(data) {
     stress: steps,
     spike: phases,
     thresholds,
+    failedChecks,
     config,
     metrics: m,
   };
@@ -137,6 +139,24 @@ function spikeAnalysis(m) {
   }));
 }
 
+// Every check that failed at least once: [{ name, passes, fails }], from every group.
+function failingChecks(group) {
+  const out = [];
+  const visit = (g) => {
+    if (!g) {
+      return;
+    }
+    for (const c of g.checks || []) {
+      if (c.fails > 0) {
+        out.push({ name: c.name, passes: c.passes, fails: c.fails });
+      }
+    }
+    (g.groups || []).forEach(visit);
+  };
+  visit(group);
+  return out;
+}
+
 function thresholdResults(m) {
   const results = [];
   for (const name of Object.keys(m).sort()) {
@@ -212,6 +232,11 @@ function text(r, file) {
       line(`               ${p.phase.padEnd(8)}  ${pad(p.targetRate, 8)}  ${pad(fmt(p.accepted / p.seconds), 10)}  ${pad(fmt(l.p95), 7)}  `
         + `${pad(fmt(l.p99), 7)}  ${pad(pct(p.errorRate), 7)}  ${pad(fmt(p.settledPerSecond), 9)}  ${pad(fmt(p.openMax), 8)}`);
     }
+  }
+  if (r.failedChecks.length > 0) {
+    line('');
+    line('failed checks:');
+    r.failedChecks.forEach((c) => line(`  ✗ ${c.name}: ${c.fails} failed, ${c.passes} passed`));
   }
   line('');
   line('thresholds:');
@@ -312,17 +337,30 @@ function pad(x, width) {
   return String(x).padStart(width);
 }
 
-// k6/results/ next to this suite (it has a .gitignore keeping it out of git), whatever the working directory.
+// Where summaries go by default: k6/results/ (git-ignored) when it exists, else the repository's var/
+// (git-ignored, where the launcher keeps everything), else the working directory. k6 cannot create a
+// directory, and open() tells a directory from a missing path: probed once, in the init context.
+const SUMMARY_DIRS = ['../results', '../../var'].map((relative) => {
+  try {
+    open(relative);
+    return null; // a file, not a directory
+  } catch (e) {
+    return /directories/.test(String(e)) ? relative : null;
+  }
+}).filter((dir) => dir !== null);
+
 function defaultSummaryPath() {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
   const name = `${config.scenario}-${stamp}-summary.json`;
-  try {
-    const resolved = import.meta.resolve(`../results/${name}`);
-    if (resolved.startsWith('file://')) {
-      return decodeURIComponent(resolved.slice('file://'.length));
+  if (SUMMARY_DIRS.length > 0) {
+    try {
+      const resolved = import.meta.resolve(`${SUMMARY_DIRS[0]}/${SUMMARY_DIRS[0] === '../results' ? '' : 'k6-'}${name}`);
+      if (resolved.startsWith('file://')) {
+        return decodeURIComponent(resolved.slice('file://'.length));
+      }
+    } catch (e) {
+      // fall through: the working directory
     }
-  } catch (e) {
-    // fall through: relative to the working directory
   }
-  return name;
+  return `k6-${name}`;
 }
