@@ -10,6 +10,7 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar kafka    --data-dir=var/kafka [--port=9092] [--controller-port=9093]
  *   java -jar local-runtime.jar postgres --data-dir=var/postgres-embedded [--port=5432]
  *   java -jar local-runtime.jar report   --accounts=... --accepted=... --k6-summary=... [see DemoReport]
+ *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
  * </pre>
  */
 public final class LocalRuntime {
@@ -26,6 +27,7 @@ public final class LocalRuntime {
             case "kafka" -> LocalKafka.main(rest);
             case "postgres" -> LocalPostgres.main(rest);
             case "report" -> DemoReport.main(rest);
+            case "bench" -> Bench.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -34,6 +36,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench [--option=value ...]");
     }
 }

@@ -1,0 +1,439 @@
+package io.pagora.local;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.sql.DataSource;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The benchmark a payments engineer can trust: a constant offered rate, a warm-up that is not measured,
+ * a steady-state window that is, a validity gate, CPU per settled payment per component from {@code /proc},
+ * then a drain and the demo's money invariants. {@code infra/local/pagora bench} starts the platform on
+ * fresh data, seeds it and runs this; see its help for the options.
+ *
+ * <p>Validity gate (all must hold, else the run says INVALID and exits 1): the achieved acceptance rate over
+ * the window is within 5% of the offered rate; the generator dropped no call for lack of room and got no
+ * 5xx or time-out; the backlog (accepted, not yet final in the read model) is bounded: at the window's end at
+ * most {@link #BACKLOG_SECONDS_MAX} seconds of the offered rate, and not growing (its mean over the last
+ * quarter of the window exceeds the first quarter's by less than half a second of the rate); after the
+ * drain every accepted payment is final; and every invariant check passes.
+ */
+public final class Bench {
+
+    static final double RATE_TOLERANCE = 0.05;
+    static final double BACKLOG_SECONDS_MAX = 2.0;
+
+    private final Settings settings;
+    private final DataSource database;
+    private final LoadGenerator generator;
+    private final ProcessCpu cpu;
+
+    record Settings(String ledger, LoadGenerator.Mode mode, double rate, int batchSize, int warmupSeconds,
+            int windowSeconds, int drainSeconds, boolean findMax, double findMaxFactor, Map<String, Long> components) {}
+
+    /** What one constant-rate step measured. */
+    record Step(double offeredPerS, double acceptedPerS, double settledPerS, long settledInWindow, double[] acceptMs,
+            double[] acceptToSettledMs, double readModelLagP99Ms, Map<String, Double> cpuSeconds,
+            double loadGeneratorCpuSeconds, double windowSeconds, long backlogEnd, double backlogFirstQuarter,
+            double backlogLastQuarter, long dropped, long unanswered, List<String> gateFailures) {
+
+        boolean valid() {
+            return gateFailures.isEmpty();
+        }
+
+        double platformCpuUsPerPayment() {
+            return cpuSeconds.values().stream().mapToDouble(Double::doubleValue).sum() * 1e6 / Math.max(1, settledInWindow);
+        }
+    }
+
+    private Bench(Settings settings, DataSource database, LoadGenerator generator, ProcessCpu cpu) {
+        this.settings = settings;
+        this.database = database;
+        this.generator = generator;
+        this.cpu = cpu;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = new Options(args);
+        Path accountsFile = options.path("accounts");
+        Path outDir = options.path("out-dir");
+        URI api = URI.create(options.string("api-url", "http://127.0.0.1:8080"));
+        String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
+        String user = options.string("db-user", "pagora");
+        String password = options.string("db-password", "pagora");
+        Settings settings = new Settings(
+                options.string("ledger-backend", "postgresql"),
+                LoadGenerator.Mode.valueOf(options.string("mode", "bulk").toUpperCase(Locale.ROOT)),
+                Double.parseDouble(options.string("rate", "4000")),
+                options.integer("batch-size", 500),
+                options.integer("warmup-seconds", 60),
+                options.integer("window-seconds", 300),
+                options.integer("drain-seconds", 180),
+                Boolean.parseBoolean(options.string("find-max", "false")),
+                Double.parseDouble(options.string("find-max-factor", "1.25")),
+                components(options.required("components")));
+        int inFlightMax = options.integer("in-flight-max", 4096);
+        long ticks = options.longValue("clock-ticks", 100);
+        Ledgers.Settings ledgerSettings = new Ledgers.Settings(settings.ledger(),
+                options.string("tigerbeetle-addresses", "127.0.0.1:3000"), 0, Duration.ofSeconds(30), 16);
+        options.rejectUnknown();
+        Check.that(settings.warmupSeconds() >= 0 && settings.windowSeconds() >= 10, "warm-up >= 0 s, window >= 10 s");
+        Check.that(settings.findMaxFactor() > 1.0, "find-max factor > 1");
+        Files.createDirectories(outDir);
+
+        List<Id128> customers = new ArrayList<>(DemoAccounts.read(accountsFile).customerFundings().keySet());
+        Path acceptedLog = outDir.resolve("accepted.log");
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(2);
+        config.setPoolName("bench");
+        config.setConnectionTimeout(10_000);
+        int exit;
+        try (HikariDataSource dataSource = new HikariDataSource(config);
+                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, customers,
+                        acceptedLog, inFlightMax)) {
+            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks));
+            exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings);
+        }
+        System.exit(exit);
+    }
+
+    private int run(Path accountsFile, Path acceptedLog, Path outDir, Ledgers.Settings ledgerSettings) throws Exception {
+        long finalBefore = finalCount();
+        List<Step> steps = new ArrayList<>();
+        double rate = settings.rate();
+        Step chosen;
+        if (settings.findMax()) {
+            chosen = null;
+            for (int attempt = 0; attempt < 20; attempt++) {
+                Step step = step(rate);
+                steps.add(step);
+                say(String.format(Locale.ROOT, "find-max: %.0f/s offered -> %s", rate,
+                        step.valid() ? "held" : "broke (" + String.join("; ", step.gateFailures()) + ")"));
+                if (!step.valid()) {
+                    break;
+                }
+                chosen = step;
+                drain(finalBefore, 60);
+                rate *= settings.findMaxFactor();
+            }
+            if (chosen == null) {
+                chosen = steps.getFirst();
+            }
+        } else {
+            chosen = step(rate);
+            steps.add(chosen);
+        }
+        generator.awaitAnswers();
+        boolean drained = drain(finalBefore, settings.drainSeconds());
+
+        say("invariant checks (the demo report's four) ...");
+        DemoReport.Result report;
+        try (Ledger ledger = Ledgers.open(ledgerSettings, () -> database)) {
+            report = DemoReport.run(new DemoReport.Inputs(accountsFile, acceptedLog, null, "reporting"), database, ledger);
+        }
+        Files.write(outDir.resolve("report.txt"), report.lines());
+        report.verdicts().forEach(v -> say(String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(), v.summary())));
+
+        List<String> failures = new ArrayList<>(chosen.gateFailures());
+        if (settings.findMax() && chosen.valid()) {
+            failures.clear(); // the chosen step held; the next one's failure is the find-max result, not a fault
+        }
+        if (!drained) {
+            failures.add("not every accepted payment was final " + settings.drainSeconds() + " s after the load stopped");
+        }
+        if (!report.passed()) {
+            failures.add("invariant checks failed (see report.txt)");
+        }
+        Map<String, Object> json = json(chosen, steps, failures, report.passed());
+        JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+        mapper.writeValue(outDir.resolve("result.json").toFile(), json);
+        table(chosen, failures, report.passed()).forEach(System.out::println);
+        return failures.isEmpty() ? 0 : 1;
+    }
+
+    /** One constant-rate run: warm-up, then the measured window. */
+    private Step step(double rate) throws Exception {
+        long accepted0 = generator.accepted();
+        long final0 = finalCount();
+        long dropped0 = generator.dropped();
+        long unanswered0 = generator.unanswered();
+        long start = System.nanoTime();
+        long windowStart = start + settings.warmupSeconds() * 1_000_000_000L;
+        long windowEnd = windowStart + settings.windowSeconds() * 1_000_000_000L;
+        generator.measure(windowStart, windowEnd);
+        say(String.format(Locale.ROOT, "%s load at %.0f payments/s%s: %d s warm-up, then a %d s window", settings.mode(),
+                rate, settings.mode() == LoadGenerator.Mode.BULK ? " (" + settings.batchSize() + " per call)" : "",
+                settings.warmupSeconds(), settings.windowSeconds()));
+        Thread sender = Thread.ofPlatform().name("bench-sender").start(() -> generator.offer(rate, windowEnd));
+
+        sleepUntil(windowStart);
+        Map<String, Double> cpu0 = cpu.seconds(settings.components());
+        double own0 = cpu.ownSeconds();
+        Instant wall0 = Instant.now();
+        long acceptedAtStart = generator.accepted();
+        long droppedAtStart = generator.dropped();
+        List<Long> backlog = new ArrayList<>();
+        long nextSample = windowStart;
+        while (true) {
+            nextSample += 1_000_000_000L;
+            if (nextSample >= windowEnd) {
+                break;
+            }
+            sleepUntil(nextSample);
+            backlog.add((generator.accepted() - accepted0) - (finalCount() - final0));
+        }
+        sleepUntil(windowEnd);
+        Map<String, Double> cpu1 = cpu.seconds(settings.components());
+        double own1 = cpu.ownSeconds();
+        Instant wall1 = Instant.now();
+        long acceptedAtEnd = generator.accepted();
+        long backlogEnd = (acceptedAtEnd - accepted0) - (finalCount() - final0);
+        sender.join();
+
+        double windowSeconds = Duration.between(wall0, wall1).toNanos() / 1e9;
+        Map<String, Double> cpuSeconds = new LinkedHashMap<>();
+        cpu1.forEach((name, seconds) -> cpuSeconds.put(name, seconds - cpu0.getOrDefault(name, 0.0)));
+        WindowFacts facts = windowFacts(wall0, wall1);
+        double acceptedPerS = (acceptedAtEnd - acceptedAtStart) / windowSeconds;
+        double[] acceptMs = generator.takeWindowLatenciesMs();
+        int quarter = Math.max(1, backlog.size() / 4);
+        double firstQuarter = backlog.stream().limit(quarter).mapToLong(Long::longValue).average().orElse(0);
+        double lastQuarter = backlog.stream().skip(Math.max(0, backlog.size() - quarter)).mapToLong(Long::longValue)
+                .average().orElse(0);
+        long dropped = generator.dropped() - dropped0;
+        long unanswered = generator.unanswered() - unanswered0;
+
+        List<String> failures = new ArrayList<>();
+        if (acceptedPerS < rate * (1 - RATE_TOLERANCE)) {
+            failures.add(String.format(Locale.ROOT, "accepted %.0f/s, more than %.0f%% below the %.0f/s offered",
+                    acceptedPerS, RATE_TOLERANCE * 100, rate));
+        }
+        if (generator.dropped() - droppedAtStart > 0 || dropped > 0) {
+            failures.add(dropped + " payments dropped: the in-flight bound was reached (the platform answered too slowly)");
+        }
+        if (unanswered > 0) {
+            failures.add(unanswered + " payments got a 5xx or no answer");
+        }
+        if (backlogEnd > rate * BACKLOG_SECONDS_MAX) {
+            failures.add(String.format(Locale.ROOT, "backlog at the window's end %d > %.0f (%.0f s of the offered rate)",
+                    backlogEnd, rate * BACKLOG_SECONDS_MAX, BACKLOG_SECONDS_MAX));
+        }
+        if (lastQuarter > firstQuarter + rate * 0.5) {
+            failures.add(String.format(Locale.ROOT, "backlog growing: mean %.0f in the first quarter, %.0f in the last",
+                    firstQuarter, lastQuarter));
+        }
+        return new Step(rate, acceptedPerS, facts.settled / windowSeconds, facts.settled, acceptMs,
+                facts.acceptToSettledMs, facts.lagP99Ms, cpuSeconds, own1 - own0, windowSeconds, backlogEnd,
+                firstQuarter, lastQuarter, dropped, unanswered, failures);
+    }
+
+    /** Waits until every payment the generator was told is accepted is final in the read model (bounded). */
+    private boolean drain(long finalBefore, int seconds) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (true) {
+            long open = generator.accepted() - (finalCount() - finalBefore);
+            if (open <= 0) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                say("drain: " + open + " accepted payments still not final after " + seconds + " s");
+                return false;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private record WindowFacts(long settled, double[] acceptToSettledMs, double lagP99Ms) {}
+
+    /**
+     * The read model's view of the window: the payments that settled in it, their accept→settled times
+     * (final_at − accepted_at) and how long each took to become visible (updated_at − final_at: the row's last write is the one that made it final).
+     */
+    private WindowFacts windowFacts(Instant from, Instant to) throws SQLException {
+        String sql = """
+                SELECT count(*),
+                       percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM final_at - accepted_at)),
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM final_at - accepted_at)),
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - final_at))
+                FROM reporting.payments
+                WHERE status = 'SETTLED' AND final_at >= ? AND final_at < ?
+                """;
+        try (Connection connection = database.getConnection(); PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setTimestamp(1, Timestamp.from(from));
+            query.setTimestamp(2, Timestamp.from(to));
+            try (ResultSet row = query.executeQuery()) {
+                Check.that(row.next(), "an aggregate answers one row");
+                long settled = row.getLong(1);
+                return new WindowFacts(settled, new double[] {row.getDouble(2) * 1e3, row.getDouble(3) * 1e3},
+                        row.getDouble(4) * 1e3);
+            }
+        }
+    }
+
+    /** Payments final in the read model (its one-row counters; cheap enough to ask every second). */
+    private long finalCount() throws SQLException {
+        try (Connection connection = database.getConnection();
+                PreparedStatement query = connection.prepareStatement(
+                        "SELECT settled_count + rejected_count + expired_count FROM reporting.payment_stats WHERE id = 1");
+                ResultSet row = query.executeQuery()) {
+            Check.that(row.next(), "the payment_stats row exists");
+            return row.getLong(1);
+        }
+    }
+
+    private Map<String, Object> json(Step step, List<Step> steps, List<String> failures, boolean invariantsPass) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("ledger", settings.ledger());
+        json.put("mode", settings.mode().name().toLowerCase(Locale.ROOT));
+        json.put("batch_size", settings.mode() == LoadGenerator.Mode.BULK ? settings.batchSize() : 1);
+        json.put("offered_per_s", round(step.offeredPerS()));
+        json.put("accepted_per_s", round(step.acceptedPerS()));
+        json.put("settled_per_s", round(step.settledPerS()));
+        json.put("accept_p50_ms", round(percentile(step.acceptMs(), 50)));
+        json.put("accept_p99_ms", round(percentile(step.acceptMs(), 99)));
+        json.put("accept_to_settled_p50_ms", round(step.acceptToSettledMs()[0]));
+        json.put("accept_to_settled_p99_ms", round(step.acceptToSettledMs()[1]));
+        json.put("read_model_lag_p99_ms", round(step.readModelLagP99Ms()));
+        json.put("cpu_us_per_payment", round(step.platformCpuUsPerPayment()));
+        Map<String, Object> byComponent = new LinkedHashMap<>();
+        step.cpuSeconds().forEach((name, seconds) ->
+                byComponent.put(name, round(seconds * 1e6 / Math.max(1, step.settledInWindow()))));
+        json.put("cpu_us_per_payment_by_component", byComponent);
+        json.put("load_generator_cpu_share", round3(step.loadGeneratorCpuSeconds() / step.windowSeconds()));
+        json.put("projected_settled_per_s_from_cpu", round(projectedRate(step)));
+        json.put("valid", failures.isEmpty());
+        json.put("invariants_pass", invariantsPass);
+        json.put("gate_failures", failures);
+        json.put("warmup_s", settings.warmupSeconds());
+        json.put("window_s", round(step.windowSeconds()));
+        json.put("settled_in_window", step.settledInWindow());
+        json.put("backlog_at_window_end", step.backlogEnd());
+        json.put("dropped", step.dropped());
+        json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "memory_mib", memoryMib()));
+        if (settings.findMax()) {
+            List<Map<String, Object>> stepJson = new ArrayList<>();
+            for (Step s : steps) {
+                stepJson.add(Map.of("offered_per_s", round(s.offeredPerS()), "settled_per_s", round(s.settledPerS()),
+                        "accept_p99_ms", round(percentile(s.acceptMs(), 99)), "cpu_us_per_payment",
+                        round(s.platformCpuUsPerPayment()), "valid", s.valid(), "gate_failures", s.gateFailures()));
+            }
+            json.put("find_max_steps", stepJson);
+        }
+        json.put("finished_at", Instant.now().toString());
+        return json;
+    }
+
+    /** What the platform could settle on this machine's cores if the load generator took none of them. */
+    private static double projectedRate(Step step) {
+        double us = step.platformCpuUsPerPayment();
+        return us <= 0 ? 0 : Runtime.getRuntime().availableProcessors() * 1e6 / us;
+    }
+
+    private List<String> table(Step step, List<String> failures, boolean invariantsPass) {
+        List<String> out = new ArrayList<>();
+        out.add("==================== Pagora bench ====================");
+        out.add(String.format(Locale.ROOT, "ledger %s, %s mode%s, %d s warm-up, %.0f s window; machine: %d cores, %d MiB",
+                settings.ledger(), settings.mode().name().toLowerCase(Locale.ROOT),
+                settings.mode() == LoadGenerator.Mode.BULK ? " (" + settings.batchSize() + " per call)" : "",
+                settings.warmupSeconds(), step.windowSeconds(), Runtime.getRuntime().availableProcessors(), memoryMib()));
+        out.add(String.format(Locale.ROOT, "  offered            %9.0f payments/s", step.offeredPerS()));
+        out.add(String.format(Locale.ROOT, "  accepted           %9.0f /s", step.acceptedPerS()));
+        out.add(String.format(Locale.ROOT, "  settled            %9.0f /s  (%d in the window)", step.settledPerS(),
+                step.settledInWindow()));
+        out.add(String.format(Locale.ROOT, "  accept             p50 %8.1f ms   p99 %8.1f ms  (per %s call)",
+                percentile(step.acceptMs(), 50), percentile(step.acceptMs(), 99),
+                settings.mode() == LoadGenerator.Mode.BULK ? "batch" : "payment"));
+        out.add(String.format(Locale.ROOT, "  accept→settled     p50 %8.1f ms   p99 %8.1f ms", step.acceptToSettledMs()[0],
+                step.acceptToSettledMs()[1]));
+        out.add(String.format(Locale.ROOT, "  read-model lag     p99 %8.1f ms  (settled → visible)", step.readModelLagP99Ms()));
+        out.add(String.format(Locale.ROOT, "  backlog            %d at the window's end (first-quarter mean %.0f, last %.0f)",
+                step.backlogEnd(), step.backlogFirstQuarter(), step.backlogLastQuarter()));
+        out.add("  CPU per settled payment:");
+        double total = 0;
+        for (Map.Entry<String, Double> entry : step.cpuSeconds().entrySet()) {
+            double us = entry.getValue() * 1e6 / Math.max(1, step.settledInWindow());
+            total += us;
+            out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (%.2f cores)", entry.getKey(), us,
+                    entry.getValue() / step.windowSeconds()));
+        }
+        out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (load generator excluded)", "PLATFORM TOTAL", total));
+        out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (%.1f%% of one core)", "load generator",
+                step.loadGeneratorCpuSeconds() * 1e6 / Math.max(1, step.settledInWindow()),
+                100 * step.loadGeneratorCpuSeconds() / step.windowSeconds()));
+        out.add(String.format(Locale.ROOT, "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
+                projectedRate(step), Runtime.getRuntime().availableProcessors()));
+        out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));
+        out.add(failures.isEmpty() ? "RESULT: VALID" : "RESULT: INVALID -- " + String.join("; ", failures));
+        out.add("======================================================");
+        return out;
+    }
+
+    static Map<String, Long> components(String spec) {
+        Map<String, Long> components = new LinkedHashMap<>();
+        for (String part : spec.split(",")) {
+            String[] nameAndPid = part.split("=");
+            Check.that(nameAndPid.length == 2, "components are name=pid, got %s", part);
+            components.put(nameAndPid[0], Long.parseLong(nameAndPid[1]));
+        }
+        return components;
+    }
+
+    static double percentile(double[] sorted, double percent) {
+        return sorted.length == 0 ? Double.NaN : DemoReport.percentile(sorted, percent);
+    }
+
+    private static long memoryMib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (Exception e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private static double round(double value) {
+        return Double.isFinite(value) ? Math.round(value * 10) / 10.0 : -1;
+    }
+
+    private static double round3(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+
+    private static void sleepUntil(long nanos) throws InterruptedException {
+        long wait;
+        while ((wait = nanos - System.nanoTime()) > 0) {
+            Thread.sleep(Math.max(1, wait / 1_000_000));
+        }
+    }
+
+    private static void say(String line) {
+        System.out.println("[bench] " + line);
+    }
+}

@@ -1,0 +1,316 @@
+package io.pagora.local;
+
+import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An open-model load generator for the bench: requests leave on a fixed schedule whatever the answers
+ * (latency is measured from the scheduled instant, so a slow platform cannot hide by slowing the sender
+ * down), bodies are built ahead of their send time from byte templates, connections are kept alive, and
+ * in-flight requests are bounded: a request that finds no room is counted as dropped, which makes the
+ * run invalid instead of quietly offering less.
+ *
+ * <p>Every answer is written to the accepted-payments log in {@link AcceptedPayments}' format, so the
+ * same invariant checks as the demo's judge the run.
+ */
+final class LoadGenerator implements AutoCloseable {
+
+    enum Mode { BULK, SINGLE }
+
+    /** Deadline of one HTTP call (the generator never waits longer for an answer). */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Mode mode;
+    private final int batchSize;
+    private final URI uri;
+    private final List<Id128> customers;
+    private final String runId;
+    private final HttpClient http;
+    private final ExecutorService answers;
+    private final Semaphore inFlight;
+    private final int inFlightMax;
+    private final BufferedWriter log;
+    private final SplittableRandom random = new SplittableRandom(42);
+    private final byte[][] customerHex;
+
+    private final AtomicLong acceptedPayments = new AtomicLong();
+    private final AtomicLong refusedPayments = new AtomicLong();
+    private final AtomicLong unansweredPayments = new AtomicLong();
+    private final AtomicLong droppedPayments = new AtomicLong();
+    private final AtomicLong sentPayments = new AtomicLong();
+    private long sequence;
+    /** The idempotency keys of the body {@link #nextBody} built last. */
+    private String[] lastKeys;
+
+    /** Latencies (ns) of the calls scheduled inside the measured window. */
+    private final LatencyLog latencies = new LatencyLog();
+    private volatile long windowStartNanos = Long.MAX_VALUE;
+    private volatile long windowEndNanos = Long.MAX_VALUE;
+
+    LoadGenerator(Mode mode, int batchSize, URI apiUrl, List<Id128> customers, Path acceptedLog, int inFlightMax)
+            throws IOException {
+        Check.that(batchSize >= 1 && batchSize <= 1000, "batch size 1..1000");
+        Check.that(customers.size() >= 2, "at least two customers to pay between");
+        Check.that(inFlightMax >= 1 && inFlightMax <= 100_000, "in-flight bound 1..100000");
+        this.mode = mode;
+        this.batchSize = mode == Mode.SINGLE ? 1 : batchSize;
+        this.uri = apiUrl.resolve(mode == Mode.SINGLE ? "/payments" : "/payments/batch");
+        this.customers = List.copyOf(customers);
+        this.customerHex = customers.stream().map(id -> id.toString().getBytes(StandardCharsets.US_ASCII))
+                .toArray(byte[][]::new);
+        this.runId = Long.toString(System.currentTimeMillis(), 36);
+        // Two threads take the answers: parsing a bulk answer is the generator's only real work.
+        this.answers = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("bench-answers-", 0).factory());
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(answers)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        this.inFlight = new Semaphore(inFlightMax);
+        this.inFlightMax = inFlightMax;
+        this.log = Files.newBufferedWriter(acceptedLog, StandardCharsets.UTF_8);
+    }
+
+    /** Calls scheduled from {@code startNanos} (inclusive) to {@code endNanos} are the measured ones. */
+    void measure(long startNanos, long endNanos) {
+        windowStartNanos = startNanos;
+        windowEndNanos = endNanos;
+    }
+
+    /**
+     * Offers {@code paymentsPerSecond} from now until {@code untilNanos}, then returns (answers may
+     * still be arriving: see {@link #awaitAnswers}).
+     */
+    void offer(double paymentsPerSecond, long untilNanos) {
+        Check.that(paymentsPerSecond > 0, "a positive rate");
+        long intervalNanos = Math.max(1, Math.round(batchSize * 1e9 / paymentsPerSecond));
+        long next = System.nanoTime();
+        byte[] body = nextBody();
+        String[] keys = lastKeys;
+        while (next < untilNanos) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+                continue;
+            }
+            send(body, keys, next);
+            body = nextBody(); // the next body is built while this one is on its way
+            keys = lastKeys;
+            next += intervalNanos;
+        }
+    }
+
+    private byte[] nextBody() {
+        String[] keys = new String[batchSize];
+        StringBuilder json = new StringBuilder(batchSize * 160 + 16);
+        if (mode == Mode.BULK) {
+            json.append("{\"payments\":[");
+        }
+        for (int i = 0; i < batchSize; i++) {
+            int payer = random.nextInt(customers.size());
+            int payee = random.nextInt(customers.size() - 1);
+            if (payee >= payer) {
+                payee++;
+            }
+            String key = "bench-" + runId + "-" + (++sequence);
+            keys[i] = key;
+            if (i > 0) {
+                json.append(',');
+            }
+            json.append('{');
+            if (mode == Mode.BULK) {
+                json.append("\"idempotencyKey\":\"").append(key).append("\",");
+            }
+            json.append("\"payerAccountId\":\"").append(new String(customerHex[payer], StandardCharsets.US_ASCII))
+                    .append("\",\"payeeAccountId\":\"").append(new String(customerHex[payee], StandardCharsets.US_ASCII))
+                    .append("\",\"amountCentavos\":").append(1 + random.nextInt(99)).append('}');
+        }
+        if (mode == Mode.BULK) {
+            json.append("]}");
+        }
+        lastKeys = keys;
+        return json.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private void send(byte[] body, String[] keys, long scheduledNanos) {
+        if (!inFlight.tryAcquire()) {
+            droppedPayments.addAndGet(keys.length);
+            return;
+        }
+        sentPayments.addAndGet(keys.length);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (mode == Mode.SINGLE) {
+            request.header("Idempotency-Key", keys[0]);
+        }
+        http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
+            try {
+                long latency = System.nanoTime() - scheduledNanos;
+                if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
+                    latencies.add(latency);
+                }
+                record(keys, response, failure);
+            } finally {
+                inFlight.release();
+            }
+        });
+    }
+
+    private void record(String[] keys, HttpResponse<String> response, Throwable failure) {
+        StringBuilder lines = new StringBuilder(keys.length * 80);
+        int status = failure == null ? response.statusCode() : 0;
+        if (failure != null || status >= 500) {
+            for (String key : keys) {
+                lines.append("UNANSWERED\t").append(key).append('\t').append(status).append('\n');
+            }
+            unansweredPayments.addAndGet(keys.length);
+        } else if (mode == Mode.SINGLE) {
+            recordSingle(keys[0], status, response.body(), lines);
+        } else if (status == 200) {
+            recordBatch(keys, response.body(), lines);
+        } else {
+            for (String key : keys) {
+                lines.append("REFUSED\t").append(key).append('\t').append(status).append("\t-\n");
+            }
+            refusedPayments.addAndGet(keys.length);
+        }
+        synchronized (log) {
+            try {
+                log.append(lines);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void recordSingle(String key, int status, String body, StringBuilder lines) {
+        String id = status == 202 ? field(body, "\"paymentId\":\"", 0) : null;
+        if (id != null) {
+            lines.append("ACCEPTED\t").append(key).append('\t').append(id).append('\t').append(status).append("\tfirst\n");
+            acceptedPayments.incrementAndGet();
+        } else {
+            lines.append("REFUSED\t").append(key).append('\t').append(status).append("\t-\n");
+            refusedPayments.incrementAndGet();
+        }
+    }
+
+    /** The batch answer lists one result per item, in order: its status, and the payment id when accepted. */
+    private void recordBatch(String[] keys, String body, StringBuilder lines) {
+        int at = 0;
+        for (String key : keys) {
+            int statusAt = body.indexOf("\"status\":\"", at);
+            Check.that(statusAt >= 0, "a batch answer has a result per item");
+            at = statusAt + 10;
+            if (body.startsWith("ACCEPTED", at) || body.startsWith("REPLAYED", at)) {
+                String id = field(body, "\"paymentId\":\"", at);
+                Check.that(id != null, "an accepted item names its payment");
+                lines.append("ACCEPTED\t").append(key).append('\t').append(id).append("\t200\tfirst\n");
+                acceptedPayments.incrementAndGet();
+            } else {
+                lines.append("REFUSED\t").append(key).append("\t200\t-\n");
+                refusedPayments.incrementAndGet();
+            }
+        }
+    }
+
+    private static String field(String body, String marker, int from) {
+        int start = body.indexOf(marker, from);
+        if (start < 0) {
+            return null;
+        }
+        start += marker.length();
+        int end = body.indexOf('"', start);
+        return end < 0 ? null : body.substring(start, end);
+    }
+
+    /** Waits, bounded, until every call has its answer (or its deadline). */
+    void awaitAnswers() throws InterruptedException {
+        int max = inFlightMax;
+        Check.that(inFlight.tryAcquire(max, REQUEST_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS),
+                "every call is answered or timed out within its deadline");
+        inFlight.release(max);
+        synchronized (log) {
+            try {
+                log.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    long accepted() {
+        return acceptedPayments.get();
+    }
+
+    long refused() {
+        return refusedPayments.get();
+    }
+
+    long unanswered() {
+        return unansweredPayments.get();
+    }
+
+    long dropped() {
+        return droppedPayments.get();
+    }
+
+    long sent() {
+        return sentPayments.get();
+    }
+
+    /** The measured window's call latencies in ms, sorted; clears them for the next step. */
+    double[] takeWindowLatenciesMs() {
+        return latencies.takeSortedMs();
+    }
+
+    @Override
+    public void close() throws IOException {
+        synchronized (log) {
+            log.close();
+        }
+        http.close();
+        answers.shutdownNow();
+    }
+
+    /** Latencies of the measured calls; a plain growing array (a five-minute window at 3,000/s is 7 MB). */
+    private static final class LatencyLog {
+        private static final int CALLS_MAX = 50_000_000;
+        private long[] nanos = new long[1 << 16];
+        private int count;
+
+        synchronized void add(long latencyNanos) {
+            Check.that(count < CALLS_MAX, "at most %d measured calls", CALLS_MAX);
+            if (count == nanos.length) {
+                nanos = Arrays.copyOf(nanos, nanos.length * 2);
+            }
+            nanos[count++] = latencyNanos;
+        }
+
+        synchronized double[] takeSortedMs() {
+            double[] ms = new double[count];
+            for (int i = 0; i < count; i++) {
+                ms[i] = nanos[i] / 1e6;
+            }
+            count = 0;
+            Arrays.sort(ms);
+            return ms;
+        }
+    }
+}
