@@ -33,6 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  *       [--jdbc-url=jdbc:postgresql://127.0.0.1:5432/pagora] [--db-user=pagora] [--db-password=pagora]
  *       [--reporting-schema=reporting]
  *       [--ledger-backend=postgresql|tigerbeetle] [--tigerbeetle-addresses=127.0.0.1:3000] [--tigerbeetle-cluster-id=0]
+ *       [--cpu-before=FILE --cpu-after=FILE --settled-before=N]   CPU snapshots around the measured run
  * </pre>
  */
 public final class DemoReport {
@@ -61,6 +62,9 @@ public final class DemoReport {
                 options.string("tigerbeetle-addresses", "127.0.0.1:3000"),
                 options.longValue("tigerbeetle-cluster-id", 0),
                 Duration.ofSeconds(30), 16);
+        String cpuBefore = options.string("cpu-before", "");
+        String cpuAfter = options.string("cpu-after", "");
+        long settledBefore = options.longValue("settled-before", 0);
         options.rejectUnknown();
 
         HikariConfig config = new HikariConfig();
@@ -75,7 +79,13 @@ public final class DemoReport {
                 Ledger ledger = Ledgers.open(ledgerSettings, () -> dataSource)) {
             result = run(inputs, dataSource, ledger);
         }
-        result.lines().forEach(System.out::println);
+        List<String> lines = new ArrayList<>(result.lines());
+        if (!cpuBefore.isBlank() && !cpuAfter.isBlank()) {
+            int at = lines.indexOf("Invariant checks:");
+            lines.addAll(at < 0 ? lines.size() : at, cpuTable(CpuSnapshot.read(Path.of(cpuBefore)),
+                    CpuSnapshot.read(Path.of(cpuAfter)), settledCount(result) - settledBefore));
+        }
+        lines.forEach(System.out::println);
         System.exit(result.passed() ? 0 : 1);
     }
 
@@ -136,6 +146,35 @@ public final class DemoReport {
                 : "RESULT: FAIL (" + failed + " of " + verdicts.size() + " invariant checks failed)");
         out.add("=============================================================");
         return new Result(out, verdicts);
+    }
+
+    /** The SETTLED count the report's outcome table printed (the read model's, at the end). */
+    private static long settledCount(Result result) {
+        for (String line : result.lines()) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith(ReadModel.SETTLED + " ")) {
+                return Long.parseLong(trimmed.substring(ReadModel.SETTLED.length()).strip());
+            }
+        }
+        return 0;
+    }
+
+    /** CPU per settled payment of each component over the measured run (two {@link CpuSnapshot}s). */
+    static List<String> cpuTable(Map<String, Double> before, Map<String, Double> after, long settled) {
+        List<String> out = new ArrayList<>();
+        out.add(String.format(Locale.ROOT, "CPU per settled payment (measured run, /proc; %d payments settled in it):",
+                settled));
+        double total = 0;
+        for (Map.Entry<String, Double> entry : after.entrySet()) {
+            double seconds = entry.getValue() - before.getOrDefault(entry.getKey(), 0.0);
+            double us = seconds * 1e6 / Math.max(1, settled);
+            total += us;
+            out.add(String.format(Locale.ROOT, "  %-20s %8.1f µs  (%.1f CPU-s)", entry.getKey(), us, seconds));
+        }
+        out.add(String.format(Locale.ROOT, "  %-20s %8.1f µs  (k6 excluded; includes the wait for the last outcomes)",
+                "PLATFORM TOTAL", total));
+        out.add("");
+        return out;
     }
 
     private static List<String> throughput(List<ReadModel.Row> rows) {

@@ -28,6 +28,7 @@ public final class LocalRuntime {
             case "postgres" -> LocalPostgres.main(rest);
             case "report" -> DemoReport.main(rest);
             case "bench" -> Bench.main(rest);
+            case "cpu" -> CpuSnapshot.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -36,6 +37,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu [--option=value ...]");
     }
 }
