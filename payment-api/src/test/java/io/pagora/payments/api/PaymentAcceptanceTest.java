@@ -2,7 +2,10 @@ package io.pagora.payments.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.pagora.events.Topics;
+import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.api.testsupport.Http;
@@ -47,6 +50,7 @@ import org.springframework.test.context.DynamicPropertySource;
  *       and the events re-published carry that same id and acceptedAt: one logical payment;
  *   <li>the same key with a different body is refused (422 idempotency-key-reused) and publishes nothing;
  *   <li>concurrent requests with one key all answer one payment id;
+ *   <li>concurrent requests with different keys are committed in groups, each with its own payment;
  *   <li>accepting payments moves no money (clearing does), and the ledger's money invariants hold.
  * </ul>
  */
@@ -68,6 +72,9 @@ class PaymentAcceptanceTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    MeterRegistry meters;
 
     Http http;
     Participants participants;
@@ -206,8 +213,40 @@ class PaymentAcceptanceTest {
         assertThat(ids).hasSize(1);
         assertThat(responses.stream().filter(response -> "false".equals(response.header("Idempotent-Replayed"))))
                 .as("exactly one request claimed the key").hasSize(1);
-        assertThat(events.since(mark)).hasSize(requests)
+        // Requests committed in one group publish the payment once; a later group re-publishes it (a replay).
+        assertThat(events.since(mark)).hasSizeBetween(1, requests)
                 .allSatisfy(event -> assertThat(event.payment().paymentId()).isEqualTo(ids.iterator().next()));
+    }
+
+    /**
+     * Group commit: concurrent single payments share SQL statements and Kafka waits (fewer publications than
+     * requests), yet each request gets its own payment, published once.
+     */
+    @Test
+    void concurrentSinglePaymentsAreCommittedInGroupsEachWithItsOwnOutcome() throws Exception {
+        Timer sends = meters.get(KafkaPaymentPublisher.SEND_TIMER).tag("endpoint", "single").timer();
+        long sendsBefore = sends.count();
+        Map<TopicPartition, Long> mark = events.mark();
+        int requests = 64;
+        List<Http.Response> responses = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(requests)) {
+            List<Future<Http.Response>> futures = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                Map<String, Object> body = Http.payment(payer, payee, 100 + i);
+                futures.add(pool.submit(() -> http.post("/payments", body, "Idempotency-Key", "group-" + UUID.randomUUID())));
+            }
+            for (Future<Http.Response> future : futures) {
+                responses.add(future.get());
+            }
+        }
+        assertThat(responses).allSatisfy(response -> assertThat(response.status()).as("%s", response).isEqualTo(202));
+        Set<String> ids = new HashSet<>();
+        responses.forEach(response -> ids.add(response.json().path("paymentId").asString()));
+        assertThat(ids).as("one payment per request").hasSize(requests);
+        List<Event> published = events.since(mark);
+        assertThat(published).hasSize(requests);
+        assertThat(published.stream().map(event -> event.payment().paymentId()).toList()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(sends.count() - sendsBefore).as("Kafka waits: fewer than one per request").isLessThan(requests);
     }
 
     @Test

@@ -16,6 +16,7 @@ import io.pagora.payments.api.adapter.web.OpenApiController;
 import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.AccountDirectory;
 import io.pagora.payments.api.application.ParticipantAdministration;
+import io.pagora.payments.api.application.GroupCommit;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
@@ -106,11 +107,25 @@ public class PaymentApiConfiguration {
                 properties.fundingMaxCentavos());
     }
 
+    /** Concurrent POST /payments calls, committed in groups (one SQL statement and one Kafka wait per group). */
+    @Bean(destroyMethod = "close")
+    GroupCommit singlePaymentGroupCommit(@Qualifier("paymentIntake") PaymentIntake paymentIntake,
+            PaymentApiProperties properties, MeterRegistry meters) {
+        // A caller waits for its group's SQL statement and Kafka acknowledgements, then a margin.
+        GroupCommit groupCommit = new GroupCommit(paymentIntake, properties.groupCommitThreads(),
+                properties.groupCommitBatchMax(), properties.groupCommitQueueMax(),
+                properties.kafkaAckTimeout().plusSeconds(5));
+        Gauge.builder("pagora.payments.group.commit.queued", groupCommit, GroupCommit::queued)
+                .description("single payments waiting for their group commit")
+                .register(meters);
+        return groupCommit;
+    }
+
     @Bean
-    PaymentController paymentController(@Qualifier("paymentIntake") PaymentIntake paymentIntake,
+    PaymentController paymentController(GroupCommit singlePaymentGroupCommit,
             @Qualifier("batchPaymentIntake") PaymentIntake batchPaymentIntake, PaymentApiProperties properties,
             MeterRegistry meters) {
-        return new PaymentController(paymentIntake, batchPaymentIntake, properties.bodyMaxBytes(),
+        return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, properties.bodyMaxBytes(),
                 properties.batchBodyMaxBytes(), properties.batchItemsMax(), properties.statusBaseUrl(), meters);
     }
 

@@ -19,6 +19,9 @@ import org.springframework.util.unit.DataSize;
  * @param accountCacheSize how many existing customer account ids are remembered (LRU)
  * @param fundingMaxCentavos the largest single reserve or customer funding
  * @param topicReplicationFactor replication of the topics this service creates (1 on one local broker)
+ * @param groupCommitThreads committers of concurrent single payments (each commits one group at a time)
+ * @param groupCommitBatchMax the most single payments committed as one group
+ * @param groupCommitQueueMax single payments that may wait for a committer; beyond, 429 at once
  */
 @ConfigurationProperties("pagora.payments")
 public record PaymentApiProperties(
@@ -30,7 +33,10 @@ public record PaymentApiProperties(
         @DefaultValue("10s") Duration kafkaAckTimeout,
         @DefaultValue("100000") int accountCacheSize,
         @DefaultValue("100000000000000") long fundingMaxCentavos,
-        @DefaultValue("1") short topicReplicationFactor) {
+        @DefaultValue("1") short topicReplicationFactor,
+        @DefaultValue("4") int groupCommitThreads,
+        @DefaultValue("1000") int groupCommitBatchMax,
+        @DefaultValue("20000") int groupCommitQueueMax) {
 
     /** Bodies are read into memory: keep them well below the heap. */
     static final long BODY_BYTES_CEILING = 64L * 1024 * 1024;
@@ -46,6 +52,11 @@ public record PaymentApiProperties(
         Check.that(accountCacheSize > 0, "pagora.payments.account-cache-size must be positive");
         Check.that(fundingMaxCentavos > 0, "pagora.payments.funding-max-centavos must be positive");
         Check.that(topicReplicationFactor >= 1, "pagora.payments.topic-replication-factor must be positive");
+        Check.that(groupCommitThreads >= 1 && groupCommitThreads <= 64, "pagora.payments.group-commit-threads in 1..64");
+        Check.that(groupCommitBatchMax >= 1 && groupCommitBatchMax <= batchItemsMax,
+                "pagora.payments.group-commit-batch-max in 1..batch-items-max");
+        Check.that(groupCommitQueueMax >= groupCommitBatchMax && groupCommitQueueMax <= 1_000_000,
+                "pagora.payments.group-commit-queue-max in group-commit-batch-max..1000000");
     }
 
     public int bodyMaxBytes() {

@@ -32,6 +32,7 @@ public enum ProblemType {
     BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
     LEDGER_UNAVAILABLE("ledger-unavailable", "Ledger unavailable"),
     DATABASE_UNAVAILABLE("database-unavailable", "Database unavailable"),
+    OVERLOADED("overloaded", "Too many payments waiting to be accepted"),
     NOT_FOUND("not-found", "Not found"),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed"),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable"),

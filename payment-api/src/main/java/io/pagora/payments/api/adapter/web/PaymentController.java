@@ -1,6 +1,7 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.payments.api.application.GroupCommit;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.PaymentIntake.Order;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
@@ -36,7 +37,7 @@ public class PaymentController {
     /** The 202 body. */
     public record PaymentAccepted(String paymentId, String status, Instant acceptedAt) {}
 
-    private final PaymentIntake intake;
+    private final GroupCommit intake;
     private final PaymentIntake batchIntake;
     private final int bodyMaxBytes;
     private final int batchBodyMaxBytes;
@@ -46,11 +47,11 @@ public class PaymentController {
     private final AcceptMetrics acceptMetrics;
 
     /**
-     * @param intake accepts {@code POST /payments}
+     * @param intake accepts {@code POST /payments}, committing concurrent calls in groups
      * @param batchIntake accepts {@code POST /payments/batch}: the same service, wired to a publisher whose
      *     metrics say "batch" (the intake itself knows nothing of endpoints)
      */
-    public PaymentController(PaymentIntake intake, PaymentIntake batchIntake, int bodyMaxBytes, int batchBodyMaxBytes,
+    public PaymentController(GroupCommit intake, PaymentIntake batchIntake, int bodyMaxBytes, int batchBodyMaxBytes,
             int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
         this.intake = intake;
         this.batchIntake = batchIntake;

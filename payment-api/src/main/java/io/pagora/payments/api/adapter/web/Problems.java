@@ -33,6 +33,7 @@ final class Problems {
             case METHOD_NOT_ALLOWED -> HttpStatus.METHOD_NOT_ALLOWED;
             case NOT_ACCEPTABLE -> HttpStatus.NOT_ACCEPTABLE;
             case BROKER_UNAVAILABLE, LEDGER_UNAVAILABLE, DATABASE_UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+            case OVERLOADED -> HttpStatus.TOO_MANY_REQUESTS;
             case INTERNAL_ERROR -> HttpStatus.INTERNAL_SERVER_ERROR;
         };
     }
@@ -69,7 +70,8 @@ final class Problems {
         ProblemDetail detail = detail(problem, path);
         ResponseEntity.BodyBuilder builder = ResponseEntity.status(detail.getStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);
-        if (detail.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()) {
+        if (detail.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()
+                || detail.getStatus() == HttpStatus.TOO_MANY_REQUESTS.value()) {
             builder.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
         return builder.body(detail);
