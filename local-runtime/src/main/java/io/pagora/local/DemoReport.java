@@ -173,6 +173,8 @@ public final class DemoReport {
         }
         out.add(String.format(Locale.ROOT, "  %-20s %8.1f µs  (k6 excluded; includes the wait for the last outcomes)",
                 "PLATFORM TOTAL", total));
+        out.add("  (at a demo's low rate, what every process spends idle — polls, metrics, timers — dominates;"
+                + " `infra/local/pagora bench` measures the cost per payment under load)");
         out.add("");
         return out;
     }
