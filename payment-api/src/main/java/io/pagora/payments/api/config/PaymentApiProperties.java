@@ -34,7 +34,7 @@ public record PaymentApiProperties(
         @DefaultValue("100000") int accountCacheSize,
         @DefaultValue("100000000000000") long fundingMaxCentavos,
         @DefaultValue("1") short topicReplicationFactor,
-        @DefaultValue("4") int groupCommitThreads,
+        @DefaultValue("2") int groupCommitThreads,
         @DefaultValue("1000") int groupCommitBatchMax,
         @DefaultValue("20000") int groupCommitQueueMax) {
 
