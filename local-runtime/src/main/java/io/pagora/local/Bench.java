@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * fresh data, seeds it and runs this; see its help for the options.
  *
  * <p>Validity gate (all must hold, else the run says INVALID and exits 1): the achieved acceptance rate over
- * the window is within 5% of the offered rate; the generator dropped no call for lack of room and got no
+ * the window is within 5% of the offered rate; in the window the generator dropped no call for lack of room and got no
  * 5xx or time-out; the backlog (accepted, not yet final in the read model) is bounded: at the window's end at
  * most {@link #BACKLOG_SECONDS_MAX} seconds of the offered rate, and not growing (its mean over the last
  * quarter of the window exceeds the first quarter's by less than half a second of the rate); after the
@@ -178,8 +178,6 @@ public final class Bench {
     private Step step(double rate) throws Exception {
         long accepted0 = generator.accepted();
         long final0 = finalCount();
-        long dropped0 = generator.dropped();
-        long unanswered0 = generator.unanswered();
         long start = System.nanoTime();
         long windowStart = start + settings.warmupSeconds() * 1_000_000_000L;
         long windowEnd = windowStart + settings.windowSeconds() * 1_000_000_000L;
@@ -195,6 +193,7 @@ public final class Bench {
         Instant wall0 = Instant.now();
         long acceptedAtStart = generator.accepted();
         long droppedAtStart = generator.dropped();
+        long unansweredAtStart = generator.unanswered();
         List<Long> backlog = new ArrayList<>();
         long nextSample = windowStart;
         while (true) {
@@ -223,15 +222,16 @@ public final class Bench {
         double firstQuarter = backlog.stream().limit(quarter).mapToLong(Long::longValue).average().orElse(0);
         double lastQuarter = backlog.stream().skip(Math.max(0, backlog.size() - quarter)).mapToLong(Long::longValue)
                 .average().orElse(0);
-        long dropped = generator.dropped() - dropped0;
-        long unanswered = generator.unanswered() - unanswered0;
+        // Judged over the window: a cold platform's warm-up may drop calls, which is what the warm-up is for.
+        long dropped = generator.dropped() - droppedAtStart;
+        long unanswered = generator.unanswered() - unansweredAtStart;
 
         List<String> failures = new ArrayList<>();
         if (acceptedPerS < rate * (1 - RATE_TOLERANCE)) {
             failures.add(String.format(Locale.ROOT, "accepted %.0f/s, more than %.0f%% below the %.0f/s offered",
                     acceptedPerS, RATE_TOLERANCE * 100, rate));
         }
-        if (generator.dropped() - droppedAtStart > 0 || dropped > 0) {
+        if (dropped > 0) {
             failures.add(dropped + " payments dropped: the in-flight bound was reached (the platform answered too slowly)");
         }
         if (unanswered > 0) {
