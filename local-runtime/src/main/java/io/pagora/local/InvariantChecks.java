@@ -131,8 +131,11 @@ final class InvariantChecks {
     Verdict readModelEqualsLedger() {
         List<String> problems = new ArrayList<>();
         Map<Id128, Long> expectedBalances = new LinkedHashMap<>(accounts.seededBalances());
-        List<Payment> payments = new ArrayList<>();
-        List<ReadModel.Row> finalRows = new ArrayList<>();
+        LegTally tally = new LegTally();
+        // In chunks of one ledger lookup each: a bench run holds millions of payments, and their post legs
+        // must not all be in memory at once (a run of 5.6 million ran out of a 4 GiB heap that way).
+        List<Payment> payments = new ArrayList<>(PAYMENTS_PER_LOOKUP);
+        List<ReadModel.Row> finalRows = new ArrayList<>(PAYMENTS_PER_LOOKUP);
         for (ReadModel.Row row : readModel) {
             if (!row.isFinal()) {
                 continue; // (d) reports payments without a final state
@@ -144,60 +147,13 @@ final class InvariantChecks {
             } catch (IllegalArgumentException e) {
                 problems.add("payment " + row.paymentId() + " is not a valid payment: " + e.getMessage());
             }
-        }
-        List<Id128> postIds = new ArrayList<>();
-        for (Payment payment : payments) {
-            for (SettlementPlan.Leg leg : SettlementPlan.of(payment).legs()) {
-                postIds.add(LegId.of(payment.id(), LegId.Phase.POST, leg.number()));
+            if (payments.size() == PAYMENTS_PER_LOOKUP) {
+                checkLegs(payments, finalRows, expectedBalances, tally, problems);
+                payments.clear();
+                finalRows.clear();
             }
         }
-        Map<Id128, Transfer> posts = lookup(postIds, ledger::lookupTransfers, Transfer::id);
-
-        int settled = 0;
-        int settledComplete = 0;
-        int unsettled = 0;
-        int unsettledClean = 0;
-        for (int i = 0; i < payments.size(); i++) {
-            Payment payment = payments.get(i);
-            ReadModel.Row row = finalRows.get(i);
-            SettlementPlan plan = SettlementPlan.of(payment);
-            int present = 0;
-            for (SettlementPlan.Leg leg : plan.legs()) {
-                Transfer post = posts.get(LegId.of(payment.id(), LegId.Phase.POST, leg.number()));
-                if (post == null) {
-                    continue;
-                }
-                present++;
-                Id128 pendingId = LegId.of(payment.id(), LegId.Phase.PENDING, leg.number());
-                if (post.amount() != payment.amountCentavos() || !post.pendingId().equals(pendingId)) {
-                    problems.add("payment " + payment.id() + " leg " + leg.number() + ": posted " + post.amount()
-                            + " of pending " + post.pendingId() + ", read model says " + payment.amountCentavos()
-                            + " of " + pendingId);
-                }
-            }
-            if (ReadModel.SETTLED.equals(row.status())) {
-                settled++;
-                if (present == plan.legCount()) {
-                    settledComplete++;
-                } else {
-                    problems.add("payment " + payment.id() + " is SETTLED in the read model but " + present + " of "
-                            + plan.legCount() + " post legs are in the ledger");
-                }
-                for (SettlementPlan.Leg leg : plan.legs()) {
-                    move(expectedBalances, leg.debit(), -payment.amountCentavos(), payment, problems);
-                    move(expectedBalances, leg.credit(), payment.amountCentavos(), payment, problems);
-                }
-            } else {
-                unsettled++;
-                if (present == 0) {
-                    unsettledClean++;
-                } else {
-                    problems.add("payment " + payment.id() + " is " + row.status() + " in the read model but "
-                            + present + " of " + plan.legCount() + " post legs are in the ledger");
-                }
-            }
-        }
-
+        checkLegs(payments, finalRows, expectedBalances, tally, problems);
         Map<Id128, Account> found = ledgerAccounts();
         int balancesChecked = 0;
         int balanceMismatches = 0;
@@ -216,8 +172,8 @@ final class InvariantChecks {
         }
         String summary = String.format("%d of %d SETTLED have every post leg, %d of %d REJECTED/EXPIRED have none "
                 + "(%d post-leg ids looked up in batches of ≤ %d); %d of %d account balances = funding + Σreceived − Σsent",
-                settledComplete, settled, unsettledClean, unsettled, postIds.size(), Ledger.BATCH_SIZE_MAX,
-                balancesChecked - balanceMismatches, balancesChecked);
+                tally.settledComplete, tally.settled, tally.unsettledClean, tally.unsettled, tally.postIds,
+                Ledger.BATCH_SIZE_MAX, balancesChecked - balanceMismatches, balancesChecked);
         return verdict("(c) read model = ledger", problems, summary);
     }
 
@@ -238,34 +194,34 @@ final class InvariantChecks {
             String id = normalize(acceptance.paymentId());
             String earlierId = idByKey.putIfAbsent(acceptance.idempotencyKey(), id);
             if (earlierId != null && !earlierId.equals(id)) {
-                problems.add("key " + acceptance.idempotencyKey() + " got two payment ids: " + earlierId + " and " + id);
+                problem(problems, "key " + acceptance.idempotencyKey() + " got two payment ids: " + earlierId + " and " + id);
             }
             String earlierKey = keyById.putIfAbsent(id, acceptance.idempotencyKey());
             if (earlierKey != null && !earlierKey.equals(acceptance.idempotencyKey())) {
-                problems.add("payment " + id + " was returned for two keys: " + earlierKey + " and " + acceptance.idempotencyKey());
+                problem(problems, "payment " + id + " was returned for two keys: " + earlierKey + " and " + acceptance.idempotencyKey());
             }
         }
         Map<String, ReadModel.Row> byId = new HashMap<>();
         for (ReadModel.Row row : readModel) {
             byId.put(normalize(row.paymentId().toString()), row);
         }
-        readModelDuplicates.forEach((id, count) -> problems.add("payment " + id + " is " + count + " times in the read model"));
+        readModelDuplicates.forEach((id, count) -> problem(problems, "payment " + id + " is " + count + " times in the read model"));
         int missing = 0;
         int notFinal = 0;
         for (String id : keyById.keySet()) {
             ReadModel.Row row = byId.get(id);
             if (row == null) {
                 missing++;
-                problems.add("accepted payment " + id + " (key " + keyById.get(id) + ") is not in the read model");
+                problem(problems, "accepted payment " + id + " (key " + keyById.get(id) + ") is not in the read model");
             } else if (!row.isFinal()) {
                 notFinal++;
-                problems.add("accepted payment " + id + " has no final state (status " + row.status() + ")");
+                problem(problems, "accepted payment " + id + " has no final state (status " + row.status() + ")");
             }
         }
         Set<String> unacknowledged = new HashSet<>(byId.keySet());
         unacknowledged.removeAll(keyById.keySet());
         if (unacknowledged.size() > acceptedPayments.unanswered()) {
-            problems.add(unacknowledged.size() + " payments in the read model were never acknowledged to the client, "
+            problem(problems, unacknowledged.size() + " payments in the read model were never acknowledged to the client, "
                     + "more than the " + acceptedPayments.unanswered() + " requests that got no answer; e.g. "
                     + unacknowledged.stream().sorted().limit(3).toList());
         }
@@ -275,6 +231,86 @@ final class InvariantChecks {
                 keyById.size(), acceptedPayments.accepted().size(), duplicatesResent, missing, notFinal,
                 readModelDuplicates.size(), unacknowledged.size(), acceptedPayments.unanswered());
         return verdict("(d) no payment missing or duplicated", problems, summary);
+    }
+
+    /** Post legs looked up per ledger request: three legs per interbank payment. */
+    static final int PAYMENTS_PER_LOOKUP = Ledger.BATCH_SIZE_MAX / 3;
+
+    /** Problems kept in memory per check (the verdict lists the first few and counts the rest). */
+    static final int PROBLEMS_KEPT_MAX = 10_000;
+
+    /** What (c) counted over all chunks. */
+    private static final class LegTally {
+        long settled;
+        long settledComplete;
+        long unsettled;
+        long unsettledClean;
+        long postIds;
+    }
+
+    /** (c) for one chunk of final payments: one ledger lookup of their post legs, then each payment judged. */
+    private void checkLegs(List<Payment> payments, List<ReadModel.Row> finalRows, Map<Id128, Long> expectedBalances,
+            LegTally tally, List<String> problems) {
+        if (payments.isEmpty()) {
+            return;
+        }
+        List<Id128> postIds = new ArrayList<>(payments.size() * 3);
+        for (Payment payment : payments) {
+            for (SettlementPlan.Leg leg : SettlementPlan.of(payment).legs()) {
+                postIds.add(LegId.of(payment.id(), LegId.Phase.POST, leg.number()));
+            }
+        }
+        tally.postIds += postIds.size();
+        Map<Id128, Transfer> posts = lookup(postIds, ledger::lookupTransfers, Transfer::id);
+        for (int i = 0; i < payments.size(); i++) {
+            Payment payment = payments.get(i);
+            ReadModel.Row row = finalRows.get(i);
+            SettlementPlan plan = SettlementPlan.of(payment);
+            int present = 0;
+            for (SettlementPlan.Leg leg : plan.legs()) {
+                Transfer post = posts.get(LegId.of(payment.id(), LegId.Phase.POST, leg.number()));
+                if (post == null) {
+                    continue;
+                }
+                present++;
+                Id128 pendingId = LegId.of(payment.id(), LegId.Phase.PENDING, leg.number());
+                if (post.amount() != payment.amountCentavos() || !post.pendingId().equals(pendingId)) {
+                    problem(problems, "payment " + payment.id() + " leg " + leg.number() + ": posted " + post.amount()
+                            + " of pending " + post.pendingId() + ", read model says " + payment.amountCentavos()
+                            + " of " + pendingId);
+                }
+            }
+            if (ReadModel.SETTLED.equals(row.status())) {
+                tally.settled++;
+                if (present == plan.legCount()) {
+                    tally.settledComplete++;
+                } else {
+                    problem(problems, "payment " + payment.id() + " is SETTLED in the read model but " + present
+                            + " of " + plan.legCount() + " post legs are in the ledger");
+                }
+                for (SettlementPlan.Leg leg : plan.legs()) {
+                    move(expectedBalances, leg.debit(), -payment.amountCentavos(), payment, problems);
+                    move(expectedBalances, leg.credit(), payment.amountCentavos(), payment, problems);
+                }
+            } else {
+                tally.unsettled++;
+                if (present == 0) {
+                    tally.unsettledClean++;
+                } else {
+                    problem(problems, "payment " + payment.id() + " is " + row.status() + " in the read model but "
+                            + present + " of " + plan.legCount() + " post legs are in the ledger");
+                }
+            }
+        }
+    }
+
+    /** Keeps at most {@link #PROBLEMS_KEPT_MAX}: a broken run must still be reported, not run out of memory. */
+    private static void problem(List<String> problems, String problem) {
+        if (problems.size() < PROBLEMS_KEPT_MAX) {
+            problems.add(problem);
+        } else if (problems.size() == PROBLEMS_KEPT_MAX) {
+            problems.add("… more problems not kept (at most " + PROBLEMS_KEPT_MAX + " are)");
+        }
     }
 
     private Map<Id128, Account> ledgerAccounts() {

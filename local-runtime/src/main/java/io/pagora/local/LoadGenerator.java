@@ -218,11 +218,17 @@ final class LoadGenerator implements AutoCloseable {
             int statusAt = body.indexOf("\"status\":\"", at);
             Check.that(statusAt >= 0, "a batch answer has a result per item");
             at = statusAt + 10;
+            int next = body.indexOf("\"status\":\"", at);
+            String item = body.substring(at, next < 0 ? body.length() : next);
             if (body.startsWith("ACCEPTED", at) || body.startsWith("REPLAYED", at)) {
                 String id = field(body, "\"paymentId\":\"", at);
                 Check.that(id != null, "an accepted item names its payment");
                 lines.append("ACCEPTED\t").append(key).append('\t').append(id).append("\t200\tfirst\n");
                 acceptedPayments.incrementAndGet();
+            } else if (item.contains("/problems/broker-unavailable")) {
+                // Not a refusal: the payment may have been published; its outcome is unknown.
+                lines.append("UNANSWERED\t").append(key).append("\t200\n");
+                unansweredPayments.incrementAndGet();
             } else {
                 lines.append("REFUSED\t").append(key).append("\t200\t-\n");
                 refusedPayments.incrementAndGet();

@@ -109,22 +109,28 @@ public final class GroupCommit implements AutoCloseable {
     }
 
     private void commit(List<Pending> group) {
+        // A caller whose wait already ended was told its outcome is unknown and will retry with its key:
+        // committing it now would spend a round trip on an answer nobody reads.
+        group.removeIf(pending -> pending.outcome().isDone());
+        if (group.isEmpty()) {
+            return;
+        }
         List<Order> orders = new ArrayList<>(group.size());
         for (Pending pending : group) {
             orders.add(pending.order());
         }
-        List<Outcome> outcomes;
         try {
-            outcomes = intake.acceptAll(orders);
-        } catch (RuntimeException e) {
-            for (Pending pending : group) {
-                pending.outcome().completeExceptionally(e);
+            List<Outcome> outcomes = intake.acceptAll(orders);
+            Check.that(outcomes.size() == group.size(), "one outcome per order");
+            for (int i = 0; i < group.size(); i++) {
+                group.get(i).outcome().complete(outcomes.get(i));
             }
-            return;
-        }
-        Check.that(outcomes.size() == group.size(), "one outcome per order");
-        for (int i = 0; i < group.size(); i++) {
-            group.get(i).outcome().complete(outcomes.get(i));
+        } catch (Throwable failure) {
+            // Whatever failed, every caller of the group is answered and the committer lives on: a committer
+            // that died would leave each later caller waiting out its whole deadline.
+            for (Pending pending : group) {
+                pending.outcome().completeExceptionally(failure);
+            }
         }
     }
 

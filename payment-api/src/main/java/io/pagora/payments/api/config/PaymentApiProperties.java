@@ -21,7 +21,8 @@ import org.springframework.util.unit.DataSize;
  * @param topicReplicationFactor replication of the topics this service creates (1 on one local broker)
  * @param groupCommitThreads committers of concurrent single payments (each commits one group at a time)
  * @param groupCommitBatchMax the most single payments committed as one group
- * @param groupCommitQueueMax single payments that may wait for a committer; beyond, 429 at once
+ * @param groupCommitQueueMax single payments that may wait for a committer; beyond, 429 at once (below
+ *     Tomcat's 8,192 connections, so the bound can be reached)
  */
 @ConfigurationProperties("pagora.payments")
 public record PaymentApiProperties(
@@ -36,7 +37,7 @@ public record PaymentApiProperties(
         @DefaultValue("1") short topicReplicationFactor,
         @DefaultValue("2") int groupCommitThreads,
         @DefaultValue("1000") int groupCommitBatchMax,
-        @DefaultValue("20000") int groupCommitQueueMax) {
+        @DefaultValue("4096") int groupCommitQueueMax) {
 
     /** Bodies are read into memory: keep them well below the heap. */
     static final long BODY_BYTES_CEILING = 64L * 1024 * 1024;
@@ -53,8 +54,9 @@ public record PaymentApiProperties(
         Check.that(fundingMaxCentavos > 0, "pagora.payments.funding-max-centavos must be positive");
         Check.that(topicReplicationFactor >= 1, "pagora.payments.topic-replication-factor must be positive");
         Check.that(groupCommitThreads >= 1 && groupCommitThreads <= 64, "pagora.payments.group-commit-threads in 1..64");
-        Check.that(groupCommitBatchMax >= 1 && groupCommitBatchMax <= batchItemsMax,
-                "pagora.payments.group-commit-batch-max in 1..batch-items-max");
+        // A group's account lookup must fit one ledger request, like a batch's.
+        Check.that(groupCommitBatchMax >= 1 && groupCommitBatchMax <= 4094,
+                "pagora.payments.group-commit-batch-max in 1..4094");
         Check.that(groupCommitQueueMax >= groupCommitBatchMax && groupCommitQueueMax <= 1_000_000,
                 "pagora.payments.group-commit-queue-max in group-commit-batch-max..1000000");
     }
