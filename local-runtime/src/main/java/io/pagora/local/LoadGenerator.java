@@ -59,8 +59,6 @@ final class LoadGenerator implements AutoCloseable {
     private final AtomicLong droppedPayments = new AtomicLong();
     private final AtomicLong sentPayments = new AtomicLong();
     private long sequence;
-    /** The idempotency keys of the body {@link #nextBody} built last. */
-    private String[] lastKeys;
 
     /** Latencies (ns) of the calls scheduled inside the measured window. */
     private final LatencyLog latencies = new LatencyLog();
@@ -102,22 +100,23 @@ final class LoadGenerator implements AutoCloseable {
         Check.that(paymentsPerSecond > 0, "a positive rate");
         long intervalNanos = Math.max(1, Math.round(batchSize * 1e9 / paymentsPerSecond));
         long next = System.nanoTime();
-        byte[] body = nextBody();
-        String[] keys = lastKeys;
+        Body body = nextBody();
         while (next < untilNanos) {
             long wait = next - System.nanoTime();
             if (wait > 0) {
                 LockSupport.parkNanos(wait);
                 continue;
             }
-            send(body, keys, next);
+            send(body.json(), body.keys(), next);
             body = nextBody(); // the next body is built while this one is on its way
-            keys = lastKeys;
             next += intervalNanos;
         }
     }
 
-    private byte[] nextBody() {
+    /** One call's body and the idempotency keys of its payments, in order. */
+    private record Body(byte[] json, String[] keys) {}
+
+    private Body nextBody() {
         String[] keys = new String[batchSize];
         StringBuilder json = new StringBuilder(batchSize * 160 + 16);
         if (mode == Mode.BULK) {
@@ -145,8 +144,7 @@ final class LoadGenerator implements AutoCloseable {
         if (mode == Mode.BULK) {
             json.append("]}");
         }
-        lastKeys = keys;
-        return json.toString().getBytes(StandardCharsets.US_ASCII);
+        return new Body(json.toString().getBytes(StandardCharsets.US_ASCII), keys);
     }
 
     private void send(byte[] body, String[] keys, long scheduledNanos) {
