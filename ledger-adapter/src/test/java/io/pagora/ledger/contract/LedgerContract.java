@@ -1107,6 +1107,28 @@ public abstract class LedgerContract {
         assertMoneyInvariants();
     }
 
+    @Test
+    @Timeout(120)
+    @DisplayName("two identical batches racing (a redelivered poll cleared twice at once): one applies, the other answers EXISTS")
+    void racingIdenticalBatchesGiveExistsToTheLoser() throws Exception {
+        // Each payer can cover its transfer once: a loser that took an id for new would answer
+        // EXCEEDS_CREDITS, burn the id, and a clearing consumer would report REJECTED for a payment
+        // the winner settled. Several rounds, because a race may not interleave on every try.
+        for (int round = 0; round < 8; round++) {
+            List<NewTransfer> batch = new ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                batch.add(tx().debit(funded(100)).credit(account(NO_LIMIT)).amount(100).pending(LONG_TIMEOUT).build());
+            }
+            List<List<TransferResult>> results = race(List.<Callable<List<TransferResult>>>of(
+                    () -> ledger.createTransfers(batch), () -> ledger.createTransfers(batch)));
+            for (int i = 0; i < batch.size(); i++) {
+                List<TransferResult> pair = List.of(results.get(0).get(i), results.get(1).get(i));
+                assertThat(pair).as("round %d transfer %d", round, i).containsExactlyInAnyOrder(OK, EXISTS);
+            }
+        }
+        assertMoneyInvariants();
+    }
+
     // =============================================================================================
     // Expiry
 

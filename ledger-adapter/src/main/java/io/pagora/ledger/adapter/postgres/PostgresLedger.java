@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *       reservation;
  *   <li>lock the accounts with one {@code SELECT … ORDER BY id FOR UPDATE}: a deterministic lock
  *       order, so concurrent batches queue instead of deadlocking;
- *   <li>re-read, under the locks, the pending transfers the batch names (their state may have changed);
+ *   <li>re-read, under the locks, every transfer the batch names (a concurrent batch may have created
+ *       one of its ids, or resolved one of its pending transfers, meanwhile);
  *   <li>run TigerBeetle's state machine in memory ({@link TransferStateMachine});
  *   <li>write back with one statement per kind: insert transfers, update balances, update pending
  *       states, record failed ids — then commit.
@@ -171,9 +172,12 @@ public final class PostgresLedger implements Ledger {
 
         Map<Id128, AccountRow> accounts = sql.lockAccounts(connection, accountIds);
 
-        // Under the locks: the pending states that matter can no longer change. A pending transfer or a
-        // due reservation committed by another batch since the reads above means: start over.
-        transfers.putAll(sql.selectTransfers(connection, pendingIds));
+        // Under the locks: re-read every id the batch names, not only its pending ids. A concurrent batch
+        // carrying the same ids (a redelivered poll cleared twice at once) may have committed them while
+        // this one waited for the locks; judged on the pre-lock read, an id it created would look new here,
+        // fail on the balance it spent, and burn the id — TigerBeetle answers EXISTS, and so must we.
+        // A pending transfer or a due reservation committed since the reads above means: start over.
+        transfers = sql.selectTransfers(connection, named);
         for (Id128 pendingId : pendingIds) {
             StoredTransfer pending = transfers.get(pendingId);
             if (pending != null) {
