@@ -14,6 +14,7 @@ import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.VoidCause;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,7 +124,7 @@ class DemoReportTest {
         settle(onUsSettled);
         assertThat(settlement.reserve(List.of(insufficientFunds)).getFirst()).isInstanceOf(ReservationOutcome.Refused.class);
         assertThat(settlement.reserve(List.of(refusedByBank)).getFirst()).isInstanceOf(ReservationOutcome.Reserved.class);
-        assertThat(settlement.voidAll(List.of(refusedByBank)).getFirst()).isInstanceOf(ResolutionOutcome.Voided.class);
+        assertThat(settlement.voidAll(List.of(refusedByBank), VoidCause.RECEIVING_BANK_REFUSED).getFirst()).isInstanceOf(ResolutionOutcome.Voided.class);
 
         project(interbankSettled, "SETTLED", null);
         project(onUsSettled, "SETTLED", null);
@@ -234,7 +235,7 @@ class DemoReportTest {
     void aPaymentNobodyWasToldAboutFails() throws Exception {
         Payment phantom = payment(ALICE, ANNA, 10);
         assertThat(settlement.reserve(List.of(phantom)).getFirst()).isInstanceOf(ReservationOutcome.Reserved.class);
-        settlement.voidAll(List.of(phantom));
+        settlement.voidAll(List.of(phantom), VoidCause.RECEIVING_BANK_REFUSED);
         project(phantom, "REJECTED", "RECEIVING_BANK_REFUSED");
 
         Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());

@@ -12,6 +12,7 @@ import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.VoidCause;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +45,9 @@ public final class Clearing {
 
     private static final Logger log = LoggerFactory.getLogger(Clearing.class);
 
+    /** The detail of a refusal whose reason an earlier attempt received (the ledger keeps the cause, not the text). */
+    static final String REFUSED_EARLIER = "refused by the receiving bank (answered to an earlier attempt)";
+
     private final Settlement settlement;
     private final ReceivingBank bank;
     private final OutcomePublisher outcomes;
@@ -67,15 +71,26 @@ public final class Clearing {
     }
 
     /** What one batch did; for logs and metrics. */
-    public record Report(int payments, int settled, int rejected, int expired, int unanswered) {}
+    public record Report(int payments, int settled, int rejected, int expired, int unanswered, List<Alarm> alarms) {
+
+        public static final Report EMPTY = new Report(0, 0, 0, 0, 0, List.of());
+    }
+
+    /**
+     * A payment whose ids hold something else in the ledger, confirmed by reading its chain back. It
+     * gets no outcome: it is not a refusal (nothing is known of it but the conflict), and the payment
+     * the ledger holds under that id keeps its own. The adapter sets its record aside, loudly.
+     */
+    public record Alarm(ClearingRequest request, String detail) {}
 
     /** Clears a batch: reserve, ask the receiving bank, post or void, park the unanswered, publish outcomes. */
     public Report clear(List<ClearingRequest> requests) {
         List<ClearingRequest> batch = distinct(requests);
         if (batch.isEmpty()) {
-            return new Report(0, 0, 0, 0, 0);
+            return Report.EMPTY;
         }
         List<PaymentOutcome> results = new ArrayList<>(batch.size());
+        List<Alarm> alarms = new ArrayList<>();
 
         // Phase 1: reserve every chain in one request (Settlement splits beyond the ledger's batch limit).
         List<ReservationOutcome> reservations = settlement.reserve(payments(batch));
@@ -87,11 +102,8 @@ public final class Clearing {
                 case ReservationOutcome.Reserved ignored -> reserved.add(request);
                 case ReservationOutcome.Refused refused ->
                         results.add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
-                case ReservationOutcome.IntegrityAlarm alarm -> {
-                    log.error("integrity alarm: reserving payment {} leg {} answered {}; rejecting it",
-                            request.payment().id(), alarm.leg(), alarm.code());
-                    results.add(rejected(request, RejectionReason.IDEMPOTENCY_CONFLICT, alarm.code().name()));
-                }
+                case ReservationOutcome.IntegrityAlarm alarm ->
+                        alarms.add(alarm(request, "reserving", alarm.leg(), alarm.code().name()));
             }
         }
 
@@ -99,7 +111,7 @@ public final class Clearing {
         List<ClearingRequest> accepted = new ArrayList<>();
         List<ClearingRequest> refused = new ArrayList<>();
         List<String> refusals = new ArrayList<>();
-        List<PaymentRequested> noAnswer = new ArrayList<>();
+        List<ClearingRequest> noAnswer = new ArrayList<>();
         if (!reserved.isEmpty()) {
             List<BankAnswer> answers = bank.decide(payments(reserved));
             Check.that(answers.size() == reserved.size(), "one bank answer per payment: %d for %d",
@@ -112,51 +124,60 @@ public final class Clearing {
                         refused.add(request);
                         refusals.add(refusal.reason());
                     }
-                    case BankAnswer.NoAnswer ignored -> noAnswer.add(request.event());
+                    case BankAnswer.NoAnswer ignored -> noAnswer.add(request);
                 }
             }
         }
 
         // Phase 2: one post for the accepted, one void for the refused.
-        resolve(accepted, settlement::post, results, i -> "");
-        resolve(refused, settlement::voidAll, results, refusals::get);
+        resolve(accepted, settlement::post, results, alarms, i -> "");
+        resolve(refused, payments -> settlement.voidAll(payments, VoidCause.RECEIVING_BANK_REFUSED), results, alarms,
+                refusals::get);
 
-        if (!noAnswer.isEmpty()) {
-            Instant deadline = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds()).plus(expiryMargin);
-            unanswered.park(noAnswer, deadline);
-        }
+        parkForExpiry(noAnswer);
         outcomes.publish(results);
-        return report(batch.size(), results, noAnswer.size());
+        return report(batch.size(), results, noAnswer.size(), alarms);
+    }
+
+    /**
+     * Parks payments clearing could not process (a bug, set aside by the adapter) for the expiry path,
+     * as if their bank never answered: once their chains could have timed out, the expiry path voids
+     * what is left and publishes what the ledger shows. Their reservation, if any, expires; nothing
+     * moves; the payment still gets its one final state.
+     */
+    public void parkForExpiry(List<ClearingRequest> requests) {
+        if (requests.isEmpty()) {
+            return;
+        }
+        Instant deadline = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds()).plus(expiryMargin);
+        unanswered.park(requests.stream().map(ClearingRequest::event).toList(), deadline);
     }
 
     /**
      * Resolves payments the receiving bank never answered, once their pending chains have timed out:
-     * one void for all of them. Expired or voided: nothing moved, the payment expired. Posted: an
-     * earlier attempt (a redelivery that got an answer) settled it, and the ledger's word wins.
+     * one void for all of them, for {@link VoidCause#UNANSWERED}. Expired or voided for that cause:
+     * nothing moved, the payment expired. Voided earlier because the bank refused, or posted: an earlier
+     * attempt (a redelivery that got an answer) resolved it, and the ledger's word wins.
      */
     public Report expire(List<ClearingRequest> requests) {
         List<ClearingRequest> batch = distinct(requests);
         if (batch.isEmpty()) {
-            return new Report(0, 0, 0, 0, 0);
+            return Report.EMPTY;
         }
-        List<ResolutionOutcome> resolutions = settlement.voidAll(payments(batch));
-        Check.that(resolutions.size() == batch.size(), "one resolution outcome per payment");
         List<PaymentOutcome> results = new ArrayList<>(batch.size());
-        for (int i = 0; i < batch.size(); i++) {
-            ClearingRequest request = batch.get(i);
-            results.add(switch (resolutions.get(i)) {
-                case ResolutionOutcome.Posted ignored -> settled(request);
-                case ResolutionOutcome.Voided ignored -> expired(request);
-                case ResolutionOutcome.Expired ignored -> expired(request);
-                case ResolutionOutcome.IntegrityAlarm alarm -> integrityAlarm(request, "voiding", alarm);
-            });
-        }
+        List<Alarm> alarms = new ArrayList<>();
+        resolve(batch, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), results, alarms, i -> "");
         outcomes.publish(results);
-        return report(batch.size(), results, 0);
+        return report(batch.size(), results, 0, alarms);
     }
 
+    /**
+     * Maps each payment's resolution to its one outcome. A chain voided by the refusal path is REJECTED
+     * and one voided by the expiry path EXPIRED, whichever path asks, because the void legs record their
+     * cause and the first void wins; {@code refusalOf} gives the bank's reason when this batch has it.
+     */
     private void resolve(List<ClearingRequest> requests, Function<List<Payment>, List<ResolutionOutcome>> phase2,
-            List<PaymentOutcome> results, IntFunction<String> refusalOf) {
+            List<PaymentOutcome> results, List<Alarm> alarms, IntFunction<String> refusalOf) {
         if (requests.isEmpty()) {
             return;
         }
@@ -164,20 +185,24 @@ public final class Clearing {
         Check.that(resolutions.size() == requests.size(), "one resolution outcome per payment");
         for (int i = 0; i < requests.size(); i++) {
             ClearingRequest request = requests.get(i);
-            results.add(switch (resolutions.get(i)) {
-                case ResolutionOutcome.Posted ignored -> settled(request);
-                case ResolutionOutcome.Voided ignored -> rejected(request, RejectionReason.RECEIVING_BANK_REFUSED,
-                        refusalOf.apply(i).isEmpty() ? "voided earlier" : refusalOf.apply(i));
-                case ResolutionOutcome.Expired ignored -> expired(request);
-                case ResolutionOutcome.IntegrityAlarm alarm -> integrityAlarm(request, "resolving", alarm);
-            });
+            switch (resolutions.get(i)) {
+                case ResolutionOutcome.Posted ignored -> results.add(settled(request));
+                case ResolutionOutcome.Voided voided -> results.add(switch (voided.cause()) {
+                    case RECEIVING_BANK_REFUSED -> rejected(request, RejectionReason.RECEIVING_BANK_REFUSED,
+                            refusalOf.apply(i).isEmpty() ? REFUSED_EARLIER : refusalOf.apply(i));
+                    case UNANSWERED -> expired(request);
+                });
+                case ResolutionOutcome.Expired ignored -> results.add(expired(request));
+                case ResolutionOutcome.IntegrityAlarm alarm ->
+                        alarms.add(alarm(request, "resolving", alarm.leg(), alarm.code().name()));
+            }
         }
     }
 
-    private PaymentOutcome integrityAlarm(ClearingRequest request, String action, ResolutionOutcome.IntegrityAlarm alarm) {
-        log.error("integrity alarm: {} payment {} leg {} answered {}; rejecting it",
-                action, request.payment().id(), alarm.leg(), alarm.code());
-        return rejected(request, RejectionReason.IDEMPOTENCY_CONFLICT, alarm.code().name());
+    private static Alarm alarm(ClearingRequest request, String action, int leg, String code) {
+        String detail = action + " leg " + leg + " answered " + code + ", and the ledger holds no chain of this payment's";
+        log.error("INTEGRITY ALARM: payment {}: {}; no outcome is published for this request", request.payment().id(), detail);
+        return new Alarm(request, detail);
     }
 
     static RejectionReason reasonOf(ReservationOutcome.RefusalReason reason) {
@@ -225,7 +250,7 @@ public final class Clearing {
         return requests.stream().map(ClearingRequest::payment).toList();
     }
 
-    private static Report report(int payments, List<PaymentOutcome> results, int unanswered) {
+    private static Report report(int payments, List<PaymentOutcome> results, int unanswered, List<Alarm> alarms) {
         int settled = 0;
         int rejected = 0;
         int expired = 0;
@@ -236,6 +261,6 @@ public final class Clearing {
                 case PaymentExpired ignored -> expired++;
             }
         }
-        return new Report(payments, settled, rejected, expired, unanswered);
+        return new Report(payments, settled, rejected, expired, unanswered, List.copyOf(alarms));
     }
 }

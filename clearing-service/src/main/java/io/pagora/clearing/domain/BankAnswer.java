@@ -1,5 +1,6 @@
 package io.pagora.clearing.domain;
 
+import io.pagora.events.Texts;
 import java.util.Objects;
 
 /**
@@ -13,8 +14,12 @@ public sealed interface BankAnswer {
 
     /** The receiving bank refused the credit (e.g. closed account): void the reserved chain. */
     record Refused(String reason) implements BankAnswer {
+
+        /** A bank's reason is foreign text: cleaned and bounded before it travels in an event. */
+        public static final int REASON_LENGTH_MAX = 200;
+
         public Refused {
-            Objects.requireNonNull(reason, "reason");
+            reason = Texts.clean(Objects.requireNonNull(reason, "reason"), REASON_LENGTH_MAX);
         }
     }
 

@@ -16,6 +16,7 @@ import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.VoidCause;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class RepeatedPhasesTest {
             assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
             assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
             assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-            assertThat(settlement.voidAll(List.of(payment))).as("the earlier post wins").containsExactly(new ResolutionOutcome.Posted());
+            assertThat(settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).as("the earlier post wins").containsExactly(new ResolutionOutcome.Posted());
             assertThat(ledger.lookupAccounts(List.of(payer)).getFirst().creditBalancePosted()).isEqualTo(90_00);
 
             // The books: the payment moved its money exactly once, nothing is left pending.

@@ -91,7 +91,7 @@ public final class FaultInjection implements BeanPostProcessor {
         @Override
         public List<BankAnswer> decide(List<Payment> payments) {
             faults.bankCalls.incrementAndGet();
-            faults.bankPoint();
+            faults.bankPoint(payments);
             return delegate.decide(payments);
         }
     }

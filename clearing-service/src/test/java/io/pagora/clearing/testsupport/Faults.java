@@ -3,6 +3,7 @@ package io.pagora.clearing.testsupport;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.TransferFlags;
+import io.pagora.settlement.domain.Payment;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,7 @@ public final class Faults {
     private final AtomicInteger bankCrashes = new AtomicInteger();
     private final AtomicInteger publisherCrashes = new AtomicInteger();
     private volatile RuntimeException bankFailure;
+    private volatile long poisonAmountCentavos;
     private final AtomicInteger crashes = new AtomicInteger();
 
     final AtomicInteger ledgerRequests = new AtomicInteger();
@@ -55,6 +57,15 @@ public final class Faults {
     /** Every receiving-bank call throws {@code failure} (a bug, not a transient failure) until cleared. */
     public Faults failBankCalls(RuntimeException failure) {
         bankFailure = failure;
+        return this;
+    }
+
+    /**
+     * Every receiving-bank call that includes a payment of exactly {@code amountCentavos} throws (a bug
+     * that one payment triggers, not a transient failure); 0 clears it.
+     */
+    public Faults failBankCallsWithPaymentOf(long amountCentavos) {
+        poisonAmountCentavos = amountCentavos;
         return this;
     }
 
@@ -130,7 +141,7 @@ public final class Faults {
         }
     }
 
-    void bankPoint() {
+    void bankPoint(List<Payment> payments) {
         if (bankCrashes.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             fire(How.CRASH, "in the receiving bank call");
         }
@@ -138,6 +149,11 @@ public final class Faults {
         if (failure != null) {
             injected.incrementAndGet();
             throw failure;
+        }
+        long poisonAmount = poisonAmountCentavos;
+        if (poisonAmount > 0 && payments.stream().anyMatch(payment -> payment.amountCentavos() == poisonAmount)) {
+            injected.incrementAndGet();
+            throw new IllegalStateException("simulated bug on a payment of " + poisonAmount + " centavos");
         }
     }
 

@@ -64,6 +64,11 @@ public record NewTransfer(
                 TransferFlags.VOID_PENDING_TRANSFER);
     }
 
+    public NewTransfer withUserData32(int value) {
+        return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, userData64, value,
+                timeoutSeconds, ledger, code, flags);
+    }
+
     public NewTransfer withFlags(int newFlags) {
         return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, userData64, userData32,
                 timeoutSeconds, ledger, code, newFlags);

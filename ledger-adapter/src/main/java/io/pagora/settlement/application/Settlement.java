@@ -1,15 +1,23 @@
 package io.pagora.settlement.application;
 
 import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.TransferResult;
+import io.pagora.settlement.domain.ChainState;
+import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.SettlementPlan;
+import io.pagora.settlement.domain.VoidCause;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -31,19 +39,69 @@ public final class Settlement {
         this.pendingTimeoutSeconds = pendingTimeoutSeconds;
     }
 
-    /** Phase 1: reserve every payment's chain (all legs pending). One outcome per payment, in order. */
+    /**
+     * Phase 1: reserve every payment's chain (all legs pending). One outcome per payment, in order. An
+     * alarm (an id exists with other fields) is checked against the ledger first: a chain this payment
+     * reserved earlier, with another timeout, is its reservation.
+     */
     public List<ReservationOutcome> reserve(List<Payment> payments) {
-        return execute(payments, plan -> plan.pendingChain(pendingTimeoutSeconds), ReservationOutcome::classify);
+        List<ReservationOutcome> outcomes = execute(payments, plan -> plan.pendingChain(pendingTimeoutSeconds),
+                ReservationOutcome::classify);
+        return askLedgerAbout(payments, outcomes, ReservationOutcome.IntegrityAlarm.class, ReservationOutcome::fromLedger);
     }
 
     /** Phase 2, accepted: post every payment's chain. */
     public List<ResolutionOutcome> post(List<Payment> payments) {
-        return execute(payments, SettlementPlan::postChain, results -> ResolutionOutcome.classify(results, true));
+        List<ResolutionOutcome> outcomes = execute(payments, SettlementPlan::postChain,
+                results -> ResolutionOutcome.classify(results, null));
+        return askLedgerAbout(payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
     }
 
-    /** Phase 2, refused: void every payment's chain. */
-    public List<ResolutionOutcome> voidAll(List<Payment> payments) {
-        return execute(payments, SettlementPlan::voidChain, results -> ResolutionOutcome.classify(results, false));
+    /**
+     * Phase 2, refused or unanswered: void every payment's chain for {@code cause}. A chain voided
+     * earlier for the other cause keeps that cause: the first void decides the outcome.
+     */
+    public List<ResolutionOutcome> voidAll(List<Payment> payments, VoidCause cause) {
+        List<ResolutionOutcome> outcomes = execute(payments, plan -> plan.voidChain(cause),
+                results -> ResolutionOutcome.classify(results, cause));
+        return askLedgerAbout(payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
+    }
+
+    /** What the ledger holds for each payment's chain, in order; one lookup per ledger batch of ids. */
+    public List<ChainState> inspect(List<Payment> payments) {
+        List<ChainState> states = new ArrayList<>(payments.size());
+        int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / (LegId.LEGS_MAX * LegId.Phase.values().length);
+        for (int from = 0; from < payments.size(); from += paymentsPerLookup) {
+            List<SettlementPlan> plans = payments.subList(from, Math.min(payments.size(), from + paymentsPerLookup))
+                    .stream().map(SettlementPlan::of).toList();
+            List<Id128> ids = plans.stream().flatMap(plan -> ChainState.idsOf(plan).stream()).toList();
+            Map<Id128, Transfer> found = new HashMap<>();
+            ledger.lookupTransfers(ids).forEach(transfer -> found.put(transfer.id(), transfer));
+            plans.forEach(plan -> states.add(ChainState.of(plan, found)));
+        }
+        Check.that(states.size() == payments.size(), "one chain state per payment");
+        return states;
+    }
+
+    /** Replaces each alarm by what the ledger says of its payment's chain (one lookup for all of them). */
+    private <T, A extends T> List<T> askLedgerAbout(List<Payment> payments, List<T> outcomes, Class<A> alarmType,
+            BiFunction<ChainState, A, T> resolve) {
+        List<Integer> alarmed = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (alarmType.isInstance(outcomes.get(i))) {
+                alarmed.add(i);
+            }
+        }
+        if (alarmed.isEmpty()) {
+            return outcomes;
+        }
+        List<ChainState> states = inspect(alarmed.stream().map(payments::get).toList());
+        List<T> resolved = new ArrayList<>(outcomes);
+        for (int i = 0; i < alarmed.size(); i++) {
+            int index = alarmed.get(i);
+            resolved.set(index, resolve.apply(states.get(i), alarmType.cast(outcomes.get(index))));
+        }
+        return resolved;
     }
 
     public int pendingTimeoutSeconds() {

@@ -49,6 +49,22 @@ public sealed interface ReservationOutcome {
     }
 
     /**
+     * The outcome once the ledger has been asked about an alarm: a chain of this payment's that the
+     * ledger holds — open, posted or voided, reserved with whatever timeout the configuration named
+     * then — is this payment's reservation (phase 2 reports what became of it); only an absent or
+     * conflicting chain keeps the alarm.
+     */
+    static ReservationOutcome fromLedger(ChainState state, IntegrityAlarm alarm) {
+        return switch (state) {
+            case ChainState.Open ignored -> new Reserved();
+            case ChainState.Posted ignored -> new Reserved();
+            case ChainState.Voided ignored -> new Reserved();
+            case ChainState.Absent ignored -> alarm;
+            case ChainState.Conflicting ignored -> alarm;
+        };
+    }
+
+    /**
      * True if the whole chain took effect now, or took effect in an earlier identical attempt. In
      * TigerBeetle an {@code exists} result breaks a linked chain like any other failure, so the retry
      * of a committed chain answers {@code exists} for its first leg and {@code linked_event_failed}

@@ -72,12 +72,16 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
         return linkAllButLast(chain);
     }
 
-    /** Voids every pending leg: the reservation is released and nothing moves. */
-    public List<NewTransfer> voidChain() {
+    /**
+     * Voids every pending leg: the reservation is released and nothing moves. Each void leg records
+     * {@code cause} in {@code user_data_32}, so a second void for another cause answers
+     * {@code exists_with_different_user_data_32} and the first cause stays the payment's outcome.
+     */
+    public List<NewTransfer> voidChain(VoidCause cause) {
         List<NewTransfer> chain = new ArrayList<>(legs.size());
         for (Leg leg : legs) {
             chain.add(NewTransfer.voidPending(LegId.of(payment.id(), LegId.Phase.VOID, leg.number()),
-                    LegId.of(payment.id(), LegId.Phase.PENDING, leg.number())));
+                    LegId.of(payment.id(), LegId.Phase.PENDING, leg.number())).withUserData32(cause.code()));
         }
         return linkAllButLast(chain);
     }

@@ -71,6 +71,9 @@ import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ReservationOutcome.RefusalReason;
 import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.VoidCause;
+import io.pagora.settlement.domain.ChainState;
+import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.domain.TransferCode;
 import java.security.SecureRandom;
@@ -1238,7 +1241,8 @@ public abstract class LedgerContract {
         assertThat(lookupAccount(ChartOfAccounts.reserve(payeeBank)).creditBalancePosted()).isEqualTo(120);
         // A late "refused" after the post: the ledger's earlier resolution wins, and nothing moves back.
         Map<Id128, Balances> settled = balancesOfAll();
-        assertThat(pix.settlement.voidAll(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED))
+                .containsExactly(new ResolutionOutcome.Posted());
         assertThat(balancesOfAll()).isEqualTo(settled);
         assertMoneyInvariants();
         assertNothingPending();
@@ -1276,10 +1280,15 @@ public abstract class LedgerContract {
         Map<Id128, Balances> before = balancesOfAll();
 
         assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        assertThat(pix.settlement.voidAll(List.of(payment))).containsExactly(new ResolutionOutcome.Voided());
+        ResolutionOutcome refused = new ResolutionOutcome.Voided(VoidCause.RECEIVING_BANK_REFUSED);
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).containsExactly(refused);
         assertThat(balancesOfAll()).isEqualTo(before);
-        // A late "accepted" after the void: the ledger's earlier resolution wins, and nothing moves.
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Voided());
+        // A late "accepted" after the void: the ledger's earlier resolution, and its cause, win; nothing moves.
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(refused);
+        // A late expiry after the refusal: the first void's cause stays the payment's outcome.
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED)).containsExactly(refused);
+        assertThat(pix.settlement.inspect(List.of(payment)))
+                .containsExactly(new ChainState.Voided(VoidCause.RECEIVING_BANK_REFUSED));
         assertThat(balancesOfAll()).isEqualTo(before);
         assertMoneyInvariants();
         assertNothingPending();
@@ -1357,6 +1366,48 @@ public abstract class LedgerContract {
     }
 
     @Test
+    @DisplayName("PIX: a reservation redelivered under another pending timeout is the payment's own, not an integrity alarm")
+    void pixRedeliveryUnderAnotherTimeoutFindsTheLedgersReservation() {
+        Pix pix = new Pix(60);
+        Id128 payer = pix.customer(pix.bank(1_000), 200);
+        Id128 payee = pix.customer(pix.bank(0), 0);
+        Payment payment = pix.payment(payer, payee, 200);
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        Map<Id128, Balances> settled = balancesOfAll();
+
+        // Clearing restarted with another pagora.clearing.pending-timeout, and the poll is redelivered.
+        Settlement restarted = new Settlement(ledger, 90);
+        assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(90)).getFirst())
+                .as("the ledger's own answer").isEqualTo(EXISTS_WITH_DIFFERENT_TIMEOUT);
+        assertThat(restarted.inspect(List.of(payment))).containsExactly(new ChainState.Posted());
+        assertThat(restarted.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(restarted.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        assertThat(balancesOfAll()).isEqualTo(settled);
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX: a different payment under a settled payment's id stays an integrity alarm once the ledger is asked")
+    void pixImpostorUnderASettledIdIsAnAlarm() {
+        Pix pix = new Pix(60);
+        Id128 payer = pix.customer(pix.bank(1_000), 500);
+        Id128 payee = pix.customer(pix.bank(0), 0);
+        Payment payment = pix.payment(payer, payee, 200);
+        pix.settlement.reserve(List.of(payment));
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        Map<Id128, Balances> settled = balancesOfAll();
+
+        Payment impostor = new Payment(payment.id(), payer, payee, 300);
+        assertThat(pix.settlement.inspect(List.of(impostor)).getFirst()).isInstanceOf(ChainState.Conflicting.class);
+        assertThat(pix.settlement.reserve(List.of(impostor)))
+                .containsExactly(new ReservationOutcome.IntegrityAlarm(1, EXISTS_WITH_DIFFERENT_AMOUNT));
+        assertThat(pix.settlement.post(List.of(impostor)).getFirst()).isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
+        assertThat(balancesOfAll()).isEqualTo(settled);
+        assertMoneyInvariants();
+    }
+
+    @Test
     @DisplayName("PIX: after a crash, re-running reserve and post reports the same outcomes and moves the money once")
     void pixRerunAfterCrashIsIdempotent() {
         Pix pix = new Pix(60);
@@ -1400,7 +1451,8 @@ public abstract class LedgerContract {
 
         sleepUntil(reservedAt + Duration.ofMillis(1_300).toNanos());
         assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Expired());
-        assertThat(pix.settlement.voidAll(List.of(payment))).containsExactly(new ResolutionOutcome.Expired());
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED))
+                .containsExactly(new ResolutionOutcome.Expired());
         awaitTrue(() -> balancesOfAll().equals(before), Duration.ofSeconds(5));
         assertThat(balancesOfAll()).isEqualTo(before);
         assertMoneyInvariants();

@@ -62,7 +62,7 @@ class SettlementPlanTest {
         Payment payment = new Payment(ids.nextPaymentId(), ALICE, BOB, 1);
         SettlementPlan plan = SettlementPlan.of(payment);
         Set<Id128> all = new HashSet<>();
-        for (List<NewTransfer> chain : List.of(plan.pendingChain(5), plan.postChain(), plan.voidChain())) {
+        for (List<NewTransfer> chain : List.of(plan.pendingChain(5), plan.postChain(), plan.voidChain(VoidCause.UNANSWERED))) {
             chain.forEach(transfer -> {
                 all.add(transfer.id());
                 assertThat(LegId.paymentOf(transfer.id())).isEqualTo(payment.id());
@@ -116,7 +116,7 @@ class SettlementPlanTest {
                 TransferResult.LINKED_EVENT_FAILED)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
-                TransferResult.LINKED_EVENT_FAILED), true))
+                TransferResult.LINKED_EVENT_FAILED), null))
                 .isInstanceOf(ResolutionOutcome.Posted.class);
         assertThat(ReservationOutcome.classify(List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXISTS,
                 TransferResult.LINKED_EVENT_FAILED)))
@@ -133,17 +133,20 @@ class SettlementPlanTest {
                 TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.IntegrityAlarm(1, TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT));
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_EXPIRED,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), true))
+                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), null))
                 .isInstanceOf(ResolutionOutcome.Expired.class);
-        // After a redelivery, the ledger's earlier resolution wins: no second movement, no false alarm.
+        // After a redelivery, the ledger's earlier resolution wins: no second movement. An answer that
+        // does not carry the void's cause is an alarm here, which Settlement resolves from the ledger.
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_ALREADY_VOIDED,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), true))
-                .isInstanceOf(ResolutionOutcome.Voided.class);
+                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), null))
+                .isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
+        assertThat(ResolutionOutcome.classify(List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK),
+                VoidCause.UNANSWERED)).isEqualTo(new ResolutionOutcome.Voided(VoidCause.UNANSWERED));
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_ALREADY_POSTED,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), false))
+                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), VoidCause.RECEIVING_BANK_REFUSED))
                 .isInstanceOf(ResolutionOutcome.Posted.class);
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_NOT_FOUND,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), true))
+                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), null))
                 .isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
     }
 }

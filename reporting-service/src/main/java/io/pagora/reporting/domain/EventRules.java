@@ -3,6 +3,7 @@ package io.pagora.reporting.domain;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;
+import io.pagora.events.Texts;
 import io.pagora.ledger.domain.Id128;
 import io.pagora.settlement.domain.PaymentId;
 import java.util.Optional;
@@ -44,7 +45,8 @@ public final class EventRules {
         return Optional.empty();
     }
 
+    /** Free text as the read model stores it: cleaned (PostgreSQL refuses U+0000 in text) and bounded. */
     static String bounded(String text) {
-        return text == null || text.length() <= TEXT_LENGTH_MAX ? text : text.substring(0, TEXT_LENGTH_MAX);
+        return Texts.clean(text, TEXT_LENGTH_MAX);
     }
 }

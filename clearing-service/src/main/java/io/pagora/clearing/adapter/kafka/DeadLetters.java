@@ -8,6 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.events.Texts;
+import io.pagora.ledger.domain.Check;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,10 +37,13 @@ public class DeadLetters {
 
     public static final String SUFFIX = ".dlt";
     public static final String REASON_HEADER = "pagora-dead-letter-reason";
+    /** A reason is cleaned and cut to this many characters: it travels in a header and in logs. */
+    static final int REASON_LENGTH_MAX = 1_000;
 
     private final KafkaTemplate<String, byte[]> kafka;
     private final Duration timeout;
     private final Counter deadLettered;
+    private final Counter integrityAlarms;
 
     public DeadLetters(KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
         this.kafka = kafka;
@@ -44,10 +52,37 @@ public class DeadLetters {
         this.deadLettered = Counter.builder("pagora.clearing.dead.letters")
                 .description("Records clearing sent to a dead-letter topic (acknowledged by Kafka)")
                 .register(meters);
+        this.integrityAlarms = Counter.builder("pagora.clearing.integrity.alarms")
+                .description("Payments whose ids the ledger shows to hold another payment's transfers (dead-lettered, no outcome)")
+                .register(meters);
     }
 
     /** A record and why it cannot be processed. */
-    public record DeadLetter(ConsumerRecord<String, byte[]> record, String reason) {}
+    public record DeadLetter(ConsumerRecord<String, byte[]> record, String reason) {
+        public DeadLetter {
+            reason = Texts.clean(reason, REASON_LENGTH_MAX);
+        }
+    }
+
+    /**
+     * Sets aside what a poll could not clear: each request that failed alone, and each integrity alarm
+     * (counted apart: an alarm is not a refusal, and a human must look at it).
+     */
+    void setAside(BadRecordIsolation.Result result, Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins) {
+        List<DeadLetter> letters = new ArrayList<>();
+        for (BadRecordIsolation.Failed failed : result.failed()) {
+            letters.add(new DeadLetter(failed.record(), "failed alone after retries: "
+                    + KafkaConfiguration.rootCause(failed.cause())));
+        }
+        List<Clearing.Alarm> alarms = result.alarms();
+        for (Clearing.Alarm alarm : alarms) {
+            ConsumerRecord<String, byte[]> record = origins.get(alarm.request());
+            Check.that(record != null, "every alarmed request has its record");
+            letters.add(new DeadLetter(record, "integrity alarm: " + alarm.detail()));
+        }
+        send(letters);
+        integrityAlarms.increment(alarms.size());
+    }
 
     public void send(List<DeadLetter> deadLetters) {
         if (deadLetters.isEmpty()) {

@@ -222,7 +222,7 @@ public class KafkaConfiguration {
         return backOff;
     }
 
-    private static String rootCause(Throwable exception) {
+    static String rootCause(Throwable exception) {
         Throwable root = exception;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

@@ -4,9 +4,11 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.Topics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +19,10 @@ import org.springframework.stereotype.Component;
  * Consumes {@link Topics#PAYMENTS_REQUESTED} one poll at a time and clears the whole poll as one batch.
  *
  * <p>Records that are not valid payment requests go to the dead-letter topic first (synchronously);
- * the rest are cleared with a constant number of ledger requests. The listener returns only after
+ * the rest are cleared with a constant number of ledger requests. A record clearing keeps failing on
+ * (not for a transient reason) is found by {@link BadRecordIsolation} and set aside alone — dead-lettered
+ * and parked for expiry — while the rest of the poll settles; a payment the ledger shows to conflict
+ * with another under its id (an integrity alarm) is dead-lettered with the alarm, and gets no outcome. The listener returns only after
  * every dead letter, parked payment and outcome is acknowledged by Kafka; only then are the offsets
  * committed (AckMode.BATCH). Any exception leaves the offsets where they were: the poll is retried
  * or, after a crash, redelivered, and clearing it again is idempotent.
@@ -31,11 +36,14 @@ public class PaymentRequestsListener {
 
     private final Clearing clearing;
     private final DeadLetters deadLetters;
+    private final BadRecordIsolation isolation;
     private final DistributionSummary batchSizes;
 
-    public PaymentRequestsListener(Clearing clearing, DeadLetters deadLetters, MeterRegistry meters) {
+    public PaymentRequestsListener(Clearing clearing, DeadLetters deadLetters, ClearingProperties properties,
+            MeterRegistry meters) {
         this.clearing = clearing;
         this.deadLetters = deadLetters;
+        this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()));
         this.batchSizes = DistributionSummary.builder("pagora.clearing.batch.size")
                 .description("Payment requests per clearing batch (one Kafka poll)")
                 .register(meters);
@@ -47,16 +55,24 @@ public class PaymentRequestsListener {
             containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<ClearingRequest> requests = new ArrayList<>(records.size());
+        Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             switch (ClearingRequest.parse(record.value())) {
-                case ClearingRequest.Parsed.Valid valid -> requests.add(valid.request());
+                case ClearingRequest.Parsed.Valid valid -> {
+                    requests.add(valid.request());
+                    origins.put(valid.request(), record);
+                }
                 case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
             }
         }
         deadLetters.send(rejects);
-        Clearing.Report report = clearing.clear(requests);
+        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::clear);
+        // A valid payment clearing failed on alone is parked for the expiry path, which resolves it from
+        // the ledger (expired, or whatever an earlier attempt did): it still reaches a final state.
+        clearing.parkForExpiry(result.failed().stream().map(BadRecordIsolation.Failed::request).toList());
+        deadLetters.setAside(result, origins);
         batchSizes.record(records.size());
-        log.debug("cleared a poll of {} records: {} dead-lettered, {}", records.size(), rejects.size(), report);
+        log.debug("cleared a poll of {} records: {} dead-lettered, {}", records.size(), rejects.size(), result.reports());
     }
 }

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ public class UnansweredListener {
     private final ExpiryDeadlines deadlines;
     private final Clock clock;
     private final Duration waitMax;
+    private final BadRecordIsolation isolation;
 
     public UnansweredListener(Clearing clearing, DeadLetters deadLetters, ExpiryDeadlines deadlines, Clock clock,
             ClearingProperties properties) {
@@ -45,6 +47,7 @@ public class UnansweredListener {
         this.deadlines = deadlines;
         this.clock = clock;
         this.waitMax = properties.pendingTimeout().plus(properties.expiryMargin());
+        this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()));
     }
 
     // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-expiry-<n>.
@@ -53,6 +56,7 @@ public class UnansweredListener {
             containerFactory = KafkaConfiguration.EXPIRY_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<ClearingRequest> requests = new ArrayList<>(records.size());
+        Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
         Instant latest = Instant.EPOCH;
         for (ConsumerRecord<String, byte[]> record : records) {
@@ -66,6 +70,7 @@ public class UnansweredListener {
             switch (ClearingRequest.parse(record.value())) {
                 case ClearingRequest.Parsed.Valid valid -> {
                     requests.add(valid.request());
+                    origins.put(valid.request(), record);
                     latest = deadline.isAfter(latest) ? deadline : latest;
                 }
                 case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
@@ -78,8 +83,9 @@ public class UnansweredListener {
         // A deadline beyond one timeout from now is not ours to honour (clock jump, foreign writer): cap the wait.
         Instant capped = clock.instant().plus(waitMax);
         deadlines.awaitPassed(latest.isAfter(capped) ? capped : latest);
-        Clearing.Report report = clearing.expire(requests);
-        log.debug("resolved {} unanswered payments: {}", requests.size(), report);
+        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::expire);
+        deadLetters.setAside(result, origins);
+        log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
     }
 
     private static Instant deadlineOf(ConsumerRecord<String, byte[]> record) {

@@ -1,0 +1,154 @@
+package io.pagora.clearing.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.clearing.domain.BankAnswer;
+import io.pagora.clearing.testsupport.Books;
+import io.pagora.clearing.testsupport.PixWorld;
+import io.pagora.clearing.testsupport.TestPostgres;
+import io.pagora.events.PaymentOutcome;
+import io.pagora.events.PaymentRequested;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.settlement.application.Settlement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One payment, one final outcome, whichever path reaches the ledger first and in whatever order the
+ * paths run — proven on the real PostgreSQL ledger, with the receiving bank, the outcome topic and the
+ * expiry queue as in-memory ports:
+ * <ul>
+ *   <li>a poll redelivered to a clearing restarted with another pending timeout reports the payment
+ *       the ledger posted as SETTLED, not as an idempotency conflict;
+ *   <li>the expiry path and the refusal path racing for one payment both report what the first void
+ *       recorded: EXPIRED if the expiry path voided first, REJECTED if the refusal did;
+ *   <li>a different payment under a settled payment's id is an integrity alarm with no outcome, never a
+ *       refusal.
+ * </ul>
+ * Each ends with the books: every payment in exactly one final state, zero-sum, nothing negative.
+ */
+class OneOutcomePerPaymentTest {
+
+    private TestPostgres.Database database;
+    private PixWorld world;
+    private final ScriptedBank bank = new ScriptedBank();
+    private final List<PaymentOutcome> published = new ArrayList<>();
+    private final List<PaymentRequested> parked = new ArrayList<>();
+
+    @BeforeEach
+    void openLedger() {
+        database = TestPostgres.freshDatabase();
+        world = new PixWorld(PostgresLedger.migrateAndOpen(database.dataSource()));
+        world.fundReserve(PixWorld.BANK_A, 1_000_00);
+    }
+
+    @AfterEach
+    void closeLedger() {
+        database.close();
+    }
+
+    @Test
+    void aPollRedeliveredUnderAnotherPendingTimeoutReportsWhatTheLedgerPosted() {
+        PaymentRequested payment = payment();
+        bank.answer = BankAnswer.ACCEPTED;
+        clearing(60).clear(List.of(request(payment)));
+        // The outcome was published, but clearing died before committing the poll; it restarts with
+        // another pagora.clearing.pending-timeout and the poll is redelivered.
+        Clearing.Report again = clearing(90).clear(List.of(request(payment)));
+
+        assertThat(again.alarms()).isEmpty();
+        assertThat(statuses()).containsExactly("SETTLED", "SETTLED");
+        books(payment);
+    }
+
+    @Test
+    void anExpiryThatVoidedFirstStaysExpiredWhenALateRefusalArrives() {
+        PaymentRequested payment = payment();
+        bank.answer = BankAnswer.NO_ANSWER;
+        Clearing first = clearing(60);
+        first.clear(List.of(request(payment)));
+        assertThat(parked).hasSize(1);
+        first.expire(List.of(request(payment)));
+        // A redelivery of the original poll now gets an answer: the bank refuses.
+        bank.answer = new BankAnswer.Refused("conta encerrada");
+        first.clear(List.of(request(payment)));
+
+        assertThat(statuses()).containsExactly("EXPIRED", "EXPIRED");
+        books(payment);
+    }
+
+    @Test
+    void aRefusalThatVoidedFirstStaysRejectedWhenTheExpiryPathRuns() {
+        PaymentRequested payment = payment();
+        bank.answer = BankAnswer.NO_ANSWER;
+        Clearing clearing = clearing(60);
+        clearing.clear(List.of(request(payment)));
+        bank.answer = new BankAnswer.Refused("conta\u0000 encerrada");
+        clearing.clear(List.of(request(payment)));
+        // The attempt that got no answer was parked, and the expiry worker reaches it now.
+        clearing.expire(List.of(request(payment)));
+
+        assertThat(statuses()).containsExactly("REJECTED", "REJECTED");
+        assertThat(published.getFirst().toString()).as("the bank's text is cleaned").contains("conta  encerrada");
+        books(payment);
+    }
+
+    @Test
+    void aDifferentPaymentUnderASettledIdIsAnAlarmAndNeverARefusal() {
+        PaymentRequested payment = payment();
+        bank.answer = BankAnswer.ACCEPTED;
+        Clearing clearing = clearing(60);
+        clearing.clear(List.of(request(payment)));
+        PaymentRequested impostor = new PaymentRequested(payment.paymentId(), payment.payerAccountId(),
+                payment.payeeAccountId(), 7_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
+
+        Clearing.Report report = clearing.clear(List.of(request(impostor)));
+
+        assertThat(report.alarms()).hasSize(1);
+        assertThat(report.rejected()).isZero();
+        assertThat(statuses()).containsExactly("SETTLED");
+        books(payment);
+    }
+
+    private void books(PaymentRequested payment) {
+        Books.check(world, List.of(payment), List.of(published.getFirst()));
+        assertThat(Books.byPayment(published).get(payment.paymentId()).stream().map(PaymentOutcome::status).distinct())
+                .as("one final state for %s", payment.paymentId()).hasSize(1);
+    }
+
+    private PaymentRequested payment() {
+        Id128 payer = world.openCustomers(PixWorld.BANK_A, 1, 1, 100_00).getFirst();
+        Id128 payee = world.openCustomers(PixWorld.BANK_B, 1, 1, 0).getFirst();
+        return world.payment(payer, payee, 10_00);
+    }
+
+    private Clearing clearing(int pendingTimeoutSeconds) {
+        return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, published::addAll,
+                (payments, deadline) -> parked.addAll(payments), Clock.systemUTC(), Duration.ZERO);
+    }
+
+    private static ClearingRequest request(PaymentRequested event) {
+        return new ClearingRequest(event, ClearingRequest.toPayment(event));
+    }
+
+    private List<String> statuses() {
+        return published.stream().map(PaymentOutcome::status).toList();
+    }
+
+    /** The receiving bank answers whatever the test scripted, for every payment. */
+    private static final class ScriptedBank implements ReceivingBank {
+        BankAnswer answer = BankAnswer.ACCEPTED;
+
+        @Override
+        public List<BankAnswer> decide(List<io.pagora.settlement.domain.Payment> payments) {
+            return payments.stream().map(payment -> answer).toList();
+        }
+    }
+}
