@@ -232,6 +232,7 @@ class ProjectionTest {
     @Test
     void undecodableRecordsGoToTheDeadLetterTopicAndLaterEventsAreStillProjected() {
         String payer = Payments.customer(1);
+        double deadBefore = metric("pagora_reporting_dead_letters_total");
         RecordMetadata garbage = publisher.publishRaw(Topics.PAYMENT_OUTCOMES, payer,
                 new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
         RecordMetadata untyped = publisher.publishRaw(Topics.PAYMENTS_REQUESTED, payer,
@@ -244,8 +245,11 @@ class ProjectionTest {
 
         awaitPayment(later.paymentId(), "SETTLED");
 
-        List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENT_OUTCOMES), 1);
-        List<ConsumerRecord<String, byte[]>> requestedDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENTS_REQUESTED), 2);
+        // Other tests dead-letter records too: this one's are those of its payer.
+        List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENT_OUTCOMES), 1)
+                .stream().filter(record -> payer.equals(record.key())).toList();
+        List<ConsumerRecord<String, byte[]>> requestedDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENTS_REQUESTED), 2)
+                .stream().filter(record -> payer.equals(record.key())).toList();
         assertThat(outcomesDlt).hasSize(1);
         ConsumerRecord<String, byte[]> dead = outcomesDlt.getFirst();
         assertThat(dead.value()).isEqualTo(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
@@ -262,7 +266,46 @@ class ProjectionTest {
         assertThat(untyped.offset()).isGreaterThanOrEqualTo(0);
         assertThat(brokenRule.offset()).isGreaterThanOrEqualTo(0);
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(3));
+                assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(deadBefore + 3));
+    }
+
+    /**
+     * One record PostgreSQL refuses costs only itself: in a poll of valid events, an outcome whose
+     * timestamp is beyond PostgreSQL's range is the only record dead-lettered, and every other payment
+     * of the poll reaches its final state. A bank's refusal text with U+0000 (which PostgreSQL refuses in
+     * text) is cleaned at the boundary and projected. Before, either record made the whole poll fail
+     * and go to the dead-letter topic, its payments left ACCEPTED.
+     */
+    @Test
+    void oneRecordPostgresRefusesIsDeadLetteredAloneAndTheRestOfThePollIsProjected() {
+        String payer = Payments.customer(4);
+        List<Payment> good = new ArrayList<>();
+        List<io.pagora.events.PaymentEvent> events = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            Payment payment = Payments.between(payer, Payments.customer(5), 100 + i);
+            good.add(payment);
+            events.add(payment.requested());
+            events.add(payment.settled());
+        }
+        Payment nul = Payments.between(payer, Payments.customer(5), 99);
+        events.add(nul.requested());
+        events.add(new io.pagora.events.PaymentRejected(nul.paymentId(), nul.payer(), nul.payee(), 99,
+                RejectionReason.RECEIVING_BANK_REFUSED, "conta\u0000encerrada", nul.acceptedAt(), nul.acceptedAt().plusMillis(5)));
+        Payment farFuture = Payments.between(payer, Payments.customer(5), 98);
+        events.add(20, farFuture.settled(Instant.parse("+300000-01-01T00:00:00Z")));
+        double deadBefore = metric("pagora_reporting_dead_letters_total");
+        publisher.publish(events.toArray(io.pagora.events.PaymentEvent[]::new));
+
+        good.forEach(payment -> awaitPayment(payment.paymentId(), "SETTLED"));
+        assertThat(awaitPayment(nul.paymentId(), "REJECTED").get("detail").asString()).isEqualTo("conta encerrada");
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(deadBefore + 1));
+        List<ConsumerRecord<String, byte[]>> dead = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENT_OUTCOMES), 1)
+                .stream().filter(record -> payer.equals(record.key())).toList();
+        assertThat(dead).singleElement().satisfies(record -> {
+            assertThat(new String(record.value(), StandardCharsets.UTF_8)).contains(farFuture.paymentId());
+            assertThat(header(record, KafkaConfiguration.REASON_HEADER)).contains("failed alone");
+        });
     }
 
     /**

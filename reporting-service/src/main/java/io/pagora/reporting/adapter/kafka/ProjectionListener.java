@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
+import io.pagora.events.Texts;
 import io.pagora.events.Topics;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.domain.EventRules;
@@ -32,6 +33,8 @@ public class ProjectionListener {
     public static final String LISTENER_ID = "reporting-projection";
 
     private static final int REASON_LENGTH_MAX = 500;
+    /** How often one event is projected alone before its record is dead-lettered. */
+    private static final int ATTEMPTS_ALONE = 2;
 
     private static final Logger log = LoggerFactory.getLogger(ProjectionListener.class);
 
@@ -59,15 +62,15 @@ public class ProjectionListener {
             containerFactory = "projectionContainerFactory",
             batch = "true")
     public void onPoll(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
-        List<PaymentEvent> events = new ArrayList<>(records.size());
+        List<Decoded> decoded = new ArrayList<>(records.size());
         List<Rejected> rejected = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            Optional<String> problem = decode(record, events);
+            List<PaymentEvent> one = new ArrayList<>(1);
+            Optional<String> problem = decode(record, one);
             problem.ifPresent(reason -> rejected.add(new Rejected(record, bounded(reason))));
+            one.forEach(event -> decoded.add(new Decoded(record, event)));
         }
-        Projection.Outcome outcome = projection.project(events);
-        // project() returns after the poll's transaction committed: what it made visible is visible now.
-        metrics.committed(outcome);
+        projectIsolating(decoded, rejected);
         for (Rejected bad : rejected) {
             log.warn("dead-lettering {}-{}@{}: {}", bad.record.topic(), bad.record.partition(), bad.record.offset(),
                     bad.reason);
@@ -79,8 +82,67 @@ public class ProjectionListener {
             }
             deadLettered.increment();
         }
-        log.debug("projected a poll: {} records, {} events of {} payments, {} finalized, {} dead-lettered",
-                records.size(), outcome.events(), outcome.payments(), outcome.finalized(), rejected.size());
+        log.debug("projected a poll: {} records, {} events, {} dead-lettered", records.size(), decoded.size(),
+                rejected.size());
+    }
+
+    /**
+     * Projects the events in one transaction. If that fails for a reason that says nothing about the
+     * database being away (a record PostgreSQL refuses, a bug one event triggers), the events are
+     * halved and each half projected in its own transaction, down to single events: only those that
+     * fail alone, {@link #ATTEMPTS_ALONE} times, are dead-lettered, and the rest of the poll is
+     * projected. A transient failure is rethrown and the container retries the whole poll. Projection
+     * is idempotent, so projecting a half again repeats nothing. Bounded: at most 2n − 1 transactions
+     * plus the attempts alone, at a halving depth of log₂ n.
+     */
+    private void projectIsolating(List<Decoded> decoded, List<Rejected> rejected) {
+        if (decoded.isEmpty()) {
+            return;
+        }
+        try {
+            Projection.Outcome outcome = projection.project(decoded.stream().map(Decoded::event).toList());
+            // project() returns after its transaction committed: what it made visible is visible now.
+            metrics.committed(outcome);
+            return;
+        } catch (RuntimeException e) {
+            if (KafkaConfiguration.isTransient(e)) {
+                throw e;
+            }
+            if (decoded.size() == 1) {
+                projectAlone(decoded.getFirst(), rejected, e);
+                return;
+            }
+            log.warn("projecting {} events failed ({}); halving them to find the records that cause it",
+                    decoded.size(), rootCause(e));
+        }
+        int half = decoded.size() / 2;
+        projectIsolating(decoded.subList(0, half), rejected);
+        projectIsolating(decoded.subList(half, decoded.size()), rejected);
+    }
+
+    private void projectAlone(Decoded one, List<Rejected> rejected, RuntimeException first) {
+        RuntimeException last = first;
+        for (int attempt = 2; attempt <= ATTEMPTS_ALONE; attempt++) {
+            try {
+                metrics.committed(projection.project(List.of(one.event())));
+                return;
+            } catch (RuntimeException e) {
+                if (KafkaConfiguration.isTransient(e)) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+        rejected.add(new Rejected(one.record(), bounded("failed alone after " + ATTEMPTS_ALONE + " attempts: "
+                + rootCause(last))));
+    }
+
+    private static String rootCause(Throwable exception) {
+        Throwable root = exception;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     /** Adds the record's event to {@code events}, or says why it cannot be projected. */
@@ -103,8 +165,10 @@ public class ProjectionListener {
     }
 
     private static String bounded(String reason) {
-        return reason.length() <= REASON_LENGTH_MAX ? reason : reason.substring(0, REASON_LENGTH_MAX) + "...";
+        return Texts.clean(reason, REASON_LENGTH_MAX);
     }
 
     private record Rejected(ConsumerRecord<byte[], byte[]> record, String reason) {}
+
+    private record Decoded(ConsumerRecord<byte[], byte[]> record, PaymentEvent event) {}
 }
