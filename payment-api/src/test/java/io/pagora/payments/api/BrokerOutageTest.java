@@ -7,6 +7,7 @@ import io.pagora.payments.PaymentApiApplication;
 import io.pagora.payments.api.testsupport.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
+import io.pagora.payments.api.testsupport.SecondInstance;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
 import io.pagora.payments.api.testsupport.TestInfrastructure;
 import io.pagora.ledger.domain.Id128;
@@ -16,6 +17,16 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
+import org.springframework.kafka.core.ProducerFactory;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,10 +34,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,6 +51,12 @@ import org.springframework.test.context.DynamicPropertySource;
  *       and ack" state); retrying the same key and body on the other instance answers 202 with exactly
  *       that payment id and acceptedAt and publishes it: the retry completes the payment, across
  *       instances, and can never make it two payments.
+ *   <li>an instance whose acknowledgements arrive after its wait (the records are written; only the
+ *       answers are late, as on a congested network) answers 503 {@code outcome-unknown}, never a refusal —
+ *       the broker does hold those payments, and a client that took them for refused and paid again under a
+ *       new key would pay twice; its producer's delivery timeout is its wait, whatever {@code spring.kafka.*}
+ *       says (10 s configured against a 2 s wait), so it never delivers a record after answering for it;
+ *       the same keys then answer the same payments.
  * </ul>
  */
 @SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -68,6 +83,8 @@ class BrokerOutageTest {
     Http healthy;
     Http broken;
     ConfigurableApplicationContext brokenInstance;
+    Http late;
+    ConfigurableApplicationContext lateInstance;
     RequestedEvents events;
     String payer;
     String payee;
@@ -81,19 +98,21 @@ class BrokerOutageTest {
         payer = participants.openAccount(41);
         payee = participants.openAccount(41);
 
-        // Command-line arguments: they outrank application.yaml (builder "properties" would not).
-        brokenInstance = new SpringApplicationBuilder(PaymentApiApplication.class).run(
-                "--server.port=0",
-                "--spring.datasource.url=" + databaseUrl,
-                "--spring.datasource.username=postgres",
-                "--spring.datasource.password=postgres",
+        brokenInstance = SecondInstance.start(databaseUrl, context -> {},
                 "--spring.kafka.bootstrap-servers=127.0.0.1:" + TestInfrastructure.closedPort(),
                 "--spring.kafka.admin.auto-create=false",
                 "--spring.kafka.producer.properties.max.block.ms=1000",
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
-                "--spring.kafka.producer.properties.delivery.timeout.ms=1500",
                 "--pagora.payments.kafka-ack-timeout=2s");
-        broken = new Http(((WebServerApplicationContext) brokenInstance).getWebServer().getPort());
+        broken = SecondInstance.http(brokenInstance);
+        lateInstance = SecondInstance.start(databaseUrl,
+                context -> context.getBeanFactory().registerSingleton("lateAcknowledgements",
+                        (DefaultKafkaProducerFactoryCustomizer) factory -> factory.addPostProcessor(LateAcknowledgements::wrap)),
+                "--spring.kafka.bootstrap-servers=" + TestInfrastructure.kafkaBootstrapServers(),
+                "--spring.kafka.producer.properties.request.timeout.ms=1000",
+                "--spring.kafka.producer.properties.delivery.timeout.ms=10000",
+                "--pagora.payments.kafka-ack-timeout=2s");
+        late = SecondInstance.http(lateInstance);
     }
 
     @AfterAll
@@ -101,6 +120,9 @@ class BrokerOutageTest {
         events.close();
         if (brokenInstance != null) {
             brokenInstance.close();
+        }
+        if (lateInstance != null) {
+            lateInstance.close();
         }
     }
 
@@ -142,11 +164,7 @@ class BrokerOutageTest {
 
     @Test
     void brokerDownFailsAWholeBatchWith503WithinTheBound() {
-        List<Object> items = List.of(
-                Map.of("idempotencyKey", "b1-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
-                        "amountCentavos", 1),
-                Map.of("idempotencyKey", "b2-" + UUID.randomUUID(), "payerAccountId", payee, "payeeAccountId", payer,
-                        "amountCentavos", 2));
+        List<Object> items = twoItems();
         Map<TopicPartition, Long> mark = events.mark();
         long started = System.nanoTime();
 
@@ -160,4 +178,66 @@ class BrokerOutageTest {
         assertThat(retried.json().path("replayedCount").asInt()).as("%s", retried).isEqualTo(2);
         assertThat(events.since(mark)).hasSize(2);
     }
+
+    @Test
+    void aPaymentTheBrokerAcknowledgesTooLateIsUnknownNeverRefused() {
+        String singleKey = "unconfirmed-" + UUID.randomUUID();
+        Map<String, Object> single = Http.payment(payer, payee, 4_300);
+        List<Object> items = twoItems();
+        Map<TopicPartition, Long> mark = events.mark();
+
+        Http.Response one = late.post("/payments", single, "Idempotency-Key", singleKey);
+        Http.Response batch = late.post("/payments/batch", Map.of("payments", items));
+
+        assertProblem(one, 503, "outcome-unknown");
+        assertThat(one.header("Retry-After")).isNotNull();
+        assertProblem(batch, 503, "outcome-unknown");
+        assertThat(events.since(mark)).as("the broker holds what the API could not confirm").hasSize(3);
+        assertThat(lateInstance.getBean(ProducerFactory.class).getConfigurationProperties()
+                .get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)).as("delivery.timeout.ms = kafka-ack-timeout")
+                .isEqualTo(2_000);
+
+        Http.Response retried = healthy.post("/payments", single, "Idempotency-Key", singleKey);
+        assertThat(retried.status()).as("%s", retried).isEqualTo(202);
+        Http.Response retriedBatch = healthy.post("/payments/batch", Map.of("payments", items));
+        assertThat(retriedBatch.json().path("replayedCount").asInt()).as("%s", retriedBatch).isEqualTo(2);
+        assertThat(events.since(mark).stream().map(event -> event.payment().paymentId()).distinct())
+                .as("the same three payments").hasSize(3);
+    }
+
+    /** Two batch items, each way between payer and payee, under fresh keys. */
+    private List<Object> twoItems() {
+        return List.of(
+                Map.of("idempotencyKey", "b1-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
+                        "amountCentavos", 1),
+                Map.of("idempotencyKey", "b2-" + UUID.randomUUID(), "payerAccountId", payee, "payeeAccountId", payer,
+                        "amountCentavos", 2));
+    }
+
+    /** Answers every send's callback {@link #DELAY} after the broker did: the record is written, the ack is late. */
+    static final class LateAcknowledgements {
+        static final Duration DELAY = Duration.ofSeconds(6);
+        private static final ScheduledExecutorService LATER = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "late-acks");
+            thread.setDaemon(true);
+            return thread;
+        });
+
+        @SuppressWarnings("unchecked")
+        static <K, V> Producer<K, V> wrap(Producer<K, V> producer) {
+            return (Producer<K, V>) Proxy.newProxyInstance(Producer.class.getClassLoader(), new Class<?>[] {Producer.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("send") && args != null && args.length == 2 && args[1] instanceof Callback callback) {
+                            args = new Object[] {args[0], (Callback) (metadata, exception) -> LATER.schedule(
+                                    () -> callback.onCompletion(metadata, exception), DELAY.toMillis(), TimeUnit.MILLISECONDS)};
+                        }
+                        try {
+                            return method.invoke(producer, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+    }
+
 }

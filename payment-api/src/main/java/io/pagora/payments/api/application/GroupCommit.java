@@ -73,9 +73,8 @@ public final class GroupCommit implements AutoCloseable {
             throw new IllegalStateException("interrupted while waiting for the payment's group commit", e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TimeoutException) {
-                return new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE, "the payment was not confirmed"
-                        + " within " + waitMax + "; its outcome is unknown: retry with the same Idempotency-Key and request,"
-                        + " which name the same payment and accept it at most once"));
+                // Its group may still be committed and published after this caller gave up.
+                return PaymentIntake.unknown(null, "no answer within " + waitMax);
             }
             // acceptAll failed as a whole (a database outage, say): each caller sees what a lone request would.
             if (e.getCause() instanceof RuntimeException runtime) {

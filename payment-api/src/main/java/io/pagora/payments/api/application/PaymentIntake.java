@@ -46,8 +46,15 @@ public final class PaymentIntake {
         /** The broker holds the payment; {@code replayed} if the key was claimed by an earlier request. */
         record Accepted(PaymentId paymentId, Instant acceptedAt, boolean replayed) implements Outcome {}
 
-        /** Not accepted, and nothing was published for it (except {@code broker-unavailable}: see its detail). */
+        /** Not accepted, and nothing was published for it. */
         record Rejected(Problem problem) implements Outcome {}
+
+        /**
+         * Sent to the broker but not confirmed in time: the payment may be accepted or not, and is never
+         * reported as refused, or a client would pay again under a new key. The client retries with the
+         * same Idempotency-Key and request, which name the same payment and accept it at most once.
+         */
+        record Unknown(Problem problem) implements Outcome {}
     }
 
     /** One order as parsed: either a key and a well-formed request, or the problem that made parsing fail. */
@@ -165,9 +172,10 @@ public final class PaymentIntake {
                 Stored claim = publishingKeys.get(p);
                 outcomes[publishing.get(p)] = switch (publications.get(p)) {
                     case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
-                    case Publication.Failed failed -> new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
-                            "the message broker did not acknowledge the payment (" + failed.reason() + "); retry with the"
-                                    + " same Idempotency-Key and request: it names the same payment, which is accepted at most once"));
+                    case Publication.NotSent notSent -> new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
+                            "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
+                                    + " published: retry with the same Idempotency-Key and request"));
+                    case Publication.Unconfirmed unconfirmed -> unknown(claim.paymentId().toString(), unconfirmed.reason());
                 };
             }
         }
@@ -189,5 +197,13 @@ public final class PaymentIntake {
             Check.that(outcomes[i] != null, "order %d has an outcome", i);
         }
         return List.of(outcomes);
+    }
+
+    /** The outcome of a payment the broker did not confirm; {@code paymentId} null when not yet assigned. */
+    public static Outcome.Unknown unknown(String paymentId, String reason) {
+        return new Outcome.Unknown(Problem.of(ProblemType.OUTCOME_UNKNOWN, (paymentId == null ? "the payment"
+                : "payment " + paymentId) + " was sent to the message broker but not confirmed (" + reason + "): it may"
+                + " be accepted. Retry with the same Idempotency-Key and request to learn its outcome; they name the"
+                + " same payment and accept it at most once. Never retry it under a new key."));
     }
 }

@@ -11,8 +11,14 @@ public interface PaymentPublisher {
         /** The broker holds the event durably (acks=all). */
         record Acked() implements Publication {}
 
-        /** Not acknowledged within the deadline, or refused: the event may or may not be stored. */
-        record Failed(String reason) implements Publication {}
+        /** Never handed to the broker (it could not be reached): the event is certainly not stored. */
+        record NotSent(String reason) implements Publication {}
+
+        /**
+         * Handed to the producer, but not acknowledged: the broker may hold the event or not, and the
+         * producer may still deliver it until its delivery timeout. Its outcome is unknown.
+         */
+        record Unconfirmed(String reason) implements Publication {}
     }
 
     /** Sends every event, then waits (bounded) for all acknowledgements. One publication per event, in order. */

@@ -22,6 +22,7 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
+import java.util.Map;
 import java.util.List;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -36,6 +37,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 
 /**
  * Wires payment-api: the ledger, the stores, the publisher, the services and the web layer. Every bean
@@ -105,6 +108,21 @@ public class PaymentApiConfiguration {
             PaymentApiProperties properties) {
         return new ParticipantAdministration(ledger, new JdbcAccountNumbers(jdbc), new JdbcBankNames(jdbc), accounts,
                 properties.fundingMaxCentavos());
+    }
+
+    /**
+     * The producer's safety settings, forced whatever {@code spring.kafka.*} says: every in-sync replica
+     * acknowledges, the idempotent producer never duplicates a retried send, and the producer gives up on
+     * a record exactly when the API stops waiting for it ({@code delivery.timeout.ms} = kafka-ack-timeout,
+     * both counted from the send). A payment is then answered only once its fate is final: acknowledged,
+     * or reported as of unknown outcome — never refused while the producer may still deliver it.
+     */
+    @Bean
+    DefaultKafkaProducerFactoryCustomizer paymentProducerSafety(PaymentApiProperties properties) {
+        return factory -> factory.updateConfigs(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Math.toIntExact(properties.kafkaAckTimeout().toMillis())));
     }
 
     /** Concurrent POST /payments calls, committed in groups (one SQL statement and one Kafka wait per group). */

@@ -30,6 +30,7 @@ public enum ProblemType {
     LEDGER_REFUSED("ledger-refused", "The ledger refused the operation"),
     LEDGER_CONFLICT("ledger-conflict", "The ledger holds conflicting data"),
     BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
+    OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown: retry with the same Idempotency-Key"),
     LEDGER_UNAVAILABLE("ledger-unavailable", "Ledger unavailable"),
     DATABASE_UNAVAILABLE("database-unavailable", "Database unavailable"),
     OVERLOADED("overloaded", "Too many payments waiting to be accepted"),

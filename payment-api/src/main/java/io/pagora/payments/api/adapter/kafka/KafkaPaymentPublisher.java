@@ -39,6 +39,12 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
 
     public static final String SEND_TIMER = "pagora.payments.kafka.send";
 
+    /**
+     * Waited beyond the producer's delivery timeout for its final answer (success or failure), which it
+     * gives at most {@code delivery.timeout.ms} after each send.
+     */
+    public static final Duration ANSWER_MARGIN = Duration.ofSeconds(2);
+
     private final KafkaTemplate<String, byte[]> template;
     private final Duration ackTimeout;
     private final Timer sends;
@@ -64,12 +70,22 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
         }
     }
 
+    /**
+     * Sends every event, then waits for each acknowledgement until its own send instant plus the ack
+     * timeout plus {@link #ANSWER_MARGIN}. The producer's {@code delivery.timeout.ms} is the ack timeout
+     * (forced in the configuration), and it counts from each send, so by then the producer has given its
+     * final answer: the API never answers while the producer may still deliver the record.
+     */
     private List<Publication> sendAndAwait(List<PaymentRequested> events) {
-        long deadlineNanos = System.nanoTime() + ackTimeout.toNanos();
+        long sendDeadlineNanos = System.nanoTime() + ackTimeout.toNanos();
         List<CompletableFuture<?>> acks = new ArrayList<>(events.size());
+        long[] answerDeadlinesNanos = new long[events.size()];
         String sendFailure = null;
-        for (PaymentRequested event : events) {
-            if (sendFailure == null && System.nanoTime() - deadlineNanos >= 0) {
+        for (int i = 0; i < events.size(); i++) {
+            PaymentRequested event = events.get(i);
+            long now = System.nanoTime();
+            answerDeadlinesNanos[i] = now + ackTimeout.toNanos() + ANSWER_MARGIN.toNanos();
+            if (sendFailure == null && now - sendDeadlineNanos >= 0) {
                 sendFailure = "not sent within " + ackTimeout;
             }
             if (sendFailure != null) {
@@ -89,11 +105,16 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
         List<Publication> publications = new ArrayList<>(events.size());
         int failed = 0;
         String firstFailure = null;
-        for (CompletableFuture<?> ack : acks) {
-            Publication publication = await(ack, deadlineNanos);
-            if (publication instanceof Publication.Failed failure) {
+        for (int i = 0; i < acks.size(); i++) {
+            Publication publication = await(acks.get(i), answerDeadlinesNanos[i]);
+            String failure = switch (publication) {
+                case Publication.Acked ignored -> null;
+                case Publication.NotSent notSent -> notSent.reason();
+                case Publication.Unconfirmed unconfirmed -> unconfirmed.reason();
+            };
+            if (failure != null) {
                 failed++;
-                firstFailure = firstFailure == null ? failure.reason() : firstFailure;
+                firstFailure = firstFailure == null ? failure : firstFailure;
             }
             publications.add(publication);
         }
@@ -108,17 +129,18 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
             ack.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
             return new Publication.Acked();
         } catch (TimeoutException e) {
-            return new Publication.Failed("no acknowledgement within " + ackTimeout);
+            return new Publication.Unconfirmed("no acknowledgement within " + ackTimeout.plus(ANSWER_MARGIN));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof NotSent notSent) {
-                return new Publication.Failed(notSent.getMessage());
+                return new Publication.NotSent(notSent.getMessage());
             }
+            // A delivery timeout too: the broker may have written the record and lost only the answer.
             log.warn("payment event not acknowledged: {}", describe(cause));
-            return new Publication.Failed("the broker did not acknowledge it");
+            return new Publication.Unconfirmed("the broker did not acknowledge it");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Publication.Failed("interrupted while waiting for the acknowledgement");
+            return new Publication.Unconfirmed("interrupted while waiting for the acknowledgement");
         }
     }
 

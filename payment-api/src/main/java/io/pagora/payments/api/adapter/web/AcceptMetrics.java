@@ -81,6 +81,7 @@ final class AcceptMetrics {
                 }
             }
             case Outcome.Rejected refused -> rejected(endpoint, refused.problem().type(), elapsedNanos);
+            case Outcome.Unknown unknown -> rejected(endpoint, unknown.problem().type(), elapsedNanos);
         }
     }
 

@@ -91,6 +91,7 @@ public class PaymentController {
                     .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
                     .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt()));
             case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
+            case Outcome.Unknown unknown -> Problems.response(unknown.problem(), http.getRequestURI());
         };
     }
 
@@ -129,8 +130,10 @@ public class PaymentController {
         List<Map<String, Object>> results = new ArrayList<>(outcomes.size());
         int accepted = 0;
         int replayed = 0;
+        int unknown = 0;
         int brokerFailures = 0;
         Problem brokerProblem = null;
+        Problem unknownProblem = null;
         for (int i = 0; i < outcomes.size(); i++) {
             Outcome outcome = outcomes.get(i);
             count(outcome);
@@ -159,17 +162,28 @@ public class PaymentController {
                         brokerProblem = refused.problem();
                     }
                 }
+                case Outcome.Unknown notConfirmed -> {
+                    // Never REJECTED: the payment may be accepted, and a client that took it for refused
+                    // and paid again under a new key would pay twice.
+                    result.put("status", "UNKNOWN");
+                    result.put("problem", Problems.embedded(notConfirmed.problem()));
+                    unknown++;
+                    brokerFailures++;
+                    unknownProblem = notConfirmed.problem();
+                }
             }
             results.add(result);
         }
         if (brokerFailures > 0 && accepted + replayed == 0) {
-            // Nothing went through: the batch as a whole is a transient failure, to be retried as is.
-            return Problems.response(brokerProblem, http.getRequestURI());
+            // Nothing went through: the batch as a whole is a transient failure, to be retried as is —
+            // and if any payment may have been accepted, the batch's outcome is unknown, not refused.
+            return Problems.response(unknownProblem != null ? unknownProblem : brokerProblem, http.getRequestURI());
         }
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("acceptedCount", accepted);
         response.put("replayedCount", replayed);
-        response.put("rejectedCount", outcomes.size() - accepted - replayed);
+        response.put("rejectedCount", outcomes.size() - accepted - replayed - unknown);
+        response.put("unknownCount", unknown);
         response.put("results", results);
         return ResponseEntity.ok(response);
     }
@@ -200,6 +214,7 @@ public class PaymentController {
         String result = switch (outcome) {
             case Outcome.Accepted accepted -> accepted.replayed() ? "replayed" : "accepted";
             case Outcome.Rejected rejected -> rejected.problem().type().slug;
+            case Outcome.Unknown unknown -> unknown.problem().type().slug;
         };
         meters.counter("pagora.payments.requests", "outcome", result).increment();
     }

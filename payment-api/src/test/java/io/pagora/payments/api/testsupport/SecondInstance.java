@@ -1,0 +1,35 @@
+package io.pagora.payments.api.testsupport;
+
+import io.pagora.payments.PaymentApiApplication;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A second payment-api instance on the test's database, for tests that compare a healthy instance with
+ * one under a fault. Settings are command-line arguments: they outrank application.yaml (builder
+ * "properties" would not).
+ */
+public final class SecondInstance {
+
+    private SecondInstance() {}
+
+    public static ConfigurableApplicationContext start(String databaseUrl,
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer, String... settings) {
+        List<String> args = new ArrayList<>(List.of(
+                "--server.port=0",
+                "--spring.datasource.url=" + databaseUrl,
+                "--spring.datasource.username=postgres",
+                "--spring.datasource.password=postgres"));
+        args.addAll(List.of(settings));
+        return new SpringApplicationBuilder(PaymentApiApplication.class).initializers(initializer)
+                .run(args.toArray(String[]::new));
+    }
+
+    public static Http http(ConfigurableApplicationContext instance) {
+        return new Http(((WebServerApplicationContext) instance).getWebServer().getPort());
+    }
+}
