@@ -6,21 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -53,31 +41,17 @@ import org.testcontainers.utility.DockerImageName;
  * from then on every call through those ledgers, and every {@link #shared()}, fails with
  * {@link DiedException} carrying that notice. (A Docker server is not watched: it is not our process.)
  *
- * <p>Every server is formatted and started with {@code --development}: it tolerates file systems without
- * Direct IO (tmpfs, overlayfs in containers) and uses a small grid cache, which is what a test needs; the
- * request size is set back to production's (see {@link #START_FLAGS}). The data file is fresh per server,
- * but tests share the shared one, so each must use ids of its own rather than assume an empty ledger.
+ * <p>A local binary runs as a {@link LocalTigerBeetle} (the pin, the flags, the watch); a container gets the
+ * same flags. The data file is fresh per server, but tests share the shared one, so each must use ids of
+ * its own rather than assume an empty ledger.
  */
 public final class TigerBeetleServer implements AutoCloseable {
 
-    public static final String VERSION = "0.16.78";
+    public static final String VERSION = TigerBeetleVersion.PINNED;
     public static final String IMAGE = "ghcr.io/tigerbeetle/tigerbeetle:" + VERSION;
     /** The cluster id every server here is formatted with. */
-    public static final BigInteger CLUSTER_ID = BigInteger.ZERO;
-    public static final String BINARY_VARIABLE = "TIGERBEETLE_BIN";
-
-    private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(120);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-    /**
-     * {@code --development} alone would also shrink the request size, so a batch of
-     * {@code Ledger.BATCH_SIZE_MAX} (8189) events would be refused as too much data. The (experimental in
-     * 0.16) {@code --limit-request} puts it back to production's 1 MiB, so tests see production's limit.
-     */
-    public static final List<String> START_FLAGS = List.of("--development", "--experimental", "--limit-request=1MiB");
+    public static final BigInteger CLUSTER_ID = BigInteger.valueOf(LocalTigerBeetle.CLUSTER_ID);
     private static final int CONTAINER_PORT = 3000;
-    private static final int PORT_ATTEMPTS_MAX = 3;
-    private static final int LOG_TAIL_LINES = 40;
 
     private static boolean attempted;
     private static TigerBeetleServer shared;
@@ -86,21 +60,18 @@ public final class TigerBeetleServer implements AutoCloseable {
 
     private final String address;
     private final String description;
-    /** Null for a container: then nothing is watched. */
-    private final Process process;
-    private final Path log;
+    /** The process when the server is a local binary; null for a container. */
+    private final LocalTigerBeetle local;
     private final Runnable stop;
-    /** The clients of the ledgers opened through {@link #openLedger}, closed when the server dies. */
-    private final Set<TigerBeetleLedger> clients = ConcurrentHashMap.newKeySet();
-    /** Set once, before any client is closed, so every failure that follows can say why. */
-    private volatile String deathNotice;
-    private volatile boolean closing;
 
-    private TigerBeetleServer(String address, String description, Process process, Path log, Runnable stop) {
+    private TigerBeetleServer(LocalTigerBeetle local) {
+        this(local.address(), local.description(), local, local::close);
+    }
+
+    private TigerBeetleServer(String address, String description, LocalTigerBeetle local, Runnable stop) {
         this.address = address;
         this.description = description;
-        this.process = process;
-        this.log = log;
+        this.local = local;
         this.stop = stop;
     }
 
@@ -162,10 +133,10 @@ public final class TigerBeetleServer implements AutoCloseable {
      * it; the caller closes it. Without the variable the test is SKIPPED (a JUnit assumption).
      */
     public static TigerBeetleServer startOwn() {
-        String binary = System.getenv(BINARY_VARIABLE);
-        Assumptions.assumeTrue(binary != null && !binary.isBlank(),
-                () -> "set " + BINARY_VARIABLE + " to a tigerbeetle " + VERSION + " binary to run this test");
-        TigerBeetleServer server = startBinary(Path.of(binary));
+        Optional<Path> binary = LocalTigerBeetle.configuredBinary();
+        Assumptions.assumeTrue(binary.isPresent(),
+                () -> "set " + LocalTigerBeetle.BINARY_VARIABLE + " to a tigerbeetle " + VERSION + " binary to run this test");
+        TigerBeetleServer server = new TigerBeetleServer(LocalTigerBeetle.start(binary.get(), "TigerBeetleServer"));
         // Should the test never close it: the data file is over a gigabyte.
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tigerbeetle-stop-own"));
         return server;
@@ -187,18 +158,19 @@ public final class TigerBeetleServer implements AutoCloseable {
 
     /** The server's process id; only for a local binary. */
     public long pid() {
-        if (process == null) {
-            throw new IllegalStateException("a container's server is not a process of this JVM: " + description);
-        }
-        return process.pid();
+        return local().pid();
     }
 
     /** The server's log (stdout and stderr); only for a local binary. */
     public Path log() {
-        if (log == null) {
-            throw new IllegalStateException("a container's log is Docker's: " + description);
+        return local().log();
+    }
+
+    private LocalTigerBeetle local() {
+        if (local == null) {
+            throw new IllegalStateException("a container's server is not a process of this JVM: " + description);
         }
-        return log;
+        return local;
     }
 
     /**
@@ -208,10 +180,8 @@ public final class TigerBeetleServer implements AutoCloseable {
     public Ledger openLedger(TigerBeetleLedger.Config config) {
         requireAlive(null);
         TigerBeetleLedger client = new TigerBeetleLedger(CLUSTER_ID, address, config);
-        clients.add(client);
-        if (deathNotice != null) {
-            // Died between the check and the registration: the watcher may have missed this client.
-            client.close();
+        if (local != null) {
+            local.closeOnDeath(client);
         }
         return new WatchedLedger(this, client);
     }
@@ -219,7 +189,6 @@ public final class TigerBeetleServer implements AutoCloseable {
     /** Stops the server and deletes its data; idempotent. Its ledgers' calls fail from then on. */
     @Override
     public void close() {
-        closing = true;
         stop.run();
     }
 
@@ -227,7 +196,7 @@ public final class TigerBeetleServer implements AutoCloseable {
 
     /** Throws {@link DiedException} if the server died; otherwise does nothing. */
     void requireAlive(Throwable cause) {
-        String notice = deathNotice;
+        String notice = deathNotice();
         if (notice != null) {
             throw new DiedException(notice, cause);
         }
@@ -235,49 +204,27 @@ public final class TigerBeetleServer implements AutoCloseable {
 
     /** What a failed call throws: the server's death notice if it died, else the call's own failure. */
     RuntimeException explain(RuntimeException failure) {
-        String notice = deathNotice;
+        String notice = deathNotice();
         return notice == null ? failure : new DiedException(notice, failure);
     }
 
     void forget(TigerBeetleLedger client) {
-        clients.remove(client);
-    }
-
-    /** Runs on the watcher thread once the process is gone. */
-    private void onExit() {
-        if (closing) {
-            return;
-        }
-        int exitCode = process.exitValue();
-        String how = exitCode > 128 ? exitCode + " (killed by signal " + (exitCode - 128) + ")" : String.valueOf(exitCode);
-        deathNotice = "TigerBeetle server " + description + " exited with code " + how
-                + " while tests were using it; its log " + log + " ends with:\n" + tail(log);
-        System.out.println("[TigerBeetleServer] " + deathNotice);
-        // Closing a 0.16 client completes its pending requests (status ClientShutdown), so callers blocked
-        // in it are released now instead of at their deadline; the ledger reports them as unavailable.
-        for (TigerBeetleLedger client : clients) {
-            client.close();
+        if (local != null) {
+            local.forget(client);
         }
     }
 
-    /** One daemon thread per server: it only waits for the exit, so a stuck test cannot delay the notice. */
-    private void watch() {
-        Thread.ofPlatform().daemon().name("tigerbeetle-watch-" + process.pid()).start(() -> {
-            try {
-                process.waitFor();
-                onExit();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+    /** Null while alive, and always for a container (it is not our process, so it is not watched). */
+    private String deathNotice() {
+        return local == null ? null : local.deathNotice();
     }
 
     // ---------------------------------------------------------------- where the shared one comes from
 
     private static TigerBeetleServer start() {
-        String binary = System.getenv(BINARY_VARIABLE);
-        if (binary != null && !binary.isBlank()) {
-            return startBinary(Path.of(binary));
+        Optional<Path> binary = LocalTigerBeetle.configuredBinary();
+        if (binary.isPresent()) {
+            return new TigerBeetleServer(LocalTigerBeetle.start(binary.get(), "TigerBeetleServer"));
         }
         String dockerProblem = dockerProblem();
         if (dockerProblem == null) {
@@ -288,7 +235,7 @@ public final class TigerBeetleServer implements AutoCloseable {
                 return null;
             }
         }
-        unavailableReason = "set " + BINARY_VARIABLE + " to a tigerbeetle " + VERSION
+        unavailableReason = "set " + LocalTigerBeetle.BINARY_VARIABLE + " to a tigerbeetle " + VERSION
                 + " binary, or make Docker available (" + dockerProblem + ")";
         return null;
     }
@@ -301,156 +248,6 @@ public final class TigerBeetleServer implements AutoCloseable {
         }
     }
 
-    // ---------------------------------------------------------------- local binary
-
-    private static TigerBeetleServer startBinary(Path binary) {
-        if (!Files.isExecutable(binary)) {
-            throw new IllegalStateException(BINARY_VARIABLE + "=" + binary + " is not an executable file");
-        }
-        TigerBeetleVersion.requirePinned(binary, "TigerBeetleServer");
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("pagora-tigerbeetle-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Path dataFile = directory.resolve("0_0.tigerbeetle");
-        Path log = directory.resolve("tigerbeetle.log");
-        try {
-            run(List.of(binary.toString(), "format", "--cluster=" + CLUSTER_ID, "--replica=0", "--replica-count=1",
-                    "--development", dataFile.toString()), directory.resolve("format.log"));
-            return startOnFreePort(binary, dataFile, log, directory);
-        } catch (RuntimeException e) {
-            deleteTree(directory);
-            throw e;
-        }
-    }
-
-    /** A free port can be taken between our probe and the replica's bind: retry with another one. */
-    private static TigerBeetleServer startOnFreePort(Path binary, Path dataFile, Path log, Path directory) {
-        for (int attempt = 1; attempt <= PORT_ATTEMPTS_MAX; attempt++) {
-            int port = freePort();
-            String address = "127.0.0.1:" + port;
-            List<String> command = new ArrayList<>(List.of(binary.toString(), "start", "--addresses=" + address));
-            command.addAll(START_FLAGS);
-            command.add(dataFile.toString());
-            Process process;
-            try {
-                process = new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                        .start();
-            } catch (IOException e) {
-                throw new UncheckedIOException("could not run " + binary, e);
-            }
-            if (awaitPort(process, port)) {
-                TigerBeetleServer server = new TigerBeetleServer(address,
-                        "tigerbeetle " + binary + " (pid " + process.pid() + ", data " + directory + ")",
-                        process, log, () -> stopAndDelete(process, directory));
-                server.watch();
-                return server;
-            }
-            boolean portTaken = !process.isAlive() && tail(log).contains("AddressInUse");
-            stopProcess(process);
-            if (!portTaken || attempt == PORT_ATTEMPTS_MAX) {
-                String what = process.isAlive()
-                        ? "was not listening on " + address + " within " + START_TIMEOUT
-                        : "exited " + process.exitValue() + " before listening on " + address;
-                throw new IllegalStateException("tigerbeetle start " + what + "; log " + log + " ends with:\n" + tail(log));
-            }
-        }
-        throw new IllegalStateException("unreachable: the last attempt returns or throws");
-    }
-
-    private static void run(List<String> command, Path log) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!process.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish within " + FORMAT_TIMEOUT
-                        + "; log ends with:\n" + tail(log));
-            }
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + process.exitValue()
-                        + "; log ends with:\n" + tail(log));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command, e);
-        }
-    }
-
-    /** True once the port accepts a connection; false if the process exits or the start timeout passes. */
-    private static boolean awaitPort(Process process, int port) {
-        long deadlineNanos = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadlineNanos) {
-            if (!process.isAlive()) {
-                return false;
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                return true;
-            } catch (IOException notYet) {
-                sleepMillis(100);
-            }
-        }
-        return false;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void stopAndDelete(Process process, Path directory) {
-        stopProcess(process);
-        // The data file is over a gigabyte: never leave it behind.
-        deleteTree(directory);
-    }
-
-    private static void stopProcess(Process process) {
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void deleteTree(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // Best effort (also from a shutdown hook); the directory is under java.io.tmpdir.
-        }
-    }
-
-    /** The last {@value #LOG_TAIL_LINES} lines of a log, for failure messages. */
-    public static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
-    }
-
-    private static void sleepMillis(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for TigerBeetle", e);
-        }
-    }
-
     // ---------------------------------------------------------------- Docker
 
     @SuppressWarnings("resource") // Stopped by close() (the shutdown hook), not by try-with-resources.
@@ -458,7 +255,7 @@ public final class TigerBeetleServer implements AutoCloseable {
         String data = "/tmp/0_0.tigerbeetle";
         String script = "/tigerbeetle format --cluster=" + CLUSTER_ID + " --replica=0 --replica-count=1 --development "
                 + data + " && exec /tigerbeetle start --addresses=0.0.0.0:" + CONTAINER_PORT + " "
-                + String.join(" ", START_FLAGS) + " " + data;
+                + String.join(" ", LocalTigerBeetle.START_FLAGS) + " " + data;
         GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(IMAGE))
                 .withExposedPorts(CONTAINER_PORT)
                 // io_uring is blocked by Docker's default seccomp profile.
@@ -476,6 +273,6 @@ public final class TigerBeetleServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         return new TigerBeetleServer(ip + ":" + container.getMappedPort(CONTAINER_PORT),
-                "container " + IMAGE + " (" + container.getContainerId() + ")", null, null, container::stop);
+                "container " + IMAGE + " (" + container.getContainerId() + ")", null, container::stop);
     }
 }

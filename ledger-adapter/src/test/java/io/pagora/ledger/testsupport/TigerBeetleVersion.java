@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  */
 public record TigerBeetleVersion(int major, int minor, int patch) implements Comparable<TigerBeetleVersion> {
 
-    /** The oldest server the tests accept; see the class comment for why. */
-    public static final TigerBeetleVersion PIN = new TigerBeetleVersion(0, 16, 78);
+    /** The oldest server the tests accept, as text (a constant, for annotations and javadoc). */
+    public static final String PINNED = "0.16.78";
 
     /** e.g. {@code TigerBeetle version 0.16.78+c3d9b09}; anything may surround it (warnings on stderr). */
     private static final Pattern VERSION_LINE =
@@ -37,6 +37,8 @@ public record TigerBeetleVersion(int major, int minor, int patch) implements Com
     /** Quoted into failure messages: enough to recognise the output, never a wall of text. */
     private static final int QUOTED_CHARS_MAX = 400;
     private static final long VERSION_TIMEOUT_SECONDS = 30;
+    /** The oldest server the tests accept; see the class comment for why. */
+    public static final TigerBeetleVersion PIN = parse("TigerBeetle version " + PINNED);
 
     public TigerBeetleVersion {
         if (major < 0 || minor < 0 || patch < 0) {
