@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The same clearing on a real TigerBeetle server (from {@code TIGERBEETLE_BIN}, pinned at 0.16.78 or newer
- * by {@link LocalTigerBeetle}; SKIPPED with that reason otherwise): a mixed batch (accepted, refused, unanswered, on-us and interbank) where the
- * process crashes right after the reservations are applied, is restarted, and completes — TigerBeetle
+ * The same clearing on a real TigerBeetle server (from {@code TIGERBEETLE_BIN}, pinned at 0.16.78 or
+ * newer by {@link LocalTigerBeetle}; SKIPPED with that reason otherwise): a mixed batch (accepted,
+ * refused, unanswered, on-us and interbank) where the process crashes right after the reservations are
+ * applied, is restarted, and completes — TigerBeetle
  * answering the redelivered chains with {@code exists} and expiring the unanswered ones itself. The
  * books balance and every payment has one final state.
  */

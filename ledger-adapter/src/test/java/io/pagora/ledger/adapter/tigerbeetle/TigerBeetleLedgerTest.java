@@ -31,7 +31,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves the TigerBeetle adapter keeps the port's promises on a real TigerBeetle server (0.16.78, with the 0.16.30 client):
+ * Proves the TigerBeetle adapter keeps the port's promises on a real TigerBeetle server (0.16.78, through
+ * the 0.16.30 client):
  * accounts and transfers survive a create/lookup round trip field by field (including both halves of
  * 128-bit ids, so {@code setId(lo, hi)} is in the right order); TigerBeetle's sparse failure lists come
  * back dense, one result per input in input order; lookups answer in request order without unknown ids;
