@@ -6,11 +6,11 @@ import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.Faults;
 import io.pagora.clearing.testsupport.PixWorld;
-import io.pagora.clearing.testsupport.TestTigerBeetle;
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.domain.Id128;
 import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.testsupport.LocalTigerBeetle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,24 +23,27 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The same clearing on a real TigerBeetle 0.16.30 server (from {@code TIGERBEETLE_BIN}; SKIPPED with
- * that reason otherwise): a mixed batch (accepted, refused, unanswered, on-us and interbank) where the
- * process crashes right after the reservations are applied, is restarted, and completes — TigerBeetle
+ * The same clearing on a real TigerBeetle server (from {@code TIGERBEETLE_BIN}, pinned at 0.16.78 or
+ * newer by {@link LocalTigerBeetle}; SKIPPED with that reason otherwise): a mixed batch (accepted,
+ * refused, unanswered, on-us and interbank) where the process crashes right after the reservations are
+ * applied, is restarted, and completes — TigerBeetle
  * answering the redelivered chains with {@code exists} and expiring the unanswered ones itself. The
  * books balance and every payment has one final state.
  */
 class TigerBeetleClearingTest extends ClearingTestBase {
 
-    private static TestTigerBeetle tigerBeetle;
+    private static LocalTigerBeetle tigerBeetle;
 
     @BeforeAll
     static void startTigerBeetle() {
-        tigerBeetle = TestTigerBeetle.startIfConfigured();
+        tigerBeetle = LocalTigerBeetle.configuredBinary()
+                .map(binary -> LocalTigerBeetle.start(binary, "TigerBeetleClearingTest"))
+                .orElse(null);
     }
 
     @Override
     protected void assumePreconditions() {
-        Assumptions.assumeTrue(tigerBeetle != null, TestTigerBeetle.SKIP_REASON);
+        Assumptions.assumeTrue(tigerBeetle != null, LocalTigerBeetle.SKIP_REASON);
     }
 
     @AfterAll
@@ -52,10 +55,13 @@ class TigerBeetleClearingTest extends ClearingTestBase {
 
     @Override
     protected Ledger openTestLedger() {
-        return Ledgers.open(new Ledgers.Settings("tigerbeetle", tigerBeetle.address(), 0, Duration.ofSeconds(10), 64),
-                () -> {
+        Ledger ledger = Ledgers.open(new Ledgers.Settings("tigerbeetle", tigerBeetle.address(), LocalTigerBeetle.CLUSTER_ID,
+                Duration.ofSeconds(10), 64), () -> {
                     throw new IllegalStateException("the TigerBeetle ledger needs no DataSource");
                 });
+        // Should the server die, the test's checks fail at once instead of each waiting out its deadline.
+        tigerBeetle.closeOnDeath(ledger);
+        return ledger;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.pagora.ledger.domain.Check;
 import io.pagora.ledger.domain.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.testsupport.TigerBeetleVersion;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
@@ -218,6 +219,7 @@ public final class LedgerBenchmark {
                 System.out.printf("%n== tigerbeetle: skipped (no --tigerbeetle-address and no TIGERBEETLE_BIN)%n");
                 return null;
             }
+            TigerBeetleVersion version = TigerBeetleVersion.requirePinned(java.nio.file.Path.of(binary), "LedgerBenchmark");
             java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("pagora-bench-tb");
             java.nio.file.Path data = directory.resolve("0_0.tigerbeetle");
             run(new ProcessBuilder(binary, "format", "--cluster=0", "--replica=0", "--replica-count=1", data.toString()),
@@ -230,7 +232,7 @@ public final class LedgerBenchmark {
                     .redirectErrorStream(true).redirectOutput(directory.resolve("server.log").toFile()).start();
             waitForPort(port, server);
             String at = "127.0.0.1:" + port;
-            return new BackendHandle(tigerBeetle(at), "TigerBeetle 0.16.30 from $TIGERBEETLE_BIN at " + at + ", production mode",
+            return new BackendHandle(tigerBeetle(at), "TigerBeetle " + version + " from $TIGERBEETLE_BIN at " + at + ", production mode",
                     () -> {
                         server.destroy();
                         server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
@@ -83,9 +82,8 @@ class RandomizedLedgerTest {
     @Timeout(180)
     @DisplayName("TigerBeetle and PostgresLedger give identical outcomes on the same seeded workload")
     void tigerBeetleAndPostgresAgree() throws InterruptedException {
-        TigerBeetleServer server = TigerBeetleServer.requireShared();
         Recording onTigerBeetle;
-        try (Ledger ledger = new TigerBeetleLedger(server.clusterId(), server.address(), TigerBeetleLedgerContractTest.CONFIG)) {
+        try (Ledger ledger = TigerBeetleServer.requireShared().openLedger(TigerBeetleLedgerContractTest.CONFIG)) {
             onTigerBeetle = new Run(SEED, BATCHES, ledger, null, false).execute();
         }
         Recording onPostgres;

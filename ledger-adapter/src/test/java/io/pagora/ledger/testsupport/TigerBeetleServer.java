@@ -1,22 +1,14 @@
 package io.pagora.ledger.testsupport;
 
+import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
+import io.pagora.ledger.domain.Ledger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -24,42 +16,42 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * One running single-replica TigerBeetle 0.16.30 cluster per test JVM, started on first use and
- * stopped (data file deleted) by a shutdown hook.
+ * A running single-replica TigerBeetle cluster for tests: one shared per test JVM ({@link #shared()}),
+ * started on first use and stopped (data file deleted) by a shutdown hook, or one of a test's own
+ * ({@link #startOwn()}) for a test that must break it.
  *
- * <p>Where it comes from, in order:
+ * <p>The server is pinned at {@value #VERSION} (see {@link TigerBeetleVersion} for why): a local binary
+ * is asked its release first, the release is printed, and an older one is refused before it starts.
+ *
+ * <p>Where the shared server comes from, in order:
  *
  * <ol>
  *   <li>{@code TIGERBEETLE_BIN}: a local {@code tigerbeetle} binary. Setting it is a request, so a binary
- *       that fails to start fails the tests (with the server's log tail) instead of skipping them.
+ *       that is too old or fails to start fails the tests (with the server's log tail) instead of skipping them.
  *   <li>Docker, through Testcontainers: the {@value #IMAGE} image.
  *   <li>Neither: {@link #shared()} is empty and {@link #unavailableReason()} says why. Tests call
  *       {@link #requireShared()} so JUnit reports them SKIPPED with that reason; they never pass silently.
  * </ol>
  *
- * <p>Every server is formatted and started with {@code --development}: it tolerates file systems without
- * Direct IO (tmpfs, overlayfs in containers) and uses a small grid cache, which is what a test needs; the
- * request size is set back to production's (see {@link #START_FLAGS}). The data file is fresh per JVM, but
- * tests share it, so each must use ids of its own rather than assume an empty ledger.
+ * <p><b>A server that dies fails its tests at once.</b> TigerBeetle's client never gives up on a request
+ * (it retries until the cluster answers), so without help every call blocked on a dead server waits out
+ * the ledger's whole deadline, and every later test waits it out again. A local server's process is
+ * therefore watched: when it exits, the notice (exit code and the tail of its log) is recorded, every
+ * client opened through {@link #openLedger} is closed — which completes its blocked calls at once — and
+ * from then on every call through those ledgers, and every {@link #shared()}, fails with
+ * {@link DiedException} carrying that notice. (A Docker server is not watched: it is not our process.)
+ *
+ * <p>A local binary runs as a {@link LocalTigerBeetle} (the pin, the flags, the watch); a container gets the
+ * same flags. The data file is fresh per server, but tests share the shared one, so each must use ids of
+ * its own rather than assume an empty ledger.
  */
-public final class TigerBeetleServer {
+public final class TigerBeetleServer implements AutoCloseable {
 
-    public static final String VERSION = "0.16.30";
+    public static final String VERSION = TigerBeetleVersion.PINNED;
     public static final String IMAGE = "ghcr.io/tigerbeetle/tigerbeetle:" + VERSION;
     /** The cluster id every server here is formatted with. */
-    public static final BigInteger CLUSTER_ID = BigInteger.ZERO;
-
-    private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(120);
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
-    /**
-     * {@code --development} alone would also shrink the request size, so a batch of
-     * {@code Ledger.BATCH_SIZE_MAX} (8189) events would be refused as too much data. The (experimental in
-     * 0.16) {@code --limit-request} puts it back to production's 1 MiB, so tests see production's limit.
-     */
-    private static final List<String> START_FLAGS = List.of("--development", "--experimental", "--limit-request=1MiB");
+    public static final BigInteger CLUSTER_ID = BigInteger.valueOf(LocalTigerBeetle.CLUSTER_ID);
     private static final int CONTAINER_PORT = 3000;
-    private static final int PORT_ATTEMPTS_MAX = 3;
-    private static final int LOG_TAIL_LINES = 40;
 
     private static boolean attempted;
     private static TigerBeetleServer shared;
@@ -68,17 +60,34 @@ public final class TigerBeetleServer {
 
     private final String address;
     private final String description;
+    /** The process when the server is a local binary; null for a container. */
+    private final LocalTigerBeetle local;
+    private final Runnable stop;
 
-    private TigerBeetleServer(String address, String description) {
+    private TigerBeetleServer(LocalTigerBeetle local) {
+        this(local.address(), local.description(), local, local::close);
+    }
+
+    private TigerBeetleServer(String address, String description, LocalTigerBeetle local, Runnable stop) {
         this.address = address;
         this.description = description;
+        this.local = local;
+        this.stop = stop;
+    }
+
+    /** A call on a ledger of a server that died: the message is the server's exit and log tail. */
+    public static final class DiedException extends IllegalStateException {
+        DiedException(String notice, Throwable cause) {
+            super(notice, cause);
+        }
     }
 
     /**
      * The JVM's server, started on the first call. Empty when no server can be had here; then
      * {@link #unavailableReason()} says why.
      *
-     * @throws IllegalStateException if {@code TIGERBEETLE_BIN} is set but that binary does not start
+     * @throws IllegalStateException if {@code TIGERBEETLE_BIN} is set but that binary is refused or does not start
+     * @throws DiedException if the shared server has died since
      */
     public static synchronized Optional<TigerBeetleServer> shared() {
         if (!attempted) {
@@ -90,7 +99,9 @@ public final class TigerBeetleServer {
                 System.out.println("[TigerBeetleServer] failed to start: " + e);
             }
             if (shared != null) {
-                System.out.println("[TigerBeetleServer] " + shared.description + " at " + shared.address);
+                TigerBeetleServer server = shared;
+                Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tigerbeetle-stop"));
+                System.out.println("[TigerBeetleServer] " + server.description + " at " + server.address);
             } else if (startFailure == null) {
                 System.out.println("[TigerBeetleServer] not available: " + unavailableReason);
             }
@@ -98,6 +109,9 @@ public final class TigerBeetleServer {
         if (startFailure != null) {
             // Every test that asks fails, not only the first: a requested server that is broken is an error.
             throw new IllegalStateException("TigerBeetle was requested but did not start", startFailure);
+        }
+        if (shared != null) {
+            shared.requireAlive(null);
         }
         return Optional.ofNullable(shared);
     }
@@ -114,6 +128,20 @@ public final class TigerBeetleServer {
         return server.orElseThrow();
     }
 
+    /**
+     * A server of the calling test's own, from {@code TIGERBEETLE_BIN}, for a test that kills or stops
+     * it; the caller closes it. Without the variable the test is SKIPPED (a JUnit assumption).
+     */
+    public static TigerBeetleServer startOwn() {
+        Optional<Path> binary = LocalTigerBeetle.configuredBinary();
+        Assumptions.assumeTrue(binary.isPresent(),
+                () -> "set " + LocalTigerBeetle.BINARY_VARIABLE + " to a tigerbeetle " + VERSION + " binary to run this test");
+        TigerBeetleServer server = new TigerBeetleServer(LocalTigerBeetle.start(binary.get(), "TigerBeetleServer"));
+        // Should the test never close it: the data file is over a gigabyte.
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tigerbeetle-stop-own"));
+        return server;
+    }
+
     /** The replica address for a client, {@code ip:port}: TigerBeetle's client takes IPs, not host names. */
     public String address() {
         return address;
@@ -128,10 +156,75 @@ public final class TigerBeetleServer {
         return description;
     }
 
+    /** The server's process id; only for a local binary. */
+    public long pid() {
+        return local().pid();
+    }
+
+    /** The server's log (stdout and stderr); only for a local binary. */
+    public Path log() {
+        return local().log();
+    }
+
+    private LocalTigerBeetle local() {
+        if (local == null) {
+            throw new IllegalStateException("a container's server is not a process of this JVM: " + description);
+        }
+        return local;
+    }
+
+    /**
+     * A ledger on this server whose calls fail at once, with the server's log tail, if it dies: see the
+     * class comment. Close it like any ledger.
+     */
+    public Ledger openLedger(TigerBeetleLedger.Config config) {
+        requireAlive(null);
+        TigerBeetleLedger client = new TigerBeetleLedger(CLUSTER_ID, address, config);
+        if (local != null) {
+            local.closeOnDeath(client);
+        }
+        return new WatchedLedger(this, client);
+    }
+
+    /** Stops the server and deletes its data; idempotent. Its ledgers' calls fail from then on. */
+    @Override
+    public void close() {
+        stop.run();
+    }
+
+    // ---------------------------------------------------------------- death
+
+    /** Throws {@link DiedException} if the server died; otherwise does nothing. */
+    void requireAlive(Throwable cause) {
+        String notice = deathNotice();
+        if (notice != null) {
+            throw new DiedException(notice, cause);
+        }
+    }
+
+    /** What a failed call throws: the server's death notice if it died, else the call's own failure. */
+    RuntimeException explain(RuntimeException failure) {
+        String notice = deathNotice();
+        return notice == null ? failure : new DiedException(notice, failure);
+    }
+
+    void forget(TigerBeetleLedger client) {
+        if (local != null) {
+            local.forget(client);
+        }
+    }
+
+    /** Null while alive, and always for a container (it is not our process, so it is not watched). */
+    private String deathNotice() {
+        return local == null ? null : local.deathNotice();
+    }
+
+    // ---------------------------------------------------------------- where the shared one comes from
+
     private static TigerBeetleServer start() {
-        String binary = System.getenv("TIGERBEETLE_BIN");
-        if (binary != null && !binary.isBlank()) {
-            return startBinary(Path.of(binary));
+        Optional<Path> binary = LocalTigerBeetle.configuredBinary();
+        if (binary.isPresent()) {
+            return new TigerBeetleServer(LocalTigerBeetle.start(binary.get(), "TigerBeetleServer"));
         }
         String dockerProblem = dockerProblem();
         if (dockerProblem == null) {
@@ -142,8 +235,8 @@ public final class TigerBeetleServer {
                 return null;
             }
         }
-        unavailableReason = "set TIGERBEETLE_BIN to a tigerbeetle " + VERSION + " binary, or make Docker available ("
-                + dockerProblem + ")";
+        unavailableReason = "set " + LocalTigerBeetle.BINARY_VARIABLE + " to a tigerbeetle " + VERSION
+                + " binary, or make Docker available (" + dockerProblem + ")";
         return null;
     }
 
@@ -155,155 +248,14 @@ public final class TigerBeetleServer {
         }
     }
 
-    // ---------------------------------------------------------------- local binary
-
-    private static TigerBeetleServer startBinary(Path binary) {
-        if (!Files.isExecutable(binary)) {
-            throw new IllegalStateException("TIGERBEETLE_BIN=" + binary + " is not an executable file");
-        }
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("pagora-tigerbeetle-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Path dataFile = directory.resolve("0_0.tigerbeetle");
-        Path log = directory.resolve("tigerbeetle.log");
-        List<Process> processes = new ArrayList<>();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndDelete(processes, directory), "tigerbeetle-stop"));
-
-        run(List.of(binary.toString(), "format", "--cluster=" + CLUSTER_ID, "--replica=0", "--replica-count=1",
-                "--development", dataFile.toString()), directory.resolve("format.log"));
-
-        // A free port can be taken between our probe and the replica's bind: retry with another one.
-        for (int attempt = 1; ; attempt++) {
-            int port = freePort();
-            String address = "127.0.0.1:" + port;
-            List<String> command = new ArrayList<>(List.of(binary.toString(), "start", "--addresses=" + address));
-            command.addAll(START_FLAGS);
-            command.add(dataFile.toString());
-            Process process;
-            try {
-                process = new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                        .start();
-            } catch (IOException e) {
-                throw new UncheckedIOException("could not run " + binary, e);
-            }
-            synchronized (processes) {
-                processes.add(process);
-            }
-            if (awaitPort(process, port)) {
-                return new TigerBeetleServer(address,
-                        "tigerbeetle " + binary + " (pid " + process.pid() + ", data " + directory + ")");
-            }
-            boolean portTaken = !process.isAlive() && tail(log).contains("AddressInUse");
-            process.destroyForcibly();
-            if (!portTaken || attempt == PORT_ATTEMPTS_MAX) {
-                String what = process.isAlive()
-                        ? "was not listening on " + address + " within " + START_TIMEOUT
-                        : "exited " + process.exitValue() + " before listening on " + address;
-                throw new IllegalStateException("tigerbeetle start " + what + "; log " + log + " ends with:\n" + tail(log));
-            }
-        }
-    }
-
-    private static void run(List<String> command, Path log) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!process.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish within " + FORMAT_TIMEOUT
-                        + "; log ends with:\n" + tail(log));
-            }
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + process.exitValue()
-                        + "; log ends with:\n" + tail(log));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command, e);
-        }
-    }
-
-    /** True once the port accepts a connection; false if the process exits or the start timeout passes. */
-    private static boolean awaitPort(Process process, int port) {
-        long deadlineNanos = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadlineNanos) {
-            if (!process.isAlive()) {
-                return false;
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                return true;
-            } catch (IOException notYet) {
-                sleepMillis(100);
-            }
-        }
-        return false;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void stopAndDelete(List<Process> processes, Path directory) {
-        synchronized (processes) {
-            for (Process process : processes) {
-                process.destroy();
-            }
-            for (Process process : processes) {
-                try {
-                    if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-        // The data file is over a gigabyte: never leave it behind.
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // Best effort in a shutdown hook; the directory is under java.io.tmpdir.
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
-    }
-
-    private static void sleepMillis(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for TigerBeetle", e);
-        }
-    }
-
     // ---------------------------------------------------------------- Docker
 
-    @SuppressWarnings("resource") // Stopped by the shutdown hook below, not by try-with-resources.
+    @SuppressWarnings("resource") // Stopped by close() (the shutdown hook), not by try-with-resources.
     private static TigerBeetleServer startContainer() {
         String data = "/tmp/0_0.tigerbeetle";
         String script = "/tigerbeetle format --cluster=" + CLUSTER_ID + " --replica=0 --replica-count=1 --development "
                 + data + " && exec /tigerbeetle start --addresses=0.0.0.0:" + CONTAINER_PORT + " "
-                + String.join(" ", START_FLAGS) + " " + data;
+                + String.join(" ", LocalTigerBeetle.START_FLAGS) + " " + data;
         GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(IMAGE))
                 .withExposedPorts(CONTAINER_PORT)
                 // io_uring is blocked by Docker's default seccomp profile.
@@ -313,7 +265,6 @@ public final class TigerBeetleServer {
                 .waitingFor(Wait.forLogMessage("(?s).*listening on.*", 1))
                 .withStartupTimeout(Duration.ofSeconds(120));
         container.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "tigerbeetle-container-stop"));
         String ip;
         try {
             ip = InetAddress.getByName(container.getHost()).getHostAddress();
@@ -322,6 +273,6 @@ public final class TigerBeetleServer {
             throw new UncheckedIOException(e);
         }
         return new TigerBeetleServer(ip + ":" + container.getMappedPort(CONTAINER_PORT),
-                "container " + IMAGE + " (" + container.getContainerId() + ")");
+                "container " + IMAGE + " (" + container.getContainerId() + ")", null, container::stop);
     }
 }

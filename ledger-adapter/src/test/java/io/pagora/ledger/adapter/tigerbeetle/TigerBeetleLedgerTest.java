@@ -31,7 +31,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves the TigerBeetle adapter keeps the port's promises on a real TigerBeetle 0.16.30:
+ * Proves the TigerBeetle adapter keeps the port's promises on a real TigerBeetle server (0.16.78, through
+ * the 0.16.30 client):
  * accounts and transfers survive a create/lookup round trip field by field (including both halves of
  * 128-bit ids, so {@code setId(lo, hi)} is in the right order); TigerBeetle's sparse failure lists come
  * back dense, one result per input in input order; lookups answer in request order without unknown ids;
@@ -58,16 +59,15 @@ class TigerBeetleLedgerTest {
         return new Id128(RUN_HI, NEXT_LO.getAndIncrement());
     }
 
-    private static TigerBeetleLedger ledgerOnSharedServer() {
-        TigerBeetleServer server = TigerBeetleServer.requireShared();
-        return new TigerBeetleLedger(server.clusterId(), server.address(), CONFIG);
+    private static Ledger ledgerOnSharedServer() {
+        return TigerBeetleServer.requireShared().openLedger(CONFIG);
     }
 
     // ------------------------------------------------------------------ against a server
 
     @Test
     void accountsAndTransfersSurviveARoundTrip() {
-        try (TigerBeetleLedger ledger = ledgerOnSharedServer()) {
+        try (Ledger ledger = ledgerOnSharedServer()) {
             Id128 customer = newId();
             Id128 reserve = newId();
             Id128 customerData = new Id128(0x0123456789abcdefL, 0xfedcba9876543210L);
@@ -127,7 +127,7 @@ class TigerBeetleLedgerTest {
 
     @Test
     void pendingTransferKeepsItsTimeoutAndPendingBalances() {
-        try (TigerBeetleLedger ledger = ledgerOnSharedServer()) {
+        try (Ledger ledger = ledgerOnSharedServer()) {
             Id128 from = newId();
             Id128 to = newId();
             assertThat(ledger.createAccounts(List.of(
@@ -157,7 +157,7 @@ class TigerBeetleLedgerTest {
 
     @Test
     void sparseFailuresComeBackDenseInInputOrder() {
-        try (TigerBeetleLedger ledger = ledgerOnSharedServer()) {
+        try (Ledger ledger = ledgerOnSharedServer()) {
             Id128 a = newId();
             Id128 b = newId();
             List<AccountResult> accountResults = ledger.createAccounts(List.of(
@@ -197,7 +197,7 @@ class TigerBeetleLedgerTest {
 
     @Test
     void aFullBatchIsAccepted() {
-        try (TigerBeetleLedger ledger = ledgerOnSharedServer()) {
+        try (Ledger ledger = ledgerOnSharedServer()) {
             List<NewAccount> accounts = IntStream.range(0, Ledger.BATCH_SIZE_MAX)
                     .mapToObj(i -> NewAccount.of(newId(), LEDGER_BRL, CODE, AccountFlags.NONE))
                     .toList();
