@@ -1,5 +1,6 @@
 package io.pagora.clearing.config;
 
+import io.pagora.events.TopicDurability;
 import io.pagora.ledger.domain.Check;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,6 +19,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     (and being redelivered)
  * @param sweepInterval how often due pending transfers of the PostgreSQL ledger are marked expired
  * @param topicReplicationFactor replication of the topics clearing declares (1 locally, 3 in production)
+ * @param topicMinInsyncReplicas their min.insync.replicas (1 locally, 2 in production): see {@link TopicDurability}
  * @param retry back-off of a failed batch
  * @param bank the simulated receiving bank
  */
@@ -30,6 +32,7 @@ public record ClearingProperties(
         @DefaultValue("60s") Duration publishTimeout,
         @DefaultValue("1s") Duration sweepInterval,
         @DefaultValue("1") int topicReplicationFactor,
+        @DefaultValue("1") int topicMinInsyncReplicas,
         @DefaultValue Retry retry,
         @DefaultValue Bank bank) {
 
@@ -88,4 +91,8 @@ public record ClearingProperties(
             @DefaultValue("0.95") double acceptRate,
             @DefaultValue("0.0") double noAnswerRate,
             @DefaultValue("2ms") Duration answerLatency) {}
+
+    public TopicDurability topicDurability() {
+        return new TopicDurability(topicReplicationFactor, topicMinInsyncReplicas);
+    }
 }

@@ -10,7 +10,7 @@ import javax.sql.DataSource;
 
 /**
  * Opens the configured ledger backend, so every service chooses it the same way:
- * {@code tigerbeetle} (a TigerBeetle 0.16.30 cluster) or {@code postgresql} (the PostgreSQL ledger in
+ * {@code tigerbeetle} (a TigerBeetle 0.16.78 cluster, 0.16.30 client) or {@code postgresql} (the PostgreSQL ledger in
  * schema {@value PostgresLedger#SCHEMA} of the given database, migrated on open).
  */
 public final class Ledgers {

@@ -1,6 +1,7 @@
 package io.pagora.clearing.adapter.kafka;
 
 import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import java.nio.charset.StandardCharsets;
@@ -175,7 +176,7 @@ public class KafkaConfiguration {
 
     @Bean
     public KafkaAdmin.NewTopics clearingTopics(ClearingProperties clearing) {
-        int replicationFactor = clearing.topicReplicationFactor();
+        TopicDurability replicationFactor = clearing.topicDurability();
         return new KafkaAdmin.NewTopics(
                 topic(Topics.PAYMENTS_REQUESTED, replicationFactor),
                 topic(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, replicationFactor),
@@ -184,9 +185,10 @@ public class KafkaConfiguration {
                 topic(UNANSWERED_DEAD_LETTER, replicationFactor));
     }
 
-    private static NewTopic topic(String name, int replicationFactor) {
+    private static NewTopic topic(String name, TopicDurability durability) {
         // Dead-letter topics have the same partition count: a dead letter keeps its original partition.
-        return TopicBuilder.name(name).partitions(Topics.PARTITIONS).replicas(replicationFactor).build();
+        return TopicBuilder.name(name).partitions(Topics.PARTITIONS).replicas(durability.replicationFactor())
+                .configs(durability.topicConfigs()).build();
     }
 
     private static ConsumerFactory<String, byte[]> consumerFactory(KafkaProperties kafka, ClearingProperties clearing,

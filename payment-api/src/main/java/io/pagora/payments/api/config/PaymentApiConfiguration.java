@@ -168,7 +168,8 @@ public class PaymentApiConfiguration {
     NewTopic paymentsRequestedTopic(PaymentApiProperties properties) {
         return TopicBuilder.name(Topics.PAYMENTS_REQUESTED)
                 .partitions(Topics.PARTITIONS)
-                .replicas(properties.topicReplicationFactor())
+                .replicas(properties.topicDurability().replicationFactor())
+                .configs(properties.topicDurability().topicConfigs())
                 .build();
     }
 

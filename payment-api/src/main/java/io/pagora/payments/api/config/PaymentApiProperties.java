@@ -1,5 +1,6 @@
 package io.pagora.payments.api.config;
 
+import io.pagora.events.TopicDurability;
 import io.pagora.ledger.domain.Check;
 import java.net.URI;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import org.springframework.util.unit.DataSize;
  * @param accountCacheSize how many existing customer account ids are remembered (LRU)
  * @param fundingMaxCentavos the largest single reserve or customer funding
  * @param topicReplicationFactor replication of the topics this service creates (1 on one local broker)
+ * @param topicMinInsyncReplicas their min.insync.replicas (1 on one local broker, 2 on a cluster): see {@link TopicDurability}
  * @param groupCommitThreads committers of concurrent single payments (each commits one group at a time)
  * @param groupCommitBatchMax the most single payments committed as one group
  * @param groupCommitQueueMax single payments that may wait for a committer; beyond, 429 at once (below
@@ -35,6 +37,7 @@ public record PaymentApiProperties(
         @DefaultValue("100000") int accountCacheSize,
         @DefaultValue("100000000000000") long fundingMaxCentavos,
         @DefaultValue("1") short topicReplicationFactor,
+        @DefaultValue("1") short topicMinInsyncReplicas,
         @DefaultValue("2") int groupCommitThreads,
         @DefaultValue("1000") int groupCommitBatchMax,
         @DefaultValue("4096") int groupCommitQueueMax) {
@@ -67,5 +70,9 @@ public record PaymentApiProperties(
 
     public int batchBodyMaxBytes() {
         return (int) batchBodyMax.toBytes();
+    }
+
+    public TopicDurability topicDurability() {
+        return new TopicDurability(topicReplicationFactor, topicMinInsyncReplicas);
     }
 }

@@ -1,5 +1,6 @@
 package io.pagora.reporting.adapter.kafka;
 
+import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.reporting.ReportingProperties;
 import java.nio.charset.StandardCharsets;
@@ -74,12 +75,16 @@ public class KafkaConfiguration {
     @ConditionalOnBooleanProperty(name = "pagora.reporting.topics.create", matchIfMissing = true)
     KafkaAdmin.NewTopics paymentTopics(ReportingProperties properties) {
         int partitions = properties.topics().partitions();
-        short replicas = properties.topics().replicationFactor();
+        TopicDurability durability = properties.topics().durability();
         return new KafkaAdmin.NewTopics(
-                new NewTopic(Topics.PAYMENTS_REQUESTED, partitions, replicas),
-                new NewTopic(Topics.PAYMENT_OUTCOMES, partitions, replicas),
-                new NewTopic(deadLetterTopic(Topics.PAYMENTS_REQUESTED), partitions, replicas),
-                new NewTopic(deadLetterTopic(Topics.PAYMENT_OUTCOMES), partitions, replicas));
+                topic(Topics.PAYMENTS_REQUESTED, partitions, durability),
+                topic(Topics.PAYMENT_OUTCOMES, partitions, durability),
+                topic(deadLetterTopic(Topics.PAYMENTS_REQUESTED), partitions, durability),
+                topic(deadLetterTopic(Topics.PAYMENT_OUTCOMES), partitions, durability));
+    }
+
+    private static NewTopic topic(String name, int partitions, TopicDurability durability) {
+        return new NewTopic(name, partitions, (short) durability.replicationFactor()).configs(durability.topicConfigs());
     }
 
     @Bean
