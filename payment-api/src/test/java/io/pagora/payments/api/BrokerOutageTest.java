@@ -8,6 +8,7 @@ import io.pagora.payments.api.testsupport.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.SecondInstance;
+import io.pagora.payments.api.testsupport.SecondInstanceTest;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
 import io.pagora.payments.api.testsupport.TestInfrastructure;
 import io.pagora.ledger.domain.Id128;
@@ -59,44 +60,26 @@ import org.springframework.test.context.DynamicPropertySource;
  *       the same keys then answer the same payments.
  * </ul>
  */
-@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BrokerOutageTest {
+class BrokerOutageTest extends SecondInstanceTest {
 
     /** The broken instance's whole budget: max.block.ms 1 s + ack timeout 2 s, with slack for a slow machine. */
     static final Duration OUTAGE_ANSWER_MAX = Duration.ofSeconds(8);
 
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
+    @Override
+    protected int bankIspb() {
+        return 41;
     }
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.datasource.url}")
-    String databaseUrl;
 
     @Autowired
     JdbcTemplate jdbc;
 
-    Http healthy;
     Http broken;
     ConfigurableApplicationContext brokenInstance;
     Http late;
     ConfigurableApplicationContext lateInstance;
-    RequestedEvents events;
-    String payer;
-    String payee;
 
     @BeforeAll
     void setUp() {
-        healthy = new Http(port);
-        events = new RequestedEvents(TestInfrastructure.kafkaBootstrapServers());
-        Participants participants = new Participants(healthy);
-        participants.registerBank(41, "Banco Quarenta e Um");
-        payer = participants.openAccount(41);
-        payee = participants.openAccount(41);
 
         brokenInstance = SecondInstance.start(databaseUrl, context -> {},
                 "--spring.kafka.bootstrap-servers=127.0.0.1:" + TestInfrastructure.closedPort(),
@@ -117,7 +100,6 @@ class BrokerOutageTest {
 
     @AfterAll
     void tearDown() {
-        events.close();
         if (brokenInstance != null) {
             brokenInstance.close();
         }

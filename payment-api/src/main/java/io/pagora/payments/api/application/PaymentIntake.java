@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,15 +79,17 @@ public final class PaymentIntake {
     private final PaymentPublisher publisher;
     private final TimeOrderedIds ids;
     private final Clock clock;
+    private final Admission admission;
 
     public PaymentIntake(PaymentRules rules, AccountDirectory accounts, IdempotencyKeys keys, PaymentPublisher publisher,
-            TimeOrderedIds ids, Clock clock) {
+            TimeOrderedIds ids, Clock clock, Admission admission) {
         this.rules = rules;
         this.accounts = accounts;
         this.keys = keys;
         this.publisher = publisher;
         this.ids = ids;
         this.clock = clock;
+        this.admission = admission;
     }
 
     public Outcome accept(IdempotencyKey key, PaymentRequest request) {
@@ -97,6 +100,12 @@ public final class PaymentIntake {
     public List<Outcome> acceptAll(List<Order> orders) {
         int count = orders.size();
         Outcome[] outcomes = new Outcome[count];
+
+        // 0. Past capacity, nothing is claimed or published: every order is refused at once.
+        Optional<Problem> overloaded = admission.refusal();
+        if (overloaded.isPresent()) {
+            return Collections.nCopies(count, new Outcome.Rejected(overloaded.get()));
+        }
 
         // 1. Everything decidable without I/O.
         List<Integer> valid = new ArrayList<>(count);

@@ -22,6 +22,12 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
+import java.util.HashMap;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Admin;
+import io.pagora.payments.api.adapter.kafka.KafkaClearingLag;
+import io.pagora.payments.api.application.Admission;
 import java.util.Map;
 import java.util.List;
 import javax.sql.DataSource;
@@ -83,8 +89,8 @@ public class PaymentApiConfiguration {
     /** Accepts POST /payments. */
     @Bean
     PaymentIntake paymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
-            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters) {
-        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single");
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single", admission);
     }
 
     /**
@@ -93,14 +99,31 @@ public class PaymentApiConfiguration {
      */
     @Bean
     PaymentIntake batchPaymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
-            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters) {
-        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch");
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch", admission);
     }
 
     private static PaymentIntake intake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
-            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, String endpoint) {
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, String endpoint,
+            Admission admission) {
         return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos()), accounts, new JdbcIdempotencyKeys(jdbc),
-                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock);
+                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock, admission);
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaClearingLag clearingLag(KafkaAdmin kafkaAdmin, PaymentApiProperties properties, MeterRegistry meters) {
+        Map<String, Object> config = new HashMap<>(kafkaAdmin.getConfigurationProperties());
+        // Each admin request has its own short deadline: a measure that cannot be taken is skipped.
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 4_000);
+        return new KafkaClearingLag(Admin.create(config), properties.admission().clearingGroupId(),
+                properties.admission().lagRefreshInterval(), meters);
+    }
+
+    @Bean
+    Admission admission(KafkaClearingLag clearingLag, PaymentApiProperties properties) {
+        return new Admission(clearingLag, properties.admission().clearingLagMax(),
+                properties.admission().batchesInFlightMax());
     }
 
     @Bean
@@ -141,9 +164,9 @@ public class PaymentApiConfiguration {
 
     @Bean
     PaymentController paymentController(GroupCommit singlePaymentGroupCommit,
-            @Qualifier("batchPaymentIntake") PaymentIntake batchPaymentIntake, PaymentApiProperties properties,
-            MeterRegistry meters) {
-        return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, properties.bodyMaxBytes(),
+            @Qualifier("batchPaymentIntake") PaymentIntake batchPaymentIntake, Admission admission,
+            PaymentApiProperties properties, MeterRegistry meters) {
+        return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, admission, properties.bodyMaxBytes(),
                 properties.batchBodyMaxBytes(), properties.batchItemsMax(), properties.statusBaseUrl(), meters);
     }
 

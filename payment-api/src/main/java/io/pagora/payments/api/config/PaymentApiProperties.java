@@ -25,6 +25,7 @@ import org.springframework.util.unit.DataSize;
  * @param groupCommitBatchMax the most single payments committed as one group
  * @param groupCommitQueueMax single payments that may wait for a committer; beyond, 429 at once (below
  *     Tomcat's 8,192 connections, so the bound can be reached)
+ * @param admission admission control: past these, new payments are refused at once with 429
  */
 @ConfigurationProperties("pagora.payments")
 public record PaymentApiProperties(
@@ -40,7 +41,21 @@ public record PaymentApiProperties(
         @DefaultValue("1") short topicMinInsyncReplicas,
         @DefaultValue("2") int groupCommitThreads,
         @DefaultValue("1000") int groupCommitBatchMax,
-        @DefaultValue("4096") int groupCommitQueueMax) {
+        @DefaultValue("4096") int groupCommitQueueMax,
+        @DefaultValue AdmissionSettings admission) {
+
+    /**
+     * @param clearingGroupId clearing's consumer group, whose lag on the requests topic is watched
+     * @param clearingLagMax accepted payments clearing may be behind before new ones are refused
+     *     (600,000 ≈ 50 s at 12,000/s)
+     * @param lagRefreshInterval how often the lag is measured
+     * @param batchesInFlightMax batch requests worked on at once (below the database pool)
+     */
+    public record AdmissionSettings(
+            @DefaultValue("pagora-clearing") String clearingGroupId,
+            @DefaultValue("600000") long clearingLagMax,
+            @DefaultValue("1s") Duration lagRefreshInterval,
+            @DefaultValue("8") int batchesInFlightMax) {}
 
     /** Bodies are read into memory: keep them well below the heap. */
     static final long BODY_BYTES_CEILING = 64L * 1024 * 1024;

@@ -1,6 +1,7 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.payments.api.application.Admission;
 import io.pagora.payments.api.application.GroupCommit;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.PaymentIntake.Order;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -39,6 +41,7 @@ public class PaymentController {
 
     private final GroupCommit intake;
     private final PaymentIntake batchIntake;
+    private final Admission admission;
     private final int bodyMaxBytes;
     private final int batchBodyMaxBytes;
     private final int batchItemsMax;
@@ -51,10 +54,11 @@ public class PaymentController {
      * @param batchIntake accepts {@code POST /payments/batch}: the same service, wired to a publisher whose
      *     metrics say "batch" (the intake itself knows nothing of endpoints)
      */
-    public PaymentController(GroupCommit intake, PaymentIntake batchIntake, int bodyMaxBytes, int batchBodyMaxBytes,
-            int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
+    public PaymentController(GroupCommit intake, PaymentIntake batchIntake, Admission admission, int bodyMaxBytes,
+            int batchBodyMaxBytes, int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
         this.intake = intake;
         this.batchIntake = batchIntake;
+        this.admission = admission;
         this.bodyMaxBytes = bodyMaxBytes;
         this.batchBodyMaxBytes = batchBodyMaxBytes;
         this.batchItemsMax = batchItemsMax;
@@ -98,11 +102,22 @@ public class PaymentController {
     @PostMapping("/payments/batch")
     public ResponseEntity<Object> payBatch(HttpServletRequest http) {
         long started = System.nanoTime();
+        // Before the body is read: a refused batch costs nothing but this answer, a 429 for the whole batch.
+        Optional<Problem> overloaded = admission.refusal();
+        if (overloaded.isPresent()) {
+            return Problems.response(overloaded.get(), http.getRequestURI());
+        }
+        Optional<Problem> busy = admission.enterBatch();
+        if (busy.isPresent()) {
+            return Problems.response(busy.get(), http.getRequestURI());
+        }
         try {
             return payMany(http, started);
         } catch (RuntimeException e) {
             acceptMetrics.failed(AcceptMetrics.Endpoint.BATCH, e, System.nanoTime() - started);
             throw e;
+        } finally {
+            admission.batchDone();
         }
     }
 
