@@ -12,6 +12,8 @@ import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyKeys;
 import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.payments.api.adapter.web.AdministrationController;
 import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
+import io.pagora.payments.api.adapter.web.ConcreteContentTypeFilter;
+import io.pagora.payments.api.adapter.web.ProblemErrorReportValve;
 import io.pagora.payments.api.adapter.web.OpenApiController;
 import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.AccountDirectory;
@@ -31,7 +33,12 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.apache.catalina.core.StandardHost;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.TopicBuilder;
@@ -138,6 +145,22 @@ public class PaymentApiConfiguration {
     @Bean
     ApiExceptionHandler apiExceptionHandler() {
         return new ApiExceptionHandler();
+    }
+
+    /** Runs first: a non-concrete Content-Type must be hidden before anything reads the request's headers. */
+    @Bean
+    FilterRegistrationBean<ConcreteContentTypeFilter> concreteContentTypeFilter() {
+        FilterRegistrationBean<ConcreteContentTypeFilter> registration =
+                new FilterRegistrationBean<>(new ConcreteContentTypeFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Tomcat's own error answers (before or outside Spring MVC) as problem+json, not its HTML page. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+        return factory -> factory.addContextCustomizers(context ->
+                ((StandardHost) context.getParent()).setErrorReportValveClass(ProblemErrorReportValve.class.getName()));
     }
 
     @Bean

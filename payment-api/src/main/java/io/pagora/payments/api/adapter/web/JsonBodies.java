@@ -40,6 +40,11 @@ final class JsonBodies {
     private JsonBodies() {}
 
     static JsonNode read(HttpServletRequest request, int maxBytes) {
+        Object rejected = request.getAttribute(ConcreteContentTypeFilter.REJECTED_CONTENT_TYPE);
+        if (rejected != null) {
+            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Content-Type \""
+                    + JsonFields.abbreviate(rejected.toString()) + "\" is not one concrete media type; send application/json");
+        }
         checkMediaType(request.getContentType());
         long declared = request.getContentLengthLong();
         if (declared > maxBytes) {
