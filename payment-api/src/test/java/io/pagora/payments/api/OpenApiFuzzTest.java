@@ -12,10 +12,8 @@ import io.pagora.payments.api.testsupport.TestInfrastructure;
 import io.pagora.testing.fuzz.OpenApiDocument;
 import io.pagora.testing.fuzz.OpenApiFuzz;
 import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,9 +37,6 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class OpenApiFuzzTest {
 
-    static final long SEED_DEFAULT = 20_261_121L;
-    static final int REQUESTS_MAX_DEFAULT = 5_000;
-    static final Duration TIME_BUDGET = Duration.ofSeconds(50);
     /** The largest body payment-api accepts (batch-body-max, 2 MB). */
     static final int BODY_BYTES_MAX = 2 * 1024 * 1024;
 
@@ -72,25 +67,13 @@ class OpenApiFuzzTest {
         assertThat(served.status()).isEqualTo(200);
         JsonNode document = Http.JSON.valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
-        long seed = Long.getLong("pagora.fuzz.seed", SEED_DEFAULT);
-        System.out.println("payment-api fuzz seed " + seed + " (replay with -Dpagora.fuzz.seed=" + seed + ")");
-        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), new OpenApiFuzz.Config(port, seed,
-                Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT), TIME_BUDGET, BODY_BYTES_MAX,
-                actuatorProbes(), Map.of("accountId", account, "ispb", "1")));
-        System.out.println("payment-api " + report.summary());
-        report.writeTo(java.nio.file.Path.of("target", "payment-api-fuzz-report.txt"));
+        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
+                BODY_BYTES_MAX, Probe.actuator(), Map.of("accountId", account, "ispb", "1"))).published("payment-api");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
         assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
         List<Id128> every = jdbc.queryForList("SELECT id FROM ledger.accounts", UUID.class).stream()
                 .map(Id128::fromUuid).toList();
         MoneyInvariants.check(ledger, every);
-    }
-
-    static List<Probe> actuatorProbes() {
-        Set<Integer> statuses = Set.of(200, 400, 404, 405, 406);
-        return List.of(new Probe("/actuator", statuses), new Probe("/actuator/health", statuses),
-                new Probe("/actuator/health/liveness", statuses), new Probe("/actuator/health/readiness", statuses),
-                new Probe("/actuator/prometheus", statuses), new Probe("/actuator/info", statuses));
     }
 }

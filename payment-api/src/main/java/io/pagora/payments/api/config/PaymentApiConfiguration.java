@@ -12,8 +12,6 @@ import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyKeys;
 import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.payments.api.adapter.web.AdministrationController;
 import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
-import io.pagora.payments.api.adapter.web.ConcreteContentTypeFilter;
-import io.pagora.payments.api.adapter.web.ProblemErrorReportValve;
 import io.pagora.payments.api.adapter.web.OpenApiController;
 import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.AccountDirectory;
@@ -23,6 +21,7 @@ import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.web.EdgeProblemsConfiguration;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
@@ -33,13 +32,9 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.apache.catalina.core.StandardHost;
-import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
-import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.Ordered;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -49,6 +44,7 @@ import org.springframework.kafka.core.KafkaTemplate;
  * is declared here (component scanning covers only this package), so the whole graph reads in one place.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(EdgeProblemsConfiguration.class)
 public class PaymentApiConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(PaymentApiConfiguration.class);
@@ -145,22 +141,6 @@ public class PaymentApiConfiguration {
     @Bean
     ApiExceptionHandler apiExceptionHandler() {
         return new ApiExceptionHandler();
-    }
-
-    /** Runs first: a non-concrete Content-Type must be hidden before anything reads the request's headers. */
-    @Bean
-    FilterRegistrationBean<ConcreteContentTypeFilter> concreteContentTypeFilter() {
-        FilterRegistrationBean<ConcreteContentTypeFilter> registration =
-                new FilterRegistrationBean<>(new ConcreteContentTypeFilter());
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        return registration;
-    }
-
-    /** Tomcat's own error answers (before or outside Spring MVC) as problem+json, not its HTML page. */
-    @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
-        return factory -> factory.addContextCustomizers(context ->
-                ((StandardHost) context.getParent()).setErrorReportValveClass(ProblemErrorReportValve.class.getName()));
     }
 
     @Bean

@@ -1,10 +1,7 @@
-package io.pagora.payments.api.adapter.web;
+package io.pagora.web;
 
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
 import java.io.IOException;
 import java.io.Writer;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.connector.Request;
@@ -15,11 +12,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Tomcat's own error pages as RFC 9457 problem+json: what Tomcat refuses before any servlet runs (a
- * header section over the limit, a bad request line or URI, unusable framing) and every error sent
- * without a body ({@code sendError}, no error page is registered), instead of Tomcat's HTML page.
+ * header section over the limit, a bad request line or URI, broken chunked framing) and every error sent
+ * without a body ({@code sendError}; the services register no error page), instead of Tomcat's HTML page.
  * Refusals of the HTTP framing that Tomcat answers with 417 or 501 (an unknown {@code Expect} or
- * {@code Transfer-Encoding}) are bad requests for this API, so they are answered 400: a client error
- * is never a 5xx.
+ * {@code Transfer-Encoding}) are bad requests for these APIs, so they are answered 400: a client's
+ * mistake is never a 5xx.
  */
 public final class ProblemErrorReportValve extends ErrorReportValve {
 
@@ -38,19 +35,16 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
         if (!ioAllowed.get()) {
             return;
         }
-        if (FRAMING_REFUSALS.contains(status) || status < 500 && Problems.typeOf(status) == ProblemType.INTERNAL_ERROR) {
+        if (FRAMING_REFUSALS.contains(status)) {
             status = 400;
             response.setStatus(status);
         }
-        ProblemType type = Problems.typeOf(status);
-        Map<String, Object> body = Problems.embedded(Problem.of(type, detail(status, throwable)));
-        body.put("status", status);
         try {
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write(JSON.writeValueAsString(body));
+                writer.write(JSON.writeValueAsString(EdgeProblems.document(status, detail(status, throwable))));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {

@@ -1,4 +1,4 @@
-package io.pagora.payments.api.adapter.web;
+package io.pagora.web;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -18,12 +18,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Hides a {@code Content-Type} that is not one concrete media type ({@code *}{@code /*}, {@code application/*},
  * unparsable) from the rest of the request's handling, keeping it in {@value #REJECTED_CONTENT_TYPE}:
  * Spring MVC asserts that a request's content type is concrete whenever it writes any response body, so
- * such a header turned even a GET into a 500. A body read through {@link JsonBodies} is then refused
+ * such a header turned even a GET into a 500. A handler that reads a body refuses it
  * with 415 naming the header; a request without a body ignores it, as it ignores any Content-Type.
  */
 public final class ConcreteContentTypeFilter extends OncePerRequestFilter {
 
-    static final String REJECTED_CONTENT_TYPE = ConcreteContentTypeFilter.class.getName() + ".rejected";
+    public static final String REJECTED_CONTENT_TYPE = ConcreteContentTypeFilter.class.getName() + ".rejected";
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)

@@ -26,7 +26,7 @@ public final class OpenApiDocument {
             return method + " " + path;
         }
 
-        List<Parameter> in(String where) {
+        public List<Parameter> in(String where) {
             return parameters.stream().filter(parameter -> parameter.in().equals(where)).toList();
         }
     }

@@ -30,7 +30,21 @@ import tools.jackson.databind.json.JsonMapper;
 public final class OpenApiFuzz {
 
     /** An endpoint the document does not describe (actuator), with the statuses it may answer. */
-    public record Probe(String path, Set<Integer> statuses) {}
+    public record Probe(String path, Set<Integer> statuses) {
+
+        /** What an undocumented GET endpoint may answer: its content, or a client error. */
+        static final Set<Integer> GET_STATUSES = Set.of(200, 400, 404, 405, 406);
+
+        public static Probe get(String path) {
+            return new Probe(path, GET_STATUSES);
+        }
+
+        /** The actuator endpoints every Pagora service exposes. */
+        public static List<Probe> actuator() {
+            return List.of(get("/actuator"), get("/actuator/health"), get("/actuator/health/liveness"),
+                    get("/actuator/health/readiness"), get("/actuator/prometheus"), get("/actuator/info"));
+        }
+    }
 
     /**
      * @param bodyBytesMax the largest body any operation accepts; "oversized" bodies are one byte more
@@ -38,7 +52,19 @@ public final class OpenApiFuzz {
      *     reach "not found" (optional; the schema's own values are used otherwise)
      */
     public record Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax,
-            List<Probe> probes, Map<String, String> pathValues) {}
+            List<Probe> probes, Map<String, String> pathValues) {
+
+        public static final long SEED_DEFAULT = 20_261_121L;
+        public static final int REQUESTS_MAX_DEFAULT = 5_000;
+        public static final Duration TIME_BUDGET = Duration.ofSeconds(50);
+
+        /** The suite's run: seed {@code -Dpagora.fuzz.seed} and request budget {@code -Dpagora.fuzz.requests}. */
+        public static Config standard(int port, int bodyBytesMax, List<Probe> probes, Map<String, String> pathValues) {
+            return new Config(port, Long.getLong("pagora.fuzz.seed", SEED_DEFAULT),
+                    Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT), TIME_BUDGET, bodyBytesMax,
+                    probes, pathValues);
+        }
+    }
 
     /** One answer that breaks the rules. */
     public record Finding(String operation, String mutation, String method, String target, int status, String why,
@@ -67,6 +93,13 @@ public final class OpenApiFuzz {
             byDefect.values().stream().limit(DISTINCT_SHOWN_MAX).forEach(group -> text.append("\n  ").append(group.size()).append("x ")
                     .append(group.getFirst()));
             return text.toString();
+        }
+
+        /** Prints the summary and writes every finding to {@code target/<service>-fuzz-report.txt}. */
+        public Report published(String service) {
+            System.out.println(service + " " + summary());
+            writeTo(java.nio.file.Path.of("target", service + "-fuzz-report.txt"));
+            return this;
         }
 
         /** Every finding, one a line, after the summary: the file to read when the summary is not enough. */
@@ -106,6 +139,7 @@ public final class OpenApiFuzz {
     }
 
     public static Report run(OpenApiDocument document, Config config) {
+        System.out.println("fuzz seed " + config.seed() + " (replay with -Dpagora.fuzz.seed=" + config.seed() + ")");
         return new OpenApiFuzz(document, config).run();
     }
 
