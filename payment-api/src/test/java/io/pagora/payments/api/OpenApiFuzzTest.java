@@ -62,13 +62,15 @@ class OpenApiFuzzTest {
         participants.registerBank(1, "Banco Um");
         participants.fundReserve(1, 1_000_000_00);
         String account = participants.openAccount(1);
+        String payee = participants.openAccount(1);
         participants.fundCustomer(account, 10_000_00);
         Http.Response served = http.get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         JsonNode document = Http.JSON.valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
-                BODY_BYTES_MAX, Probe.actuator(), Map.of("accountId", account, "ispb", "1"))).published("payment-api");
+                BODY_BYTES_MAX, Probe.actuator(), Map.of("accountId", account, "ispb", "1",
+                        "payerAccountId", account, "payeeAccountId", payee))).published("payment-api");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
         assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);

@@ -48,21 +48,21 @@ public final class OpenApiFuzz {
 
     /**
      * @param bodyBytesMax the largest body any operation accepts; "oversized" bodies are one byte more
-     * @param pathValues valid values for path parameters by name, where a generated one would only
+     * @param knownValues valid values for path parameters and body properties by name, where a generated one would only
      *     reach "not found" (optional; the schema's own values are used otherwise)
      */
     public record Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax,
-            List<Probe> probes, Map<String, String> pathValues) {
+            List<Probe> probes, Map<String, String> knownValues) {
 
         public static final long SEED_DEFAULT = 20_261_121L;
         public static final int REQUESTS_MAX_DEFAULT = 5_000;
         public static final Duration TIME_BUDGET = Duration.ofSeconds(50);
 
         /** The suite's run: seed {@code -Dpagora.fuzz.seed} and request budget {@code -Dpagora.fuzz.requests}. */
-        public static Config standard(int port, int bodyBytesMax, List<Probe> probes, Map<String, String> pathValues) {
+        public static Config standard(int port, int bodyBytesMax, List<Probe> probes, Map<String, String> knownValues) {
             return new Config(port, Long.getLong("pagora.fuzz.seed", SEED_DEFAULT),
                     Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT), TIME_BUDGET, bodyBytesMax,
-                    probes, pathValues);
+                    probes, knownValues);
         }
     }
 
@@ -286,16 +286,16 @@ public final class OpenApiFuzz {
 
     private Map<String, String> pathValues(Operation operation) {
         Map<String, String> values = new LinkedHashMap<>();
-        SchemaSamples samples = new SchemaSamples(random);
+        SchemaSamples samples = new SchemaSamples(random, Map.of());
         for (Parameter parameter : operation.in("path")) {
-            values.put(parameter.name(), config.pathValues().getOrDefault(parameter.name(),
+            values.put(parameter.name(), config.knownValues().getOrDefault(parameter.name(),
                     Mutations.encode(samples.valid(parameter.schema()).asString())));
         }
         return values;
     }
 
     private FuzzRequest wellFormed(Operation operation, Map<String, String> pathValues) {
-        SchemaSamples samples = new SchemaSamples(random);
+        SchemaSamples samples = new SchemaSamples(random, config.knownValues());
         StringBuilder target = new StringBuilder(Targets.expand(operation.path(), pathValues, "", ""));
         List<Map.Entry<String, String>> headers = new ArrayList<>();
         headers.add(Map.entry("Accept", "*/*"));

@@ -1,5 +1,6 @@
 package io.pagora.testing.fuzz;
 
+import java.util.Map;
 import java.util.Random;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -20,9 +21,12 @@ final class SchemaSamples {
     private static final int DEPTH_MAX = 8;
 
     private final Random random;
+    private final Map<String, String> knownProperties;
 
-    SchemaSamples(Random random) {
+    /** @param knownProperties string values for body properties by name (existing accounts), used as given */
+    SchemaSamples(Random random, Map<String, String> knownProperties) {
         this.random = random;
+        this.knownProperties = knownProperties;
     }
 
     JsonNode valid(JsonNode schema) {
@@ -107,8 +111,9 @@ final class SchemaSamples {
 
     private ObjectNode object(JsonNode schema, int depth) {
         ObjectNode object = NODES.objectNode();
-        schema.path("properties").properties().forEach(property ->
-                object.set(property.getKey(), valid(property.getValue(), depth + 1)));
+        schema.path("properties").properties().forEach(property -> object.set(property.getKey(),
+                knownProperties.containsKey(property.getKey()) ? NODES.stringNode(knownProperties.get(property.getKey()))
+                        : valid(property.getValue(), depth + 1)));
         return object;
     }
 }
