@@ -7,7 +7,9 @@ import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.ReadModelWriter;
 import java.time.Clock;
+import io.pagora.web.EdgeProblemsConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -16,6 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /** Wires the read model's adapters and the projection. */
 @Configuration(proxyBeanMethods = false)
+@Import(EdgeProblemsConfiguration.class)
 public class ReportingConfiguration {
 
     @Bean

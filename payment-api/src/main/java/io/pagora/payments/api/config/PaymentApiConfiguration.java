@@ -21,6 +21,7 @@ import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.web.EdgeProblemsConfiguration;
 import java.time.Clock;
 import java.util.HashMap;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -40,6 +41,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -51,6 +53,7 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryC
  * is declared here (component scanning covers only this package), so the whole graph reads in one place.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(EdgeProblemsConfiguration.class)
 public class PaymentApiConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(PaymentApiConfiguration.class);

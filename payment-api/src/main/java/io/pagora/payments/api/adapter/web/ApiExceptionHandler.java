@@ -6,6 +6,7 @@ import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.response(Problem.of(ProblemType.DATABASE_UNAVAILABLE,
                 "the database could not serve the request; retry the same request (it is idempotent)"),
                 request.getRequestURI());
+    }
+
+    /** Tomcat refuses to decode a query string (bad percent-encoding, not UTF-8) when a handler reads parameters. */
+    @ExceptionHandler(InvalidParameterException.class)
+    public ResponseEntity<Object> invalidParameters(InvalidParameterException e, HttpServletRequest request) {
+        return Problems.response(Problem.of(ProblemType.BAD_REQUEST,
+                "the query string is not valid percent-encoded UTF-8"), request.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)

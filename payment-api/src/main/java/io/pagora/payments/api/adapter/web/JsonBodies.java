@@ -2,6 +2,7 @@ package io.pagora.payments.api.adapter.web;
 
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.web.ConcreteContentTypeFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,6 +41,11 @@ final class JsonBodies {
     private JsonBodies() {}
 
     static JsonNode read(HttpServletRequest request, int maxBytes) {
+        Object rejected = request.getAttribute(ConcreteContentTypeFilter.REJECTED_CONTENT_TYPE);
+        if (rejected != null) {
+            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Content-Type \""
+                    + JsonFields.abbreviate(rejected.toString()) + "\" is not one concrete media type; send application/json");
+        }
         checkMediaType(request.getContentType());
         long declared = request.getContentLengthLong();
         if (declared > maxBytes) {

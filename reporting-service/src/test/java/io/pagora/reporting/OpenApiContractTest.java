@@ -1,0 +1,131 @@
+package io.pagora.reporting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.pagora.reporting.testsupport.EventPublisher;
+import io.pagora.reporting.testsupport.Http;
+import io.pagora.reporting.testsupport.Payments;
+import io.pagora.reporting.testsupport.Payments.Payment;
+import io.pagora.reporting.testsupport.ReportingIntegrationTest;
+import io.pagora.reporting.testsupport.TestPostgres;
+import io.pagora.testing.fuzz.OpenApiDocument;
+import io.pagora.testing.fuzz.OpenApiFuzz;
+import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.core.MethodParameter;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Proves the served OpenAPI document is the API: it documents exactly the queries the application maps
+ * (method and path), each with exactly the path and query parameters its handler reads.
+ *
+ * <p>And proves reporting-service never answers a malformed request with a 500, an undocumented status, an
+ * error that is not RFC 9457 problem+json, or a stack trace: a schema-driven fuzz run of its OpenAPI
+ * document (as served at {@code /openapi.yaml}) over every query — broken headers, query strings, path
+ * parameters, bodies and methods — plus unknown paths, the OpenAPI document and the actuator endpoints,
+ * against a read model holding settled payments (so the path values reach real rows), on real Kafka and
+ * PostgreSQL, with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run), bounded in requests and time.
+ */
+@ReportingIntegrationTest
+class OpenApiContractTest {
+
+    /** reporting takes no bodies; "oversized" bodies are sent past Tomcat's 2 MB form limit all the same. */
+    static final int BODY_BYTES_MAX = 2 * 1024 * 1024;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        TestPostgres.register(registry);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.kafka.bootstrap-servers}")
+    String bootstrapServers;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    @Test
+    void documentMatchesTheMappedQueriesAndTheirParameters() {
+        Http.Response served = new Http(port).get("/openapi.yaml");
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.contentType()).startsWith("application/yaml");
+        JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
+        Map<String, Set<String>> documented = new TreeMap<>();
+        for (OpenApiDocument.Operation operation : new OpenApiDocument(document).operations()) {
+            documented.put(operation.key(), operation.parameters().stream()
+                    .map(parameter -> parameter.in() + ":" + parameter.name()).collect(Collectors.toCollection(TreeSet::new)));
+        }
+
+        Map<String, Set<String>> mapped = new TreeMap<>();
+        mappings.getHandlerMethods().forEach((info, handler) -> {
+            if (!handler.getBeanType().getPackageName().startsWith("io.pagora")) {
+                return;
+            }
+            Set<String> parameters = new TreeSet<>();
+            for (MethodParameter parameter : handler.getMethodParameters()) {
+                PathVariable path = parameter.getParameterAnnotation(PathVariable.class);
+                RequestParam query = parameter.getParameterAnnotation(RequestParam.class);
+                if (path != null) {
+                    parameters.add("path:" + path.name());
+                }
+                if (query != null) {
+                    parameters.add("query:" + query.name());
+                }
+            }
+            for (String pattern : info.getPatternValues()) {
+                for (RequestMethod method : info.getMethodsCondition().getMethods()) {
+                    mapped.put(method.name() + " " + pattern, parameters);
+                }
+            }
+        });
+        assertThat(documented).isEqualTo(mapped);
+    }
+
+    @Test
+    void everyMalformedRequestGetsADocumentedProblemNeverA500() {
+        Http http = new Http(port);
+        String account = Payments.customer(7);
+        Payment settled = Payments.between(account, Payments.customer(8), 1_234);
+        try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
+            publisher.publish(settled.requested(), settled.settled(), Payments.between(Payments.customer(8), account, 99).settled());
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(http.json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
+        Http.Response served = http.get("/openapi.yaml");
+        assertThat(served.status()).isEqualTo(200);
+        JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
+
+        List<Probe> probes = new ArrayList<>(Probe.actuator());
+        probes.add(Probe.get("/openapi.yaml"));
+        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
+                BODY_BYTES_MAX, probes, Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007")))
+                .published("reporting-service");
+
+        assertThat(report.findings()).as(report.summary()).isEmpty();
+        assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
+    }
+}

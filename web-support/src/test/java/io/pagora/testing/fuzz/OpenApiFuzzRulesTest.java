@@ -1,0 +1,62 @@
+package io.pagora.testing.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Specifies what the fuzz run counts as a defect, and that the values it generates satisfy their schemas. */
+class OpenApiFuzzRulesTest {
+
+    private static final FuzzRequest GET = new FuzzRequest("GET /x", "", "GET", "/x", List.of(), null, Set.of(200, 400));
+    private static final String PROBLEM = "{\"type\":\"https://pagora.io/problems/bad-request\",\"title\":\"Bad request\","
+            + "\"status\":400,\"detail\":\"no\"}";
+
+    @Test
+    void aDocumentedProblemJsonAnswerIsNoDefect() {
+        assertThat(OpenApiFuzz.violation(GET, response(400, "application/problem+json", PROBLEM))).isNull();
+        assertThat(OpenApiFuzz.violation(GET, response(200, "application/json", "{\"ok\":true}"))).isNull();
+    }
+
+    @Test
+    void everyBrokenRuleIsADefect() {
+        assertThat(OpenApiFuzz.violation(GET, response(500, "application/problem+json", PROBLEM.replace("400", "500"))))
+                .startsWith("server error");
+        assertThat(OpenApiFuzz.violation(GET, response(404, "application/problem+json", PROBLEM.replace("400", "404"))))
+                .startsWith("status 404 not documented");
+        assertThat(OpenApiFuzz.violation(GET, response(400, "text/html", "<html>Bad Request</html>")))
+                .contains("not application/problem+json");
+        assertThat(OpenApiFuzz.violation(GET, response(400, "application/problem+json",
+                PROBLEM.replace("https://pagora.io/problems/bad-request", "about:blank")))).contains("Pagora problem type");
+        assertThat(OpenApiFuzz.violation(GET, response(400, "application/problem+json", PROBLEM.replace("\"status\":400",
+                "\"status\":422")))).contains("does not match");
+        assertThat(OpenApiFuzz.violation(GET, response(200, "application/json",
+                "{\"trace\":\"java.lang.IllegalStateException: x\\n\\tat io.pagora.X.y(X.java:12)\"}"))).contains("stack trace");
+        assertThat(OpenApiFuzz.violation(GET, new RawHttp.Response(0, Map.of(), new byte[0], "reset"))).contains("no HTTP answer");
+    }
+
+    @Test
+    void generatedStringsMatchTheirPatterns() {
+        PatternSamples samples = new PatternSamples(new Random(1));
+        for (String pattern : List.of("^[0-9a-fA-F]{32}$", "^[0-9]{1,8}$", "^[\\x21-\\x7E]+$", "^[0-9a-f]{30}00$", "^[0-9]{8}$")) {
+            for (int i = 0; i < 50; i++) {
+                String value = samples.matching(pattern);
+                assertThat(value).as(pattern).matches(pattern);
+            }
+        }
+    }
+
+    @Test
+    void theSameSeedGeneratesTheSameValues() {
+        assertThat(new PatternSamples(new Random(7)).matching("^[\\x21-\\x7E]{20}$"))
+                .isEqualTo(new PatternSamples(new Random(7)).matching("^[\\x21-\\x7E]{20}$"));
+    }
+
+    private static RawHttp.Response response(int status, String contentType, String body) {
+        return new RawHttp.Response(status, Map.of("content-type", contentType), body.getBytes(StandardCharsets.UTF_8), null);
+    }
+}
