@@ -114,10 +114,12 @@ public class KafkaConfiguration {
     /**
      * Retries a failed batch in place (the consumer is paused, the records kept). Transient failures
      * (ledger unavailable, Kafka not acknowledging) are retried forever with capped exponential
-     * back-off: a ledger outage must never dead-letter good payments. Anything else (a bug) is retried
-     * {@code pagora.clearing.retry.attempts} times, then every record of the batch goes to
-     * {@code <topic>.dlt} with the reason, so the partition moves on; replaying them later is safe
-     * because clearing is idempotent.
+     * back-off: a ledger outage must never dead-letter good payments. Other failures rarely reach this
+     * handler: the listeners isolate the records they fail on ({@link BadRecordIsolation}) and set
+     * those aside alone. What still escapes (the dead-letter send itself failing for a non-transient
+     * reason) is retried {@code pagora.clearing.retry.attempts} times, then the batch's records go to
+     * {@code <topic>.dlt} with the reason, so the partition moves on; replaying them is safe because
+     * clearing is idempotent.
      */
     @Bean
     public DefaultErrorHandler clearingErrorHandler(KafkaTemplate<String, byte[]> kafka, ClearingProperties clearing) {
