@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * One real embedded PostgreSQL server (zonky) per test JVM, and a fresh database on it for every test
@@ -33,6 +34,14 @@ public final class TestPostgres {
     }
 
     public static final String USER = "postgres";
+
+    /** Points the service at a fresh database ({@link #freshDatabaseUrl()}): call it from a {@code @DynamicPropertySource}. */
+    public static void registerFreshDatabase(DynamicPropertyRegistry registry) {
+        String url = freshDatabaseUrl();
+        registry.add("spring.datasource.url", () -> url);
+        registry.add("spring.datasource.username", () -> USER);
+        registry.add("spring.datasource.password", () -> USER);
+    }
 
     private static synchronized EmbeddedPostgres server() {
         if (server == null) {
