@@ -77,6 +77,9 @@ public final class Pagora implements AutoCloseable {
 
         Map<String, String> reportingProperties = common("reporting");
         reportingProperties.put("pagora.reporting.projection.transient-retry-max-interval", "1s");
+        // The online reconciliation runs as on the local platform: it reads the same ledger as the other services.
+        reportingProperties.putAll(ledgerProperties());
+        reportingProperties.put("pagora.reporting.reconciliation.enabled", "true");
         reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
                 reportingProperties, List.of());
         resources.add(reportingContext);
