@@ -15,7 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     pending timeout, the expiry margin and the projection's lag together
  * @param startLookback at start, payments accepted this long before are the first judged
  * @param paymentLookupsPerRound ledger lookups of payments per round (each up to 2,729 payments)
- * @param accountsPerRound customer accounts whose balance is checked per round (all banks' accounts too)
+ * @param accountsPerRound customer accounts whose balance is checked per balance check (all banks' accounts too)
+ * @param balanceInterval the shortest time between two balance checks (each sums every settled payment by bank)
  * @param confirmAfter how long a quiet account must disagree, with the same ledger balance, before it is reported
  * @param detailsLogged mismatches logged with their details per round (all are counted)
  */
@@ -27,11 +28,12 @@ public record ReconciliationProperties(
         @DefaultValue("1h") Duration startLookback,
         @DefaultValue("4") int paymentLookupsPerRound,
         @DefaultValue("2000") int accountsPerRound,
+        @DefaultValue("30s") Duration balanceInterval,
         @DefaultValue("30s") Duration confirmAfter,
         @DefaultValue("20") int detailsLogged) {
 
     public Reconciler.Settings settings() {
         return new Reconciler.Settings(finalWithin, startLookback, paymentLookupsPerRound, accountsPerRound,
-                confirmAfter, detailsLogged);
+                balanceInterval, confirmAfter, detailsLogged);
     }
 }

@@ -68,7 +68,7 @@ class OnlineReconciliationTest {
     /** The workload's pending timeout, long enough for a slow first request; the EXPIRED payments' chains stay pending. */
     private static final int PENDING_TIMEOUT_SECONDS = 60;
     private static final Reconciler.Settings SETTINGS = new Reconciler.Settings(Duration.ofMillis(100),
-            Duration.ofHours(1), 4, 2_000, Duration.ZERO, 50);
+            Duration.ofHours(1), 4, 2_000, Duration.ZERO, Duration.ZERO, 50);
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -226,6 +226,21 @@ class OnlineReconciliationTest {
         } finally {
             tamper("UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?", payment);
         }
+    }
+
+    @Test
+    void aPaymentIsJudgedOnlyOnceItMustBeFinalAndTheLagSaysHowFarBehind() {
+        Reconciler.Settings notYet = new Reconciler.Settings(Duration.ofHours(1), Duration.ofHours(2), 4, 2_000,
+                Duration.ZERO, Duration.ZERO, 50);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
+                new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), notYet), Clock.systemUTC(), Duration.ofHours(1), meters);
+
+        RoundReport report = job.runRound();
+
+        assertThat(report.paymentsChecked()).as("accepted less than final-within ago: maybe still in flight").isZero();
+        assertThat(report.paymentsCaughtUp()).isTrue();
+        assertThat(meters.get("pagora.reconciliation.lag").gauge().value()).isBetween(3_600.0, 3_660.0);
     }
 
     @Test
