@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -244,7 +245,7 @@ public final class Reconciler {
         report.accountsChecked++;
         if (!suspect.reported()) {
             suspects.put(id, new Suspect(debits, credits, suspect.since(), true));
-            report.mismatch(new Mismatch(disagrees.kind(), kind.name().toLowerCase(java.util.Locale.ROOT) + " " + id,
+            report.mismatch(new Mismatch(disagrees.kind(), kind.name().toLowerCase(Locale.ROOT) + " " + id,
                     disagrees.detail()));
         }
     }
