@@ -74,7 +74,9 @@ class DashboardMetricsTest {
             "reporting-service", List.of("pagora_reporting_rows_projected_total",
                     "pagora_reporting_settled_to_visible_seconds_bucket", "pagora_reporting_accept_to_visible_seconds_bucket",
                     "kafka_consumer_fetch_manager_records_lag_max", "kafka_consumer_fetch_manager_records_lag",
-                    "http_server_requests_seconds_bucket"));
+                    "http_server_requests_seconds_bucket", "pagora_reconciliation_checked_total",
+                    "pagora_reconciliation_mismatches_total", "pagora_reconciliation_lag_seconds",
+                    "pagora_reconciliation_last_run_timestamp_seconds"));
 
     /** How long the scrapes may take to show every metric (Kafka client metrics refresh every 5 s). */
     static final Duration SCRAPE_PATIENCE = Duration.ofSeconds(30);

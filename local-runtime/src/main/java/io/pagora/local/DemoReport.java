@@ -1,8 +1,5 @@
 package io.pagora.local;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.domain.Ledger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,30 +51,15 @@ public final class DemoReport {
         Inputs inputs = new Inputs(options.path("accounts"), options.path("accepted"),
                 options.string("k6-summary", "").isBlank() ? null : Path.of(options.string("k6-summary", "")),
                 options.string("reporting-schema", "reporting"));
-        String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
-        String user = options.string("db-user", "pagora");
-        String password = options.string("db-password", "pagora");
-        Ledgers.Settings ledgerSettings = new Ledgers.Settings(
-                options.string("ledger-backend", "postgresql"),
-                options.string("tigerbeetle-addresses", "127.0.0.1:3000"),
-                options.longValue("tigerbeetle-cluster-id", 0),
-                Duration.ofSeconds(30), 16);
+        ReadSide.Settings readSide = ReadSide.Settings.from(options);
         String cpuBefore = options.string("cpu-before", "");
         String cpuAfter = options.string("cpu-after", "");
         long settledBefore = options.longValue("settled-before", 0);
         options.rejectUnknown();
 
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(jdbcUrl);
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setMaximumPoolSize(4);
-        config.setPoolName("demo-report");
-        config.setConnectionTimeout(10_000);
         Result result;
-        try (HikariDataSource dataSource = new HikariDataSource(config);
-                Ledger ledger = Ledgers.open(ledgerSettings, () -> dataSource)) {
-            result = run(inputs, dataSource, ledger);
+        try (ReadSide platform = ReadSide.open(readSide, "demo-report")) {
+            result = run(inputs, platform.dataSource(), platform.ledger());
         }
         List<String> lines = new ArrayList<>(result.lines());
         if (!cpuBefore.isBlank() && !cpuAfter.isBlank()) {
@@ -135,6 +117,14 @@ public final class DemoReport {
                 rows.stream().filter(r -> ReadModel.SETTLED.equals(r.status())).toList()));
         out.add(latencyLine("accept→final (all final states)", rows.stream().filter(ReadModel.Row::isFinal).toList()));
         out.add("");
+        out.addAll(verdictLines(verdicts));
+        out.add("=============================================================");
+        return new Result(out, verdicts);
+    }
+
+    /** "Invariant checks:", each verdict with its first problems, and the RESULT line. */
+    static List<String> verdictLines(List<InvariantChecks.Verdict> verdicts) {
+        List<String> out = new ArrayList<>();
         out.add("Invariant checks:");
         for (InvariantChecks.Verdict verdict : verdicts) {
             out.add(String.format("  [%s] %s: %s", verdict.passed() ? "PASS" : "FAIL", verdict.name(), verdict.summary()));
@@ -144,8 +134,7 @@ public final class DemoReport {
         out.add("");
         out.add(failed == 0 ? "RESULT: PASS (all " + verdicts.size() + " invariant checks hold)"
                 : "RESULT: FAIL (" + failed + " of " + verdicts.size() + " invariant checks failed)");
-        out.add("=============================================================");
-        return new Result(out, verdicts);
+        return out;
     }
 
     /** The SETTLED count the report's outcome table printed (the read model's, at the end). */

@@ -11,6 +11,7 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar postgres --data-dir=var/postgres-embedded [--port=5432]
  *   java -jar local-runtime.jar report   --accounts=... --accepted=... --k6-summary=... [see DemoReport]
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
+ *   java -jar local-runtime.jar verify   --accounts=... [--accepted=...] [see Verify]: the report's checks, live
  * </pre>
  */
 public final class LocalRuntime {
@@ -29,6 +30,7 @@ public final class LocalRuntime {
             case "report" -> DemoReport.main(rest);
             case "bench" -> Bench.main(rest);
             case "cpu" -> CpuSnapshot.main(rest);
+            case "verify" -> Verify.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -37,6 +39,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu|verify [--option=value ...]");
     }
 }

@@ -77,6 +77,14 @@ public final class Pagora implements AutoCloseable {
 
         Map<String, String> reportingProperties = common("reporting");
         reportingProperties.put("pagora.reporting.projection.transient-retry-max-interval", "1s");
+        // The online reconciliation runs as on the local platform: it reads the same ledger as the other services,
+        // judging a payment once its pending timeout and expiry margin are over, not after the default minute.
+        reportingProperties.putAll(ledgerProperties());
+        reportingProperties.put("pagora.reporting.reconciliation.enabled", "true");
+        reportingProperties.put("pagora.reporting.reconciliation.interval", "500ms");
+        reportingProperties.put("pagora.reporting.reconciliation.final-within", options.pendingTimeout().plusSeconds(3).toMillis() + "ms");
+        reportingProperties.put("pagora.reporting.reconciliation.balance-interval", "1s");
+        reportingProperties.put("pagora.reporting.reconciliation.confirm-after", "3s");
         reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
                 reportingProperties, List.of());
         resources.add(reportingContext);

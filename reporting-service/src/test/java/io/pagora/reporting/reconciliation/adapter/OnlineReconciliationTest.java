@@ -1,0 +1,301 @@
+package io.pagora.reporting.reconciliation.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pagora.events.PaymentEvent;
+import io.pagora.events.RejectionReason;
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.RoundReport;
+import io.pagora.reporting.reconciliation.domain.MismatchKind;
+import io.pagora.reporting.testsupport.EventPublisher;
+import io.pagora.reporting.testsupport.Http;
+import io.pagora.reporting.testsupport.Payments;
+import io.pagora.reporting.testsupport.ReportingIntegrationTest;
+import io.pagora.reporting.testsupport.TestPostgres;
+import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.ReservationOutcome;
+import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.VoidCause;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * Proves the online reconciliation on real servers (embedded PostgreSQL holding both the read model and the
+ * PostgreSQL ledger, an embedded Kafka broker feeding the projection): a workload settled in the ledger by the
+ * settlement logic and projected from its events — interbank and on-us, SETTLED, REJECTED and EXPIRED — reconciles
+ * with zero mismatches, every payment and every account balance checked; and each kind of planted damage (a final
+ * state flipped either way, a statement amount changed, a payment left ACCEPTED) is found and counted under its
+ * kind, while the service keeps running. The background job is started with a long interval: the tests drive the
+ * rounds themselves, each with a fresh {@link Reconciler} so that every payment is judged again.
+ */
+@ReportingIntegrationTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestPropertySource(properties = {
+        "pagora.reporting.reconciliation.enabled=true",
+        "pagora.reporting.reconciliation.interval=1h",
+        "pagora.ledger.backend=postgresql"})
+class OnlineReconciliationTest {
+
+    private static final BankId BANK_A = new BankId(11);
+    private static final BankId BANK_B = new BankId(22);
+    private static final int CUSTOMERS_PER_BANK = 4;
+    private static final long CUSTOMER_FUNDING = 1_000_000;
+    private static final long RESERVE_FUNDING = 50_000_000;
+    /** The workload's pending timeout, long enough for a slow first request; the EXPIRED payments' chains stay pending. */
+    private static final int PENDING_TIMEOUT_SECONDS = 60;
+    private static final Reconciler.Settings SETTINGS = new Reconciler.Settings(Duration.ofMillis(100),
+            Duration.ofHours(1), 4, 2_000, Duration.ZERO, Duration.ZERO, 50);
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        TestPostgres.register(registry);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.kafka.bootstrap-servers}")
+    String bootstrapServers;
+
+    @Autowired
+    Ledger reconciliationLedger;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private final List<Id128> customers = new ArrayList<>();
+    private final List<Payment> settled = new ArrayList<>();
+    private final List<Payment> rejected = new ArrayList<>();
+    private final List<Payment> expired = new ArrayList<>();
+
+    /** Participants and payments in the ledger, their events projected: 24 SETTLED, 6 REJECTED, 4 EXPIRED. */
+    @BeforeAll
+    void settleAndProject() {
+        Participants participants = new Participants(reconciliationLedger);
+        participants.openCentralBank();
+        TimeOrderedIds ids = new TimeOrderedIds();
+        for (BankId bank : List.of(BANK_A, BANK_B)) {
+            participants.registerBank(bank);
+            participants.fundReserve(ids.next(), bank, RESERVE_FUNDING);
+            List<Long> numbers = new ArrayList<>();
+            for (long number = 1; number <= CUSTOMERS_PER_BANK; number++) {
+                numbers.add(number);
+                customers.add(ChartOfAccounts.customer(bank, number));
+            }
+            participants.openCustomers(bank, numbers);
+            for (long number : numbers) {
+                participants.fundCustomer(ids.next(), ChartOfAccounts.customer(bank, number), CUSTOMER_FUNDING);
+            }
+        }
+        List<Payment> all = new ArrayList<>();
+        for (int i = 0; i < 34; i++) {
+            Id128 payer = customers.get(i % customers.size());
+            // Every third payment is on-us (the next customer of the same bank), the others interbank.
+            Id128 payee = i % 3 == 0 ? customers.get((i + 1) % CUSTOMERS_PER_BANK + (i % customers.size() >= CUSTOMERS_PER_BANK ? CUSTOMERS_PER_BANK : 0))
+                    : customers.get((i + CUSTOMERS_PER_BANK) % customers.size());
+            all.add(new Payment(ids.nextPaymentId(), payer, payee, 1_000 + 37L * i));
+        }
+        Settlement settlement = new Settlement(reconciliationLedger, PENDING_TIMEOUT_SECONDS);
+        assertThat(settlement.reserve(all)).allMatch(ReservationOutcome.Reserved.class::isInstance);
+        settled.addAll(all.subList(0, 24));
+        rejected.addAll(all.subList(24, 30));
+        expired.addAll(all.subList(30, 34));
+        assertThat(settlement.post(settled)).allMatch(ResolutionOutcome.Posted.class::isInstance);
+        assertThat(settlement.voidAll(rejected, VoidCause.RECEIVING_BANK_REFUSED)).allMatch(ResolutionOutcome.Voided.class::isInstance);
+
+        try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
+            List<PaymentEvent> events = new ArrayList<>();
+            for (Payment payment : all) {
+                Payments.Payment view = view(payment);
+                events.add(view.requested());
+                events.add(settled.contains(payment) ? view.settled()
+                        : rejected.contains(payment) ? view.rejected(RejectionReason.RECEIVING_BANK_REFUSED)
+                        : view.expired());
+            }
+            publisher.publish(events.toArray(PaymentEvent[]::new));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> finalRows() == all.size());
+    }
+
+    @Test
+    void aCleanSettledWorkloadReconcilesWithZeroMismatches() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ReconciliationJob job = job(meters);
+
+        RoundReport first = job.runRound();
+        RoundReport second = job.runRound();
+
+        assertThat(first.mismatchTotal()).as("%s", first.mismatches()).isZero();
+        assertThat(second.mismatchTotal()).as("%s", second.mismatches()).isZero();
+        assertThat(first.paymentsChecked()).isEqualTo(34);
+        assertThat(first.paymentsCaughtUp()).isTrue();
+        assertThat(second.paymentsChecked()).as("each payment is judged once").isZero();
+        // Every customer in round one; the banks are learnt in round one and checked from round two on.
+        assertThat(first.accountsChecked()).isEqualTo(customers.size());
+        assertThat(second.accountsChecked()).isEqualTo(customers.size() + 4);
+        assertThat(second.accountsDeferred()).isZero();
+        assertThat(meters.get("pagora.reconciliation.checked").tag("check", "payment").counter().count()).isEqualTo(34);
+        assertThat(meters.get("pagora.reconciliation.mismatches").counters())
+                .allSatisfy(counter -> assertThat(counter.count()).isZero());
+        assertMoneyInvariants();
+    }
+
+    @Test
+    void aFinalStateFlippedEitherWayIsFoundAndCountedByKind() {
+        Payment wronglyExpired = settled.get(1);
+        Payment wronglySettled = rejected.get(0);
+        tamper("UPDATE reporting.payments SET status = 'EXPIRED' WHERE payment_id = ?", wronglyExpired);
+        tamper("UPDATE reporting.payments SET status = 'SETTLED', reason = NULL WHERE payment_id = ?", wronglySettled);
+        try {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            RoundReport report = job(meters).runRound();
+
+            assertThat(report.mismatchCounts()).containsEntry(MismatchKind.UNSETTLED_BUT_POSTED, 1L)
+                    .containsEntry(MismatchKind.SETTLED_NOT_POSTED, 1L);
+            assertThat(report.mismatches()).anySatisfy(m -> assertThat(m.subject()).contains(wronglyExpired.id().value().toString()));
+            assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED)).isEqualTo(1);
+            assertThat(mismatches(meters, MismatchKind.SETTLED_NOT_POSTED)).isEqualTo(1);
+        } finally {
+            tamper("UPDATE reporting.payments SET status = 'SETTLED' WHERE payment_id = ?", wronglyExpired);
+            tamper("UPDATE reporting.payments SET status = 'REJECTED', reason = 'RECEIVING_BANK_REFUSED' WHERE payment_id = ?",
+                    wronglySettled);
+        }
+        assertMoneyInvariants();
+    }
+
+    @Test
+    void aStatementAmountChangedIsFoundOnceTheAccountHeldStillAndCountedAsBalance() {
+        Payment payment = settled.get(2);
+        tamper("UPDATE reporting.statement_entries SET amount_centavos = amount_centavos + 1 "
+                + "WHERE payment_id = ? AND direction = 'DEBIT'", payment);
+        try {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            ReconciliationJob job = job(meters);
+
+            RoundReport first = job.runRound();
+            RoundReport second = job.runRound();
+
+            assertThat(first.mismatchTotal()).as("a disagreement is confirmed in a later round, never the first").isZero();
+            assertThat(first.accountsDeferred()).isGreaterThanOrEqualTo(1);
+            assertThat(second.mismatchCounts()).isEqualTo(Map.of(MismatchKind.BALANCE, 1L));
+            assertThat(second.mismatches().getFirst().subject()).contains(payment.payer().toString());
+            assertThat(second.mismatches().getFirst().detail()).contains("difference -1");
+            assertThat(mismatches(meters, MismatchKind.BALANCE)).isEqualTo(1);
+
+            RoundReport third = job.runRound();
+            assertThat(third.mismatchTotal()).as("the same disagreement is counted once").isZero();
+        } finally {
+            tamper("UPDATE reporting.statement_entries SET amount_centavos = amount_centavos - 1 "
+                    + "WHERE payment_id = ? AND direction = 'DEBIT'", payment);
+        }
+        assertMoneyInvariants();
+    }
+
+    @Test
+    void aPaymentLeftAcceptedAfterItsLifetimeIsStuck() {
+        Payment payment = expired.get(0);
+        tamper("UPDATE reporting.payments SET status = 'ACCEPTED', final_at = NULL WHERE payment_id = ?", payment);
+        try {
+            RoundReport report = job(new SimpleMeterRegistry()).runRound();
+
+            assertThat(report.mismatchCounts()).isEqualTo(Map.of(MismatchKind.STUCK, 1L));
+        } finally {
+            tamper("UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?", payment);
+        }
+    }
+
+    @Test
+    void aPaymentIsJudgedOnlyOnceItMustBeFinalAndTheLagSaysHowFarBehind() {
+        Reconciler.Settings notYet = new Reconciler.Settings(Duration.ofHours(1), Duration.ofHours(2), 4, 2_000,
+                Duration.ZERO, Duration.ZERO, 50);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
+                new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), notYet), Clock.systemUTC(), Duration.ofHours(1), meters);
+
+        RoundReport report = job.runRound();
+
+        assertThat(report.paymentsChecked()).as("accepted less than final-within ago: maybe still in flight").isZero();
+        assertThat(report.paymentsCaughtUp()).isTrue();
+        assertThat(meters.get("pagora.reconciliation.lag").gauge().value()).isBetween(3_600.0, 3_660.0);
+    }
+
+    @Test
+    void theServiceExportsTheReconciliationMetrics() {
+        String metrics = new Http(port).get("/actuator/prometheus").body();
+
+        assertThat(metrics).contains("pagora_reconciliation_checked_total{", "pagora_reconciliation_mismatches_total{",
+                "kind=\"balance\"", "pagora_reconciliation_lag_seconds{", "pagora_reconciliation_accounts_deferred{",
+                "pagora_reconciliation_last_run_timestamp_seconds{", "pagora_reconciliation_rounds_total{");
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private ReconciliationJob job(SimpleMeterRegistry meters) {
+        Reconciler reconciler = new Reconciler(reconciliationLedger, new JdbcReconciliationReadModel(jdbc),
+                Clock.systemUTC(), SETTINGS);
+        return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
+    }
+
+    private static double mismatches(SimpleMeterRegistry meters, MismatchKind kind) {
+        return meters.get("pagora.reconciliation.mismatches").tag("kind", kind.tag).counter().count();
+    }
+
+    private void tamper(String sql, Payment payment) {
+        assertThat(jdbc.update(sql, payment.id().value().toUuid())).isEqualTo(1);
+    }
+
+    private int finalRows() {
+        return jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE status <> 'ACCEPTED'", Integer.class);
+    }
+
+    private static Payments.Payment view(Payment payment) {
+        return new Payments.Payment(payment.id().value().toString(), payment.payer().toString(),
+                payment.payee().toString(), payment.amountCentavos(), java.time.Instant.now());
+    }
+
+    /** Σdebits = Σcredits (posted and pending), no limited account below zero, every payment in one final state. */
+    private void assertMoneyInvariants() {
+        List<Id128> ids = new ArrayList<>(customers);
+        ids.add(ChartOfAccounts.centralBank());
+        for (BankId bank : List.of(BANK_A, BANK_B)) {
+            ids.add(ChartOfAccounts.reserve(bank));
+            ids.add(ChartOfAccounts.transit(bank));
+        }
+        List<Account> accounts = reconciliationLedger.lookupAccounts(ids);
+        assertThat(accounts).hasSize(ids.size());
+        assertThat(accounts.stream().mapToLong(Account::debitsPosted).sum())
+                .isEqualTo(accounts.stream().mapToLong(Account::creditsPosted).sum());
+        assertThat(accounts.stream().mapToLong(Account::debitsPending).sum())
+                .isEqualTo(accounts.stream().mapToLong(Account::creditsPending).sum());
+        assertThat(accounts).filteredOn(a -> a.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
+                .allSatisfy(a -> assertThat(a.creditBalanceAvailable()).isNotNegative());
+        assertThat(finalRows()).isEqualTo(settled.size() + rejected.size() + expired.size());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments", Integer.class))
+                .isEqualTo(settled.size() + rejected.size() + expired.size());
+    }
+}
