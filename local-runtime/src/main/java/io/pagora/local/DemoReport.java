@@ -54,26 +54,13 @@ public final class DemoReport {
         Inputs inputs = new Inputs(options.path("accounts"), options.path("accepted"),
                 options.string("k6-summary", "").isBlank() ? null : Path.of(options.string("k6-summary", "")),
                 options.string("reporting-schema", "reporting"));
-        String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
-        String user = options.string("db-user", "pagora");
-        String password = options.string("db-password", "pagora");
-        Ledgers.Settings ledgerSettings = new Ledgers.Settings(
-                options.string("ledger-backend", "postgresql"),
-                options.string("tigerbeetle-addresses", "127.0.0.1:3000"),
-                options.longValue("tigerbeetle-cluster-id", 0),
-                Duration.ofSeconds(30), 16);
+        HikariConfig config = databaseConfig(options, "demo-report");
+        Ledgers.Settings ledgerSettings = ledgerSettings(options);
         String cpuBefore = options.string("cpu-before", "");
         String cpuAfter = options.string("cpu-after", "");
         long settledBefore = options.longValue("settled-before", 0);
         options.rejectUnknown();
 
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(jdbcUrl);
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setMaximumPoolSize(4);
-        config.setPoolName("demo-report");
-        config.setConnectionTimeout(10_000);
         Result result;
         try (HikariDataSource dataSource = new HikariDataSource(config);
                 Ledger ledger = Ledgers.open(ledgerSettings, () -> dataSource)) {
@@ -87,6 +74,27 @@ public final class DemoReport {
         }
         lines.forEach(System.out::println);
         System.exit(result.passed() ? 0 : 1);
+    }
+
+    /** The read model's database: {@code --jdbc-url}, {@code --db-user}, {@code --db-password}. */
+    static HikariConfig databaseConfig(Options options, String poolName) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora"));
+        config.setUsername(options.string("db-user", "pagora"));
+        config.setPassword(options.string("db-password", "pagora"));
+        config.setMaximumPoolSize(4);
+        config.setPoolName(poolName);
+        config.setConnectionTimeout(10_000);
+        return config;
+    }
+
+    /** The ledger the checks read: {@code --ledger-backend}, {@code --tigerbeetle-addresses}, {@code --tigerbeetle-cluster-id}. */
+    static Ledgers.Settings ledgerSettings(Options options) {
+        return new Ledgers.Settings(
+                options.string("ledger-backend", "postgresql"),
+                options.string("tigerbeetle-addresses", "127.0.0.1:3000"),
+                options.longValue("tigerbeetle-cluster-id", 0),
+                Duration.ofSeconds(30), 16);
     }
 
     public static Result run(Inputs inputs, DataSource readModelDatabase, Ledger ledger) throws Exception {

@@ -11,6 +11,8 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar postgres --data-dir=var/postgres-embedded [--port=5432]
  *   java -jar local-runtime.jar report   --accounts=... --accepted=... --k6-summary=... [see DemoReport]
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
+ *   java -jar local-runtime.jar chaos-check --scenario=... [see ChaosCheck]   one chaos scenario's verdict
+ *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
  * </pre>
  */
 public final class LocalRuntime {
@@ -29,6 +31,8 @@ public final class LocalRuntime {
             case "report" -> DemoReport.main(rest);
             case "bench" -> Bench.main(rest);
             case "cpu" -> CpuSnapshot.main(rest);
+            case "chaos-check" -> ChaosCheck.main(rest);
+            case "poison" -> PoisonRecords.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -37,6 +41,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu|chaos-check|poison [--option=value ...]");
     }
 }
