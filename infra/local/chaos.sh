@@ -102,7 +102,9 @@ chaos_platform() {
   done
 }
 
-# One scenario: load, fault, load, check. The check starts the moment the fault ends.
+# One scenario: load, fault, load, check. The check starts the moment the fault ends. It runs where errexit does
+# not apply (a pipeline followed by ||, so one scenario's failure does not stop the next): every step that can fail
+# says so with die, which ends the scenario without a verdict line (counted as a failure).
 chaos_scenario() {
   local ledger="$1" dir="$2" scenario="$3" k6_pid check_pid fault_end load_seconds
   local answers="$dir/$scenario.answers.log" done_file="$dir/$scenario.done"
@@ -161,7 +163,8 @@ chaos_fault() {
       start_postgres ;;
     poison)
       say "FAULT: malformed records into every consumed topic (local-runtime poison)"
-      "$JAVA" -jar "$(jar_of local-runtime)" poison --bootstrap-servers="$HOST:$KAFKA_PORT" 2>>"$LOG/chaos-check.log" ;;
+      "$JAVA" -jar "$(jar_of local-runtime)" poison --bootstrap-servers="$HOST:$KAFKA_PORT" 2>>"$LOG/chaos-check.log" \
+        || die "the poison producer failed (log: $LOG/chaos-check.log)" ;;
     slow-bank)
       say "FAULT: the receiving bank answers after $CHAOS_SLOW_BANK_LATENCY (pending timeout $CHAOS_PENDING_TIMEOUT) for ${CHAOS_SLOW_BANK_SECONDS}s"
       chaos_restart_clearing "$CHAOS_SLOW_BANK_LATENCY"
@@ -176,7 +179,7 @@ chaos_kill_and_restart() {
   local service="$1"
   pid_alive "$service" || die "$service is not running"
   say "FAULT: kill -9 $service (pid $(cat "$RUN/$service.pid"))"
-  kill -KILL "$(cat "$RUN/$service.pid")"
+  kill -KILL "$(cat "$RUN/$service.pid")" || die "could not kill $service"
   while pid_alive "$service"; do sleep 0.2; done
   start_services "$(cat "$RUN/ledger-backend")"
 }
@@ -194,9 +197,9 @@ chaos_ledger_unavailable() {
   local ledger="$1"
   if [[ "$ledger" == tigerbeetle ]]; then
     say "FAULT: TigerBeetle frozen (SIGSTOP) for ${CHAOS_LEDGER_DOWN_SECONDS}s"
-    kill -STOP "$(cat "$RUN/tigerbeetle.pid")"
+    kill -STOP "$(cat "$RUN/tigerbeetle.pid")" || die "could not freeze TigerBeetle"
     sleep "$CHAOS_LEDGER_DOWN_SECONDS"
-    kill -CONT "$(cat "$RUN/tigerbeetle.pid")"
+    kill -CONT "$(cat "$RUN/tigerbeetle.pid")" || die "could not thaw TigerBeetle"
     return
   fi
   [[ "$(cut -d' ' -f1 "$RUN/postgres.mode")" == debian ]] \
@@ -208,5 +211,5 @@ chaos_ledger_unavailable() {
   say "FAULT: the PostgreSQL ledger's tables locked for ${CHAOS_LEDGER_DOWN_SECONDS}s"
   as_pg_user "$bin/psql" -h "$sockets" -p "$PG_PORT" -U postgres -d "$DB_NAME" -v ON_ERROR_STOP=1 -qtA -c \
     "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers, ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE;
-     SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" >/dev/null
+     SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" >/dev/null || die "could not lock the ledger's tables"
 }

@@ -80,7 +80,9 @@ public final class PoisonRecords {
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, LARGE_RECORD_BYTES * 2,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, sendTimeoutSeconds * 1000,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(sendTimeoutSeconds * 1000, 30_000),
+                // Kafka refuses a delivery timeout below linger + request timeout.
+                ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, sendTimeoutSeconds * 1000 / 2,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutSeconds * 1000L);
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer =
