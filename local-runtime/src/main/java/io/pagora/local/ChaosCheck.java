@@ -19,7 +19,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 
@@ -99,6 +101,7 @@ public final class ChaosCheck {
                     ReadModel.load(dataSource, schema), readModelDuplicates, AcceptedPayments.read(answerFiles(answersDir)))
                     .runAll();
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
+            System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
             summary = new ChaosSummary(scenario, ledger.backendName(), accepted.size(), finalCount,
@@ -189,6 +192,10 @@ public final class ChaosCheck {
             System.out.printf("  [%s] %s: %s%n", verdict.passed() ? "PASS" : "FAIL", verdict.name(), verdict.summary());
             verdict.problems().forEach(problem -> System.out.println("         - " + problem));
         }
+    }
+
+    private static Map<String, Long> countByStatus(Map<UUID, String> statuses) {
+        return statuses.values().stream().collect(Collectors.groupingBy(status -> status, TreeMap::new, Collectors.counting()));
     }
 
     private static Duration nonNegative(Duration duration) {

@@ -72,11 +72,19 @@ record OutcomeLog(Map<String, Set<String>> statusesByPayment, long records, long
         return true;
     }
 
-    /** Records in the dead-letter topics (the sum of their end offsets): what the services isolated so far. */
+    /** The services dead-letter a record of topic T to {@code T.dlt}. */
+    static final String DEAD_LETTER_SUFFIX = ".dlt";
+
+    /**
+     * Records in the dead-letter topics of every consumed topic (the sum of their end offsets): what the services
+     * isolated so far.
+     */
     static long deadLettered(String bootstrapServers) {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers)) {
-            List<TopicPartition> partitions = new ArrayList<>(partitionsOf(consumer, Topics.PAYMENTS_REQUESTED_DEAD_LETTER));
-            partitions.addAll(partitionsOf(consumer, Topics.PAYMENT_OUTCOMES_DEAD_LETTER));
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : PoisonRecords.TOPICS) {
+                partitions.addAll(partitionsOf(consumer, topic + DEAD_LETTER_SUFFIX));
+            }
             long records = 0;
             for (long end : consumer.endOffsets(partitions, Duration.ofSeconds(30)).values()) {
                 records += end;
