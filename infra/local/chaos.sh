@@ -108,6 +108,9 @@ chaos_platform() {
 chaos_scenario() {
   local ledger="$1" dir="$2" scenario="$3" k6_pid check_pid fault_end load_seconds
   local answers="$dir/$scenario.answers.log" done_file="$dir/$scenario.done"
+  # What an earlier scenario that died left running: its load would mix with this one's.
+  stop_pid k6 10
+  stop_pid chaos-check 5
   load_seconds=$(( CHAOS_BEFORE_SECONDS + CHAOS_FAULT_SECONDS[$scenario] + CHAOS_AFTER_SECONDS ))
   banner "chaos $scenario on the $ledger ledger: ${load_seconds}s of load at $CHAOS_RATE/s, the fault after ${CHAOS_BEFORE_SECONDS}s"
   # SETTLE_TIMEOUT is short: ChaosCheck, not k6, waits for the outcomes and judges them.
@@ -209,7 +212,8 @@ chaos_ledger_unavailable() {
   sockets="$(pg_home)/pgsocket"
   [[ "$(pg_home)" == "$VAR" ]] && sockets="$RUN/pgsocket"
   say "FAULT: the PostgreSQL ledger's tables locked for ${CHAOS_LEDGER_DOWN_SECONDS}s"
+  # One line: as_pg_user quotes it for su's /bin/sh, which does not read bash's $'...\n...' quoting.
   as_pg_user "$bin/psql" -h "$sockets" -p "$PG_PORT" -U postgres -d "$DB_NAME" -v ON_ERROR_STOP=1 -qtA -c \
-    "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers, ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE;
-     SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" >/dev/null || die "could not lock the ledger's tables"
+    "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers, ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" \
+    >/dev/null || die "could not lock the ledger's tables"
 }

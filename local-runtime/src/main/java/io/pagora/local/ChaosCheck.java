@@ -98,7 +98,7 @@ public final class ChaosCheck {
             Map<UUID, Long> readModelDuplicates = ReadModel.duplicatedIds(dataSource, schema);
             int duplicated = duplicated(accepted, outcomes, readModelDuplicates);
             List<InvariantChecks.Verdict> verdicts = new InvariantChecks(ledger, DemoAccounts.read(accounts),
-                    ReadModel.load(dataSource, schema), readModelDuplicates, AcceptedPayments.read(answerFiles(answersDir)))
+                    ReadModel.load(dataSource, schema), readModelDuplicates, allAnswers(answersDir))
                     .runAll();
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
@@ -176,10 +176,18 @@ public final class ChaosCheck {
         }
     }
 
-    private static List<Path> answerFiles(Path dir) throws IOException {
+    /**
+     * Every scenario's answers on this platform. Complete lines only: the load of a scenario that died was
+     * stopped, possibly in the middle of a line.
+     */
+    private static AcceptedPayments allAnswers(Path dir) throws IOException {
+        List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(ANSWERS_SUFFIX)).sorted().toList();
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ANSWERS_SUFFIX)).sorted().toList()) {
+                lines.addAll(completeLines(file));
+            }
         }
+        return AcceptedPayments.parse(lines);
     }
 
     private static void printEvidence(List<InvariantChecks.Verdict> verdicts, OutcomeLog outcomes, int acceptedByFaultEnd) {
