@@ -24,11 +24,25 @@ record AcceptedPayments(List<Acceptance> accepted, int refused, int unanswered, 
     record Acceptance(String idempotencyKey, String paymentId, int httpStatus, boolean duplicate) {}
 
     static AcceptedPayments read(Path file) throws IOException {
+        return read(List.of(file));
+    }
+
+    /** The answers of several load runs together (the chaos scenarios of one platform, each its own file). */
+    static AcceptedPayments read(List<Path> files) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (Path file : files) {
+            lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+        }
+        return parse(lines);
+    }
+
+    /** Answer lines (other lines are skipped). */
+    static AcceptedPayments parse(List<String> lines) {
         List<Acceptance> accepted = new ArrayList<>();
         int refused = 0;
         int unanswered = 0;
         int conflicts = 0;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        for (String line : lines) {
             int start = firstOf(line, "ACCEPTED\t", "REFUSED\t", "UNANSWERED\t", "CONFLICT\t");
             if (start < 0) {
                 continue;

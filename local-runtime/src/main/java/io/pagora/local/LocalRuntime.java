@@ -12,6 +12,8 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar report   --accounts=... --accepted=... --k6-summary=... [see DemoReport]
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
  *   java -jar local-runtime.jar verify   --accounts=... [--accepted=...] [see Verify]: the report's checks, live
+ *   java -jar local-runtime.jar chaos-check --scenario=... [see ChaosCheck]   one chaos scenario's verdict
+ *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
  * </pre>
  */
 public final class LocalRuntime {
@@ -31,6 +33,8 @@ public final class LocalRuntime {
             case "bench" -> Bench.main(rest);
             case "cpu" -> CpuSnapshot.main(rest);
             case "verify" -> Verify.main(rest);
+            case "chaos-check" -> ChaosCheck.main(rest);
+            case "poison" -> PoisonRecords.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -39,6 +43,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu|verify [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu|verify|chaos-check|poison [--option=value ...]");
     }
 }

@@ -30,7 +30,7 @@ final class ReadModel {
             Instant acceptedAt, Instant finalAt) {
 
         boolean isFinal() {
-            return SETTLED.equals(status) || REJECTED.equals(status) || EXPIRED.equals(status);
+            return ReadModel.isFinal(status);
         }
     }
 
@@ -77,6 +77,33 @@ final class ReadModel {
             }
         }
         return duplicated;
+    }
+
+    /** Ids per status query: one array parameter each, whatever the number of payments. */
+    static final int IDS_PER_QUERY = 10_000;
+
+    /** The status of each given payment that the read model holds (absent ones are not in the map). */
+    static Map<UUID, String> statuses(DataSource dataSource, String schema, List<UUID> ids) throws SQLException {
+        String sql = "SELECT payment_id, status FROM " + LocalPostgres.quoteIdentifier(schema)
+                + ".payments WHERE payment_id = ANY(?)";
+        Map<UUID, String> statuses = new LinkedHashMap<>();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement query = connection.prepareStatement(sql)) {
+            for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
+                List<UUID> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY));
+                query.setArray(1, connection.createArrayOf("uuid", chunk.toArray()));
+                try (ResultSet result = query.executeQuery()) {
+                    while (result.next()) {
+                        statuses.put(result.getObject(1, UUID.class), result.getString(2));
+                    }
+                }
+            }
+        }
+        return statuses;
+    }
+
+    static boolean isFinal(String status) {
+        return SETTLED.equals(status) || REJECTED.equals(status) || EXPIRED.equals(status);
     }
 
     private static Instant instant(Timestamp timestamp) {

@@ -1,0 +1,219 @@
+# shellcheck shell=bash
+# The fault catalogue, sourced by infra/local/pagora (its functions: up, down, seed, launch, stop_pid, start_*).
+# This file only supervises: it starts the load, injects each fault, and hands the measuring and the verdict to
+# local-runtime's ChaosCheck (recovery time, lost/duplicated payments, the four money invariant checks).
+#
+#   infra/local/pagora chaos <scenario>...|all [--ledger=tigerbeetle|postgresql|both]
+#
+# One fresh platform per ledger; the scenarios run one after the other on it, each under its own k6 load
+# (SCENARIO=load at CHAOS_RATE/s): CHAOS_BEFORE_SECONDS of load, the fault, load until the scenario's fault budget
+# and CHAOS_AFTER_SECONDS are over, while the check (started when the fault ends) measures. Each scenario prints one line:
+#   CHAOS <scenario> ledger=... accepted=N final=N lost=N duplicated=N recovery=Ts invariants=4/4 dead-lettered=N PASS|FAIL
+
+CHAOS_SCENARIOS=(kill-clearing-twice kill-reporting kill-payment-api kafka-restart ledger-unavailable postgres-restart
+  poison slow-bank)
+CHAOS_RATE="${CHAOS_RATE:-200}"
+CHAOS_BEFORE_SECONDS="${CHAOS_BEFORE_SECONDS:-15}"
+CHAOS_AFTER_SECONDS="${CHAOS_AFTER_SECONDS:-15}"
+# How long the ledger stays unavailable, and how long the slow receiving bank is slow.
+CHAOS_LEDGER_DOWN_SECONDS="${CHAOS_LEDGER_DOWN_SECONDS:-30}"
+CHAOS_SLOW_BANK_SECONDS="${CHAOS_SLOW_BANK_SECONDS:-20}"
+# The slow bank answers each batch after CHAOS_SLOW_BANK_LATENCY, longer than the pending timeout the chaos
+# platform runs with (CHAOS_PENDING_TIMEOUT): every answer it gives then arrives after the ledger released the chain.
+CHAOS_PENDING_TIMEOUT="${CHAOS_PENDING_TIMEOUT:-2s}"
+CHAOS_SLOW_BANK_LATENCY="${CHAOS_SLOW_BANK_LATENCY:-4s}"
+CHAOS_FINAL_WAIT_SECONDS="${CHAOS_FINAL_WAIT_SECONDS:-180}"
+
+chaos() {
+  local ledger="" scenarios=() arg rc=0 ledgers=()
+  for arg in "$@"; do
+    case "$arg" in
+      --ledger=*) ledger="${arg#--ledger=}" ;;
+      all) scenarios+=("${CHAOS_SCENARIOS[@]}") ;;
+      -*) die "unknown chaos option: $arg (see: infra/local/pagora help)" ;;
+      *) [[ " ${CHAOS_SCENARIOS[*]} " == *" $arg "* ]] || die "unknown chaos scenario '$arg' (${CHAOS_SCENARIOS[*]} or all)"
+         scenarios+=("$arg") ;;
+    esac
+  done
+  [[ ${#scenarios[@]} -gt 0 ]] || die "chaos needs a scenario: ${CHAOS_SCENARIOS[*]} or all"
+  [[ -z "$ledger" ]] && ledger="$(ledger_backend)"
+  case "$ledger" in
+    tigerbeetle|postgresql) ledgers=("$ledger") ;;
+    both) ledgers=(tigerbeetle postgresql) ;;
+    *) die "--ledger is tigerbeetle, postgresql or both, not '$ledger'" ;;
+  esac
+  if [[ " ${ledgers[*]} " == *" tigerbeetle "* && -z "${TIGERBEETLE_BIN:-}" ]]; then
+    die "--ledger=$ledger needs TIGERBEETLE_BIN (a tigerbeetle $TB_SERVER_VERSION binary)"
+  fi
+  pick_java
+  build
+  trap 'rc=$?; stop_pid chaos-check 5; down; exit $rc' EXIT
+  trap 'exit 130' INT TERM
+  local summary="$VAR/chaos/summary.txt" status
+  mkdir -p "$VAR/chaos"
+  : >"$summary"
+  for ledger in "${ledgers[@]}"; do
+    set +e
+    ( set -e; chaos_platform "$ledger" "$summary" "${scenarios[@]}" )
+    status=$?
+    set -e
+    [[ $status == 0 ]] || rc=1
+    down
+  done
+  trap - EXIT
+  banner "chaos: one line per scenario (details in $VAR/chaos/<time>-<ledger>/)"
+  cat "$summary"
+  local expected=$(( ${#scenarios[@]} * ${#ledgers[@]} ))
+  if [[ "$(grep -c '^CHAOS ' "$summary")" != "$expected" ]]; then
+    warn "only $(grep -c '^CHAOS ' "$summary") of $expected scenarios produced a verdict"
+    rc=1
+  fi
+  grep -q ' FAIL$' "$summary" && rc=1
+  return "$rc"
+}
+
+# How long each fault is expected to last at most (a service restart takes ~25 s on a 2-core machine): k6 runs
+# CHAOS_BEFORE_SECONDS + this + CHAOS_AFTER_SECONDS and ends by itself, so every answer it got is logged (an
+# interrupted k6 drops the answers of its calls in flight, and a payment accepted without a logged answer would
+# look unacknowledged). A fault that outlasts its budget only shortens the load after it, which is said.
+declare -A CHAOS_FAULT_SECONDS=([kill-clearing-twice]=75 [kill-reporting]=40 [kill-payment-api]=40 [kafka-restart]=45
+  [ledger-unavailable]=45 [postgres-restart]=30 [poison]=15 [slow-bank]=95)
+
+# One fresh platform on one ledger, seeded as for the demo, then the scenarios in turn.
+chaos_platform() {
+  local ledger="$1" summary="$2" dir scenario
+  shift 2
+  if any_running; then
+    say "stopping the running platform first: chaos starts from fresh data"
+    down
+  fi
+  rm -rf "$VAR/postgres" "$VAR/postgres-embedded" "$VAR/kafka" "$VAR/tigerbeetle" "$VAR/prometheus" "$DEMO" \
+    "$(pg_fallback_home)"
+  if [[ "$ledger" == postgresql ]]; then unset TIGERBEETLE_BIN; fi
+  PENDING_TIMEOUT="$CHAOS_PENDING_TIMEOUT"
+  up
+  seed
+  dir="$VAR/chaos/$(date -u +%Y%m%dT%H%M%SZ)-$ledger"
+  mkdir -p "$dir"
+  K6="$(find_k6)" || die "chaos needs k6 (K6_BIN, var/bin/k6 or k6 on the PATH)"
+  for scenario in "$@"; do
+    chaos_scenario "$ledger" "$dir" "$scenario" | tee -a "$dir/chaos.txt" || warn "chaos $scenario stopped early"
+    grep '^CHAOS ' "$dir/$scenario.check.txt" >>"$summary" || echo "CHAOS $scenario ledger=$ledger no verdict FAIL" >>"$summary"
+  done
+}
+
+# One scenario: load, fault, load, check. The check starts the moment the fault ends. It runs where errexit does
+# not apply (a pipeline followed by ||, so one scenario's failure does not stop the next): every step that can fail
+# says so with die, which ends the scenario without a verdict line (counted as a failure).
+chaos_scenario() {
+  local ledger="$1" dir="$2" scenario="$3" k6_pid check_pid fault_end load_seconds
+  local answers="$dir/$scenario.answers.log" done_file="$dir/$scenario.done"
+  # What an earlier scenario that died left running: its load would mix with this one's.
+  stop_pid k6 10
+  stop_pid chaos-check 5
+  load_seconds=$(( CHAOS_BEFORE_SECONDS + CHAOS_FAULT_SECONDS[$scenario] + CHAOS_AFTER_SECONDS ))
+  banner "chaos $scenario on the $ledger ledger: ${load_seconds}s of load at $CHAOS_RATE/s, the fault after ${CHAOS_BEFORE_SECONDS}s"
+  # SETTLE_TIMEOUT is short: ChaosCheck, not k6, waits for the outcomes and judges them.
+  K6_NO_USAGE_REPORT=true "$K6" run --no-usage-report --quiet --no-color --address="" \
+    --log-format=raw --log-output="file=$answers" \
+    -e SCENARIO=load -e API_URL="http://$HOST:8080" -e REPORTING_URL="http://$HOST:8082" \
+    -e CLEARING_URL="http://$HOST:8081" -e ACCOUNTS_FILE="$DEMO/accounts.tsv" -e LOG_ANSWERS=1 \
+    -e DURATION="${load_seconds}s" -e RATE="$CHAOS_RATE" -e DUP_SHARE="$DUP_SHARE" -e CONFLICT_SHARE="$CONFLICT_SHARE" \
+    -e NSF_SHARE="$NSF_SHARE" -e SETTLE_TIMEOUT=1s -e RUN_ID="chaos-$scenario-$(date +%s)" \
+    -e ACCEPT_P95_MS=600000 -e ACCEPT_P99_MS=600000 -e ERROR_RATE_MAX=1 -e MAX_VUS="$K6_MAX_VUS" \
+    "$ROOT/k6/pagora.js" >>"$LOG/k6.log" 2>&1 &
+  k6_pid=$!
+  echo "$k6_pid" >"$RUN/k6.pid"
+  sleep "$CHAOS_BEFORE_SECONDS"
+  chaos_fault "$ledger" "$scenario"
+  fault_end="$(date +%s%3N)"
+  say "fault over: measuring recovery (local-runtime chaos-check)"
+  "$JAVA" -Xmx1g --enable-native-access=ALL-UNNAMED -jar "$(jar_of local-runtime)" chaos-check \
+    --scenario="$scenario" --answers-dir="$dir" --accounts="$DEMO/accounts.tsv" --fault-end-epoch-ms="$fault_end" \
+    --load-done-file="$done_file" --final-wait-seconds="$CHAOS_FINAL_WAIT_SECONDS" \
+    --bootstrap-servers="$HOST:$KAFKA_PORT" --jdbc-url="jdbc:postgresql://$HOST:$PG_PORT/$DB_NAME" \
+    --db-user="$DB_USER" --db-password="$DB_PASSWORD" --ledger-backend="$ledger" \
+    --tigerbeetle-addresses="$HOST:$TB_PORT" >"$dir/$scenario.check.txt" 2>>"$LOG/chaos-check.log" &
+  check_pid=$!
+  echo "$check_pid" >"$RUN/chaos-check.pid"
+  kill -0 "$k6_pid" 2>/dev/null || warn "the fault outlasted its ${CHAOS_FAULT_SECONDS[$scenario]}s budget: no load after it"
+  wait "$k6_pid" || true # its thresholds are not the verdict: faults make requests fail on purpose
+  rm -f "$RUN/k6.pid"
+  touch "$done_file"
+  wait "$check_pid" || true
+  rm -f "$RUN/chaos-check.pid"
+  cat "$dir/$scenario.check.txt"
+  return 0 # the verdict is the CHAOS line; a failing scenario must not stop the next ones
+}
+
+chaos_fault() {
+  local ledger="$1" scenario="$2"
+  case "$scenario" in
+    kill-clearing-twice)
+      chaos_kill_and_restart clearing-service
+      sleep 5
+      chaos_kill_and_restart clearing-service ;;
+    kill-reporting) chaos_kill_and_restart reporting-service ;;
+    kill-payment-api) chaos_kill_and_restart payment-api ;;
+    kafka-restart)
+      say "FAULT: restarting the Kafka broker"
+      stop_pid kafka 60
+      start_kafka ;;
+    ledger-unavailable) chaos_ledger_unavailable "$ledger" ;;
+    postgres-restart)
+      say "FAULT: restarting PostgreSQL"
+      stop_postgres
+      start_postgres ;;
+    poison)
+      say "FAULT: malformed records into every consumed topic (local-runtime poison)"
+      "$JAVA" -jar "$(jar_of local-runtime)" poison --bootstrap-servers="$HOST:$KAFKA_PORT" 2>>"$LOG/chaos-check.log" \
+        || die "the poison producer failed (log: $LOG/chaos-check.log)" ;;
+    slow-bank)
+      say "FAULT: the receiving bank answers after $CHAOS_SLOW_BANK_LATENCY (pending timeout $CHAOS_PENDING_TIMEOUT) for ${CHAOS_SLOW_BANK_SECONDS}s"
+      chaos_restart_clearing "$CHAOS_SLOW_BANK_LATENCY"
+      sleep "$CHAOS_SLOW_BANK_SECONDS"
+      chaos_restart_clearing "${BANK_ANSWER_LATENCY:-2ms}" ;;
+    *) die "no fault for scenario $scenario" ;;
+  esac
+}
+
+# kill -9 (no shutdown hook, no offset commit, mid-batch under load), then the same service started again.
+chaos_kill_and_restart() {
+  local service="$1"
+  pid_alive "$service" || die "$service is not running"
+  say "FAULT: kill -9 $service (pid $(cat "$RUN/$service.pid"))"
+  kill -KILL "$(cat "$RUN/$service.pid")" || die "could not kill $service"
+  while pid_alive "$service"; do sleep 0.2; done
+  start_services "$(cat "$RUN/ledger-backend")"
+}
+
+# A graceful stop of clearing, then a start whose simulated bank answers after the given latency.
+chaos_restart_clearing() {
+  stop_pid clearing-service 60
+  BANK_ANSWER_LATENCY="$1" start_services "$(cat "$RUN/ledger-backend")"
+}
+
+# TigerBeetle: the server process frozen (SIGSTOP) and thawed (SIGCONT). The PostgreSQL ledger: its tables locked
+# (ACCESS EXCLUSIVE) in one transaction, so every ledger statement waits while the rest of PostgreSQL (read model,
+# idempotency keys) keeps working.
+chaos_ledger_unavailable() {
+  local ledger="$1"
+  if [[ "$ledger" == tigerbeetle ]]; then
+    say "FAULT: TigerBeetle frozen (SIGSTOP) for ${CHAOS_LEDGER_DOWN_SECONDS}s"
+    kill -STOP "$(cat "$RUN/tigerbeetle.pid")" || die "could not freeze TigerBeetle"
+    sleep "$CHAOS_LEDGER_DOWN_SECONDS"
+    kill -CONT "$(cat "$RUN/tigerbeetle.pid")" || die "could not thaw TigerBeetle"
+    return
+  fi
+  [[ "$(cut -d' ' -f1 "$RUN/postgres.mode")" == debian ]] \
+    || die "ledger-unavailable on the PostgreSQL ledger needs Debian's PostgreSQL (psql); the embedded one has none"
+  local bin sockets
+  bin="$(cut -d' ' -f2- "$RUN/postgres.mode")"
+  sockets="$(pg_home)/pgsocket"
+  [[ "$(pg_home)" == "$VAR" ]] && sockets="$RUN/pgsocket"
+  say "FAULT: the PostgreSQL ledger's tables locked for ${CHAOS_LEDGER_DOWN_SECONDS}s"
+  # One line: as_pg_user quotes it for su's /bin/sh, which does not read bash's $'...\n...' quoting.
+  as_pg_user "$bin/psql" -h "$sockets" -p "$PG_PORT" -U postgres -d "$DB_NAME" -v ON_ERROR_STOP=1 -qtA -c \
+    "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers, ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" \
+    >/dev/null || die "could not lock the ledger's tables"
+}

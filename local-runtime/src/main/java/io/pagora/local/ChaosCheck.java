@@ -1,0 +1,212 @@
+package io.pagora.local;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.domain.Check;
+import io.pagora.ledger.domain.Id128;
+import io.pagora.ledger.domain.Ledger;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+
+/**
+ * The measuring side of {@code infra/local/pagora chaos}: started by the launcher the moment a scenario's
+ * fault ends (the killed service is back, the ledger thawed, ...), while the load generator still runs.
+ *
+ * <ol>
+ *   <li>takes the payments the load generator had been told were accepted by then and waits until every
+ *       one is final in the read model: that wait is the recovery time;</li>
+ *   <li>waits for the load to end, then (bounded) for every payment accepted in the scenario to be final;</li>
+ *   <li>counts accepted / final / lost / duplicated (two distinct final states on the outcomes topic, or two
+ *       read-model rows), runs the demo report's four money checks over everything the platform did since
+ *       it was seeded (every scenario's answers), and prints one summary line. Exits 1 when it fails.</li>
+ * </ol>
+ *
+ * <pre>
+ *   java -jar local-runtime.jar chaos-check --scenario=kill-clearing --answers-dir=var/chaos/run
+ *       --accounts=var/demo/accounts.tsv --fault-end-epoch-ms=... --load-done-file=var/chaos/run/kill-clearing.done
+ *       [--final-wait-seconds=180] [--load-wait-seconds=600] [--bootstrap-servers=127.0.0.1:9092]
+ *       [--ledger-backend=...] [--tigerbeetle-addresses=...] [--jdbc-url=...] [--db-user=...] [--db-password=...]
+ * </pre>
+ *
+ * The answers of scenario {@code S} are {@code <answers-dir>/S.answers.log} (k6's LOG_ANSWERS lines, see
+ * {@link AcceptedPayments}); every {@code *.answers.log} of the directory is one earlier scenario on the same
+ * platform, which the invariant checks need (a payment the checks do not know of would count as unacknowledged).
+ */
+public final class ChaosCheck {
+
+    static final String ANSWERS_SUFFIX = ".answers.log";
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+
+    private final DataSource readModel;
+    private final String schema;
+
+    private ChaosCheck(DataSource readModel, String schema) {
+        this.readModel = readModel;
+        this.schema = schema;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = new Options(args);
+        String scenario = options.required("scenario");
+        Path answersDir = options.path("answers-dir");
+        Path accounts = options.path("accounts");
+        Instant faultEnd = Instant.ofEpochMilli(Long.parseLong(options.required("fault-end-epoch-ms")));
+        Path loadDone = options.path("load-done-file");
+        Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
+        Duration loadWait = Duration.ofSeconds(options.integer("load-wait-seconds", 600));
+        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
+        String schema = options.string("reporting-schema", "reporting");
+        ReadSide.Settings readSide = ReadSide.Settings.from(options);
+        options.rejectUnknown();
+        Check.that(!finalWait.isNegative() && finalWait.compareTo(Duration.ofHours(1)) <= 0,
+                "--final-wait-seconds in [0, 3600]: %s", finalWait);
+        Check.that(!loadWait.isNegative() && loadWait.compareTo(Duration.ofHours(2)) <= 0,
+                "--load-wait-seconds in [0, 7200]: %s", loadWait);
+
+        ChaosSummary summary;
+        try (ReadSide platform = ReadSide.open(readSide, "chaos-check")) {
+            DataSource dataSource = platform.dataSource();
+            Ledger ledger = platform.ledger();
+            ChaosCheck check = new ChaosCheck(dataSource, schema);
+            Path answers = answersDir.resolve(scenario + ANSWERS_SUFFIX);
+            List<UUID> acceptedByFaultEnd = acceptedIds(AcceptedPayments.parse(completeLines(answers)));
+            Instant recoveredAt = check.awaitFinal(acceptedByFaultEnd, Instant.now().plus(loadWait).plus(finalWait));
+            awaitFile(loadDone, Instant.now().plus(loadWait));
+            List<UUID> accepted = acceptedIds(AcceptedPayments.read(answers));
+            check.awaitFinal(accepted, Instant.now().plus(finalWait));
+            Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
+            int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
+
+            OutcomeLog outcomes = OutcomeLog.read(bootstrap);
+            Map<UUID, Long> readModelDuplicates = ReadModel.duplicatedIds(dataSource, schema);
+            int duplicated = duplicated(accepted, outcomes, readModelDuplicates);
+            List<InvariantChecks.Verdict> verdicts = new InvariantChecks(ledger, DemoAccounts.read(accounts),
+                    ReadModel.load(dataSource, schema), readModelDuplicates, allAnswers(answersDir))
+                    .runAll();
+            printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
+            System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
+            Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
+            int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
+            summary = new ChaosSummary(scenario, ledger.backendName(), accepted.size(), finalCount,
+                    accepted.size() - finalCount, duplicated, recovery, passed, verdicts.size(),
+                    OutcomeLog.deadLettered(bootstrap));
+        }
+        System.out.println(summary.line());
+        System.exit(summary.passed() ? 0 : 1);
+    }
+
+    /**
+     * Accepted payments with two distinct final states on the outcomes topic, plus payments the read model
+     * holds more than once.
+     */
+    static int duplicated(List<UUID> accepted, OutcomeLog outcomes, Map<UUID, Long> readModelDuplicates) {
+        int duplicated = readModelDuplicates.size();
+        for (UUID id : accepted) {
+            Set<String> statuses = outcomes.statusesByPayment().get(Id128.fromUuid(id).toString());
+            if (statuses != null && statuses.size() > 1) {
+                duplicated++;
+            }
+        }
+        return duplicated;
+    }
+
+    /** Distinct payment ids of the 2xx answers, in the order first told. */
+    static List<UUID> acceptedIds(AcceptedPayments answers) {
+        Set<UUID> ids = new LinkedHashSet<>();
+        for (AcceptedPayments.Acceptance acceptance : answers.accepted()) {
+            ids.add(Id128.parse(InvariantChecks.normalize(acceptance.paymentId())).toUuid());
+        }
+        return new ArrayList<>(ids);
+    }
+
+    /** The lines of a file still being written, without its last line if that is not complete yet. */
+    static List<String> completeLines(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        int lastNewline = text.lastIndexOf('\n');
+        return lastNewline < 0 ? List.of() : Arrays.asList(text.substring(0, lastNewline).split("\n"));
+    }
+
+    /**
+     * Polls the read model until every given payment is final; returns that instant, or null at the deadline.
+     * A failing query (PostgreSQL just restarted) is retried at the next poll.
+     */
+    private Instant awaitFinal(List<UUID> ids, Instant deadline) throws InterruptedException {
+        long open = Long.MAX_VALUE;
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                open = ids.size() - ReadModel.statuses(readModel, schema, ids).values().stream()
+                        .filter(ReadModel::isFinal).count();
+                if (open == 0) {
+                    return Instant.now();
+                }
+            } catch (SQLException e) {
+                System.err.println("chaos-check: read model not readable yet: " + e.getMessage());
+            }
+            Thread.sleep(POLL_INTERVAL);
+        }
+        System.err.printf("chaos-check: %s of %d payments still not final at the deadline%n",
+                open == Long.MAX_VALUE ? "?" : Long.toString(open), ids.size());
+        return null;
+    }
+
+    private static void awaitFile(Path file, Instant deadline) throws InterruptedException {
+        while (!Files.exists(file)) {
+            Check.that(Instant.now().isBefore(deadline), "the load did not end (no %s) by %s", file, deadline);
+            Thread.sleep(POLL_INTERVAL);
+        }
+    }
+
+    /**
+     * Every scenario's answers on this platform. Complete lines only: the load of a scenario that died was
+     * stopped, possibly in the middle of a line.
+     */
+    private static AcceptedPayments allAnswers(Path dir) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ANSWERS_SUFFIX)).sorted().toList()) {
+                lines.addAll(completeLines(file));
+            }
+        }
+        return AcceptedPayments.parse(lines);
+    }
+
+    private static void printEvidence(List<InvariantChecks.Verdict> verdicts, OutcomeLog outcomes, int acceptedByFaultEnd) {
+        System.out.printf("  %d payments accepted by the fault's end; outcomes topic: %d records, %d not a payment outcome "
+                + "(poison), %d payments with two distinct final states%n", acceptedByFaultEnd, outcomes.records(),
+                outcomes.undecodable(), outcomes.conflicting().size());
+        outcomes.conflicting().stream().limit(InvariantChecks.PROBLEMS_LISTED_MAX)
+                .forEach(conflict -> System.out.println("         - " + conflict));
+        for (InvariantChecks.Verdict verdict : verdicts) {
+            System.out.printf("  [%s] %s: %s%n", verdict.passed() ? "PASS" : "FAIL", verdict.name(), verdict.summary());
+            verdict.problems().forEach(problem -> System.out.println("         - " + problem));
+        }
+    }
+
+    private static Map<String, Long> countByStatus(Map<UUID, String> statuses) {
+        return statuses.values().stream().collect(Collectors.groupingBy(status -> status, TreeMap::new, Collectors.counting()));
+    }
+
+    private static Duration nonNegative(Duration duration) {
+        return duration.isNegative() ? Duration.ZERO : duration;
+    }
+}

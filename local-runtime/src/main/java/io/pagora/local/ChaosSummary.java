@@ -1,0 +1,42 @@
+package io.pagora.local;
+
+import io.pagora.ledger.domain.Check;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The verdict of one chaos scenario, printed as one line. It passes only when no payment the load
+ * generator was told is accepted is lost, none got two final states, the platform recovered (every
+ * payment accepted by the end of the fault became final within the wait), and every money invariant holds.
+ *
+ * @param accepted distinct payment ids the load generator got a 2xx for during the scenario
+ * @param finalCount of those, the ones in a final state in the read model at the end
+ * @param lost accepted, but missing from the read model or not final at the end of the wait
+ * @param duplicated payments with more than one distinct final state (outcomes topic) or more than one read-model row
+ * @param recovery from the fault's end until every payment accepted by then was final; null if that never happened
+ * @param invariantsPassed of {@code invariantsTotal} money checks (the demo report's four)
+ * @param deadLettered records in the dead-letter topics so far (the whole run, poison included)
+ */
+record ChaosSummary(String scenario, String ledger, int accepted, int finalCount, int lost, int duplicated,
+        Duration recovery, int invariantsPassed, int invariantsTotal, long deadLettered) {
+
+    ChaosSummary {
+        Check.that(finalCount + lost == accepted, "final %d + lost %d = accepted %d", finalCount, lost, accepted);
+        Check.that(invariantsPassed >= 0 && invariantsPassed <= invariantsTotal, "invariants %d of %d",
+                invariantsPassed, invariantsTotal);
+    }
+
+    boolean passed() {
+        return lost == 0 && duplicated == 0 && recovery != null && invariantsPassed == invariantsTotal
+                && invariantsTotal > 0;
+    }
+
+    String line() {
+        String recovered = recovery == null ? "never" : String.format(Locale.ROOT, "%.1fs", recovery.toMillis() / 1000.0);
+        return String.format(Locale.ROOT,
+                "CHAOS %-22s ledger=%-11s accepted=%d final=%d lost=%d duplicated=%d recovery=%s invariants=%d/%d "
+                        + "dead-lettered=%d %s",
+                scenario, ledger, accepted, finalCount, lost, duplicated, recovered, invariantsPassed, invariantsTotal,
+                deadLettered, passed() ? "PASS" : "FAIL");
+    }
+}
