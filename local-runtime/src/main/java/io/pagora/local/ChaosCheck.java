@@ -1,8 +1,5 @@
 package io.pagora.local;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.domain.Check;
 import io.pagora.ledger.domain.Id128;
 import io.pagora.ledger.domain.Ledger;
