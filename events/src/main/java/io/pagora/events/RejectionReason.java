@@ -10,7 +10,10 @@ public enum RejectionReason {
     UNKNOWN_ACCOUNT,
     /** The receiving bank refused the credit. */
     RECEIVING_BANK_REFUSED,
-    /** A ledger id already exists with different fields: an integrity alarm was raised. */
+    /**
+     * No longer published: an integrity alarm is not a refusal (clearing asks the ledger, and a genuine
+     * conflict gets no outcome but a dead letter and an alarm). Kept so events written before decode.
+     */
     IDEMPOTENCY_CONFLICT,
     /** An earlier attempt with the same ids failed on ledger state; the ledger refuses those ids for good. */
     PREVIOUSLY_FAILED,
