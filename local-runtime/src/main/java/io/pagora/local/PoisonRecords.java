@@ -6,6 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +87,13 @@ public final class PoisonRecords {
                 // Kafka refuses a delivery timeout below linger + request timeout.
                 ProducerConfig.LINGER_MS_CONFIG, 0,
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, sendTimeoutSeconds * 1000 / 2,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutSeconds * 1000L);
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutSeconds * 1000L,
+                // One request in flight, not idempotent: with the 512 KiB poison, the idempotent producer's
+                // retries of split batches were seen to fail with OUT_OF_ORDER_SEQUENCE_NUMBER until the
+                // delivery timeout. A poison sent twice by a retry is harmless (it is dead-lettered twice).
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        ensureTopics(bootstrapServers, sendTimeoutSeconds);
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -102,6 +112,34 @@ public final class PoisonRecords {
             }
         }
         return acks.size();
+    }
+
+    /**
+     * Creates the topics that do not exist yet, with the services' partition count, and waits for their
+     * leaders before the first send: left to the broker's auto-creation, the first sends race them.
+     */
+    private static void ensureTopics(String bootstrapServers, int timeoutSeconds) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutSeconds * 1000))) {
+            Set<String> existing = admin.listTopics().names().get(timeoutSeconds, TimeUnit.SECONDS);
+            List<NewTopic> missing = TOPICS.stream().filter(topic -> !existing.contains(topic))
+                    .map(topic -> new NewTopic(topic, Topics.PARTITIONS, (short) 1)).toList();
+            if (!missing.isEmpty()) {
+                admin.createTopics(missing).all().get(timeoutSeconds, TimeUnit.SECONDS);
+            }
+            // Wait until every partition has a leader: a send to a partition without one is retried blind.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (!allLed(admin, timeoutSeconds)) {
+                Check.that(System.nanoTime() < deadline, "the poison topics have no leaders after %d s", timeoutSeconds);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static boolean allLed(Admin admin, int timeoutSeconds) throws Exception {
+        return admin.describeTopics(TOPICS).allTopicNames().get(timeoutSeconds, TimeUnit.SECONDS).values().stream()
+                .allMatch(topic -> topic.partitions().size() == Topics.PARTITIONS
+                        && topic.partitions().stream().allMatch(partition -> partition.leader() != null));
     }
 
     private static byte[] bytes(String text) {
