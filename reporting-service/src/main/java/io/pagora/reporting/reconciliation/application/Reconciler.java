@@ -5,6 +5,7 @@ import io.pagora.ledger.domain.Check;
 import io.pagora.ledger.domain.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.Transfer;
+import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel.PaymentRow;
 import io.pagora.reporting.reconciliation.domain.AccountBalance;
 import io.pagora.reporting.reconciliation.domain.Mismatch;
@@ -35,7 +36,9 @@ import java.util.function.Function;
  *   <li><b>Payments</b>, in payment id order (ids are time-ordered): every payment accepted more than
  *       {@code finalWithin} ago — its pending timeout, the expiry margin and the projection's lag — must be
  *       final, and its final state must match its post legs in the ledger ({@link PaymentFinality}). Each
- *       payment is judged once; a cursor remembers how far.
+ *       payment is judged once; a cursor remembers how far. A payment not final yet holds the cursor (it is
+ *       judged again next round, and the lag grows) until it is {@value #STUCK_AFTER_FINAL_WITHINS} times
+ *       {@code finalWithin} old: then it is STUCK. An outage the platform recovers from is lag, not mismatches.
  *   <li><b>Balances</b> of a slice of customer accounts (cycling through all of them) and of every bank's
  *       reserve and transit, at a consistent point: the ledger is read, then the read model, then the ledger
  *       again. An account that moved between the two ledger reads is deferred to a later round. One that
@@ -46,6 +49,12 @@ import java.util.function.Function;
  * Not thread-safe: one thread runs the rounds.
  */
 public final class Reconciler {
+
+    /**
+     * A payment still not final this many {@code finalWithin}s after it was accepted is STUCK; before that,
+     * a non-final payment (a clearing that is down and will recover) holds the cursor and is judged again.
+     */
+    static final int STUCK_AFTER_FINAL_WITHINS = 5;
 
     /** Payments judged per ledger lookup: at most three post legs each. */
     public static final int PAYMENTS_PER_LOOKUP = Ledger.BATCH_SIZE_MAX / 3;
@@ -126,10 +135,21 @@ public final class Reconciler {
     private void checkPayments(Instant now, RoundReport.Builder report) {
         Instant cutoff = now.minus(settings.finalWithin());
         Id128 before = idBoundAt(cutoff);
+        Instant stuckBefore = now.minus(settings.finalWithin().multipliedBy(STUCK_AFTER_FINAL_WITHINS));
         for (int lookup = 0; lookup < settings.paymentLookupsPerRound(); lookup++) {
             List<PaymentRow> rows = readModel.paymentsBetween(paymentCursor, before, PAYMENTS_PER_LOOKUP);
             Check.that(rows.size() <= PAYMENTS_PER_LOOKUP, "the read model answered %d payments", rows.size());
-            judgePayments(rows, report);
+            Id128 held = judgePayments(rows, report, stuckBefore);
+            if (held != null) {
+                // Not final yet, and not long overdue (an outage the platform recovers from): judged again
+                // next round, and the lag grows meanwhile; the payments after it wait with it.
+                Id128 last = predecessor(held);
+                if (last.compareTo(paymentCursor) > 0) {
+                    paymentCursor = last;
+                }
+                paymentsCheckedThrough = acceptedAt(held);
+                return;
+            }
             if (rows.size() < PAYMENTS_PER_LOOKUP) {
                 // Everything accepted before the cutoff is judged; the clock may step back: never move back.
                 Id128 last = predecessor(before);
@@ -141,11 +161,32 @@ public final class Reconciler {
                 return;
             }
             paymentCursor = rows.getLast().paymentId();
-            paymentsCheckedThrough = Instant.ofEpochMilli(paymentCursor.hi() >>> 16);
+            paymentsCheckedThrough = acceptedAt(paymentCursor);
         }
     }
 
-    private void judgePayments(List<PaymentRow> rows, RoundReport.Builder report) {
+    /**
+     * Judges the rows in id order, up to the first that is not final yet but accepted after
+     * {@code stuckBefore}: that one's id is returned (held for the next round) and the rest are not judged.
+     * A non-final payment accepted before {@code stuckBefore} is STUCK.
+     */
+    private Id128 judgePayments(List<PaymentRow> rows, RoundReport.Builder report, Instant stuckBefore) {
+        for (int i = 0; i < rows.size(); i++) {
+            PaymentRow row = rows.get(i);
+            if (row.status() == PaymentStatus.ACCEPTED && acceptedAt(row.paymentId()).isAfter(stuckBefore)) {
+                judgeAll(rows.subList(0, i), report);
+                return row.paymentId();
+            }
+        }
+        judgeAll(rows, report);
+        return null;
+    }
+
+    private static Instant acceptedAt(Id128 paymentId) {
+        return Instant.ofEpochMilli(paymentId.hi() >>> 16);
+    }
+
+    private void judgeAll(List<PaymentRow> rows, RoundReport.Builder report) {
         List<Payment> payments = new ArrayList<>(rows.size());
         List<PaymentRow> judged = new ArrayList<>(rows.size());
         List<Id128> postIds = new ArrayList<>(rows.size() * 3);

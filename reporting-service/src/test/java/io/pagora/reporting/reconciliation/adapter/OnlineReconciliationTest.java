@@ -30,6 +30,7 @@ import io.pagora.settlement.domain.VoidCause;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -242,6 +243,36 @@ class OnlineReconciliationTest {
         assertThat(report.paymentsChecked()).as("accepted less than final-within ago: maybe still in flight").isZero();
         assertThat(report.paymentsCaughtUp()).isTrue();
         assertThat(meters.get("pagora.reconciliation.lag").gauge().value()).isBetween(3_600.0, 3_660.0);
+    }
+
+    /**
+     * A payment that is late but not long overdue (clearing down for a while, then back) is lag, not a
+     * mismatch: it holds the cursor and is judged again once final. Before, every payment of a one-minute
+     * clearing outage was counted STUCK for good (seen under `pagora chaos kill-clearing-twice`).
+     */
+    @Test
+    void aLatePaymentHoldsTheCursorAndIsJudgedOnceFinalInsteadOfCountedStuck() {
+        Payment payment = expired.get(1);
+        Duration age = Duration.between(Instant.ofEpochMilli(payment.id().value().hi() >>> 16), Instant.now());
+        Reconciler.Settings late = new Reconciler.Settings(age.dividedBy(2), Duration.ofHours(2), 4, 2_000,
+                Duration.ZERO, Duration.ZERO, 50);
+        ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
+                new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), late), Clock.systemUTC(), Duration.ofHours(1),
+                new SimpleMeterRegistry());
+        tamper("UPDATE reporting.payments SET status = 'ACCEPTED', final_at = NULL WHERE payment_id = ?", payment);
+        RoundReport whileLate;
+        try {
+            whileLate = job.runRound();
+        } finally {
+            tamper("UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?", payment);
+        }
+        RoundReport onceFinal = job.runRound();
+
+        assertThat(whileLate.mismatchCounts()).as("late, not stuck").isEmpty();
+        assertThat(whileLate.paymentsCaughtUp()).isFalse();
+        assertThat(onceFinal.mismatchCounts()).isEmpty();
+        assertThat(onceFinal.paymentsChecked()).as("the held payment and those after it, judged now").isPositive();
+        assertThat(onceFinal.paymentsCaughtUp()).isTrue();
     }
 
     @Test
