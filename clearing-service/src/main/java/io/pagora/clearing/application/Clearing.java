@@ -93,19 +93,7 @@ public final class Clearing {
         List<Alarm> alarms = new ArrayList<>();
 
         // Phase 1: reserve every chain in one request (Settlement splits beyond the ledger's batch limit).
-        List<ReservationOutcome> reservations = settlement.reserve(payments(batch));
-        Check.that(reservations.size() == batch.size(), "one reservation outcome per payment");
-        List<ClearingRequest> reserved = new ArrayList<>(batch.size());
-        for (int i = 0; i < batch.size(); i++) {
-            ClearingRequest request = batch.get(i);
-            switch (reservations.get(i)) {
-                case ReservationOutcome.Reserved ignored -> reserved.add(request);
-                case ReservationOutcome.Refused refused ->
-                        results.add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
-                case ReservationOutcome.IntegrityAlarm alarm ->
-                        alarms.add(alarm(request, "reserving", alarm.leg(), alarm.code().name()));
-            }
-        }
+        List<ClearingRequest> reserved = reserve(batch, results, alarms);
 
         // Ask the receiving banks about everything reserved, in one call.
         List<ClearingRequest> accepted = new ArrayList<>();
@@ -155,7 +143,8 @@ public final class Clearing {
 
     /**
      * Resolves payments the receiving bank never answered, once their pending chains have timed out:
-     * one void for all of them, for {@link VoidCause#UNANSWERED}. Expired or voided for that cause:
+     * one reservation request (chains reserved before answer exists), then one void for all of them, for
+     * {@link VoidCause#UNANSWERED}. Expired or voided for that cause:
      * nothing moved, the payment expired. Voided earlier because the bank refused, or posted: an earlier
      * attempt (a redelivery that got an answer) resolved it, and the ledger's word wins.
      */
@@ -166,9 +155,32 @@ public final class Clearing {
         }
         List<PaymentOutcome> results = new ArrayList<>(batch.size());
         List<Alarm> alarms = new ArrayList<>();
-        resolve(batch, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), results, alarms, i -> "");
+        // Reserve first: a payment parked after clearing failed on it may never have been reserved. Voiding an
+        // absent chain would answer pending_transfer_not_found, burn the void ids and leave it without an
+        // outcome; reserved now and voided at once, it expires (or is rejected, if the ledger refuses it),
+        // and any later redelivery reads the same from the ledger. A chain reserved before answers exists.
+        List<ClearingRequest> reserved = reserve(batch, results, alarms);
+        resolve(reserved, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), results, alarms, i -> "");
         outcomes.publish(results);
         return report(batch.size(), results, 0, alarms);
+    }
+
+    /** Reserves every chain; returns the reserved, and adds the refused to {@code results}, the alarms to {@code alarms}. */
+    private List<ClearingRequest> reserve(List<ClearingRequest> batch, List<PaymentOutcome> results, List<Alarm> alarms) {
+        List<ReservationOutcome> reservations = settlement.reserve(payments(batch));
+        Check.that(reservations.size() == batch.size(), "one reservation outcome per payment");
+        List<ClearingRequest> reserved = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            ClearingRequest request = batch.get(i);
+            switch (reservations.get(i)) {
+                case ReservationOutcome.Reserved ignored -> reserved.add(request);
+                case ReservationOutcome.Refused refused ->
+                        results.add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
+                case ReservationOutcome.IntegrityAlarm alarm ->
+                        alarms.add(alarm(request, "reserving", alarm.leg(), alarm.code().name()));
+            }
+        }
+        return reserved;
     }
 
     /**

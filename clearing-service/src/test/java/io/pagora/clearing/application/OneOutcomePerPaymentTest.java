@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  *       the ledger posted as SETTLED, not as an idempotency conflict;
  *   <li>the expiry path and the refusal path racing for one payment both report what the first void
  *       recorded: EXPIRED if the expiry path voided first, REJECTED if the refusal did;
+ *   <li>a payment set aside (dead-lettered and parked) before it was ever reserved still expires, and a
+ *       replay of it agrees;
  *   <li>a different payment under a settled payment's id is an integrity alarm with no outcome, never a
  *       refusal.
  * </ul>
@@ -97,6 +99,20 @@ class OneOutcomePerPaymentTest {
 
         assertThat(statuses()).containsExactly("REJECTED", "REJECTED");
         assertThat(published.getFirst().toString()).as("the bank's text is cleaned").contains("conta  encerrada");
+        books(payment);
+    }
+
+    @Test
+    void aPaymentSetAsideBeforeItWasReservedStillExpiresAndAReplayAgrees() {
+        // Clearing failed on this payment alone before reserving it; it was dead-lettered and parked.
+        PaymentRequested payment = payment();
+        Clearing clearing = clearing(60);
+        clearing.expire(List.of(request(payment)));
+        // Replayed later from the dead-letter topic, with a bank that accepts.
+        bank.answer = BankAnswer.ACCEPTED;
+        clearing.clear(List.of(request(payment)));
+
+        assertThat(statuses()).containsExactly("EXPIRED", "EXPIRED");
         books(payment);
     }
 

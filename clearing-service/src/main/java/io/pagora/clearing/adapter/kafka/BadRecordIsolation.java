@@ -41,7 +41,7 @@ final class BadRecordIsolation {
     private final int attemptsPerRequest;
 
     BadRecordIsolation(int attemptsPerRequest) {
-        Check.that(attemptsPerRequest >= 1 && attemptsPerRequest <= 10, "attempts per request in 1..10: %d",
+        Check.that(attemptsPerRequest >= 1 && attemptsPerRequest <= 100, "attempts per request in 1..100: %d",
                 attemptsPerRequest);
         this.attemptsPerRequest = attemptsPerRequest;
     }

@@ -22,6 +22,7 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.web.EdgeProblemsConfiguration;
+import io.pagora.ledger.domain.Check;
 import java.time.Clock;
 import java.util.HashMap;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -145,10 +146,22 @@ public class PaymentApiConfiguration {
      */
     @Bean
     DefaultKafkaProducerFactoryCustomizer paymentProducerSafety(PaymentApiProperties properties) {
-        return factory -> factory.updateConfigs(Map.of(
+        return factory -> {
+            // Kafka refuses a delivery timeout below linger + request timeout, but only at the first send:
+            // say so at startup instead of answering every payment 503.
+            long lingerMs = Long.parseLong(String.valueOf(factory.getConfigurationProperties()
+                    .getOrDefault(ProducerConfig.LINGER_MS_CONFIG, "5")));
+            long requestTimeoutMs = Long.parseLong(String.valueOf(factory.getConfigurationProperties()
+                    .getOrDefault(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000")));
+            Check.that(properties.kafkaAckTimeout().toMillis() >= lingerMs + requestTimeoutMs,
+                    "pagora.payments.kafka-ack-timeout (%s), the producer's delivery timeout, must be at least"
+                            + " linger.ms + request.timeout.ms (%d ms)", properties.kafkaAckTimeout(),
+                    lingerMs + requestTimeoutMs);
+            factory.updateConfigs(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Math.toIntExact(properties.kafkaAckTimeout().toMillis())));
+        };
     }
 
     /** Concurrent POST /payments calls, committed in groups (one SQL statement and one Kafka wait per group). */

@@ -143,6 +143,10 @@ public class KafkaConfiguration {
                     || cause instanceof RetriableException || cause instanceof DeadLetterUnavailableException) {
                 return true;
             }
+            // read_only_sql_transaction: a primary that failed over to a replica, until it is writable again.
+            if (cause instanceof java.sql.SQLException sql && "25006".equals(sql.getSQLState())) {
+                return true;
+            }
             if (cause.getCause() == cause) {
                 break;
             }

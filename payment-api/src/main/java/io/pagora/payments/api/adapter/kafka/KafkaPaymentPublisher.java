@@ -95,6 +95,9 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
             try {
                 acks.add(template.send(new ProducerRecord<>(Topics.PAYMENTS_REQUESTED, event.key(),
                         PaymentEventCodec.encode(event))));
+                // The producer's delivery timeout starts when send() returns (it may block up to max.block.ms
+                // on metadata): the wait for this record's final answer counts from there too.
+                answerDeadlinesNanos[i] = System.nanoTime() + ackTimeout.toNanos() + ANSWER_MARGIN.toNanos();
             } catch (RuntimeException e) {
                 // Typically metadata unavailable within max.block.ms: the broker is unreachable.
                 log.warn("payment event not sent: {}", describe(e));
