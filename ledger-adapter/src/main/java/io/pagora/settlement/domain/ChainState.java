@@ -18,10 +18,10 @@ public sealed interface ChainState {
 
     /**
      * Every pending leg exists and belongs to this payment, and none is posted or voided: the chain
-     * is reserved (or has expired; the ledger says which when it is posted or voided).
-     * {@code timeoutSeconds} is the timeout it was reserved with, whatever the configuration says now.
+     * is reserved (or has expired; the ledger says which when it is posted or voided), with whatever
+     * timeout the configuration named when it was reserved.
      */
-    record Open(int timeoutSeconds) implements ChainState {}
+    record Open() implements ChainState {}
 
     /** Every leg is posted: the payment settled. */
     record Posted() implements ChainState {}
@@ -71,11 +71,10 @@ public sealed interface ChainState {
                 cause = legCause;
             }
         }
-        return classify(plan, pending, posts, voids, cause, found);
+        return classify(plan, pending, posts, voids, cause);
     }
 
-    private static ChainState classify(SettlementPlan plan, int pending, int posts, int voids, VoidCause cause,
-            Map<Id128, Transfer> found) {
+    private static ChainState classify(SettlementPlan plan, int pending, int posts, int voids, VoidCause cause) {
         int legs = plan.legCount();
         if (pending == 0 && posts == 0 && voids == 0) {
             return new Absent();
@@ -88,7 +87,7 @@ public sealed interface ChainState {
             return new Voided(cause);
         }
         if (pending == legs && posts == 0 && voids == 0) {
-            return new Open(found.get(LegId.of(plan.payment().id(), LegId.Phase.PENDING, 1)).timeoutSeconds());
+            return new Open();
         }
         return new Conflicting("a partial chain: " + pending + " pending, " + posts + " posted, " + voids
                 + " voided of " + legs + " legs");

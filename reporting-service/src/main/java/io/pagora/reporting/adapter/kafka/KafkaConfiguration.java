@@ -1,5 +1,6 @@
 package io.pagora.reporting.adapter.kafka;
 
+import io.pagora.events.Texts;
 import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.reporting.ReportingProperties;
@@ -154,13 +155,14 @@ public class KafkaConfiguration {
         return false;
     }
 
-    private static String reason(Exception exception) {
+    /** The first cause that says what is wrong with the record (or the root cause), cleaned and bounded. */
+    static String reason(Throwable exception) {
         Throwable cause = exception;
         while (cause.getCause() != null && cause.getCause() != cause
                 && !(cause instanceof UnprojectableRecordException)) {
             cause = cause.getCause();
         }
         String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
-        return message.length() <= 1_000 ? message : message.substring(0, 1_000);
+        return Texts.clean(message, 1_000);
     }
 }

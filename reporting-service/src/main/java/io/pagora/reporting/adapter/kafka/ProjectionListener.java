@@ -64,11 +64,14 @@ public class ProjectionListener {
     public void onPoll(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
         List<Decoded> decoded = new ArrayList<>(records.size());
         List<Rejected> rejected = new ArrayList<>();
+        List<PaymentEvent> events = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            List<PaymentEvent> one = new ArrayList<>(1);
-            Optional<String> problem = decode(record, one);
-            problem.ifPresent(reason -> rejected.add(new Rejected(record, bounded(reason))));
-            one.forEach(event -> decoded.add(new Decoded(record, event)));
+            Optional<String> problem = decode(record, events);
+            if (problem.isPresent()) {
+                rejected.add(new Rejected(record, bounded(problem.get())));
+            } else {
+                decoded.add(new Decoded(record, events.getLast()));
+            }
         }
         projectIsolating(decoded, rejected);
         for (Rejected bad : rejected) {
@@ -113,7 +116,7 @@ public class ProjectionListener {
                 return;
             }
             log.warn("projecting {} events failed ({}); halving them to find the records that cause it",
-                    decoded.size(), rootCause(e));
+                    decoded.size(), KafkaConfiguration.reason(e));
         }
         int half = decoded.size() / 2;
         projectIsolating(decoded.subList(0, half), rejected);
@@ -134,15 +137,7 @@ public class ProjectionListener {
             }
         }
         rejected.add(new Rejected(one.record(), bounded("failed alone after " + ATTEMPTS_ALONE + " attempts: "
-                + rootCause(last))));
-    }
-
-    private static String rootCause(Throwable exception) {
-        Throwable root = exception;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.toString();
+                + KafkaConfiguration.reason(last))));
     }
 
     /** Adds the record's event to {@code events}, or says why it cannot be projected. */
