@@ -10,7 +10,7 @@ import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;

@@ -9,7 +9,7 @@ import io.pagora.clearing.testsupport.Faults;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

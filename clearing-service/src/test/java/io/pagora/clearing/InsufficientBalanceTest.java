@@ -9,7 +9,7 @@ import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.RejectionReason;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

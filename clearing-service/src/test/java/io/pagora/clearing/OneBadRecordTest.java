@@ -8,7 +8,7 @@ import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

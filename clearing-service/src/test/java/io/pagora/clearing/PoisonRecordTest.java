@@ -12,7 +12,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

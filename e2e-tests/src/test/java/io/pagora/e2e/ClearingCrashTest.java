@@ -19,7 +19,7 @@ import io.pagora.e2e.support.Quiescence;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.Topics;
 import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;

@@ -16,7 +16,7 @@ import io.pagora.e2e.support.PromQl;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.e2e.support.Repository;
 import io.pagora.e2e.support.ServiceApplication;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.PaymentId;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -14,7 +14,7 @@ import io.pagora.e2e.support.PaymentBook.Accepted;
 import io.pagora.e2e.support.PaymentBook.Answer;
 import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.Quiescence;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;

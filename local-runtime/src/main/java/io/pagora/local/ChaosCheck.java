@@ -1,7 +1,7 @@
 package io.pagora.local;
 
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

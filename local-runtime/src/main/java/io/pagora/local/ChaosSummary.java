@@ -1,6 +1,6 @@
 package io.pagora.local;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.time.Duration;
 import java.util.Locale;
 

@@ -2,7 +2,7 @@ package io.pagora.local;
 
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.settlement.domain.AccountKind;

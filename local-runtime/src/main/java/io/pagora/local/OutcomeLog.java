@@ -4,7 +4,7 @@ import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.pagora.local;
 
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

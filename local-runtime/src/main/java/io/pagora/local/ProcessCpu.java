@@ -1,6 +1,6 @@
 package io.pagora.local;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.pagora.local;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package io.pagora.local;
 
 import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;

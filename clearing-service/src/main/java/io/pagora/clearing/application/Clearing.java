@@ -7,7 +7,7 @@ import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;

@@ -3,7 +3,7 @@ package io.pagora.clearing.application;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
 import java.util.Objects;

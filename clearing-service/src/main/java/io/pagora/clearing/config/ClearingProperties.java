@@ -1,7 +1,7 @@
 package io.pagora.clearing.config;
 
 import io.pagora.events.TopicDurability;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

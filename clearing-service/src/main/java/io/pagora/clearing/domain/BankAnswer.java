@@ -1,6 +1,6 @@
 package io.pagora.clearing.domain;
 
-import io.pagora.events.Texts;
+import io.pagora.kernel.Texts;
 import java.util.Objects;
 
 /**

@@ -9,7 +9,7 @@ import io.pagora.clearing.testsupport.TestPostgres;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.application.Settlement;
 import java.time.Clock;
 import java.time.Duration;

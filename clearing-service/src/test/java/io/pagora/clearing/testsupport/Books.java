@@ -7,7 +7,7 @@ import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.SettlementPlan;

@@ -6,7 +6,7 @@ import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.TransferResult;
 import io.pagora.settlement.application.Participants;

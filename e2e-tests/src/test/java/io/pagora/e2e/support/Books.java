@@ -10,7 +10,7 @@ import io.pagora.events.PaymentSettled;
 import io.pagora.events.Topics;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.settlement.domain.ChartOfAccounts;

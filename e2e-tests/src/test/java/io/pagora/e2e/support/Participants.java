@@ -2,7 +2,7 @@ package io.pagora.e2e.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.ArrayList;

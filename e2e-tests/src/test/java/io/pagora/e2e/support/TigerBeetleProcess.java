@@ -1,12 +1,12 @@
 package io.pagora.e2e.support;
 
-import io.pagora.ledger.testsupport.LocalTigerBeetle;
+import io.pagora.testing.LocalTigerBeetle;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A scenario's TigerBeetle: a {@link LocalTigerBeetle} (ledger-adapter's test server: pinned at 0.16.78 or
+ * A scenario's TigerBeetle: a {@link LocalTigerBeetle} (test-support's TigerBeetle launcher: pinned at 0.16.78 or
  * newer, printed and refused if older; {@code --development} with production's 1 MiB request limit; its
  * death printed at once with its log tail) from the binary named by {@code TIGERBEETLE_BIN}, formatted
  * fresh for one scenario and deleted afterwards.

@@ -1,5 +1,9 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ledger.MoneyInvariants;
+
+import io.pagora.testing.ledger.LedgerFixture;
+
 import static io.pagora.ledger.domain.TransferResult.ACCOUNTS_MUST_BE_DIFFERENT;
 import static io.pagora.ledger.domain.TransferResult.ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER;
 import static io.pagora.ledger.domain.TransferResult.CODE_MUST_NOT_BE_ZERO;
@@ -55,27 +59,13 @@ import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
 import io.pagora.ledger.domain.BatchTooLargeException;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferFlags;
 import io.pagora.ledger.domain.TransferResult;
-import io.pagora.settlement.application.Participants;
-import io.pagora.settlement.application.Settlement;
-import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.ChartOfAccounts;
-import io.pagora.settlement.domain.LegId;
-import io.pagora.settlement.domain.Payment;
-import io.pagora.settlement.domain.ReservationOutcome;
-import io.pagora.settlement.domain.ReservationOutcome.RefusalReason;
-import io.pagora.settlement.domain.ResolutionOutcome;
-import io.pagora.settlement.domain.VoidCause;
-import io.pagora.settlement.domain.ChainState;
-import io.pagora.settlement.domain.SettlementPlan;
-import io.pagora.settlement.domain.TimeOrderedIds;
-import io.pagora.settlement.domain.TransferCode;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,69 +112,15 @@ import org.opentest4j.TestAbortedException;
  *       exactly what TigerBeetle moves, a resolved pending transfer cannot be resolved again, even by 16
  *       concurrent racers, and a pending transfer expires by itself after its timeout;
  *   <li>request size: {@value Ledger#BATCH_SIZE_MAX} events are accepted, one more is refused whole;
- *   <li>the PIX settlement layer on top ({@link Participants}, {@link Settlement}) reserves, posts,
- *       voids and refuses payments correctly and idempotently.
  * </ul>
  *
  * Every test that moves money ends with {@link MoneyInvariants}: over the accounts the test created,
  * debits equal credits per ledger and no limited account is over its limit.
+ * (The PIX settlement layer on top of the port has its own contract, in the settlement module.)
  *
- * <p>Tests share one ledger per class (a TigerBeetle server may be shared by the whole run), so each
- * test works only with fresh random ids and accounts it created itself, and funds them from its own
- * issuer account.
+ * <p>See {@link LedgerFixture} for the world each test works in.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class LedgerContract {
-
-    protected static final int LEDGER = 700;
-    protected static final int OTHER_LEDGER = 701;
-    protected static final int CODE = 1;
-    protected static final int NO_LIMIT = AccountFlags.NONE;
-    protected static final int DEBITS_LIMITED = AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS;
-    protected static final int CREDITS_LIMITED = AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS;
-    /** Long enough never to expire during a test. */
-    protected static final int LONG_TIMEOUT = 3600;
-
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    protected Ledger ledger;
-    /** The accounts the running test created: the closed world its money invariants are checked over. */
-    private final List<Id128> tracked = Collections.synchronizedList(new ArrayList<>());
-    private Id128 issuer;
-    private TestAbortedException backendUnavailable;
-
-    /** Opens the backend under test; may abort with an assumption (the class is then reported skipped). */
-    protected abstract Ledger openLedger();
-
-    /** Releases what {@link #openLedger()} acquired besides the ledger. */
-    protected void afterLedgerClosed() {}
-
-    @BeforeAll
-    final void openBackend() {
-        try {
-            ledger = openLedger();
-        } catch (TestAbortedException unavailable) {
-            // Reported per test (SKIPPED, with the reason), so the skip shows in every test count.
-            backendUnavailable = unavailable;
-        }
-    }
-
-    @AfterAll
-    final void closeBackend() {
-        if (ledger != null) {
-            ledger.close();
-        }
-        afterLedgerClosed();
-    }
-
-    @BeforeEach
-    final void newWorld() {
-        if (backendUnavailable != null) {
-            throw backendUnavailable;
-        }
-        tracked.clear();
-        issuer = null;
-    }
+public abstract class LedgerContract extends LedgerFixture {
 
     // =============================================================================================
     // Accounts
@@ -194,7 +130,7 @@ public abstract class LedgerContract {
     void createdAccountIsLookedUpWithZeroBalances() {
         NewAccount definition = new NewAccount(newId(), LEDGER, 42, DEBITS_LIMITED, newId(), 64, 32);
         assertThat(ledger.createAccounts(List.of(definition))).containsExactly(AccountResult.OK);
-        tracked.add(definition.id());
+        track(definition.id());
 
         Account account = lookupAccount(definition.id());
         assertThat(account.id()).isEqualTo(definition.id());
@@ -685,7 +621,7 @@ public abstract class LedgerContract {
         Tx transfer = tx().debit(late).credit(payee).amount(5);
         assertThat(create(transfer.build())).isEqualTo(DEBIT_ACCOUNT_NOT_FOUND);
         assertThat(ledger.createAccounts(List.of(NewAccount.of(late, LEDGER, CODE, NO_LIMIT)))).containsExactly(AccountResult.OK);
-        tracked.add(late);
+        track(late);
         assertThat(create(transfer.build())).isEqualTo(ID_ALREADY_FAILED);
         assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 0, 0));
         assertMoneyInvariants();
@@ -1215,537 +1151,11 @@ public abstract class LedgerContract {
         assertMoneyInvariants();
     }
 
-    // =============================================================================================
-    // PIX settlement on top of the port
-
-    @Test
-    @DisplayName("PIX: an interbank payment reserves three legs, then posting moves the money payer → reserves → payee")
-    void pixInterbankPaymentSettles() {
-        Pix pix = new Pix(60);
-        BankId payerBank = pix.bank(10_000);
-        BankId payeeBank = pix.bank(0);
-        Id128 payer = pix.customer(payerBank, 500);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Payment payment = pix.payment(payer, payee, 120);
-
-        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        assertThat(balances(payer)).isEqualTo(new Balances(120, 0, 0, 500));
-        assertThat(balances(ChartOfAccounts.reserve(payerBank))).isEqualTo(new Balances(120, 0, 0, 10_000));
-        assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 120, 0));
-        assertThat(lookupTransfer(LegId.of(payment.id(), LegId.Phase.PENDING, 2)).userData128()).isEqualTo(payment.id().value());
-
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
-        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(380);
-        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(120);
-        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted()).isEqualTo(9_880);
-        assertThat(lookupAccount(ChartOfAccounts.reserve(payeeBank)).creditBalancePosted()).isEqualTo(120);
-        // A late "refused" after the post: the ledger's earlier resolution wins, and nothing moves back.
-        Map<Id128, Balances> settled = balancesOfAll();
-        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED))
-                .containsExactly(new ResolutionOutcome.Posted());
-        assertThat(balancesOfAll()).isEqualTo(settled);
-        assertMoneyInvariants();
-        assertNothingPending();
-    }
-
-    @Test
-    @DisplayName("PIX: an on-us payment is one leg payer → payee; the bank's reserve does not move")
-    void pixOnUsPaymentSettles() {
-        Pix pix = new Pix(60);
-        BankId bank = pix.bank(1_000);
-        Id128 payer = pix.customer(bank, 300);
-        Id128 payee = pix.customer(bank, 0);
-        Payment payment = pix.payment(payer, payee, 300);
-
-        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        assertThat(ledger.lookupTransfers(List.of(LegId.of(payment.id(), LegId.Phase.PENDING, 1),
-                LegId.of(payment.id(), LegId.Phase.PENDING, 2)))).hasSize(1);
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
-        assertThat(lookupAccount(payer).creditBalancePosted()).isZero();
-        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(300);
-        assertThat(balances(ChartOfAccounts.reserve(bank))).isEqualTo(new Balances(0, 0, 0, 1_000));
-        assertMoneyInvariants();
-        assertNothingPending();
-    }
-
-    @Test
-    @DisplayName("PIX: voiding a reserved payment releases every leg and moves nothing; a later post reports it Voided")
-    void pixVoidReleasesEverything() {
-        Pix pix = new Pix(60);
-        BankId payerBank = pix.bank(1_000);
-        BankId payeeBank = pix.bank(0);
-        Id128 payer = pix.customer(payerBank, 200);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Payment payment = pix.payment(payer, payee, 200);
-        Map<Id128, Balances> before = balancesOfAll();
-
-        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        ResolutionOutcome refused = new ResolutionOutcome.Voided(VoidCause.RECEIVING_BANK_REFUSED);
-        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).containsExactly(refused);
-        assertThat(balancesOfAll()).isEqualTo(before);
-        // A late "accepted" after the void: the ledger's earlier resolution, and its cause, win; nothing moves.
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(refused);
-        // A late expiry after the refusal: the first void's cause stays the payment's outcome.
-        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED)).containsExactly(refused);
-        assertThat(pix.settlement.inspect(List.of(payment)))
-                .containsExactly(new ChainState.Voided(VoidCause.RECEIVING_BANK_REFUSED));
-        assertThat(balancesOfAll()).isEqualTo(before);
-        assertMoneyInvariants();
-        assertNothingPending();
-    }
-
-    @Test
-    @DisplayName("PIX: refusals name their reason: insufficient funds, insufficient reserve, unknown account; nothing is reserved")
-    void pixRefusalsNameTheirReason() {
-        Pix pix = new Pix(60);
-        BankId richBank = pix.bank(10_000);
-        BankId poorBank = pix.bank(50);
-        BankId payeeBank = pix.bank(0);
-        Id128 poorCustomer = pix.customer(richBank, 10);
-        Id128 richCustomerOfPoorBank = pix.customer(poorBank, 1_000);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Id128 unknownPayee = ChartOfAccounts.customer(payeeBank, 999_999);
-        Id128 sameBankPayee = pix.customer(richBank, 0);
-        Map<Id128, Balances> before = balancesOfAll();
-
-        List<ReservationOutcome> outcomes = pix.settlement.reserve(List.of(
-                pix.payment(poorCustomer, payee, 11),
-                pix.payment(richCustomerOfPoorBank, payee, 51),
-                pix.payment(richCustomerOfPoorBank, unknownPayee, 5),
-                pix.payment(ChartOfAccounts.customer(richBank, 888_888), payee, 5),
-                pix.payment(poorCustomer, sameBankPayee, 11)));
-        assertThat(outcomes).containsExactly(
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_RESERVE, 2, EXCEEDS_CREDITS),
-                new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 3, CREDIT_ACCOUNT_NOT_FOUND),
-                new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 1, DEBIT_ACCOUNT_NOT_FOUND),
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS));
-        assertThat(balancesOfAll()).isEqualTo(before);
-        assertMoneyInvariants();
-    }
-
-    @Test
-    @DisplayName("PIX: a refused payment retried with the same id is PREVIOUSLY_FAILED, even once funds arrive")
-    void pixRefusedPaymentStaysFailed() {
-        Pix pix = new Pix(60);
-        BankId payerBank = pix.bank(1_000);
-        BankId payeeBank = pix.bank(0);
-        Id128 payer = pix.customer(payerBank, 10);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Payment payment = pix.payment(payer, payee, 50);
-        assertThat(pix.settlement.reserve(List.of(payment)))
-                .containsExactly(new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS));
-        pix.participants.fundCustomer(newId(), payer, 100);
-
-        assertThat(pix.settlement.reserve(List.of(payment)))
-                .containsExactly(new ReservationOutcome.Refused(RefusalReason.PREVIOUSLY_FAILED, 1, ID_ALREADY_FAILED));
-        assertThat(pix.settlement.reserve(List.of(pix.payment(payer, payee, 50)))).as("a new payment id goes through")
-                .containsExactly(new ReservationOutcome.Reserved());
-        assertMoneyInvariants();
-    }
-
-    @Test
-    @DisplayName("PIX: reservations in one batch count against each other: the second of two 60s from 100 is refused")
-    void pixReservationsInOneBatchCountAgainstEachOther() {
-        Pix pix = new Pix(60);
-        BankId payerBank = pix.bank(1_000);
-        BankId payeeBank = pix.bank(0);
-        Id128 payer = pix.customer(payerBank, 100);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Id128 onUsPayee = pix.customer(payerBank, 0);
-        List<Payment> payments = List.of(pix.payment(payer, payee, 60), pix.payment(payer, onUsPayee, 60),
-                pix.payment(payer, onUsPayee, 40));
-        assertThat(pix.settlement.reserve(payments)).containsExactly(new ReservationOutcome.Reserved(),
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
-                new ReservationOutcome.Reserved());
-        assertThat(pix.settlement.post(List.of(payments.get(0), payments.get(2))))
-                .containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
-        assertThat(lookupAccount(payer).creditBalancePosted()).isZero();
-        assertMoneyInvariants();
-        assertNothingPending();
-    }
-
-    @Test
-    @DisplayName("PIX: a reservation redelivered under another pending timeout is the payment's own, not an integrity alarm")
-    void pixRedeliveryUnderAnotherTimeoutFindsTheLedgersReservation() {
-        Pix pix = new Pix(60);
-        Id128 payer = pix.customer(pix.bank(1_000), 200);
-        Id128 payee = pix.customer(pix.bank(0), 0);
-        Payment payment = pix.payment(payer, payee, 200);
-        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
-        Map<Id128, Balances> settled = balancesOfAll();
-
-        // Clearing restarted with another pagora.clearing.pending-timeout, and the poll is redelivered.
-        Settlement restarted = new Settlement(ledger, 90);
-        assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(90)).getFirst())
-                .as("the ledger's own answer").isEqualTo(EXISTS_WITH_DIFFERENT_TIMEOUT);
-        assertThat(restarted.inspect(List.of(payment))).containsExactly(new ChainState.Posted());
-        assertThat(restarted.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        assertThat(restarted.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
-        assertThat(balancesOfAll()).isEqualTo(settled);
-        assertMoneyInvariants();
-    }
-
-    @Test
-    @DisplayName("PIX: a different payment under a settled payment's id stays an integrity alarm once the ledger is asked")
-    void pixImpostorUnderASettledIdIsAnAlarm() {
-        Pix pix = new Pix(60);
-        Id128 payer = pix.customer(pix.bank(1_000), 500);
-        Id128 payee = pix.customer(pix.bank(0), 0);
-        Payment payment = pix.payment(payer, payee, 200);
-        pix.settlement.reserve(List.of(payment));
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
-        Map<Id128, Balances> settled = balancesOfAll();
-
-        Payment impostor = new Payment(payment.id(), payer, payee, 300);
-        assertThat(pix.settlement.inspect(List.of(impostor)).getFirst()).isInstanceOf(ChainState.Conflicting.class);
-        assertThat(pix.settlement.reserve(List.of(impostor)))
-                .containsExactly(new ReservationOutcome.IntegrityAlarm(1, EXISTS_WITH_DIFFERENT_AMOUNT));
-        assertThat(pix.settlement.post(List.of(impostor)).getFirst()).isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
-        assertThat(balancesOfAll()).isEqualTo(settled);
-        assertMoneyInvariants();
-    }
-
-    @Test
-    @DisplayName("PIX: after a crash, re-running reserve and post reports the same outcomes and moves the money once")
-    void pixRerunAfterCrashIsIdempotent() {
-        Pix pix = new Pix(60);
-        BankId payerBank = pix.bank(1_000);
-        BankId payeeBank = pix.bank(0);
-        Id128 payer = pix.customer(payerBank, 500);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Id128 onUsPayee = pix.customer(payerBank, 0);
-        List<Payment> payments = List.of(pix.payment(payer, payee, 100), pix.payment(payer, onUsPayee, 50));
-
-        List<ReservationOutcome> reserved = pix.settlement.reserve(payments);
-        assertThat(reserved).containsExactly(new ReservationOutcome.Reserved(), new ReservationOutcome.Reserved());
-        assertThat(pix.settlement.reserve(payments)).as("reserve re-run").isEqualTo(reserved);
-        assertThat(balances(payer)).isEqualTo(new Balances(150, 0, 0, 500));
-
-        List<ResolutionOutcome> posted = pix.settlement.post(payments);
-        assertThat(posted).containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
-        assertThat(pix.settlement.post(payments)).as("post re-run").isEqualTo(posted);
-        assertThat(pix.settlement.reserve(payments)).as("reserve re-run after posting").isEqualTo(reserved);
-
-        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(350);
-        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(100);
-        assertThat(lookupAccount(onUsPayee).creditBalancePosted()).isEqualTo(50);
-        assertMoneyInvariants();
-        assertNothingPending();
-    }
-
-    @Test
-    @Timeout(30)
-    @DisplayName("PIX: a payment neither posted nor voided in time expires: nothing moves and posting reports Expired")
-    void pixPaymentExpires() throws InterruptedException {
-        Pix pix = new Pix(1);
-        BankId payerBank = pix.bank(1_000);
-        BankId payeeBank = pix.bank(0);
-        Id128 payer = pix.customer(payerBank, 100);
-        Id128 payee = pix.customer(payeeBank, 0);
-        Payment payment = pix.payment(payer, payee, 100);
-        Map<Id128, Balances> before = balancesOfAll();
-        long reservedAt = System.nanoTime();
-        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-
-        sleepUntil(reservedAt + Duration.ofMillis(1_300).toNanos());
-        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Expired());
-        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED))
-                .containsExactly(new ResolutionOutcome.Expired());
-        awaitTrue(() -> balancesOfAll().equals(before), Duration.ofSeconds(5));
-        assertThat(balancesOfAll()).isEqualTo(before);
-        assertMoneyInvariants();
-    }
-
-    @Test
-    @DisplayName("PIX: registering a bank twice answers EXISTS for the reserve, which fails the rest of the linked pair")
-    void pixBankRegistrationRetry() {
-        Pix pix = new Pix(60);
-        BankId bank = pix.bank(0);
-        assertThat(pix.participants.registerBank(bank))
-                .containsExactly(AccountResult.EXISTS, AccountResult.LINKED_EVENT_FAILED);
-        assertThat(pix.participants.openCustomers(bank, List.of(1L, 1L)))
-                .containsExactly(AccountResult.OK, AccountResult.EXISTS);
-        tracked.add(ChartOfAccounts.customer(bank, 1));
-        AccountResult first = pix.participants.openCentralBank();
-        assertThat(first.isSuccess()).as("opening the central bank: %s", first).isTrue();
-        assertThat(pix.participants.openCentralBank()).isEqualTo(AccountResult.EXISTS);
-        assertMoneyInvariants();
-    }
-
-    /**
-     * A PIX world for one test: banks with random ISPBs, reserves funded from the test's own issuer
-     * (standing in for the central bank, which a shared ledger holds only once), customers funded by
-     * their bank's transit account.
-     */
-    protected final class Pix {
-        final Participants participants = new Participants(ledger);
-        final Settlement settlement;
-        private final TimeOrderedIds ids = new TimeOrderedIds();
-        private long nextCustomer = 1;
-
-        Pix(int pendingTimeoutSeconds) {
-            settlement = new Settlement(ledger, pendingTimeoutSeconds);
-        }
-
-        BankId bank(long reserve) {
-            BankId bank;
-            do {
-                bank = new BankId(1 + RANDOM.nextInt(BankId.ISPB_MAX));
-            } while (!ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank))).isEmpty());
-            assertThat(participants.registerBank(bank)).containsExactly(AccountResult.OK, AccountResult.OK);
-            tracked.add(ChartOfAccounts.reserve(bank));
-            tracked.add(ChartOfAccounts.transit(bank));
-            if (reserve > 0) {
-                assertThat(create(NewTransfer.posted(newId(), issuer(), ChartOfAccounts.reserve(bank), reserve,
-                        ChartOfAccounts.LEDGER_BRL, TransferCode.RESERVE_FUNDING, Id128.ZERO))).isEqualTo(OK);
-            }
-            return bank;
-        }
-
-        Id128 customer(BankId bank, long balance) {
-            long number = nextCustomer++;
-            assertThat(participants.openCustomers(bank, List.of(number))).containsExactly(AccountResult.OK);
-            Id128 customer = ChartOfAccounts.customer(bank, number);
-            tracked.add(customer);
-            if (balance > 0) {
-                assertThat(participants.fundCustomer(newId(), customer, balance)).isEqualTo(OK);
-            }
-            return customer;
-        }
-
-        Payment payment(Id128 payer, Id128 payee, long amount) {
-            return new Payment(ids.nextPaymentId(), payer, payee, amount);
-        }
-
-        /** The issuer must be on the BRL ledger to fund reserves. */
-        private Id128 issuer() {
-            if (pixIssuer == null) {
-                pixIssuer = account(ChartOfAccounts.LEDGER_BRL, NO_LIMIT);
-            }
-            return pixIssuer;
-        }
-
-        private Id128 pixIssuer;
-    }
-
-    // =============================================================================================
-    // Fixtures and helpers
-
-    /** A fresh random id, never zero or all ones. */
-    public static Id128 newId() {
-        while (true) {
-            Id128 id = new Id128(RANDOM.nextLong(), RANDOM.nextLong());
-            if (!id.isZero() && !id.isMax()) {
-                return id;
-            }
-        }
-    }
-
-    /** Balances of one account: debits pending/posted, credits pending/posted. */
-    public record Balances(long debitsPending, long debitsPosted, long creditsPending, long creditsPosted) {}
-
-    protected static Balances balancesOf(Account account) {
-        return new Balances(account.debitsPending(), account.debitsPosted(), account.creditsPending(), account.creditsPosted());
-    }
-
-    protected Id128 account(int flags) {
-        return account(LEDGER, flags);
-    }
-
-    protected Id128 account(int ledgerNumber, int flags) {
-        Id128 id = newId();
-        assertThat(ledger.createAccounts(List.of(NewAccount.of(id, ledgerNumber, CODE, flags)))).containsExactly(AccountResult.OK);
-        tracked.add(id);
-        return id;
-    }
-
-    /** This test's own unlimited source of money on {@link #LEDGER}. */
-    protected Id128 issuer() {
-        if (issuer == null) {
-            issuer = account(NO_LIMIT);
-        }
-        return issuer;
-    }
-
-    protected void fund(Id128 account, long amount) {
-        assertThat(create(tx().debit(issuer()).credit(account).amount(amount).code(CODE).build())).isEqualTo(OK);
-    }
-
-    /** A new debits_must_not_exceed_credits account (a customer) holding {@code amount}. */
-    protected Id128 funded(long amount) {
-        Id128 account = account(DEBITS_LIMITED);
-        fund(account, amount);
-        return account;
-    }
-
     private Scene scene() {
         Id128 from = funded(1_000);
         Id128 to = account(NO_LIMIT);
         Id128 plain = newId();
         assertThat(create(tx().id(plain).debit(from).credit(to).amount(1).build())).isEqualTo(OK);
         return new Scene(from, to, account(OTHER_LEDGER, NO_LIMIT), account(DEBITS_LIMITED), account(CREDITS_LIMITED), plain);
-    }
-
-    protected TransferResult create(NewTransfer transfer) {
-        List<TransferResult> results = ledger.createTransfers(List.of(transfer));
-        assertThat(results).hasSize(1);
-        return results.getFirst();
-    }
-
-    protected Account lookupAccount(Id128 id) {
-        List<Account> found = ledger.lookupAccounts(List.of(id));
-        assertThat(found).as("account %s exists", id).hasSize(1);
-        return found.getFirst();
-    }
-
-    protected Transfer lookupTransfer(Id128 id) {
-        List<Transfer> found = ledger.lookupTransfers(List.of(id));
-        assertThat(found).as("transfer %s exists", id).hasSize(1);
-        return found.getFirst();
-    }
-
-    protected Balances balances(Id128 account) {
-        return balancesOf(lookupAccount(account));
-    }
-
-    /** Balances of every account this test created. */
-    protected Map<Id128, Balances> balancesOfAll() {
-        List<Id128> ids = List.copyOf(tracked);
-        return ledger.lookupAccounts(ids).stream()
-                .collect(Collectors.toMap(Account::id, LedgerContract::balancesOf, (a, b) -> a, java.util.LinkedHashMap::new));
-    }
-
-    protected List<Id128> trackedAccounts() {
-        return List.copyOf(tracked);
-    }
-
-    protected void assertMoneyInvariants() {
-        MoneyInvariants.check(ledger, trackedAccounts());
-    }
-
-    protected void assertNothingPending() {
-        MoneyInvariants.checkNothingPending(ledger, trackedAccounts(), "");
-    }
-
-    /** Runs the tasks at once on their own threads, released together; results in task order. */
-    protected static <T> List<T> race(List<Callable<T>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-        try {
-            CountDownLatch ready = new CountDownLatch(tasks.size());
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<T>> futures = new ArrayList<>();
-            for (Callable<T> task : tasks) {
-                futures.add(pool.submit(() -> {
-                    ready.countDown();
-                    go.await();
-                    return task.call();
-                }));
-            }
-            ready.await();
-            go.countDown();
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get());
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    protected static void sleepUntil(long nanoTime) throws InterruptedException {
-        long remaining;
-        while ((remaining = nanoTime - System.nanoTime()) > 0) {
-            Thread.sleep(Math.max(1, remaining / 1_000_000));
-        }
-    }
-
-    /** Polls {@code condition} every 50 ms until it holds or {@code limit} passes (the caller asserts after). */
-    protected static void awaitTrue(BooleanSupplier condition, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-    }
-
-    protected static Tx tx() {
-        return new Tx();
-    }
-
-    /** A mutable builder of {@link NewTransfer}s with a fresh id and valid defaults on {@link #LEDGER}. */
-    public static final class Tx {
-        private Id128 id = newId();
-        private Id128 debit = Id128.ZERO;
-        private Id128 credit = Id128.ZERO;
-        private long amount;
-        private Id128 pendingId = Id128.ZERO;
-        private Id128 userData128 = Id128.ZERO;
-        private long userData64;
-        private int userData32;
-        private int timeout;
-        private int ledger = LEDGER;
-        private int code = CODE;
-        private int flags = TransferFlags.NONE;
-        /** Free slots for test tables that need the accounts behind a post. */
-        Id128 debitHint;
-        Id128 creditHint;
-
-        public Tx id(Id128 value) { id = value; return this; }
-        public Tx debit(Id128 value) { debit = value; return this; }
-        public Tx credit(Id128 value) { credit = value; return this; }
-        public Tx amount(long value) { amount = value; return this; }
-        public Tx pendingId(Id128 value) { pendingId = value; return this; }
-        public Tx userData(Id128 u128, long u64, int u32) { userData128 = u128; userData64 = u64; userData32 = u32; return this; }
-        public Tx timeout(int seconds) { timeout = seconds; return this; }
-        public Tx ledger(int value) { ledger = value; return this; }
-        public Tx code(int value) { code = value; return this; }
-        public Tx flags(int value) { flags = value; return this; }
-        /** Makes it a pending transfer with this timeout. */
-        public Tx pending(int timeoutSeconds) { flags |= TransferFlags.PENDING; timeout = timeoutSeconds; return this; }
-        public Tx linked() { flags |= TransferFlags.LINKED; return this; }
-
-        /** A builder holding every field of {@code transfer}, id included. */
-        public static Tx of(NewTransfer transfer) {
-            Tx tx = new Tx();
-            tx.id = transfer.id();
-            tx.debit = transfer.debitAccountId();
-            tx.credit = transfer.creditAccountId();
-            tx.amount = transfer.amount();
-            tx.pendingId = transfer.pendingId();
-            tx.userData128 = transfer.userData128();
-            tx.userData64 = transfer.userData64();
-            tx.userData32 = transfer.userData32();
-            tx.timeout = transfer.timeoutSeconds();
-            tx.ledger = transfer.ledger();
-            tx.code = transfer.code();
-            tx.flags = transfer.flags();
-            return tx;
-        }
-
-        public Tx copy() {
-            Tx copy = new Tx();
-            copy.id = id;
-            copy.debit = debit;
-            copy.credit = credit;
-            copy.amount = amount;
-            copy.pendingId = pendingId;
-            copy.userData128 = userData128;
-            copy.userData64 = userData64;
-            copy.userData32 = userData32;
-            copy.timeout = timeout;
-            copy.ledger = ledger;
-            copy.code = code;
-            copy.flags = flags;
-            copy.debitHint = debitHint;
-            copy.creditHint = creditHint;
-            return copy;
-        }
-
-        public NewTransfer build() {
-            return new NewTransfer(id, debit, credit, amount, pendingId, userData128, userData64, userData32, timeout, ledger,
-                    code, flags);
-        }
     }
 }

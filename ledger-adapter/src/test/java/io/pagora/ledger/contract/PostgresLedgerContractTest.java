@@ -1,9 +1,8 @@
 package io.pagora.ledger.contract;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.testsupport.TestPostgres;
+import io.pagora.testing.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,19 +15,9 @@ import org.junit.jupiter.api.Timeout;
 @DisplayName("PostgresLedger meets the ledger contract")
 class PostgresLedgerContractTest extends LedgerContract {
 
-    private HikariDataSource dataSource;
-
     @Override
     protected Ledger openLedger() {
-        dataSource = TestPostgres.freshDatabase();
-        return PostgresLedger.migrateAndOpen(dataSource);
-    }
-
-    @Override
-    protected void afterLedgerClosed() {
-        if (dataSource != null) {
-            dataSource.close();
-        }
+        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase()));
     }
 
     @Test

@@ -1,5 +1,15 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ledger.LedgerFixture;
+
+import io.pagora.testing.ledger.MoneyInvariants;
+
+import io.pagora.testing.ledger.ReferenceLedger;
+
+import io.pagora.testing.TigerBeetleServer;
+
+import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -8,15 +18,15 @@ import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferFlags;
 import io.pagora.ledger.domain.TransferResult;
-import io.pagora.ledger.testsupport.TestPostgres;
-import io.pagora.ledger.testsupport.TigerBeetleServer;
+import io.pagora.testing.TestPostgres;
+import io.pagora.testing.TigerBeetleServer;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +93,7 @@ class RandomizedLedgerTest {
     @DisplayName("TigerBeetle and PostgresLedger give identical outcomes on the same seeded workload")
     void tigerBeetleAndPostgresAgree() throws InterruptedException {
         Recording onTigerBeetle;
-        try (Ledger ledger = TigerBeetleServer.requireShared().openLedger(TigerBeetleLedgerContractTest.CONFIG)) {
+        try (Ledger ledger = TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, TigerBeetleLedgerContractTest.CONFIG))) {
             onTigerBeetle = new Run(SEED, BATCHES, ledger, null, false).execute();
         }
         Recording onPostgres;
@@ -625,12 +635,12 @@ class RandomizedLedgerTest {
                 sendTransfers(slice, "final voids");
             }
             // Let every short pending transfer expire, in the backend (real time) and in the model.
-            LedgerContract.sleepUntil(lastShortPendingNanos + Duration.ofSeconds(SHORT_TIMEOUT_MAX).toNanos()
+            LedgerFixture.sleepUntil(lastShortPendingNanos + Duration.ofSeconds(SHORT_TIMEOUT_MAX).toNanos()
                     + Duration.ofMillis(300).toNanos());
             modelClock[0] = Long.MAX_VALUE / 4;
             Supplier<Boolean> released = () -> backend.lookupAccounts(accountIds()).stream()
                     .allMatch(a -> a.debitsPending() == 0 && a.creditsPending() == 0);
-            LedgerContract.awaitTrue(released::get, Duration.ofSeconds(5));
+            LedgerFixture.awaitTrue(released::get, Duration.ofSeconds(5));
             compareAllBalances("after every pending transfer was resolved or expired");
             if (sweep != null) {
                 call("sweep after expiry", () -> {

@@ -1,8 +1,10 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.TigerBeetleServer;
+
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.testsupport.TigerBeetleServer;
+import io.pagora.testing.TigerBeetleServer;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 
@@ -21,6 +23,6 @@ class TigerBeetleLedgerContractTest extends LedgerContract {
 
     @Override
     protected Ledger openLedger() {
-        return TigerBeetleServer.requireShared().openLedger(CONFIG);
+        return TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
     }
 }

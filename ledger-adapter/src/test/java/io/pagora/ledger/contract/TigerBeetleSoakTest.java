@@ -1,11 +1,17 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ledger.MoneyInvariants;
+
+import io.pagora.testing.TigerBeetleServer;
+
+import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.testsupport.TigerBeetleServer;
+import io.pagora.testing.TigerBeetleServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.security.SecureRandom;
@@ -82,7 +88,7 @@ class TigerBeetleSoakTest {
 
     private static void randomizedRound(TigerBeetleServer server, int round, long seed) throws InterruptedException {
         RandomizedLedgerTest.Recording recording;
-        try (Ledger ledger = server.openLedger(TigerBeetleLedgerContractTest.CONFIG)) {
+        try (Ledger ledger = server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, TigerBeetleLedgerContractTest.CONFIG))) {
             recording = new RandomizedLedgerTest.Run(seed, BATCHES, ledger, null, false).execute();
         }
         assertThat(recording.modelDisagreements())

@@ -1,12 +1,14 @@
 package io.pagora.ledger.testsupport;
 
+import io.pagora.testing.TigerBeetleServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewAccount;
 import java.io.IOException;
@@ -47,7 +49,7 @@ class TigerBeetleServerDeathTest {
     @Timeout(180)
     void aKilledServerFailsTheBlockedCallAndEveryLaterOneWithItsLogTail() throws Exception {
         ExecutorService caller = Executors.newSingleThreadExecutor();
-        try (TigerBeetleServer server = TigerBeetleServer.startOwn(); Ledger ledger = server.openLedger(CONFIG)) {
+        try (TigerBeetleServer server = TigerBeetleServer.startOwn(); Ledger ledger = server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG))) {
             Id128 account = new Id128(new SecureRandom().nextLong(1, Long.MAX_VALUE), 1);
             // A working client first, so what follows is about the death alone.
             assertThat(ledger.createAccounts(List.of(NewAccount.of(account, LEDGER, 1, AccountFlags.NONE))))
@@ -71,7 +73,7 @@ class TigerBeetleServerDeathTest {
             assertThatThrownBy(() -> ledger.lookupAccounts(List.of(account)))
                     .isInstanceOf(TigerBeetleServer.DiedException.class)
                     .hasMessageContaining(lastLogLine);
-            assertThatThrownBy(() -> server.openLedger(CONFIG))
+            assertThatThrownBy(() -> server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG)))
                     .isInstanceOf(TigerBeetleServer.DiedException.class)
                     .hasMessageContaining("killed by signal 9");
         } finally {

@@ -11,7 +11,7 @@ import io.pagora.payments.api.testsupport.SecondInstance;
 import io.pagora.payments.api.testsupport.SecondInstanceTest;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
 import io.pagora.payments.api.testsupport.TestInfrastructure;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -2,7 +2,7 @@ package io.pagora.payments.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.payments.api.testsupport.Http;

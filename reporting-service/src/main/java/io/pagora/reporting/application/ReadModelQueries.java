@@ -1,6 +1,6 @@
 package io.pagora.reporting.application;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,6 +1,6 @@
 package io.pagora.reporting.application;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries.Direction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

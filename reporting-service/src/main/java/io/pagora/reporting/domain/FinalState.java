@@ -1,6 +1,6 @@
 package io.pagora.reporting.domain;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -6,7 +6,7 @@ import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

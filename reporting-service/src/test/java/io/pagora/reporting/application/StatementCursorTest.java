@@ -2,7 +2,7 @@ package io.pagora.reporting.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries.Direction;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

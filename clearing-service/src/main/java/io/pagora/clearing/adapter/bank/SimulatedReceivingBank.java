@@ -2,7 +2,7 @@ package io.pagora.clearing.adapter.bank;
 
 import io.pagora.clearing.application.ReceivingBank;
 import io.pagora.clearing.domain.BankAnswer;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Duration;

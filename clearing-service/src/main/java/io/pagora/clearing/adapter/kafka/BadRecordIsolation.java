@@ -2,7 +2,7 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.ClearingRequest;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.pagora.clearing.adapter.ledger;
 
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import java.time.Duration;

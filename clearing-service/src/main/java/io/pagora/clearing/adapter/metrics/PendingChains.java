@@ -2,7 +2,7 @@ package io.pagora.clearing.adapter.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.clearing.domain.BankAnswer;
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;

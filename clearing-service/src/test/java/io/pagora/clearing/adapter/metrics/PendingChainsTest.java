@@ -3,7 +3,7 @@ package io.pagora.clearing.adapter.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Clock;
 import java.time.Duration;

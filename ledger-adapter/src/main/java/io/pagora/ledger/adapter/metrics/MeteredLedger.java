@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
 import io.pagora.ledger.domain.BatchTooLargeException;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewAccount;

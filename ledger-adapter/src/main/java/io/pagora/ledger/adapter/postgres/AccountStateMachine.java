@@ -5,7 +5,7 @@ import static io.pagora.ledger.domain.AccountResult.*;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.NewAccount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

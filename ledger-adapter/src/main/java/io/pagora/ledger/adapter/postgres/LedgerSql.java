@@ -1,8 +1,8 @@
 package io.pagora.ledger.adapter.postgres;
 
 import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferResult;
 import java.sql.Array;

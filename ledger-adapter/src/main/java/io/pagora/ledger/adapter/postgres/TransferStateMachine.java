@@ -2,8 +2,8 @@ package io.pagora.ledger.adapter.postgres;
 
 import static io.pagora.ledger.domain.TransferResult.*;
 
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferFlags;

@@ -1,5 +1,7 @@
 package io.pagora.ledger.adapter.tigerbeetle;
 
+import io.pagora.testing.TigerBeetleServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +11,7 @@ import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
 import io.pagora.ledger.domain.BatchTooLargeException;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewAccount;
@@ -17,7 +19,7 @@ import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferFlags;
 import io.pagora.ledger.domain.TransferResult;
-import io.pagora.ledger.testsupport.TigerBeetleServer;
+import io.pagora.testing.TigerBeetleServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -60,7 +62,7 @@ class TigerBeetleLedgerTest {
     }
 
     private static Ledger ledgerOnSharedServer() {
-        return TigerBeetleServer.requireShared().openLedger(CONFIG);
+        return TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
     }
 
     // ------------------------------------------------------------------ against a server
@@ -293,9 +295,9 @@ class TigerBeetleLedgerTest {
     void balancesAboveLongMaxAreACrash() {
         assertThat(TigerBeetleLedger.u128AsLong(Long.MAX_VALUE, 0, "credits_posted", Id128.of(1))).isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> TigerBeetleLedger.u128AsLong(-1L, 0, "credits_posted", Id128.of(1)))
-                .isInstanceOf(io.pagora.ledger.domain.Check.InvariantViolation.class);
+                .isInstanceOf(io.pagora.kernel.Check.InvariantViolation.class);
         assertThatThrownBy(() -> TigerBeetleLedger.u128AsLong(0, 1, "credits_posted", Id128.of(1)))
-                .isInstanceOf(io.pagora.ledger.domain.Check.InvariantViolation.class);
+                .isInstanceOf(io.pagora.kernel.Check.InvariantViolation.class);
     }
 
     /** {@code ExistsWithDifferentUserData128} → {@code EXISTS_WITH_DIFFERENT_USER_DATA_128}. */

@@ -1,6 +1,6 @@
 package io.pagora.payments.api.application;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
 import java.util.Optional;

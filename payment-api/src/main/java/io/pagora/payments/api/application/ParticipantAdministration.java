@@ -2,8 +2,8 @@ package io.pagora.payments.api.application;
 
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.TransferResult;
 import io.pagora.payments.api.domain.DerivedIds;

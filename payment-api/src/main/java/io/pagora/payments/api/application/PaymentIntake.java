@@ -1,8 +1,8 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.IdempotencyKeys.Claim;
 import io.pagora.payments.api.application.IdempotencyKeys.Stored;
 import io.pagora.payments.api.application.PaymentPublisher.Publication;

@@ -22,7 +22,7 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.web.EdgeProblemsConfiguration;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.time.Clock;
 import java.util.HashMap;
 import org.springframework.kafka.core.KafkaAdmin;

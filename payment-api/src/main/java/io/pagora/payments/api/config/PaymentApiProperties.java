@@ -1,7 +1,7 @@
 package io.pagora.payments.api.config;
 
 import io.pagora.events.TopicDurability;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

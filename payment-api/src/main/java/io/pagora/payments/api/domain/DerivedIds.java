@@ -1,7 +1,7 @@
 package io.pagora.payments.api.domain;
 
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.pagora.payments.api.domain;
 
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.PaymentId;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

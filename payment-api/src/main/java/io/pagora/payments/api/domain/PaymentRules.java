@@ -1,8 +1,8 @@
 package io.pagora.payments.api.domain;
 
 import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import java.math.BigInteger;
 import java.util.ArrayList;

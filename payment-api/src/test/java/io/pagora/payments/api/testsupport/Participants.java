@@ -2,7 +2,7 @@ package io.pagora.payments.api.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.LinkedHashSet;
 import java.util.List;

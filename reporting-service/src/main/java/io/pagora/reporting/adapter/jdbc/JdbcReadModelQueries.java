@@ -1,7 +1,7 @@
 package io.pagora.reporting.adapter.jdbc;
 
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;

@@ -1,6 +1,6 @@
 package io.pagora.reporting.adapter.kafka;
 
-import io.pagora.events.Texts;
+import io.pagora.kernel.Texts;
 import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.reporting.ReportingProperties;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
-import io.pagora.events.Texts;
+import io.pagora.kernel.Texts;
 import io.pagora.events.Topics;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.domain.EventRules;

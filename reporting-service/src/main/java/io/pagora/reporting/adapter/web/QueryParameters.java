@@ -1,6 +1,6 @@
 package io.pagora.reporting.adapter.web;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.settlement.domain.PaymentId;

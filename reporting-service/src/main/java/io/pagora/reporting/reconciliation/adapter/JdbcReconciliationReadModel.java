@@ -1,6 +1,6 @@
 package io.pagora.reporting.reconciliation.adapter;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel;
 import io.pagora.reporting.reconciliation.domain.PaymentFlows;

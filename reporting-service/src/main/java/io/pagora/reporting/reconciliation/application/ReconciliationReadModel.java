@@ -1,6 +1,6 @@
 package io.pagora.reporting.reconciliation.application;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.reporting.reconciliation.domain.PaymentFlows;
 import io.pagora.settlement.domain.BankId;

@@ -1,6 +1,6 @@
 package io.pagora.reporting.reconciliation.domain;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.settlement.domain.LegId;

@@ -1,6 +1,6 @@
 package io.pagora.reporting.reconciliation.domain;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 
 /**
  * What the read model's SETTLED payments moved on one account, in centavos: out of it and into it. For a

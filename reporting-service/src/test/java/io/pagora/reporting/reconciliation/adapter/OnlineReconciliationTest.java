@@ -8,7 +8,7 @@ import io.pagora.events.PaymentEvent;
 import io.pagora.events.RejectionReason;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.reporting.reconciliation.application.RoundReport;

@@ -1,6 +1,6 @@
 package io.pagora.payments.api.adapter.jdbc;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.AccountNumbers;
 import org.springframework.jdbc.core.JdbcTemplate;
 

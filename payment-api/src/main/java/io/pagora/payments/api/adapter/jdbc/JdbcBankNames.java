@@ -1,6 +1,6 @@
 package io.pagora.payments.api.adapter.jdbc;
 
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.BankNames;
 import io.pagora.settlement.domain.BankId;
 import java.util.List;

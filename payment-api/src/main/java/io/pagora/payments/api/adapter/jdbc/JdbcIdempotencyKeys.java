@@ -1,7 +1,7 @@
 package io.pagora.payments.api.adapter.jdbc;
 
-import io.pagora.ledger.domain.Check;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.IdempotencyKeys;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.settlement.domain.PaymentId;

@@ -3,7 +3,7 @@ package io.pagora.payments.api.adapter.kafka;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.Admission;
 import java.time.Duration;
 import java.util.HashMap;

@@ -6,7 +6,7 @@ import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.ledger.adapter.metrics.LatencyHistograms;
-import io.pagora.ledger.domain.Check;
+import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.PaymentPublisher;
 import java.time.Duration;
 import java.util.ArrayList;

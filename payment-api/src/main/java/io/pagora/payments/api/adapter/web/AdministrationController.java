@@ -1,7 +1,7 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.ParticipantAdministration;
 import io.pagora.payments.api.application.ParticipantAdministration.AccountOpening;
 import io.pagora.payments.api.application.ParticipantAdministration.BankRegistration;

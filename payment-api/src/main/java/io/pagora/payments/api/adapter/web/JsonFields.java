@@ -1,6 +1,6 @@
 package io.pagora.payments.api.adapter.web;
 
-import io.pagora.ledger.domain.Id128;
+import io.pagora.kernel.Id128;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;

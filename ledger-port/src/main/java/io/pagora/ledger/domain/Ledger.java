@@ -1,0 +1,46 @@
+package io.pagora.ledger.domain;
+
+import io.pagora.kernel.Id128;
+
+import java.util.List;
+
+/**
+ * The ledger port: double-entry accounts and transfers with TigerBeetle 0.16.30 semantics.
+ *
+ * <p>Every call is one request to the backend, applied in order as one atomic unit per linked chain,
+ * and answers one result per input, in input order. A request carries at most {@link #BATCH_SIZE_MAX}
+ * events; a larger one is refused with {@link BatchTooLargeException} before anything is sent.
+ *
+ * <p>Calls are idempotent per id: repeating a create with identical fields answers {@code EXISTS};
+ * with different fields {@code EXISTS_WITH_DIFFERENT_*}. A call that fails with
+ * {@link LedgerUnavailableException} may or may not have been applied; retry it with the same ids.
+ *
+ * <p>Implementations are thread-safe and meant to be shared by a whole process.
+ */
+public interface Ledger extends AutoCloseable {
+
+    /** TigerBeetle's limit for one request of transfers (1 MiB message body, 128-byte events). */
+    int BATCH_SIZE_MAX = 8189;
+
+    List<AccountResult> createAccounts(List<NewAccount> accounts);
+
+    List<TransferResult> createTransfers(List<NewTransfer> transfers);
+
+    /** The accounts that exist, in request order; unknown ids are left out. */
+    List<Account> lookupAccounts(List<Id128> ids);
+
+    /** The transfers that exist, in request order; unknown ids are left out. */
+    List<Transfer> lookupTransfers(List<Id128> ids);
+
+    /** A short name for reports: "tigerbeetle" or "postgresql". */
+    String backendName();
+
+    @Override
+    void close();
+
+    static void checkBatchSize(int size) {
+        if (size > BATCH_SIZE_MAX) {
+            throw new BatchTooLargeException(size);
+        }
+    }
+}

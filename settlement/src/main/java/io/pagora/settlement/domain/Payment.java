@@ -1,0 +1,31 @@
+package io.pagora.settlement.domain;
+
+import io.pagora.kernel.Id128;
+
+/** A payment to settle: from one customer account to another, in centavos. */
+public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavos) {
+
+    public Payment {
+        if (amountCentavos <= 0) {
+            throw new IllegalArgumentException("amount must be positive: " + amountCentavos);
+        }
+        if (payer.equals(payee)) {
+            throw new IllegalArgumentException("payer and payee must differ: " + payer);
+        }
+        if (!ChartOfAccounts.isCustomer(payer) || !ChartOfAccounts.isCustomer(payee)) {
+            throw new IllegalArgumentException("payer and payee must be customer accounts: " + payer + ", " + payee);
+        }
+    }
+
+    public BankId payerBank() {
+        return ChartOfAccounts.bankOf(payer).orElseThrow();
+    }
+
+    public BankId payeeBank() {
+        return ChartOfAccounts.bankOf(payee).orElseThrow();
+    }
+
+    public boolean onUs() {
+        return payerBank().equals(payeeBank());
+    }
+}

@@ -1,0 +1,435 @@
+package io.pagora.settlement.contract;
+
+import io.pagora.testing.ledger.LedgerFixture;
+
+import static io.pagora.ledger.domain.TransferResult.ACCOUNTS_MUST_BE_DIFFERENT;
+import static io.pagora.ledger.domain.TransferResult.ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER;
+import static io.pagora.ledger.domain.TransferResult.CODE_MUST_NOT_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.CREDIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX;
+import static io.pagora.ledger.domain.TransferResult.CREDIT_ACCOUNT_ID_MUST_NOT_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.CREDIT_ACCOUNT_NOT_FOUND;
+import static io.pagora.ledger.domain.TransferResult.DEBIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX;
+import static io.pagora.ledger.domain.TransferResult.DEBIT_ACCOUNT_ID_MUST_NOT_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.DEBIT_ACCOUNT_NOT_FOUND;
+import static io.pagora.ledger.domain.TransferResult.EXCEEDS_CREDITS;
+import static io.pagora.ledger.domain.TransferResult.EXCEEDS_DEBITS;
+import static io.pagora.ledger.domain.TransferResult.EXCEEDS_PENDING_TRANSFER_AMOUNT;
+import static io.pagora.ledger.domain.TransferResult.EXISTS;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_CODE;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_FLAGS;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_LEDGER;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_PENDING_ID;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_TIMEOUT;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_128;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_32;
+import static io.pagora.ledger.domain.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_64;
+import static io.pagora.ledger.domain.TransferResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE;
+import static io.pagora.ledger.domain.TransferResult.ID_ALREADY_FAILED;
+import static io.pagora.ledger.domain.TransferResult.ID_MUST_NOT_BE_INT_MAX;
+import static io.pagora.ledger.domain.TransferResult.ID_MUST_NOT_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.LEDGER_MUST_NOT_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.LINKED_EVENT_CHAIN_OPEN;
+import static io.pagora.ledger.domain.TransferResult.LINKED_EVENT_FAILED;
+import static io.pagora.ledger.domain.TransferResult.OK;
+import static io.pagora.ledger.domain.TransferResult.PENDING_ID_MUST_BE_DIFFERENT;
+import static io.pagora.ledger.domain.TransferResult.PENDING_ID_MUST_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.PENDING_ID_MUST_NOT_BE_INT_MAX;
+import static io.pagora.ledger.domain.TransferResult.PENDING_ID_MUST_NOT_BE_ZERO;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_ALREADY_POSTED;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_ALREADY_VOIDED;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_EXPIRED;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CODE;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_LEDGER;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_NOT_FOUND;
+import static io.pagora.ledger.domain.TransferResult.PENDING_TRANSFER_NOT_PENDING;
+import static io.pagora.ledger.domain.TransferResult.TIMEOUT_RESERVED_FOR_PENDING_TRANSFER;
+import static io.pagora.ledger.domain.TransferResult.TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.domain.BatchTooLargeException;
+import io.pagora.kernel.Id128;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.domain.NewAccount;
+import io.pagora.ledger.domain.NewTransfer;
+import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.domain.TransferFlags;
+import io.pagora.ledger.domain.TransferResult;
+import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.LegId;
+import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.ReservationOutcome;
+import io.pagora.settlement.domain.ReservationOutcome.RefusalReason;
+import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.VoidCause;
+import io.pagora.settlement.domain.ChainState;
+import io.pagora.settlement.domain.SettlementPlan;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.TransferCode;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The settlement contract: the PIX layer ({@link Participants}, {@link Settlement}) on top of any
+ * {@link Ledger} backend reserves, posts, voids, expires and refuses payments correctly and
+ * idempotently, and reads a payment's chain back ({@link ChainState}) the same way on every backend.
+ * Subclasses run it against the reference model, PostgreSQL and TigerBeetle.
+ *
+ * <p>Every test that moves money ends with the money invariants over the accounts it created (see
+ * {@link LedgerFixture}).
+ */
+public abstract class SettlementContract extends LedgerFixture {
+
+    // =============================================================================================
+    // PIX settlement on top of the port
+
+    @Test
+    @DisplayName("PIX: an interbank payment reserves three legs, then posting moves the money payer → reserves → payee")
+    void pixInterbankPaymentSettles() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(10_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 500);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Payment payment = pix.payment(payer, payee, 120);
+
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(balances(payer)).isEqualTo(new Balances(120, 0, 0, 500));
+        assertThat(balances(ChartOfAccounts.reserve(payerBank))).isEqualTo(new Balances(120, 0, 0, 10_000));
+        assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 120, 0));
+        assertThat(lookupTransfer(LegId.of(payment.id(), LegId.Phase.PENDING, 2)).userData128()).isEqualTo(payment.id().value());
+
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(380);
+        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(120);
+        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted()).isEqualTo(9_880);
+        assertThat(lookupAccount(ChartOfAccounts.reserve(payeeBank)).creditBalancePosted()).isEqualTo(120);
+        // A late "refused" after the post: the ledger's earlier resolution wins, and nothing moves back.
+        Map<Id128, Balances> settled = balancesOfAll();
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED))
+                .containsExactly(new ResolutionOutcome.Posted());
+        assertThat(balancesOfAll()).isEqualTo(settled);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX: an on-us payment is one leg payer → payee; the bank's reserve does not move")
+    void pixOnUsPaymentSettles() {
+        Pix pix = new Pix(60);
+        BankId bank = pix.bank(1_000);
+        Id128 payer = pix.customer(bank, 300);
+        Id128 payee = pix.customer(bank, 0);
+        Payment payment = pix.payment(payer, payee, 300);
+
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(ledger.lookupTransfers(List.of(LegId.of(payment.id(), LegId.Phase.PENDING, 1),
+                LegId.of(payment.id(), LegId.Phase.PENDING, 2)))).hasSize(1);
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        assertThat(lookupAccount(payer).creditBalancePosted()).isZero();
+        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(300);
+        assertThat(balances(ChartOfAccounts.reserve(bank))).isEqualTo(new Balances(0, 0, 0, 1_000));
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX: voiding a reserved payment releases every leg and moves nothing; a later post reports it Voided")
+    void pixVoidReleasesEverything() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 200);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Payment payment = pix.payment(payer, payee, 200);
+        Map<Id128, Balances> before = balancesOfAll();
+
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        ResolutionOutcome refused = new ResolutionOutcome.Voided(VoidCause.RECEIVING_BANK_REFUSED);
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).containsExactly(refused);
+        assertThat(balancesOfAll()).isEqualTo(before);
+        // A late "accepted" after the void: the ledger's earlier resolution, and its cause, win; nothing moves.
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(refused);
+        // A late expiry after the refusal: the first void's cause stays the payment's outcome.
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED)).containsExactly(refused);
+        assertThat(pix.settlement.inspect(List.of(payment)))
+                .containsExactly(new ChainState.Voided(VoidCause.RECEIVING_BANK_REFUSED));
+        assertThat(balancesOfAll()).isEqualTo(before);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX: refusals name their reason: insufficient funds, insufficient reserve, unknown account; nothing is reserved")
+    void pixRefusalsNameTheirReason() {
+        Pix pix = new Pix(60);
+        BankId richBank = pix.bank(10_000);
+        BankId poorBank = pix.bank(50);
+        BankId payeeBank = pix.bank(0);
+        Id128 poorCustomer = pix.customer(richBank, 10);
+        Id128 richCustomerOfPoorBank = pix.customer(poorBank, 1_000);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Id128 unknownPayee = ChartOfAccounts.customer(payeeBank, 999_999);
+        Id128 sameBankPayee = pix.customer(richBank, 0);
+        Map<Id128, Balances> before = balancesOfAll();
+
+        List<ReservationOutcome> outcomes = pix.settlement.reserve(List.of(
+                pix.payment(poorCustomer, payee, 11),
+                pix.payment(richCustomerOfPoorBank, payee, 51),
+                pix.payment(richCustomerOfPoorBank, unknownPayee, 5),
+                pix.payment(ChartOfAccounts.customer(richBank, 888_888), payee, 5),
+                pix.payment(poorCustomer, sameBankPayee, 11)));
+        assertThat(outcomes).containsExactly(
+                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
+                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_RESERVE, 2, EXCEEDS_CREDITS),
+                new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 3, CREDIT_ACCOUNT_NOT_FOUND),
+                new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 1, DEBIT_ACCOUNT_NOT_FOUND),
+                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS));
+        assertThat(balancesOfAll()).isEqualTo(before);
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX: a refused payment retried with the same id is PREVIOUSLY_FAILED, even once funds arrive")
+    void pixRefusedPaymentStaysFailed() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 10);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Payment payment = pix.payment(payer, payee, 50);
+        assertThat(pix.settlement.reserve(List.of(payment)))
+                .containsExactly(new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS));
+        pix.participants.fundCustomer(newId(), payer, 100);
+
+        assertThat(pix.settlement.reserve(List.of(payment)))
+                .containsExactly(new ReservationOutcome.Refused(RefusalReason.PREVIOUSLY_FAILED, 1, ID_ALREADY_FAILED));
+        assertThat(pix.settlement.reserve(List.of(pix.payment(payer, payee, 50)))).as("a new payment id goes through")
+                .containsExactly(new ReservationOutcome.Reserved());
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX: reservations in one batch count against each other: the second of two 60s from 100 is refused")
+    void pixReservationsInOneBatchCountAgainstEachOther() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 100);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Id128 onUsPayee = pix.customer(payerBank, 0);
+        List<Payment> payments = List.of(pix.payment(payer, payee, 60), pix.payment(payer, onUsPayee, 60),
+                pix.payment(payer, onUsPayee, 40));
+        assertThat(pix.settlement.reserve(payments)).containsExactly(new ReservationOutcome.Reserved(),
+                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
+                new ReservationOutcome.Reserved());
+        assertThat(pix.settlement.post(List.of(payments.get(0), payments.get(2))))
+                .containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
+        assertThat(lookupAccount(payer).creditBalancePosted()).isZero();
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX: a reservation redelivered under another pending timeout is the payment's own, not an integrity alarm")
+    void pixRedeliveryUnderAnotherTimeoutFindsTheLedgersReservation() {
+        Pix pix = new Pix(60);
+        Id128 payer = pix.customer(pix.bank(1_000), 200);
+        Id128 payee = pix.customer(pix.bank(0), 0);
+        Payment payment = pix.payment(payer, payee, 200);
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        Map<Id128, Balances> settled = balancesOfAll();
+
+        // Clearing restarted with another pagora.clearing.pending-timeout, and the poll is redelivered.
+        Settlement restarted = new Settlement(ledger, 90);
+        assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(90)).getFirst())
+                .as("the ledger's own answer").isEqualTo(EXISTS_WITH_DIFFERENT_TIMEOUT);
+        assertThat(restarted.inspect(List.of(payment))).containsExactly(new ChainState.Posted());
+        assertThat(restarted.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(restarted.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        assertThat(balancesOfAll()).isEqualTo(settled);
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX: a different payment under a settled payment's id stays an integrity alarm once the ledger is asked")
+    void pixImpostorUnderASettledIdIsAnAlarm() {
+        Pix pix = new Pix(60);
+        Id128 payer = pix.customer(pix.bank(1_000), 500);
+        Id128 payee = pix.customer(pix.bank(0), 0);
+        Payment payment = pix.payment(payer, payee, 200);
+        pix.settlement.reserve(List.of(payment));
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+        Map<Id128, Balances> settled = balancesOfAll();
+
+        Payment impostor = new Payment(payment.id(), payer, payee, 300);
+        assertThat(pix.settlement.inspect(List.of(impostor)).getFirst()).isInstanceOf(ChainState.Conflicting.class);
+        assertThat(pix.settlement.reserve(List.of(impostor)))
+                .containsExactly(new ReservationOutcome.IntegrityAlarm(1, EXISTS_WITH_DIFFERENT_AMOUNT));
+        assertThat(pix.settlement.post(List.of(impostor)).getFirst()).isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
+        assertThat(balancesOfAll()).isEqualTo(settled);
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX: after a crash, re-running reserve and post reports the same outcomes and moves the money once")
+    void pixRerunAfterCrashIsIdempotent() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 500);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Id128 onUsPayee = pix.customer(payerBank, 0);
+        List<Payment> payments = List.of(pix.payment(payer, payee, 100), pix.payment(payer, onUsPayee, 50));
+
+        List<ReservationOutcome> reserved = pix.settlement.reserve(payments);
+        assertThat(reserved).containsExactly(new ReservationOutcome.Reserved(), new ReservationOutcome.Reserved());
+        assertThat(pix.settlement.reserve(payments)).as("reserve re-run").isEqualTo(reserved);
+        assertThat(balances(payer)).isEqualTo(new Balances(150, 0, 0, 500));
+
+        List<ResolutionOutcome> posted = pix.settlement.post(payments);
+        assertThat(posted).containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
+        assertThat(pix.settlement.post(payments)).as("post re-run").isEqualTo(posted);
+        assertThat(pix.settlement.reserve(payments)).as("reserve re-run after posting").isEqualTo(reserved);
+
+        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(350);
+        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(100);
+        assertThat(lookupAccount(onUsPayee).creditBalancePosted()).isEqualTo(50);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @Timeout(30)
+    @DisplayName("PIX: a payment neither posted nor voided in time expires: nothing moves and posting reports Expired")
+    void pixPaymentExpires() throws InterruptedException {
+        Pix pix = new Pix(1);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 100);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Payment payment = pix.payment(payer, payee, 100);
+        Map<Id128, Balances> before = balancesOfAll();
+        long reservedAt = System.nanoTime();
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+
+        sleepUntil(reservedAt + Duration.ofMillis(1_300).toNanos());
+        assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Expired());
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED))
+                .containsExactly(new ResolutionOutcome.Expired());
+        awaitTrue(() -> balancesOfAll().equals(before), Duration.ofSeconds(5));
+        assertThat(balancesOfAll()).isEqualTo(before);
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX: registering a bank twice answers EXISTS for the reserve, which fails the rest of the linked pair")
+    void pixBankRegistrationRetry() {
+        Pix pix = new Pix(60);
+        BankId bank = pix.bank(0);
+        assertThat(pix.participants.registerBank(bank))
+                .containsExactly(AccountResult.EXISTS, AccountResult.LINKED_EVENT_FAILED);
+        assertThat(pix.participants.openCustomers(bank, List.of(1L, 1L)))
+                .containsExactly(AccountResult.OK, AccountResult.EXISTS);
+        track(ChartOfAccounts.customer(bank, 1));
+        AccountResult first = pix.participants.openCentralBank();
+        assertThat(first.isSuccess()).as("opening the central bank: %s", first).isTrue();
+        assertThat(pix.participants.openCentralBank()).isEqualTo(AccountResult.EXISTS);
+        assertMoneyInvariants();
+    }
+
+    /**
+     * A PIX world for one test: banks with random ISPBs, reserves funded from the test's own issuer
+     * (standing in for the central bank, which a shared ledger holds only once), customers funded by
+     * their bank's transit account.
+     */
+    protected final class Pix {
+        final Participants participants = new Participants(ledger);
+        final Settlement settlement;
+        private final TimeOrderedIds ids = new TimeOrderedIds();
+        private long nextCustomer = 1;
+
+        Pix(int pendingTimeoutSeconds) {
+            settlement = new Settlement(ledger, pendingTimeoutSeconds);
+        }
+
+        BankId bank(long reserve) {
+            BankId bank;
+            do {
+                bank = new BankId(1 + RANDOM.nextInt(BankId.ISPB_MAX));
+            } while (!ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank))).isEmpty());
+            assertThat(participants.registerBank(bank)).containsExactly(AccountResult.OK, AccountResult.OK);
+            track(ChartOfAccounts.reserve(bank));
+            track(ChartOfAccounts.transit(bank));
+            if (reserve > 0) {
+                assertThat(create(NewTransfer.posted(newId(), issuer(), ChartOfAccounts.reserve(bank), reserve,
+                        ChartOfAccounts.LEDGER_BRL, TransferCode.RESERVE_FUNDING, Id128.ZERO))).isEqualTo(OK);
+            }
+            return bank;
+        }
+
+        Id128 customer(BankId bank, long balance) {
+            long number = nextCustomer++;
+            assertThat(participants.openCustomers(bank, List.of(number))).containsExactly(AccountResult.OK);
+            Id128 customer = ChartOfAccounts.customer(bank, number);
+            track(customer);
+            if (balance > 0) {
+                assertThat(participants.fundCustomer(newId(), customer, balance)).isEqualTo(OK);
+            }
+            return customer;
+        }
+
+        Payment payment(Id128 payer, Id128 payee, long amount) {
+            return new Payment(ids.nextPaymentId(), payer, payee, amount);
+        }
+
+        /** The issuer must be on the BRL ledger to fund reserves. */
+        private Id128 issuer() {
+            if (pixIssuer == null) {
+                pixIssuer = account(ChartOfAccounts.LEDGER_BRL, NO_LIMIT);
+            }
+            return pixIssuer;
+        }
+
+        private Id128 pixIssuer;
+    }
+}
