@@ -278,13 +278,13 @@ class TigerBeetleLedgerTest {
     @Test
     void everyTigerBeetleCodeMapsToTheDomainCodeOfTheSameNameAndPosition() {
         for (CreateTransferResult code : CreateTransferResult.values()) {
-            TransferResult mapped = TigerBeetleLedger.map(code);
+            TransferResult mapped = ResultCodes.map(code);
             assertThat(mapped.name()).isEqualTo(upperSnake(code.name()));
             assertThat(mapped.ordinal()).as("position of %s", code).isEqualTo(code.ordinal());
         }
         assertThat(TransferResult.values()).hasSameSizeAs(CreateTransferResult.values());
         for (CreateAccountResult code : CreateAccountResult.values()) {
-            AccountResult mapped = TigerBeetleLedger.map(code);
+            AccountResult mapped = ResultCodes.map(code);
             assertThat(mapped.name()).isEqualTo(upperSnake(code.name()));
             assertThat(mapped.ordinal()).as("position of %s", code).isEqualTo(code.ordinal());
         }
@@ -293,10 +293,10 @@ class TigerBeetleLedgerTest {
 
     @Test
     void balancesAboveLongMaxAreACrash() {
-        assertThat(TigerBeetleLedger.u128AsLong(Long.MAX_VALUE, 0, "credits_posted", Id128.of(1))).isEqualTo(Long.MAX_VALUE);
-        assertThatThrownBy(() -> TigerBeetleLedger.u128AsLong(-1L, 0, "credits_posted", Id128.of(1)))
+        assertThat(Conversions.u128AsLong(Long.MAX_VALUE, 0, "credits_posted", Id128.of(1))).isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> Conversions.u128AsLong(-1L, 0, "credits_posted", Id128.of(1)))
                 .isInstanceOf(io.pagora.kernel.Check.InvariantViolation.class);
-        assertThatThrownBy(() -> TigerBeetleLedger.u128AsLong(0, 1, "credits_posted", Id128.of(1)))
+        assertThatThrownBy(() -> Conversions.u128AsLong(0, 1, "credits_posted", Id128.of(1)))
                 .isInstanceOf(io.pagora.kernel.Check.InvariantViolation.class);
     }
 
