@@ -96,20 +96,35 @@ public final class PaymentIntake {
         return acceptAll(List.of(Order.of(key, request))).getFirst();
     }
 
-    /** One outcome per order, in order. */
+    /**
+     * One outcome per order, in order. The steps run in this order, each over the orders the previous
+     * ones left open; an order refused by a step gets its outcome there and is not looked at again.
+     */
     public List<Outcome> acceptAll(List<Order> orders) {
-        int count = orders.size();
-        Outcome[] outcomes = new Outcome[count];
-
         // 0. Past capacity, nothing is claimed or published: every order is refused at once.
         Optional<Problem> overloaded = admission.refusal();
         if (overloaded.isPresent()) {
-            return Collections.nCopies(count, new Outcome.Rejected(overloaded.get()));
+            return Collections.nCopies(orders.size(), new Outcome.Rejected(overloaded.get()));
         }
+        Outcome[] outcomes = new Outcome[orders.size()];
+        List<Integer> valid = checkRequests(orders, outcomes);
+        List<Integer> admissible = checkAccounts(orders, valid, outcomes);
+        KeyUses uses = KeyUses.of(orders, admissible);
+        if (!uses.firstUse().isEmpty()) {
+            Map<IdempotencyKey, Stored> stored = claimKeys(uses);
+            publish(orders, uses, stored, outcomes);
+        }
+        followFirstUses(orders, uses, outcomes);
+        for (int i = 0; i < outcomes.length; i++) {
+            Check.that(outcomes[i] != null, "order %d has an outcome", i);
+        }
+        return List.of(outcomes);
+    }
 
-        // 1. Everything decidable without I/O.
-        List<Integer> valid = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
+    /** 1. Everything decidable without I/O. Answers the indexes of the orders still open. */
+    private List<Integer> checkRequests(List<Order> orders, Outcome[] outcomes) {
+        List<Integer> valid = new ArrayList<>(orders.size());
+        for (int i = 0; i < orders.size(); i++) {
             Order order = orders.get(i);
             Optional<Problem> problem = order.problem() != null
                     ? Optional.of(order.problem())
@@ -120,8 +135,11 @@ public final class PaymentIntake {
                 valid.add(i);
             }
         }
+        return valid;
+    }
 
-        // 2. One ledger lookup for every account not known to exist.
+    /** 2. One ledger lookup for every account not known to exist. Answers the indexes still open. */
+    private List<Integer> checkAccounts(List<Order> orders, List<Integer> valid, Outcome[] outcomes) {
         Set<Id128> accountIds = new HashSet<>();
         for (int i : valid) {
             accountIds.add(orders.get(i).request().payer());
@@ -138,61 +156,85 @@ public final class PaymentIntake {
                 admissible.add(i);
             }
         }
+        return admissible;
+    }
 
-        // 3. A key used twice in one batch: the first use claims it, later ones follow it.
-        byte[][] fingerprints = new byte[count][];
-        Map<IdempotencyKey, Integer> firstUse = new LinkedHashMap<>();
-        List<Integer> laterUses = new ArrayList<>();
-        for (int i : admissible) {
-            fingerprints[i] = orders.get(i).request().fingerprint();
-            if (firstUse.putIfAbsent(orders.get(i).key(), i) != null) {
-                laterUses.add(i);
-            }
-        }
+    /**
+     * 3. A key used twice in one batch: the first use claims it, later ones follow it.
+     *
+     * @param fingerprints each admissible order's request fingerprint, by order index (null for the others)
+     * @param firstUse each key's first admissible order, in order of first use
+     * @param laterUses the admissible orders whose key an earlier order of the batch already uses
+     */
+    private record KeyUses(byte[][] fingerprints, Map<IdempotencyKey, Integer> firstUse, List<Integer> laterUses) {
 
-        // 4. One SQL statement claims every key.
-        if (!firstUse.isEmpty()) {
-            Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
-            List<Claim> claims = new ArrayList<>(firstUse.size());
-            firstUse.forEach((key, i) -> claims.add(new Claim(key, fingerprints[i], ids.nextPaymentId())));
-            Map<IdempotencyKey, Stored> stored = keys.claimAll(claims, acceptedAt);
-
-            // 5. Publish new and replayed payments alike; refuse a key reused for another request.
-            List<Integer> publishing = new ArrayList<>(firstUse.size());
-            List<Stored> publishingKeys = new ArrayList<>(firstUse.size());
-            List<PaymentRequested> events = new ArrayList<>(firstUse.size());
-            for (Map.Entry<IdempotencyKey, Integer> use : firstUse.entrySet()) {
-                int i = use.getValue();
-                Stored claim = stored.get(use.getKey());
-                Check.that(claim != null, "every claimed key is answered: %s", use.getKey());
-                if (!claim.inserted() && !Arrays.equals(claim.requestSha256(), fingerprints[i])) {
-                    outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
-                            "this Idempotency-Key already names payment " + claim.paymentId()
-                                    + " made with a different request; use a new key for a new payment"));
-                    continue;
+        static KeyUses of(List<Order> orders, List<Integer> admissible) {
+            byte[][] fingerprints = new byte[orders.size()][];
+            Map<IdempotencyKey, Integer> firstUse = new LinkedHashMap<>();
+            List<Integer> laterUses = new ArrayList<>();
+            for (int i : admissible) {
+                fingerprints[i] = orders.get(i).request().fingerprint();
+                if (firstUse.putIfAbsent(orders.get(i).key(), i) != null) {
+                    laterUses.add(i);
                 }
-                publishing.add(i);
-                publishingKeys.add(claim);
-                events.add(orders.get(i).request().toEvent(claim.paymentId(), claim.acceptedAt()));
             }
-            List<Publication> publications = events.isEmpty() ? List.of() : publisher.publishAll(events);
-            Check.that(publications.size() == events.size(), "one publication per event");
-            for (int p = 0; p < publishing.size(); p++) {
-                Stored claim = publishingKeys.get(p);
-                outcomes[publishing.get(p)] = switch (publications.get(p)) {
-                    case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
-                    case Publication.NotSent notSent -> new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
-                            "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
-                                    + " published: retry with the same Idempotency-Key and request"));
-                    case Publication.Unconfirmed unconfirmed -> unknown(claim.paymentId().toString(), unconfirmed.reason());
-                };
-            }
+            return new KeyUses(fingerprints, firstUse, laterUses);
         }
+    }
 
-        // 6. Later uses of a key within the batch.
-        for (int i : laterUses) {
-            int first = firstUse.get(orders.get(i).key());
-            if (!Arrays.equals(fingerprints[first], fingerprints[i])) {
+    /** 4. One SQL statement claims every key, each with a new payment id it keeps if it is new. */
+    private Map<IdempotencyKey, Stored> claimKeys(KeyUses uses) {
+        Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
+        List<Claim> claims = new ArrayList<>(uses.firstUse().size());
+        uses.firstUse().forEach((key, i) -> claims.add(new Claim(key, uses.fingerprints()[i], ids.nextPaymentId())));
+        return keys.claimAll(claims, acceptedAt);
+    }
+
+    /**
+     * 5. Publish new and replayed payments alike; refuse a key reused for another request. All sends go
+     * out before one bounded wait for all acknowledgements.
+     */
+    private void publish(List<Order> orders, KeyUses uses, Map<IdempotencyKey, Stored> stored, Outcome[] outcomes) {
+        int firstUses = uses.firstUse().size();
+        List<Integer> publishing = new ArrayList<>(firstUses);
+        List<Stored> publishingKeys = new ArrayList<>(firstUses);
+        List<PaymentRequested> events = new ArrayList<>(firstUses);
+        for (Map.Entry<IdempotencyKey, Integer> use : uses.firstUse().entrySet()) {
+            int i = use.getValue();
+            Stored claim = stored.get(use.getKey());
+            Check.that(claim != null, "every claimed key is answered: %s", use.getKey());
+            if (!claim.inserted() && !Arrays.equals(claim.requestSha256(), uses.fingerprints()[i])) {
+                outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                        "this Idempotency-Key already names payment " + claim.paymentId()
+                                + " made with a different request; use a new key for a new payment"));
+                continue;
+            }
+            publishing.add(i);
+            publishingKeys.add(claim);
+            events.add(orders.get(i).request().toEvent(claim.paymentId(), claim.acceptedAt()));
+        }
+        List<Publication> publications = events.isEmpty() ? List.of() : publisher.publishAll(events);
+        Check.that(publications.size() == events.size(), "one publication per event");
+        for (int p = 0; p < publishing.size(); p++) {
+            outcomes[publishing.get(p)] = outcome(publishingKeys.get(p), publications.get(p));
+        }
+    }
+
+    private static Outcome outcome(Stored claim, Publication publication) {
+        return switch (publication) {
+            case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
+            case Publication.NotSent notSent -> new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
+                    "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
+                            + " published: retry with the same Idempotency-Key and request"));
+            case Publication.Unconfirmed unconfirmed -> unknown(claim.paymentId().toString(), unconfirmed.reason());
+        };
+    }
+
+    /** 6. Later uses of a key within the batch take their first use's outcome, or are refused. */
+    private static void followFirstUses(List<Order> orders, KeyUses uses, Outcome[] outcomes) {
+        for (int i : uses.laterUses()) {
+            int first = uses.firstUse().get(orders.get(i).key());
+            if (!Arrays.equals(uses.fingerprints()[first], uses.fingerprints()[i])) {
                 outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
                         "this idempotencyKey is used by item " + first + " of the same batch with a different request"));
             } else if (outcomes[first] instanceof Outcome.Accepted accepted) {
@@ -201,11 +243,6 @@ public final class PaymentIntake {
                 outcomes[i] = outcomes[first];
             }
         }
-
-        for (int i = 0; i < count; i++) {
-            Check.that(outcomes[i] != null, "order %d has an outcome", i);
-        }
-        return List.of(outcomes);
     }
 
     /** The outcome of a payment the broker did not confirm; {@code paymentId} null when not yet assigned. */
