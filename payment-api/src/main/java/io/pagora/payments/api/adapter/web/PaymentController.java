@@ -15,10 +15,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
-import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -122,7 +120,24 @@ public class PaymentController {
     }
 
     private ResponseEntity<Object> payMany(HttpServletRequest http, long started) {
-        JsonNode body = JsonBodies.read(http, batchBodyMaxBytes);
+        List<Order> orders = orders(JsonBodies.read(http, batchBodyMaxBytes));
+        List<Outcome> outcomes = batchIntake.acceptAll(orders);
+        long elapsedNanos = System.nanoTime() - started;
+        BatchResult.Tally tally = new BatchResult.Tally(outcomes.size());
+        for (Outcome outcome : outcomes) {
+            count(outcome);
+            acceptMetrics.record(AcceptMetrics.Endpoint.BATCH, outcome, elapsedNanos);
+            tally.add(outcome);
+        }
+        Problem wholeBatch = tally.wholeBatchProblem();
+        if (wholeBatch != null) {
+            return Problems.response(wholeBatch, http.getRequestURI());
+        }
+        return ResponseEntity.ok(tally.result());
+    }
+
+    /** The batch body's items, each parsed or with the problem that made parsing fail. */
+    private List<Order> orders(JsonNode body) {
         JsonFields fields = new JsonFields(body);
         JsonNode items = fields.node("payments");
         if (items == null) {
@@ -139,68 +154,7 @@ public class PaymentController {
         for (int i = 0; i < items.size(); i++) {
             orders.add(order(items.get(i), i));
         }
-        List<Outcome> outcomes = batchIntake.acceptAll(orders);
-        long elapsedNanos = System.nanoTime() - started;
-
-        List<Map<String, Object>> results = new ArrayList<>(outcomes.size());
-        int accepted = 0;
-        int replayed = 0;
-        int unknown = 0;
-        int brokerFailures = 0;
-        Problem brokerProblem = null;
-        Problem unknownProblem = null;
-        for (int i = 0; i < outcomes.size(); i++) {
-            Outcome outcome = outcomes.get(i);
-            count(outcome);
-            acceptMetrics.record(AcceptMetrics.Endpoint.BATCH, outcome, elapsedNanos);
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("index", i);
-            switch (outcome) {
-                case Outcome.Accepted ok -> {
-                    result.put("status", ok.replayed() ? "REPLAYED" : "ACCEPTED");
-                    result.put("paymentId", ok.paymentId().toString());
-                    result.put("acceptedAt", ok.acceptedAt());
-                    if (ok.replayed()) {
-                        replayed++;
-                    } else {
-                        accepted++;
-                    }
-                }
-                case Outcome.Rejected refused -> {
-                    result.put("status", "REJECTED");
-                    // Fields are named within the item; the batch names them within the body.
-                    Problem problem = refused.problem();
-                    result.put("problem", Problems.embedded(problem.field() == null ? problem
-                            : new Problem(problem.type(), problem.detail(), "payments[" + i + "]." + problem.field())));
-                    if (refused.problem().type() == ProblemType.BROKER_UNAVAILABLE) {
-                        brokerFailures++;
-                        brokerProblem = refused.problem();
-                    }
-                }
-                case Outcome.Unknown notConfirmed -> {
-                    // Never REJECTED: the payment may be accepted, and a client that took it for refused
-                    // and paid again under a new key would pay twice.
-                    result.put("status", "UNKNOWN");
-                    result.put("problem", Problems.embedded(notConfirmed.problem()));
-                    unknown++;
-                    brokerFailures++;
-                    unknownProblem = notConfirmed.problem();
-                }
-            }
-            results.add(result);
-        }
-        if (brokerFailures > 0 && accepted + replayed == 0) {
-            // Nothing went through: the batch as a whole is a transient failure, to be retried as is —
-            // and if any payment may have been accepted, the batch's outcome is unknown, not refused.
-            return Problems.response(unknownProblem != null ? unknownProblem : brokerProblem, http.getRequestURI());
-        }
-        Map<String, Object> response = new LinkedHashMap<>();
-        response.put("acceptedCount", accepted);
-        response.put("replayedCount", replayed);
-        response.put("rejectedCount", outcomes.size() - accepted - replayed - unknown);
-        response.put("unknownCount", unknown);
-        response.put("results", results);
-        return ResponseEntity.ok(response);
+        return orders;
     }
 
     private static Order order(JsonNode item, int index) {

@@ -1,0 +1,100 @@
+package io.pagora.payments.api.adapter.web;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.ProblemType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The 200 body of {@code POST /payments/batch} (the OpenAPI document's {@code BatchResult}): the counts,
+ * then one result per item in request order. Members are written in the order declared here.
+ */
+@JsonPropertyOrder({"acceptedCount", "replayedCount", "rejectedCount", "unknownCount", "results"})
+public record BatchResult(int acceptedCount, int replayedCount, int rejectedCount, int unknownCount, List<Item> results) {
+
+    /**
+     * One item's answer. {@code paymentId} and {@code acceptedAt} only when ACCEPTED or REPLAYED,
+     * {@code problem} (the members of a problem+json document) only when REJECTED or UNKNOWN.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"index", "status", "paymentId", "acceptedAt", "problem"})
+    public record Item(int index, String status, String paymentId, Instant acceptedAt, Map<String, Object> problem) {}
+
+    /**
+     * Gathers one batch's outcomes, in order, into its answer: a {@link BatchResult}, or, when nothing
+     * went through because the broker failed, the one problem that answers the whole batch.
+     */
+    static final class Tally {
+
+        private final List<Item> results;
+        private int accepted;
+        private int replayed;
+        private int unknown;
+        private int brokerFailures;
+        private Problem brokerProblem;
+        private Problem unknownProblem;
+
+        Tally(int itemCount) {
+            this.results = new ArrayList<>(itemCount);
+        }
+
+        /** Adds the outcome of the next item, whose index is {@code results.size()}. */
+        void add(Outcome outcome) {
+            int i = results.size();
+            results.add(switch (outcome) {
+                case Outcome.Accepted ok -> accepted(i, ok);
+                case Outcome.Rejected refused -> rejected(i, refused.problem());
+                // Never REJECTED: the payment may be accepted, and a client that took it for refused
+                // and paid again under a new key would pay twice.
+                case Outcome.Unknown notConfirmed -> unknown(i, notConfirmed.problem());
+            });
+        }
+
+        /**
+         * Nothing went through: the batch as a whole is a transient failure, to be retried as is — and if
+         * any payment may have been accepted, the batch's outcome is unknown, not refused.
+         */
+        Problem wholeBatchProblem() {
+            if (brokerFailures == 0 || accepted + replayed > 0) {
+                return null;
+            }
+            return unknownProblem != null ? unknownProblem : brokerProblem;
+        }
+
+        BatchResult result() {
+            return new BatchResult(accepted, replayed, results.size() - accepted - replayed - unknown, unknown,
+                    results);
+        }
+
+        private Item accepted(int i, Outcome.Accepted ok) {
+            if (ok.replayed()) {
+                replayed++;
+            } else {
+                accepted++;
+            }
+            return new Item(i, ok.replayed() ? "REPLAYED" : "ACCEPTED", ok.paymentId().toString(), ok.acceptedAt(), null);
+        }
+
+        private Item rejected(int i, Problem problem) {
+            if (problem.type() == ProblemType.BROKER_UNAVAILABLE) {
+                brokerFailures++;
+                brokerProblem = problem;
+            }
+            // Fields are named within the item; the batch names them within the body.
+            return new Item(i, "REJECTED", null, null, Problems.embedded(problem.field() == null ? problem
+                    : new Problem(problem.type(), problem.detail(), "payments[" + i + "]." + problem.field())));
+        }
+
+        private Item unknown(int i, Problem problem) {
+            unknown++;
+            brokerFailures++;
+            unknownProblem = problem;
+            return new Item(i, "UNKNOWN", null, null, Problems.embedded(problem));
+        }
+    }
+}
