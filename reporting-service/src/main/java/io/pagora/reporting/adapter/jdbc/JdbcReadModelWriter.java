@@ -80,15 +80,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 ORDER BY payment_id
                 ON CONFLICT (payment_id) DO NOTHING
                 RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at
-            ), entries AS (
-                INSERT INTO reporting.statement_entries
-                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
-                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
-                FROM inserted WHERE status = 'SETTLED'
-                UNION ALL
-                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
-                FROM inserted WHERE status = 'SETTLED'
-                ON CONFLICT DO NOTHING
+            ), entries AS (""" + statementEntriesOf("inserted") + """
             )
             SELECT payment_id, status, final_at FROM inserted
             """;
@@ -106,15 +98,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 WHERE p.payment_id = i.payment_id AND p.status = 'ACCEPTED'
                 RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos,
                           p.status, p.reason, p.final_at
-            ), entries AS (
-                INSERT INTO reporting.statement_entries
-                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
-                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
-                FROM finalized WHERE status = 'SETTLED'
-                UNION ALL
-                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
-                FROM finalized WHERE status = 'SETTLED'
-                ON CONFLICT DO NOTHING
+            ), entries AS (""" + statementEntriesOf("finalized") + """
             )
             SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, final_at
             FROM finalized
@@ -142,6 +126,23 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 last_projected_at = now()
             WHERE id = 1
             """;
+
+    /**
+     * The statement entries of every SETTLED row of the CTE {@code rows}: the payer's DEBIT and the
+     * payee's CREDIT. Shared by the insert of new payments and the finalize of existing ones.
+     */
+    private static String statementEntriesOf(String rows) {
+        return """
+                INSERT INTO reporting.statement_entries
+                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
+                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
+                FROM %1$s WHERE status = 'SETTLED'
+                UNION ALL
+                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
+                FROM %1$s WHERE status = 'SETTLED'
+                ON CONFLICT DO NOTHING
+                """.formatted(rows);
+    }
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
@@ -176,29 +177,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 stored);
 
         List<IntegrityAlarm> alarms = new ArrayList<>();
-        int redelivered = 0;
-        for (PaymentFacts fact : existing) {
-            Stored row = stored.get(fact.paymentId());
-            Check.that(row != null, "payment %s conflicted on insert, so it exists", fact.paymentId());
-            if (!fact.sameParties(row.payer, row.payee, row.amountCentavos)) {
-                alarms.add(IntegrityAlarm.inconsistentEvent(fact.paymentId().toString(),
-                        PaymentFacts.describeParties(row.payer, row.payee, row.amountCentavos), fact.describeParties()));
-            }
-            boolean agrees = true;
-            FinalState outcome = fact.outcome();
-            if (outcome != null && !finalized.contains(fact.paymentId())) {
-                // Not finalized by this poll although it has an outcome: the row was final already.
-                Check.that(row.status.isFinal(), "payment %s is final after the finalize statement", fact.paymentId());
-                if (!outcome.sameOutcomeAs(row.status, row.reason)) {
-                    agrees = false;
-                    alarms.add(IntegrityAlarm.conflictingOutcome(fact.paymentId().toString(),
-                            FinalState.describe(row.status, row.reason), outcome.describe()));
-                }
-            }
-            if (agrees && !finalized.contains(fact.paymentId()) && !filled.contains(fact.paymentId())) {
-                redelivered++;
-            }
-        }
+        int redelivered = judgeExisting(existing, stored, finalized, filled, alarms);
 
         addStats(c, stats);
         int requestsVisible = filled.size();
@@ -216,6 +195,50 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 finalStates.size(), stats.finalized);
         return new Applied(inserted.size(), stats.finalized, filled.size(), redelivered, List.copyOf(alarms),
                 requestsVisible, List.copyOf(finalStates));
+    }
+
+    /**
+     * Compares each payment that already existed with its stored row: other parties, or another final
+     * state than the stored one, is an integrity alarm (never an overwrite); a payment this poll neither
+     * finalized nor filled, and that agrees, is a redelivery.
+     *
+     * @param alarms receives the alarms
+     * @return how many payments were redelivered
+     */
+    private static int judgeExisting(List<PaymentFacts> existing, Map<Id128, Stored> stored, Set<Id128> finalized,
+            Set<Id128> filled, List<IntegrityAlarm> alarms) {
+        int redelivered = 0;
+        for (PaymentFacts fact : existing) {
+            Stored row = stored.get(fact.paymentId());
+            Check.that(row != null, "payment %s conflicted on insert, so it exists", fact.paymentId());
+            if (!fact.sameParties(row.payer, row.payee, row.amountCentavos)) {
+                alarms.add(IntegrityAlarm.inconsistentEvent(fact.paymentId().toString(),
+                        PaymentFacts.describeParties(row.payer, row.payee, row.amountCentavos), fact.describeParties()));
+            }
+            boolean agrees = finalized.contains(fact.paymentId()) || agreesWithFinalRow(fact, row, alarms);
+            if (agrees && !finalized.contains(fact.paymentId()) && !filled.contains(fact.paymentId())) {
+                redelivered++;
+            }
+        }
+        return redelivered;
+    }
+
+    /**
+     * A payment this poll did not finalize: if it has an outcome, the row was final already, and the two
+     * must be the same outcome (else an alarm).
+     */
+    private static boolean agreesWithFinalRow(PaymentFacts fact, Stored row, List<IntegrityAlarm> alarms) {
+        FinalState outcome = fact.outcome();
+        if (outcome == null) {
+            return true;
+        }
+        Check.that(row.status.isFinal(), "payment %s is final after the finalize statement", fact.paymentId());
+        if (outcome.sameOutcomeAs(row.status, row.reason)) {
+            return true;
+        }
+        alarms.add(IntegrityAlarm.conflictingOutcome(fact.paymentId().toString(),
+                FinalState.describe(row.status, row.reason), outcome.describe()));
+        return false;
     }
 
     private static Set<Id128> insertNew(Connection c, List<PaymentFacts> facts, Stats stats) throws SQLException {
