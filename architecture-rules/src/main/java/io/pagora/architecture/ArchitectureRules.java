@@ -43,7 +43,8 @@ public final class ArchitectureRules {
                 LayeredRules.domainIsPlainJava(known),
                 LayeredRules.applicationUsesOnlyDomainAndPorts(known),
                 LayeredRules.adaptersDoNotDependOnEachOther(module),
-                LayeredRules.onlyTheTigerBeetleAdapterUsesTigerBeetle()));
+                LayeredRules.onlyTheTigerBeetleAdapterUsesTigerBeetle(),
+                LayeredRules.theTigerBeetleAdapterIgnoresSql()));
         if (module.framework() == PagoraModule.Framework.NONE) {
             rules.add(LayeredRules.isFreeOfSpring());
         }

@@ -79,6 +79,15 @@ public final class LayeredRules {
                 .because("every other module reaches TigerBeetle through the Ledger port");
     }
 
+    /** The TigerBeetle ledger adapter knows no SQL: the PostgreSQL ledger is another adapter, not a helper. */
+    public static ArchRule theTigerBeetleAdapterIgnoresSql() {
+        return noClasses().that().resideInAPackage("io.pagora.ledger.adapter.tigerbeetle..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.postgresql..",
+                        "org.flywaydb..", "com.zaxxer..")
+                .because("each ledger backend stands alone behind the Ledger port")
+                .allowEmptyShould(true);
+    }
+
     /** A module that is not a Spring application or Spring configuration has no Spring type at all. */
     public static ArchRule isFreeOfSpring() {
         return noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..")

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * Proves that each shared rule fails on the violation it exists for, so a module's green
  * ArchitectureTest means something. The fixtures (io.pagora.reporting.fixture, test classes only)
  * pretend to be reporting-service code: a domain using JDBC, a use case calling an adapter, one
- * adapter using another, and reporting code using a ledger adapter.
+ * adapter using another, and reporting code using a ledger adapter; one more
+ * (io.pagora.ledger.adapter.tigerbeetle.fixture) is TigerBeetle adapter code using JDBC.
  */
 class RulesCatchViolationsTest {
 
@@ -40,6 +41,15 @@ class RulesCatchViolationsTest {
     void reportingUsingALedgerAdapterFails() {
         assertFails(ModuleRules.dependsOnlyOnAllowedModules(PagoraModule.REPORTING_SERVICE, List.of()),
                 "JdbcAdapter.backend> has type <io.pagora.ledger.adapter.fixture.LedgerBackend>");
+    }
+
+    @Test
+    void theTigerBeetleAdapterUsingJdbcFails() {
+        JavaClasses tigerBeetleFixture = new ClassFileImporter().importPackages("io.pagora.ledger.adapter.tigerbeetle.fixture");
+
+        assertThatThrownBy(() -> LayeredRules.theTigerBeetleAdapterIgnoresSql().check(tigerBeetleFixture))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("SqlInTigerBeetle.dataSource> has type <javax.sql.DataSource>");
     }
 
     @Test
