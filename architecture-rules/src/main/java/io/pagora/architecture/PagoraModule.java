@@ -31,17 +31,24 @@ public enum PagoraModule {
     LEDGER_ADAPTER("io.pagora.ledger.adapter", Framework.NONE, KERNEL, LEDGER_PORT),
     /** Shared Spring configuration of the services: it may wire the ledger, the settlement and the events. */
     SERVICE_SUPPORT("io.pagora.web", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER),
-    /** Used only in test scope; main code of no other module may use it. */
-    TEST_SUPPORT("io.pagora.testing", Framework.NONE, KERNEL, LEDGER_PORT),
+    /**
+     * Used by other modules' tests only, so no service's main code may use it. Spring is allowed: the
+     * shared test bases and the embedded Kafka start Spring pieces. (Maven keeps it off settlement and
+     * the adapters: their tests use it, so it cannot use them.)
+     */
+    TEST_SUPPORT("io.pagora.testing", Framework.SPRING, KERNEL, LEDGER_PORT, EVENTS),
     PAYMENT_API("io.pagora.payments", Framework.SPRING,
             KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER, SERVICE_SUPPORT),
     CLEARING_SERVICE("io.pagora.clearing", Framework.SPRING,
             KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER, SERVICE_SUPPORT),
     /** Reads the ledger only through the port: never an adapter. */
     REPORTING_SERVICE("io.pagora.reporting", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, SERVICE_SUPPORT),
-    /** The launcher's Java side (demo report, bench, verify, chaos): may use every module but test-support. */
+    /**
+     * The launcher's Java side (demo report, bench, verify, chaos): may use every module (the money
+     * invariant checker it shares with the tests, too); no module may use it. Plain Java, no Spring.
+     */
     LOCAL_RUNTIME("io.pagora.local", Framework.NONE, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER,
-            SERVICE_SUPPORT, PAYMENT_API, CLEARING_SERVICE, REPORTING_SERVICE);
+            SERVICE_SUPPORT, TEST_SUPPORT, PAYMENT_API, CLEARING_SERVICE, REPORTING_SERVICE);
 
     /** Whether a module's main code may use Spring. */
     public enum Framework { NONE, SPRING }

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Proves test support (real-server launchers, the ledger fixture and reference model, the fuzz harness)
- * uses only the kernel and the ledger port, and no Spring, so every module's tests can use it.
+ * uses only the kernel, the ledger port and the event contracts: no service, adapter or local-runtime.
  * The rules are shared by every module: see {@link ArchitectureRules} and the module map {@link PagoraModule}.
  */
 class ArchitectureTest {
