@@ -1,6 +1,6 @@
 package io.pagora.reporting.adapter.web;
 
-import io.pagora.web.EdgeProblems;
+import io.pagora.service.web.EdgeProblems;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;

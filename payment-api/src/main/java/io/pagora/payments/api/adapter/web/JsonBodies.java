@@ -2,7 +2,7 @@ package io.pagora.payments.api.adapter.web;
 
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.web.ConcreteContentTypeFilter;
+import io.pagora.service.web.ConcreteContentTypeFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
