@@ -1,51 +1,45 @@
 package io.pagora.service.web;
 
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.springframework.http.ProblemDetail;
+import org.springframework.http.HttpStatus;
 
 /**
  * The Pagora problem types of errors the HTTP layer itself answers (no such path, wrong method, bad
- * Accept, malformed HTTP), by status, so that every service names them alike: {@value #TYPE_BASE}{@code <slug>}.
+ * Accept, malformed HTTP), by status, so that every service names them alike: {@value ProblemType#BASE}{@code <slug>}.
  */
 public final class EdgeProblems {
 
-    public static final String TYPE_BASE = "https://pagora.io/problems/";
-
-    /** A problem type: its slug and title. */
-    public record Type(String slug, String title) {
-
-        public URI uri() {
-            return URI.create(TYPE_BASE + slug);
-        }
-    }
+    public static final ProblemType BAD_REQUEST = new ProblemType("bad-request", "Bad request", HttpStatus.BAD_REQUEST);
+    public static final ProblemType NOT_FOUND = new ProblemType("not-found", "Not found", HttpStatus.NOT_FOUND);
+    public static final ProblemType METHOD_NOT_ALLOWED =
+            new ProblemType("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED);
+    public static final ProblemType NOT_ACCEPTABLE =
+            new ProblemType("not-acceptable", "Not acceptable", HttpStatus.NOT_ACCEPTABLE);
+    public static final ProblemType PAYLOAD_TOO_LARGE =
+            new ProblemType("payload-too-large", "Request body too large", HttpStatus.CONTENT_TOO_LARGE);
+    public static final ProblemType UNSUPPORTED_MEDIA_TYPE =
+            new ProblemType("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    public static final ProblemType INTERNAL_ERROR =
+            new ProblemType("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 
     private EdgeProblems() {}
 
     /** The type for an error status the HTTP layer answers; other client errors are bad requests. */
-    public static Type typeOf(int status) {
+    public static ProblemType typeOf(int status) {
         return switch (status) {
-            case 404 -> new Type("not-found", "Not found");
-            case 405 -> new Type("method-not-allowed", "Method not allowed");
-            case 406 -> new Type("not-acceptable", "Not acceptable");
-            case 413 -> new Type("payload-too-large", "Request body too large");
-            case 415 -> new Type("unsupported-media-type", "Unsupported media type");
-            default -> status >= 500 ? new Type("internal-error", "Internal error") : new Type("bad-request", "Bad request");
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            default -> status >= 500 ? INTERNAL_ERROR : BAD_REQUEST;
         };
-    }
-
-    /** Gives a framework's problem (Spring MVC's 404, 405, 406 ...) the Pagora type of its status. */
-    public static ProblemDetail retyped(ProblemDetail detail) {
-        Type type = typeOf(detail.getStatus());
-        detail.setType(type.uri());
-        detail.setTitle(type.title());
-        return detail;
     }
 
     /** An RFC 9457 document as a map, for writers without Spring's message converters. */
     static Map<String, Object> document(int status, String detail) {
-        Type type = typeOf(status);
+        ProblemType type = typeOf(status);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.uri().toString());
         body.put("title", type.title());

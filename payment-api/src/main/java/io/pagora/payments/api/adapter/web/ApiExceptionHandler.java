@@ -4,30 +4,27 @@ import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.service.web.ProblemExceptionHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
  * Turns every failure into RFC 9457 problem+json: request problems with their specific type,
- * outages (ledger, database) as 503, framework errors (404, 405, …) with a Pagora type, and anything
- * unexpected as a 500 whose detail reveals nothing (the stack trace goes to the log only).
+ * outages (ledger, database) as 503, framework errors (404, 405, …) with a Pagora type (service-support's
+ * {@link ProblemExceptionHandler}), and anything unexpected as a 500 whose detail reveals nothing (the stack trace
+ * goes to the log only).
  */
 @RestControllerAdvice
-public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+public class ApiExceptionHandler extends ProblemExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
@@ -66,27 +63,22 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 request.getRequestURI());
     }
 
-    /** Framework errors (no such path, wrong method, …): same format, with a Pagora problem type. */
     @Override
-    protected @Nullable ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body,
-            HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
-        ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
-        if (response != null && response.getBody() instanceof ProblemDetail detail) {
-            ProblemType type = Problems.typeOf(statusCode.value());
-            detail.setType(type.uri());
-            detail.setTitle(type.title);
-            if (statusCode.is5xxServerError()) {
-                log.error("framework failure {}", statusCode, ex);
-                detail.setDetail("an unexpected error occurred and was logged");
-            }
-            if (detail.getInstance() == null && request.getDescription(false).startsWith("uri=")) {
-                detail.setInstance(URI.create(request.getDescription(false).substring(4)));
-            }
-            HttpHeaders merged = new HttpHeaders();
-            merged.putAll(response.getHeaders());
-            merged.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-            return new ResponseEntity<>(detail, merged, response.getStatusCode());
+    protected String internalErrorDetail() {
+        return "an unexpected error occurred and was logged";
+    }
+
+    /** Framework errors (no such path, wrong method, …) take payment-api's type of their status. */
+    @Override
+    protected io.pagora.service.web.ProblemType typeOf(int status) {
+        return Problems.http(Problems.typeOf(status));
+    }
+
+    /** Framework errors name the path they refused, like payment-api's own problems. */
+    @Override
+    protected void complete(ProblemDetail detail, WebRequest request) {
+        if (detail.getInstance() == null && request.getDescription(false).startsWith("uri=")) {
+            detail.setInstance(URI.create(request.getDescription(false).substring(4)));
         }
-        return response;
     }
 }

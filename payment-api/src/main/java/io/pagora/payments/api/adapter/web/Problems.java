@@ -5,13 +5,17 @@ import io.pagora.payments.api.domain.ProblemType;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.pagora.service.web.ProblemExceptionHandler;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
-/** Renders {@link Problem}s as RFC 9457 {@code application/problem+json} responses. */
+/**
+ * Renders {@link Problem}s as RFC 9457 {@code application/problem+json} responses, on service-support's problem+json
+ * base: the domain names why a request is refused, this adapter gives each reason its HTTP status.
+ */
 final class Problems {
 
     /** Seconds a client should wait before retrying a request refused for a transient outage. */
@@ -38,6 +42,11 @@ final class Problems {
         };
     }
 
+    /** A domain {@link ProblemType} as service-support's problem+json base sees it: with its HTTP status. */
+    static io.pagora.service.web.ProblemType http(ProblemType type) {
+        return new io.pagora.service.web.ProblemType(type.slug, type.title, statusOf(type));
+    }
+
     /** The problem type a framework-level error status maps to. */
     static ProblemType typeOf(int status) {
         return switch (status) {
@@ -53,10 +62,7 @@ final class Problems {
     }
 
     static ProblemDetail detail(Problem problem, String path) {
-        HttpStatus status = statusOf(problem.type());
-        ProblemDetail detail = ProblemDetail.forStatusAndDetail(status, problem.detail());
-        detail.setType(problem.type().uri());
-        detail.setTitle(problem.type().title);
+        ProblemDetail detail = ProblemExceptionHandler.problem(http(problem.type()), problem.detail());
         if (path != null) {
             detail.setInstance(URI.create(path));
         }
