@@ -80,16 +80,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 ORDER BY payment_id
                 ON CONFLICT (payment_id) DO NOTHING
                 RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at
-            ), entries AS (
-                INSERT INTO reporting.statement_entries
-                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
-                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
-                FROM inserted WHERE status = 'SETTLED'
-                UNION ALL
-                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
-                FROM inserted WHERE status = 'SETTLED'
-                ON CONFLICT DO NOTHING
-            )
+            ), """ + statementEntriesOf("inserted") + """
             SELECT payment_id, status, final_at FROM inserted
             """;
 
@@ -106,19 +97,29 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 WHERE p.payment_id = i.payment_id AND p.status = 'ACCEPTED'
                 RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos,
                           p.status, p.reason, p.final_at
-            ), entries AS (
-                INSERT INTO reporting.statement_entries
-                        (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
-                SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
-                FROM finalized WHERE status = 'SETTLED'
-                UNION ALL
-                SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
-                FROM finalized WHERE status = 'SETTLED'
-                ON CONFLICT DO NOTHING
-            )
+            ), """ + statementEntriesOf("finalized") + """
             SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, final_at
             FROM finalized
             """;
+
+    /**
+     * The statement entries of the payments that CTE {@code source} made SETTLED: the payer's debit and the payee's
+     * credit, each once (a redelivered poll conflicts and adds nothing).
+     */
+    private static String statementEntriesOf(String source) {
+        return """
+                entries AS (
+                    INSERT INTO reporting.statement_entries
+                            (account_id, final_at, payment_id, direction, counterparty_account_id, amount_centavos)
+                    SELECT payer_account_id, final_at, payment_id, 'DEBIT', payee_account_id, amount_centavos
+                    FROM %1$s WHERE status = 'SETTLED'
+                    UNION ALL
+                    SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
+                    FROM %1$s WHERE status = 'SETTLED'
+                    ON CONFLICT DO NOTHING
+                )
+                """.formatted(source);
+    }
 
     private static final String FILL_REQUESTS = """
             UPDATE reporting.payments p
