@@ -2,7 +2,6 @@ package io.pagora.service.ledger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.adapter.metrics.MeteredLedger;
 import io.pagora.ledger.domain.Ledger;
 import javax.sql.DataSource;
 import org.slf4j.Logger;

@@ -3,7 +3,7 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.ProblemException;
