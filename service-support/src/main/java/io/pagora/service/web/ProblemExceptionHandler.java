@@ -36,8 +36,13 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
     }
 
     @ExceptionHandler(ProblemException.class)
-    public ResponseEntity<ProblemDetail> problem(ProblemException e) {
-        return respond(problem(e.type(), e.getMessage()));
+    public ResponseEntity<ProblemDetail> problem(ProblemException e, WebRequest request) {
+        ProblemDetail problem = problem(e.type(), e.getMessage());
+        if (e.field() != null) {
+            problem.setProperty("field", e.field());
+        }
+        complete(problem, request);
+        return respond(problem);
     }
 
     /** What a framework error answered 5xx says instead of its message: nothing of the service's internals. */
@@ -48,7 +53,7 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
         return EdgeProblems.typeOf(status);
     }
 
-    /** Anything the service adds to a framework error's document (nothing by default). */
+    /** Anything the service adds to the document of a {@link ProblemException} or a framework error (nothing by default). */
     protected void complete(ProblemDetail detail, WebRequest request) {}
 
     /** Spring MVC's own errors: the same format, with a Pagora type. */

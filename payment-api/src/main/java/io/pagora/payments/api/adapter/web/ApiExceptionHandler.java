@@ -1,10 +1,10 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.ledger.domain.LedgerUnavailableException;
-import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.service.web.EdgeProblems;
 import io.pagora.service.web.ProblemExceptionHandler;
+import io.pagora.service.web.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
@@ -36,30 +36,30 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
     @ExceptionHandler(LedgerUnavailableException.class)
     public ResponseEntity<Object> ledgerUnavailable(LedgerUnavailableException e, HttpServletRequest request) {
         log.warn("ledger unavailable on {}: {}", request.getRequestURI(), e.getMessage());
-        return Problems.response(Problem.of(ProblemType.LEDGER_UNAVAILABLE,
-                "the ledger did not answer in time; retry the same request (it is idempotent)"), request.getRequestURI());
+        return Problems.response(HttpProblems.LEDGER_UNAVAILABLE, null,
+                "the ledger did not answer in time; retry the same request (it is idempotent)", request.getRequestURI());
     }
 
     @ExceptionHandler(DataAccessException.class)
     public ResponseEntity<Object> databaseUnavailable(DataAccessException e, HttpServletRequest request) {
         log.error("database failure on {}", request.getRequestURI(), e);
-        return Problems.response(Problem.of(ProblemType.DATABASE_UNAVAILABLE,
-                "the database could not serve the request; retry the same request (it is idempotent)"),
+        return Problems.response(HttpProblems.DATABASE_UNAVAILABLE, null,
+                "the database could not serve the request; retry the same request (it is idempotent)",
                 request.getRequestURI());
     }
 
     /** Tomcat refuses to decode a query string (bad percent-encoding, not UTF-8) when a handler reads parameters. */
     @ExceptionHandler(InvalidParameterException.class)
     public ResponseEntity<Object> invalidParameters(InvalidParameterException e, HttpServletRequest request) {
-        return Problems.response(Problem.of(ProblemType.BAD_REQUEST,
-                "the query string is not valid percent-encoded UTF-8"), request.getRequestURI());
+        return Problems.response(EdgeProblems.BAD_REQUEST, null,
+                "the query string is not valid percent-encoded UTF-8", request.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
         log.error("unexpected failure on {} {}", request.getMethod(), request.getRequestURI(), e);
-        return Problems.response(Problem.of(ProblemType.INTERNAL_ERROR,
-                "an unexpected error occurred and was logged; retrying with the same Idempotency-Key is safe"),
+        return Problems.response(EdgeProblems.INTERNAL_ERROR, null,
+                "an unexpected error occurred and was logged; retrying with the same Idempotency-Key is safe",
                 request.getRequestURI());
     }
 
@@ -70,11 +70,11 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
 
     /** Framework errors (no such path, wrong method, …) take payment-api's type of their status. */
     @Override
-    protected io.pagora.service.web.ProblemType typeOf(int status) {
-        return Problems.http(Problems.typeOf(status));
+    protected ProblemType typeOf(int status) {
+        return Problems.typeOf(status);
     }
 
-    /** Framework errors name the path they refused, like payment-api's own problems. */
+    /** Problems thrown while reading a request, and framework errors, name the path they refused, like every other. */
     @Override
     protected void complete(ProblemDetail detail, WebRequest request) {
         if (detail.getInstance() == null && request.getDescription(false).startsWith("uri=")) {
