@@ -2,7 +2,7 @@ package io.pagora.clearing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.clearing.adapter.kafka.DeadLetters;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.PixWorld;
@@ -52,7 +52,7 @@ class OneBadRecordTest extends ClearingTestBase {
                 kafka.awaitRecords(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, 1, Duration.ofSeconds(10));
         assertThat(deadLetters).hasSize(1);
         assertThat(new String(deadLetters.getFirst().value(), StandardCharsets.UTF_8)).contains(poison.paymentId());
-        assertThat(new String(deadLetters.getFirst().headers().lastHeader(DeadLetters.REASON_HEADER).value(),
+        assertThat(new String(deadLetters.getFirst().headers().lastHeader(DeadLetterConvention.REASON_HEADER).value(),
                 StandardCharsets.UTF_8)).contains("simulated bug on a payment of 1313 centavos");
     }
 }

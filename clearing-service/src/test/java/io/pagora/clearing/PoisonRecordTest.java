@@ -2,7 +2,7 @@ package io.pagora.clearing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.clearing.adapter.kafka.DeadLetters;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.PixWorld;
@@ -73,14 +73,14 @@ class PoisonRecordTest extends ClearingTestBase {
         assertThat(deadLetters).allSatisfy(record -> {
             assertThat(record.partition()).as("dead letter keeps its partition").isEqualTo(garbage.partition());
             assertThat(record.key()).isEqualTo(key);
-            assertThat(text(record, DeadLetters.REASON_HEADER)).isNotBlank();
+            assertThat(text(record, DeadLetterConvention.REASON_HEADER)).isNotBlank();
             assertThat(text(record, KafkaHeaders.DLT_ORIGINAL_TOPIC)).isEqualTo(Topics.PAYMENTS_REQUESTED);
         });
         ConsumerRecord<String, byte[]> first = deadLetters.getFirst();
         assertThat(first.value()).as("the original bytes, untouched").containsExactly(0xFF, 0x00, '{', 'x');
         assertThat(ByteBuffer.wrap(first.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong())
                 .isEqualTo(garbage.offset());
-        List<String> reasons = deadLetters.stream().map(record -> text(record, DeadLetters.REASON_HEADER)).toList();
+        List<String> reasons = deadLetters.stream().map(record -> text(record, DeadLetterConvention.REASON_HEADER)).toList();
         assertThat(reasons.get(0)).startsWith("undecodable");
         assertThat(reasons.get(1)).startsWith("undecodable");
         assertThat(reasons.get(2)).contains("payer and payee must differ");
@@ -96,7 +96,7 @@ class PoisonRecordTest extends ClearingTestBase {
         ConsumerRecord<String, byte[]> victimLetter = more.stream()
                 .filter(record -> new String(record.value(), StandardCharsets.UTF_8).contains(victim.paymentId()))
                 .findFirst().orElseThrow();
-        assertThat(text(victimLetter, DeadLetters.REASON_HEADER))
+        assertThat(text(victimLetter, DeadLetterConvention.REASON_HEADER))
                 .isEqualTo("failed alone after retries: java.lang.IllegalStateException: simulated bug in the bank connector");
         assertThat(faults.bankCalls()).as("one call for the first poll, then retry.attempts (2) alone").isEqualTo(1 + 2);
         faults.stopFailingBankCalls();
@@ -111,7 +111,7 @@ class PoisonRecordTest extends ClearingTestBase {
         publish(List.of(impostor));
         ConsumerRecord<String, byte[]> alarm = kafka.awaitRecords(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, 7, Duration.ofSeconds(30))
                 .getLast();
-        assertThat(text(alarm, DeadLetters.REASON_HEADER))
+        assertThat(text(alarm, DeadLetterConvention.REASON_HEADER))
                 .startsWith("integrity alarm: reserving leg 1 answered EXISTS_WITH_DIFFERENT_AMOUNT");
 
         // The books: the victim expired (nothing moved) with one outcome; the impostor moved nothing and got none.

@@ -11,9 +11,12 @@ public final class Topics {
 
     public static final String PAYMENTS_REQUESTED = "pagora.payments.requested.v1";
     public static final String PAYMENT_OUTCOMES = "pagora.payments.outcomes.v1";
-    /** Records clearing could not parse, with the reason in headers; never silently dropped. */
+    /**
+     * Requests set aside, never silently dropped (see {@link DeadLetterConvention}), by two writers: clearing (not
+     * a valid payment request, failed alone after retries, or an integrity alarm) and reporting (not projectable).
+     */
     public static final String PAYMENTS_REQUESTED_DEAD_LETTER = "pagora.payments.requested.v1.dlt";
-    /** Records reporting could not parse. */
+    /** Outcomes reporting set aside: undecodable, breaking an event rule, or failing alone after retries. */
     public static final String PAYMENT_OUTCOMES_DEAD_LETTER = "pagora.payments.outcomes.v1.dlt";
     /** Clearing-internal: reserved payments the receiving bank did not answer, waiting for their timeout. */
     public static final String CLEARING_UNANSWERED = "pagora.clearing.unanswered.v1";

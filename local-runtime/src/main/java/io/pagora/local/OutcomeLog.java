@@ -3,6 +3,7 @@ package io.pagora.local;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentOutcome;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
 import java.time.Duration;
@@ -72,9 +73,6 @@ record OutcomeLog(Map<String, Set<String>> statusesByPayment, long records, long
         return true;
     }
 
-    /** The services dead-letter a record of topic T to {@code T.dlt}. */
-    static final String DEAD_LETTER_SUFFIX = ".dlt";
-
     /**
      * Records in the dead-letter topics of every consumed topic (the sum of their end offsets): what the services
      * isolated so far.
@@ -83,7 +81,7 @@ record OutcomeLog(Map<String, Set<String>> statusesByPayment, long records, long
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers)) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : PoisonRecords.TOPICS) {
-                partitions.addAll(partitionsOf(consumer, topic + DEAD_LETTER_SUFFIX));
+                partitions.addAll(partitionsOf(consumer, DeadLetterConvention.topicOf(topic)));
             }
             long records = 0;
             for (long end : consumer.endOffsets(partitions, Duration.ofSeconds(30)).values()) {

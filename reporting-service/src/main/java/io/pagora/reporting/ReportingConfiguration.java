@@ -7,7 +7,7 @@ import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.ReadModelWriter;
 import java.time.Clock;
-import io.pagora.web.EdgeProblemsConfiguration;
+import io.pagora.service.web.EdgeProblemsConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Configuration;

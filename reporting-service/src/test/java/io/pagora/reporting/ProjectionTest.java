@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.pagora.events.RejectionReason;
 import io.pagora.events.Topics;
-import io.pagora.reporting.adapter.kafka.KafkaConfiguration;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.reporting.testsupport.Http;
 import io.pagora.reporting.testsupport.Payments;
@@ -246,21 +246,21 @@ class ProjectionTest {
         awaitPayment(later.paymentId(), "SETTLED");
 
         // Other tests dead-letter records too: this one's are those of its payer.
-        List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENT_OUTCOMES), 1)
+        List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1)
                 .stream().filter(record -> payer.equals(record.key())).toList();
-        List<ConsumerRecord<String, byte[]>> requestedDlt = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENTS_REQUESTED), 2)
+        List<ConsumerRecord<String, byte[]>> requestedDlt = readAll(DeadLetterConvention.topicOf(Topics.PAYMENTS_REQUESTED), 2)
                 .stream().filter(record -> payer.equals(record.key())).toList();
         assertThat(outcomesDlt).hasSize(1);
         ConsumerRecord<String, byte[]> dead = outcomesDlt.getFirst();
         assertThat(dead.value()).isEqualTo(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
         assertThat(dead.key()).isEqualTo(payer);
-        assertThat(header(dead, KafkaConfiguration.REASON_HEADER)).contains("not a v1 payment event");
+        assertThat(header(dead, DeadLetterConvention.REASON_HEADER)).contains("not a v1 payment event");
         assertThat(header(dead, "kafka_dlt-original-topic")).isEqualTo(Topics.PAYMENT_OUTCOMES);
         assertThat(dead.headers().lastHeader("kafka_dlt-original-offset")).isNotNull();
         assertThat(garbage.topic()).isEqualTo(Topics.PAYMENT_OUTCOMES);
 
         assertThat(requestedDlt).hasSize(2);
-        assertThat(requestedDlt).extracting(r -> header(r, KafkaConfiguration.REASON_HEADER))
+        assertThat(requestedDlt).extracting(r -> header(r, DeadLetterConvention.REASON_HEADER))
                 .anySatisfy(reason -> assertThat(reason).contains("not a v1 payment event"))
                 .anySatisfy(reason -> assertThat(reason).contains("paymentId is not a payment id"));
         assertThat(untyped.offset()).isGreaterThanOrEqualTo(0);
@@ -300,11 +300,11 @@ class ProjectionTest {
         assertThat(awaitPayment(nul.paymentId(), "REJECTED").get("detail").asString()).isEqualTo("conta encerrada");
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
                 assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(deadBefore + 1));
-        List<ConsumerRecord<String, byte[]>> dead = readAll(KafkaConfiguration.deadLetterTopic(Topics.PAYMENT_OUTCOMES), 1)
+        List<ConsumerRecord<String, byte[]>> dead = readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1)
                 .stream().filter(record -> payer.equals(record.key())).toList();
         assertThat(dead).singleElement().satisfies(record -> {
             assertThat(new String(record.value(), StandardCharsets.UTF_8)).contains(farFuture.paymentId());
-            assertThat(header(record, KafkaConfiguration.REASON_HEADER)).contains("failed alone");
+            assertThat(header(record, DeadLetterConvention.REASON_HEADER)).contains("failed alone");
         });
     }
 

@@ -10,28 +10,25 @@ import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.OutcomePublisher;
 import io.pagora.clearing.application.ReceivingBank;
 import io.pagora.clearing.application.UnansweredPayments;
-import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.adapter.metrics.MeteredLedger;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.settlement.application.Settlement;
-import io.pagora.settlement.domain.ChartOfAccounts;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import io.pagora.service.ledger.LedgerConfiguration;
+import io.pagora.service.ledger.LedgerHealthConfiguration;
 
-/** Wires the domain: the ledger, settlement, the receiving bank and the clearing use case. */
+/** Wires the domain: settlement (on service-support's ledger bean), the receiving bank and the clearing use case. */
 @Configuration(proxyBeanMethods = false)
+@Import({LedgerConfiguration.class, LedgerHealthConfiguration.class})
 public class ClearingConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ClearingConfiguration.class);
@@ -45,17 +42,6 @@ public class ClearingConfiguration {
     @ConditionalOnMissingBean
     public Clock clock() {
         return Clock.systemUTC();
-    }
-
-    /**
-     * The configured backend, metered ({@link MeteredLedger}); the PostgreSQL one migrates its own schema
-     * on open. Closed on shutdown.
-     */
-    @Bean(destroyMethod = "close")
-    public Ledger ledger(LedgerProperties properties, ObjectProvider<DataSource> dataSource, MeterRegistry meters) {
-        Ledger ledger = Ledgers.open(properties.settings(), dataSource::getObject);
-        log.info("ledger backend: {}", ledger.backendName());
-        return new MeteredLedger(ledger, meters);
     }
 
     /**
@@ -92,28 +78,6 @@ public class ClearingConfiguration {
         log.info("receiving bank: simulator (accept-rate {}, no-answer-rate {}, answer-latency {})",
                 bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
         return new SimulatedReceivingBank(bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
-    }
-
-    /**
-     * UP when the ledger answers a lookup (of the central bank account), DOWN when it does not. A
-     * missing central bank is reported, not DOWN: participants are payment-api's to open.
-     */
-    @Bean
-    public HealthIndicator ledgerHealthIndicator(Ledger ledger) {
-        return () -> {
-            try {
-                boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank())).isEmpty();
-                return Health.up()
-                        .withDetail("backend", ledger.backendName())
-                        .withDetail("centralBank", found ? "present" : "missing")
-                        .build();
-            } catch (RuntimeException e) {
-                return Health.down()
-                        .withDetail("backend", ledger.backendName())
-                        .withDetail("error", e.getClass().getSimpleName())
-                        .build();
-            }
-        };
     }
 
     /**

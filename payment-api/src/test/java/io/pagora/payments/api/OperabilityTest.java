@@ -3,6 +3,7 @@ package io.pagora.payments.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.PaymentApiApplication;
+import io.pagora.payments.api.adapter.web.HttpProblems;
 import io.pagora.payments.api.domain.ProblemType;
 import io.pagora.payments.api.testsupport.Http;
 import io.pagora.payments.api.testsupport.TestInfrastructure;
@@ -75,8 +76,10 @@ class OperabilityTest {
                 document.get("components")).get("schemas")).get("Problem");
         List<String> types = (List<String>) ((Map<String, Object>) ((Map<String, Object>) problem.get("properties"))
                 .get("type")).get("enum");
-        assertThat(types).containsExactlyInAnyOrderElementsOf(
-                java.util.Arrays.stream(ProblemType.values()).map(type -> type.uri().toString()).toList());
+        List<String> answered = new java.util.ArrayList<>();
+        java.util.Arrays.stream(ProblemType.values()).forEach(type -> answered.add(type.uri().toString()));
+        HttpProblems.ALL.forEach(type -> answered.add(type.uri().toString()));
+        assertThat(types).containsExactlyInAnyOrderElementsOf(answered);
     }
 
     @Test

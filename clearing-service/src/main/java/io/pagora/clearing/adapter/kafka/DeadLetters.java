@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.ClearingRequest;
-import io.pagora.kernel.Texts;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.kernel.Check;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,20 +25,16 @@ import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 
 /**
- * Sends records clearing cannot process to {@code <topic>.dlt} (same partition, key, value and
- * headers), with the reason in header {@value #REASON_HEADER} (UTF-8 text) and the original coordinates in
- * Spring's {@code kafka_dlt-original-*} headers (binary, as Spring's DeadLetterPublishingRecoverer writes them). Synchronous: the batch that found the record commits
- * only after the dead letter is acknowledged, so a bad record is never lost nor blocks its partition.
+ * Sends records clearing cannot process to their dead-letter topics as {@link DeadLetterConvention} says (same
+ * partition, key, value and headers, the reason in its header, the original coordinates in Spring's
+ * {@code kafka_dlt-original-*} headers, binary, as Spring's DeadLetterPublishingRecoverer writes them). Synchronous:
+ * the batch that found the record commits only after the dead letter is acknowledged, so a bad record is never
+ * lost nor blocks its partition.
  */
 @Component
 public class DeadLetters {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
-
-    public static final String SUFFIX = ".dlt";
-    public static final String REASON_HEADER = "pagora-dead-letter-reason";
-    /** A reason is cleaned and cut to this many characters: it travels in a header and in logs. */
-    static final int REASON_LENGTH_MAX = 1_000;
 
     private final KafkaTemplate<String, byte[]> kafka;
     private final Duration timeout;
@@ -60,7 +56,7 @@ public class DeadLetters {
     /** A record and why it cannot be processed. */
     public record DeadLetter(ConsumerRecord<String, byte[]> record, String reason) {
         public DeadLetter {
-            reason = Texts.clean(reason, REASON_LENGTH_MAX);
+            reason = DeadLetterConvention.reason(reason);
         }
     }
 
@@ -93,13 +89,14 @@ public class DeadLetters {
             ConsumerRecord<String, byte[]> original = deadLetter.record();
             log.warn("dead-lettering {}-{}@{}: {}", original.topic(), original.partition(), original.offset(),
                     deadLetter.reason());
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(original.topic() + SUFFIX, original.partition(),
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(DeadLetterConvention.topicOf(original.topic()),
+                    original.partition(),
                     original.key(), original.value());
             for (Header header : original.headers()) {
                 record.headers().add(header);
             }
             record.headers()
-                    .add(REASON_HEADER, utf8(deadLetter.reason()))
+                    .add(DeadLetterConvention.REASON_HEADER, DeadLetterConvention.reasonHeader(deadLetter.reason()))
                     .add(KafkaHeaders.DLT_ORIGINAL_TOPIC, utf8(original.topic()))
                     .add(KafkaHeaders.DLT_ORIGINAL_PARTITION, ByteBuffer.allocate(Integer.BYTES).putInt(original.partition()).array())
                     .add(KafkaHeaders.DLT_ORIGINAL_OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(original.offset()).array())

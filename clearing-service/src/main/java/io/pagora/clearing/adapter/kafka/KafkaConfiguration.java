@@ -2,9 +2,9 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.TopicDurability;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
 import io.pagora.ledger.domain.LedgerUnavailableException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -55,7 +55,7 @@ public class KafkaConfiguration {
     /** Named as Boot's default factory, so Boot does not create a second, unsafe one. */
     public static final String PAYMENTS_LISTENER_FACTORY = "kafkaListenerContainerFactory";
     public static final String EXPIRY_LISTENER_FACTORY = "expiryListenerContainerFactory";
-    public static final String UNANSWERED_DEAD_LETTER = Topics.CLEARING_UNANSWERED + DeadLetters.SUFFIX;
+    public static final String UNANSWERED_DEAD_LETTER = DeadLetterConvention.topicOf(Topics.CLEARING_UNANSWERED);
 
     /** Kafka's default; a poll's clearing takes seconds at most (ledger and publish deadlines are far below). */
     static final Duration MAX_POLL_INTERVAL = Duration.ofMinutes(5);
@@ -124,11 +124,11 @@ public class KafkaConfiguration {
     @Bean
     public DefaultErrorHandler clearingErrorHandler(KafkaTemplate<String, byte[]> kafka, ClearingProperties clearing) {
         DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(kafka,
-                (record, exception) -> new TopicPartition(record.topic() + DeadLetters.SUFFIX, record.partition()));
+                (record, exception) -> new TopicPartition(DeadLetterConvention.topicOf(record.topic()), record.partition()));
         recoverer.setHeadersFunction((record, exception) -> {
             RecordHeaders headers = new RecordHeaders();
-            headers.add(DeadLetters.REASON_HEADER, ("failed after retries: " + rootCause(exception))
-                    .getBytes(StandardCharsets.UTF_8));
+            headers.add(DeadLetterConvention.REASON_HEADER,
+                    DeadLetterConvention.reasonHeader("failed after retries: " + rootCause(exception)));
             return headers;
         });
         ClearingProperties.Retry retry = clearing.retry();

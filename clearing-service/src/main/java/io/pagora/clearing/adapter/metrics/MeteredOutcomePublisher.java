@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Timer;
 import io.pagora.clearing.application.OutcomePublisher;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentSettled;
-import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,8 +3,6 @@ package io.pagora.payments.api.config;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
-import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.adapter.metrics.MeteredLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.api.adapter.jdbc.JdbcAccountNumbers;
 import io.pagora.payments.api.adapter.jdbc.JdbcBankNames;
@@ -19,9 +17,10 @@ import io.pagora.payments.api.application.ParticipantAdministration;
 import io.pagora.payments.api.application.GroupCommit;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.domain.PaymentRules;
-import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
-import io.pagora.web.EdgeProblemsConfiguration;
+import io.pagora.service.ledger.LedgerConfiguration;
+import io.pagora.service.ledger.LedgerHealthConfiguration;
+import io.pagora.service.web.EdgeProblemsConfiguration;
 import io.pagora.kernel.Check;
 import java.time.Clock;
 import java.util.HashMap;
@@ -31,15 +30,9 @@ import org.apache.kafka.clients.admin.Admin;
 import io.pagora.payments.api.adapter.kafka.KafkaClearingLag;
 import io.pagora.payments.api.application.Admission;
 import java.util.Map;
-import java.util.List;
-import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.ApplicationRunner;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -50,26 +43,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 
 /**
- * Wires payment-api: the ledger, the stores, the publisher, the services and the web layer. Every bean
- * is declared here (component scanning covers only this package), so the whole graph reads in one place.
+ * Wires payment-api: the stores, the publisher, the services and the web layer. Every bean
+ * is declared here (component scanning covers only this package), so the whole graph reads in one place. The ledger
+ * bean and its health come from service-support, as in every service.
  */
 @Configuration(proxyBeanMethods = false)
-@Import(EdgeProblemsConfiguration.class)
+@Import({EdgeProblemsConfiguration.class, LedgerConfiguration.class, LedgerHealthConfiguration.class})
 public class PaymentApiConfiguration {
-
-    private static final Logger log = LoggerFactory.getLogger(PaymentApiConfiguration.class);
-
-    /** The configured ledger backend; closed when the context closes (after the web server stopped). */
-    /**
-     * The configured ledger backend, metered ({@link MeteredLedger}); closed when the context closes (after
-     * the web server stopped).
-     */
-    @Bean(destroyMethod = "close")
-    Ledger ledger(LedgerProperties properties, DataSource dataSource, MeterRegistry meters) {
-        Ledger ledger = Ledgers.open(properties.settings(), () -> dataSource);
-        log.info("ledger backend: {}", ledger.backendName());
-        return new MeteredLedger(ledger, meters);
-    }
 
     @Bean
     Clock clock() {
@@ -216,21 +196,5 @@ public class PaymentApiConfiguration {
     @Bean
     ApplicationRunner openCentralBank(ParticipantAdministration administration) {
         return arguments -> administration.openCentralBank();
-    }
-
-    /** UP when the ledger answers a lookup of the central bank account. */
-    @Bean
-    HealthIndicator ledgerHealthIndicator(Ledger ledger) {
-        return () -> {
-            try {
-                boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank())).isEmpty();
-                return (found ? Health.up() : Health.outOfService().withDetail("centralBank", "missing"))
-                        .withDetail("backend", ledger.backendName())
-                        .build();
-            } catch (RuntimeException e) {
-                return Health.down().withDetail("backend", ledger.backendName())
-                        .withDetail("error", e.getClass().getSimpleName()).build();
-            }
-        };
     }
 }

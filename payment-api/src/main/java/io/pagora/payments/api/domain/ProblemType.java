@@ -3,13 +3,12 @@ package io.pagora.payments.api.domain;
 import java.net.URI;
 
 /**
- * Every way payment-api can refuse a request, each with a stable RFC 9457 {@code type} URI
- * ({@value #BASE}{@code <slug>}). Clients branch on the type, never on the human-readable detail.
+ * Every reason payment-api refuses a payment order or an administration request (an item of a batch included),
+ * each with a stable RFC 9457 {@code type} URI ({@value #BASE}{@code <slug>}, service-support's scheme). Clients
+ * branch on the type, never on the human-readable detail. What is only about HTTP (a body that cannot be read, an
+ * unknown path, an outage met while answering) is the web adapter's: {@code adapter.web.HttpProblems}.
  */
 public enum ProblemType {
-    MALFORMED_JSON("malformed-json", "Malformed JSON body"),
-    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type"),
-    PAYLOAD_TOO_LARGE("payload-too-large", "Request body too large"),
     MISSING_FIELD("missing-field", "Missing required field"),
     INVALID_FIELD("invalid-field", "Invalid field"),
     INVALID_ACCOUNT_ID("invalid-account-id", "Invalid account id"),
@@ -23,7 +22,6 @@ public enum ProblemType {
     INVALID_IDEMPOTENCY_KEY("invalid-idempotency-key", "Invalid Idempotency-Key"),
     IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused with a different request"),
     IDEMPOTENCY_KEY_FAILED("idempotency-key-failed", "An earlier request with this Idempotency-Key failed"),
-    INVALID_BATCH_SIZE("invalid-batch-size", "Invalid batch size"),
     UNKNOWN_BANK("unknown-bank", "Unknown bank"),
     BANK_NAME_CONFLICT("bank-name-conflict", "Bank already registered under another name"),
     ACCOUNT_NOT_FOUND("account-not-found", "Account not found"),
@@ -31,14 +29,7 @@ public enum ProblemType {
     LEDGER_CONFLICT("ledger-conflict", "The ledger holds conflicting data"),
     BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
     OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown: retry with the same Idempotency-Key"),
-    LEDGER_UNAVAILABLE("ledger-unavailable", "Ledger unavailable"),
-    DATABASE_UNAVAILABLE("database-unavailable", "Database unavailable"),
-    OVERLOADED("overloaded", "Too many payments waiting to be accepted"),
-    NOT_FOUND("not-found", "Not found"),
-    METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed"),
-    NOT_ACCEPTABLE("not-acceptable", "Not acceptable"),
-    BAD_REQUEST("bad-request", "Bad request"),
-    INTERNAL_ERROR("internal-error", "Internal error");
+    OVERLOADED("overloaded", "Too many payments waiting to be accepted");
 
     public static final String BASE = "https://pagora.io/problems/";
 

@@ -1,10 +1,9 @@
 package io.pagora.reporting.adapter.kafka;
 
-import io.pagora.kernel.Texts;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.reporting.ReportingProperties;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLTransientException;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -42,14 +41,6 @@ import org.springframework.util.backoff.ExponentialBackOff;
 @Configuration(proxyBeanMethods = false)
 public class KafkaConfiguration {
 
-    /** Header with the human-readable reason a record was dead-lettered (Spring's kafka_dlt-* headers are added too). */
-    public static final String REASON_HEADER = "pagora-dlt-reason";
-
-    /** Where a record of {@code topic} goes when it cannot be projected. */
-    public static String deadLetterTopic(String topic) {
-        return topic + ".dlt";
-    }
-
     /** Settings the projection's correctness depends on: not left to configuration. */
     @Bean
     DefaultKafkaConsumerFactoryCustomizer safeConsumerSettings() {
@@ -80,8 +71,8 @@ public class KafkaConfiguration {
         return new KafkaAdmin.NewTopics(
                 topic(Topics.PAYMENTS_REQUESTED, partitions, durability),
                 topic(Topics.PAYMENT_OUTCOMES, partitions, durability),
-                topic(deadLetterTopic(Topics.PAYMENTS_REQUESTED), partitions, durability),
-                topic(deadLetterTopic(Topics.PAYMENT_OUTCOMES), partitions, durability));
+                topic(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, partitions, durability),
+                topic(Topics.PAYMENT_OUTCOMES_DEAD_LETTER, partitions, durability));
     }
 
     private static NewTopic topic(String name, int partitions, TopicDurability durability) {
@@ -92,9 +83,9 @@ public class KafkaConfiguration {
     DeadLetterPublishingRecoverer deadLetters(KafkaOperations<?, ?> kafka) {
         // Partition -1: the producer picks one by key, so the dead-letter topic may have any partition count.
         DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(kafka,
-                (record, exception) -> new TopicPartition(deadLetterTopic(record.topic()), -1));
+                (record, exception) -> new TopicPartition(DeadLetterConvention.topicOf(record.topic()), -1));
         recoverer.setHeadersFunction((record, exception) -> new RecordHeaders(new RecordHeader[] {
-                new RecordHeader(REASON_HEADER, reason(exception).getBytes(StandardCharsets.UTF_8))}));
+                new RecordHeader(DeadLetterConvention.REASON_HEADER, DeadLetterConvention.reasonHeader(reason(exception)))}));
         return recoverer;
     }
 
@@ -155,7 +146,7 @@ public class KafkaConfiguration {
         return false;
     }
 
-    /** The first cause that says what is wrong with the record (or the root cause), cleaned and bounded. */
+    /** The first cause that says what is wrong with the record (or the root cause), cleaned and bounded as every dead letter's reason. */
     static String reason(Throwable exception) {
         Throwable cause = exception;
         while (cause.getCause() != null && cause.getCause() != cause
@@ -163,6 +154,6 @@ public class KafkaConfiguration {
             cause = cause.getCause();
         }
         String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
-        return Texts.clean(message, 1_000);
+        return DeadLetterConvention.reason(message);
     }
 }

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
-import io.pagora.kernel.Texts;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.domain.EventRules;
@@ -32,7 +32,6 @@ public class ProjectionListener {
     /** The listener container's id, for starting and stopping it by hand. */
     public static final String LISTENER_ID = "reporting-projection";
 
-    private static final int REASON_LENGTH_MAX = 500;
     /** How often one event is projected alone before its record is dead-lettered. */
     private static final int ATTEMPTS_ALONE = 2;
 
@@ -68,7 +67,7 @@ public class ProjectionListener {
         for (ConsumerRecord<byte[], byte[]> record : records) {
             Optional<String> problem = decode(record, events);
             if (problem.isPresent()) {
-                rejected.add(new Rejected(record, bounded(problem.get())));
+                rejected.add(new Rejected(record, DeadLetterConvention.reason(problem.get())));
             } else {
                 decoded.add(new Decoded(record, events.getLast()));
             }
@@ -136,7 +135,7 @@ public class ProjectionListener {
                 last = e;
             }
         }
-        rejected.add(new Rejected(one.record(), bounded("failed alone after " + ATTEMPTS_ALONE + " attempts: "
+        rejected.add(new Rejected(one.record(), DeadLetterConvention.reason("failed alone after " + ATTEMPTS_ALONE + " attempts: "
                 + KafkaConfiguration.reason(last))));
     }
 
@@ -157,10 +156,6 @@ public class ProjectionListener {
             events.add(event);
         }
         return problem;
-    }
-
-    private static String bounded(String reason) {
-        return Texts.clean(reason, REASON_LENGTH_MAX);
     }
 
     private record Rejected(ConsumerRecord<byte[], byte[]> record, String reason) {}

@@ -3,7 +3,7 @@ package io.pagora.reporting.adapter.kafka;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelWriter.FinalStateReached;
 import io.pagora.reporting.domain.PaymentStatus;

@@ -1,5 +1,6 @@
 package io.pagora.reporting.adapter.web;
 
+import io.pagora.service.web.ProblemException;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
@@ -23,7 +24,7 @@ final class QueryParameters {
         try {
             return PaymentId.parse(text).value();
         } catch (IllegalArgumentException e) {
-            throw ProblemException.badRequest("invalid-payment-id", "Invalid payment id",
+            throw new ProblemException(ReportingProblem.INVALID_PAYMENT_ID,
                     "'" + echo(text) + "' is not a payment id: 32 hexadecimal digits, the last two 00.");
         }
     }
@@ -32,14 +33,14 @@ final class QueryParameters {
         try {
             return Id128.parse(text);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.badRequest("invalid-account-id", "Invalid account id",
+            throw new ProblemException(ReportingProblem.INVALID_ACCOUNT_ID,
                     "'" + echo(text) + "' is not an account id: 32 hexadecimal digits.");
         }
     }
 
     static int ispb(String text) {
         if (!ISPB.matcher(text).matches()) {
-            throw ProblemException.badRequest("invalid-ispb", "Invalid ISPB",
+            throw new ProblemException(ReportingProblem.INVALID_ISPB,
                     "'" + echo(text) + "' is not an ISPB: exactly 8 digits, e.g. 00000001.");
         }
         return Integer.parseInt(text);
@@ -57,7 +58,7 @@ final class QueryParameters {
         } catch (DateTimeParseException e) {
             // falls through to the problem
         }
-        throw ProblemException.badRequest("invalid-date", "Invalid date",
+        throw new ProblemException(ReportingProblem.INVALID_DATE,
                 "'" + echo(text) + "' is not a calendar date in the form YYYY-MM-DD (a UTC day).");
     }
 
@@ -72,7 +73,7 @@ final class QueryParameters {
                 return limit;
             }
         }
-        throw ProblemException.badRequest("invalid-limit", "Invalid limit",
+        throw new ProblemException(ReportingProblem.INVALID_LIMIT,
                 "limit must be an integer from 1 to " + max + ", not '" + echo(text) + "'.");
     }
 
@@ -81,8 +82,8 @@ final class QueryParameters {
         if (text == null || text.isBlank()) {
             return null;
         }
-        return StatementCursor.decode(text).orElseThrow(() -> ProblemException.badRequest("invalid-cursor",
-                "Invalid cursor", "'after' must be the 'next' value of a previous statement page, as given."));
+        return StatementCursor.decode(text).orElseThrow(() -> new ProblemException(ReportingProblem.INVALID_CURSOR,
+                "'after' must be the 'next' value of a previous statement page, as given."));
     }
 
     /** @param text null or blank for every status */
@@ -90,8 +91,8 @@ final class QueryParameters {
         if (text == null || text.isBlank()) {
             return null;
         }
-        return PaymentStatus.parse(text).orElseThrow(() -> ProblemException.badRequest("invalid-status",
-                "Invalid status", "status must be ACCEPTED, SETTLED, REJECTED or EXPIRED, not '" + echo(text) + "'."));
+        return PaymentStatus.parse(text).orElseThrow(() -> new ProblemException(ReportingProblem.INVALID_STATUS,
+                "status must be ACCEPTED, SETTLED, REJECTED or EXPIRED, not '" + echo(text) + "'."));
     }
 
     private static String echo(String text) {

@@ -1,5 +1,6 @@
 package io.pagora.reporting.adapter.web;
 
+import io.pagora.service.web.ProblemException;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.StatementCursor;
@@ -32,8 +33,8 @@ public class ReportingController {
     @GetMapping("/payments/{paymentId}")
     Responses.Payment payment(@PathVariable("paymentId") String paymentId) {
         Id128 id = QueryParameters.paymentId(paymentId);
-        return queries.payment(id).map(Responses.Payment::of).orElseThrow(() -> ProblemException.notFound(
-                "unknown-payment", "Unknown payment",
+        return queries.payment(id).map(Responses.Payment::of).orElseThrow(() -> new ProblemException(
+                ReportingProblem.UNKNOWN_PAYMENT,
                 "No payment " + id + " has been projected. It may not exist, or its events may still be on their way."));
     }
 

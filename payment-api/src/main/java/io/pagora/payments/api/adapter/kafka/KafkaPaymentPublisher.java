@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Timer;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
-import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.PaymentPublisher;
 import java.time.Duration;

@@ -3,12 +3,17 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.pagora.ledger.adapter.metrics.LatencyHistograms;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.kernel.Check;
+import io.pagora.service.web.EdgeProblems;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +27,8 @@ import org.springframework.dao.DataAccessException;
  *   <li>{@value #ACCEPTED} (counter; {@code endpoint}): payments newly accepted (a replay is not a new payment);
  *   <li>{@value #REJECTIONS} (counter; {@code reason} = the problem type's slug, e.g. {@code unknown-account}).
  * </ul>
- * Every tag comes from a closed set (two endpoints, three results, the {@link ProblemType} slugs).
+ * Every tag comes from a closed set (two endpoints, three results, the slugs of the {@link ProblemType}s and
+ * {@link HttpProblems}).
  */
 final class AcceptMetrics {
 
@@ -44,7 +50,8 @@ final class AcceptMetrics {
 
     private final Map<Endpoint, Map<Result, Timer>> timers = new EnumMap<>(Endpoint.class);
     private final Map<Endpoint, Counter> accepted = new EnumMap<>(Endpoint.class);
-    private final Map<ProblemType, Counter> rejections = new EnumMap<>(ProblemType.class);
+    /** By problem type slug: the domain's and the HTTP layer's, all registered up front. */
+    private final Map<String, Counter> rejections = new HashMap<>();
 
     AcceptMetrics(MeterRegistry registry) {
         // Registered up front: the dashboards show zero, not "no data", before the first payment.
@@ -62,10 +69,17 @@ final class AcceptMetrics {
                     .tag("endpoint", endpoint.tag)
                     .register(registry));
         }
+        List<String> slugs = new ArrayList<>();
         for (ProblemType type : ProblemType.values()) {
-            rejections.put(type, Counter.builder(REJECTIONS)
+            slugs.add(type.slug);
+        }
+        for (io.pagora.service.web.ProblemType type : HttpProblems.ALL) {
+            slugs.add(type.slug());
+        }
+        for (String slug : slugs) {
+            rejections.put(slug, Counter.builder(REJECTIONS)
                     .description("Payment orders refused, by problem type")
-                    .tag("reason", type.slug)
+                    .tag("reason", slug)
                     .register(registry));
         }
     }
@@ -80,28 +94,31 @@ final class AcceptMetrics {
                     accepted.get(endpoint).increment();
                 }
             }
-            case Outcome.Rejected refused -> rejected(endpoint, refused.problem().type(), elapsedNanos);
-            case Outcome.Unknown unknown -> rejected(endpoint, unknown.problem().type(), elapsedNanos);
+            case Outcome.Rejected refused -> rejected(endpoint, refused.problem().type().slug, elapsedNanos);
+            case Outcome.Unknown unknown -> rejected(endpoint, unknown.problem().type().slug, elapsedNanos);
         }
     }
 
     /** A request that failed as a whole (bad body, outage): one rejected order, for the reason the client is told. */
     void failed(Endpoint endpoint, RuntimeException failure, long elapsedNanos) {
-        rejected(endpoint, typeOf(failure), elapsedNanos);
+        rejected(endpoint, slugOf(failure), elapsedNanos);
     }
 
-    private void rejected(Endpoint endpoint, ProblemType type, long elapsedNanos) {
+    private void rejected(Endpoint endpoint, String slug, long elapsedNanos) {
         timers.get(endpoint).get(Result.REJECTED).record(elapsedNanos, TimeUnit.NANOSECONDS);
-        rejections.get(type).increment();
+        Counter counter = rejections.get(slug);
+        Check.that(counter != null, "every problem type's counter is registered up front: %s", slug);
+        counter.increment();
     }
 
-    /** The problem type {@link ApiExceptionHandler} answers for this failure. */
-    static ProblemType typeOf(RuntimeException failure) {
+    /** The slug of the problem type {@link ApiExceptionHandler} answers for this failure. */
+    static String slugOf(RuntimeException failure) {
         return switch (failure) {
-            case ProblemException problem -> problem.problem().type();
-            case LedgerUnavailableException ignored -> ProblemType.LEDGER_UNAVAILABLE;
-            case DataAccessException ignored -> ProblemType.DATABASE_UNAVAILABLE;
-            default -> ProblemType.INTERNAL_ERROR;
+            case ProblemException problem -> problem.problem().type().slug;
+            case io.pagora.service.web.ProblemException problem -> problem.type().slug();
+            case LedgerUnavailableException ignored -> HttpProblems.LEDGER_UNAVAILABLE.slug();
+            case DataAccessException ignored -> HttpProblems.DATABASE_UNAVAILABLE.slug();
+            default -> EdgeProblems.INTERNAL_ERROR.slug();
         };
     }
 }

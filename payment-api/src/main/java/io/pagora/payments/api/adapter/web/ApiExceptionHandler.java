@@ -1,33 +1,30 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.ledger.domain.LedgerUnavailableException;
-import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.service.web.EdgeProblems;
+import io.pagora.service.web.ProblemExceptionHandler;
+import io.pagora.service.web.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
  * Turns every failure into RFC 9457 problem+json: request problems with their specific type,
- * outages (ledger, database) as 503, framework errors (404, 405, …) with a Pagora type, and anything
- * unexpected as a 500 whose detail reveals nothing (the stack trace goes to the log only).
+ * outages (ledger, database) as 503, framework errors (404, 405, …) with a Pagora type (service-support's
+ * {@link ProblemExceptionHandler}), and anything unexpected as a 500 whose detail reveals nothing (the stack trace
+ * goes to the log only).
  */
 @RestControllerAdvice
-public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+public class ApiExceptionHandler extends ProblemExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
@@ -39,54 +36,49 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(LedgerUnavailableException.class)
     public ResponseEntity<Object> ledgerUnavailable(LedgerUnavailableException e, HttpServletRequest request) {
         log.warn("ledger unavailable on {}: {}", request.getRequestURI(), e.getMessage());
-        return Problems.response(Problem.of(ProblemType.LEDGER_UNAVAILABLE,
-                "the ledger did not answer in time; retry the same request (it is idempotent)"), request.getRequestURI());
+        return Problems.response(HttpProblems.LEDGER_UNAVAILABLE, null,
+                "the ledger did not answer in time; retry the same request (it is idempotent)", request.getRequestURI());
     }
 
     @ExceptionHandler(DataAccessException.class)
     public ResponseEntity<Object> databaseUnavailable(DataAccessException e, HttpServletRequest request) {
         log.error("database failure on {}", request.getRequestURI(), e);
-        return Problems.response(Problem.of(ProblemType.DATABASE_UNAVAILABLE,
-                "the database could not serve the request; retry the same request (it is idempotent)"),
+        return Problems.response(HttpProblems.DATABASE_UNAVAILABLE, null,
+                "the database could not serve the request; retry the same request (it is idempotent)",
                 request.getRequestURI());
     }
 
     /** Tomcat refuses to decode a query string (bad percent-encoding, not UTF-8) when a handler reads parameters. */
     @ExceptionHandler(InvalidParameterException.class)
     public ResponseEntity<Object> invalidParameters(InvalidParameterException e, HttpServletRequest request) {
-        return Problems.response(Problem.of(ProblemType.BAD_REQUEST,
-                "the query string is not valid percent-encoded UTF-8"), request.getRequestURI());
+        return Problems.response(EdgeProblems.BAD_REQUEST, null,
+                "the query string is not valid percent-encoded UTF-8", request.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
         log.error("unexpected failure on {} {}", request.getMethod(), request.getRequestURI(), e);
-        return Problems.response(Problem.of(ProblemType.INTERNAL_ERROR,
-                "an unexpected error occurred and was logged; retrying with the same Idempotency-Key is safe"),
+        return Problems.response(EdgeProblems.INTERNAL_ERROR, null,
+                "an unexpected error occurred and was logged; retrying with the same Idempotency-Key is safe",
                 request.getRequestURI());
     }
 
-    /** Framework errors (no such path, wrong method, …): same format, with a Pagora problem type. */
     @Override
-    protected @Nullable ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body,
-            HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
-        ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
-        if (response != null && response.getBody() instanceof ProblemDetail detail) {
-            ProblemType type = Problems.typeOf(statusCode.value());
-            detail.setType(type.uri());
-            detail.setTitle(type.title);
-            if (statusCode.is5xxServerError()) {
-                log.error("framework failure {}", statusCode, ex);
-                detail.setDetail("an unexpected error occurred and was logged");
-            }
-            if (detail.getInstance() == null && request.getDescription(false).startsWith("uri=")) {
-                detail.setInstance(URI.create(request.getDescription(false).substring(4)));
-            }
-            HttpHeaders merged = new HttpHeaders();
-            merged.putAll(response.getHeaders());
-            merged.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-            return new ResponseEntity<>(detail, merged, response.getStatusCode());
+    protected String internalErrorDetail() {
+        return "an unexpected error occurred and was logged";
+    }
+
+    /** Framework errors (no such path, wrong method, …) take payment-api's type of their status. */
+    @Override
+    protected ProblemType typeOf(int status) {
+        return Problems.typeOf(status);
+    }
+
+    /** Problems thrown while reading a request, and framework errors, name the path they refused, like every other. */
+    @Override
+    protected void complete(ProblemDetail detail, WebRequest request) {
+        if (detail.getInstance() == null && request.getDescription(false).startsWith("uri=")) {
+            detail.setInstance(URI.create(request.getDescription(false).substring(4)));
         }
-        return response;
     }
 }

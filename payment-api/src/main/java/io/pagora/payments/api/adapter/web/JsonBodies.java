@@ -1,8 +1,8 @@
 package io.pagora.payments.api.adapter.web;
 
-import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.web.ConcreteContentTypeFilter;
+import io.pagora.service.web.ConcreteContentTypeFilter;
+import io.pagora.service.web.EdgeProblems;
+import io.pagora.service.web.ProblemException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,7 +43,7 @@ final class JsonBodies {
     static JsonNode read(HttpServletRequest request, int maxBytes) {
         Object rejected = request.getAttribute(ConcreteContentTypeFilter.REJECTED_CONTENT_TYPE);
         if (rejected != null) {
-            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Content-Type \""
+            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "Content-Type \""
                     + JsonFields.abbreviate(rejected.toString()) + "\" is not one concrete media type; send application/json");
         }
         checkMediaType(request.getContentType());
@@ -55,56 +55,56 @@ final class JsonBodies {
         try (InputStream in = request.getInputStream()) {
             body = in.readNBytes(maxBytes + 1);
         } catch (IOException e) {
-            throw new ProblemException(ProblemType.MALFORMED_JSON, "the request body could not be read: " + e.getMessage());
+            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body could not be read: " + e.getMessage());
         }
         if (body.length > maxBytes) {
             throw tooLarge(maxBytes, "more");
         }
         if (body.length == 0) {
-            throw new ProblemException(ProblemType.MALFORMED_JSON, "the request body is empty; a JSON object is expected");
+            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body is empty; a JSON object is expected");
         }
         JsonNode root;
         try {
             root = MAPPER.readTree(body);
         } catch (JacksonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_JSON, "the request body is not valid JSON: " + e.getOriginalMessage());
+            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body is not valid JSON: " + e.getOriginalMessage());
         }
         if (root == null || !root.isObject()) {
-            throw new ProblemException(ProblemType.MALFORMED_JSON, "the request body must be a JSON object");
+            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body must be a JSON object");
         }
         return root;
     }
 
     private static void checkMediaType(String contentType) {
         if (contentType == null) {
-            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
                     "Content-Type is missing; send application/json");
         }
         MediaType type;
         try {
             type = MediaType.parseMediaType(contentType);
         } catch (InvalidMediaTypeException e) {
-            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Content-Type is not a media type; send application/json");
+            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "Content-Type is not a media type; send application/json");
         }
         boolean json = MediaType.APPLICATION_JSON.isCompatibleWith(type) && !type.isWildcardType() && !type.isWildcardSubtype()
                 || "application".equals(type.getType()) && type.getSubtype().endsWith("+json");
         if (!json) {
-            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
                     "Content-Type " + type + " is not supported; send application/json");
         }
         Charset charset;
         try {
             charset = type.getCharset();
         } catch (RuntimeException e) {
-            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "unknown charset; JSON is UTF-8");
+            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "unknown charset; JSON is UTF-8");
         }
         if (charset != null && !StandardCharsets.UTF_8.equals(charset)) {
-            throw new ProblemException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "charset " + charset + " is not supported; JSON is UTF-8");
+            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "charset " + charset + " is not supported; JSON is UTF-8");
         }
     }
 
     private static ProblemException tooLarge(int maxBytes, String got) {
-        return new ProblemException(ProblemType.PAYLOAD_TOO_LARGE,
+        return new ProblemException(EdgeProblems.PAYLOAD_TOO_LARGE,
                 "the request body may be at most " + maxBytes + " bytes, got " + got);
     }
 }

@@ -147,8 +147,8 @@ public class PaymentController {
             throw fields.invalid(ProblemType.INVALID_FIELD, "payments", "must be an array, got " + JsonFields.typeOf(items));
         }
         if (items.isEmpty() || items.size() > batchItemsMax) {
-            throw new ProblemException(Problem.ofField(ProblemType.INVALID_BATCH_SIZE, "payments",
-                    "payments must hold 1 to " + batchItemsMax + " items, got " + items.size()));
+            throw new io.pagora.service.web.ProblemException(HttpProblems.INVALID_BATCH_SIZE, "payments",
+                    "payments must hold 1 to " + batchItemsMax + " items, got " + items.size());
         }
         List<Order> orders = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {

@@ -5,13 +5,19 @@ import io.pagora.payments.api.domain.ProblemType;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import io.pagora.service.web.EdgeProblems;
+import io.pagora.service.web.ProblemExceptionHandler;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
-/** Renders {@link Problem}s as RFC 9457 {@code application/problem+json} responses. */
+/**
+ * Renders {@link Problem}s as RFC 9457 {@code application/problem+json} responses, on service-support's problem+json
+ * base: the domain names why a request is refused, this adapter gives each reason its HTTP status.
+ */
 final class Problems {
 
     /** Seconds a client should wait before retrying a request refused for a transient outage. */
@@ -21,60 +27,55 @@ final class Problems {
 
     static HttpStatus statusOf(ProblemType type) {
         return switch (type) {
-            case MALFORMED_JSON, MISSING_FIELD, INVALID_FIELD, INVALID_ACCOUNT_ID, MISSING_IDEMPOTENCY_KEY,
-                    INVALID_IDEMPOTENCY_KEY, BAD_REQUEST -> HttpStatus.BAD_REQUEST;
-            case PAYLOAD_TOO_LARGE -> HttpStatus.CONTENT_TOO_LARGE;
-            case UNSUPPORTED_MEDIA_TYPE -> HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+            case MISSING_FIELD, INVALID_FIELD, INVALID_ACCOUNT_ID, MISSING_IDEMPOTENCY_KEY, INVALID_IDEMPOTENCY_KEY ->
+                    HttpStatus.BAD_REQUEST;
             case INVALID_AMOUNT, AMOUNT_ABOVE_LIMIT, UNSUPPORTED_CURRENCY, SAME_PAYER_AND_PAYEE, NOT_A_CUSTOMER_ACCOUNT,
-                    UNKNOWN_ACCOUNT, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_FAILED, INVALID_BATCH_SIZE, UNKNOWN_BANK,
+                    UNKNOWN_ACCOUNT, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_FAILED, UNKNOWN_BANK,
                     LEDGER_REFUSED -> HttpStatus.UNPROCESSABLE_CONTENT;
             case BANK_NAME_CONFLICT, LEDGER_CONFLICT -> HttpStatus.CONFLICT;
-            case ACCOUNT_NOT_FOUND, NOT_FOUND -> HttpStatus.NOT_FOUND;
-            case METHOD_NOT_ALLOWED -> HttpStatus.METHOD_NOT_ALLOWED;
-            case NOT_ACCEPTABLE -> HttpStatus.NOT_ACCEPTABLE;
-            case BROKER_UNAVAILABLE, OUTCOME_UNKNOWN, LEDGER_UNAVAILABLE, DATABASE_UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+            case ACCOUNT_NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case BROKER_UNAVAILABLE, OUTCOME_UNKNOWN -> HttpStatus.SERVICE_UNAVAILABLE;
             case OVERLOADED -> HttpStatus.TOO_MANY_REQUESTS;
-            case INTERNAL_ERROR -> HttpStatus.INTERNAL_SERVER_ERROR;
         };
     }
 
-    /** The problem type a framework-level error status maps to. */
-    static ProblemType typeOf(int status) {
+    /** A domain {@link ProblemType} as service-support's problem+json base sees it: with its HTTP status. */
+    static io.pagora.service.web.ProblemType http(ProblemType type) {
+        return new io.pagora.service.web.ProblemType(type.slug, type.title, statusOf(type));
+    }
+
+    /**
+     * The problem type a framework-level error status maps to: the edge's, except that a 503 (an asynchronous
+     * request timing out) is the database's, and any other status the edge does not name is an internal error.
+     */
+    static io.pagora.service.web.ProblemType typeOf(int status) {
         return switch (status) {
-            case 400 -> ProblemType.BAD_REQUEST;
-            case 404 -> ProblemType.NOT_FOUND;
-            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
-            case 406 -> ProblemType.NOT_ACCEPTABLE;
-            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
-            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
-            case 503 -> ProblemType.DATABASE_UNAVAILABLE;
-            default -> ProblemType.INTERNAL_ERROR;
+            case 400, 404, 405, 406, 413, 415 -> EdgeProblems.typeOf(status);
+            case 503 -> HttpProblems.DATABASE_UNAVAILABLE;
+            default -> EdgeProblems.INTERNAL_ERROR;
         };
-    }
-
-    static ProblemDetail detail(Problem problem, String path) {
-        HttpStatus status = statusOf(problem.type());
-        ProblemDetail detail = ProblemDetail.forStatusAndDetail(status, problem.detail());
-        detail.setType(problem.type().uri());
-        detail.setTitle(problem.type().title);
-        if (path != null) {
-            detail.setInstance(URI.create(path));
-        }
-        if (problem.field() != null) {
-            detail.setProperty("field", problem.field());
-        }
-        return detail;
     }
 
     static ResponseEntity<Object> response(Problem problem, String path) {
-        ProblemDetail detail = detail(problem, path);
-        ResponseEntity.BodyBuilder builder = ResponseEntity.status(detail.getStatus())
+        return response(http(problem.type()), problem.field(), problem.detail(), path);
+    }
+
+    static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
+            String detail, @Nullable String path) {
+        ProblemDetail problem = ProblemExceptionHandler.problem(type, detail);
+        if (path != null) {
+            problem.setInstance(URI.create(path));
+        }
+        if (field != null) {
+            problem.setProperty("field", field);
+        }
+        ResponseEntity.BodyBuilder builder = ResponseEntity.status(problem.getStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);
-        if (detail.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()
-                || detail.getStatus() == HttpStatus.TOO_MANY_REQUESTS.value()) {
+        if (problem.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()
+                || problem.getStatus() == HttpStatus.TOO_MANY_REQUESTS.value()) {
             builder.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
-        return builder.body(detail);
+        return builder.body(problem);
     }
 
     /** A problem embedded in a batch result: the same members as a problem+json document. */

@@ -1,4 +1,4 @@
-package io.pagora.clearing.config;
+package io.pagora.service.ledger;
 
 import io.pagora.ledger.adapter.Ledgers;
 import java.time.Duration;
@@ -6,12 +6,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * {@code pagora.ledger.*}: which ledger backend to open. The PostgreSQL ledger uses the service's
- * DataSource ({@code spring.datasource.*}), tables in schema {@code ledger}.
+ * {@code pagora.ledger.*}: which ledger backend every Pagora service opens, and how. The PostgreSQL ledger
+ * uses the service's own DataSource ({@code spring.datasource.*}), tables in schema {@code ledger}, migrated
+ * on open; the TigerBeetle settings are ignored then.
  *
  * @param backend {@code postgresql} or {@code tigerbeetle}
  * @param requestTimeout deadline of one TigerBeetle request
- * @param inFlightRequestsMax TigerBeetle requests in flight at once
+ * @param inFlightRequestsMax TigerBeetle requests submitted and unanswered at once, per process
  */
 @ConfigurationProperties("pagora.ledger")
 public record LedgerProperties(
@@ -20,7 +21,10 @@ public record LedgerProperties(
         @DefaultValue("10s") Duration requestTimeout,
         @DefaultValue("64") int inFlightRequestsMax) {
 
-    /** @param addresses replica addresses, e.g. {@code 127.0.0.1:3000} */
+    /**
+     * @param addresses comma-separated {@code host:port} of the replicas, e.g. {@code 127.0.0.1:3000}
+     * @param clusterId the cluster's id
+     */
     public record TigerBeetle(@DefaultValue("127.0.0.1:3000") String addresses, @DefaultValue("0") long clusterId) {}
 
     public Ledgers.Settings settings() {

@@ -1,4 +1,4 @@
-package io.pagora.ledger.adapter.metrics;
+package io.pagora.service.metrics;
 
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;

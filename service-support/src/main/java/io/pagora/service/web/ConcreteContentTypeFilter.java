@@ -1,4 +1,4 @@
-package io.pagora.web;
+package io.pagora.service.web;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,4 +1,4 @@
-package io.pagora.reporting.adapter.kafka;
+package io.pagora.service.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -19,9 +19,10 @@ import org.springframework.kafka.core.MicrometerProducerListener;
 /**
  * The Kafka clients' own metrics in Micrometer — consumer lag ({@code kafka_consumer_fetch_manager_records_lag_max},
  * and per partition {@code …_records_lag}), fetch and send rates — through spring-kafka's
- * {@link MicrometerConsumerListener} and {@link MicrometerProducerListener} on Boot's Kafka factories.
+ * {@link MicrometerConsumerListener} and {@link MicrometerProducerListener} on every factory that applies Boot's
+ * factory customizers (Boot's own, and the services' factories that take them). Imported by clearing and reporting.
  *
- * <p>This replaces Boot's {@code KafkaMetricsAutoConfiguration} (excluded in application.yml) for one reason:
+ * <p>This replaces Boot's {@code KafkaMetricsAutoConfiguration} (which the importing service excludes) for one reason:
  * Boot's binder looks for new client metrics every 60 s, and Kafka creates a partition's lag metric only once
  * the partition is assigned and fetched, so after a start or a rebalance the per-partition lag would be missing
  * for up to a minute. Here the binder looks every {@value #REFRESH_SECONDS} s, the scrape interval.

@@ -1,4 +1,4 @@
-package io.pagora.web;
+package io.pagora.service.web;
 
 import java.io.IOException;
 import java.io.Writer;

@@ -1,4 +1,4 @@
-package io.pagora.ledger.adapter.metrics;
+package io.pagora.service.ledger;
 
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,6 +11,7 @@ import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
 import io.pagora.ledger.domain.BatchTooLargeException;
 import io.pagora.kernel.Id128;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;

@@ -1,4 +1,4 @@
-package io.pagora.web;
+package io.pagora.service.web;
 
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;

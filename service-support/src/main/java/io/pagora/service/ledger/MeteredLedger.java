@@ -1,4 +1,4 @@
-package io.pagora.ledger.adapter.metrics;
+package io.pagora.service.ledger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -8,6 +8,7 @@ import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
 import io.pagora.ledger.domain.BatchTooLargeException;
 import io.pagora.kernel.Id128;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewAccount;

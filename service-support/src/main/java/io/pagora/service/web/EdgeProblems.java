@@ -1,0 +1,50 @@
+package io.pagora.service.web;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The Pagora problem types of errors the HTTP layer itself answers (no such path, wrong method, bad
+ * Accept, malformed HTTP), by status, so that every service names them alike: {@value ProblemType#BASE}{@code <slug>}.
+ */
+public final class EdgeProblems {
+
+    public static final ProblemType BAD_REQUEST = new ProblemType("bad-request", "Bad request", HttpStatus.BAD_REQUEST);
+    public static final ProblemType NOT_FOUND = new ProblemType("not-found", "Not found", HttpStatus.NOT_FOUND);
+    public static final ProblemType METHOD_NOT_ALLOWED =
+            new ProblemType("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED);
+    public static final ProblemType NOT_ACCEPTABLE =
+            new ProblemType("not-acceptable", "Not acceptable", HttpStatus.NOT_ACCEPTABLE);
+    public static final ProblemType PAYLOAD_TOO_LARGE =
+            new ProblemType("payload-too-large", "Request body too large", HttpStatus.CONTENT_TOO_LARGE);
+    public static final ProblemType UNSUPPORTED_MEDIA_TYPE =
+            new ProblemType("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    public static final ProblemType INTERNAL_ERROR =
+            new ProblemType("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
+
+    private EdgeProblems() {}
+
+    /** The type for an error status the HTTP layer answers; other client errors are bad requests. */
+    public static ProblemType typeOf(int status) {
+        return switch (status) {
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            default -> status >= 500 ? INTERNAL_ERROR : BAD_REQUEST;
+        };
+    }
+
+    /** An RFC 9457 document as a map, for writers without Spring's message converters. */
+    static Map<String, Object> document(int status, String detail) {
+        ProblemType type = typeOf(status);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type.uri().toString());
+        body.put("title", type.title());
+        body.put("status", status);
+        body.put("detail", detail);
+        return body;
+    }
+}
