@@ -30,15 +30,15 @@ public enum PagoraModule {
     /** A plain library: local-runtime and the benchmarks use the ledgers without Spring. */
     LEDGER_ADAPTER("io.pagora.ledger.adapter", Framework.NONE, KERNEL, LEDGER_PORT),
     /** Shared Spring configuration of the services: it may wire the ledger, the settlement and the events. */
-    SERVICE_SUPPORT("io.pagora.web", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER),
+    SERVICE_SUPPORT("io.pagora.service", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER),
     /**
      * Used by other modules' tests only, so no service's main code may use it. Spring is allowed: the
      * shared test bases and the embedded Kafka start Spring pieces. (Maven keeps it off settlement and
      * the adapters: their tests use it, so it cannot use them.)
      */
     TEST_SUPPORT("io.pagora.testing", Framework.SPRING, KERNEL, LEDGER_PORT, EVENTS),
-    PAYMENT_API("io.pagora.payments", Framework.SPRING,
-            KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER, SERVICE_SUPPORT),
+    /** Reaches the ledger through the port; the adapter comes with service-support's ledger bean. */
+    PAYMENT_API("io.pagora.payments", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, SERVICE_SUPPORT),
     CLEARING_SERVICE("io.pagora.clearing", Framework.SPRING,
             KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER, SERVICE_SUPPORT),
     /** Reads the ledger only through the port: never an adapter. */

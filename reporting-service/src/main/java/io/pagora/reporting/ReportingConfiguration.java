@@ -1,6 +1,5 @@
 package io.pagora.reporting;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.reporting.adapter.jdbc.JdbcReadModelQueries;
 import io.pagora.reporting.adapter.jdbc.JdbcReadModelWriter;
 import io.pagora.reporting.application.Projection;
@@ -43,7 +42,7 @@ public class ReportingConfiguration {
     }
 
     @Bean
-    Projection projection(ReadModelWriter writer, MeterRegistry registry) {
-        return new Projection(writer, registry);
+    Projection projection(ReadModelWriter writer) {
+        return new Projection(writer);
     }
 }

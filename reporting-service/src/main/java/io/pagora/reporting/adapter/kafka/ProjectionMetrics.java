@@ -1,11 +1,13 @@
 package io.pagora.reporting.adapter.kafka;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelWriter.FinalStateReached;
+import io.pagora.reporting.domain.IntegrityAlarm;
 import io.pagora.reporting.domain.PaymentStatus;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,7 +23,8 @@ import java.time.Instant;
  *   <li>{@value #ACCEPT_TO_VISIBLE} (timer): from acceptance (payment-api's 202) to the commit of the final
  *       state, whatever it is — the whole pipeline as a client polling GET /payments/{id} sees it.
  * </ul>
- * A sample is never negative: a clock behind another service's counts as zero.
+ * A sample is never negative: a clock behind another service's counts as zero. And what each committed
+ * poll held: valid events projected, duplicates, poll size, and its integrity alarms by kind.
  */
 final class ProjectionMetrics {
 
@@ -34,6 +37,11 @@ final class ProjectionMetrics {
     private final Counter outcomesProjected;
     private final Timer settledToVisible;
     private final Timer acceptToVisible;
+    private final Counter conflictingOutcomes;
+    private final Counter inconsistentEvents;
+    private final Counter duplicateEvents;
+    private final Counter projectedEvents;
+    private final DistributionSummary pollSize;
 
     ProjectionMetrics(MeterRegistry registry, Clock clock) {
         this.clock = clock;
@@ -49,9 +57,35 @@ final class ProjectionMetrics {
                 "From a payment's settlement to its commit in the read model").register(registry);
         this.acceptToVisible = LatencyHistograms.timer(ACCEPT_TO_VISIBLE,
                 "From a payment's acceptance to the commit of its final state in the read model").register(registry);
+        this.conflictingOutcomes = Counter.builder("pagora.reporting.conflicting.outcomes")
+                .description("Outcomes that contradict a payment's projected final state (ignored; integrity alarm)")
+                .register(registry);
+        this.inconsistentEvents = Counter.builder("pagora.reporting.inconsistent.events")
+                .description("Events whose payer, payee or amount contradict the projected payment (integrity alarm)")
+                .register(registry);
+        this.duplicateEvents = Counter.builder("pagora.reporting.duplicate.events")
+                .description("Redelivered events that changed nothing")
+                .register(registry);
+        this.projectedEvents = Counter.builder("pagora.reporting.projected.events")
+                .description("Valid events projected (duplicates included)")
+                .register(registry);
+        this.pollSize = DistributionSummary.builder("pagora.reporting.poll.events")
+                .description("Valid events per projected poll (one transaction each)")
+                .register(registry);
     }
 
     void committed(Projection.Outcome outcome) {
+        if (outcome.events() > 0) {
+            pollSize.record(outcome.events());
+        }
+        projectedEvents.increment(outcome.events());
+        duplicateEvents.increment(outcome.duplicates());
+        for (IntegrityAlarm alarm : outcome.alarms()) {
+            switch (alarm.kind()) {
+                case CONFLICTING_OUTCOME -> conflictingOutcomes.increment();
+                case INCONSISTENT_EVENT -> inconsistentEvents.increment();
+            }
+        }
         Instant visible = clock.instant();
         requestsProjected.increment(outcome.requestsVisible());
         outcomesProjected.increment(outcome.finalStates().size());

@@ -1,4 +1,4 @@
-package io.pagora.web;
+package io.pagora.service;
 
 import io.pagora.architecture.ArchitectureRules;
 import io.pagora.architecture.PagoraModule;
