@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.NewAccount;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.Transfer;
 import io.pagora.ledger.domain.TransferResult;
 import io.pagora.ledger.invariants.Finding;
 import io.pagora.ledger.invariants.LedgerBooks;
@@ -154,8 +150,8 @@ class MoneyInvariantCheckerTest {
 
     @Test
     void aLedgerThatDoesNotSumToZeroOrLacksAnAccountFails() {
-        LedgerBooks books = PixBooks.read(tampered(account -> account.id().equals(alice)
-                ? copy(account, account.debitsPosted(), account.creditsPosted() + 1, account.flags()) : account), accounts);
+        LedgerBooks books = tampered(account -> account.id().equals(alice)
+                ? copy(account, account.debitsPosted(), account.creditsPosted() + 1, account.flags()) : account);
         List<Id128> withUnknown = new ArrayList<>(accounts);
         withUnknown.add(ChartOfAccounts.customer(BANK_B, 99));
 
@@ -166,10 +162,10 @@ class MoneyInvariantCheckerTest {
 
     @Test
     void anAccountBelowZeroOrWithoutItsLimitFails() {
-        LedgerBooks belowZero = PixBooks.read(tampered(account -> account.id().equals(alice)
-                ? copy(account, account.creditsPosted() + 1, account.creditsPosted(), account.flags()) : account), accounts);
-        LedgerBooks unlimited = PixBooks.read(tampered(account -> account.id().equals(carla)
-                ? copy(account, account.debitsPosted(), account.creditsPosted(), 0) : account), accounts);
+        LedgerBooks belowZero = tampered(account -> account.id().equals(alice)
+                ? copy(account, account.creditsPosted() + 1, account.creditsPosted(), account.flags()) : account);
+        LedgerBooks unlimited = tampered(account -> account.id().equals(carla)
+                ? copy(account, account.debitsPosted(), account.creditsPosted(), 0) : account);
 
         assertThat(belowZero.limits(PixBooks.MUST_BE_DEBIT_LIMITED).violations())
                 .anyMatch(v -> v.contains(alice.toString()) && v.contains("below zero"));
@@ -215,36 +211,9 @@ class MoneyInvariantCheckerTest {
                 account.timestamp());
     }
 
-    /** The reference ledger, but its account lookups answered through {@code change}: books no real ledger would keep. */
-    private Ledger tampered(UnaryOperator<Account> change) {
-        return new Ledger() {
-            @Override
-            public List<AccountResult> createAccounts(List<NewAccount> batch) {
-                return reference.createAccounts(batch);
-            }
-
-            @Override
-            public List<TransferResult> createTransfers(List<NewTransfer> batch) {
-                return reference.createTransfers(batch);
-            }
-
-            @Override
-            public List<Account> lookupAccounts(List<Id128> lookupIds) {
-                return reference.lookupAccounts(lookupIds).stream().map(change).toList();
-            }
-
-            @Override
-            public List<Transfer> lookupTransfers(List<Id128> lookupIds) {
-                return reference.lookupTransfers(lookupIds);
-            }
-
-            @Override
-            public String backendName() {
-                return "tampered reference";
-            }
-
-            @Override
-            public void close() {}
-        };
+    /** The books as the reference ledger keeps them, but each account changed by {@code change}: books no real ledger keeps. */
+    private LedgerBooks tampered(UnaryOperator<Account> change) {
+        return LedgerBooks.read(batch -> reference.lookupAccounts(batch).stream().map(change).toList(), accounts,
+                PixBooks::describe);
     }
 }
