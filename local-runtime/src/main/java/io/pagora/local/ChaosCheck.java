@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,13 +50,7 @@ public final class ChaosCheck {
     static final String ANSWERS_SUFFIX = ".answers.log";
     private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
 
-    private final DataSource readModel;
-    private final String schema;
-
-    private ChaosCheck(DataSource readModel, String schema) {
-        this.readModel = readModel;
-        this.schema = schema;
-    }
+    private ChaosCheck() {}
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
@@ -81,13 +74,13 @@ public final class ChaosCheck {
         try (ReadSide platform = ReadSide.open(readSide, "chaos-check")) {
             DataSource dataSource = platform.dataSource();
             Ledger ledger = platform.ledger();
-            ChaosCheck check = new ChaosCheck(dataSource, schema);
             Path answers = answersDir.resolve(scenario + ANSWERS_SUFFIX);
             List<UUID> acceptedByFaultEnd = acceptedIds(AcceptedPayments.parse(completeLines(answers)));
-            Instant recoveredAt = check.awaitFinal(acceptedByFaultEnd, Instant.now().plus(loadWait).plus(finalWait));
+            Instant recoveredAt = ReadModel.awaitFinal(dataSource, schema, acceptedByFaultEnd,
+                    Instant.now().plus(loadWait).plus(finalWait), "chaos-check");
             awaitFile(loadDone, Instant.now().plus(loadWait));
             List<UUID> accepted = acceptedIds(AcceptedPayments.read(answers));
-            check.awaitFinal(accepted, Instant.now().plus(finalWait));
+            ReadModel.awaitFinal(dataSource, schema, accepted, Instant.now().plus(finalWait), "chaos-check");
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
             int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
 
@@ -141,29 +134,6 @@ public final class ChaosCheck {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         int lastNewline = text.lastIndexOf('\n');
         return lastNewline < 0 ? List.of() : Arrays.asList(text.substring(0, lastNewline).split("\n"));
-    }
-
-    /**
-     * Polls the read model until every given payment is final; returns that instant, or null at the deadline.
-     * A failing query (PostgreSQL just restarted) is retried at the next poll.
-     */
-    private Instant awaitFinal(List<UUID> ids, Instant deadline) throws InterruptedException {
-        long open = Long.MAX_VALUE;
-        while (Instant.now().isBefore(deadline)) {
-            try {
-                open = ids.size() - ReadModel.statuses(readModel, schema, ids).values().stream()
-                        .filter(ReadModel::isFinal).count();
-                if (open == 0) {
-                    return Instant.now();
-                }
-            } catch (SQLException e) {
-                System.err.println("chaos-check: read model not readable yet: " + e.getMessage());
-            }
-            Thread.sleep(POLL_INTERVAL);
-        }
-        System.err.printf("chaos-check: %s of %d payments still not final at the deadline%n",
-                open == Long.MAX_VALUE ? "?" : Long.toString(open), ids.size());
-        return null;
     }
 
     private static void awaitFile(Path file, Instant deadline) throws InterruptedException {

@@ -3,6 +3,7 @@ package io.pagora.local;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.invariants.Movement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,24 +68,13 @@ record DemoAccounts(Map<BankId, Long> reserveFundings, Map<Id128, Long> customer
         return ids;
     }
 
-    /**
-     * Each account's posted net balance (credits − debits) right after seeding: the central bank issued
-     * every reserve funding, each bank's transit paid for its customers' fundings.
-     */
-    Map<Id128, Long> seededBalances() {
-        Map<Id128, Long> balances = new LinkedHashMap<>();
-        for (Id128 id : allAccountIds()) {
-            balances.put(id, 0L);
-        }
-        reserveFundings.forEach((bank, amount) -> {
-            balances.merge(ChartOfAccounts.centralBank(), -amount, Math::addExact);
-            balances.merge(ChartOfAccounts.reserve(bank), amount, Math::addExact);
-        });
-        customerFundings.forEach((customer, amount) -> {
-            BankId bank = ChartOfAccounts.bankOf(customer).orElseThrow();
-            balances.merge(ChartOfAccounts.transit(bank), -amount, Math::addExact);
-            balances.merge(customer, amount, Math::addExact);
-        });
-        return balances;
+    /** Every funding as a movement: the central bank issued each reserve's, a bank's transit paid its customers'. */
+    List<Movement> fundings() {
+        List<Movement> fundings = new ArrayList<>();
+        reserveFundings.forEach((bank, amount) ->
+                fundings.add(new Movement(ChartOfAccounts.centralBank(), ChartOfAccounts.reserve(bank), amount)));
+        customerFundings.forEach((customer, amount) -> fundings.add(new Movement(
+                ChartOfAccounts.transit(ChartOfAccounts.bankOf(customer).orElseThrow()), customer, amount)));
+        return fundings;
     }
 }

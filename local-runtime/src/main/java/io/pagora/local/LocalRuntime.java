@@ -4,11 +4,13 @@ import java.util.Arrays;
 
 /**
  * The single entry point of {@code local-runtime.jar}: its first argument picks the tool, so one
- * executable jar serves {@code infra/local/pagora} for all three.
+ * executable jar serves {@code infra/local/pagora} for every tool.
  *
  * <pre>
  *   java -jar local-runtime.jar kafka    --data-dir=var/kafka [--port=9092] [--controller-port=9093]
  *   java -jar local-runtime.jar postgres --data-dir=var/postgres-embedded [--port=5432]
+ *   java -jar local-runtime.jar seed     --out=var/demo/accounts.tsv [see Seed]: banks and customers through payment-api
+ *   java -jar local-runtime.jar await-final --accepted=... [see AwaitFinal]: until every accepted payment is final
  *   java -jar local-runtime.jar report   --accounts=... --accepted=... --k6-summary=... [see DemoReport]
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
  *   java -jar local-runtime.jar verify   --accounts=... [--accepted=...] [see Verify]: the report's checks, live
@@ -29,6 +31,8 @@ public final class LocalRuntime {
         switch (args[0]) {
             case "kafka" -> LocalKafka.main(rest);
             case "postgres" -> LocalPostgres.main(rest);
+            case "seed" -> Seed.main(rest);
+            case "await-final" -> AwaitFinal.main(rest);
             case "report" -> DemoReport.main(rest);
             case "bench" -> Bench.main(rest);
             case "cpu" -> CpuSnapshot.main(rest);
@@ -43,6 +47,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|report|bench|cpu|verify|chaos-check|poison [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|cpu|verify|chaos-check|poison [--option=value ...]");
     }
 }

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,6 +101,32 @@ final class ReadModel {
             }
         }
         return statuses;
+    }
+
+    /** Pause between two polls of {@link #awaitFinal}. */
+    static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+
+    /**
+     * Polls the read model until every given payment is final; returns that instant, or null at the deadline.
+     * A failing query (PostgreSQL just restarted) is retried at the next poll. {@code tool} heads the messages.
+     */
+    static Instant awaitFinal(DataSource dataSource, String schema, List<UUID> ids, Instant deadline, String tool)
+            throws InterruptedException {
+        long open = Long.MAX_VALUE;
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                open = ids.size() - statuses(dataSource, schema, ids).values().stream().filter(ReadModel::isFinal).count();
+                if (open == 0) {
+                    return Instant.now();
+                }
+            } catch (SQLException e) {
+                System.err.println(tool + ": read model not readable yet: " + e.getMessage());
+            }
+            Thread.sleep(POLL_INTERVAL);
+        }
+        System.err.printf("%s: %s of %d payments still not final at the deadline%n", tool,
+                open == Long.MAX_VALUE ? "?" : Long.toString(open), ids.size());
+        return null;
     }
 
     static boolean isFinal(String status) {

@@ -3,6 +3,8 @@ package io.pagora.local;
 import io.pagora.ledger.domain.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.invariants.LedgerBooks;
+import io.pagora.settlement.invariants.PixBooks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -68,13 +70,13 @@ public final class Verify {
         AcceptedPayments accepted = inputs.accepted() != null && Files.exists(inputs.accepted())
                 ? AcceptedPayments.read(inputs.accepted()) : new AcceptedPayments(List.of(), 0, 0, 0);
         List<Id128> ids = accounts.allAccountIds();
-        Map<Id128, Account> before = InvariantChecks.lookup(ids, ledger::lookupAccounts, Account::id);
+        Map<Id128, Account> before = PixBooks.read(ledger, ids).found();
         Thread.sleep(inputs.quiet().toMillis());
         List<ReadModel.Row> rows = ReadModel.load(readModelDatabase, inputs.reportingSchema());
         Map<UUID, Long> duplicates = ReadModel.duplicatedIds(readModelDatabase, inputs.reportingSchema());
         Instant readAt = clock.instant();
-        Map<Id128, Account> after = InvariantChecks.lookup(ids, ledger::lookupAccounts, Account::id);
-        Set<Id128> moving = moved(before, after);
+        LedgerBooks after = PixBooks.read(ledger, ids);
+        Set<Id128> moving = moved(before, after.found());
         InvariantChecks.InFlight inFlight = new InvariantChecks.InFlight(readAt, inputs.inFlight(), moving);
         List<InvariantChecks.Verdict> verdicts =
                 new InvariantChecks(ledger, accounts, rows, duplicates, accepted, inFlight, after).runAll();

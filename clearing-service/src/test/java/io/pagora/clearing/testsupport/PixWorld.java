@@ -11,6 +11,7 @@ import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.invariants.Movement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -31,7 +32,7 @@ public final class PixWorld {
     private final Participants participants;
     private final TimeOrderedIds ids = new TimeOrderedIds();
     private final Set<Id128> accounts = new LinkedHashSet<>();
-    private final List<Books.Movement> funding = new ArrayList<>();
+    private final List<Movement> funding = new ArrayList<>();
 
     public PixWorld(Ledger ledger) {
         this.ledger = ledger;
@@ -52,7 +53,7 @@ public final class PixWorld {
     /** Central bank → the bank's reserve. */
     public PixWorld fundReserve(BankId bank, long amountCentavos) {
         assertThat(participants.fundReserve(ids.next(), bank, amountCentavos)).isEqualTo(TransferResult.OK);
-        funding.add(new Books.Movement(ChartOfAccounts.centralBank(), ChartOfAccounts.reserve(bank), amountCentavos));
+        funding.add(new Movement(ChartOfAccounts.centralBank(), ChartOfAccounts.reserve(bank), amountCentavos));
         return this;
     }
 
@@ -79,7 +80,7 @@ public final class PixWorld {
     public void fundCustomer(Id128 customer, long amountCentavos) {
         assertThat(participants.fundCustomer(ids.next(), customer, amountCentavos)).isEqualTo(TransferResult.OK);
         BankId bank = ChartOfAccounts.bankOf(customer).orElseThrow();
-        funding.add(new Books.Movement(ChartOfAccounts.transit(bank), customer, amountCentavos));
+        funding.add(new Movement(ChartOfAccounts.transit(bank), customer, amountCentavos));
     }
 
     /** A new payment request, as payment-api would publish it. */
@@ -94,7 +95,7 @@ public final class PixWorld {
         return Set.copyOf(accounts);
     }
 
-    public List<Books.Movement> funding() {
+    public List<Movement> funding() {
         return List.copyOf(funding);
     }
 }

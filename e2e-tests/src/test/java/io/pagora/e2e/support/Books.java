@@ -8,15 +8,18 @@ import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.invariants.LedgerBooks;
 import io.pagora.settlement.domain.ChartOfAccounts;
-import io.pagora.settlement.domain.LegId;
+import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
-import java.math.BigInteger;
+import io.pagora.settlement.invariants.Claim;
+import io.pagora.settlement.invariants.FinalStates;
+import io.pagora.settlement.invariants.LedgerAgreement;
+import io.pagora.settlement.invariants.PixBooks;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -55,7 +58,7 @@ public final class Books {
         }
     }
 
-    private static final int LOOKUP_BATCH_MAX = Ledger.BATCH_SIZE_MAX;
+    private static final String READ_MODEL = "the read model";
 
     private Books() {}
 
@@ -98,77 +101,75 @@ public final class Books {
                     body.path("amountCentavos").asLong(),
                     body.hasNonNull("finalAt") ? Instant.parse(body.path("finalAt").asString()) : null);
             assertThat(view.id()).isEqualTo(payment.id());
-            assertThat(view.status()).as("payment %s is in a final state", payment.id()).isIn("SETTLED", "REJECTED", "EXPIRED");
             assertThat(view.finalAt()).as("payment %s has a final time", payment.id()).isNotNull();
-            assertThat(List.of(view.payer(), view.payee(), view.amountCentavos()))
-                    .as("the read model shows payment %s as it was requested", payment.id())
-                    .containsExactly(payment.payer(), payment.payee(), payment.amountCentavos());
             assertThat(view.status().equals("REJECTED")).as("only a rejection has a reason: %s", view)
                     .isEqualTo(view.reason() != null);
             views.put(view.id(), view);
         }
+        Map<PaymentId, Payment> accepted = new LinkedHashMap<>();
+        expected.forEach(payment -> accepted.put(payment.id(), payment.asPayment()));
+        MoneyInvariants.assertHolds(FinalStates.check(READ_MODEL, accepted, claims(views.values()), true));
         return views;
+    }
+
+    /** The read model's views as claims for the money invariant checker. */
+    private static List<Claim> claims(Collection<View> views) {
+        return views.stream().map(view -> new Claim(new Payment(view.id(), view.payer(), view.payee(), view.amountCentavos()),
+                view.status(), view.reason())).toList();
     }
 
     /**
      * The money invariants over every account of the scenario, after waiting (bounded) until no
      * reservation is left pending: Σ debits = Σ credits (posted, and pending), no limited account
-     * below zero (pending debits included), every account present.
+     * below zero (pending debits included) and customers and reserves limited, every account present,
+     * nothing pending; and money moved at all.
      */
     public static List<Account> assertMoneyInvariants(Ledger ledger, Set<Id128> accountIds, Duration pendingWait) {
-        List<Id128> ids = List.copyOf(accountIds);
-        assertThat(ids.size()).isLessThanOrEqualTo(LOOKUP_BATCH_MAX);
         long deadline = System.nanoTime() + pendingWait.toNanos();
-        List<Account> accounts = ledger.lookupAccounts(ids);
+        LedgerBooks books = PixBooks.read(ledger, accountIds);
         // The PostgreSQL ledger releases expired reservations in a sweep (clearing's PostgresExpirySweeper).
-        while (accounts.stream().anyMatch(account -> account.debitsPending() != 0 || account.creditsPending() != 0)
-                && System.nanoTime() < deadline) {
+        while (!books.nothingPending().holds() && System.nanoTime() < deadline) {
             sleep(200);
-            accounts = ledger.lookupAccounts(ids);
+            books = PixBooks.read(ledger, accountIds);
         }
-        assertThat(accounts.stream().map(Account::id).toList()).as("every account exists").containsExactlyElementsOf(ids);
-        BigInteger debitsPosted = BigInteger.ZERO;
-        BigInteger creditsPosted = BigInteger.ZERO;
-        BigInteger debitsPending = BigInteger.ZERO;
-        BigInteger creditsPending = BigInteger.ZERO;
-        for (Account account : accounts) {
-            debitsPosted = debitsPosted.add(BigInteger.valueOf(account.debitsPosted()));
-            creditsPosted = creditsPosted.add(BigInteger.valueOf(account.creditsPosted()));
-            debitsPending = debitsPending.add(BigInteger.valueOf(account.debitsPending()));
-            creditsPending = creditsPending.add(BigInteger.valueOf(account.creditsPending()));
-            if (account.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS)) {
-                assertThat(BigInteger.valueOf(account.debitsPosted()).add(BigInteger.valueOf(account.debitsPending())))
-                        .as("limited account %s never below zero", account)
-                        .isLessThanOrEqualTo(BigInteger.valueOf(account.creditsPosted()));
-            }
-            assertThat(List.of(account.debitsPending(), account.creditsPending()))
-                    .as("no reservation left pending after the timeout on %s", account).containsOnly(0L);
-        }
-        assertThat(debitsPosted).as("Σ debits_posted = Σ credits_posted").isEqualTo(creditsPosted);
-        assertThat(debitsPending).as("Σ debits_pending = Σ credits_pending").isEqualTo(creditsPending);
-        assertThat(creditsPosted.signum()).as("money moved at all").isPositive();
-        return accounts;
+        MoneyInvariants.assertHolds(books.zeroSum(), books.limits(PixBooks.MUST_BE_DEBIT_LIMITED), books.nothingPending());
+        assertThat(books.accounts().stream().mapToLong(Account::creditsPosted).sum()).as("money moved at all").isPositive();
+        return books.accounts();
     }
 
     /**
-     * Read model = ledger. Balances: each customer's balance (payment-api GET /accounts/{id}/balance, from
-     * the ledger) = its funding + Σ received − Σ sent over the payments the read model shows SETTLED; each
-     * bank's reserve and transit, and the central bank, likewise. Transfers: a payment is SETTLED in the read
-     * model if and only if its post legs exist in the ledger (for the full amount, posting its own pending
-     * legs); a receiving bank's refusal has its void legs; a payment refused for insufficient funds reserved
-     * nothing. Bank positions (reporting) agree with the reserves' movements.
+     * Read model = ledger, by the money invariant checker: a payment is SETTLED in the read model if and
+     * only if its post legs exist in the ledger (for the full amount, posting its own pending legs); a
+     * receiving bank's refusal has its void legs; a payment refused for insufficient funds reserved nothing,
+     * every other one reserved every leg; each account's posted debits and credits = its fundings + the legs
+     * of the payments the read model shows SETTLED. Each customer's balance as payment-api serves it (GET
+     * /accounts/{id}/balance) is the ledger's, nothing held. Bank positions (reporting) agree with the
+     * reserves' movements.
      */
     public static void assertReadModelEqualsLedger(Pagora pagora, Participants participants,
             Collection<Accepted> payments, Map<PaymentId, View> views) {
-        Map<Id128, Long> expected = new HashMap<>();
-        for (Id128 account : participants.allAccounts()) {
-            expected.put(account, participants.fundedCentavos(account));
+        LedgerBooks books = PixBooks.read(pagora.ledger(), participants.allAccounts());
+        List<Claim> claims = claims(payments.stream().map(payment -> views.get(payment.id())).toList());
+        MoneyInvariants.assertHolds(LedgerAgreement.check(pagora.ledger(), READ_MODEL, books, participants.fundings(),
+                claims, Set.of(), LedgerAgreement.Traces.ALL_PHASES));
+
+        // Customers through payment-api's HTTP balance (the ledger's word as the API serves it).
+        for (Participants.Customer customer : participants.customers()) {
+            Http.Response response = pagora.paymentApi().get("/accounts/" + customer.id() + "/balance");
+            assertThat(response.status()).as("GET balance of %s: %s", customer.id(), response).isEqualTo(200);
+            JsonNode balance = response.json();
+            Account account = books.found().get(customer.id());
+            assertThat(balance.path("balanceCentavos").asLong())
+                    .as("customer %s: the API serves the ledger's balance", customer.id())
+                    .isEqualTo(account.creditsPosted() - account.debitsPosted());
+            assertThat(balance.path("pendingDebitsCentavos").asLong()).as("nothing held on %s", customer.id()).isZero();
         }
-        long reserveFundings = participants.banks().stream().mapToLong(bank -> participants.fundedCentavos(bank.reserve())).sum();
-        expected.put(ChartOfAccounts.centralBank(), -reserveFundings);
-        for (Participants.Bank bank : participants.banks()) {
-            expected.put(bank.transit(), -participants.customerFundingsAt(bank.ispb()));
-        }
+        assertPositions(pagora, participants, payments, views);
+    }
+
+    /** Bank positions of the read model, summed over the days payments settled on, = the reserves' interbank movements. */
+    private static void assertPositions(Pagora pagora, Participants participants, Collection<Accepted> payments,
+            Map<PaymentId, View> views) {
         Map<Integer, Long> interbankNet = new HashMap<>();
         Map<Integer, Long> onUsCount = new HashMap<>();
         Set<LocalDate> settlementDays = new TreeSet<>();
@@ -178,47 +179,15 @@ public final class Books {
                 continue;
             }
             settlementDays.add(LocalDate.ofInstant(view.finalAt(), ZoneOffset.UTC));
-            long amount = payment.amountCentavos();
-            expected.merge(payment.payer(), -amount, Long::sum);
-            expected.merge(payment.payee(), amount, Long::sum);
             int payerBank = ChartOfAccounts.bankOf(payment.payer()).orElseThrow().ispb();
             int payeeBank = ChartOfAccounts.bankOf(payment.payee()).orElseThrow().ispb();
             if (payment.onUs()) {
                 onUsCount.merge(payerBank, 1L, Long::sum);
                 continue;
             }
-            Participants.Bank from = participants.bank(payerBank);
-            Participants.Bank to = participants.bank(payeeBank);
-            expected.merge(from.reserve(), -amount, Long::sum);
-            expected.merge(to.reserve(), amount, Long::sum);
-            expected.merge(from.transit(), amount, Long::sum);
-            expected.merge(to.transit(), -amount, Long::sum);
-            interbankNet.merge(payerBank, -amount, Long::sum);
-            interbankNet.merge(payeeBank, amount, Long::sum);
+            interbankNet.merge(payerBank, -payment.amountCentavos(), Long::sum);
+            interbankNet.merge(payeeBank, payment.amountCentavos(), Long::sum);
         }
-
-        // Customers through payment-api's HTTP balance (the ledger's word as the API serves it).
-        for (Participants.Customer customer : participants.customers()) {
-            Http.Response response = pagora.paymentApi().get("/accounts/" + customer.id() + "/balance");
-            assertThat(response.status()).as("GET balance of %s: %s", customer.id(), response).isEqualTo(200);
-            JsonNode balance = response.json();
-            assertThat(balance.path("balanceCentavos").asLong())
-                    .as("customer %s: funding + Σ received − Σ sent over SETTLED payments", customer.id())
-                    .isEqualTo(expected.get(customer.id()));
-            assertThat(balance.path("pendingDebitsCentavos").asLong()).as("nothing held on %s", customer.id()).isZero();
-        }
-        // Every account, customers included, straight from the ledger.
-        List<Id128> ids = List.copyOf(participants.allAccounts());
-        for (Account account : pagora.ledger().lookupAccounts(ids)) {
-            assertThat(account.creditsPosted() - account.debitsPosted())
-                    .as("ledger balance of %s (%s) = what the read model's SETTLED payments imply", account.id(),
-                            ChartOfAccounts.kindOf(account.id()).map(Enum::name).orElse("?"))
-                    .isEqualTo(expected.get(account.id()));
-        }
-
-        assertLegs(pagora.ledger(), payments, views);
-
-        // Bank positions of the read model, summed over the days payments settled on.
         for (Participants.Bank bank : participants.banks()) {
             long net = 0;
             long onUs = 0;
@@ -231,57 +200,6 @@ public final class Books {
             assertThat(net).as("bank %d: the read model's net position = its reserve's interbank movement", bank.ispb())
                     .isEqualTo(interbankNet.getOrDefault(bank.ispb(), 0L));
             assertThat(onUs).as("bank %d: on-us payments settled", bank.ispb()).isEqualTo(onUsCount.getOrDefault(bank.ispb(), 0L));
-        }
-    }
-
-    /** SETTLED ⇔ post legs exist; the other outcomes leave the traces they should. */
-    private static void assertLegs(Ledger ledger, Collection<Accepted> payments, Map<PaymentId, View> views) {
-        List<Id128> ids = new ArrayList<>();
-        for (Accepted payment : payments) {
-            for (int leg = 1; leg <= payment.legs(); leg++) {
-                ids.add(LegId.of(payment.id(), LegId.Phase.PENDING, leg));
-                ids.add(LegId.of(payment.id(), LegId.Phase.POST, leg));
-                ids.add(LegId.of(payment.id(), LegId.Phase.VOID, leg));
-            }
-        }
-        Map<Id128, Transfer> transfers = new HashMap<>();
-        for (int from = 0; from < ids.size(); from += LOOKUP_BATCH_MAX) {
-            for (Transfer transfer : ledger.lookupTransfers(ids.subList(from, Math.min(ids.size(), from + LOOKUP_BATCH_MAX)))) {
-                transfers.put(transfer.id(), transfer);
-            }
-        }
-        for (Accepted payment : payments) {
-            View view = views.get(payment.id());
-            int posted = 0;
-            int voided = 0;
-            int reserved = 0;
-            for (int leg = 1; leg <= payment.legs(); leg++) {
-                Transfer post = transfers.get(LegId.of(payment.id(), LegId.Phase.POST, leg));
-                if (post != null) {
-                    posted++;
-                    assertThat(post.amount()).as("post leg %d of %s moves the payment's amount", leg, payment.id())
-                            .isEqualTo(payment.amountCentavos());
-                    assertThat(post.pendingId()).as("post leg %d of %s posts its own pending leg", leg, payment.id())
-                            .isEqualTo(LegId.of(payment.id(), LegId.Phase.PENDING, leg));
-                }
-                voided += transfers.containsKey(LegId.of(payment.id(), LegId.Phase.VOID, leg)) ? 1 : 0;
-                reserved += transfers.containsKey(LegId.of(payment.id(), LegId.Phase.PENDING, leg)) ? 1 : 0;
-            }
-            if (view.settled()) {
-                assertThat(posted).as("SETTLED %s: every post leg is in the ledger", payment.id()).isEqualTo(payment.legs());
-                assertThat(voided).as("SETTLED %s: nothing voided", payment.id()).isZero();
-            } else {
-                assertThat(posted).as("%s %s: no post leg in the ledger", view.outcome(), payment.id()).isZero();
-            }
-            if ("REJECTED(RECEIVING_BANK_REFUSED)".equals(view.outcome())) {
-                assertThat(voided).as("refused %s: every leg voided", payment.id()).isEqualTo(payment.legs());
-            }
-            if ("REJECTED(INSUFFICIENT_FUNDS)".equals(view.outcome())) {
-                assertThat(reserved).as("%s refused for insufficient funds reserved nothing", payment.id()).isZero();
-            }
-            if (!"REJECTED(INSUFFICIENT_FUNDS)".equals(view.outcome())) {
-                assertThat(reserved).as("%s %s was reserved", view.outcome(), payment.id()).isEqualTo(payment.legs());
-            }
         }
     }
 

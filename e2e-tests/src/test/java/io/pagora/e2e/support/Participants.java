@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.invariants.Movement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -82,15 +83,16 @@ public final class Participants {
         return customers.stream().filter(customer -> customer.id().equals(id)).findFirst().orElseThrow();
     }
 
-    /** What was funded into {@code account} (a reserve or a customer) through the administration API. */
-    public long fundedCentavos(Id128 account) {
-        return fundedCentavos.getOrDefault(account, 0L);
-    }
-
-    /** Σ customer fundings at one bank: they came out of its transit account. */
-    public long customerFundingsAt(int ispb) {
-        return customers.stream().filter(customer -> customer.ispb() == ispb)
-                .mapToLong(customer -> fundedCentavos(customer.id())).sum();
+    /** Every funding as a movement: the central bank issued each reserve's, a bank's transit paid its customers'. */
+    public List<Movement> fundings() {
+        List<Movement> fundings = new ArrayList<>();
+        for (Bank bank : banks.values()) {
+            fundings.add(new Movement(ChartOfAccounts.centralBank(), bank.reserve(), fundedCentavos.getOrDefault(bank.reserve(), 0L)));
+        }
+        for (Customer customer : customers) {
+            fundings.add(new Movement(bank(customer.ispb()).transit(), customer.id(), fundedCentavos.getOrDefault(customer.id(), 0L)));
+        }
+        return fundings;
     }
 
     /** Every ledger account of the scenario: the central bank, each bank's reserve and transit, each customer. */

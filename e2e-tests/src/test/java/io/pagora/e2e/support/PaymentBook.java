@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,9 +52,8 @@ public final class PaymentBook {
             return ChartOfAccounts.bankOf(payer).equals(ChartOfAccounts.bankOf(payee));
         }
 
-        /** Legs of its settlement chain: 1 on-us, 3 interbank (see SettlementPlan). */
-        public int legs() {
-            return onUs() ? 1 : 3;
+        public Payment asPayment() {
+            return new Payment(id, payer, payee, amountCentavos);
         }
     }
 

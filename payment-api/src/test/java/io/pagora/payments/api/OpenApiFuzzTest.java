@@ -6,7 +6,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.payments.api.testsupport.Http;
-import io.pagora.payments.api.testsupport.MoneyInvariants;
+import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.TestInfrastructure;
 import io.pagora.testing.fuzz.OpenApiDocument;

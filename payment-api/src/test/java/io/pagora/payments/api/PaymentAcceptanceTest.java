@@ -9,7 +9,7 @@ import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.api.testsupport.Http;
-import io.pagora.payments.api.testsupport.MoneyInvariants;
+import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.api.testsupport.Http;
-import io.pagora.payments.api.testsupport.MoneyInvariants;
+import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;

@@ -3,6 +3,7 @@ package io.pagora.payments.api.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
+import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.LinkedHashSet;
 import java.util.List;

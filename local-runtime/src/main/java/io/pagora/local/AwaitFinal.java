@@ -1,0 +1,40 @@
+package io.pagora.local;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Waits (bounded) until every payment the load generator was told was accepted is final in the read
+ * model, so the demo's CPU snapshot and report come after the last settlement. Never fails: a payment
+ * still not final at the deadline is the report's to judge.
+ *
+ * <pre>
+ *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-payments.log --final-wait-seconds=120
+ *       [--reporting-schema=reporting] [ReadSide's connection options]
+ * </pre>
+ */
+final class AwaitFinal {
+
+    private AwaitFinal() {}
+
+    public static void main(String[] args) throws Exception {
+        Options options = new Options(args);
+        Path accepted = options.path("accepted");
+        Duration wait = Duration.ofSeconds(options.longValue("final-wait-seconds", 120));
+        String schema = options.string("reporting-schema", "reporting");
+        ReadSide.Settings readSide = ReadSide.Settings.from(options);
+        options.rejectUnknown();
+        List<UUID> ids = ChaosCheck.acceptedIds(AcceptedPayments.read(accepted));
+        System.out.printf("waiting up to %d s for %d accepted payments to reach a final state (read model)%n",
+                wait.toSeconds(), ids.size());
+        Instant started = Instant.now();
+        try (ReadSide platform = ReadSide.open(readSide, "await-final")) {
+            Instant finalAt = ReadModel.awaitFinal(platform.dataSource(), schema, ids, started.plus(wait), "await-final");
+            System.out.println(finalAt == null ? "not every payment is final: the report will say which"
+                    : "every accepted payment final after " + Duration.between(started, finalAt).toMillis() + " ms");
+        }
+    }
+}
