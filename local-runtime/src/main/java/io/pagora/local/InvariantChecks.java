@@ -2,8 +2,8 @@ package io.pagora.local;
 
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.invariants.Finding;
-import io.pagora.ledger.invariants.LedgerBooks;
+import io.pagora.ledger.domain.invariants.Finding;
+import io.pagora.ledger.domain.invariants.LedgerBooks;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.invariants.Claim;

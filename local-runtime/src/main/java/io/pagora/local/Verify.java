@@ -3,7 +3,7 @@ package io.pagora.local;
 import io.pagora.ledger.domain.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.invariants.LedgerBooks;
+import io.pagora.ledger.domain.invariants.LedgerBooks;
 import io.pagora.settlement.invariants.PixBooks;
 import java.nio.file.Files;
 import java.nio.file.Path;

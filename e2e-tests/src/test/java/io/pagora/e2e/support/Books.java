@@ -11,7 +11,7 @@ import io.pagora.events.Topics;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.invariants.LedgerBooks;
+import io.pagora.ledger.domain.invariants.LedgerBooks;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;

@@ -2,7 +2,7 @@ package io.pagora.settlement.invariants;
 
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.invariants.LedgerBooks;
+import io.pagora.ledger.domain.invariants.LedgerBooks;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.Collection;

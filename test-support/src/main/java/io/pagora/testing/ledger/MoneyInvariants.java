@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.invariants.Finding;
-import io.pagora.ledger.invariants.LedgerBooks;
+import io.pagora.ledger.domain.invariants.Finding;
+import io.pagora.ledger.domain.invariants.LedgerBooks;
 import java.util.Collection;
 import java.util.List;
 

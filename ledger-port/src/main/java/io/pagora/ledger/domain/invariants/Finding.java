@@ -1,4 +1,4 @@
-package io.pagora.ledger.invariants;
+package io.pagora.ledger.domain.invariants;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.pagora.ledger.invariants;
+package io.pagora.ledger.domain.invariants;
 
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Account;
