@@ -85,15 +85,12 @@ public final class Clearing {
 
     /** Clears a batch: reserve, ask the receiving bank, post or void, park the unanswered, publish outcomes. */
     public Report clear(List<ClearingRequest> requests) {
-        List<ClearingRequest> batch = distinct(requests);
-        if (batch.isEmpty()) {
+        Pass pass = Pass.over(requests);
+        if (pass.batch().isEmpty()) {
             return Report.EMPTY;
         }
-        List<PaymentOutcome> results = new ArrayList<>(batch.size());
-        List<Alarm> alarms = new ArrayList<>();
-
         // Phase 1: reserve every chain in one request (Settlement splits beyond the ledger's batch limit).
-        List<ClearingRequest> reserved = reserve(batch, results, alarms);
+        List<ClearingRequest> reserved = reserve(pass);
 
         // Ask the receiving banks about everything reserved, in one call.
         List<ClearingRequest> accepted = new ArrayList<>();
@@ -118,13 +115,13 @@ public final class Clearing {
         }
 
         // Phase 2: one post for the accepted, one void for the refused.
-        resolve(accepted, settlement::post, results, alarms, i -> "");
-        resolve(refused, payments -> settlement.voidAll(payments, VoidCause.RECEIVING_BANK_REFUSED), results, alarms,
+        resolve(accepted, settlement::post, pass, i -> "");
+        resolve(refused, payments -> settlement.voidAll(payments, VoidCause.RECEIVING_BANK_REFUSED), pass,
                 refusals::get);
 
         parkForExpiry(noAnswer);
-        outcomes.publish(results);
-        return report(batch.size(), results, noAnswer.size(), alarms);
+        outcomes.publish(pass.results());
+        return pass.report(noAnswer.size());
     }
 
     /**
@@ -149,24 +146,23 @@ public final class Clearing {
      * attempt (a redelivery that got an answer) resolved it, and the ledger's word wins.
      */
     public Report expire(List<ClearingRequest> requests) {
-        List<ClearingRequest> batch = distinct(requests);
-        if (batch.isEmpty()) {
+        Pass pass = Pass.over(requests);
+        if (pass.batch().isEmpty()) {
             return Report.EMPTY;
         }
-        List<PaymentOutcome> results = new ArrayList<>(batch.size());
-        List<Alarm> alarms = new ArrayList<>();
         // Reserve first: a payment parked after clearing failed on it may never have been reserved. Voiding an
         // absent chain would answer pending_transfer_not_found, burn the void ids and leave it without an
         // outcome; reserved now and voided at once, it expires (or is rejected, if the ledger refuses it),
         // and any later redelivery reads the same from the ledger. A chain reserved before answers exists.
-        List<ClearingRequest> reserved = reserve(batch, results, alarms);
-        resolve(reserved, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), results, alarms, i -> "");
-        outcomes.publish(results);
-        return report(batch.size(), results, 0, alarms);
+        List<ClearingRequest> reserved = reserve(pass);
+        resolve(reserved, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), pass, i -> "");
+        outcomes.publish(pass.results());
+        return pass.report(0);
     }
 
-    /** Reserves every chain; returns the reserved, and adds the refused to {@code results}, the alarms to {@code alarms}. */
-    private List<ClearingRequest> reserve(List<ClearingRequest> batch, List<PaymentOutcome> results, List<Alarm> alarms) {
+    /** Reserves every chain of the pass; returns the reserved, and adds the refused and the alarms to the pass. */
+    private List<ClearingRequest> reserve(Pass pass) {
+        List<ClearingRequest> batch = pass.batch();
         List<ReservationOutcome> reservations = settlement.reserve(payments(batch));
         Check.that(reservations.size() == batch.size(), "one reservation outcome per payment");
         List<ClearingRequest> reserved = new ArrayList<>(batch.size());
@@ -175,9 +171,9 @@ public final class Clearing {
             switch (reservations.get(i)) {
                 case ReservationOutcome.Reserved ignored -> reserved.add(request);
                 case ReservationOutcome.Refused refused ->
-                        results.add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
+                        pass.results().add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
                 case ReservationOutcome.IntegrityAlarm alarm ->
-                        alarms.add(alarm(request, "reserving", alarm.leg(), alarm.code().name()));
+                        pass.alarms().add(alarm(request, "reserving", alarm.leg(), alarm.code().name()));
             }
         }
         return reserved;
@@ -189,11 +185,12 @@ public final class Clearing {
      * cause and the first void wins; {@code refusalOf} gives the bank's reason when this batch has it.
      */
     private void resolve(List<ClearingRequest> requests, Function<List<Payment>, List<ResolutionOutcome>> phase2,
-            List<PaymentOutcome> results, List<Alarm> alarms, IntFunction<String> refusalOf) {
+            Pass pass, IntFunction<String> refusalOf) {
         if (requests.isEmpty()) {
             return;
         }
         List<ResolutionOutcome> resolutions = phase2.apply(payments(requests));
+        List<PaymentOutcome> results = pass.results();
         Check.that(resolutions.size() == requests.size(), "one resolution outcome per payment");
         for (int i = 0; i < requests.size(); i++) {
             ClearingRequest request = requests.get(i);
@@ -206,7 +203,7 @@ public final class Clearing {
                 });
                 case ResolutionOutcome.Expired ignored -> results.add(expired(request));
                 case ResolutionOutcome.IntegrityAlarm alarm ->
-                        alarms.add(alarm(request, "resolving", alarm.leg(), alarm.code().name()));
+                        pass.alarms().add(alarm(request, "resolving", alarm.leg(), alarm.code().name()));
             }
         }
     }
@@ -262,17 +259,29 @@ public final class Clearing {
         return requests.stream().map(ClearingRequest::payment).toList();
     }
 
-    private static Report report(int payments, List<PaymentOutcome> results, int unanswered, List<Alarm> alarms) {
-        int settled = 0;
-        int rejected = 0;
-        int expired = 0;
-        for (PaymentOutcome outcome : results) {
-            switch (outcome) {
-                case PaymentSettled ignored -> settled++;
-                case PaymentRejected ignored -> rejected++;
-                case PaymentExpired ignored -> expired++;
-            }
+    /**
+     * One pass over a poll's distinct payments (clearing, or expiry): the outcomes it will publish and the
+     * integrity alarms it raised, gathered phase by phase.
+     */
+    private record Pass(List<ClearingRequest> batch, List<PaymentOutcome> results, List<Alarm> alarms) {
+
+        static Pass over(List<ClearingRequest> requests) {
+            List<ClearingRequest> batch = distinct(requests);
+            return new Pass(batch, new ArrayList<>(batch.size()), new ArrayList<>());
         }
-        return new Report(payments, settled, rejected, expired, unanswered, List.copyOf(alarms));
+
+        Report report(int unanswered) {
+            int settled = 0;
+            int rejected = 0;
+            int expired = 0;
+            for (PaymentOutcome outcome : results) {
+                switch (outcome) {
+                    case PaymentSettled ignored -> settled++;
+                    case PaymentRejected ignored -> rejected++;
+                    case PaymentExpired ignored -> expired++;
+                }
+            }
+            return new Report(batch.size(), settled, rejected, expired, unanswered, List.copyOf(alarms));
+        }
     }
 }
