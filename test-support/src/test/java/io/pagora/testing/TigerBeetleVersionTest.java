@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -82,20 +83,16 @@ class TigerBeetleVersionTest {
                 .doesNotThrowAnyException();
         assertThatCode(() -> new TigerBeetleVersion(0, 17, 1).requireAtLeast(TigerBeetleVersion.PIN, "test"))
                 .doesNotThrowAnyException();
-        assertThatThrownBy(() -> new TigerBeetleVersion(0, 16, 30).requireAtLeast(TigerBeetleVersion.PIN, "/opt/tb"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("TigerBeetle 0.16.30 (/opt/tb) is older than the pinned 0.16.78")
-                .hasMessageContaining("table_memory.zig:104");
+        assertRefused(() -> new TigerBeetleVersion(0, 16, 30).requireAtLeast(TigerBeetleVersion.PIN, "/opt/tb"),
+                "TigerBeetle 0.16.30 (/opt/tb) is older than the pinned 0.16.78", "table_memory.zig:104");
     }
 
     @Test
     void refusesABinaryOlderThanThePin(@TempDir Path directory) throws IOException {
         Path old = script(directory, "old-tigerbeetle", "echo 'TigerBeetle version 0.16.30+1a2b3c4'");
         assertThat(TigerBeetleVersion.of(old)).isEqualTo(new TigerBeetleVersion(0, 16, 30));
-        assertThatThrownBy(() -> TigerBeetleVersion.requirePinned(old, "TigerBeetleVersionTest"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("0.16.30")
-                .hasMessageContaining("older than the pinned 0.16.78");
+        assertRefused(() -> TigerBeetleVersion.requirePinned(old, "TigerBeetleVersionTest"),
+                "0.16.30", "older than the pinned 0.16.78");
     }
 
     @Test
@@ -107,10 +104,7 @@ class TigerBeetleVersionTest {
     @Test
     void aBinaryThatFailsToSayItsVersionIsAnError(@TempDir Path directory) throws IOException {
         Path broken = script(directory, "broken", "echo 'cannot open shared object' >&2; exit 127");
-        assertThatThrownBy(() -> TigerBeetleVersion.of(broken))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("exited 127")
-                .hasMessageContaining("cannot open shared object");
+        assertRefused(() -> TigerBeetleVersion.of(broken), "exited 127", "cannot open shared object");
     }
 
     private static Path script(Path directory, String name, String body) throws IOException {
@@ -118,5 +112,11 @@ class TigerBeetleVersionTest {
         Files.writeString(script, "#!/bin/sh\n" + body + "\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
         return script;
+    }
+
+    /** The server is refused (IllegalStateException) with a message that says all of {@code reasons}. */
+    private static void assertRefused(ThrowingCallable call, String... reasons) {
+        assertThatThrownBy(call).isInstanceOf(IllegalStateException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains(reasons));
     }
 }
