@@ -100,6 +100,6 @@ class BatchedClearingTest extends ClearingTestBase {
         }
         assertThat(meters.get("pagora.clearing.pending.chains").gauge().value())
                 .as("every chain is resolved once every outcome is acknowledged").isZero();
-        assertThat(kafka.readAll(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
+        assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
     }
 }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -36,14 +35,7 @@ class TigerBeetleClearingTest extends ClearingTestBase {
 
     @BeforeAll
     static void startTigerBeetle() {
-        tigerBeetle = LocalTigerBeetle.configuredBinary()
-                .map(binary -> LocalTigerBeetle.start(binary, "TigerBeetleClearingTest"))
-                .orElse(null);
-    }
-
-    @Override
-    protected void assumePreconditions() {
-        Assumptions.assumeTrue(tigerBeetle != null, LocalTigerBeetle.SKIP_REASON);
+        tigerBeetle = LocalTigerBeetle.startOrSkip("TigerBeetleClearingTest");
     }
 
     @AfterAll

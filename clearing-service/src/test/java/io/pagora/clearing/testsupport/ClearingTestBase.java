@@ -6,6 +6,8 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
+import io.pagora.testing.TestKafka;
+import io.pagora.testing.TestPostgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,16 +39,12 @@ public abstract class ClearingTestBase {
 
     @BeforeEach
     void startInfrastructure() {
-        assumePreconditions();
         kafka = TestKafka.start();
         database = TestPostgres.freshDatabase();
         ledger = openTestLedger();
         world = new PixWorld(ledger);
         outcomes = new OutcomeReader(kafka.bootstrapServers());
     }
-
-    /** Aborts the test (SKIPPED, with the reason) before anything starts if it cannot run here. */
-    protected void assumePreconditions() {}
 
     /** The test's own connection to the ledger the service uses: for seeding and for checking the books. */
     protected Ledger openTestLedger() {
@@ -77,9 +75,7 @@ public abstract class ClearingTestBase {
         properties.put("logging.level.root", "WARN");
         properties.put("logging.level.io.pagora", "INFO");
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-        properties.put("spring.datasource.url", database.url());
-        properties.put("spring.datasource.username", database.user());
-        properties.put("spring.datasource.password", database.password());
+        properties.putAll(database.springProperties());
         properties.put("spring.datasource.hikari.maximum-pool-size", "4");
         properties.put("pagora.clearing.pending-timeout", "2s");
         properties.put("pagora.clearing.expiry-margin", "200ms");

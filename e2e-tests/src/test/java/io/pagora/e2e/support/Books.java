@@ -16,6 +16,8 @@ import io.pagora.ledger.domain.Transfer;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.Http;
+import io.pagora.testing.TestKafka;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;

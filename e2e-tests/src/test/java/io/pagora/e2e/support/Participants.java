@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.testing.Http;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -13,7 +13,6 @@ import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
@@ -82,8 +81,8 @@ class RandomizedLedgerTest {
     @Timeout(120)
     @DisplayName("PostgresLedger agrees with the reference model on a seeded random workload")
     void postgresAgreesWithTheReferenceModel() throws InterruptedException {
-        try (HikariDataSource dataSource = TestPostgres.freshDatabase();
-                PostgresLedger ledger = PostgresLedger.migrateAndOpen(dataSource)) {
+        try (TestPostgres.Database database = TestPostgres.freshDatabase();
+                PostgresLedger ledger = PostgresLedger.migrateAndOpen(database.dataSource())) {
             new Run(SEED, BATCHES, ledger, postgresSweep(ledger), true).execute();
         }
     }
@@ -97,8 +96,8 @@ class RandomizedLedgerTest {
             onTigerBeetle = new Run(SEED, BATCHES, ledger, null, false).execute();
         }
         Recording onPostgres;
-        try (HikariDataSource dataSource = TestPostgres.freshDatabase();
-                PostgresLedger ledger = PostgresLedger.migrateAndOpen(dataSource)) {
+        try (TestPostgres.Database database = TestPostgres.freshDatabase();
+                PostgresLedger ledger = PostgresLedger.migrateAndOpen(database.dataSource())) {
             onPostgres = new Run(SEED, BATCHES, ledger, postgresSweep(ledger), false).execute();
         }
         // First the differential verdict, which needs no model; then each backend against the model.
