@@ -28,6 +28,24 @@ public abstract class ClearingTestBase {
 
     protected static final Duration OUTCOMES_TIMEOUT = Duration.ofSeconds(60);
 
+    /** The service's configuration in tests: short timeouts, one consumer thread, a bank that accepts everything. */
+    private static final List<String> SETTINGS = List.of(
+            "spring.main.banner-mode=off",
+            "spring.main.web-application-type=none",
+            "logging.level.root=WARN",
+            "logging.level.io.pagora=INFO",
+            "spring.datasource.hikari.maximum-pool-size=4",
+            "pagora.clearing.pending-timeout=2s",
+            "pagora.clearing.expiry-margin=200ms",
+            "pagora.clearing.consumers=1",
+            "pagora.clearing.sweep-interval=200ms",
+            "pagora.clearing.retry.initial-interval=20ms",
+            "pagora.clearing.retry.max-interval=200ms",
+            "pagora.clearing.retry.attempts=2",
+            "pagora.clearing.bank.accept-rate=1.0",
+            "pagora.clearing.bank.no-answer-rate=0",
+            "pagora.clearing.bank.answer-latency=0ms");
+
     protected final Faults faults = new Faults();
     protected TestKafka kafka;
     protected TestPostgres.Database database;
@@ -67,36 +85,19 @@ public abstract class ClearingTestBase {
         }
     }
 
-    /** The service's configuration in tests: short timeouts, one consumer thread, a bank that accepts everything. */
+    /** The test's broker and database, and {@link #SETTINGS}. */
     protected Map<String, String> properties() {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("spring.main.web-application-type", "none");
-        properties.put("logging.level.root", "WARN");
-        properties.put("logging.level.io.pagora", "INFO");
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
         properties.putAll(database.springProperties());
-        properties.put("spring.datasource.hikari.maximum-pool-size", "4");
-        properties.put("pagora.clearing.pending-timeout", "2s");
-        properties.put("pagora.clearing.expiry-margin", "200ms");
-        properties.put("pagora.clearing.consumers", "1");
-        properties.put("pagora.clearing.sweep-interval", "200ms");
-        properties.put("pagora.clearing.retry.initial-interval", "20ms");
-        properties.put("pagora.clearing.retry.max-interval", "200ms");
-        properties.put("pagora.clearing.retry.attempts", "2");
-        properties.put("pagora.clearing.bank.accept-rate", "1.0");
-        properties.put("pagora.clearing.bank.no-answer-rate", "0");
-        properties.put("pagora.clearing.bank.answer-latency", "0ms");
+        putAll(properties, SETTINGS);
         return properties;
     }
 
     /** Starts the clearing service with {@link #properties()} plus {@code overrides} ("key=value"). */
     protected ConfigurableApplicationContext startClearing(String... overrides) {
         Map<String, String> properties = properties();
-        for (String override : overrides) {
-            int equals = override.indexOf('=');
-            properties.put(override.substring(0, equals), override.substring(equals + 1));
-        }
+        putAll(properties, List.of(overrides));
         // Command-line arguments: they outrank every other property source.
         String[] arguments = properties.entrySet().stream()
                 .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
@@ -106,6 +107,13 @@ public abstract class ClearingTestBase {
                 .run(arguments);
         apps.add(app);
         return app;
+    }
+
+    private static void putAll(Map<String, String> properties, List<String> settings) {
+        for (String setting : settings) {
+            int equals = setting.indexOf('=');
+            properties.put(setting.substring(0, equals), setting.substring(equals + 1));
+        }
     }
 
     /**
