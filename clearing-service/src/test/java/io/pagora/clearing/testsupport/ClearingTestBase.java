@@ -6,6 +6,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
+import io.pagora.testing.Settings;
 import io.pagora.testing.TestKafka;
 import io.pagora.testing.TestPostgres;
 import java.time.Duration;
@@ -90,30 +91,17 @@ public abstract class ClearingTestBase {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
         properties.putAll(database.springProperties());
-        putAll(properties, SETTINGS);
-        return properties;
+        return Settings.putAll(properties, SETTINGS);
     }
 
     /** Starts the clearing service with {@link #properties()} plus {@code overrides} ("key=value"). */
     protected ConfigurableApplicationContext startClearing(String... overrides) {
-        Map<String, String> properties = properties();
-        putAll(properties, List.of(overrides));
-        // Command-line arguments: they outrank every other property source.
-        String[] arguments = properties.entrySet().stream()
-                .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
-                .toArray(String[]::new);
+        String[] arguments = Settings.arguments(Settings.putAll(properties(), List.of(overrides)));
         ConfigurableApplicationContext app = new SpringApplicationBuilder(ClearingServiceApplication.class)
                 .initializers(context -> context.getBeanFactory().addBeanPostProcessor(new FaultInjection(faults)))
                 .run(arguments);
         apps.add(app);
         return app;
-    }
-
-    private static void putAll(Map<String, String> properties, List<String> settings) {
-        for (String setting : settings) {
-            int equals = setting.indexOf('=');
-            properties.put(setting.substring(0, equals), setting.substring(equals + 1));
-        }
     }
 
     /**

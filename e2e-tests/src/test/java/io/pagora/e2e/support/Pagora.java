@@ -7,6 +7,7 @@ import io.pagora.payments.PaymentApiApplication;
 import io.pagora.reporting.ReportingServiceApplication;
 import io.pagora.testing.Http;
 import io.pagora.testing.LocalTigerBeetle;
+import io.pagora.testing.Settings;
 import io.pagora.testing.TestKafka;
 import io.pagora.testing.TestPostgres;
 import java.time.Duration;
@@ -35,6 +36,24 @@ public final class Pagora implements AutoCloseable {
      */
     public record Options(String backend, double acceptRate, double noAnswerRate, Duration pendingTimeout,
             int clearingConsumers) {}
+
+    /** What the three services set alike in a scenario, besides the scenario's database and broker. */
+    private static final List<String> COMMON_SETTINGS = List.of(
+            "spring.main.banner-mode=off",
+            "server.port=0",
+            "server.shutdown=immediate",
+            "spring.lifecycle.timeout-per-shutdown-phase=5s",
+            "spring.datasource.hikari.maximum-pool-size=6",
+            // Consumers answer within 100 ms when there is little to fetch: the scenario waits less.
+            "spring.kafka.consumer.properties.fetch.max.wait.ms=100",
+            // Logging is one system per JVM: every service sets the same levels, so none undoes another's.
+            "logging.level.root=WARN",
+            "logging.level.io.pagora=WARN",
+            "logging.level.org.apache.kafka=ERROR",
+            "logging.level.kafka=ERROR",
+            "logging.level.state.change.logger=ERROR",
+            // The embedded broker logs its own shutdown as errors.
+            "logging.level.org.apache.kafka.coordinator=OFF");
 
     private final Options options;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -141,25 +160,10 @@ public final class Pagora implements AutoCloseable {
 
     private Map<String, String> common(String pool) {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("server.port", "0");
-        properties.put("server.shutdown", "immediate");
-        properties.put("spring.lifecycle.timeout-per-shutdown-phase", "5s");
         properties.putAll(database.springProperties());
-        properties.put("spring.datasource.hikari.maximum-pool-size", "6");
         properties.put("spring.datasource.hikari.pool-name", pool);
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-        // Consumers answer within 100 ms when there is little to fetch: the scenario waits less.
-        properties.put("spring.kafka.consumer.properties.fetch.max.wait.ms", "100");
-        // Logging is one system per JVM: every service sets the same levels, so none undoes another's.
-        properties.put("logging.level.root", "WARN");
-        properties.put("logging.level.io.pagora", "WARN");
-        properties.put("logging.level.org.apache.kafka", "ERROR");
-        properties.put("logging.level.kafka", "ERROR");
-        properties.put("logging.level.state.change.logger", "ERROR");
-        // The embedded broker logs its own shutdown as errors.
-        properties.put("logging.level.org.apache.kafka.coordinator", "OFF");
-        return properties;
+        return Settings.putAll(properties, COMMON_SETTINGS);
     }
 
     private Map<String, String> ledgerProperties() {
