@@ -77,6 +77,6 @@ class BankNeverAnswersTest extends ClearingTestBase {
             assertThat(states.get(payment.paymentId())).as("unanswered payment expired").isEqualTo("EXPIRED");
         }
         assertThat(states.get(postedEarlier.paymentId())).as("the ledger's earlier post wins").isEqualTo("SETTLED");
-        assertThat(kafka.readAll(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).isEmpty();
+        assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).isEmpty();
     }
 }

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.Faults;
-import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Id128;
@@ -15,10 +14,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -35,18 +32,8 @@ class BatchedClearingTest extends ClearingTestBase {
 
     @Test
     void aPollOfManyPaymentsCostsAConstantNumberOfLedgerRequests() throws Exception {
-        world.fundReserve(PixWorld.BANK_A, 100_000_000_00L).fundReserve(PixWorld.BANK_B, 100_000_000_00L);
-        List<Id128> customers = new ArrayList<>(world.openCustomers(PixWorld.BANK_A, 1, 40, 1_000_00));
-        customers.addAll(world.openCustomers(PixWorld.BANK_B, 1, 40, 1_000_00));
-        SplittableRandom random = new SplittableRandom(42);
-        List<PaymentRequested> payments = new ArrayList<>();
-        while (payments.size() < PAYMENTS) {
-            Id128 payer = customers.get(random.nextInt(customers.size()));
-            Id128 payee = customers.get(random.nextInt(customers.size()));
-            if (!payer.equals(payee)) {
-                payments.add(world.payment(payer, payee, 1 + random.nextInt(2_000)));
-            }
-        }
+        List<Id128> customers = world.fundedCustomersAtBothBanks(100_000_000_00L, 40, 1_000_00);
+        List<PaymentRequested> payments = world.randomPayments(customers, PAYMENTS, 42, 2_000);
         // All published before clearing starts, so its polls are full.
         publish(payments);
 
@@ -100,6 +87,6 @@ class BatchedClearingTest extends ClearingTestBase {
         }
         assertThat(meters.get("pagora.clearing.pending.chains").gauge().value())
                 .as("every chain is resolved once every outcome is acknowledged").isZero();
-        assertThat(kafka.readAll(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
+        assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
     }
 }

@@ -47,6 +47,6 @@ class LedgerUnavailableDuringReserveTest extends ClearingTestBase {
         assertThat(faults.ledgerRequests(Faults.Phase.RESERVE)).as("five failed attempts, then success")
                 .isGreaterThanOrEqualTo(6);
         assertThat(Books.balance(ledger, atA.getFirst())).isEqualTo(1_000_00 - 100_00);
-        assertThat(kafka.readAll(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("a ledger outage dead-letters nothing").isEmpty();
+        assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("a ledger outage dead-letters nothing").isEmpty();
     }
 }

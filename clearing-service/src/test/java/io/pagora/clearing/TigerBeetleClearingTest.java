@@ -5,19 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.Faults;
-import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.testing.LocalTigerBeetle;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -36,14 +32,7 @@ class TigerBeetleClearingTest extends ClearingTestBase {
 
     @BeforeAll
     static void startTigerBeetle() {
-        tigerBeetle = LocalTigerBeetle.configuredBinary()
-                .map(binary -> LocalTigerBeetle.start(binary, "TigerBeetleClearingTest"))
-                .orElse(null);
-    }
-
-    @Override
-    protected void assumePreconditions() {
-        Assumptions.assumeTrue(tigerBeetle != null, LocalTigerBeetle.SKIP_REASON);
+        tigerBeetle = LocalTigerBeetle.startOrSkip("TigerBeetleClearingTest");
     }
 
     @AfterAll
@@ -75,18 +64,8 @@ class TigerBeetleClearingTest extends ClearingTestBase {
 
     @Test
     void aMixedBatchSurvivesACrashAfterReservationOnTigerBeetle() throws Exception {
-        world.fundReserve(PixWorld.BANK_A, 10_000_000_00L).fundReserve(PixWorld.BANK_B, 10_000_000_00L);
-        List<Id128> customers = new ArrayList<>(world.openCustomers(PixWorld.BANK_A, 1, 10, 1_000_00));
-        customers.addAll(world.openCustomers(PixWorld.BANK_B, 1, 10, 1_000_00));
-        SplittableRandom random = new SplittableRandom(7);
-        List<PaymentRequested> payments = new ArrayList<>();
-        while (payments.size() < 200) {
-            Id128 payer = customers.get(random.nextInt(customers.size()));
-            Id128 payee = customers.get(random.nextInt(customers.size()));
-            if (!payer.equals(payee)) {
-                payments.add(world.payment(payer, payee, 1 + random.nextInt(30_00)));
-            }
-        }
+        List<Id128> customers = world.fundedCustomersAtBothBanks(10_000_000_00L, 10, 1_000_00);
+        List<PaymentRequested> payments = world.randomPayments(customers, 200, 7, 30_00);
         faults.ledger(Faults.Phase.RESERVE, Faults.When.AFTER, Faults.How.CRASH, 1);
         String[] mixedBank = {"pagora.clearing.bank.accept-rate=0.6", "pagora.clearing.bank.no-answer-rate=0.2",
                 "pagora.clearing.pending-timeout=6s"};

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
 import io.pagora.e2e.support.Books;
 import io.pagora.e2e.support.Books.View;
-import io.pagora.e2e.support.Http;
+import io.pagora.testing.Http;
 import io.pagora.e2e.support.Pagora;
 import io.pagora.e2e.support.Participants;
 import io.pagora.e2e.support.Participants.Customer;
@@ -91,7 +91,7 @@ class DashboardMetricsTest {
     void everyMetricTheDashboardsQueryIsExportedOnceTrafficFlowed() {
         try (Pagora pagora = Pagora.start(new Pagora.Options("postgresql", ACCEPT_RATE, NO_ANSWER_RATE, Duration.ofSeconds(1), 1))) {
             ConfigurableApplicationContext clearing = pagora.startClearing();
-            Http clearingHttp = new Http("http://127.0.0.1:" + ServiceApplication.port(clearing));
+            Http clearingHttp = new Http(ServiceApplication.port(clearing));
             sendPaymentsOfEveryOutcome(pagora);
 
             Map<String, Http> services = new LinkedHashMap<>();

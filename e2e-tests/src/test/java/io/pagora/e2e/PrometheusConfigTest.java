@@ -2,8 +2,8 @@ package io.pagora.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.e2e.support.Http;
 import io.pagora.e2e.support.Repository;
+import io.pagora.testing.Http;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

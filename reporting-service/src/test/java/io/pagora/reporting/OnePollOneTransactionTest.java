@@ -11,26 +11,20 @@ import io.pagora.reporting.adapter.jdbc.JdbcReadModelWriter;
 import io.pagora.reporting.adapter.kafka.ProjectionListener;
 import io.pagora.reporting.testsupport.CountingDataSource;
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.reporting.testsupport.Http;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.reporting.testsupport.TestPostgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
@@ -44,11 +38,10 @@ import tools.jackson.databind.JsonNode;
  * JDBC wrapper over the real DataSource, on the listener's threads only; the measured events are all
  * published while the listener is stopped, so they wait in Kafka for one poll.
  */
-@ReportingIntegrationTest
 @TestPropertySource(properties = {
         "pagora.reporting.projection.auto-startup=false",
         "pagora.reporting.projection.concurrency=1"})
-class OnePollOneTransactionTest {
+class OnePollOneTransactionTest extends ReportingIntegrationTest {
 
     /** Payments projected before the measured poll, half requested only, half settled only. */
     private static final int EXISTING = 60;
@@ -70,20 +63,6 @@ class OnePollOneTransactionTest {
         }
     }
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        String url = TestPostgres.freshDatabaseUrl();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", () -> TestPostgres.USER);
-        registry.add("spring.datasource.password", () -> TestPostgres.USER);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.kafka.bootstrap-servers}")
-    String bootstrapServers;
-
     @Autowired
     DataSource dataSource;
 
@@ -96,7 +75,6 @@ class OnePollOneTransactionTest {
     @Test
     void aPollOfManyEventsIsOneTransactionOfAFewStatements() {
         MessageListenerContainer listener = listeners.getListenerContainer(ProjectionListener.LISTENER_ID);
-        Http http = new Http(port);
         CountingDataSource counting = (CountingDataSource) dataSource;
 
         // Phase 1 (several polls allowed): payments the big poll will find already projected.

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.reporting.testsupport.Http;
+import io.pagora.testing.Http;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.reporting.testsupport.TestPostgres;
 import io.pagora.testing.fuzz.OpenApiDocument;
 import io.pagora.testing.fuzz.OpenApiFuzz;
 import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
@@ -28,10 +27,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -47,22 +42,10 @@ import tools.jackson.databind.json.JsonMapper;
  * against a read model holding settled payments (so the path values reach real rows), on real Kafka and
  * PostgreSQL, with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run), bounded in requests and time.
  */
-@ReportingIntegrationTest
-class OpenApiContractTest {
+class OpenApiContractTest extends ReportingIntegrationTest {
 
     /** reporting takes no bodies; "oversized" bodies are sent past Tomcat's 2 MB form limit all the same. */
     static final int BODY_BYTES_MAX = 2 * 1024 * 1024;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestPostgres.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.kafka.bootstrap-servers}")
-    String bootstrapServers;
 
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
@@ -70,7 +53,7 @@ class OpenApiContractTest {
 
     @Test
     void documentMatchesTheMappedQueriesAndTheirParameters() {
-        Http.Response served = new Http(port).get("/openapi.yaml");
+        Http.Response served = http.get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         assertThat(served.contentType()).startsWith("application/yaml");
         JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
@@ -107,7 +90,6 @@ class OpenApiContractTest {
 
     @Test
     void everyMalformedRequestGetsADocumentedProblemNeverA500() {
-        Http http = new Http(port);
         String account = Payments.customer(7);
         Payment settled = Payments.between(account, Payments.customer(8), 1_234);
         try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {

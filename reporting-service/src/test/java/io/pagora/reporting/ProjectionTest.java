@@ -7,11 +7,10 @@ import io.pagora.events.RejectionReason;
 import io.pagora.events.Topics;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.reporting.testsupport.Http;
+import io.pagora.testing.Http;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.reporting.testsupport.TestPostgres;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,14 +29,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -49,30 +44,14 @@ import tools.jackson.databind.JsonNode;
  * to the dead-letter topic with their reason while later events are still projected. After every test,
  * {@code /stats} equals a full count of the payments table (the stats row's deltas are exact).
  */
-@ReportingIntegrationTest
-class ProjectionTest {
+class ProjectionTest extends ReportingIntegrationTest {
 
     private static final Duration PROJECTED_WITHIN = Duration.ofSeconds(30);
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        String url = TestPostgres.freshDatabaseUrl();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", () -> TestPostgres.USER);
-        registry.add("spring.datasource.password", () -> TestPostgres.USER);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.kafka.bootstrap-servers}")
-    String bootstrapServers;
 
     @Autowired
     JdbcTemplate jdbc;
 
     static EventPublisher publisher;
-    Http http;
 
     @BeforeAll
     static void publisher(@Value("${spring.kafka.bootstrap-servers}") String bootstrapServers) {
@@ -82,11 +61,6 @@ class ProjectionTest {
     @AfterAll
     static void closePublisher() {
         publisher.close();
-    }
-
-    @BeforeEach
-    void http() {
-        http = new Http(port);
     }
 
     @AfterEach

@@ -2,19 +2,14 @@ package io.pagora.reporting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.reporting.testsupport.Http;
+import io.pagora.testing.Http;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.reporting.testsupport.TestPostgres;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -23,28 +18,10 @@ import tools.jackson.databind.JsonNode;
  * problem; the hand-written OpenAPI document, health and Prometheus endpoints are served; an empty read
  * model answers with zeros and empty lists.
  */
-@ReportingIntegrationTest
-class QueryApiTest {
+class QueryApiTest extends ReportingIntegrationTest {
 
     private static final String ACCOUNT = "04000000000000070000000000000001";
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        String url = TestPostgres.freshDatabaseUrl();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", () -> TestPostgres.USER);
-        registry.add("spring.datasource.password", () -> TestPostgres.USER);
-    }
-
-    @LocalServerPort
-    int port;
-
-    Http http;
-
-    @BeforeEach
-    void http() {
-        http = new Http(port);
-    }
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """

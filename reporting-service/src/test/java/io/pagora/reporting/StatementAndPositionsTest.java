@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.RejectionReason;
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.reporting.testsupport.Http;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.reporting.testsupport.TestPostgres;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -23,10 +21,6 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,32 +30,16 @@ import tools.jackson.databind.JsonNode;
  * while newer payments settle during the walk; and a bank's daily positions sum exactly the SETTLED
  * interbank payments of that UTC day (both day boundaries tested), with on-us payments apart.
  */
-@ReportingIntegrationTest
-class StatementAndPositionsTest {
+class StatementAndPositionsTest extends ReportingIntegrationTest {
 
     private static final Duration PROJECTED_WITHIN = Duration.ofSeconds(30);
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        String url = TestPostgres.freshDatabaseUrl();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", () -> TestPostgres.USER);
-        registry.add("spring.datasource.password", () -> TestPostgres.USER);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.kafka.bootstrap-servers}")
-    String bootstrapServers;
-
     EventPublisher publisher;
-    Http http;
 
     @BeforeEach
     void clients() {
         publisher = new EventPublisher(bootstrapServers);
-        http = new Http(port);
+        http = http;
     }
 
     @AfterEach

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A single-replica TigerBeetle cluster run from a local binary (usually {@code TIGERBEETLE_BIN}), formatted
@@ -84,6 +85,20 @@ public final class LocalTigerBeetle implements AutoCloseable {
     public static Optional<Path> configuredBinary() {
         String binary = System.getenv(BINARY_VARIABLE);
         return binary == null || binary.isBlank() ? Optional.empty() : Optional.of(Path.of(binary));
+    }
+
+    /**
+     * {@link #start} from the binary {@code TIGERBEETLE_BIN} names; without one, aborts the calling test with a
+     * JUnit assumption, so it is reported SKIPPED with {@link #SKIP_REASON} (printed too: a quiet build shows it),
+     * never passed silently. A binary that is set but refused or does not start fails the test.
+     */
+    public static LocalTigerBeetle startOrSkip(String who) {
+        Optional<Path> binary = configuredBinary();
+        if (binary.isEmpty()) {
+            System.out.println("[" + who + "] " + SKIP_REASON);
+            Assumptions.abort(SKIP_REASON);
+        }
+        return start(binary.orElseThrow(), who);
     }
 
     /**

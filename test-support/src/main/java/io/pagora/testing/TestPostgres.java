@@ -1,6 +1,5 @@
 package io.pagora.testing;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -9,7 +8,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.test.context.DynamicPropertyRegistry;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -21,8 +22,9 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * {@code -Dpagora.postgres=embedded} or {@code =docker} to force one. Which one was used is printed
  * once. The server is stopped when the JVM exits.
  *
- * <p>{@link #freshDatabase()} creates {@code pagora_<n>} and returns a small HikariCP pool on it, so
- * tests never see each other's data. Callers close the pool when done.
+ * <p>{@link #freshDatabase()} creates {@code pagora_<n>} and returns a {@link Database}: its coordinates (for a
+ * Spring context's {@code spring.datasource.*}, {@link Database#register}) and a small HikariCP pool on it (for
+ * the test itself, opened on first use), so tests never see each other's data. Callers close it when done.
  */
 public final class TestPostgres {
 
@@ -36,8 +38,32 @@ public final class TestPostgres {
 
     private TestPostgres() {}
 
-    /** A new, empty database on the shared server, as a pool of at most {@value #POOL_SIZE} connections. */
-    public static HikariDataSource freshDatabase() {
+    /**
+     * A fresh database: where it is, and a pool of at most {@value #POOL_SIZE} connections on it that connects
+     * only when first used (a test that hands the database to a Spring context holds no connection itself).
+     */
+    public record Database(String name, String url, String user, String password, HikariDataSource dataSource)
+            implements AutoCloseable {
+
+        /** Points a Spring context at this database: call it from a {@code @DynamicPropertySource}. */
+        public void register(DynamicPropertyRegistry registry) {
+            springProperties().forEach((property, value) -> registry.add(property, () -> value));
+        }
+
+        /** The {@code spring.datasource.*} properties of this database, e.g. for a service started by hand. */
+        public Map<String, String> springProperties() {
+            return Map.of("spring.datasource.url", url, "spring.datasource.username", user,
+                    "spring.datasource.password", password);
+        }
+
+        @Override
+        public void close() {
+            dataSource.close();
+        }
+    }
+
+    /** A new, empty database on the shared server. */
+    public static Database freshDatabase() {
         Server shared = server();
         String name = "pagora_" + DATABASES.incrementAndGet();
         try (Connection admin = DriverManager.getConnection(shared.jdbcUrl("postgres"), shared.user(), shared.password());
@@ -46,15 +72,22 @@ public final class TestPostgres {
         } catch (SQLException e) {
             throw new IllegalStateException("could not create database " + name + " on " + shared.description(), e);
         }
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(shared.jdbcUrl(name));
-        config.setUsername(shared.user());
-        config.setPassword(shared.password());
-        config.setMaximumPoolSize(POOL_SIZE);
-        config.setMinimumIdle(1);
-        config.setPoolName(name);
-        config.setConnectionTimeout(10_000);
-        return new HikariDataSource(config);
+        String url = shared.jdbcUrl(name);
+        // Not started here: HikariDataSource's no-argument constructor opens its pool on the first getConnection().
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(url);
+        pool.setUsername(shared.user());
+        pool.setPassword(shared.password());
+        pool.setMaximumPoolSize(POOL_SIZE);
+        pool.setMinimumIdle(1);
+        pool.setPoolName(name);
+        pool.setConnectionTimeout(10_000);
+        return new Database(name, url, shared.user(), shared.password(), pool);
+    }
+
+    /** A fresh database for a Spring context: call it from a test class's {@code @DynamicPropertySource}. */
+    public static void register(DynamicPropertyRegistry registry) {
+        freshDatabase().register(registry);
     }
 
     /** Which PostgreSQL the tests run against, e.g. for reports. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
-import io.pagora.clearing.testsupport.TestPostgres;
+import io.pagora.testing.TestPostgres;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
@@ -60,14 +60,13 @@ class OneOutcomePerPaymentTest {
     void aPollRedeliveredUnderAnotherPendingTimeoutReportsWhatTheLedgerPosted() {
         PaymentRequested payment = payment();
         bank.answer = BankAnswer.ACCEPTED;
-        clearing(60).clear(List.of(request(payment)));
+        clear(clearing(60), payment);
         // The outcome was published, but clearing died before committing the poll; it restarts with
         // another pagora.clearing.pending-timeout and the poll is redelivered.
-        Clearing.Report again = clearing(90).clear(List.of(request(payment)));
+        Clearing.Report again = clear(clearing(90), payment);
 
         assertThat(again.alarms()).isEmpty();
-        assertThat(statuses()).containsExactly("SETTLED", "SETTLED");
-        books(payment);
+        books(payment, "SETTLED", "SETTLED");
     }
 
     @Test
@@ -75,15 +74,14 @@ class OneOutcomePerPaymentTest {
         PaymentRequested payment = payment();
         bank.answer = BankAnswer.NO_ANSWER;
         Clearing first = clearing(60);
-        first.clear(List.of(request(payment)));
+        clear(first, payment);
         assertThat(parked).hasSize(1);
-        first.expire(List.of(request(payment)));
+        expire(first, payment);
         // A redelivery of the original poll now gets an answer: the bank refuses.
         bank.answer = new BankAnswer.Refused("conta encerrada");
-        first.clear(List.of(request(payment)));
+        clear(first, payment);
 
-        assertThat(statuses()).containsExactly("EXPIRED", "EXPIRED");
-        books(payment);
+        books(payment, "EXPIRED", "EXPIRED");
     }
 
     @Test
@@ -91,15 +89,14 @@ class OneOutcomePerPaymentTest {
         PaymentRequested payment = payment();
         bank.answer = BankAnswer.NO_ANSWER;
         Clearing clearing = clearing(60);
-        clearing.clear(List.of(request(payment)));
+        clear(clearing, payment);
         bank.answer = new BankAnswer.Refused("conta\u0000 encerrada");
-        clearing.clear(List.of(request(payment)));
+        clear(clearing, payment);
         // The attempt that got no answer was parked, and the expiry worker reaches it now.
-        clearing.expire(List.of(request(payment)));
+        expire(clearing, payment);
 
-        assertThat(statuses()).containsExactly("REJECTED", "REJECTED");
         assertThat(published.getFirst().toString()).as("the bank's text is cleaned").contains("conta  encerrada");
-        books(payment);
+        books(payment, "REJECTED", "REJECTED");
     }
 
     @Test
@@ -107,13 +104,12 @@ class OneOutcomePerPaymentTest {
         // Clearing failed on this payment alone before reserving it; it was dead-lettered and parked.
         PaymentRequested payment = payment();
         Clearing clearing = clearing(60);
-        clearing.expire(List.of(request(payment)));
+        expire(clearing, payment);
         // Replayed later from the dead-letter topic, with a bank that accepts.
         bank.answer = BankAnswer.ACCEPTED;
-        clearing.clear(List.of(request(payment)));
+        clear(clearing, payment);
 
-        assertThat(statuses()).containsExactly("EXPIRED", "EXPIRED");
-        books(payment);
+        books(payment, "EXPIRED", "EXPIRED");
     }
 
     @Test
@@ -121,19 +117,20 @@ class OneOutcomePerPaymentTest {
         PaymentRequested payment = payment();
         bank.answer = BankAnswer.ACCEPTED;
         Clearing clearing = clearing(60);
-        clearing.clear(List.of(request(payment)));
+        clear(clearing, payment);
         PaymentRequested impostor = new PaymentRequested(payment.paymentId(), payment.payerAccountId(),
                 payment.payeeAccountId(), 7_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
 
-        Clearing.Report report = clearing.clear(List.of(request(impostor)));
+        Clearing.Report report = clear(clearing, impostor);
 
         assertThat(report.alarms()).hasSize(1);
         assertThat(report.rejected()).isZero();
-        assertThat(statuses()).containsExactly("SETTLED");
-        books(payment);
+        books(payment, "SETTLED");
     }
 
-    private void books(PaymentRequested payment) {
+    /** The outcomes published, in order, then the books: every payment in one final state, zero-sum, nothing negative. */
+    private void books(PaymentRequested payment, String... statuses) {
+        assertThat(statuses()).containsExactly(statuses);
         Books.check(world, List.of(payment), List.of(published.getFirst()));
         assertThat(Books.byPayment(published).get(payment.paymentId()).stream().map(PaymentOutcome::status).distinct())
                 .as("one final state for %s", payment.paymentId()).hasSize(1);
@@ -148,6 +145,14 @@ class OneOutcomePerPaymentTest {
     private Clearing clearing(int pendingTimeoutSeconds) {
         return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, published::addAll,
                 (payments, deadline) -> parked.addAll(payments), Clock.systemUTC(), Duration.ZERO);
+    }
+
+    private static Clearing.Report clear(Clearing clearing, PaymentRequested payment) {
+        return clearing.clear(List.of(request(payment)));
+    }
+
+    private static void expire(Clearing clearing, PaymentRequested payment) {
+        clearing.expire(List.of(request(payment)));
     }
 
     private static ClearingRequest request(PaymentRequested event) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
-import io.pagora.clearing.testsupport.TestPostgres;
+import io.pagora.testing.TestPostgres;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;

@@ -6,6 +6,9 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
+import io.pagora.testing.Settings;
+import io.pagora.testing.TestKafka;
+import io.pagora.testing.TestPostgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,6 +29,24 @@ public abstract class ClearingTestBase {
 
     protected static final Duration OUTCOMES_TIMEOUT = Duration.ofSeconds(60);
 
+    /** The service's configuration in tests: short timeouts, one consumer thread, a bank that accepts everything. */
+    private static final List<String> SETTINGS = List.of(
+            "spring.main.banner-mode=off",
+            "spring.main.web-application-type=none",
+            "logging.level.root=WARN",
+            "logging.level.io.pagora=INFO",
+            "spring.datasource.hikari.maximum-pool-size=4",
+            "pagora.clearing.pending-timeout=2s",
+            "pagora.clearing.expiry-margin=200ms",
+            "pagora.clearing.consumers=1",
+            "pagora.clearing.sweep-interval=200ms",
+            "pagora.clearing.retry.initial-interval=20ms",
+            "pagora.clearing.retry.max-interval=200ms",
+            "pagora.clearing.retry.attempts=2",
+            "pagora.clearing.bank.accept-rate=1.0",
+            "pagora.clearing.bank.no-answer-rate=0",
+            "pagora.clearing.bank.answer-latency=0ms");
+
     protected final Faults faults = new Faults();
     protected TestKafka kafka;
     protected TestPostgres.Database database;
@@ -37,16 +58,12 @@ public abstract class ClearingTestBase {
 
     @BeforeEach
     void startInfrastructure() {
-        assumePreconditions();
         kafka = TestKafka.start();
         database = TestPostgres.freshDatabase();
         ledger = openTestLedger();
         world = new PixWorld(ledger);
         outcomes = new OutcomeReader(kafka.bootstrapServers());
     }
-
-    /** Aborts the test (SKIPPED, with the reason) before anything starts if it cannot run here. */
-    protected void assumePreconditions() {}
 
     /** The test's own connection to the ledger the service uses: for seeding and for checking the books. */
     protected Ledger openTestLedger() {
@@ -69,42 +86,17 @@ public abstract class ClearingTestBase {
         }
     }
 
-    /** The service's configuration in tests: short timeouts, one consumer thread, a bank that accepts everything. */
+    /** The test's broker and database, and {@link #SETTINGS}. */
     protected Map<String, String> properties() {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("spring.main.web-application-type", "none");
-        properties.put("logging.level.root", "WARN");
-        properties.put("logging.level.io.pagora", "INFO");
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-        properties.put("spring.datasource.url", database.url());
-        properties.put("spring.datasource.username", database.user());
-        properties.put("spring.datasource.password", database.password());
-        properties.put("spring.datasource.hikari.maximum-pool-size", "4");
-        properties.put("pagora.clearing.pending-timeout", "2s");
-        properties.put("pagora.clearing.expiry-margin", "200ms");
-        properties.put("pagora.clearing.consumers", "1");
-        properties.put("pagora.clearing.sweep-interval", "200ms");
-        properties.put("pagora.clearing.retry.initial-interval", "20ms");
-        properties.put("pagora.clearing.retry.max-interval", "200ms");
-        properties.put("pagora.clearing.retry.attempts", "2");
-        properties.put("pagora.clearing.bank.accept-rate", "1.0");
-        properties.put("pagora.clearing.bank.no-answer-rate", "0");
-        properties.put("pagora.clearing.bank.answer-latency", "0ms");
-        return properties;
+        properties.putAll(database.springProperties());
+        return Settings.putAll(properties, SETTINGS);
     }
 
     /** Starts the clearing service with {@link #properties()} plus {@code overrides} ("key=value"). */
     protected ConfigurableApplicationContext startClearing(String... overrides) {
-        Map<String, String> properties = properties();
-        for (String override : overrides) {
-            int equals = override.indexOf('=');
-            properties.put(override.substring(0, equals), override.substring(equals + 1));
-        }
-        // Command-line arguments: they outrank every other property source.
-        String[] arguments = properties.entrySet().stream()
-                .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
-                .toArray(String[]::new);
+        String[] arguments = Settings.arguments(Settings.putAll(properties(), List.of(overrides)));
         ConfigurableApplicationContext app = new SpringApplicationBuilder(ClearingServiceApplication.class)
                 .initializers(context -> context.getBeanFactory().addBeanPostProcessor(new FaultInjection(faults)))
                 .run(arguments);

@@ -40,15 +40,7 @@ public final class FaultInjection implements BeanPostProcessor {
     }
 
     /** Counts ledger requests by phase; fires ledger faults before or after the real request. */
-    static final class CountingLedger implements Ledger {
-        private final Ledger delegate;
-        private final Faults faults;
-
-        CountingLedger(Ledger delegate, Faults faults) {
-            this.delegate = delegate;
-            this.faults = faults;
-        }
-
+    record CountingLedger(Ledger delegate, Faults faults) implements Ledger {
         @Override
         public List<TransferResult> createTransfers(List<NewTransfer> transfers) {
             Faults.Phase phase = Faults.phaseOf(transfers);

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * A small PIX world in a fresh ledger: the central bank, two participant banks (A and B) with funded
@@ -74,6 +75,28 @@ public final class PixWorld {
             }
         }
         return customers;
+    }
+
+    /** Both reserves funded, then customers {@code 1..perBank} at bank A and at bank B, each funded: A's first. */
+    public List<Id128> fundedCustomersAtBothBanks(long reserveCentavos, int perBank, long balanceCentavos) {
+        fundReserve(BANK_A, reserveCentavos).fundReserve(BANK_B, reserveCentavos);
+        List<Id128> customers = new ArrayList<>(openCustomers(BANK_A, 1, perBank, balanceCentavos));
+        customers.addAll(openCustomers(BANK_B, 1, perBank, balanceCentavos));
+        return customers;
+    }
+
+    /** {@code count} payments, each between two different customers drawn from {@code seed}, of 1 to {@code amountMaxCentavos}. */
+    public List<PaymentRequested> randomPayments(List<Id128> customers, int count, long seed, int amountMaxCentavos) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<PaymentRequested> payments = new ArrayList<>();
+        while (payments.size() < count) {
+            Id128 payer = customers.get(random.nextInt(customers.size()));
+            Id128 payee = customers.get(random.nextInt(customers.size()));
+            if (!payer.equals(payee)) {
+                payments.add(payment(payer, payee, 1 + random.nextInt(amountMaxCentavos)));
+            }
+        }
+        return payments;
     }
 
     /** The customer's bank transit → the customer. */

@@ -5,6 +5,11 @@ import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.reporting.ReportingServiceApplication;
+import io.pagora.testing.Http;
+import io.pagora.testing.LocalTigerBeetle;
+import io.pagora.testing.Settings;
+import io.pagora.testing.TestKafka;
+import io.pagora.testing.TestPostgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,11 +19,11 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The whole of Pagora running in this JVM for one scenario: a fresh Kafka broker, a fresh PostgreSQL
- * database shared by the services (schemas {@code payment_api}, {@code reporting}, {@code ledger}), a
- * fresh TigerBeetle cluster for the {@code tigerbeetle} backend, and the three Spring Boot services on
- * random ports — reporting-service, payment-api, and clearing-service (which a test may stop and
- * start again). The test also holds its own connection to the ledger the services use, to check the books.
+ * The whole of Pagora running in this JVM for one scenario, on test-support's launchers: a fresh Kafka broker
+ * ({@link TestKafka}), a fresh PostgreSQL database shared by the services (schemas {@code payment_api},
+ * {@code reporting}, {@code ledger}; {@link TestPostgres}), a fresh TigerBeetle cluster for the {@code tigerbeetle}
+ * backend ({@link LocalTigerBeetle}), and the three Spring Boot services on random ports — reporting-service,
+ * payment-api, and clearing-service (which a test may stop and start again). The test also holds its own connection to the ledger the services use, to check the books.
  */
 public final class Pagora implements AutoCloseable {
 
@@ -32,12 +37,30 @@ public final class Pagora implements AutoCloseable {
     public record Options(String backend, double acceptRate, double noAnswerRate, Duration pendingTimeout,
             int clearingConsumers) {}
 
+    /** What the three services set alike in a scenario, besides the scenario's database and broker. */
+    private static final List<String> COMMON_SETTINGS = List.of(
+            "spring.main.banner-mode=off",
+            "server.port=0",
+            "server.shutdown=immediate",
+            "spring.lifecycle.timeout-per-shutdown-phase=5s",
+            "spring.datasource.hikari.maximum-pool-size=6",
+            // Consumers answer within 100 ms when there is little to fetch: the scenario waits less.
+            "spring.kafka.consumer.properties.fetch.max.wait.ms=100",
+            // Logging is one system per JVM: every service sets the same levels, so none undoes another's.
+            "logging.level.root=WARN",
+            "logging.level.io.pagora=WARN",
+            "logging.level.org.apache.kafka=ERROR",
+            "logging.level.kafka=ERROR",
+            "logging.level.state.change.logger=ERROR",
+            // The embedded broker logs its own shutdown as errors.
+            "logging.level.org.apache.kafka.coordinator=OFF");
+
     private final Options options;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<ConfigurableApplicationContext> clearings = new ArrayList<>();
     private TestKafka kafka;
     private TestPostgres.Database database;
-    private TigerBeetleProcess tigerBeetle;
+    private LocalTigerBeetle tigerBeetle;
     private ConfigurableApplicationContext reportingContext;
     private ConfigurableApplicationContext paymentApiContext;
     private Http reporting;
@@ -66,7 +89,7 @@ public final class Pagora implements AutoCloseable {
 
     private void startEverythingButClearing() {
         if ("tigerbeetle".equals(options.backend())) {
-            tigerBeetle = TigerBeetleProcess.startOrSkip();
+            tigerBeetle = LocalTigerBeetle.startOrSkip("e2e");
             resources.add(tigerBeetle);
         }
         long started = System.nanoTime();
@@ -88,7 +111,7 @@ public final class Pagora implements AutoCloseable {
         reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
                 reportingProperties, List.of());
         resources.add(reportingContext);
-        reporting = new Http("http://127.0.0.1:" + ServiceApplication.port(reportingContext));
+        reporting = new Http(ServiceApplication.port(reportingContext));
 
         Map<String, String> paymentApiProperties = common("payment-api");
         paymentApiProperties.putAll(ledgerProperties());
@@ -97,7 +120,7 @@ public final class Pagora implements AutoCloseable {
         paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
                 List.of());
         resources.add(paymentApiContext);
-        paymentApi = new Http("http://127.0.0.1:" + ServiceApplication.port(paymentApiContext));
+        paymentApi = new Http(ServiceApplication.port(paymentApiContext));
 
         ledger = Ledgers.open(new Ledgers.Settings(options.backend(), tigerBeetle == null ? "" : tigerBeetle.address(), 0,
                 Duration.ofSeconds(10), 16), database::dataSource);
@@ -137,27 +160,10 @@ public final class Pagora implements AutoCloseable {
 
     private Map<String, String> common(String pool) {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("server.port", "0");
-        properties.put("server.shutdown", "immediate");
-        properties.put("spring.lifecycle.timeout-per-shutdown-phase", "5s");
-        properties.put("spring.datasource.url", database.url());
-        properties.put("spring.datasource.username", TestPostgres.USER);
-        properties.put("spring.datasource.password", TestPostgres.PASSWORD);
-        properties.put("spring.datasource.hikari.maximum-pool-size", "6");
+        properties.putAll(database.springProperties());
         properties.put("spring.datasource.hikari.pool-name", pool);
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-        // Consumers answer within 100 ms when there is little to fetch: the scenario waits less.
-        properties.put("spring.kafka.consumer.properties.fetch.max.wait.ms", "100");
-        // Logging is one system per JVM: every service sets the same levels, so none undoes another's.
-        properties.put("logging.level.root", "WARN");
-        properties.put("logging.level.io.pagora", "WARN");
-        properties.put("logging.level.org.apache.kafka", "ERROR");
-        properties.put("logging.level.kafka", "ERROR");
-        properties.put("logging.level.state.change.logger", "ERROR");
-        // The embedded broker logs its own shutdown as errors.
-        properties.put("logging.level.org.apache.kafka.coordinator", "OFF");
-        return properties;
+        return Settings.putAll(properties, COMMON_SETTINGS);
     }
 
     private Map<String, String> ledgerProperties() {

@@ -6,6 +6,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.Http;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

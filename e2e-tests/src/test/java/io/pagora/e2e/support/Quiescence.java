@@ -1,6 +1,7 @@
 package io.pagora.e2e.support;
 
 import io.pagora.events.Topics;
+import io.pagora.testing.TestKafka;
 import java.time.Duration;
 
 /**

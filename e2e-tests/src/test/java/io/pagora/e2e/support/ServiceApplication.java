@@ -1,9 +1,11 @@
 package io.pagora.e2e.support;
 
+import io.pagora.testing.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -24,14 +26,13 @@ public final class ServiceApplication {
 
     public static ConfigurableApplicationContext start(Class<?> application, String serviceName,
             Map<String, String> properties, List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers) {
-        // Command-line arguments: they outrank every other property source, the service's file included.
-        String[] arguments = java.util.stream.Stream.concat(
-                        java.util.stream.Stream.of("--spring.config.location=" + configLocation(application, serviceName)),
-                        properties.entrySet().stream().map(entry -> "--" + entry.getKey() + "=" + entry.getValue()))
-                .toArray(String[]::new);
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("spring.config.location", configLocation(application, serviceName));
+        all.putAll(properties);
+        String[] arguments = Settings.arguments(all);
         @SuppressWarnings("unchecked")
-        ApplicationContextInitializer<ConfigurableApplicationContext>[] all = initializers.toArray(ApplicationContextInitializer[]::new);
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(application).initializers(all).run(arguments);
+        ApplicationContextInitializer<ConfigurableApplicationContext>[] each = initializers.toArray(ApplicationContextInitializer[]::new);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(application).initializers(each).run(arguments);
         String name = context.getEnvironment().getProperty("spring.application.name");
         if (!serviceName.equals(name)) {
             context.close();

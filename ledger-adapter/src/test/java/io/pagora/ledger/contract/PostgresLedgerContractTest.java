@@ -17,7 +17,7 @@ class PostgresLedgerContractTest extends LedgerContract {
 
     @Override
     protected Ledger openLedger() {
-        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase()));
+        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase().dataSource()));
     }
 
     @Test

@@ -13,7 +13,6 @@ import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
@@ -35,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
@@ -82,8 +82,8 @@ class RandomizedLedgerTest {
     @Timeout(120)
     @DisplayName("PostgresLedger agrees with the reference model on a seeded random workload")
     void postgresAgreesWithTheReferenceModel() throws InterruptedException {
-        try (HikariDataSource dataSource = TestPostgres.freshDatabase();
-                PostgresLedger ledger = PostgresLedger.migrateAndOpen(dataSource)) {
+        try (TestPostgres.Database database = TestPostgres.freshDatabase();
+                PostgresLedger ledger = PostgresLedger.migrateAndOpen(database.dataSource())) {
             new Run(SEED, BATCHES, ledger, postgresSweep(ledger), true).execute();
         }
     }
@@ -97,8 +97,8 @@ class RandomizedLedgerTest {
             onTigerBeetle = new Run(SEED, BATCHES, ledger, null, false).execute();
         }
         Recording onPostgres;
-        try (HikariDataSource dataSource = TestPostgres.freshDatabase();
-                PostgresLedger ledger = PostgresLedger.migrateAndOpen(dataSource)) {
+        try (TestPostgres.Database database = TestPostgres.freshDatabase();
+                PostgresLedger ledger = PostgresLedger.migrateAndOpen(database.dataSource())) {
             onPostgres = new Run(SEED, BATCHES, ledger, postgresSweep(ledger), false).execute();
         }
         // First the differential verdict, which needs no model; then each backend against the model.
@@ -608,17 +608,8 @@ class RandomizedLedgerTest {
         }
 
         private void comparePostedBalances(String where) {
-            List<Account> expected = model.lookupAccounts(accountIds());
-            List<Account> actual = call(where, () -> backend.lookupAccounts(accountIds()));
-            assertThat(actual.size()).as(context(where) + ": accounts found").isEqualTo(expected.size());
-            for (int i = 0; i < expected.size(); i++) {
-                Account e = expected.get(i);
-                Account a = actual.get(i);
-                if (e.debitsPosted() != a.debitsPosted() || e.creditsPosted() != a.creditsPosted() || !e.id().equals(a.id())) {
-                    disagree(context(where) + ": posted balances differ for account " + normalize(e.id()) + "\n  model:   " + e
-                            + "\n  backend: " + a);
-                }
-            }
+            compareAccounts(where, "posted balances differ for account %s", (e, a) -> e.debitsPosted() == a.debitsPosted()
+                    && e.creditsPosted() == a.creditsPosted() && e.id().equals(a.id()));
             MoneyInvariants.check(backend, accountIds(), context(where));
         }
 
@@ -654,14 +645,21 @@ class RandomizedLedgerTest {
         }
 
         private void compareAllBalances(String where) {
+            compareAccounts(where, "account %s differs", (e, a) -> balancesOf(e).equals(balancesOf(a))
+                    && definitionOf(e).equals(definitionOf(a)));
+        }
+
+        /** Every account as the model and the backend hold it, one by one; {@code differs} names the account. */
+        private void compareAccounts(String where, String differs, BiPredicate<Account, Account> same) {
             List<Account> expected = model.lookupAccounts(accountIds());
             List<Account> actual = call(where, () -> backend.lookupAccounts(accountIds()));
             assertThat(actual.size()).as(context(where) + ": accounts found").isEqualTo(expected.size());
             for (int i = 0; i < expected.size(); i++) {
                 Account e = expected.get(i);
                 Account a = actual.get(i);
-                if (!balancesOf(e).equals(balancesOf(a)) || !definitionOf(e).equals(definitionOf(a))) {
-                    disagree(context(where) + ": account " + normalize(e.id()) + " differs\n  model:   " + e + "\n  backend: " + a);
+                if (!same.test(e, a)) {
+                    disagree(context(where) + ": " + differs.formatted(normalize(e.id())) + "\n  model:   " + e
+                            + "\n  backend: " + a);
                 }
             }
         }

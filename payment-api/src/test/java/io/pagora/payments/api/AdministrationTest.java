@@ -7,9 +7,9 @@ import io.pagora.ledger.domain.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
-import io.pagora.payments.api.testsupport.Http;
 import io.pagora.testing.ledger.MoneyInvariants;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.testing.Http;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.LinkedHashSet;
@@ -22,11 +22,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -37,21 +32,9 @@ import tools.jackson.databind.JsonNode;
  * other amount → 422 idempotency-key-reused; a funding refused for an unknown bank does not burn its
  * key); balances read back equal the ledger's, and the money invariants hold at the end.
  */
-@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class AdministrationTest {
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Ledger ledger;
+class AdministrationTest extends PaymentApiIntegrationTest {
 
     Http http;
     final Set<Id128> touched = new LinkedHashSet<>(List.of(ChartOfAccounts.centralBank()));

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.Topics;
 import io.pagora.payments.PaymentApiApplication;
-import io.pagora.payments.api.testsupport.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.SecondInstance;
 import io.pagora.payments.api.testsupport.SecondInstanceTest;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.testing.Http;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -55,9 +54,9 @@ class AdmissionControlTest extends SecondInstanceTest {
 
     @BeforeAll
     void setUp() {
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.kafkaBootstrapServers()));
-        guardedInstance = SecondInstance.start(databaseUrl, context -> {},
-                "--spring.kafka.bootstrap-servers=" + TestInfrastructure.kafkaBootstrapServers(),
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers()));
+        guardedInstance = SecondInstance.start(database, context -> {},
+                "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
                 "--pagora.payments.admission.clearing-group-id=" + STUCK_GROUP,
                 "--pagora.payments.admission.clearing-lag-max=3",
                 "--pagora.payments.admission.lag-refresh-interval=200ms");

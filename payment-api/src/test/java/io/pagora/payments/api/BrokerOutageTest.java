@@ -4,13 +4,12 @@ import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.PaymentApiApplication;
-import io.pagora.payments.api.testsupport.Http;
+import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.SecondInstance;
 import io.pagora.payments.api.testsupport.SecondInstanceTest;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
 import io.pagora.kernel.Id128;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,17 +80,17 @@ class BrokerOutageTest extends SecondInstanceTest {
     @BeforeAll
     void setUp() {
 
-        brokenInstance = SecondInstance.start(databaseUrl, context -> {},
-                "--spring.kafka.bootstrap-servers=127.0.0.1:" + TestInfrastructure.closedPort(),
+        brokenInstance = SecondInstance.start(database, context -> {},
+                "--spring.kafka.bootstrap-servers=127.0.0.1:" + closedPort(),
                 "--spring.kafka.admin.auto-create=false",
                 "--spring.kafka.producer.properties.max.block.ms=1000",
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--pagora.payments.kafka-ack-timeout=2s");
         broken = SecondInstance.http(brokenInstance);
-        lateInstance = SecondInstance.start(databaseUrl,
+        lateInstance = SecondInstance.start(database,
                 context -> context.getBeanFactory().registerSingleton("lateAcknowledgements",
                         (DefaultKafkaProducerFactoryCustomizer) factory -> factory.addPostProcessor(LateAcknowledgements::wrap)),
-                "--spring.kafka.bootstrap-servers=" + TestInfrastructure.kafkaBootstrapServers(),
+                "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--spring.kafka.producer.properties.delivery.timeout.ms=10000",
                 "--pagora.payments.kafka-ack-timeout=2s");

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
-import io.pagora.payments.api.testsupport.Http;
 import io.pagora.testing.ledger.MoneyInvariants;
+import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.testing.fuzz.OpenApiDocument;
 import io.pagora.testing.fuzz.OpenApiFuzz;
 import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
@@ -17,11 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 
@@ -34,22 +30,10 @@ import tools.jackson.databind.JsonNode;
  * requests and time. Whatever money the accepted requests moved (fundings), the ledger's invariants hold
  * afterwards over every account it holds.
  */
-@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class OpenApiFuzzTest {
+class OpenApiFuzzTest extends PaymentApiIntegrationTest {
 
     /** The largest body payment-api accepts (batch-body-max, 2 MB). */
     static final int BODY_BYTES_MAX = 2 * 1024 * 1024;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Ledger ledger;
 
     @Autowired
     JdbcTemplate jdbc;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.payments.api.adapter.web.HttpProblems;
 import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.payments.api.testsupport.Http;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
+import io.pagora.testing.Http;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -15,10 +15,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -30,16 +26,7 @@ import org.yaml.snakeyaml.Yaml;
  * problem type it can answer; {@code /actuator/health} is UP with the ledger checked; and
  * {@code /actuator/prometheus} exposes the service's metrics.
  */
-@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class OperabilityTest {
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
+class OperabilityTest extends PaymentApiIntegrationTest {
 
     @Autowired
     @Qualifier("requestMappingHandlerMapping")

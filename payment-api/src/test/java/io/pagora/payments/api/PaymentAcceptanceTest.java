@@ -8,12 +8,12 @@ import io.pagora.events.Topics;
 import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.payments.api.testsupport.Http;
 import io.pagora.testing.ledger.MoneyInvariants;
+import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,11 +34,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Proves the single-payment command path end to end, over HTTP against a running payment-api with a
@@ -54,21 +50,8 @@ import org.springframework.test.context.DynamicPropertySource;
  *   <li>accepting payments moves no money (clearing does), and the ledger's money invariants hold.
  * </ul>
  */
-@SpringBootTest(classes = io.pagora.payments.PaymentApiApplication.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PaymentAcceptanceTest {
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Ledger ledger;
+class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
 
     @Autowired
     JdbcTemplate jdbc;
@@ -87,7 +70,7 @@ class PaymentAcceptanceTest {
     void setUp() {
         http = new Http(port);
         participants = new Participants(http);
-        events = new RequestedEvents(TestInfrastructure.kafkaBootstrapServers());
+        events = new RequestedEvents(kafkaBootstrapServers());
         participants.registerBank(11, "Banco Onze");
         participants.registerBank(22, "Banco Vinte e Dois");
         participants.fundReserve(11, 1_000_000_00);

@@ -4,12 +4,12 @@ import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.payments.api.testsupport.Http;
 import io.pagora.testing.ledger.MoneyInvariants;
+import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.ArrayList;
@@ -25,11 +25,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -39,21 +34,8 @@ import tools.jackson.databind.JsonNode;
  * replaying the batch answers the same payment ids; batch-level problems (size, shape, body limit) are
  * problem+json; a full batch of 1000 is accepted in one request; no money moves and the ledger balances.
  */
-@SpringBootTest(classes = io.pagora.payments.PaymentApiApplication.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PaymentBatchTest {
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    Ledger ledger;
+class PaymentBatchTest extends PaymentApiIntegrationTest {
 
     Http http;
     Participants participants;
@@ -64,7 +46,7 @@ class PaymentBatchTest {
     void setUp() {
         http = new Http(port);
         participants = new Participants(http);
-        events = new RequestedEvents(TestInfrastructure.kafkaBootstrapServers());
+        events = new RequestedEvents(kafkaBootstrapServers());
         participants.registerBank(31, "Banco Trinta e Um");
         participants.registerBank(32, "Banco Trinta e Dois");
         for (int i = 0; i < 10; i++) {

@@ -2,12 +2,12 @@ package io.pagora.payments.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.testsupport.Http;
 import io.pagora.payments.api.testsupport.Participants;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
-import io.pagora.payments.api.testsupport.TestInfrastructure;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.testing.Http;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -23,10 +23,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Proves that every bad request to {@code POST /payments} is refused with its own RFC 9457 problem
@@ -34,19 +31,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * a 500 nor a stack trace, and that nothing reaches Kafka for any of them. Also: framework errors
  * (unknown path, wrong method) use the same problem format.
  */
-@SpringBootTest(classes = io.pagora.payments.PaymentApiApplication.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "pagora.payments.amount-max-centavos=5000000")
+@TestPropertySource(properties = "pagora.payments.amount-max-centavos=5000000")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PaymentValidationTest {
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
+class PaymentValidationTest extends PaymentApiIntegrationTest {
 
     Http http;
     RequestedEvents events;
@@ -65,7 +52,7 @@ class PaymentValidationTest {
     @BeforeAll
     void setUp() {
         http = new Http(port);
-        events = new RequestedEvents(TestInfrastructure.kafkaBootstrapServers());
+        events = new RequestedEvents(kafkaBootstrapServers());
         Participants participants = new Participants(http);
         participants.registerBank(1, "Banco Um");
         participants.registerBank(2, "Banco Dois");

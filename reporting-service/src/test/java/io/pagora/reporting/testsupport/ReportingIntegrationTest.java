@@ -1,25 +1,22 @@
 package io.pagora.reporting.testsupport;
 
 import io.pagora.events.Topics;
-import java.lang.annotation.Documented;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Inherited;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
+import io.pagora.testing.Http;
+import io.pagora.testing.TestPostgres;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The whole service on real servers: an embedded KRaft Kafka broker with the payment topics (one broker
- * per test class, torn down with the class's context) and a fresh database on the embedded PostgreSQL (register it with
- * {@code @DynamicPropertySource} calling {@link TestPostgres}); the web server on a random port.
+ * per test class, torn down with the class's context), a fresh database per test class on test-support's
+ * {@link TestPostgres}, the web server on a random port and an {@link Http} client of it.
  */
-@Target(ElementType.TYPE)
-@Retention(RetentionPolicy.RUNTIME)
-@Documented
-@Inherited
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "pagora.reporting.projection.transient-retry-max-interval=1s",
         "spring.kafka.consumer.properties.fetch.max.wait.ms=100",
@@ -34,5 +31,26 @@ import org.springframework.test.annotation.DirtiesContext;
 @EmbeddedKafka(partitions = Topics.PARTITIONS, topics = {
         Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES,
         Topics.PAYMENTS_REQUESTED_DEAD_LETTER, Topics.PAYMENT_OUTCOMES_DEAD_LETTER})
+// Each class its own context, so its own broker and database: the next class's context calls database() again.
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-public @interface ReportingIntegrationTest {}
+public abstract class ReportingIntegrationTest {
+
+    @LocalServerPort
+    protected int port;
+
+    @Value("${spring.kafka.bootstrap-servers}")
+    protected String bootstrapServers;
+
+    /** A client of the service, new for every test. */
+    protected Http http;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        TestPostgres.register(registry);
+    }
+
+    @BeforeEach
+    void openHttp() {
+        http = new Http(port);
+    }
+}

@@ -11,6 +11,6 @@ class PostgresSettlementContractTest extends SettlementContract {
 
     @Override
     protected Ledger openLedger() {
-        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase()));
+        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase().dataSource()));
     }
 }

@@ -2,7 +2,6 @@ package io.pagora.ledger.adapter.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
@@ -10,18 +9,14 @@ import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.TransferResult;
-import io.pagora.testing.TestPostgres;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,26 +25,7 @@ import org.junit.jupiter.api.Test;
  * overdraw no limited account, and do not fail with deadlocks — the deterministic lock order and the
  * bounded retry make every batch either apply or report a clean result.
  */
-class PostgresLedgerConcurrencyTest {
-
-    private static final int LEDGER = 986;
-    private static HikariDataSource dataSource;
-    private static PostgresLedger ledger;
-
-    @BeforeAll
-    static void start() {
-        dataSource = TestPostgres.freshDatabase();
-        ledger = PostgresLedger.migrateAndOpen(dataSource);
-    }
-
-    @AfterAll
-    static void stop() {
-        dataSource.close();
-    }
-
-    private static Id128 randomId() {
-        return new Id128(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong() | 1);
-    }
+class PostgresLedgerConcurrencyTest extends PostgresLedgerTestBase {
 
     @Test
     void concurrentOverlappingBatchesLoseNoUpdateAndOverdrawNothing() throws Exception {

@@ -2,7 +2,6 @@ package io.pagora.ledger.adapter.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.ledger.domain.AccountResult;
@@ -10,11 +9,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.TransferResult;
-import io.pagora.testing.TestPostgres;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,30 +18,11 @@ import org.junit.jupiter.api.Test;
  * released when a batch touches only X and Y, and W's whole balance is spendable again. (A batch once
  * retried forever here, because releasing W→Z needed a lock on Z it had not taken.)
  */
-class PostgresLedgerExpiryTest {
-
-    private static final int LEDGER = 986;
-    private static HikariDataSource dataSource;
-    private static PostgresLedger ledger;
-
-    @BeforeAll
-    static void start() {
-        dataSource = TestPostgres.freshDatabase();
-        ledger = PostgresLedger.migrateAndOpen(dataSource);
-    }
-
-    @AfterAll
-    static void stop() {
-        dataSource.close();
-    }
-
-    private static Id128 id() {
-        return new Id128(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong() | 1);
-    }
+class PostgresLedgerExpiryTest extends PostgresLedgerTestBase {
 
     @Test
     void dueReservationsChainedThroughUnnamedAccountsAreReleasedNotRetriedForever() throws Exception {
-        Id128 issuer = id(), x = id(), w = id(), y = id(), z = id();
+        Id128 issuer = randomId(), x = randomId(), w = randomId(), y = randomId(), z = randomId();
         List<Id128> all = List.of(issuer, x, w, y, z);
         assertThat(ledger.createAccounts(List.of(
                 NewAccount.of(issuer, LEDGER, 1, AccountFlags.NONE),
@@ -55,22 +31,22 @@ class PostgresLedgerExpiryTest {
                 NewAccount.of(y, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
                 NewAccount.of(z, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS)))).containsOnly(AccountResult.OK);
         assertThat(ledger.createTransfers(List.of(
-                NewTransfer.posted(id(), issuer, x, 100, LEDGER, 1, Id128.ZERO),
-                NewTransfer.posted(id(), issuer, w, 100, LEDGER, 1, Id128.ZERO)))).containsOnly(TransferResult.OK);
-        Id128 xToY = id();
+                NewTransfer.posted(randomId(), issuer, x, 100, LEDGER, 1, Id128.ZERO),
+                NewTransfer.posted(randomId(), issuer, w, 100, LEDGER, 1, Id128.ZERO)))).containsOnly(TransferResult.OK);
+        Id128 xToY = randomId();
         assertThat(ledger.createTransfers(List.of(
                 NewTransfer.pending(xToY, x, y, 100, 1, LEDGER, 2, Id128.ZERO),
-                NewTransfer.pending(id(), w, y, 60, 1, LEDGER, 2, Id128.ZERO),
-                NewTransfer.pending(id(), w, z, 40, 1, LEDGER, 2, Id128.ZERO)))).containsOnly(TransferResult.OK);
-        assertThat(ledger.createTransfers(List.of(NewTransfer.posted(id(), w, issuer, 1, LEDGER, 3, Id128.ZERO))))
+                NewTransfer.pending(randomId(), w, y, 60, 1, LEDGER, 2, Id128.ZERO),
+                NewTransfer.pending(randomId(), w, z, 40, 1, LEDGER, 2, Id128.ZERO)))).containsOnly(TransferResult.OK);
+        assertThat(ledger.createTransfers(List.of(NewTransfer.posted(randomId(), w, issuer, 1, LEDGER, 3, Id128.ZERO))))
                 .as("W's balance is fully reserved before the timeout")
                 .containsExactly(TransferResult.EXCEEDS_CREDITS);
 
         Thread.sleep(1_500);
 
-        assertThat(ledger.createTransfers(List.of(NewTransfer.voidPending(id(), xToY))))
+        assertThat(ledger.createTransfers(List.of(NewTransfer.voidPending(randomId(), xToY))))
                 .containsExactly(TransferResult.PENDING_TRANSFER_EXPIRED);
-        assertThat(ledger.createTransfers(List.of(NewTransfer.posted(id(), w, issuer, 100, LEDGER, 3, Id128.ZERO))))
+        assertThat(ledger.createTransfers(List.of(NewTransfer.posted(randomId(), w, issuer, 100, LEDGER, 3, Id128.ZERO))))
                 .as("W's reservations expired: all of its money is spendable")
                 .containsExactly(TransferResult.OK);
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.kernel.Id128;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.testing.Http;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.pagora.payments.api.testsupport;
 
 import io.pagora.payments.PaymentApiApplication;
+import io.pagora.testing.Http;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -17,13 +18,11 @@ public final class SecondInstance {
 
     private SecondInstance() {}
 
-    public static ConfigurableApplicationContext start(String databaseUrl,
+    /** {@code database}: the {@code --spring.datasource.*} arguments of the test's database. */
+    public static ConfigurableApplicationContext start(List<String> database,
             ApplicationContextInitializer<ConfigurableApplicationContext> initializer, String... settings) {
-        List<String> args = new ArrayList<>(List.of(
-                "--server.port=0",
-                "--spring.datasource.url=" + databaseUrl,
-                "--spring.datasource.username=postgres",
-                "--spring.datasource.password=postgres"));
+        List<String> args = new ArrayList<>(List.of("--server.port=0"));
+        args.addAll(database);
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(PaymentApiApplication.class).initializers(initializer)
                 .run(args.toArray(String[]::new));

@@ -1,34 +1,24 @@
 package io.pagora.payments.api.testsupport;
 
-import io.pagora.payments.PaymentApiApplication;
+import io.pagora.testing.Http;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.env.Environment;
 
 /**
  * For tests that compare a healthy payment-api instance with a second one under a fault (see
  * {@link SecondInstance}): the healthy instance, the requested-events reader, and one bank of the
  * subclass's own with a payer and a payee.
  */
-@SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class SecondInstanceTest {
+public abstract class SecondInstanceTest extends PaymentApiIntegrationTest {
 
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        TestInfrastructure.register(registry);
-    }
-
-    @LocalServerPort
-    protected int port;
-
-    @Value("${spring.datasource.url}")
-    protected String databaseUrl;
+    /** The healthy instance's database, as arguments for {@link SecondInstance#start}. */
+    protected List<String> database;
 
     protected Http healthy;
     protected RequestedEvents events;
@@ -39,9 +29,12 @@ public abstract class SecondInstanceTest {
     protected abstract int bankIspb();
 
     @BeforeAll
-    final void openHealthyInstance() {
+    final void openHealthyInstance(@Autowired Environment environment) {
+        database = Stream.of("url", "username", "password")
+                .map(name -> "--spring.datasource." + name + "=" + environment.getRequiredProperty("spring.datasource." + name))
+                .toList();
         healthy = new Http(port);
-        events = new RequestedEvents(TestInfrastructure.kafkaBootstrapServers());
+        events = new RequestedEvents(kafkaBootstrapServers());
         Participants participants = new Participants(healthy);
         participants.registerBank(bankIspb(), "Banco " + bankIspb());
         payer = participants.openAccount(bankIspb());

@@ -14,10 +14,8 @@ import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.reporting.testsupport.Http;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.reporting.testsupport.TestPostgres;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
@@ -38,11 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -54,13 +48,12 @@ import org.springframework.test.context.TestPropertySource;
  * kind, while the service keeps running. The background job is started with a long interval: the tests drive the
  * rounds themselves, each with a fresh {@link Reconciler} so that every payment is judged again.
  */
-@ReportingIntegrationTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestPropertySource(properties = {
         "pagora.reporting.reconciliation.enabled=true",
         "pagora.reporting.reconciliation.interval=1h",
         "pagora.ledger.backend=postgresql"})
-class OnlineReconciliationTest {
+class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     private static final BankId BANK_A = new BankId(11);
     private static final BankId BANK_B = new BankId(22);
@@ -71,17 +64,6 @@ class OnlineReconciliationTest {
     private static final int PENDING_TIMEOUT_SECONDS = 60;
     private static final Reconciler.Settings SETTINGS = new Reconciler.Settings(Duration.ofMillis(100),
             Duration.ofHours(1), 4, 2_000, Duration.ZERO, Duration.ZERO, 50);
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) {
-        TestPostgres.register(registry);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.kafka.bootstrap-servers}")
-    String bootstrapServers;
 
     @Autowired
     Ledger reconciliationLedger;
@@ -277,7 +259,7 @@ class OnlineReconciliationTest {
 
     @Test
     void theServiceExportsTheReconciliationMetrics() {
-        String metrics = new Http(port).get("/actuator/prometheus").body();
+        String metrics = http.get("/actuator/prometheus").body();
 
         assertThat(metrics).contains("pagora_reconciliation_checked_total{", "pagora_reconciliation_mismatches_total{",
                 "kind=\"balance\"", "pagora_reconciliation_lag_seconds{", "pagora_reconciliation_accounts_deferred{",

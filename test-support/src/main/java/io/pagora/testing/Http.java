@@ -1,29 +1,48 @@
-package io.pagora.payments.api.testsupport;
+package io.pagora.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A real HTTP client (java.net.http) against a running payment-api, with JSON helpers. */
+/**
+ * A real HTTP client (java.net.http) against one running service, with JSON helpers: the tests see an API
+ * as a client does. Every module's HTTP tests use this one.
+ */
 public final class Http {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final String base;
 
+    /** A client of {@code http://127.0.0.1:<port>}, e.g. a Spring test's {@code @LocalServerPort}. */
     public Http(int port) {
-        this.base = "http://127.0.0.1:" + port;
+        this("http://127.0.0.1:" + port);
     }
 
-    public record Response(int status, String contentType, java.net.http.HttpHeaders headers, String body) {
+    public Http(String base) {
+        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    public String base() {
+        return base;
+    }
+
+    public record Response(int status, String contentType, HttpHeaders headers, String body) {
         public JsonNode json() {
             return JSON.readTree(body);
         }
@@ -34,8 +53,7 @@ public final class Http {
 
         /** The slug of a problem's type URI, e.g. {@code unknown-account}. */
         public String problemType() {
-            String type = json().path("type").asString();
-            return type.substring(type.lastIndexOf('/') + 1);
+            return slug(json().path("type").asString());
         }
 
         @Override
@@ -44,6 +62,11 @@ public final class Http {
         }
     }
 
+    public static String slug(String typeUri) {
+        return typeUri.substring(typeUri.lastIndexOf('/') + 1);
+    }
+
+    /** POSTs {@code body} as JSON: a String is sent as it is (already JSON, or deliberately not), anything else is serialized. */
     public Response post(String path, Object body, String... headerPairs) {
         String json = body instanceof String text ? text : JSON.writeValueAsString(body);
         return send(path, "POST", HttpRequest.BodyPublishers.ofString(json), "application/json", headerPairs);
@@ -57,12 +80,27 @@ public final class Http {
         return send(path, "GET", HttpRequest.BodyPublishers.noBody(), null);
     }
 
+    /** GET of an absolute URL (e.g. a Location header). */
+    public Response getUrl(String url) {
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(REQUEST_TIMEOUT).GET().build());
+    }
+
+    /** GET expecting 200 with JSON. */
+    public JsonNode json(String path) {
+        Response response = get(path);
+        if (response.status() != 200) {
+            throw new AssertionError("GET " + path + " answered " + response.status() + ": " + response.body());
+        }
+        return response.json();
+    }
+
+    /** Any request; an {@code Accept} is added unless {@code headerPairs} (name, value, name, value…) names one. */
     public Response send(String path, String method, HttpRequest.BodyPublisher body, String contentType,
             String... headerPairs) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(30))
+                .timeout(REQUEST_TIMEOUT)
                 .method(method, body);
-        if (!java.util.Arrays.asList(headerPairs).contains("Accept")) {
+        if (!Arrays.asList(headerPairs).contains("Accept")) {
             request.header("Accept", "GET".equals(method) ? "*/*" : "application/json, application/problem+json");
         }
         if (contentType != null) {
@@ -71,18 +109,23 @@ public final class Http {
         for (int i = 0; i < headerPairs.length; i += 2) {
             request.header(headerPairs[i], headerPairs[i + 1]);
         }
+        return send(request.build());
+    }
+
+    private Response send(HttpRequest request) {
         try {
-            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
                     response.headers(), response.body());
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
+    /** A payment request's body, as payment-api's {@code POST /payments} takes it. */
     public static Map<String, Object> payment(String payer, String payee, long amount) {
         return Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", amount);
     }
