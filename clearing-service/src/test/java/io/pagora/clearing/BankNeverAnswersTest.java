@@ -34,14 +34,10 @@ class BankNeverAnswersTest extends ClearingTestBase {
 
     @Test
     void unansweredPaymentsExpireAfterTheirTimeoutAndNothingMoves() throws Exception {
-        world.fundReserve(PixWorld.BANK_A, 1_000_000_00).fundReserve(PixWorld.BANK_B, 1_000_000_00);
-        List<Id128> atA = world.openCustomers(PixWorld.BANK_A, 1, 3, 300_00);
-        List<Id128> atB = world.openCustomers(PixWorld.BANK_B, 1, 3, 300_00);
-        List<PaymentRequested> unanswered = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            unanswered.add(world.payment(atA.get(i), atB.get(i), 250_00));
-            unanswered.add(world.payment(atB.get(i), atB.get((i + 1) % 3), 40_00));
-        }
+        PixWorld.Pairs customers = world.customerPairs(3, 300_00);
+        List<Id128> atA = customers.atA();
+        List<Id128> atB = customers.atB();
+        List<PaymentRequested> unanswered = world.interbankThenOnUs(customers, 250_00, atB, 40_00);
         String[] silentBank = {"pagora.clearing.bank.accept-rate=0", "pagora.clearing.bank.no-answer-rate=1",
                 "pagora.clearing.pending-timeout=3s"};
         publish(unanswered);

@@ -9,7 +9,6 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.domain.Account;
 import io.pagora.kernel.Id128;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,15 +62,8 @@ class CrashAfterReserveTest extends ClearingTestBase {
     }
 
     private List<PaymentRequested> somePayments() {
-        world.fundReserve(PixWorld.BANK_A, 1_000_000_00).fundReserve(PixWorld.BANK_B, 1_000_000_00);
-        List<Id128> atA = world.openCustomers(PixWorld.BANK_A, 1, 4, 500_00);
-        List<Id128> atB = world.openCustomers(PixWorld.BANK_B, 1, 4, 500_00);
-        List<PaymentRequested> payments = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            payments.add(world.payment(atA.get(i), atB.get(i), 123_45));
-            payments.add(world.payment(atA.get(i), atA.get((i + 1) % 4), 1_00));
-        }
-        return payments;
+        PixWorld.Pairs customers = world.customerPairs(4, 500_00);
+        return world.interbankThenOnUs(customers, 123_45, customers.atA(), 1_00);
     }
 
     /** The crash left every chain reserved (payers' money held, not moved) and published no outcome. */

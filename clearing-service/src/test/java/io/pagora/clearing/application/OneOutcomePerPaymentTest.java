@@ -43,12 +43,15 @@ class OneOutcomePerPaymentTest {
     private final ScriptedBank bank = new ScriptedBank();
     private final List<PaymentOutcome> published = new ArrayList<>();
     private final List<PaymentRequested> parked = new ArrayList<>();
+    /** Clearing as configured: pending chains time out after 60 s. */
+    private Clearing clearing;
 
     @BeforeEach
     void openLedger() {
         database = TestPostgres.freshDatabase();
         world = new PixWorld(PostgresLedger.migrateAndOpen(database.dataSource()));
         world.fundReserve(PixWorld.BANK_A, 1_000_00);
+        clearing = clearing(60);
     }
 
     @AfterEach
@@ -59,8 +62,7 @@ class OneOutcomePerPaymentTest {
     @Test
     void aPollRedeliveredUnderAnotherPendingTimeoutReportsWhatTheLedgerPosted() {
         PaymentRequested payment = payment();
-        bank.answer = BankAnswer.ACCEPTED;
-        clear(clearing(60), payment);
+        clear(payment, BankAnswer.ACCEPTED);
         // The outcome was published, but clearing died before committing the poll; it restarts with
         // another pagora.clearing.pending-timeout and the poll is redelivered.
         Clearing.Report again = clear(clearing(90), payment);
@@ -72,14 +74,11 @@ class OneOutcomePerPaymentTest {
     @Test
     void anExpiryThatVoidedFirstStaysExpiredWhenALateRefusalArrives() {
         PaymentRequested payment = payment();
-        bank.answer = BankAnswer.NO_ANSWER;
-        Clearing first = clearing(60);
-        clear(first, payment);
+        clear(payment, BankAnswer.NO_ANSWER);
         assertThat(parked).hasSize(1);
-        expire(first, payment);
+        expire(clearing, payment);
         // A redelivery of the original poll now gets an answer: the bank refuses.
-        bank.answer = new BankAnswer.Refused("conta encerrada");
-        clear(first, payment);
+        clear(payment, new BankAnswer.Refused("conta encerrada"));
 
         books(payment, "EXPIRED", "EXPIRED");
     }
@@ -87,11 +86,8 @@ class OneOutcomePerPaymentTest {
     @Test
     void aRefusalThatVoidedFirstStaysRejectedWhenTheExpiryPathRuns() {
         PaymentRequested payment = payment();
-        bank.answer = BankAnswer.NO_ANSWER;
-        Clearing clearing = clearing(60);
-        clear(clearing, payment);
-        bank.answer = new BankAnswer.Refused("conta\u0000 encerrada");
-        clear(clearing, payment);
+        clear(payment, BankAnswer.NO_ANSWER);
+        clear(payment, new BankAnswer.Refused("conta\u0000 encerrada"));
         // The attempt that got no answer was parked, and the expiry worker reaches it now.
         expire(clearing, payment);
 
@@ -103,11 +99,9 @@ class OneOutcomePerPaymentTest {
     void aPaymentSetAsideBeforeItWasReservedStillExpiresAndAReplayAgrees() {
         // Clearing failed on this payment alone before reserving it; it was dead-lettered and parked.
         PaymentRequested payment = payment();
-        Clearing clearing = clearing(60);
         expire(clearing, payment);
         // Replayed later from the dead-letter topic, with a bank that accepts.
-        bank.answer = BankAnswer.ACCEPTED;
-        clear(clearing, payment);
+        clear(payment, BankAnswer.ACCEPTED);
 
         books(payment, "EXPIRED", "EXPIRED");
     }
@@ -115,13 +109,11 @@ class OneOutcomePerPaymentTest {
     @Test
     void aDifferentPaymentUnderASettledIdIsAnAlarmAndNeverARefusal() {
         PaymentRequested payment = payment();
-        bank.answer = BankAnswer.ACCEPTED;
-        Clearing clearing = clearing(60);
-        clear(clearing, payment);
+        clear(payment, BankAnswer.ACCEPTED);
         PaymentRequested impostor = new PaymentRequested(payment.paymentId(), payment.payerAccountId(),
                 payment.payeeAccountId(), 7_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
 
-        Clearing.Report report = clear(clearing, impostor);
+        Clearing.Report report = clear(impostor, BankAnswer.ACCEPTED);
 
         assertThat(report.alarms()).hasSize(1);
         assertThat(report.rejected()).isZero();
@@ -145,6 +137,12 @@ class OneOutcomePerPaymentTest {
     private Clearing clearing(int pendingTimeoutSeconds) {
         return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, published::addAll,
                 (payments, deadline) -> parked.addAll(payments), Clock.systemUTC(), Duration.ZERO);
+    }
+
+    /** Clears the payment with the configured clearing, the receiving bank answering {@code answer}. */
+    private Clearing.Report clear(PaymentRequested payment, BankAnswer answer) {
+        bank.answer = answer;
+        return clear(clearing, payment);
     }
 
     private static Clearing.Report clear(Clearing clearing, PaymentRequested payment) {

@@ -7,6 +7,7 @@ import io.pagora.events.PaymentOutcome;
 import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.AccountResult;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.domain.ForwardingLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.NewAccount;
 import io.pagora.ledger.domain.NewTransfer;
@@ -40,7 +41,14 @@ public final class FaultInjection implements BeanPostProcessor {
     }
 
     /** Counts ledger requests by phase; fires ledger faults before or after the real request. */
-    record CountingLedger(Ledger delegate, Faults faults) implements Ledger {
+    static final class CountingLedger extends ForwardingLedger {
+        private final Faults faults;
+
+        CountingLedger(Ledger delegate, Faults faults) {
+            super(delegate);
+            this.faults = faults;
+        }
+
         @Override
         public List<TransferResult> createTransfers(List<NewTransfer> transfers) {
             Faults.Phase phase = Faults.phaseOf(transfers);
@@ -56,26 +64,6 @@ public final class FaultInjection implements BeanPostProcessor {
         public List<AccountResult> createAccounts(List<NewAccount> accounts) {
             faults.ledgerRequests.incrementAndGet();
             return delegate.createAccounts(accounts);
-        }
-
-        @Override
-        public List<Account> lookupAccounts(List<Id128> ids) {
-            return delegate.lookupAccounts(ids);
-        }
-
-        @Override
-        public List<Transfer> lookupTransfers(List<Id128> ids) {
-            return delegate.lookupTransfers(ids);
-        }
-
-        @Override
-        public String backendName() {
-            return delegate.backendName();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 

@@ -85,6 +85,29 @@ public final class PixWorld {
         return customers;
     }
 
+    /** Customers 1..n of bank A and of bank B, in the same order. */
+    public record Pairs(List<Id128> atA, List<Id128> atB) {}
+
+    /** Both reserves funded with 1,000,000.00, then customers {@code 1..perBank} at each bank, each holding {@code balanceCentavos}. */
+    public Pairs customerPairs(int perBank, long balanceCentavos) {
+        fundReserve(BANK_A, 1_000_000_00).fundReserve(BANK_B, 1_000_000_00);
+        return new Pairs(openCustomers(BANK_A, 1, perBank, balanceCentavos), openCustomers(BANK_B, 1, perBank, balanceCentavos));
+    }
+
+    /**
+     * For each pair i: an interbank payment A_i → B_i of {@code interbankCentavos}, then an on-us payment between
+     * neighbours at one bank (customers_i → customers_i+1, the last to the first) of {@code onUsCentavos}.
+     */
+    public List<PaymentRequested> interbankThenOnUs(Pairs pairs, long interbankCentavos, List<Id128> onUsBank,
+            long onUsCentavos) {
+        List<PaymentRequested> payments = new ArrayList<>();
+        for (int i = 0; i < pairs.atA().size(); i++) {
+            payments.add(payment(pairs.atA().get(i), pairs.atB().get(i), interbankCentavos));
+            payments.add(payment(onUsBank.get(i), onUsBank.get((i + 1) % onUsBank.size()), onUsCentavos));
+        }
+        return payments;
+    }
+
     /** {@code count} payments, each between two different customers drawn from {@code seed}, of 1 to {@code amountMaxCentavos}. */
     public List<PaymentRequested> randomPayments(List<Id128> customers, int count, long seed, int amountMaxCentavos) {
         SplittableRandom random = new SplittableRandom(seed);

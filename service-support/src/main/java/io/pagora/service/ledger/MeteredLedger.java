@@ -9,6 +9,7 @@ import io.pagora.ledger.domain.AccountResult;
 import io.pagora.ledger.domain.BatchTooLargeException;
 import io.pagora.kernel.Id128;
 import io.pagora.service.metrics.LatencyHistograms;
+import io.pagora.ledger.domain.ForwardingLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewAccount;
@@ -40,7 +41,7 @@ import java.util.function.Supplier;
  * </ul>
  * Tag values come from closed sets (four operations, two backends, the result enums): never an id.
  */
-public final class MeteredLedger implements Ledger {
+public final class MeteredLedger extends ForwardingLedger {
 
     public static final String REQUEST = "pagora.ledger.request";
     public static final String REQUEST_TRANSFERS = "pagora.ledger.request.transfers";
@@ -55,7 +56,6 @@ public final class MeteredLedger implements Ledger {
         final String tag = name().toLowerCase(Locale.ROOT);
     }
 
-    private final Ledger delegate;
     private final MeterRegistry registry;
     private final Map<Operation, Timer> timers = new EnumMap<>(Operation.class);
     private final Map<Operation, DistributionSummary> fills = new EnumMap<>(Operation.class);
@@ -63,7 +63,7 @@ public final class MeteredLedger implements Ledger {
     private final Map<String, Counter> results = new ConcurrentHashMap<>();
 
     public MeteredLedger(Ledger delegate, MeterRegistry registry) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
         this.registry = Objects.requireNonNull(registry, "registry");
         String backend = delegate.backendName();
         for (Operation operation : Operation.values()) {
@@ -77,11 +77,6 @@ public final class MeteredLedger implements Ledger {
                     .serviceLevelObjectives(FILL_BUCKETS)
                     .register(registry));
         }
-    }
-
-    /** The backend this decorator measures. */
-    public Ledger delegate() {
-        return delegate;
     }
 
     @Override
@@ -110,16 +105,6 @@ public final class MeteredLedger implements Ledger {
         List<Transfer> found = call(Operation.LOOKUP_TRANSFERS, ids.size(), () -> delegate.lookupTransfers(ids));
         countFound(Operation.LOOKUP_TRANSFERS, ids.size(), found.size());
         return found;
-    }
-
-    @Override
-    public String backendName() {
-        return delegate.backendName();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 
     private <T> T call(Operation operation, int events, Supplier<T> request) {

@@ -9,15 +9,7 @@ import java.util.List;
  * The receiving-bank port, observed: clearing asks the bank only about payments whose chains it has
  * just reserved, so every payment passing here starts a pending chain ({@link PendingChains}).
  */
-public final class ObservedReceivingBank implements ReceivingBank {
-
-    private final ReceivingBank delegate;
-    private final PendingChains pending;
-
-    public ObservedReceivingBank(ReceivingBank delegate, PendingChains pending) {
-        this.delegate = delegate;
-        this.pending = pending;
-    }
+public record ObservedReceivingBank(ReceivingBank delegate, PendingChains pending) implements ReceivingBank {
 
     @Override
     public List<BankAnswer> decide(List<Payment> payments) {
