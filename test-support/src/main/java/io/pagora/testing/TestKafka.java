@@ -1,5 +1,6 @@
 package io.pagora.testing;
 
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.Topics;
@@ -45,7 +46,7 @@ public final class TestKafka implements AutoCloseable {
     public static final List<String> TOPICS = List.of(
             Topics.PAYMENTS_REQUESTED, Topics.PAYMENTS_REQUESTED_DEAD_LETTER,
             Topics.PAYMENT_OUTCOMES, Topics.PAYMENT_OUTCOMES_DEAD_LETTER,
-            Topics.CLEARING_UNANSWERED, Topics.CLEARING_UNANSWERED + ".dlt");
+            Topics.CLEARING_UNANSWERED, DeadLetterConvention.topicOf(Topics.CLEARING_UNANSWERED));
 
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(30);

@@ -3,6 +3,7 @@ package io.pagora.e2e.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.PaymentBook.Accepted;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentRejected;
@@ -227,7 +228,7 @@ public final class Books {
             assertThat(published.get(view.id())).as("every outcome published for %s", view.id()).containsOnly(view.outcome());
         }
         for (String topic : TestKafka.TOPICS) {
-            if (topic.endsWith(".dlt")) {
+            if (topic.endsWith(DeadLetterConvention.SUFFIX)) {
                 assertThat(pagora.kafka().records(topic)).as("nothing dead-lettered on %s", topic).isEmpty();
             }
         }
