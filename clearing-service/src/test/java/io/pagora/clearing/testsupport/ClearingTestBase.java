@@ -58,9 +58,9 @@ public abstract class ClearingTestBase {
 
     @BeforeEach
     void startInfrastructure() {
-        kafka = TestKafka.start();
         database = TestPostgres.freshDatabase();
-        ledger = openTestLedger();
+        ledger = openTestLedger(); // first: a test without its ledger is skipped before Kafka starts
+        kafka = TestKafka.start();
         world = new PixWorld(ledger);
         outcomes = new OutcomeReader(kafka.bootstrapServers());
     }
