@@ -1,5 +1,6 @@
 package io.pagora.local;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,7 @@ import java.util.UUID;
  *
  * <pre>
  *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-payments.log --final-wait-seconds=120
- *       [--reporting-schema=reporting] [ReadSide's connection options]
+ *       [--reporting-schema=reporting] [ReadSide's connection options; the ledger's are accepted and unused]
  * </pre>
  */
 final class AwaitFinal {
@@ -31,8 +32,9 @@ final class AwaitFinal {
         System.out.printf("waiting up to %d s for %d accepted payments to reach a final state (read model)%n",
                 wait.toSeconds(), ids.size());
         Instant started = Instant.now();
-        try (ReadSide platform = ReadSide.open(readSide, "await-final")) {
-            Instant finalAt = ReadModel.awaitFinal(platform.dataSource(), schema, ids, started.plus(wait), "await-final");
+        // The read model only: waiting needs no ledger (and opening the PostgreSQL one would migrate it).
+        try (HikariDataSource database = ReadSide.openDatabase(readSide, "await-final")) {
+            Instant finalAt = ReadModel.awaitFinal(database, schema, ids, started.plus(wait), "await-final");
             System.out.println(finalAt == null ? "not every payment is final: the report will say which"
                     : "every accepted payment final after " + Duration.between(started, finalAt).toMillis() + " ms");
         }

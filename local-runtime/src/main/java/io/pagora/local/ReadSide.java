@@ -33,6 +33,21 @@ record ReadSide(HikariDataSource dataSource, Ledger ledger) implements AutoClose
     }
 
     static ReadSide open(Settings settings, String poolName) {
+        HikariDataSource dataSource = openDatabase(settings, poolName);
+        try {
+            return new ReadSide(dataSource, Ledgers.open(settings.ledger(), () -> dataSource));
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The platform's database alone (the read model), for a caller that never needs the ledger: opening the
+     * PostgreSQL ledger would migrate its schema, a write this side must not make (on a TigerBeetle run, tables
+     * that should not exist).
+     */
+    static HikariDataSource openDatabase(Settings settings, String poolName) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(settings.jdbcUrl());
         config.setUsername(settings.user());
@@ -40,13 +55,7 @@ record ReadSide(HikariDataSource dataSource, Ledger ledger) implements AutoClose
         config.setMaximumPoolSize(4);
         config.setPoolName(poolName);
         config.setConnectionTimeout(10_000);
-        HikariDataSource dataSource = new HikariDataSource(config);
-        try {
-            return new ReadSide(dataSource, Ledgers.open(settings.ledger(), () -> dataSource));
-        } catch (RuntimeException e) {
-            dataSource.close();
-            throw e;
-        }
+        return new HikariDataSource(config);
     }
 
     @Override

@@ -3,30 +3,33 @@ package io.pagora.service.ledger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.List;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The ledger's health, for the services that cannot work without it (payment-api, clearing): UP when the ledger
- * answers a lookup (of the central bank account), DOWN when it does not.
+ * The ledger's health, for the services that cannot work without it (payment-api, clearing): DOWN when the
+ * ledger does not answer a lookup (of the central bank account), UP when it does.
  *
- * <p>A missing central bank is UP with detail {@code centralBank: missing}, not OUT_OF_SERVICE: this indicator
- * says whether the service can reach the ledger, and only payment-api opens the central bank (at startup, which
- * fails if it cannot). OUT_OF_SERVICE would make clearing's health depend on another service's start order, and
- * get a healthy instance taken out of service (or restarted) for a state no restart of it can change.
+ * <p>A missing central bank is a matter of the service that needs it: with
+ * {@code pagora.ledger.central-bank-required=true} (payment-api, which opens it at startup and funds reserves
+ * from it) the service is OUT_OF_SERVICE until it exists, so a launcher or orchestrator waiting for health
+ * never sends work before it can be served. Elsewhere (the default: clearing never touches it) it is UP with
+ * detail {@code centralBank: missing}, so one service's health does not depend on another's start order.
  * Reporting does not import this: its queries do not need the ledger.
  */
 @Configuration(proxyBeanMethods = false)
 public class LedgerHealthConfiguration {
 
     @Bean
-    public HealthIndicator ledgerHealthIndicator(Ledger ledger) {
+    public HealthIndicator ledgerHealthIndicator(Ledger ledger,
+            @Value("${pagora.ledger.central-bank-required:false}") boolean centralBankRequired) {
         return () -> {
             try {
                 boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank())).isEmpty();
-                return Health.up()
+                return (found || !centralBankRequired ? Health.up() : Health.outOfService())
                         .withDetail("backend", ledger.backendName())
                         .withDetail("centralBank", found ? "present" : "missing")
                         .build();
