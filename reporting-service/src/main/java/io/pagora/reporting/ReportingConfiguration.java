@@ -6,6 +6,7 @@ import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.ReadModelWriter;
 import java.time.Clock;
+import io.pagora.service.security.CallerSecurityConfiguration;
 import io.pagora.service.web.EdgeProblemsConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -17,7 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /** Wires the read model's adapters and the projection. */
 @Configuration(proxyBeanMethods = false)
-@Import(EdgeProblemsConfiguration.class)
+@Import({EdgeProblemsConfiguration.class, CallerSecurityConfiguration.class})
 public class ReportingConfiguration {
 
     @Bean

@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
+import io.pagora.kernel.PemTls;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,19 +25,37 @@ public final class Http {
 
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    private final HttpClient client;
     private final String base;
 
-    /** A client of {@code http://127.0.0.1:<port>}, e.g. a Spring test's {@code @LocalServerPort}. */
-    public Http(int port) {
-        this("http://127.0.0.1:" + port);
+    /** A plain-HTTP client of {@code base} (a service without TLS, e.g. clearing's actuator). */
+    public Http(String base) {
+        this(base, null);
     }
 
-    public Http(String base) {
+    /** A client of {@code base} over TLS with {@code ssl} (its identity and trusted CA), or plain HTTP when null. */
+    public Http(String base, SSLContext ssl) {
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5));
+        if (ssl != null) {
+            builder.sslContext(ssl);
+        }
+        this.client = builder.build();
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    /**
+     * A caller of {@code https://127.0.0.1:<port>} (a Spring test's {@code @LocalServerPort}) presenting
+     * {@code identity}, e.g. {@code TestCertificates.shared().bank(ispb)}.
+     */
+    public static Http as(TestCertificates.Identity identity, int port) {
+        return new Http("https://127.0.0.1:" + port, identity.sslContext());
+    }
+
+    /** A caller over TLS without a client certificate: trusts the server, names nobody. */
+    public static Http anonymous(int port) {
+        return new Http("https://127.0.0.1:" + port, PemTls.anonymous(TestCertificates.shared().ca()));
     }
 
     public String base() {

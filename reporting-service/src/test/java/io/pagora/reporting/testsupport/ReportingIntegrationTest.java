@@ -2,6 +2,7 @@ package io.pagora.reporting.testsupport;
 
 import io.pagora.events.Topics;
 import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import io.pagora.testing.TestPostgres;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Value;
@@ -47,6 +48,7 @@ public abstract class ReportingIntegrationTest {
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         TestPostgres.register(registry);
+        TestCertificates.register(registry);
     }
 
     @BeforeEach

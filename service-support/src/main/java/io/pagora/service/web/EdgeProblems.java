@@ -11,6 +11,11 @@ import org.springframework.http.HttpStatus;
 public final class EdgeProblems {
 
     public static final ProblemType BAD_REQUEST = new ProblemType("bad-request", "Bad request", HttpStatus.BAD_REQUEST);
+    /** No identity: no client certificate, or one that names no participant. */
+    public static final ProblemType UNAUTHENTICATED =
+            new ProblemType("unauthenticated", "Client certificate required", HttpStatus.UNAUTHORIZED);
+    /** An identity that may not use this function (an operator-only endpoint called by a bank). */
+    public static final ProblemType FORBIDDEN = new ProblemType("forbidden", "Forbidden", HttpStatus.FORBIDDEN);
     public static final ProblemType NOT_FOUND = new ProblemType("not-found", "Not found", HttpStatus.NOT_FOUND);
     public static final ProblemType METHOD_NOT_ALLOWED =
             new ProblemType("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED);
@@ -28,6 +33,8 @@ public final class EdgeProblems {
     /** The type for an error status the HTTP layer answers; other client errors are bad requests. */
     public static ProblemType typeOf(int status) {
         return switch (status) {
+            case 401 -> UNAUTHENTICATED;
+            case 403 -> FORBIDDEN;
             case 404 -> NOT_FOUND;
             case 405 -> METHOD_NOT_ALLOWED;
             case 406 -> NOT_ACCEPTABLE;
@@ -38,7 +45,7 @@ public final class EdgeProblems {
     }
 
     /** An RFC 9457 document as a map, for writers without Spring's message converters. */
-    static Map<String, Object> document(int status, String detail) {
+    public static Map<String, Object> document(int status, String detail) {
         ProblemType type = typeOf(status);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.uri().toString());

@@ -20,6 +20,7 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.service.ledger.LedgerConfiguration;
 import io.pagora.service.ledger.LedgerHealthConfiguration;
+import io.pagora.service.security.CallerSecurityConfiguration;
 import io.pagora.service.web.EdgeProblemsConfiguration;
 import io.pagora.kernel.Check;
 import java.time.Clock;
@@ -48,7 +49,8 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryC
  * bean and its health come from service-support, as in every service.
  */
 @Configuration(proxyBeanMethods = false)
-@Import({EdgeProblemsConfiguration.class, LedgerConfiguration.class, LedgerHealthConfiguration.class})
+@Import({EdgeProblemsConfiguration.class, CallerSecurityConfiguration.class, LedgerConfiguration.class,
+        LedgerHealthConfiguration.class})
 public class PaymentApiConfiguration {
 
     @Bean

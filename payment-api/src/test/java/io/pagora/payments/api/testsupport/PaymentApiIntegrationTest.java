@@ -3,6 +3,7 @@ package io.pagora.payments.api.testsupport;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.TestKafka;
+import io.pagora.testing.TestCertificates;
 import io.pagora.testing.TestPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +36,7 @@ public abstract class PaymentApiIntegrationTest {
     @DynamicPropertySource
     static void infrastructure(DynamicPropertyRegistry registry) {
         TestPostgres.register(registry);
+        TestCertificates.register(registry);
         registry.add("spring.kafka.bootstrap-servers", PaymentApiIntegrationTest::kafkaBootstrapServers);
     }
 

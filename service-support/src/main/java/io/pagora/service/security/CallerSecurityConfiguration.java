@@ -1,0 +1,120 @@
+package io.pagora.service.security;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.kernel.Check;
+import io.pagora.settlement.application.AccessRefusals;
+import io.pagora.settlement.domain.Caller;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.UserDetailsByNameServiceWrapper;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationProvider;
+import org.springframework.security.web.authentication.preauth.RequestHeaderAuthenticationFilter;
+import org.springframework.security.web.authentication.preauth.x509.X509AuthenticationFilter;
+import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * Who is calling, for a service with a participant-facing API (payment-api, reporting-service): mutual
+ * TLS ({@code classpath:pagora-tls.yaml}: the server's certificate and the CA that issues participants'),
+ * the client certificate's CN naming the caller ({@link Caller#ofPrincipalName}). Deny by default: every
+ * request needs a caller except the health probes; the actuator's other endpoints need the operator; the
+ * rest is decided by the application, which takes the {@link Caller} as a controller parameter.
+ *
+ * <p>{@code pagora.security.plain-http} (the {@code plain-http} profile, for local experiments only) turns
+ * TLS off and takes the caller from the {@value #PLAIN_HTTP_IDENTITY_HEADER} header, without any proof.
+ * Without it a service refuses to start without TLS.
+ */
+@Configuration(proxyBeanMethods = false)
+public class CallerSecurityConfiguration {
+
+    public static final String PLAIN_HTTP_IDENTITY_HEADER = "Pagora-Participant";
+    private static final Logger log = LoggerFactory.getLogger(CallerSecurityConfiguration.class);
+
+    @Bean
+    AccessRefusals accessRefusals(MeterRegistry meters) {
+        return new MeteredAccessRefusals(meters);
+    }
+
+    /** A principal name to a caller; any other name is refused (and Boot's generated default user never exists). */
+    @Bean
+    UserDetailsService callers() {
+        return name -> Caller.ofPrincipalName(name).map(CallerDetails::new)
+                .orElseThrow(() -> new UsernameNotFoundException("names no participant"));
+    }
+
+    @Bean
+    SecurityFilterChain callerSecurity(HttpSecurity http, UserDetailsService callers, AccessRefusals refusals,
+            Environment environment, @Value("${pagora.security.plain-http:false}") boolean plainHttp) throws Exception {
+        checkTransport(environment, plainHttp);
+        SecurityProblems problems = new SecurityProblems(refusals, plainHttp ? PLAIN_HTTP_IDENTITY_HEADER : null);
+        http.authorizeHttpRequests(requests -> requests
+                        .requestMatchers(EndpointRequest.to("health")).permitAll()
+                        .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole(CallerDetails.OPERATOR_ROLE)
+                        .anyRequest().authenticated())
+                .x509(x509 -> x509.x509PrincipalExtractor(new CommonNameExtractor()).userDetailsService(callers))
+                // No cookies, no sessions, no browser forms: every request proves who sends it.
+                .csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(AbstractHttpConfigurer::disable)
+                .anonymous(AbstractHttpConfigurer::disable)
+                .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
+        if (plainHttp) {
+            http.addFilterAfter(identityHeaderFilter(callers), X509AuthenticationFilter.class);
+        }
+        return http.build();
+    }
+
+    @Bean
+    WebMvcConfigurer callerArguments() {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+                resolvers.add(new CallerArgumentResolver());
+            }
+        };
+    }
+
+    /** TLS on, or the experiments profile asked for plain HTTP: never plain HTTP by accident. */
+    private static void checkTransport(Environment environment, boolean plainHttp) {
+        boolean tls = environment.getProperty("server.ssl.enabled", Boolean.class, true)
+                && environment.getProperty("server.ssl.bundle") != null;
+        if (plainHttp) {
+            log.warn("""
+
+                    ******************************************************************************************
+                    INSECURE: plain HTTP (profile plain-http). Callers are named by the {} header WITHOUT ANY
+                    PROOF: anybody who reaches this port can act as any bank or as the operator.
+                    For local experiments on 127.0.0.1 only; never for a demo, a bench or real money.
+                    ******************************************************************************************""",
+                    PLAIN_HTTP_IDENTITY_HEADER);
+            return;
+        }
+        Check.that(tls, "TLS is off (server.ssl.bundle unset or server.ssl.enabled=false): participant identity needs"
+                + " mutual TLS; for plain-HTTP local experiments run with the plain-http profile");
+    }
+
+    private static RequestHeaderAuthenticationFilter identityHeaderFilter(UserDetailsService callers) {
+        PreAuthenticatedAuthenticationProvider provider = new PreAuthenticatedAuthenticationProvider();
+        provider.setPreAuthenticatedUserDetailsService(new UserDetailsByNameServiceWrapper<>(callers));
+        RequestHeaderAuthenticationFilter filter = new RequestHeaderAuthenticationFilter();
+        filter.setPrincipalRequestHeader(PLAIN_HTTP_IDENTITY_HEADER);
+        filter.setExceptionIfHeaderMissing(false);
+        filter.setAuthenticationManager(new ProviderManager(provider));
+        filter.setSecurityContextRepository(new RequestAttributeSecurityContextRepository());
+        return filter;
+    }
+}

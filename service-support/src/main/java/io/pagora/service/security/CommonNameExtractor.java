@@ -1,0 +1,31 @@
+package io.pagora.service.security;
+
+import java.security.cert.X509Certificate;
+import java.util.List;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import javax.security.auth.x500.X500Principal;
+import org.springframework.security.web.authentication.preauth.x509.X509PrincipalExtractor;
+
+/**
+ * The principal name of a client certificate: its subject's one common name. A subject with no CN, or
+ * several, names nobody: null, and the request goes on unauthenticated and is refused (an exception here
+ * would escape Spring Security's filter as a 500).
+ */
+final class CommonNameExtractor implements X509PrincipalExtractor {
+
+    @Override
+    public Object extractPrincipal(X509Certificate certificate) {
+        String subject = certificate.getSubjectX500Principal().getName(X500Principal.RFC2253);
+        try {
+            List<Object> names = new LdapName(subject).getRdns().stream()
+                    .filter(rdn -> rdn.getType().equalsIgnoreCase("CN"))
+                    .map(Rdn::getValue)
+                    .toList();
+            return names.size() == 1 && names.getFirst() instanceof String name ? name : null;
+        } catch (InvalidNameException e) {
+            return null;
+        }
+    }
+}
