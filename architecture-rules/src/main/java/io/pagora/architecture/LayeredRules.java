@@ -94,7 +94,9 @@ public final class LayeredRules {
                 .because("this module is a plain library: it must run where no Spring context exists");
     }
 
+    /** java.base: its java.* packages and its javax security ones (the kernel's PemTls reads PEM into TLS contexts). */
     private static DescribedPredicate<JavaClass> jdk() {
-        return resideInAPackage("java..").and(not(resideInAPackage("java.sql..")));
+        return resideInAnyPackage("java..", "javax.net..", "javax.security..")
+                .and(not(resideInAPackage("java.sql..")));
     }
 }
