@@ -146,13 +146,13 @@ final class LoadGenerator implements AutoCloseable {
     }
 
     /** One call's body, the idempotency keys of its payments in order, and the payers' bank (who sends it). */
-    private record Body(byte[] json, String[] keys, int bank) {}
+    record Body(byte[] json, String[] keys, int bank) {}
 
     /**
      * The payers' bank is the bank of a customer drawn uniformly (so each customer pays about equally often),
      * every payer of the call one of its customers.
      */
-    private Body nextBody() {
+    Body nextBody() {
         String[] keys = new String[batchSize];
         int bank = bankOfCustomer[random.nextInt(customers.size())];
         int[] payers = customersOfBank[bank];
