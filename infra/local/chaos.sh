@@ -36,6 +36,7 @@ chaos() {
     esac
   done
   [[ ${#scenarios[@]} -gt 0 ]] || die "chaos needs a scenario: ${CHAOS_SCENARIOS[*]} or all"
+  refuse_plain_http chaos
   [[ -z "$ledger" ]] && ledger="$(ledger_backend)"
   case "$ledger" in
     tigerbeetle|postgresql) ledgers=("$ledger") ;;

@@ -77,7 +77,8 @@ public final class Bench {
         Options options = new Options(args);
         Path accountsFile = options.path("accounts");
         Path outDir = options.path("out-dir");
-        URI api = URI.create(options.string("api-url", "http://127.0.0.1:8080"));
+        URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
+        LocalTls tls = LocalTls.of(options);
         String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
         String user = options.string("db-user", "pagora");
         String password = options.string("db-password", "pagora");
@@ -112,7 +113,7 @@ public final class Bench {
         config.setConnectionTimeout(10_000);
         int exit;
         try (HikariDataSource dataSource = new HikariDataSource(config);
-                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, customers,
+                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, tls, customers,
                         acceptedLog, inFlightMax)) {
             Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks));
             exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings);

@@ -2,6 +2,8 @@ package io.pagora.local;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,8 +15,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,7 +35,9 @@ import java.util.concurrent.locks.LockSupport;
  * in-flight requests are bounded: a request that finds no room is counted as dropped, which makes the
  * run invalid instead of quietly offering less.
  *
- * <p>Every answer is written to the accepted-payments log in {@link AcceptedPayments}' format, so the
+ * <p>Every call is sent by the payer's bank, over mutual TLS with that bank's certificate (one client, and so one
+ * pool of kept-alive connections, per bank): a call's payers are all customers of one bank, the payees any
+ * bank's. Every answer is written to the accepted-payments log in {@link AcceptedPayments}' format, so the
  * same invariant checks as the demo's judge the run.
  */
 final class LoadGenerator implements AutoCloseable {
@@ -45,7 +52,12 @@ final class LoadGenerator implements AutoCloseable {
     private final URI uri;
     private final List<Id128> customers;
     private final String runId;
-    private final HttpClient http;
+    /** One client per bank (its certificate), indexed like {@link #customersOfBank}. */
+    private final HttpClient[] clients;
+    /** Each bank's customers, as indexes into {@link #customerHex}. */
+    private final int[][] customersOfBank;
+    /** The bank (index into {@link #clients}) of each customer. */
+    private final int[] bankOfCustomer;
     private final ExecutorService answers;
     private final Semaphore inFlight;
     private final int inFlightMax;
@@ -65,25 +77,45 @@ final class LoadGenerator implements AutoCloseable {
     private volatile long windowStartNanos = Long.MAX_VALUE;
     private volatile long windowEndNanos = Long.MAX_VALUE;
 
-    LoadGenerator(Mode mode, int batchSize, URI apiUrl, List<Id128> customers, Path acceptedLog, int inFlightMax)
-            throws IOException {
+    LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Path acceptedLog,
+            int inFlightMax) throws IOException {
         Check.that(batchSize >= 1 && batchSize <= 1000, "batch size 1..1000");
         Check.that(customers.size() >= 2, "at least two customers to pay between");
         Check.that(inFlightMax >= 1 && inFlightMax <= 100_000, "in-flight bound 1..100000");
         this.mode = mode;
         this.batchSize = mode == Mode.SINGLE ? 1 : batchSize;
-        this.uri = apiUrl.resolve(mode == Mode.SINGLE ? "/payments" : "/payments/batch");
+        this.uri = LocalTls.requireHttps(apiUrl).resolve(mode == Mode.SINGLE ? "/payments" : "/payments/batch");
         this.customers = List.copyOf(customers);
         this.customerHex = customers.stream().map(id -> id.toString().getBytes(StandardCharsets.US_ASCII))
                 .toArray(byte[][]::new);
         this.runId = Long.toString(System.currentTimeMillis(), 36);
         // Two threads take the answers: parsing a bulk answer is the generator's only real work.
         this.answers = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("bench-answers-", 0).factory());
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(answers)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        Map<BankId, int[]> byBank = customersByBank(this.customers);
+        this.customersOfBank = byBank.values().toArray(int[][]::new);
+        this.clients = byBank.keySet().stream().map(bank -> LocalTls.client(tls.bank(bank), answers))
+                .toArray(HttpClient[]::new);
+        this.bankOfCustomer = new int[customers.size()];
+        for (int bank = 0; bank < customersOfBank.length; bank++) {
+            for (int customer : customersOfBank[bank]) {
+                bankOfCustomer[customer] = bank;
+            }
+        }
         this.inFlight = new Semaphore(inFlightMax);
         this.inFlightMax = inFlightMax;
         this.log = Files.newBufferedWriter(acceptedLog, StandardCharsets.UTF_8);
+    }
+
+    /** Each bank's customers (indexes into {@code customers}), banks in order of first appearance. */
+    private static Map<BankId, int[]> customersByBank(List<Id128> customers) {
+        Map<BankId, List<Integer>> byBank = new LinkedHashMap<>();
+        for (int customer = 0; customer < customers.size(); customer++) {
+            BankId bank = ChartOfAccounts.bankOf(customers.get(customer)).orElseThrow();
+            byBank.computeIfAbsent(bank, key -> new ArrayList<>()).add(customer);
+        }
+        Map<BankId, int[]> indexes = new LinkedHashMap<>();
+        byBank.forEach((bank, ofBank) -> indexes.put(bank, ofBank.stream().mapToInt(Integer::intValue).toArray()));
+        return indexes;
     }
 
     /** Calls scheduled from {@code startNanos} (inclusive) to {@code endNanos} are the measured ones. */
@@ -107,23 +139,29 @@ final class LoadGenerator implements AutoCloseable {
                 LockSupport.parkNanos(wait);
                 continue;
             }
-            send(body.json(), body.keys(), next);
+            send(body, next);
             body = nextBody(); // the next body is built while this one is on its way
             next += intervalNanos;
         }
     }
 
-    /** One call's body and the idempotency keys of its payments, in order. */
-    private record Body(byte[] json, String[] keys) {}
+    /** One call's body, the idempotency keys of its payments in order, and the payers' bank (who sends it). */
+    record Body(byte[] json, String[] keys, int bank) {}
 
-    private Body nextBody() {
+    /**
+     * The payers' bank is the bank of a customer drawn uniformly (so each customer pays about equally often),
+     * every payer of the call one of its customers.
+     */
+    Body nextBody() {
         String[] keys = new String[batchSize];
+        int bank = bankOfCustomer[random.nextInt(customers.size())];
+        int[] payers = customersOfBank[bank];
         StringBuilder json = new StringBuilder(batchSize * 160 + 16);
         if (mode == Mode.BULK) {
             json.append("{\"payments\":[");
         }
         for (int i = 0; i < batchSize; i++) {
-            int payer = random.nextInt(customers.size());
+            int payer = payers[random.nextInt(payers.length)];
             int payee = random.nextInt(customers.size() - 1);
             if (payee >= payer) {
                 payee++;
@@ -144,21 +182,22 @@ final class LoadGenerator implements AutoCloseable {
         if (mode == Mode.BULK) {
             json.append("]}");
         }
-        return new Body(json.toString().getBytes(StandardCharsets.US_ASCII), keys);
+        return new Body(json.toString().getBytes(StandardCharsets.US_ASCII), keys, bank);
     }
 
-    private void send(byte[] body, String[] keys, long scheduledNanos) {
+    private void send(Body body, long scheduledNanos) {
+        String[] keys = body.keys();
         if (!inFlight.tryAcquire()) {
             droppedPayments.addAndGet(keys.length);
             return;
         }
         sentPayments.addAndGet(keys.length);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body.json()));
         if (mode == Mode.SINGLE) {
             request.header("Idempotency-Key", keys[0]);
         }
-        http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
+        clients[body.bank()].sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
             try {
                 long latency = System.nanoTime() - scheduledNanos;
                 if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
@@ -289,7 +328,9 @@ final class LoadGenerator implements AutoCloseable {
         synchronized (log) {
             log.close();
         }
-        http.close();
+        for (HttpClient client : clients) {
+            client.close();
+        }
         answers.shutdownNow();
     }
 

@@ -2,6 +2,7 @@ package io.pagora.local;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.BankId;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -20,13 +23,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Seeds the participants of a demo, bench, verify or chaos run through payment-api, as an operator would:
- * each bank registered and its reserve funded, its customers opened and funded; then writes what it did
+ * Seeds the participants of a demo, bench, verify or chaos run through payment-api, each call made by the
+ * participant the authorization matrix wants: the operator registers each bank and funds its reserve, then
+ * the bank opens and funds its own customers (its client certificate, {@link LocalTls}). Writes what it did
  * to the accounts file ({@link DemoAccounts}' format), which the report, verify, chaos-check and k6
- * ({@code ACCOUNTS_FILE}) read. The one seeding path of {@code infra/local/pagora}.
+ * ({@code ACCOUNTS_FILE}) read. The one seeding path of {@code infra/local/pagora}, which chooses the banks'
+ * ISPBs ({@code seeded_ispbs}) and issues their certificates before calling this.
  *
  * <pre>
- *   java -jar local-runtime.jar seed --out=var/demo/accounts.tsv [--api-url=http://127.0.0.1:8080] [--banks=4]
+ *   java -jar local-runtime.jar seed --out=var/demo/accounts.tsv --ispbs=10001111,10002222
+ *       [--api-url=https://127.0.0.1:8080] [--tls-dir=var/tls]
  *       [--customers-per-bank=50] [--reserve-funding=100000000] [--last-reserve-funding=20000]
  *       [--customer-funding=500000] [--poor-customers=3]
  * </pre>
@@ -48,23 +54,21 @@ final class Seed {
     private static final int BANKS_MAX = 100;
     private static final int CUSTOMERS_PER_BANK_MAX = 1_000_000;
 
-    record Plan(int banks, int customersPerBank, long reserveFunding, long lastReserveFunding, long customerFunding,
-            int poorCustomers) {
+    record Plan(List<BankId> banks, int customersPerBank, long reserveFunding, long lastReserveFunding,
+            long customerFunding, int poorCustomers) {
 
         Plan {
-            Check.that(banks >= 1 && banks <= BANKS_MAX, "banks 1..%d: %d", BANKS_MAX, banks);
+            banks = List.copyOf(banks);
+            Check.that(!banks.isEmpty() && banks.size() <= BANKS_MAX, "banks 1..%d: %d", BANKS_MAX, banks.size());
+            Check.that(new HashSet<>(banks).size() == banks.size(), "distinct banks: %s", banks);
             Check.that(customersPerBank >= 1 && customersPerBank <= CUSTOMERS_PER_BANK_MAX,
                     "customers per bank 1..%d: %d", CUSTOMERS_PER_BANK_MAX, customersPerBank);
             Check.that(reserveFunding > 0 && lastReserveFunding > 0 && customerFunding > 0, "positive fundings");
             Check.that(poorCustomers >= 0, "poor customers >= 0: %d", poorCustomers);
         }
 
-        int ispb(int bank) {
-            return 10_000_000 + bank * 1_111;
-        }
-
-        long reserveFunding(int bank) {
-            return bank == banks ? lastReserveFunding : reserveFunding;
+        long reserveFunding(BankId bank) {
+            return bank.equals(banks.getLast()) ? lastReserveFunding : reserveFunding;
         }
 
         long customerFunding(int customer) {
@@ -73,36 +77,41 @@ final class Seed {
     }
 
     private final URI api;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final LocalTls tls;
+    private final HttpClient operator;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    Seed(URI api) {
-        this.api = api;
+    Seed(URI api, LocalTls tls) {
+        this.api = LocalTls.requireHttps(api);
+        this.tls = tls;
+        this.operator = LocalTls.client(tls.operator(), null);
     }
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
         Path out = options.path("out");
-        URI api = URI.create(options.string("api-url", "http://127.0.0.1:8080"));
-        Plan plan = new Plan(options.integer("banks", 4), options.integer("customers-per-bank", 50),
+        URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
+        LocalTls tls = LocalTls.of(options);
+        List<BankId> banks = Arrays.stream(options.required("ispbs").split(","))
+                .map(ispb -> new BankId(Integer.parseInt(ispb.strip()))).toList();
+        Plan plan = new Plan(banks, options.integer("customers-per-bank", 50),
                 options.longValue("reserve-funding", 100_000_000), options.longValue("last-reserve-funding", 20_000),
                 options.longValue("customer-funding", 500_000), options.integer("poor-customers", 3));
         options.rejectUnknown();
-        List<String> lines = new Seed(api).seed(plan);
+        List<String> lines = new Seed(api, tls).seed(plan);
         Files.write(out, lines);
-        System.out.printf("seeded %d customers at %d banks -> %s%n", plan.banks() * plan.customersPerBank(), plan.banks(), out);
+        System.out.printf("seeded %d customers at %d banks -> %s%n", plan.banks().size() * plan.customersPerBank(),
+                plan.banks().size(), out);
     }
 
     /** Seeds every bank in parallel (one thread each); returns the accounts file's lines. */
     List<String> seed(Plan plan) throws Exception {
         List<String> lines = new ArrayList<>();
         lines.add("# kind\tid\tfunded_centavos (written by local-runtime seed)");
-        try (ExecutorService banks = Executors.newFixedThreadPool(plan.banks())) {
-            List<Future<List<String>>> seeded = new ArrayList<>(plan.banks());
-            for (int bank = 1; bank <= plan.banks(); bank++) {
-                int number = bank;
-                seeded.add(banks.submit(() -> seedBank(plan, number)));
+        try (ExecutorService banks = Executors.newFixedThreadPool(plan.banks().size())) {
+            List<Future<List<String>>> seeded = new ArrayList<>(plan.banks().size());
+            for (BankId bank : plan.banks()) {
+                seeded.add(banks.submit(() -> seedBank(plan, bank)));
             }
             for (Future<List<String>> bank : seeded) {
                 lines.addAll(bank.get());
@@ -111,25 +120,32 @@ final class Seed {
         return lines;
     }
 
-    /** One bank: register it, fund its reserve, open and fund its customers. */
-    private List<String> seedBank(Plan plan, int bank) throws IOException, InterruptedException {
-        int ispb = plan.ispb(bank);
+    /** One bank: the operator registers it and funds its reserve; the bank opens and funds its customers. */
+    private List<String> seedBank(Plan plan, BankId bank) throws IOException, InterruptedException {
+        int ispb = bank.ispb();
         List<String> lines = new ArrayList<>(1 + plan.customersPerBank());
-        post("/banks", Map.of("ispb", ispb, "name", "Demo Bank " + bank), null);
-        post("/banks/" + ispb + "/reserve-fundings", Map.of("amountCentavos", plan.reserveFunding(bank)), "seed-reserve-" + ispb);
+        post(operator, "/banks", Map.of("ispb", ispb, "name", "Demo Bank " + bank), null);
+        post(operator, "/banks/" + ispb + "/reserve-fundings", Map.of("amountCentavos", plan.reserveFunding(bank)),
+                "seed-reserve-" + ispb);
         lines.add("bank\t" + ispb + "\t" + plan.reserveFunding(bank));
-        for (int customer = 1; customer <= plan.customersPerBank(); customer++) {
-            JsonNode opened = post("/accounts", Map.of("ispb", ispb, "accountNumber", customer), null);
-            Id128 account = Id128.parse(opened.path("accountId").asString());
-            long funding = plan.customerFunding(customer);
-            post("/accounts/" + account + "/fundings", Map.of("amountCentavos", funding), "seed-customer-" + account);
-            lines.add("customer\t" + account + "\t" + funding);
+        try (HttpClient own = LocalTls.client(tls.bank(bank), null)) {
+            for (int customer = 1; customer <= plan.customersPerBank(); customer++) {
+                JsonNode opened = post(own, "/accounts", Map.of("ispb", ispb, "accountNumber", customer), null);
+                Id128 account = Id128.parse(opened.path("accountId").asString());
+                long funding = plan.customerFunding(customer);
+                post(own, "/accounts/" + account + "/fundings", Map.of("amountCentavos", funding),
+                        "seed-customer-" + account);
+                lines.add("customer\t" + account + "\t" + funding);
+            }
         }
         return lines;
     }
 
-    /** POSTs until 200/201, at most {@link #ATTEMPTS_MAX} times; a 4xx is final. Returns the answer's body. */
-    private JsonNode post(String path, Map<String, Object> body, String idempotencyKey)
+    /**
+     * POSTs as {@code caller}'s client until 200/201, at most {@link #ATTEMPTS_MAX} times; a 4xx is final. Returns
+     * the answer's body.
+     */
+    private JsonNode post(HttpClient caller, String path, Map<String, Object> body, String idempotencyKey)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(api.resolve(path)).timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
@@ -140,7 +156,7 @@ final class Seed {
         String last = "no answer";
         for (int attempt = 1; attempt <= ATTEMPTS_MAX; attempt++) {
             try {
-                HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> answer = caller.send(request.build(), HttpResponse.BodyHandlers.ofString());
                 if (answer.statusCode() == 200 || answer.statusCode() == 201) {
                     return json.readTree(answer.body());
                 }
