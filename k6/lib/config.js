@@ -76,7 +76,8 @@ export const config = Object.freeze({
   amountMaxCentavos: int('AMOUNT_MAX_CENTAVOS', 5000, 1, 1e10),
   logAnswers: flag('LOG_ANSWERS', false), // one console line per answer (infra/local/pagora's report reads them)
 
-  // Participants: from ACCOUNTS_FILE (seeded by infra/local/pagora), else created by setup().
+  // Participants: from ACCOUNTS_FILE (seeded by infra/local/pagora), else the run's bank opens its own in
+  // setup() (BANKS banks from BANK_ISPB_BASE+1 registered by the operator with k6/banks.js).
   accountsFile: text('ACCOUNTS_FILE', ''),
   banks: int('BANKS', 4, 1, 100),
   accountsPerBank: int('ACCOUNTS_PER_BANK', 50, 2, 10000),

@@ -18,8 +18,8 @@ import { bankPrincipal, callerOf } from './principals.js';
 export const caller = callerOf(config.participant || defaultParticipant());
 
 // open() resolves a relative path against this file's directory: the default TLS_DIR is the repository's.
-const certificate = open(`${config.tlsDir}/participants/${caller.principal}.crt`);
-const privateKey = open(`${config.tlsDir}/participants/${caller.principal}.key`);
+const certificate = participantFile('crt');
+const privateKey = participantFile('key');
 
 /** k6 options: the run's client certificate (no `domains`: they select nothing, see above) and TLS 1.2+. */
 export function tlsOptions() {
@@ -27,6 +27,17 @@ export function tlsOptions() {
     tlsAuth: [{ cert: certificate, key: privateKey }],
     tlsVersion: { min: 'tls1.2', max: 'tls1.3' }, // what the services enable (pagora-tls.yaml)
   };
+}
+
+function participantFile(extension) {
+  const path = `${config.tlsDir}/participants/${caller.principal}.${extension}`;
+  try {
+    return open(path);
+  } catch (e) {
+    const ispbs = caller.operator ? '' : ` --ispbs=${caller.ispb}`;
+    throw new Error(`no ${extension} of ${caller.principal} at ${path} (TLS_DIR=${config.tlsDir}; `
+      + `infra/local/pagora certs${ispbs} makes it): ${e}`);
+  }
 }
 
 // Without PARTICIPANT: the first bank of ACCOUNTS_FILE, else the first bank the suite seeds itself.

@@ -123,7 +123,7 @@ export function buildOptions() {
     scenarios,
     thresholds: thresholds(),
     summaryTrendStats: ['avg', 'min', 'med', 'p(50)', 'p(90)', 'p(95)', 'p(99)', 'max', 'count'],
-    // setup creates up to BANKS x ACCOUNTS_PER_BANK accounts; teardown waits up to SETTLE_TIMEOUT.
+    // setup opens up to ACCOUNTS_PER_BANK accounts of the run's bank; teardown waits up to SETTLE_TIMEOUT.
     setupTimeout: '300s',
     teardownTimeout: `${Math.ceil(config.settleTimeoutSeconds + 120)}s`,
   }, tlsOptions());

@@ -74,7 +74,7 @@ export function registerBanks(runId) {
 }
 
 /** The ISPBs the suite seeds itself: BANK_ISPB_BASE+1 ... BANK_ISPB_BASE+BANKS. */
-export function seededBanks() {
+function seededBanks() {
   const banks = [];
   for (let b = 1; b <= config.banks; b++) {
     banks.push(config.bankIspbBase + b);

@@ -191,7 +191,8 @@ function text(r, file) {
     + `${fmt(f.finalSpanSeconds)} s, expiries included)`);
   const d = f.duringLoad;
   line(`during load   settled/s ${fmt(d.settledPerSecond)} avg, ${fmt(d.settledPerSecondMax)} max; final/s ${fmt(d.finalPerSecond)} avg; `
-    + `open (accepted, not final) max ${fmt(d.openMax)} (GET /stats each second, ${d.samples || 0} samples)`);
+    + `open (accepted, not final) max ${fmt(d.openMax)} (${caller.operator ? 'GET /stats' : `GET /payments?status=ACCEPTED as ${caller.principal}`}`
+    + ` each second, ${d.samples || 0} samples)`);
   line(`latency       accept (k6, ${f.acceptLatencyMetric === 'batch_latency' ? `POST /payments/batch of ${config.batchSize} → 200` : 'POST /payments → 202'}): ${quantiles(f.acceptLatencyMs)}`);
   line(`              accept→settled (clearing pagora_clearing_accept_to_settled_seconds): ${platformText(f.acceptToSettledMs)}`);
   line(`              accept→visible (reporting pagora_reporting_accept_to_visible_seconds): ${platformText(f.acceptToVisibleMs)}`);
