@@ -8,17 +8,25 @@
 //   soak         constant arrival RATE (100) for DURATION (30m)
 //   bulk         RATE (20) POST /payments/batch per second of BATCH_SIZE (500) payments for DURATION (30s)
 //   hot-account  like load, but HOT_SHARE (0.9) of the payments debit HOT_ACCOUNTS (3) accounts
+//   observe      the operator's view next to a bank's run: /stats each second for DURATION, then the
+//                platform-wide settlement check (PARTICIPANT=operator)
 //
-//   var/bin/k6 run -e SCENARIO=load -e RATE=500 -e DURATION=60s k6/pagora.js
+// Over mutual TLS, as ONE participant per run (lib/identity.js, k6/README.md "Identity"): a bank
+// (PARTICIPANT=ispb-NNNNNNNN, default the first bank of ACCOUNTS_FILE) pays from its own customers to any
+// bank's; the operator (PARTICIPANT=operator) registers banks (k6/banks.js) and observes. TLS_DIR holds the
+// certificates; k6 trusts the local CA through SSL_CERT_FILE:
 //
-// setup() creates banks and funded accounts through payment-api (or reads ACCOUNTS_FILE) and takes a
-// baseline of the platform's counters; teardown() waits (SETTLE_TIMEOUT) until every accepted payment is
-// final in the reporting-service and fails the run if one is missing or duplicated; handleSummary()
+//   SSL_CERT_FILE=var/tls/ca.crt var/bin/k6 run -e SCENARIO=load -e RATE=500 -e DURATION=60s k6/pagora.js
+//
+// setup() opens the bank's funded accounts through payment-api (or reads ACCOUNTS_FILE) and takes a
+// baseline; teardown() waits (SETTLE_TIMEOUT) until every payment the run can see is final in the
+// reporting-service and fails the run if one is missing or duplicated (lib/settlement.js); handleSummary()
 // prints accepted/s, settled/s, accept and accept→settled latency, outcomes, and writes a JSON summary.
 // Every knob is in lib/config.js. Loopback targets only unless ALLOW_REMOTE=1.
 import { config } from './lib/config.js';
 import { buildOptions, iterationTags } from './lib/scenarios.js';
 import { prepareParticipants } from './lib/setup.js';
+import { caller } from './lib/identity.js';
 import { iterationIndex, sendBatch, sendOne } from './lib/payments.js';
 import { awaitSettlement, baseline, monitorStats } from './lib/settlement.js';
 import { summarize } from './lib/summary.js';
@@ -27,10 +35,18 @@ export const options = buildOptions();
 
 export function setup() {
   const runId = config.runId || `${Date.now().toString(36)}`;
-  const participants = prepareParticipants(runId);
+  const participants = config.scenario === 'observe' ? observer() : prepareParticipants(runId);
   // Last, so that the baseline is taken right before the load starts.
   const base = baseline();
   return { runId, participants, base };
+}
+
+// observe sends nothing: it is the operator's platform-wide view of a bank's run.
+function observer() {
+  if (!caller.operator) {
+    throw new Error(`SCENARIO=observe reads /stats and the services' metrics, the operator's only: PARTICIPANT=operator (not ${caller.principal})`);
+  }
+  return null;
 }
 
 /** load, stress, spike, soak, hot-account: one payment per iteration. */

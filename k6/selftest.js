@@ -3,6 +3,7 @@
 import { check } from 'k6';
 import { histogramQuantile, parse } from './lib/prometheus.js';
 import { isLoopback } from './lib/config.js';
+import { bankOf, bankPrincipal, callerOf } from './lib/principals.js';
 
 export const options = { iterations: 1, vus: 1, thresholds: { checks: ['rate==1'] } };
 
@@ -48,7 +49,24 @@ export default function () {
       .every(isLoopback),
     'other targets do not': () => ['http://10.0.0.1:8080', 'http://example.com', 'http://127.0.0.1.evil.com:80',
       'http://localhost.evil.com'].every((t) => !isLoopback(t)),
+    'https loopback targets pass': () => ['https://127.0.0.1:8080', 'https://localhost:8082'].every(isLoopback),
+    // ChartOfAccounts: customer 5 of ISPB 60000001 (0x03938701), kind CUSTOMER (4) in the top byte.
+    'an account id tells its bank': () => bankOf('04000000039387010000000000000005') === 60000001,
+    'a malformed account id is refused': () => throws(() => bankOf('0400000003938701')),
+    'a bank principal names its ISPB': () => callerOf('ispb-00000042').ispb === 42 && !callerOf('ispb-00000042').operator
+      && bankPrincipal(42) === 'ispb-00000042',
+    'the operator is no bank': () => callerOf('operator').operator && callerOf('operator').ispb === null,
+    'other principals are refused': () => ['ispb-1', 'ispb-123456789', 'Operator', ''].every((p) => throws(() => callerOf(p))),
   });
+}
+
+function throws(f) {
+  try {
+    f();
+    return false;
+  } catch (e) {
+    return true;
+  }
 }
 
 function near(a, b) {

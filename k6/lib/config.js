@@ -1,7 +1,7 @@
 // Every knob of the suite, read once from the environment (`k6 run -e NAME=value`), with defaults.
 // Nothing else in k6/ reads __ENV: the summary prints this object, so a run says how it was made.
 
-export const SCENARIOS = ['smoke', 'load', 'stress', 'spike', 'soak', 'bulk', 'hot-account'];
+export const SCENARIOS = ['smoke', 'load', 'stress', 'spike', 'soak', 'bulk', 'hot-account', 'observe'];
 
 const scenario = text('SCENARIO', 'smoke');
 if (!SCENARIOS.includes(scenario)) {
@@ -9,8 +9,8 @@ if (!SCENARIOS.includes(scenario)) {
 }
 
 // Per-scenario defaults: the arrival RATE is payments/s, except in bulk where it is batches/s.
-const DEFAULT_RATE = { smoke: 1, load: 200, stress: 100, spike: 100, soak: 100, bulk: 20, 'hot-account': 200 };
-const DEFAULT_DURATION = { smoke: '0s', load: '60s', stress: '0s', spike: '0s', soak: '30m', bulk: '30s', 'hot-account': '60s' };
+const DEFAULT_RATE = { smoke: 1, load: 200, stress: 100, spike: 100, soak: 100, bulk: 20, 'hot-account': 200, observe: 1 };
+const DEFAULT_DURATION = { smoke: '0s', load: '60s', stress: '0s', spike: '0s', soak: '30m', bulk: '30s', 'hot-account': '60s', observe: '60s' };
 
 const rate = int('RATE', DEFAULT_RATE[scenario], 1, 20000);
 // PAYMENTS (single-payment scenarios only) caps the run at that many payments; with it, the load
@@ -25,9 +25,15 @@ const durationSeconds = __ENV.DURATION
 export const config = Object.freeze({
   scenario,
   // Targets. Loopback only unless ALLOW_REMOTE=1: the suite creates banks and moves (test) money.
-  apiUrl: url('API_URL', __ENV.BASE_URL || 'http://127.0.0.1:8080'),
-  reportingUrl: url('REPORTING_URL', 'http://127.0.0.1:8082'),
+  // payment-api and reporting-service speak mutual TLS only; clearing-service has no participant API.
+  apiUrl: url('API_URL', __ENV.BASE_URL || 'https://127.0.0.1:8080'),
+  reportingUrl: url('REPORTING_URL', 'https://127.0.0.1:8082'),
   clearingUrl: url('CLEARING_URL', 'http://127.0.0.1:8081'),
+  // Identity (lib/identity.js): the participant this run is (operator | ispb-NNNNNNNN; empty: the first
+  // bank of ACCOUNTS_FILE, else ispb-(BANK_ISPB_BASE+1)) and the certificates' directory (the launcher's
+  // var/tls layout; relative paths are relative to k6/lib/, so pass an absolute one).
+  participant: text('PARTICIPANT', ''),
+  tlsDir: text('TLS_DIR', '../../var/tls').replace(/\/+$/, ''),
   allowRemote: flag('ALLOW_REMOTE', false),
   runId: text('RUN_ID', ''), // empty: setup() makes one (every VU must share it)
 
@@ -70,7 +76,8 @@ export const config = Object.freeze({
   amountMaxCentavos: int('AMOUNT_MAX_CENTAVOS', 5000, 1, 1e10),
   logAnswers: flag('LOG_ANSWERS', false), // one console line per answer (infra/local/pagora's report reads them)
 
-  // Participants: from ACCOUNTS_FILE (seeded by infra/local/pagora), else created by setup().
+  // Participants: from ACCOUNTS_FILE (seeded by infra/local/pagora), else the run's bank opens its own in
+  // setup() (BANKS banks from BANK_ISPB_BASE+1 registered by the operator with k6/banks.js).
   accountsFile: text('ACCOUNTS_FILE', ''),
   banks: int('BANKS', 4, 1, 100),
   accountsPerBank: int('ACCOUNTS_PER_BANK', 50, 2, 10000),

@@ -1,6 +1,7 @@
 // The k6 options of each SCENARIO: its executor and its thresholds.
 import exec from 'k6/execution';
 import { config } from './config.js';
+import { tlsOptions } from './identity.js';
 
 // A threshold that always holds: it only makes k6 keep (and summarize) the tagged sub-metric.
 const TRACK_TREND = ['max>=0'];
@@ -101,25 +102,31 @@ export function buildOptions() {
         exec: 'payments' }, arrival);
       break;
     }
+    case 'observe':
+      scenario = null; // the operator's run: only the monitor below, for DURATION
+      break;
     default:
       throw new Error(`no options for scenario ${config.scenario}`);
   }
-  scenario.tags = { pagora_scenario: config.scenario };
-  const scenarios = { [config.scenario]: scenario };
+  const scenarios = {};
+  if (scenario !== null) {
+    scenario.tags = { pagora_scenario: config.scenario };
+    scenarios[config.scenario] = scenario;
+  }
   if (config.scenario !== 'smoke') {
     // One more VU samples reporting's GET /stats every second while the load runs: settled/s and the
     // backlog of open payments as the platform sees them, per stress step or spike phase.
     scenarios.monitor = { executor: 'constant-vus', vus: 1, duration: `${Math.ceil(loadSeconds())}s`,
       exec: 'monitor', gracefulStop: '5s', tags: { pagora_scenario: 'monitor' } };
   }
-  return {
+  return Object.assign({
     scenarios,
     thresholds: thresholds(),
     summaryTrendStats: ['avg', 'min', 'med', 'p(50)', 'p(90)', 'p(95)', 'p(99)', 'max', 'count'],
-    // setup creates up to BANKS x ACCOUNTS_PER_BANK accounts; teardown waits up to SETTLE_TIMEOUT.
+    // setup opens up to ACCOUNTS_PER_BANK accounts of the run's bank; teardown waits up to SETTLE_TIMEOUT.
     setupTimeout: '300s',
     teardownTimeout: `${Math.ceil(config.settleTimeoutSeconds + 120)}s`,
-  };
+  }, tlsOptions());
 }
 
 function thresholds() {
@@ -138,6 +145,8 @@ function thresholds() {
   const slo = [`p(95)<${p95}`, `p(99)<${p99}`];
   const errors = [`rate<${config.errorRateMax}`];
   switch (config.scenario) {
+    case 'observe':
+      break; // sends no payment: only the correctness thresholds
     case 'stress':
       // The SLO is expected to break here: per step it is only tracked, and the summary names the
       // first step where it broke (the breaking point).

@@ -1,29 +1,33 @@
 // Settlement checks: every payment accepted during the run must reach exactly one final state in the
-// reporting-service, within SETTLE_TIMEOUT.
+// reporting-service, within SETTLE_TIMEOUT. What a run can see depends on who it is (lib/identity.js):
 //
-// k6 VUs share no memory and teardown() sees only setup()'s data, so the check works on counts and
-// samples instead of a list of every id:
-//  - each VU counts the payment ids it was given (Counter settle_missing, +1 each); teardown() waits
-//    until reporting's GET /stats has gained as many final states as payment-api counted acceptances
-//    (its own /actuator/prometheus counter, when exported), then subtracts the final states the read
-//    model gained: settle_missing ends at (accepted by k6) - (new final states) and must stay < 1;
-//  - payment-api's acceptances vs the new final states: none missing (settle_platform_missing), none
-//    extra (settle_unexpected_final: a final state for a payment nobody was given, i.e. a duplicate);
-//  - reporting's integrity alarms (a second, different final state for a payment; an event that
-//    contradicts the payment) must not grow (settle_integrity_alarms);
-//  - a sample of ids (VERIFY_SHARE) is followed by the VU that got it: GET /payments/{id} until it is
-//    final (VERIFY_TIMEOUT), then it must match what was sent, carry one final event, and an NSF payment
+// A bank's run (every run that pays) sees its own payments only:
+//  - teardown() waits until reporting lists none of the bank's payments as open (GET /payments?status=
+//    ACCEPTED, the payments it pays or receives; 3 polls in a row, so a payment not yet projected is waited
+//    for): settle_missing = its payments still open at SETTLE_TIMEOUT (at most the listing's 100), must be 0;
+//  - a sample of ids (VERIFY_SHARE; all in smoke) is followed by the VU that got it: GET /payments/{id} until
+//    it is final (VERIFY_TIMEOUT), then it must match what was sent, carry one final event, and an NSF payment
 //    must be REJECTED for lack of funds or reserve (verify_wrong).
+//  - clearing-service's metrics (no participant API, plain HTTP): accept->settled quantiles and the outcomes
+//    it published.
+//
+// The operator's run (SCENARIO=observe, next to a bank's run) sees the platform: reporting's GET /stats and
+// the services' /actuator/prometheus, operator-only. k6 VUs share no memory and teardown() sees only setup()'s
+// data, so it works on counts: teardown() waits until the read model has gained as many final states as
+// payment-api counted acceptances; none missing (settle_platform_missing), none extra (settle_unexpected_final:
+// a final state for a payment nobody was given, i.e. a duplicate); reporting's integrity alarms (a second,
+// different final state for a payment; an event that contradicts the payment) must not grow
+// (settle_integrity_alarms).
 // The run must be the only traffic on the platform: other payments would blur the deltas.
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import { Counter, Gauge, Trend } from 'k6/metrics';
 import { config } from './config.js';
 import { histogramQuantile, scrape } from './prometheus.js';
+import { caller } from './identity.js';
 
 export const settlementMetrics = {
-  // +1 per payment id a VU was given (lib/payments.js), minus every final state the read model gained
-  // (teardown): what k6 was told is accepted and is not final. Must end < 1.
+  // A bank's run: its payments reporting still lists as open at the end. Must end < 1.
   settleMissing: new Counter('settle_missing'),
   verified: new Counter('verify_checked'),
   verifyWrong: new Counter('verify_wrong'),
@@ -65,6 +69,8 @@ const FINAL = ['SETTLED', 'REJECTED', 'EXPIRED'];
 const STATS_OK = http.expectedStatuses(200);
 const PAYMENT_LOOKUP = http.expectedStatuses(200, 404); // 404: not projected yet
 const VERIFY_POLL_SECONDS = 0.25;
+const OWN_OPEN_LIMIT = 100; // reporting's listing maximum
+const OWN_STABLE_POLLS = 3;
 const ACCEPT_TO_SETTLED = 'pagora_clearing_accept_to_settled_seconds';
 const ACCEPT_TO_VISIBLE = 'pagora_reporting_accept_to_visible_seconds';
 
@@ -92,6 +98,9 @@ export function snapshot() {
  * them, then take the baseline.
  */
 export function baseline() {
+  if (!caller.operator) {
+    return ownBaseline();
+  }
   const deadline = Date.now() + Math.min(config.settleTimeoutSeconds, 120) * 1000;
   let stats = getStats();
   while (stats.counts.ACCEPTED > 0 && Date.now() < deadline) {
@@ -108,6 +117,9 @@ export function baseline() {
 
 /** teardown(): wait (bounded) until every accepted payment is final, then record the verdicts. */
 export function awaitSettlement(base) {
+  if (!caller.operator) {
+    return awaitOwnPayments(base);
+  }
   const started = Date.now();
   const deadline = started + config.settleTimeoutSeconds * 1000;
   let previousTotal = -1;
@@ -144,8 +156,7 @@ export function awaitSettlement(base) {
   if (now.stats.maxFinalAt) {
     m.lastFinalAt.add(Date.parse(now.stats.maxFinalAt));
   }
-  // The k6 side: settle_missing = accepted by k6 (counted by the VUs) - new final states.
-  m.settleMissing.add(-delta.finals);
+  m.settleMissing.add(0); // a bank's figure: always emitted, so its threshold is evaluated
   m.platformAccepted.add(delta.platformAccepted === null ? -1 : delta.platformAccepted);
   // Always emitted (0 when fine), so the thresholds on them are evaluated on every run.
   m.platformMissing.add(delta.platformAccepted === null ? 0 : Math.max(0, delta.platformAccepted - delta.finals));
@@ -251,8 +262,14 @@ function json(res) {
 // The monitor VU's previous /stats sample (module state is per VU).
 let previousSample = null;
 
-/** The monitor scenario: one /stats sample per iteration, about a second apart. */
+/** The monitor scenario: one /stats sample per iteration (a bank: its open payments), about a second apart. */
 export function monitorStats(tags) {
+  if (!caller.operator) {
+    const at = Date.now();
+    settlementMetrics.monitorOpen.add(ownOpen(), tags);
+    sleep(Math.max(0, 1 - (Date.now() - at) / 1000));
+    return;
+  }
   const stats = getStats();
   const at = Date.now();
   if (previousSample !== null && at > previousSample.at) {
@@ -315,4 +332,77 @@ function recordHistogram(before, after, countGauge, quantileGauges) {
   if (count > 0) {
     [0.5, 0.95, 0.99].forEach((q, i) => quantileGauges[i].add(histogramQuantile(delta, q) * 1000));
   }
+}
+
+// ------------------------------------------------------------------------------------ a bank's own view
+
+/** How many of the run's bank's payments reporting lists as open (ACCEPTED), at most OWN_OPEN_LIMIT. */
+function ownOpen() {
+  const res = http.get(`${config.reportingUrl}/payments?status=ACCEPTED&limit=${OWN_OPEN_LIMIT}`, {
+    timeout: '10s', responseCallback: STATS_OK, tags: { name: 'GET /payments?status=ACCEPTED' },
+  });
+  const payments = res.status === 200 ? json(res) : null;
+  if (payments === null || !Array.isArray(payments.payments)) {
+    throw new Error(`reporting-service GET /payments?status=ACCEPTED as ${caller.principal} answered ${res.status} ${res.body}`);
+  }
+  return payments.payments.length;
+}
+
+// clearing-service's side of a bank's run (plain HTTP, no participant API): its latency histogram and outcomes.
+function clearingSnapshot() {
+  const clearing = scrape(`${config.clearingUrl}/actuator/prometheus`);
+  return {
+    at: Date.now(),
+    acceptToSettled: clearing === null ? null : clearing.buckets(`${ACCEPT_TO_SETTLED}_bucket`),
+    clearingOutcomes: clearing === null ? null : clearing.series('pagora_clearing_outcomes_total', ['status', 'reason']),
+  };
+}
+
+// Waits (bounded) for the bank's payments still open from an earlier run, then takes clearing's baseline.
+function ownBaseline() {
+  const deadline = Date.now() + Math.min(config.settleTimeoutSeconds, 120) * 1000;
+  let open = ownOpen();
+  while (open > 0 && Date.now() < deadline) {
+    sleep(1);
+    open = ownOpen();
+  }
+  if (open > 0) {
+    console.warn(`${open} payments of ${caller.principal} from an earlier run are still open: settle_missing may count them`);
+  }
+  const taken = clearingSnapshot();
+  settlementMetrics.runStartedAt.add(taken.at);
+  return taken;
+}
+
+// teardown() of a bank's run: done when none of its payments is listed open for OWN_STABLE_POLLS polls in a row.
+function awaitOwnPayments(base) {
+  const started = Date.now();
+  const deadline = started + config.settleTimeoutSeconds * 1000;
+  let open = ownOpen();
+  for (let quiet = open === 0 ? 1 : 0; quiet < OWN_STABLE_POLLS && Date.now() < deadline; quiet = open === 0 ? quiet + 1 : 0) {
+    sleep(config.settlePollSeconds);
+    open = ownOpen();
+  }
+  if (open > 0) {
+    console.warn(`settlement: ${open} payments of ${caller.principal} still open after SETTLE_TIMEOUT=${config.settleTimeoutSeconds}s`);
+  }
+  const now = clearingSnapshot();
+  const m = settlementMetrics;
+  m.waited.add((Date.now() - started) / 1000);
+  m.stillOpen.add(open);
+  m.settleMissing.add(open);
+  // The operator's figures: not visible to a bank (n/a in the summary), emitted so their thresholds evaluate.
+  m.platformAccepted.add(-1);
+  m.platformMissing.add(0);
+  m.unexpectedFinal.add(0);
+  m.integrityAlarms.add(0);
+  const diff = (a, b) => (a === null || b === null || b < a ? null : b - a);
+  const published = diff(sumOf(base.clearingOutcomes), sumOf(now.clearingOutcomes));
+  const settled = diff(sumOf(base.clearingOutcomes, 'status=SETTLED'), sumOf(now.clearingOutcomes, 'status=SETTLED'));
+  m.clearingPublished.add(published === null ? -1 : published);
+  m.clearingPublishedSettled.add(settled === null ? -1 : settled);
+  recordHistogram(base.acceptToSettled, now.acceptToSettled, m.acceptToSettledCount,
+    [m.acceptToSettledP50, m.acceptToSettledP95, m.acceptToSettledP99]);
+  m.acceptToVisibleCount.add(-1);
+  return { now };
 }

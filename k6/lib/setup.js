@@ -1,7 +1,11 @@
 // The participants a run pays between: read from ACCOUNTS_FILE (what infra/local/pagora seeded), or
-// created through payment-api (banks, reserve fundings, customer accounts and their fundings).
+// created through payment-api as the run's participant (lib/identity.js): the operator registers banks and
+// funds their reserves (k6/banks.js), a bank opens and funds its own customers. Payers are always the
+// customers of the run's bank (only the payer's bank may move its money); payees may be any bank's.
 import http from 'k6/http';
 import { config } from './config.js';
+import { caller } from './identity.js';
+import { bankOf } from './principals.js';
 
 // open() works only in the init context: the file is read when the script loads.
 const accountsText = config.accountsFile ? open(config.accountsFile) : null;
@@ -12,13 +16,22 @@ const PARALLEL_REQUESTS = 50; // http.batch chunk: setup is quick without floodi
 const DRY_ACCOUNT_NUMBER = 990001;
 
 /**
- * Returns { source, customers, hot, dry, nsfAmountCentavos, banks }. customers pay and are paid; hot
- * are the first customers (the hot-account payers); dry accounts only send the NSF payments.
+ * Returns { source, customers, payers, hot, dry, nsfAmountCentavos, banks }. customers are paid; payers
+ * (the customers of the run's bank) pay; hot are the first payers (the hot-account payers); dry accounts
+ * (at the run's bank) only send the NSF payments.
  */
 export function prepareParticipants(runId) {
-  const participants = accountsText !== null ? fromFile(accountsText) : createThroughApi(runId);
-  const hot = participants.customers.slice(0, Math.min(config.hotAccounts, participants.customers.length - 1));
-  return Object.assign(participants, { hot });
+  if (caller.operator) {
+    throw new Error('payments are sent by the payer\'s bank, never the operator: run as a bank, '
+      + 'PARTICIPANT=ispb-NNNNNNNN (the operator registers banks with k6/banks.js)');
+  }
+  const participants = accountsText !== null ? fromFile(accountsText) : openCustomers(runId);
+  const payers = participants.customers.filter((id) => bankOf(id) === caller.ispb);
+  if (payers.length === 0) {
+    throw new Error(`${participants.source}: no customer of ${caller.principal}, the run's bank, to pay from`);
+  }
+  const hot = payers.slice(0, Math.min(config.hotAccounts, payers.length));
+  return Object.assign(participants, { payers, hot });
 }
 
 // "bank ISPB RESERVE" and "customer ACCOUNT_ID FUNDED" lines (infra/local/pagora seed; # comments).
@@ -47,33 +60,46 @@ function fromFile(textContent) {
   return { source: `file ${config.accountsFile}`, banks, customers, dry: [], nsfAmountCentavos };
 }
 
-function createThroughApi(runId) {
-  const banks = [];
-  for (let b = 1; b <= config.banks; b++) {
-    banks.push(config.bankIspbBase + b);
+/** The operator's part of seeding (k6/banks.js): BANKS banks, each with a reserve. */
+export function registerBanks(runId) {
+  if (!caller.operator) {
+    throw new Error(`only the operator registers banks and funds reserves; this run is ${caller.principal}`);
   }
+  const banks = seededBanks();
   // Banks: 201 when new, 200 when an earlier run registered them under the same name.
   expectAll(banks.map((ispb) => post('/banks', { ispb, name: `k6 bank ${ispb}` })), [200, 201], 'register banks');
   expectAll(banks.map((ispb) => post(`/banks/${ispb}/reserve-fundings`, { amountCentavos: config.reserveFundingCentavos },
     `k6-${runId}-reserve-${ispb}`)), [200, 201], 'fund bank reserves');
+  return banks;
+}
 
-  // Customers interleaved across banks (customers[0] at bank 1, [1] at bank 2, ...): the hot accounts
-  // (the first HOT_ACCOUNTS) sit at different banks, and any prefix mixes on-us and interbank payments.
+/** The ISPBs the suite seeds itself: BANK_ISPB_BASE+1 ... BANK_ISPB_BASE+BANKS. */
+function seededBanks() {
+  const banks = [];
+  for (let b = 1; b <= config.banks; b++) {
+    banks.push(config.bankIspbBase + b);
+  }
+  return banks;
+}
+
+// The bank's part of seeding: ACCOUNTS_PER_BANK customers of the run's bank, funded, and one dry account.
+// Only the run's bank: no other bank's customer can be opened or funded by it.
+function openCustomers(runId) {
+  const ispb = caller.ispb;
   const openings = [];
   for (let n = 1; n <= config.accountsPerBank; n++) {
-    for (const ispb of banks) {
-      openings.push({ ispb, accountNumber: n });
-    }
+    openings.push({ ispb, accountNumber: n });
   }
-  const customers = expectAll(openings.map((body) => post('/accounts', body)), [200, 201], 'open customer accounts')
+  const customers = expectAll(openings.map((body) => post('/accounts', body)), [200, 201],
+    `open customer accounts (is bank ${ispb} registered? k6 run -e PARTICIPANT=operator k6/banks.js)`)
     .map((res) => res.json('accountId'));
-  const dry = expectAll(banks.map((ispb) => post('/accounts', { ispb, accountNumber: DRY_ACCOUNT_NUMBER })), [200, 201],
-    'open dry accounts').map((res) => res.json('accountId'));
+  const dry = expectAll([post('/accounts', { ispb, accountNumber: DRY_ACCOUNT_NUMBER })], [200, 201],
+    'open the dry account').map((res) => res.json('accountId'));
 
   const fundings = customers.map((id, i) => post(`/accounts/${id}/fundings`,
     { amountCentavos: i < config.hotAccounts ? config.hotFundingCentavos : config.fundingCentavos }, `k6-${runId}-fund-${id}`));
   expectAll(fundings, [200, 201], 'fund customers');
-  return { source: `created through ${config.apiUrl}`, banks, customers, dry, nsfAmountCentavos: 0 };
+  return { source: `created by ${caller.principal} through ${config.apiUrl}`, banks: [ispb], customers, dry, nsfAmountCentavos: 0 };
 }
 
 function post(path, body, idempotencyKey) {

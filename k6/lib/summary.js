@@ -3,6 +3,7 @@
 // k6 summaries (local-runtime's DemoReport) can read this file.
 import { config } from './config.js';
 import { spikePhases, stressSteps } from './scenarios.js';
+import { caller } from './identity.js';
 
 export function summarize(data) {
   const m = data.metrics;
@@ -16,6 +17,7 @@ export function summarize(data) {
   const report = {
     scenario: config.scenario,
     runId: setup.runId || null,
+    participant: caller.principal,
     result: passed ? 'PASS' : 'FAIL',
     schedule: scheduleText(),
     participants: setup.participants ? participantsText(setup.participants) : null,
@@ -175,6 +177,8 @@ function text(r, file) {
   line(`==================== Pagora k6: ${r.scenario} ====================`);
   line(`schedule      ${r.schedule}`);
   if (r.participants) line(`participants  ${r.participants}`);
+  line(`identity      ${r.participant} (its client certificate, mutual TLS)${caller.operator ? ''
+    : '; the platform-wide figures (/stats, payment-api and reporting metrics) are the operator\'s: SCENARIO=observe'}`);
   line(`run id        ${r.runId}   API ${config.apiUrl}, reporting ${config.reportingUrl}, clearing ${config.clearingUrl}`);
   line('');
   const q = f.requests;
@@ -187,20 +191,26 @@ function text(r, file) {
     + `${fmt(f.finalSpanSeconds)} s, expiries included)`);
   const d = f.duringLoad;
   line(`during load   settled/s ${fmt(d.settledPerSecond)} avg, ${fmt(d.settledPerSecondMax)} max; final/s ${fmt(d.finalPerSecond)} avg; `
-    + `open (accepted, not final) max ${fmt(d.openMax)} (GET /stats each second, ${d.samples || 0} samples)`);
+    + `open (accepted, not final) max ${fmt(d.openMax)} (${caller.operator ? 'GET /stats' : `GET /payments?status=ACCEPTED as ${caller.principal}`}`
+    + ` each second, ${d.samples || 0} samples)`);
   line(`latency       accept (k6, ${f.acceptLatencyMetric === 'batch_latency' ? `POST /payments/batch of ${config.batchSize} → 200` : 'POST /payments → 202'}): ${quantiles(f.acceptLatencyMs)}`);
   line(`              accept→settled (clearing pagora_clearing_accept_to_settled_seconds): ${platformText(f.acceptToSettledMs)}`);
   line(`              accept→visible (reporting pagora_reporting_accept_to_visible_seconds): ${platformText(f.acceptToVisibleMs)}`);
   const o = f.outcomes;
-  line(`outcomes      SETTLED ${o.SETTLED}, REJECTED ${o.REJECTED}, EXPIRED ${o.EXPIRED} (final ${o.final}; reporting /stats deltas), still open ${o.stillOpen}`);
-  if (f.clearingPublished !== null) {
+  if (caller.operator) {
+    line(`outcomes      SETTLED ${o.SETTLED}, REJECTED ${o.REJECTED}, EXPIRED ${o.EXPIRED} (final ${o.final}; reporting /stats deltas), still open ${o.stillOpen}`);
+  } else {
+    line(`outcomes      ${caller.principal}'s payments still open at the end: ${o.stillOpen}; clearing published `
+      + `${f.clearingPublished === null ? 'n/a' : f.clearingPublished} outcomes (${f.clearingPublishedSettled === null ? 'n/a' : f.clearingPublishedSettled} PaymentSettled)`);
+  }
+  if (caller.operator && f.clearingPublished !== null) {
     line(`              clearing published ${f.clearingPublished} outcomes (${f.clearingPublishedSettled} PaymentSettled) for these ${o.final} final states: `
       + `${f.clearingPublished - o.final} re-publications (at-least-once; the read model keeps one; the accept→settled histogram counts each)`);
   }
   const s = f.settlement;
   const settledOk = s.missingK6 < 1 && s.missingPlatform < 1 && s.unexpectedFinal < 1 && s.integrityAlarms < 1;
   line(`settlement    ${settledOk ? 'PASS' : 'FAIL'}: waited ${fmt(s.waitedSeconds)} s (SETTLE_TIMEOUT ${config.settleTimeoutSeconds} s); `
-    + `missing vs k6 ${Math.max(0, s.missingK6)}, missing vs payment-api ${s.missingPlatform}, `
+    + `${caller.operator ? '' : `${caller.principal}'s payments not final ${s.missingK6}, `}missing vs payment-api ${s.missingPlatform}, `
     + `final states beyond acceptances ${s.unexpectedFinal}, integrity alarms ${s.integrityAlarms}`);
   line(`sampled ids   ${f.sampled.checked} followed to a final state (VERIFY_SHARE ${config.verifyShare}), ${f.sampled.wrong} wrong, `
     + `${f.sampled.notFinalInTime} not final within VERIFY_TIMEOUT; client-observed accept→final ${quantiles(f.sampled.acceptToFinalMs)}`);
@@ -258,6 +268,8 @@ function scheduleText() {
       return `${config.rate} batches/s of ${config.batchSize} (${config.rate * config.batchSize} payments/s) for ${config.durationSeconds} s, ${vus}`;
     case 'stress':
       return `ramping arrival ${config.startRate}/s +${config.stepRate}/s every ${config.stepSeconds} s up to ${config.maxRate}/s, ${vus}`;
+    case 'observe':
+      return `the operator's view for ${config.durationSeconds} s (GET /stats each second), then the platform-wide settlement check`;
     case 'spike':
       return `${config.rate}/s for ${config.baseSeconds} s, ${config.spikeRate}/s for ${config.spikeSeconds} s, `
         + `${config.rate}/s for ${config.recoverySeconds} s, ${vus}`;
@@ -268,7 +280,7 @@ function scheduleText() {
 }
 
 function participantsText(p) {
-  return `${p.customers.length} customers at ${p.banks.length} banks (${p.source})`
+  return `${p.payers.length} payers of ${caller.principal} to ${p.customers.length} customers at ${p.banks.length} banks (${p.source})`
     + `${config.hotShare > 0 ? `, ${p.hot.length} hot` : ''}, ${p.dry.length > 0 ? `${p.dry.length} dry accounts (the NSF payers)`
       : `NSF payments of ${p.nsfAmountCentavos} centavos (more than all funding)`}`;
 }
