@@ -99,8 +99,12 @@ class CallerSecurityTest {
     }
 
     @Test
-    void health_answers_without_a_certificate() {
-        assertThat(Http.anonymous(port).get("/actuator/health").status()).isEqualTo(200);
+    void health_answers_without_a_certificate_but_only_the_operator_sees_its_details() {
+        Http.Response anonymous = Http.anonymous(port).get("/actuator/health");
+        assertThat(anonymous.status()).isEqualTo(200);
+        assertThat(anonymous.json().has("components")).as(anonymous.body()).isFalse();
+        assertThat(Http.as(certificates.bank(1), port).get("/actuator/health").json().has("components")).isFalse();
+        assertThat(Http.as(certificates.operator(), port).get("/actuator/health").json().has("components")).isTrue();
     }
 
     @Test
