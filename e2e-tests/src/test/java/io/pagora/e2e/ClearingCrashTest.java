@@ -265,7 +265,7 @@ class ClearingCrashTest {
         assertThat(pendingDebits).as("the payers' money is held, exactly the poll's amounts, %s", when).isEqualTo(heldCentavos);
         Set<String> notFinal = new HashSet<>();
         for (Payment payment : held) {
-            JsonNode view = pagora.reporting().get("/payments/" + payment.id()).json();
+            JsonNode view = pagora.reporting().asBankOf(payment.payer()).get("/payments/" + payment.id()).json();
             notFinal.add(view.path("status").asString());
         }
         assertThat(notFinal).as("nothing final in the read model %s", when).containsOnly("ACCEPTED");
@@ -275,7 +275,7 @@ class ClearingCrashTest {
         long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
         JsonNode stats = null;
         while (System.nanoTime() < deadline) {
-            stats = pagora.reporting().get("/stats").json();
+            stats = pagora.reporting().asOperator().get("/stats").json();
             if (condition.apply(stats)) {
                 return;
             }

@@ -91,13 +91,14 @@ class DashboardMetricsTest {
     void everyMetricTheDashboardsQueryIsExportedOnceTrafficFlowed() {
         try (Pagora pagora = Pagora.start(new Pagora.Options("postgresql", ACCEPT_RATE, NO_ANSWER_RATE, Duration.ofSeconds(1), 1))) {
             ConfigurableApplicationContext clearing = pagora.startClearing();
-            Http clearingHttp = new Http(ServiceApplication.port(clearing));
+            // clearing-service serves only its actuator, over plain HTTP; the other two are scraped as the operator.
+            Http clearingHttp = new Http("http://127.0.0.1:" + ServiceApplication.port(clearing));
             sendPaymentsOfEveryOutcome(pagora);
 
             Map<String, Http> services = new LinkedHashMap<>();
-            services.put("payment-api", pagora.paymentApi());
+            services.put("payment-api", pagora.paymentApi().asOperator());
             services.put("clearing-service", clearingHttp);
-            services.put("reporting-service", pagora.reporting());
+            services.put("reporting-service", pagora.reporting().asOperator());
             Map<String, Set<String>> usedBy = metricsUsedByDashboards();
             Pagora.log("the dashboards query %d metrics: %s", usedBy.size(), new TreeSet<>(usedBy.keySet()));
 

@@ -40,7 +40,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Proves that Pagora, as a whole, settles every accepted payment exactly once and that its books
  * balance — the three services together (payment-api, clearing-service, reporting-service) on a real
- * Kafka broker, one PostgreSQL database and the configured ledger, driven only through their HTTP APIs.
+ * Kafka broker, one PostgreSQL database and the configured ledger, driven only through their HTTP APIs,
+ * over mutual TLS: each request presents the certificate of whoever may send it (the operator sets banks up,
+ * each bank its customers and its payers' orders, a payment is read by its payer's bank).
  *
  * <p>The scenario registers 3 banks, opens 30 customers (6 of them nearly empty), funds reserves and
  * customers, then sends about 300 payment orders, singly (concurrently) and in batches: interbank and

@@ -81,7 +81,7 @@ class OnlineReconciliationEndToEndTest {
     private static String awaitEveryPaymentJudged(Pagora pagora, int payments, int accounts) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            String metrics = pagora.reporting().get("/actuator/prometheus").body();
+            String metrics = pagora.reporting().asOperator().get("/actuator/prometheus").body();
             double paymentsChecked = checked(metrics, "payment");
             double accountsChecked = checked(metrics, "account");
             if (paymentsChecked >= payments && accountsChecked >= accounts) {

@@ -72,7 +72,7 @@ class RetryOfRefusedPaymentTest {
             assertThat(published).as("every outcome published is a rejection").allMatch(text -> text.startsWith("REJECTED"));
             Books.assertMoneyInvariants(pagora.ledger(), participants.allAccounts(), Duration.ofSeconds(10));
             Books.assertReadModelEqualsLedger(pagora, participants, book.accepted(), after);
-            String metrics = pagora.reporting().get("/actuator/prometheus").body();
+            String metrics = pagora.reporting().asOperator().get("/actuator/prometheus").body();
             assertThat(Books.metric(metrics, "pagora_reporting_conflicting_outcomes_total"))
                     .as("reporting-service raised integrity alarms (CONFLICTING_OUTCOME) for a client's retry of a refused"
                             + " payment: clearing re-answers it REJECTED(PREVIOUSLY_FAILED), reporting holds"

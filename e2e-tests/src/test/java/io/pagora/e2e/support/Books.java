@@ -67,16 +67,16 @@ public final class Books {
     private Books() {}
 
     /**
-     * Waits (bounded) until reporting's GET /stats shows a final state for {@code expected} payments and
-     * none still ACCEPTED, then reads every payment's view. Fails at once if the read model holds more
-     * payments than were accepted.
+     * Waits (bounded) until reporting's GET /stats (read by the operator) shows a final state for {@code expected}
+     * payments and none still ACCEPTED, then reads every payment's view as its payer's bank. Fails at once if the
+     * read model holds more payments than were accepted.
      */
-    public static Map<PaymentId, View> awaitFinalStates(Http reporting, Collection<Accepted> expected, Duration timeout) {
+    public static Map<PaymentId, View> awaitFinalStates(Service reporting, Collection<Accepted> expected, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long started = System.nanoTime();
         JsonNode stats;
         while (true) {
-            Http.Response response = reporting.get("/stats");
+            Http.Response response = reporting.asOperator().get("/stats");
             assertThat(response.status()).as("GET /stats: %s", response).isEqualTo(200);
             stats = response.json();
             long total = stats.path("total").asLong();
@@ -96,7 +96,7 @@ public final class Books {
 
         Map<PaymentId, View> views = new LinkedHashMap<>();
         for (Accepted payment : expected) {
-            Http.Response response = reporting.get("/payments/" + payment.id());
+            Http.Response response = reporting.asBankOf(payment.payer()).get("/payments/" + payment.id());
             assertThat(response.status()).as("GET /payments/%s: %s", payment.id(), response).isEqualTo(200);
             JsonNode body = response.json();
             View view = new View(PaymentId.parse(body.path("paymentId").asString()), body.path("status").asString(),
@@ -146,9 +146,9 @@ public final class Books {
      * only if its post legs exist in the ledger (for the full amount, posting its own pending legs); a
      * receiving bank's refusal has its void legs; a payment refused for insufficient funds reserved nothing,
      * every other one reserved every leg; each account's posted debits and credits = its fundings + the legs
-     * of the payments the read model shows SETTLED. Each customer's balance as payment-api serves it (GET
-     * /accounts/{id}/balance) is the ledger's, nothing held. Bank positions (reporting) agree with the
-     * reserves' movements.
+     * of the payments the read model shows SETTLED. Each customer's balance as payment-api serves it to the
+     * customer's bank (GET /accounts/{id}/balance) is the ledger's, nothing held. Bank positions (reporting, as
+     * each bank reads its own) agree with the reserves' movements.
      */
     public static void assertReadModelEqualsLedger(Pagora pagora, Participants participants,
             Collection<Accepted> payments, Map<PaymentId, View> views) {
@@ -159,7 +159,7 @@ public final class Books {
 
         // Customers through payment-api's HTTP balance (the ledger's word as the API serves it).
         for (Participants.Customer customer : participants.customers()) {
-            Http.Response response = pagora.paymentApi().get("/accounts/" + customer.id() + "/balance");
+            Http.Response response = pagora.paymentApi().asBankOf(customer.id()).get("/accounts/" + customer.id() + "/balance");
             assertThat(response.status()).as("GET balance of %s: %s", customer.id(), response).isEqualTo(200);
             JsonNode balance = response.json();
             Account account = books.found().get(customer.id());
@@ -196,7 +196,7 @@ public final class Books {
             long net = 0;
             long onUs = 0;
             for (LocalDate day : settlementDays) {
-                Http.Response response = pagora.reporting().get("/banks/" + bank.ispb() + "/positions?date=" + day);
+                Http.Response response = pagora.reporting().asBank(bank.ispb()).get("/banks/" + bank.ispb() + "/positions?date=" + day);
                 assertThat(response.status()).as("positions of %d on %s: %s", bank.ispb(), day, response).isEqualTo(200);
                 net += response.json().path("netCentavos").asLong();
                 onUs += response.json().path("onUsCount").asLong();
@@ -232,7 +232,7 @@ public final class Books {
                 assertThat(pagora.kafka().records(topic)).as("nothing dead-lettered on %s", topic).isEmpty();
             }
         }
-        Http.Response metrics = pagora.reporting().get("/actuator/prometheus");
+        Http.Response metrics = pagora.reporting().asOperator().get("/actuator/prometheus");
         assertThat(metrics.status()).isEqualTo(200);
         for (String alarm : List.of("pagora_reporting_conflicting_outcomes_total", "pagora_reporting_inconsistent_events_total",
                 "pagora_reporting_dead_letters_total")) {
@@ -242,10 +242,18 @@ public final class Books {
 
     /** The sum over all series of a counter in a Prometheus text exposition (0 if absent). */
     public static double metric(String exposition, String name) {
+        return metric(exposition, name, "");
+    }
+
+    /** The sum over the series of a counter whose labels include {@code label}, e.g. {@code reason="anonymous"} (0 if none). */
+    public static double metric(String exposition, String name, String label) {
         Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(exposition);
         double sum = 0;
         while (matcher.find()) {
-            sum += Double.parseDouble(matcher.group(2));
+            String labels = matcher.group(1) == null ? "" : matcher.group(1);
+            if (labels.contains(label)) {
+                sum += Double.parseDouble(matcher.group(2));
+            }
         }
         return sum;
     }

@@ -5,9 +5,9 @@ import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.reporting.ReportingServiceApplication;
-import io.pagora.testing.Http;
 import io.pagora.testing.LocalTigerBeetle;
 import io.pagora.testing.Settings;
+import io.pagora.testing.TestCertificates;
 import io.pagora.testing.TestKafka;
 import io.pagora.testing.TestPostgres;
 import java.time.Duration;
@@ -24,6 +24,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code reporting}, {@code ledger}; {@link TestPostgres}), a fresh TigerBeetle cluster for the {@code tigerbeetle}
  * backend ({@link LocalTigerBeetle}), and the three Spring Boot services on random ports — reporting-service,
  * payment-api, and clearing-service (which a test may stop and start again). The test also holds its own connection to the ledger the services use, to check the books.
+ *
+ * <p>payment-api and reporting-service serve mutual TLS with the test CA's server certificate
+ * ({@link TestCertificates#shared()}, {@code pagora.tls.directory}), as on the local platform: every client of the
+ * scenario presents the certificate of whoever calls ({@link Service}). clearing-service serves plain HTTP (its
+ * actuator only).
  */
 public final class Pagora implements AutoCloseable {
 
@@ -55,6 +60,14 @@ public final class Pagora implements AutoCloseable {
             // The embedded broker logs its own shutdown as errors.
             "logging.level.org.apache.kafka.coordinator=OFF");
 
+    /** Spring Boot's security auto-configurations for a servlet application (spring-boot-security's imports). */
+    private static final List<String> CLEARING_HAS_NO_SECURITY = List.of(
+            "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+            "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration");
+
     private final Options options;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<ConfigurableApplicationContext> clearings = new ArrayList<>();
@@ -63,8 +76,8 @@ public final class Pagora implements AutoCloseable {
     private LocalTigerBeetle tigerBeetle;
     private ConfigurableApplicationContext reportingContext;
     private ConfigurableApplicationContext paymentApiContext;
-    private Http reporting;
-    private Http paymentApi;
+    private Service reporting;
+    private Service paymentApi;
     private Ledger ledger;
 
     private Pagora(Options options) {
@@ -111,7 +124,7 @@ public final class Pagora implements AutoCloseable {
         reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
                 reportingProperties, List.of());
         resources.add(reportingContext);
-        reporting = new Http(ServiceApplication.port(reportingContext));
+        reporting = new Service(ServiceApplication.port(reportingContext));
 
         Map<String, String> paymentApiProperties = common("payment-api");
         paymentApiProperties.putAll(ledgerProperties());
@@ -120,7 +133,7 @@ public final class Pagora implements AutoCloseable {
         paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
                 List.of());
         resources.add(paymentApiContext);
-        paymentApi = new Http(ServiceApplication.port(paymentApiContext));
+        paymentApi = new Service(ServiceApplication.port(paymentApiContext));
 
         ledger = Ledgers.open(new Ledgers.Settings(options.backend(), tigerBeetle == null ? "" : tigerBeetle.address(), 0,
                 Duration.ofSeconds(10), 16), database::dataSource);
@@ -141,6 +154,9 @@ public final class Pagora implements AutoCloseable {
         // clearing-service has no migrations of its own (the ledger migrates itself); Flyway is only on this
         // shared class path because of the other two services.
         properties.put("spring.flyway.enabled", "false");
+        // Nor has it Spring Security (it serves no participant, only its actuator): here the other two services put it
+        // on the shared class path, and Boot would lock clearing's actuator behind a generated password.
+        properties.put("spring.autoconfigure.exclude", String.join(",", CLEARING_HAS_NO_SECURITY));
         properties.put("pagora.clearing.pending-timeout", options.pendingTimeout().toSeconds() + "s");
         properties.put("pagora.clearing.expiry-margin", "200ms");
         properties.put("pagora.clearing.sweep-interval", "200ms");
@@ -163,6 +179,8 @@ public final class Pagora implements AutoCloseable {
         properties.putAll(database.springProperties());
         properties.put("spring.datasource.hikari.pool-name", pool);
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
+        // The participant-facing services' server certificate and trusted CA (clearing-service reads none).
+        properties.put("pagora.tls.directory", TestCertificates.shared().directory().toString());
         return Settings.putAll(properties, COMMON_SETTINGS);
     }
 
@@ -180,11 +198,11 @@ public final class Pagora implements AutoCloseable {
         return options;
     }
 
-    public Http paymentApi() {
+    public Service paymentApi() {
         return paymentApi;
     }
 
-    public Http reporting() {
+    public Service reporting() {
         return reporting;
     }
 

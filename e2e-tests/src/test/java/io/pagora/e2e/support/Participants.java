@@ -16,8 +16,9 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Sets participants up through payment-api's HTTP administration endpoints, as an operator would, and
- * remembers what it did: every ledger account, and how much each reserve and customer was funded.
+ * Sets participants up through payment-api's HTTP administration endpoints, each step by whoever may take it:
+ * the operator registers banks and funds their reserves; a bank opens and funds its own customers' accounts.
+ * Remembers what it did: every ledger account, and how much each reserve and customer was funded.
  */
 public final class Participants {
 
@@ -26,17 +27,17 @@ public final class Participants {
     /** @param nearlyEmpty funded with almost nothing: its payments are refused for insufficient funds */
     public record Customer(Id128 id, int ispb, boolean nearlyEmpty) {}
 
-    private final Http paymentApi;
+    private final Service paymentApi;
     private final Map<Integer, Bank> banks = new LinkedHashMap<>();
     private final List<Customer> customers = new ArrayList<>();
     private final Map<Id128, Long> fundedCentavos = new LinkedHashMap<>();
 
-    public Participants(Http paymentApi) {
+    public Participants(Service paymentApi) {
         this.paymentApi = paymentApi;
     }
 
     public Bank registerBank(int ispb, String name) {
-        Http.Response response = paymentApi.post("/banks", Map.of("ispb", ispb, "name", name));
+        Http.Response response = paymentApi.asOperator().post("/banks", Map.of("ispb", ispb, "name", name));
         assertThat(response.status()).as("register bank %d: %s", ispb, response).isEqualTo(201);
         Bank bank = new Bank(ispb, Id128.parse(response.json().path("reserveAccountId").asString()),
                 Id128.parse(response.json().path("transitAccountId").asString()));
@@ -47,7 +48,7 @@ public final class Participants {
     }
 
     public Customer openCustomer(int ispb, boolean nearlyEmpty) {
-        Http.Response response = paymentApi.post("/accounts", Map.of("ispb", ispb));
+        Http.Response response = paymentApi.asBank(ispb).post("/accounts", Map.of("ispb", ispb));
         assertThat(response.status()).as("open an account at %d: %s", ispb, response).isEqualTo(201);
         Customer customer = new Customer(Id128.parse(response.json().path("accountId").asString()), ispb, nearlyEmpty);
         customers.add(customer);
@@ -55,14 +56,14 @@ public final class Participants {
     }
 
     public void fundReserve(int ispb, long amountCentavos) {
-        Http.Response response = paymentApi.post("/banks/" + ispb + "/reserve-fundings",
+        Http.Response response = paymentApi.asOperator().post("/banks/" + ispb + "/reserve-fundings",
                 Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
         assertThat(response.status()).as("fund reserve of %d: %s", ispb, response).isEqualTo(201);
         fundedCentavos.merge(banks.get(ispb).reserve(), amountCentavos, Long::sum);
     }
 
     public void fundCustomer(Customer customer, long amountCentavos) {
-        Http.Response response = paymentApi.post("/accounts/" + customer.id() + "/fundings",
+        Http.Response response = paymentApi.asBankOf(customer.id()).post("/accounts/" + customer.id() + "/fundings",
                 Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
         assertThat(response.status()).as("fund %s: %s", customer.id(), response).isEqualTo(201);
         fundedCentavos.merge(customer.id(), amountCentavos, Long::sum);

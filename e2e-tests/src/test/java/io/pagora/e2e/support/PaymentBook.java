@@ -3,6 +3,8 @@ package io.pagora.e2e.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
@@ -19,7 +21,8 @@ import tools.jackson.databind.JsonNode;
  * Sends payment orders to payment-api (POST /payments and POST /payments/batch) and keeps the books
  * of what it answered: which payments were accepted under which Idempotency-Key. Every accepted
  * payment must later reach exactly one final state; every refused order must never show up anywhere.
- * Thread-safe: orders are sent from several threads at once.
+ * Each order is sent by the payer's bank, presenting that bank's certificate: only it may move its
+ * customer's money (an Idempotency-Key is that bank's). Thread-safe: orders are sent from several threads at once.
  */
 public final class PaymentBook {
 
@@ -35,9 +38,15 @@ public final class PaymentBook {
             return new Order(key, payer, payee, otherAmountCentavos);
         }
 
-        Map<String, Object> body() {
+        /** The request body of POST /payments. */
+        public Map<String, Object> body() {
             return Map.of("payerAccountId", payer.toString(), "payeeAccountId", payee.toString(),
                     "amountCentavos", amountCentavos, "currency", "BRL");
+        }
+
+        /** The bank that holds the payer account: the one that sends the order. */
+        public BankId payerBank() {
+            return Service.bankOf(payer);
         }
 
         Map<String, Object> batchItem() {
@@ -65,19 +74,20 @@ public final class PaymentBook {
         }
     }
 
-    private final Http paymentApi;
+    private final Service paymentApi;
     private final Map<PaymentId, Accepted> accepted = new LinkedHashMap<>();
     private final Map<String, PaymentId> paymentIdByKey = new LinkedHashMap<>();
     private final AtomicInteger acceptances = new AtomicInteger();
     private final AtomicInteger replays = new AtomicInteger();
 
-    public PaymentBook(Http paymentApi) {
+    public PaymentBook(Service paymentApi) {
         this.paymentApi = paymentApi;
     }
 
-    /** POST /payments: 202 with a payment id (recorded), or a problem+json. */
+    /** POST /payments by the payer's bank: 202 with a payment id (recorded), or a problem+json. */
     public Answer pay(Order order) {
-        Http.Response response = paymentApi.post("/payments", order.body(), "Idempotency-Key", order.key());
+        Http.Response response = paymentApi.as(new Caller.Bank(order.payerBank()))
+                .post("/payments", order.body(), "Idempotency-Key", order.key());
         if (response.status() == 202) {
             JsonNode body = response.json();
             String paymentId = body.path("paymentId").asString();
@@ -93,9 +103,30 @@ public final class PaymentBook {
         return new Answer(response.status(), null, false, response.problemType());
     }
 
-    /** POST /payments/batch: one answer per order, in order (each accepted one recorded). */
+    /**
+     * The orders in batches, as their banks would send them: one POST /payments/batch per payer's bank (in the
+     * order of each bank's first order), each holding that bank's orders in their order; one answer per order,
+     * in the orders' order (each accepted one recorded).
+     */
     public List<Answer> payBatch(List<Order> orders) {
-        Http.Response response = paymentApi.post("/payments/batch",
+        Map<BankId, List<Integer>> positionsByBank = new LinkedHashMap<>();
+        for (int i = 0; i < orders.size(); i++) {
+            positionsByBank.computeIfAbsent(orders.get(i).payerBank(), bank -> new ArrayList<>()).add(i);
+        }
+        Answer[] answers = new Answer[orders.size()];
+        positionsByBank.forEach((bank, positions) -> {
+            List<Answer> bankAnswers = payBatchAs(paymentApi.as(new Caller.Bank(bank)),
+                    positions.stream().map(orders::get).toList());
+            for (int i = 0; i < positions.size(); i++) {
+                answers[positions.get(i)] = bankAnswers.get(i);
+            }
+        });
+        return List.of(answers);
+    }
+
+    /** One POST /payments/batch of {@code orders}, sent by {@code sender}: one answer per order, in order. */
+    public List<Answer> payBatchAs(Http sender, List<Order> orders) {
+        Http.Response response = sender.post("/payments/batch",
                 Map.of("payments", orders.stream().map(Order::batchItem).toList()));
         assertThat(response.status()).as("batch: %s", response).isEqualTo(200);
         JsonNode results = response.json().path("results");
