@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
@@ -40,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  * document (as served at {@code /openapi.yaml}) over every query — broken headers, query strings, path
  * parameters, bodies and methods — plus unknown paths, the OpenAPI document and the actuator endpoints,
  * against a read model holding settled payments (so the path values reach real rows), on real Kafka and
- * PostgreSQL, with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run), bounded in requests and time.
+ * PostgreSQL, over mutual TLS as the bank that holds the known account and pays the known payment (so its
+ * queries reach those rows; the actuator's other endpoints answer it 403, as documented), with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run), bounded in requests and time.
  */
 class OpenApiContractTest extends ReportingIntegrationTest {
 
@@ -53,7 +55,7 @@ class OpenApiContractTest extends ReportingIntegrationTest {
 
     @Test
     void documentMatchesTheMappedQueriesAndTheirParameters() {
-        Http.Response served = http.get("/openapi.yaml");
+        Http.Response served = bank(7).get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         assertThat(served.contentType()).startsWith("application/yaml");
         JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
@@ -96,15 +98,22 @@ class OpenApiContractTest extends ReportingIntegrationTest {
             publisher.publish(settled.requested(), settled.settled(), Payments.between(Payments.customer(8), account, 99).settled());
         }
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(http.json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
-        Http.Response served = http.get("/openapi.yaml");
+                assertThat(bankOf(account).json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
+        Http.Response served = bank(7).get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
-        List<Probe> probes = new ArrayList<>(Probe.actuator());
+        List<Probe> probes = new ArrayList<>();
+        for (Probe actuator : Probe.actuator()) {
+            // Only health is open to a bank: the other actuator endpoints are the operator's.
+            Set<Integer> statuses = new TreeSet<>(actuator.statuses());
+            statuses.add(403);
+            probes.add(new Probe(actuator.path(), statuses));
+        }
         probes.add(Probe.get("/openapi.yaml"));
         OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
-                BODY_BYTES_MAX, probes, Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007")))
+                BODY_BYTES_MAX, probes, Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007"))
+                        .over(TestCertificates.shared().bank(7).sslContext()))
                 .published("reporting-service");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
