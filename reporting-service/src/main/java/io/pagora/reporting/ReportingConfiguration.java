@@ -5,6 +5,8 @@ import io.pagora.reporting.adapter.jdbc.JdbcReadModelWriter;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.ReadModelWriter;
+import io.pagora.reporting.application.Reports;
+import io.pagora.settlement.application.AccessRefusals;
 import java.time.Clock;
 import io.pagora.service.security.CallerSecurityConfiguration;
 import io.pagora.service.web.EdgeProblemsConfiguration;
@@ -40,6 +42,11 @@ public class ReportingConfiguration {
     @Bean
     ReadModelQueries readModelQueries(JdbcTemplate jdbc) {
         return new JdbcReadModelQueries(jdbc);
+    }
+
+    @Bean
+    Reports reports(ReadModelQueries queries, AccessRefusals refusals) {
+        return new Reports(queries, refusals);
     }
 
     @Bean

@@ -95,7 +95,7 @@ class OnePollOneTransactionTest extends ReportingIntegrationTest {
         publish(phase1);
         listener.start();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            JsonNode counts = http.json("/stats").get("counts");
+            JsonNode counts = operator().json("/stats").get("counts");
             assertThat(counts.get("ACCEPTED").asLong()).isEqualTo(EXISTING);
             assertThat(counts.get("SETTLED").asLong()).isEqualTo(EXISTING + 1);
         });
@@ -126,7 +126,7 @@ class OnePollOneTransactionTest extends ReportingIntegrationTest {
         int transactionsBefore = counting.transactions().size();
         listener.start();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            JsonNode stats = http.json("/stats");
+            JsonNode stats = operator().json("/stats");
             assertThat(stats.get("counts").get("SETTLED").asLong()).isEqualTo(2L * EXISTING + NEW + 1);
             assertThat(stats.get("total").asLong()).isEqualTo(2L * EXISTING + NEW + 1);
         });
@@ -150,10 +150,10 @@ class OnePollOneTransactionTest extends ReportingIntegrationTest {
             assertThat(transactions.getFirst().statements()).as("this poll needs every statement")
                     .isEqualTo(JdbcReadModelWriter.STATEMENTS_PER_POLL_MAX);
         }
-        assertThat(http.json("/payments/" + outcomeFirst.getFirst().paymentId()).get("status").asString())
+        assertThat(bankOf(outcomeFirst.getFirst().payer()).json("/payments/" + outcomeFirst.getFirst().paymentId()).get("status").asString())
                 .isEqualTo("SETTLED");
-        assertThat(http.json("/payments/" + outcomeFirst.getFirst().paymentId()).has("currency")).isTrue();
-        assertThat(http.json("/payments/" + twice.paymentId()).get("status").asString()).isEqualTo("SETTLED");
+        assertThat(bankOf(outcomeFirst.getFirst().payer()).json("/payments/" + outcomeFirst.getFirst().paymentId()).has("currency")).isTrue();
+        assertThat(bankOf(twice.payer()).json("/payments/" + twice.paymentId()).get("status").asString()).isEqualTo("SETTLED");
     }
 
     private void publish(List<PaymentEvent> events) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
@@ -40,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  * document (as served at {@code /openapi.yaml}) over every query — broken headers, query strings, path
  * parameters, bodies and methods — plus unknown paths, the OpenAPI document and the actuator endpoints,
  * against a read model holding settled payments (so the path values reach real rows), on real Kafka and
- * PostgreSQL, with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run), bounded in requests and time.
+ * PostgreSQL, over mutual TLS twice with half the budgets each: as the operator (with the actuator probes) and as
+ * the bank that holds the known account and pays the known payment (so its queries reach those rows), with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run), bounded in requests and time.
  */
 class OpenApiContractTest extends ReportingIntegrationTest {
 
@@ -53,7 +55,7 @@ class OpenApiContractTest extends ReportingIntegrationTest {
 
     @Test
     void documentMatchesTheMappedQueriesAndTheirParameters() {
-        Http.Response served = http.get("/openapi.yaml");
+        Http.Response served = bank(7).get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         assertThat(served.contentType()).startsWith("application/yaml");
         JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
@@ -96,18 +98,30 @@ class OpenApiContractTest extends ReportingIntegrationTest {
             publisher.publish(settled.requested(), settled.settled(), Payments.between(Payments.customer(8), account, 99).settled());
         }
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(http.json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
-        Http.Response served = http.get("/openapi.yaml");
+                assertThat(bankOf(account).json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
+        Http.Response served = bank(7).get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         List<Probe> probes = new ArrayList<>(Probe.actuator());
         probes.add(Probe.get("/openapi.yaml"));
-        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
-                BODY_BYTES_MAX, probes, Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007")))
-                .published("reporting-service");
+        OpenApiFuzz.Config standard = OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, probes,
+                Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007"));
+        // Two runs sharing the standard budgets: as the operator (the actuator is its), and as bank 7, whose
+        // queries reach the rows above (the operator reads no payment and no customer's statement). A bank is
+        // answered 403 by the actuator whatever the method, so its run probes the API only.
+        OpenApiFuzz.Config half = new OpenApiFuzz.Config(port, standard.seed(), standard.requestsMax() / 2,
+                standard.timeBudget().dividedBy(2), BODY_BYTES_MAX, probes, standard.knownValues(), null);
+        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document),
+                half.over(TestCertificates.shared().operator().sslContext())).published("reporting-service-operator");
+        OpenApiFuzz.Report bankReport = OpenApiFuzz.run(new OpenApiDocument(document),
+                new OpenApiFuzz.Config(port, half.seed(), half.requestsMax(), half.timeBudget(), BODY_BYTES_MAX,
+                        List.of(Probe.get("/openapi.yaml")), half.knownValues(), TestCertificates.shared().bank(7).sslContext()))
+                .published("reporting-service-bank");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
-        assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
+        assertThat(bankReport.findings()).as(bankReport.summary()).isEmpty();
+        assertThat(report.requests() + bankReport.requests()).as("the runs were not cut short before they began")
+                .isGreaterThan(1_000);
     }
 }

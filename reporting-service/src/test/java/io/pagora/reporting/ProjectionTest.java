@@ -67,7 +67,7 @@ class ProjectionTest extends ReportingIntegrationTest {
     void statsEqualTheRows() {
         // The stats row is maintained by deltas; it must equal a full count once projection is idle.
         await().atMost(PROJECTED_WITHIN).untilAsserted(() -> {
-            JsonNode stats = http.json("/stats");
+            JsonNode stats = operator().json("/stats");
             Map<String, Long> counted = new HashMap<>(Map.of("ACCEPTED", 0L, "SETTLED", 0L, "REJECTED", 0L, "EXPIRED", 0L));
             jdbc.query("SELECT status, count(*) AS n FROM reporting.payments GROUP BY status",
                     row -> { counted.put(row.getString("status"), row.getLong("n")); });
@@ -84,7 +84,7 @@ class ProjectionTest extends ReportingIntegrationTest {
         Payment payment = Payments.any();
         publisher.publish(payment.requested());
 
-        JsonNode accepted = awaitPayment(payment.paymentId(), "ACCEPTED");
+        JsonNode accepted = awaitPayment(payment, "ACCEPTED");
         assertThat(accepted.get("payerAccountId").asString()).isEqualTo(payment.payer());
         assertThat(accepted.get("payeeAccountId").asString()).isEqualTo(payment.payee());
         assertThat(accepted.get("payerBankIspb").asString()).isEqualTo("00000001");
@@ -99,16 +99,16 @@ class ProjectionTest extends ReportingIntegrationTest {
         Instant settledAt = payment.acceptedAt().plusMillis(25).plusNanos(999);
         publisher.publish(payment.settled(settledAt));
 
-        JsonNode settled = awaitPayment(payment.paymentId(), "SETTLED");
+        JsonNode settled = awaitPayment(payment, "SETTLED");
         assertThat(events(settled)).containsExactly("REQUESTED", "SETTLED");
         assertThat(Instant.parse(settled.get("timeline").get(1).get("at").asString())).isEqualTo(Payments.micros(settledAt));
         assertThat(settled.has("reason")).isFalse();
 
-        JsonNode payerStatement = http.json("/accounts/" + payment.payer() + "/statement");
+        JsonNode payerStatement = bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement");
         assertThat(payerStatement.get("entries")).hasSize(1);
         assertThat(payerStatement.get("entries").get(0).get("direction").asString()).isEqualTo("DEBIT");
         assertThat(payerStatement.get("entries").get(0).get("signedAmountCentavos").asLong()).isEqualTo(-1_000);
-        JsonNode payeeStatement = http.json("/accounts/" + payment.payee() + "/statement");
+        JsonNode payeeStatement = bankOf(payment.payee()).json("/accounts/" + payment.payee() + "/statement");
         assertThat(payeeStatement.get("entries").get(0).get("direction").asString()).isEqualTo("CREDIT");
         assertThat(payeeStatement.get("entries").get(0).get("counterpartyAccountId").asString()).isEqualTo(payment.payer());
     }
@@ -118,7 +118,7 @@ class ProjectionTest extends ReportingIntegrationTest {
         Payment payment = Payments.any();
         publisher.publish(payment.rejected(RejectionReason.INSUFFICIENT_FUNDS));
 
-        JsonNode rejected = awaitPayment(payment.paymentId(), "REJECTED");
+        JsonNode rejected = awaitPayment(payment, "REJECTED");
         assertThat(rejected.get("reason").asString()).isEqualTo("INSUFFICIENT_FUNDS");
         assertThat(rejected.get("detail").asString()).isEqualTo("ledger code 42");
         assertThat(rejected.has("description")).as("the request is not projected yet").isFalse();
@@ -127,11 +127,11 @@ class ProjectionTest extends ReportingIntegrationTest {
 
         publisher.publish(payment.requested());
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.json("/payments/" + payment.paymentId()).has("description")).isTrue());
-        JsonNode complete = http.json("/payments/" + payment.paymentId());
+                assertThat(bankOf(payment.payer()).json("/payments/" + payment.paymentId()).has("description")).isTrue());
+        JsonNode complete = bankOf(payment.payer()).json("/payments/" + payment.paymentId());
         assertThat(complete.get("status").asString()).as("a late request never reopens a final state").isEqualTo("REJECTED");
         assertThat(complete.get("endToEndId").asString()).startsWith("E2E");
-        assertThat(http.json("/accounts/" + payment.payer() + "/statement").get("entries"))
+        assertThat(bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement").get("entries"))
                 .as("rejected payments are not movements").isEmpty();
     }
 
@@ -139,11 +139,11 @@ class ProjectionTest extends ReportingIntegrationTest {
     void settledBeforeRequestWritesTheStatementOnce() {
         Payment payment = Payments.any();
         publisher.publish(payment.settled());
-        awaitPayment(payment.paymentId(), "SETTLED");
+        awaitPayment(payment, "SETTLED");
         publisher.publish(payment.requested());
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.json("/payments/" + payment.paymentId()).has("currency")).isTrue());
-        assertThat(http.json("/accounts/" + payment.payer() + "/statement").get("entries")).hasSize(1);
+                assertThat(bankOf(payment.payer()).json("/payments/" + payment.paymentId()).has("currency")).isTrue());
+        assertThat(bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement").get("entries")).hasSize(1);
     }
 
     @Test
@@ -151,8 +151,8 @@ class ProjectionTest extends ReportingIntegrationTest {
         Payment payment = Payments.any();
         // The same events twice in one send burst (one poll, most likely), then all of them again later.
         publisher.publish(payment.requested(), payment.requested(), payment.settled(), payment.settled());
-        awaitPayment(payment.paymentId(), "SETTLED");
-        JsonNode statsBefore = http.json("/stats");
+        awaitPayment(payment, "SETTLED");
+        JsonNode statsBefore = operator().json("/stats");
         double requestsBefore = metric("pagora_reporting_rows_projected_total", "kind=\"requested\"");
         double outcomesBefore = metric("pagora_reporting_rows_projected_total", "kind=\"outcome\"");
         double settledLatenciesBefore = metric("pagora_reporting_settled_to_visible_seconds_count", "");
@@ -166,16 +166,16 @@ class ProjectionTest extends ReportingIntegrationTest {
         assertThat(metric("pagora_reporting_settled_to_visible_seconds_count", "")).isEqualTo(settledLatenciesBefore + 1);
         assertThat(metric("pagora_reporting_accept_to_visible_seconds_count", "")).isEqualTo(acceptLatenciesBefore + 1);
 
-        JsonNode statsAfter = http.json("/stats");
+        JsonNode statsAfter = operator().json("/stats");
         assertThat(statsAfter.get("counts").get("SETTLED").asLong())
                 .isEqualTo(statsBefore.get("counts").get("SETTLED").asLong() + 1 /* the marker */);
         assertThat(statsAfter.get("counts").get("ACCEPTED").asLong())
                 .isEqualTo(statsBefore.get("counts").get("ACCEPTED").asLong());
         assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE payment_id = ?::uuid", Long.class,
                 payment.paymentId())).isEqualTo(1);
-        assertThat(paymentIds(http.json("/accounts/" + payment.payer() + "/statement")))
+        assertThat(paymentIds(bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement")))
                 .as("one debit, the marker's is the other entry").containsOnlyOnce(payment.paymentId()).hasSize(2);
-        assertThat(paymentIds(http.json("/accounts/" + payment.payee() + "/statement"))).containsExactly(payment.paymentId());
+        assertThat(paymentIds(bankOf(payment.payee()).json("/accounts/" + payment.payee() + "/statement"))).containsExactly(payment.paymentId());
         assertThat(metric("pagora_reporting_duplicate_events_total")).isGreaterThanOrEqualTo(4);
     }
 
@@ -183,19 +183,19 @@ class ProjectionTest extends ReportingIntegrationTest {
     void aConflictingSecondOutcomeIsIgnoredAndRaisesTheAlarm() {
         Payment payment = Payments.any();
         publisher.publish(payment.requested(), payment.settled());
-        JsonNode settled = awaitPayment(payment.paymentId(), "SETTLED");
+        JsonNode settled = awaitPayment(payment, "SETTLED");
         double alarmsBefore = metric("pagora_reporting_conflicting_outcomes_total");
-        JsonNode statsBefore = http.json("/stats");
+        JsonNode statsBefore = operator().json("/stats");
 
         publisher.publish(payment.expired(), payment.rejected(RejectionReason.RECEIVING_BANK_REFUSED));
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
                 assertThat(metric("pagora_reporting_conflicting_outcomes_total")).isEqualTo(alarmsBefore + 2));
 
-        JsonNode after = http.json("/payments/" + payment.paymentId());
+        JsonNode after = bankOf(payment.payer()).json("/payments/" + payment.paymentId());
         assertThat(after.get("status").asString()).as("the first outcome wins").isEqualTo("SETTLED");
         assertThat(after.get("finalAt").asString()).isEqualTo(settled.get("finalAt").asString());
         assertThat(after.has("reason")).isFalse();
-        assertThat(http.json("/stats").get("counts")).isEqualTo(statsBefore.get("counts"));
+        assertThat(operator().json("/stats").get("counts")).isEqualTo(statsBefore.get("counts"));
 
         // The same final state again is a no-op, not an alarm.
         publisher.publish(payment.settled());
@@ -217,7 +217,7 @@ class ProjectionTest extends ReportingIntegrationTest {
         Payment later = Payments.between(payer, Payments.customer(2), 700);
         publisher.publish(later.requested(), later.settled());
 
-        awaitPayment(later.paymentId(), "SETTLED");
+        awaitPayment(later, "SETTLED");
 
         // Other tests dead-letter records too: this one's are those of its payer.
         List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1)
@@ -270,8 +270,8 @@ class ProjectionTest extends ReportingIntegrationTest {
         double deadBefore = metric("pagora_reporting_dead_letters_total");
         publisher.publish(events.toArray(io.pagora.events.PaymentEvent[]::new));
 
-        good.forEach(payment -> awaitPayment(payment.paymentId(), "SETTLED"));
-        assertThat(awaitPayment(nul.paymentId(), "REJECTED").get("detail").asString()).isEqualTo("conta encerrada");
+        good.forEach(payment -> awaitPayment(payment, "SETTLED"));
+        assertThat(awaitPayment(nul, "REJECTED").get("detail").asString()).isEqualTo("conta encerrada");
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
                 assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(deadBefore + 1));
         List<ConsumerRecord<String, byte[]>> dead = readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1)
@@ -289,15 +289,16 @@ class ProjectionTest extends ReportingIntegrationTest {
     private void awaitPartitionsPassed(String payer) {
         Payment marker = Payments.between(payer, Payments.customer(3), 1);
         publisher.publish(marker.requested(), marker.settled());
-        awaitPayment(marker.paymentId(), "SETTLED");
+        awaitPayment(marker, "SETTLED");
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.json("/payments/" + marker.paymentId()).has("currency")).isTrue());
+                assertThat(bankOf(marker.payer()).json("/payments/" + marker.paymentId()).has("currency")).isTrue());
     }
 
-    private JsonNode awaitPayment(String paymentId, String status) {
+    /** The payment as its payer's bank reads it, once it has {@code status}. */
+    private JsonNode awaitPayment(Payment payment, String status) {
         List<JsonNode> seen = new ArrayList<>(1);
         await().atMost(PROJECTED_WITHIN).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-            Http.Response response = http.get("/payments/" + paymentId);
+            Http.Response response = bankOf(payment.payer()).get("/payments/" + payment.paymentId());
             assertThat(response.status()).as(response.body()).isEqualTo(200);
             assertThat(response.json().get("status").asString()).isEqualTo(status);
             seen.add(response.json());
@@ -324,7 +325,7 @@ class ProjectionTest extends ReportingIntegrationTest {
 
     /** The sum of a metric's series whose line contains {@code label} (e.g. {@code kind="outcome"}). */
     private double metric(String name, String label) {
-        String body = http.get("/actuator/prometheus").body();
+        String body = operator().get("/actuator/prometheus").body();
         double total = 0;
         for (String line : body.split("\n")) {
             if ((line.startsWith(name + " ") || line.startsWith(name + "{")) && line.contains(label)) {

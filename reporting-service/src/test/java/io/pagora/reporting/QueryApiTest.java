@@ -52,7 +52,7 @@ class QueryApiTest extends ReportingIntegrationTest {
         String resolved = path.replace("ACCOUNT", ACCOUNT)
                 .replace("CURSOR_BAD_ID", cursor("s1:1700000000000000:nothex:D"))
                 .replace("CURSOR_BAD_TIME", cursor("s1:-5:0190f5d3a1b2c3d4e5f60718293a4b00:D"));
-        Http.Response response = http.get(resolved);
+        Http.Response response = bank(7).get(resolved);
         assertThat(response.status()).as(response.body()).isEqualTo(400);
         assertThat(response.contentType()).startsWith("application/problem+json");
         JsonNode problem = response.json();
@@ -66,7 +66,7 @@ class QueryApiTest extends ReportingIntegrationTest {
     @Test
     void anUnknownPaymentIsA404Problem() {
         String id = new TimeOrderedIds().next().toString();
-        Http.Response response = http.get("/payments/" + id);
+        Http.Response response = bank(1).get("/payments/" + id);
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.contentType()).startsWith("application/problem+json");
         assertThat(response.json().get("type").asString()).isEqualTo("https://pagora.io/problems/unknown-payment");
@@ -75,44 +75,44 @@ class QueryApiTest extends ReportingIntegrationTest {
 
     @Test
     void anUnknownPathIsA404ProblemToo() {
-        Http.Response response = http.get("/nothing/here");
+        Http.Response response = bank(1).get("/nothing/here");
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.contentType()).startsWith("application/problem+json");
     }
 
     @Test
     void anEmptyReadModelAnswersWithZerosAndEmptyLists() {
-        JsonNode stats = http.json("/stats");
+        JsonNode stats = operator().json("/stats");
         assertThat(stats.get("total").asLong()).isZero();
         assertThat(stats.get("counts").get("ACCEPTED").asLong()).isZero();
         assertThat(stats.get("counts").get("SETTLED").asLong()).isZero();
         assertThat(stats.get("maxFinalAt").isNull()).isTrue();
 
-        JsonNode statement = http.json("/accounts/" + ACCOUNT + "/statement");
+        JsonNode statement = bankOf(ACCOUNT).json("/accounts/" + ACCOUNT + "/statement");
         assertThat(statement.get("entries")).isEmpty();
         assertThat(statement.get("limit").asInt()).isEqualTo(50);
 
-        JsonNode position = http.json("/banks/00000007/positions?date=2030-01-01");
+        JsonNode position = bank(7).json("/banks/00000007/positions?date=2030-01-01");
         assertThat(position.get("netCentavos").asLong()).isZero();
         assertThat(position.get("sentCount").asLong()).isZero();
 
-        JsonNode listing = http.json("/payments?status=settled&limit=5");
+        JsonNode listing = bank(7).json("/payments?status=settled&limit=5");
         assertThat(listing.get("limit").asInt()).isEqualTo(5);
         assertThat(listing.get("payments")).isEmpty();
     }
 
     @Test
     void openApiHealthAndMetricsAreServed() {
-        Http.Response openApi = http.get("/openapi.yaml");
+        Http.Response openApi = bank(7).get("/openapi.yaml");
         assertThat(openApi.status()).isEqualTo(200);
         assertThat(openApi.contentType()).contains("yaml");
         assertThat(openApi.body()).startsWith("openapi: 3.1.0").contains("/accounts/{accountId}/statement");
 
-        Http.Response health = http.get("/actuator/health");
+        Http.Response health = anonymous().get("/actuator/health");
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().get("status").asString()).isEqualTo("UP");
 
-        String metrics = http.get("/actuator/prometheus").body();
+        String metrics = operator().get("/actuator/prometheus").body();
         assertThat(metrics).contains("pagora_reporting_conflicting_outcomes_total")
                 .contains("pagora_reporting_dead_letters_total")
                 .contains("pagora_reporting_poll_events");

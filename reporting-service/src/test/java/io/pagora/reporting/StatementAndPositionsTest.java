@@ -39,7 +39,6 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
     @BeforeEach
     void clients() {
         publisher = new EventPublisher(bootstrapServers);
-        http = http;
     }
 
     @AfterEach
@@ -84,10 +83,10 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         expected.sort(Line.NEWEST_FIRST);
 
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.json("/accounts/" + account + "/statement?limit=500").get("entries")).hasSize(32));
+                assertThat(bankOf(account).json("/accounts/" + account + "/statement?limit=500").get("entries")).hasSize(32));
         for (Payment payment : notMovements) {
             await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                    assertThat(http.get("/payments/" + payment.paymentId()).status()).isEqualTo(200));
+                    assertThat(bankOf(payment.payer()).get("/payments/" + payment.paymentId()).status()).isEqualTo(200));
         }
 
         assertThat(walk(account, 500, null)).containsExactlyElementsOf(expected);
@@ -99,12 +98,12 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         List<Line> walked = walk(account, 7, () -> {
             publisher.publish(newer.settled(base.plusSeconds(3600)));
             await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                    assertThat(http.get("/payments/" + newer.paymentId()).status()).isEqualTo(200));
+                    assertThat(bankOf(newer.payer()).get("/payments/" + newer.paymentId()).status()).isEqualTo(200));
         });
         assertThat(walked).containsExactlyElementsOf(expected);
         assertThat(walk(account, 7, null).getFirst().paymentId()).isEqualTo(newer.paymentId());
 
-        JsonNode firstPage = http.json("/accounts/" + account + "/statement?limit=3");
+        JsonNode firstPage = bankOf(account).json("/accounts/" + account + "/statement?limit=3");
         assertThat(firstPage.get("order").asString()).isEqualTo("NEWEST_FIRST");
         assertThat(firstPage.get("limit").asInt()).isEqualTo(3);
         assertThat(firstPage.get("entries")).hasSize(3);
@@ -115,7 +114,7 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         assertThat(line.get("counterpartyAccountId").asString()).isEqualTo(other);
         assertThat(Instant.parse(line.get("settledAt").asString())).isEqualTo(base.plusSeconds(3600));
 
-        JsonNode unknown = http.json("/accounts/" + Payments.customer(7) + "/statement");
+        JsonNode unknown = bank(7).json("/accounts/" + Payments.customer(7) + "/statement");
         assertThat(unknown.get("entries")).isEmpty();
         assertThat(unknown.get("next").isNull()).as("next is present and null on the last page").isTrue();
     }
@@ -145,11 +144,11 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         events.add(Payments.between(xA, zA, 2_222).requested());                                 // not final
         publisher.publish(events.toArray(PaymentEvent[]::new));
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.json("/stats").get("counts").get("SETTLED").asLong()).isGreaterThanOrEqualTo(7));
+                assertThat(operator().json("/stats").get("counts").get("SETTLED").asLong()).isGreaterThanOrEqualTo(7));
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.json("/stats").get("total").asLong()).isGreaterThanOrEqualTo(10));
+                assertThat(operator().json("/stats").get("total").asLong()).isGreaterThanOrEqualTo(10));
 
-        JsonNode bankX = http.json("/banks/00000010/positions?date=2031-05-17");
+        JsonNode bankX = bank(x).json("/banks/00000010/positions?date=2031-05-17");
         assertThat(bankX.get("ispb").asString()).isEqualTo("00000010");
         assertThat(bankX.get("date").asString()).isEqualTo("2031-05-17");
         assertThat(bankX.get("sentCentavos").asLong()).isEqualTo(3_500);
@@ -160,21 +159,21 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         assertThat(bankX.get("onUsCentavos").asLong()).isEqualTo(5_000);
         assertThat(bankX.get("onUsCount").asLong()).isEqualTo(1);
 
-        JsonNode bankY = http.json("/banks/00000020/positions?date=2031-05-17");
+        JsonNode bankY = bank(y).json("/banks/00000020/positions?date=2031-05-17");
         assertThat(bankY.get("sentCentavos").asLong()).isEqualTo(700);
         assertThat(bankY.get("receivedCentavos").asLong()).isEqualTo(1_000);
         assertThat(bankY.get("netCentavos").asLong()).isEqualTo(300);
         assertThat(bankY.get("onUsCount").asLong()).isZero();
 
-        JsonNode dayBefore = http.json("/banks/00000010/positions?date=2031-05-16");
+        JsonNode dayBefore = bank(x).json("/banks/00000010/positions?date=2031-05-16");
         assertThat(dayBefore.get("sentCentavos").asLong()).isEqualTo(9_999);
-        JsonNode dayAfter = http.json("/banks/00000010/positions?date=2031-05-18");
+        JsonNode dayAfter = bank(x).json("/banks/00000010/positions?date=2031-05-18");
         assertThat(dayAfter.get("receivedCentavos").asLong()).isEqualTo(8_888);
 
         // The sum over all banks of the day's nets is zero: interbank money only moves between reserves.
         long netSum = 0;
         for (String ispb : List.of("00000010", "00000020", "00000030")) {
-            netSum += http.json("/banks/" + ispb + "/positions?date=2031-05-17").get("netCentavos").asLong();
+            netSum += operator().json("/banks/" + ispb + "/positions?date=2031-05-17").get("netCentavos").asLong();
         }
         assertThat(netSum).isZero();
     }
@@ -185,8 +184,8 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         Instant now = Instant.now();
         publisher.publish(payment.settled(now));
         await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(http.get("/payments/" + payment.paymentId()).status()).isEqualTo(200));
-        JsonNode today = http.json("/banks/00000040/positions");
+                assertThat(bankOf(payment.payer()).get("/payments/" + payment.paymentId()).status()).isEqualTo(200));
+        JsonNode today = bank(40).json("/banks/00000040/positions");
         if (today.get("date").asString().equals(LocalDate.ofInstant(now, ZoneOffset.UTC).toString())) {
             assertThat(today.get("sentCentavos").asLong()).isEqualTo(1_234);
         }
@@ -203,7 +202,7 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         String cursor = null;
         int pages = 0;
         do {
-            JsonNode page = http.json("/accounts/" + account + "/statement?limit=" + limit
+            JsonNode page = bankOf(account).json("/accounts/" + account + "/statement?limit=" + limit
                     + (cursor == null ? "" : "&after=" + cursor));
             pages++;
             assertThat(page.get("entries").size()).isLessThanOrEqualTo(limit);

@@ -2,6 +2,7 @@ package io.pagora.reporting.application;
 
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.settlement.domain.BankId;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
@@ -23,8 +24,11 @@ public interface ReadModelQueries {
 
     BankPosition position(int ispb, LocalDate utcDate);
 
-    /** Newest first (payment ids are time-ordered); {@code status} null for all. */
-    List<PaymentSummary> recentPayments(PaymentStatus status, int limit);
+    /**
+     * The payments {@code bank} is party to (its account is the payer or the payee), newest first (payment
+     * ids are time-ordered); {@code status} null for all.
+     */
+    List<PaymentSummary> recentPayments(BankId bank, PaymentStatus status, int limit);
 
     Stats stats();
 

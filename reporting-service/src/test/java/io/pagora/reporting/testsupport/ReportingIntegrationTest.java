@@ -1,10 +1,13 @@
 package io.pagora.reporting.testsupport;
 
 import io.pagora.events.Topics;
+import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
 import io.pagora.testing.TestPostgres;
-import org.junit.jupiter.api.BeforeEach;
+import java.util.HashMap;
+import java.util.Map;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -16,7 +19,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The whole service on real servers: an embedded KRaft Kafka broker with the payment topics (one broker
  * per test class, torn down with the class's context), a fresh database per test class on test-support's
- * {@link TestPostgres}, the web server on a random port and an {@link Http} client of it.
+ * {@link TestPostgres}, the web server on a random port behind mutual TLS, and {@link Http} clients of it
+ * that present a participant's certificate ({@link TestCertificates}): every query says who asks.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "pagora.reporting.projection.transient-retry-max-interval=1s",
@@ -42,8 +46,9 @@ public abstract class ReportingIntegrationTest {
     @Value("${spring.kafka.bootstrap-servers}")
     protected String bootstrapServers;
 
-    /** A client of the service, new for every test. */
-    protected Http http;
+    private final TestCertificates certificates = TestCertificates.shared();
+    /** One client per identity for the test (each has its own connection pool and TLS context). */
+    private final Map<String, Http> clients = new HashMap<>();
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -51,8 +56,27 @@ public abstract class ReportingIntegrationTest {
         TestCertificates.register(registry);
     }
 
-    @BeforeEach
-    void openHttp() {
-        http = new Http(port);
+    /** The bank with this ISPB: it reads its own payments, accounts and positions. */
+    protected Http bank(int ispb) {
+        return as(certificates.bank(ispb));
+    }
+
+    /** The bank that holds {@code accountId} (a PIX chart id names its bank): the one that may read its statement. */
+    protected Http bankOf(String accountId) {
+        return bank(ChartOfAccounts.bankOf(Id128.parse(accountId)).orElseThrow().ispb());
+    }
+
+    /** The switch operator: statistics, any bank's positions, the actuator. */
+    protected Http operator() {
+        return as(certificates.operator());
+    }
+
+    /** A client over TLS without a certificate: names nobody. */
+    protected Http anonymous() {
+        return clients.computeIfAbsent("", name -> Http.anonymous(port));
+    }
+
+    protected Http as(TestCertificates.Identity identity) {
+        return clients.computeIfAbsent(identity.commonName(), name -> Http.as(identity, port));
     }
 }

@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.UserDetailsByNameServiceWrapper;
@@ -24,6 +25,7 @@ import org.springframework.security.web.authentication.preauth.PreAuthenticatedA
 import org.springframework.security.web.authentication.preauth.RequestHeaderAuthenticationFilter;
 import org.springframework.security.web.authentication.preauth.x509.X509AuthenticationFilter;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -76,6 +78,18 @@ public class CallerSecurityConfiguration {
             http.addFilterAfter(identityHeaderFilter(callers), X509AuthenticationFilter.class);
         }
         return http.build();
+    }
+
+    /**
+     * A request with a method no endpoint has (e.g. {@code FOO}) is answered by Spring MVC like any other such
+     * method, 405 method-not-allowed, instead of the firewall's bare 400: authorization does not depend on the
+     * method (every request needs a caller; the actuator the operator), so passing unknown methods on grants nothing.
+     */
+    @Bean
+    WebSecurityCustomizer unknownMethodsReachSpringMvc() {
+        StrictHttpFirewall firewall = new StrictHttpFirewall();
+        firewall.setUnsafeAllowAnyHttpMethod(true);
+        return web -> web.httpFirewall(firewall);
     }
 
     @Bean

@@ -16,7 +16,9 @@ public enum AccessRefusal {
     /** Another bank's own records (its positions, its registration data). */
     FOREIGN_BANK("foreign-bank"),
     /** A payment in which the caller's bank is neither the payer's nor the payee's. */
-    FOREIGN_PAYMENT("foreign-payment");
+    FOREIGN_PAYMENT("foreign-payment"),
+    /** A function only a participant bank may use, for its own records (listing its payments): not the operator. */
+    BANK_ONLY("bank-only");
 
     /** The metric tag value; stable. */
     public final String slug;

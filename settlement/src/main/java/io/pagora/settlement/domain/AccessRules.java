@@ -18,6 +18,14 @@ public final class AccessRules {
         return caller instanceof Caller.Operator ? Optional.empty() : Optional.of(AccessRefusal.OPERATOR_ONLY);
     }
 
+    /**
+     * Functions that answer a bank its own records only (listing its payments): any bank, never the operator,
+     * who is party to no payment.
+     */
+    public static Optional<AccessRefusal> bankOnly(Caller caller) {
+        return caller instanceof Caller.Bank ? Optional.empty() : Optional.of(AccessRefusal.BANK_ONLY);
+    }
+
     /** Acting for {@code bank} (opening its customers' accounts): that bank only. */
     public static Optional<AccessRefusal> bankItself(Caller caller, BankId bank) {
         return caller instanceof Caller.Bank(BankId own) && own.equals(bank)

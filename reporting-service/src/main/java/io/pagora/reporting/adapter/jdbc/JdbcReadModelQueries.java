@@ -5,6 +5,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.settlement.domain.BankId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -64,14 +65,20 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
               AND final_at >= ? AND final_at < ?
             """;
 
-    private static final String RECENT = """
+    // A bank's payments, newest first: a backward scan of the primary key (or of payments_by_status, with a
+    // status) that filters on the bank columns and stops at the limit. No index per bank on purpose: every
+    // projected insert and status update would pay for two more; the scan reads about limit / (the bank's
+    // share of recent payments) rows, the most for a bank with few payments (bounded by statement_timeout).
+    private static final String RECENT_OF_BANK = """
             SELECT payment_id, status, payer_account_id, payee_account_id, amount_centavos, accepted_at, final_at
-            FROM reporting.payments ORDER BY payment_id DESC LIMIT ?
+            FROM reporting.payments WHERE (payer_bank_ispb = ? OR payee_bank_ispb = ?)
+            ORDER BY payment_id DESC LIMIT ?
             """;
 
-    private static final String RECENT_WITH_STATUS = """
+    private static final String RECENT_OF_BANK_WITH_STATUS = """
             SELECT payment_id, status, payer_account_id, payee_account_id, amount_centavos, accepted_at, final_at
-            FROM reporting.payments WHERE status = ? ORDER BY payment_id DESC LIMIT ?
+            FROM reporting.payments WHERE status = ? AND (payer_bank_ispb = ? OR payee_bank_ispb = ?)
+            ORDER BY payment_id DESC LIMIT ?
             """;
 
     private static final String STATS = """
@@ -127,11 +134,12 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
     }
 
     @Override
-    public List<PaymentSummary> recentPayments(PaymentStatus status, int limit) {
+    public List<PaymentSummary> recentPayments(BankId bank, PaymentStatus status, int limit) {
         Check.that(limit >= 1, "listing limit is positive: %d", limit);
+        int ispb = bank.ispb();
         return status == null
-                ? jdbc.query(RECENT, JdbcReadModelQueries::summary, limit)
-                : jdbc.query(RECENT_WITH_STATUS, JdbcReadModelQueries::summary, status.name(), limit);
+                ? jdbc.query(RECENT_OF_BANK, JdbcReadModelQueries::summary, ispb, ispb, limit)
+                : jdbc.query(RECENT_OF_BANK_WITH_STATUS, JdbcReadModelQueries::summary, status.name(), ispb, ispb, limit);
     }
 
     @Override

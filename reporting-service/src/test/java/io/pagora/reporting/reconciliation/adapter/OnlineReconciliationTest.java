@@ -259,7 +259,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     @Test
     void theServiceExportsTheReconciliationMetrics() {
-        String metrics = http.get("/actuator/prometheus").body();
+        String metrics = operator().get("/actuator/prometheus").body();
 
         assertThat(metrics).contains("pagora_reconciliation_checked_total{", "pagora_reconciliation_mismatches_total{",
                 "kind=\"balance\"", "pagora_reconciliation_lag_seconds{", "pagora_reconciliation_accounts_deferred{",

@@ -1,0 +1,105 @@
+package io.pagora.reporting.application;
+
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
+import io.pagora.reporting.application.ReadModelQueries.BankPosition;
+import io.pagora.reporting.application.ReadModelQueries.PaymentSummary;
+import io.pagora.reporting.application.ReadModelQueries.PaymentView;
+import io.pagora.reporting.application.ReadModelQueries.StatementPage;
+import io.pagora.reporting.application.ReadModelQueries.Stats;
+import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.settlement.application.AccessRefusals;
+import io.pagora.settlement.domain.AccessRefusal;
+import io.pagora.settlement.domain.AccessRules;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.Caller;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read model's queries as a caller may make them (deny by default, settlement's {@link AccessRules}).
+ * Every refusal is reported to {@link AccessRefusals}. Two kinds, answered differently:
+ * <ul>
+ *   <li>An object that is not the caller's (another bank's payment, account or positions) reads exactly as
+ *       one nobody has heard of: an unknown payment, an empty statement, a position with nothing in it.
+ *       The adapter cannot tell a refusal from a missing object, so neither can the caller.</li>
+ *   <li>A function the caller may not use at all ({@code /stats} for a bank, the listing for the operator)
+ *       is {@link Answer.Forbidden}: it hides nothing, since it depends on the caller alone.</li>
+ * </ul>
+ */
+public final class Reports {
+
+    private final ReadModelQueries queries;
+    private final AccessRefusals refusals;
+
+    public Reports(ReadModelQueries queries, AccessRefusals refusals) {
+        this.queries = queries;
+        this.refusals = refusals;
+    }
+
+    /** What a function-level query answers: its value, or the refusal of the function itself. */
+    public sealed interface Answer<T> {
+        record Granted<T>(T value) implements Answer<T> {}
+
+        record Forbidden<T>(AccessRefusal reason) implements Answer<T> {}
+    }
+
+    /**
+     * A payment for its payer's or its payee's bank. Empty when it is not projected, or when the caller is
+     * neither: the payment must be read to know its parties, and a refused one is then dropped whole.
+     */
+    public Optional<PaymentView> payment(Caller caller, Id128 paymentId) {
+        Optional<PaymentView> payment = queries.payment(paymentId);
+        if (payment.isEmpty()) {
+            return payment;
+        }
+        Optional<AccessRefusal> refusal = AccessRules.partyToPayment(
+                caller, payment.get().payerAccountId(), payment.get().payeeAccountId());
+        return refused(caller, refusal) ? Optional.empty() : payment;
+    }
+
+    /**
+     * An account's settled movements, for the account's bank. Another bank's account reads as an account
+     * nobody has heard of (the read model knows accounts only by their movements): an empty last page,
+     * without querying, whatever the cursor.
+     */
+    public StatementPage statement(Caller caller, Id128 accountId, StatementCursor after, int limit) {
+        if (refused(caller, AccessRules.accountHolder(caller, accountId))) {
+            return new StatementPage(List.of(), null);
+        }
+        return queries.statement(accountId, after, limit);
+    }
+
+    /** A bank's positions, for that bank or the operator; another bank's read as a bank with nothing that day. */
+    public BankPosition position(Caller caller, int ispb, LocalDate utcDate) {
+        if (refused(caller, AccessRules.bankOrOperator(caller, new BankId(ispb)))) {
+            return new BankPosition(ispb, utcDate, 0, 0, 0, 0, 0, 0);
+        }
+        return queries.position(ispb, utcDate);
+    }
+
+    /** The newest payments of the caller's bank (as payer's or payee's); a bank's function only. */
+    public Answer<List<PaymentSummary>> recentPayments(Caller caller, PaymentStatus status, int limit) {
+        Optional<AccessRefusal> refusal = AccessRules.bankOnly(caller);
+        if (refused(caller, refusal)) {
+            return new Answer.Forbidden<>(refusal.get());
+        }
+        Check.that(caller instanceof Caller.Bank, "only a bank lists payments: %s", caller);
+        return new Answer.Granted<>(queries.recentPayments(((Caller.Bank) caller).bank(), status, limit));
+    }
+
+    /** The switch's counts: the operator's only. */
+    public Answer<Stats> stats(Caller caller) {
+        Optional<AccessRefusal> refusal = AccessRules.operatorOnly(caller);
+        if (refused(caller, refusal)) {
+            return new Answer.Forbidden<>(refusal.get());
+        }
+        return new Answer.Granted<>(queries.stats());
+    }
+
+    private boolean refused(Caller caller, Optional<AccessRefusal> refusal) {
+        refusal.ifPresent(reason -> refusals.refused(caller, reason));
+        return refusal.isPresent();
+    }
+}
