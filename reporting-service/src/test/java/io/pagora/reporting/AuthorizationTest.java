@@ -42,15 +42,15 @@ import tools.jackson.databind.JsonNode;
  *     <td>404 unknown-payment, the body of an unknown id (foreign-payment)</td>
  *     <td>404 unknown-payment, likewise (foreign-payment)</td><td>401 unauthenticated (anonymous)</td></tr>
  * <tr><td>GET /accounts/{A}/statement</td><td>200, P's DEBIT</td>
- *     <td>200 empty, the body of an account nobody has heard of (foreign-account)</td>
- *     <td>200 empty, likewise (foreign-account)</td><td>200 empty, likewise (foreign-account)</td>
+ *     <td>404 unknown-account, the body of any other bank's account, used or not (foreign-account)</td>
+ *     <td>404 unknown-account, likewise (foreign-account)</td><td>404 unknown-account, likewise (foreign-account)</td>
  *     <td>401 (anonymous)</td></tr>
- * <tr><td>GET /accounts/{B}/statement</td><td>200 empty, likewise (foreign-account)</td><td>200, P's CREDIT</td>
- *     <td>200 empty, likewise (foreign-account)</td><td>200 empty, likewise (foreign-account)</td>
+ * <tr><td>GET /accounts/{B}/statement</td><td>404 unknown-account, likewise (foreign-account)</td><td>200, P's CREDIT</td>
+ *     <td>404 unknown-account, likewise (foreign-account)</td><td>404 unknown-account, likewise (foreign-account)</td>
  *     <td>401 (anonymous)</td></tr>
  * <tr><td>GET /banks/00000011/positions?date=D</td><td>200, sent 4321 (1)</td>
- *     <td>200 zeros, the body of a bank with no payments (foreign-bank)</td>
- *     <td>200 zeros, likewise (foreign-bank)</td><td>200, sent 4321 (1)</td><td>401 (anonymous)</td></tr>
+ *     <td>404 unknown-bank, the body of any other bank's positions (foreign-bank)</td>
+ *     <td>404 unknown-bank, likewise (foreign-bank)</td><td>200, sent 4321 (1)</td><td>401 (anonymous)</td></tr>
  * <tr><td>GET /payments (and ?status=SETTLED)</td><td>200 [P]</td><td>200 [P]</td>
  *     <td>200, its own payment only (not P)</td><td>403 forbidden (bank-only)</td><td>401 (anonymous)</td></tr>
  * <tr><td>GET /stats</td><td>403 forbidden (operator-only)</td><td>403 forbidden (operator-only)</td>
@@ -61,15 +61,13 @@ import tools.jackson.databind.JsonNode;
  * <tr><td>GET /actuator/health</td><td>200</td><td>200</td><td>200</td><td>200</td><td>200</td></tr>
  * </table>
  *
- * <p>Why another bank's statement and positions are a 200 and not a 404: the read model knows an account or
- * a bank only by its settled payments, so an account (or a bank) nobody has heard of answers an empty
- * statement (zero positions), not a 404. A refused one answers exactly that, byte for byte but for the id the
- * caller itself sent, and is decided from the id alone (account ids name their bank), before any query: the
- * answer cannot depend on what the read model holds, so it reveals nothing, not even whether the account ever
- * moved money. A 404 for refused ids only would have been as safe (it too depends on the id alone) but would
- * answer a foreign id differently from an unknown one of the caller's own. A payment has to be read to know
- * its parties: refused, it is dropped whole and answered with the unknown-payment problem and detail of a
- * payment never projected.
+ * <p>Why a refused statement or position cannot be probed: it is decided from the id alone (account ids name
+ * their bank), before any query, so another bank's account answers the same 404 whether it exists, has moved
+ * money or never did; the test asks for a used account and a never-used one and compares the bodies. (The
+ * read model knows accounts only by their movements, so the caller's own never-used account is a 200 empty
+ * statement: that tells the caller nothing it does not know.) A payment has to be read to know its parties:
+ * refused, it is dropped whole and answered with the unknown-payment problem and detail of a payment never
+ * projected.
  *
  * <p>Why the operator's listing is a 403 and not an empty list: the listing answers a bank the payments it is
  * party to, and the operator is party to none (a payment is read only by its payer's or payee's bank). An
@@ -132,7 +130,7 @@ class AuthorizationTest extends ReportingIntegrationTest {
     }
 
     @Test
-    void aStatementIsReadByTheAccountsBankOnlyAndRefusedAsAnAccountNobodyHeardOf() {
+    void aStatementIsReadByTheAccountsBankOnlyAndRefusedAlikeWhetherTheAccountWasUsedOrNot() {
         JsonNode payersOwn = expect(bank(PAYER_BANK), statement(payer), 200, null).json();
         assertThat(payersOwn.get("entries")).singleElement().satisfies(entry -> {
             assertThat(entry.get("paymentId").asString()).isEqualTo(payment.paymentId());
@@ -145,12 +143,13 @@ class AuthorizationTest extends ReportingIntegrationTest {
         for (int holder : List.of(PAYER_BANK, PAYEE_BANK)) {
             String account = holder == PAYER_BANK ? payer : payee;
             String neverUsed = Payments.customer(holder);
-            String nobodyHeardOf = expect(bank(holder), statement(neverUsed), 200, null).body();
             for (Http stranger : List.of(bank(holder == PAYER_BANK ? PAYEE_BANK : PAYER_BANK), bank(THIRD_BANK),
                     operator())) {
-                Http.Response refused = expect(stranger, statement(account), 200, AccessRefusal.FOREIGN_ACCOUNT);
-                assertThat(refused.body()).as("refused reads exactly as an account nobody has heard of")
-                        .isEqualTo(nobodyHeardOf.replace(neverUsed, account));
+                Http.Response refused = expect(stranger, statement(account), 404, AccessRefusal.FOREIGN_ACCOUNT);
+                assertThat(refused.problemType()).isEqualTo("unknown-account");
+                Http.Response refusedNeverUsed = expect(stranger, statement(neverUsed), 404, AccessRefusal.FOREIGN_ACCOUNT);
+                assertThat(refused.body()).as("a used account is refused exactly as a never-used one")
+                        .isEqualTo(refusedNeverUsed.body().replace(neverUsed, account));
             }
             expectAnonymousRefused(statement(account));
         }
@@ -159,18 +158,19 @@ class AuthorizationTest extends ReportingIntegrationTest {
     }
 
     @Test
-    void positionsAreReadByThatBankOrTheOperatorAndRefusedAsABankWithNothing() {
+    void positionsAreReadByThatBankOrTheOperatorAndRefusedAlikeWhetherTheBankPaidOrNot() {
         String path = positions(PAYER_BANK);
         for (Http allowed : List.of(bank(PAYER_BANK), operator())) {
             JsonNode position = expect(allowed, path, 200, null).json();
             assertThat(position.get("sentCentavos").asLong()).isEqualTo(4_321);
             assertThat(position.get("sentCount").asLong()).isEqualTo(1);
         }
-        String nothing = expect(operator(), positions(NO_PAYMENTS_BANK), 200, null).body();
         for (Http stranger : List.of(bank(PAYEE_BANK), bank(THIRD_BANK))) {
-            Http.Response refused = expect(stranger, path, 200, AccessRefusal.FOREIGN_BANK);
-            assertThat(refused.body()).as("refused reads exactly as a bank with no payments that day")
-                    .isEqualTo(nothing.replace(ispb(NO_PAYMENTS_BANK), ispb(PAYER_BANK)));
+            Http.Response refused = expect(stranger, path, 404, AccessRefusal.FOREIGN_BANK);
+            assertThat(refused.problemType()).isEqualTo("unknown-bank");
+            Http.Response nothing = expect(stranger, positions(NO_PAYMENTS_BANK), 404, AccessRefusal.FOREIGN_BANK);
+            assertThat(refused.body()).as("a bank that paid is refused exactly as one that never did")
+                    .isEqualTo(nothing.body().replace(ispb(NO_PAYMENTS_BANK), ispb(PAYER_BANK)));
         }
         expectAnonymousRefused(path);
     }

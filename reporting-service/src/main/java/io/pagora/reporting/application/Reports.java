@@ -21,9 +21,10 @@ import java.util.Optional;
  * The read model's queries as a caller may make them (deny by default, settlement's {@link AccessRules}).
  * Every refusal is reported to {@link AccessRefusals}. Two kinds, answered differently:
  * <ul>
- *   <li>An object that is not the caller's (another bank's payment, account or positions) reads exactly as
- *       one nobody has heard of: an unknown payment, an empty statement, a position with nothing in it.
- *       The adapter cannot tell a refusal from a missing object, so neither can the caller.</li>
+ *   <li>An object that is not the caller's (another bank's payment, account or positions) is empty, as a
+ *       missing one (404). A payment is read to know its parties, and a refused one reads exactly as an
+ *       unknown one. An account or a bank is refused from its id alone (the id names its bank), before any
+ *       query, so the answer cannot depend on whether it exists: the ids cannot be probed.</li>
  *   <li>A function the caller may not use at all ({@code /stats} for a bank, the listing for the operator)
  *       is {@link Answer.Forbidden}: it hides nothing, since it depends on the caller alone.</li>
  * </ul>
@@ -60,23 +61,22 @@ public final class Reports {
     }
 
     /**
-     * An account's settled movements, for the account's bank. Another bank's account reads as an account
-     * nobody has heard of (the read model knows accounts only by their movements): an empty last page,
-     * without querying, whatever the cursor.
+     * An account's settled movements, for the account's bank; empty for any other caller, decided from the id
+     * alone, without querying.
      */
-    public StatementPage statement(Caller caller, Id128 accountId, StatementCursor after, int limit) {
+    public Optional<StatementPage> statement(Caller caller, Id128 accountId, StatementCursor after, int limit) {
         if (refused(caller, AccessRules.accountHolder(caller, accountId))) {
-            return new StatementPage(List.of(), null);
+            return Optional.empty();
         }
-        return queries.statement(accountId, after, limit);
+        return Optional.of(queries.statement(accountId, after, limit));
     }
 
-    /** A bank's positions, for that bank or the operator; another bank's read as a bank with nothing that day. */
-    public BankPosition position(Caller caller, int ispb, LocalDate utcDate) {
+    /** A bank's positions, for that bank or the operator; empty for another bank, without querying. */
+    public Optional<BankPosition> position(Caller caller, int ispb, LocalDate utcDate) {
         if (refused(caller, AccessRules.bankOrOperator(caller, new BankId(ispb)))) {
-            return new BankPosition(ispb, utcDate, 0, 0, 0, 0, 0, 0);
+            return Optional.empty();
         }
-        return queries.position(ispb, utcDate);
+        return Optional.of(queries.position(ispb, utcDate));
     }
 
     /** The newest payments of the caller's bank (as payer's or payee's); a bank's function only. */

@@ -51,7 +51,9 @@ public class ReportingController {
         Id128 account = QueryParameters.accountId(accountId);
         int pageSize = QueryParameters.limit(limit, StatementCursor.LIMIT_DEFAULT, StatementCursor.LIMIT_MAX);
         StatementCursor cursor = QueryParameters.cursor(after);
-        ReadModelQueries.StatementPage page = reports.statement(caller, account, cursor, pageSize);
+        ReadModelQueries.StatementPage page = reports.statement(caller, account, cursor, pageSize)
+                .orElseThrow(() -> new ProblemException(ReportingProblem.UNKNOWN_ACCOUNT,
+                        "No account " + account + " is known to you: an account's statement is its own bank's."));
         return new Responses.Statement(account.toString(), "NEWEST_FIRST", pageSize,
                 page.entries().stream().map(Responses.Movement::of).toList(),
                 page.next() == null ? null : page.next().encode());
@@ -62,7 +64,10 @@ public class ReportingController {
             @RequestParam(name = "date", required = false) String date) {
         int bank = QueryParameters.ispb(ispb);
         LocalDate day = QueryParameters.utcDate(date, LocalDate.now(clock.withZone(ZoneOffset.UTC)));
-        return Responses.Position.of(reports.position(caller, bank, day));
+        return Responses.Position.of(reports.position(caller, bank, day)
+                .orElseThrow(() -> new ProblemException(ReportingProblem.UNKNOWN_BANK,
+                        "No bank " + String.format("%08d", bank) + " is known to you: a bank's positions are its own"
+                                + " and the operator's.")));
     }
 
     @GetMapping("/payments")

@@ -17,6 +17,10 @@ final class ReportingProblem {
     static final ProblemType INVALID_CURSOR = new ProblemType("invalid-cursor", "Invalid cursor", BAD_REQUEST);
     static final ProblemType INVALID_STATUS = new ProblemType("invalid-status", "Invalid status", BAD_REQUEST);
     static final ProblemType UNKNOWN_PAYMENT = new ProblemType("unknown-payment", "Unknown payment", NOT_FOUND);
+    /** Another bank's account: answered from the id alone, whether or not the account exists. */
+    static final ProblemType UNKNOWN_ACCOUNT = new ProblemType("unknown-account", "Unknown account", NOT_FOUND);
+    /** Another bank's positions, asked by a bank: answered from the ISPB alone. */
+    static final ProblemType UNKNOWN_BANK = new ProblemType("unknown-bank", "Unknown bank", NOT_FOUND);
     static final ProblemType READ_MODEL_UNAVAILABLE =
             new ProblemType("read-model-unavailable", "Read model unavailable", SERVICE_UNAVAILABLE);
 
