@@ -14,6 +14,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,9 +51,10 @@ public final class OpenApiFuzz {
      * @param bodyBytesMax the largest body any operation accepts; "oversized" bodies are one byte more
      * @param knownValues valid values for path parameters and body properties by name, where a generated one would only
      *     reach "not found" (optional; the schema's own values are used otherwise)
+     * @param tls the caller's TLS context (its client certificate) for a service with mutual TLS; null for plain HTTP
      */
     public record Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax,
-            List<Probe> probes, Map<String, String> knownValues) {
+            List<Probe> probes, Map<String, String> knownValues, SSLContext tls) {
 
         public static final long SEED_DEFAULT = 20_261_121L;
         public static final int REQUESTS_MAX_DEFAULT = 5_000;
@@ -62,7 +64,12 @@ public final class OpenApiFuzz {
         public static Config standard(int port, int bodyBytesMax, List<Probe> probes, Map<String, String> knownValues) {
             return new Config(port, Long.getLong("pagora.fuzz.seed", SEED_DEFAULT),
                     Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT), TIME_BUDGET, bodyBytesMax,
-                    probes, knownValues);
+                    probes, knownValues, null);
+        }
+
+        /** The same run over TLS, as the caller {@code tls} presents (a service with mutual TLS). */
+        public Config over(SSLContext tls) {
+            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls);
         }
     }
 
@@ -135,7 +142,7 @@ public final class OpenApiFuzz {
         this.document = document;
         this.config = config;
         this.random = new Random(config.seed());
-        this.http = new RawHttp(config.port(), 15_000);
+        this.http = new RawHttp(config.port(), 15_000, config.tls());
     }
 
     public static Report run(OpenApiDocument document, Config config) {
