@@ -27,8 +27,8 @@ import tools.jackson.databind.JsonNode;
  * that is not RFC 9457 problem+json, or a stack trace: a schema-driven fuzz run of its own OpenAPI
  * document (as served at {@code /openapi.yaml}) over every operation — broken headers, query strings,
  * path parameters, bodies and methods — plus unknown paths and the actuator endpoints, on real Kafka
- * and PostgreSQL, as an authenticated bank (bank 1, over mutual TLS: the operator-only endpoints answer it 403), with
- * a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run) and bounded in
+ * and PostgreSQL, as an authenticated bank (bank 1, over mutual TLS: the operator-only operations answer it 403;
+ * the actuator is probed as the operator), with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run) and bounded in
  * requests and time. Whatever money the accepted requests moved (fundings), the ledger's invariants hold
  * afterwards over every account it holds.
  */
@@ -55,12 +55,17 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
         JsonNode document = Http.JSON.valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
-                BODY_BYTES_MAX, Probe.actuator(), Map.of("accountId", account, "ispb", "1",
+                BODY_BYTES_MAX, List.of(), Map.of("accountId", account, "ispb", "1",
                         "payerAccountId", account, "payeeAccountId", payee))
                 .over(TestCertificates.shared().bank(1).sslContext())).published("payment-api");
+        // The actuator (all but health: the operator's) is probed as the operator, with no operation to fuzz.
+        OpenApiFuzz.Report actuator = OpenApiFuzz.run(new OpenApiDocument(Http.JSON.createObjectNode()),
+                OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, Probe.actuator(), Map.of())
+                        .over(TestCertificates.shared().operator().sslContext())).published("payment-api-actuator");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
         assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
+        assertThat(actuator.findings()).as(actuator.summary()).isEmpty();
         List<Id128> every = jdbc.queryForList("SELECT id FROM ledger.accounts", UUID.class).stream()
                 .map(Id128::fromUuid).toList();
         MoneyInvariants.check(ledger, every);

@@ -217,8 +217,9 @@ public final class OpenApiFuzz {
 
     private void randomCompositions(List<Operation> operations, Map<Operation, FuzzRequest> valid,
             Map<Operation, List<Mutation>> mutations) {
+        // A document without operations (a run that only probes, e.g. as another caller) has nothing to compose.
         // Bounded by the request budget: every round sends one request.
-        while (withinBudget()) {
+        while (withinBudget() && !operations.isEmpty()) {
             Operation operation = operations.get(random.nextInt(operations.size()));
             List<Mutation> candidates = mutations.get(operation);
             FuzzRequest request = valid.get(operation);
