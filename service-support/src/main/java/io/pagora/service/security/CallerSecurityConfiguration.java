@@ -24,6 +24,8 @@ import org.springframework.security.web.authentication.preauth.PreAuthenticatedA
 import org.springframework.security.web.authentication.preauth.RequestHeaderAuthenticationFilter;
 import org.springframework.security.web.authentication.preauth.x509.X509AuthenticationFilter;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
+import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -76,6 +78,18 @@ public class CallerSecurityConfiguration {
             http.addFilterAfter(identityHeaderFilter(callers), X509AuthenticationFilter.class);
         }
         return http.build();
+    }
+
+    /**
+     * Spring Security's default firewall refuses any method outside the usual seven with a bare 400; let such
+     * requests through to Spring MVC, which answers them 405 method-not-allowed, as before identity existed
+     * (the rest of the firewall stays, and every request still needs a caller).
+     */
+    @Bean
+    HttpFirewall httpFirewall() {
+        StrictHttpFirewall firewall = new StrictHttpFirewall();
+        firewall.setUnsafeAllowAnyHttpMethod(true);
+        return firewall;
     }
 
     @Bean
