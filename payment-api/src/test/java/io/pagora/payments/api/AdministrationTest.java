@@ -9,6 +9,7 @@ import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;
+import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
@@ -30,26 +31,34 @@ import tools.jackson.databind.JsonNode;
  * accounts open with allocated or chosen numbers (allocation skips numbers chosen explicitly; unknown
  * bank → 422); reserve and customer fundings are idempotent per key (same key → same transfer, 200;
  * other amount → 422 idempotency-key-reused; a funding refused for an unknown bank does not burn its
- * key); balances read back equal the ledger's, and the money invariants hold at the end.
+ * key); balances read back equal the ledger's, and the money invariants hold at the end. Each request presents
+ * the identity that may make it: the operator registers banks and funds reserves, bank 12345678 opens,
+ * funds and reads its customers' accounts (who else is refused: {@link AuthorizationTest}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AdministrationTest extends PaymentApiIntegrationTest {
 
-    Http http;
+    Participants participants;
+    /** The switch operator: banks and reserves, and the central bank's balance. */
+    Http operator;
+    /** Bank 12345678: its customers' accounts, fundings and balances. */
+    Http bank;
     final Set<Id128> touched = new LinkedHashSet<>(List.of(ChartOfAccounts.centralBank()));
     String customerA;
     String customerB;
 
     @BeforeAll
     void setUp() {
-        http = new Http(port);
+        participants = new Participants(port);
+        operator = participants.operator();
+        bank = participants.bank(12_345_678);
     }
 
     @Test
     @Order(1)
     void centralBankExistsFromStartup() {
-        Http.Response balance = http.get("/accounts/" + ChartOfAccounts.centralBank() + "/balance");
+        Http.Response balance = operator.get("/accounts/" + ChartOfAccounts.centralBank() + "/balance");
         assertThat(balance.status()).as("%s", balance).isEqualTo(200);
         assertThat(balance.json().path("kind").asString()).isEqualTo("CENTRAL_BANK");
     }
@@ -57,7 +66,7 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     @Test
     @Order(2)
     void banksRegisterIdempotently() {
-        Http.Response created = http.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
+        Http.Response created = operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
         assertThat(created.status()).as("%s", created).isEqualTo(201);
         BankId bank = new BankId(12_345_678);
         assertThat(created.json().path("reserveAccountId").asString()).isEqualTo(ChartOfAccounts.reserve(bank).toString());
@@ -65,33 +74,33 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         touched.add(ChartOfAccounts.reserve(bank));
         touched.add(ChartOfAccounts.transit(bank));
 
-        Http.Response again = http.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
+        Http.Response again = operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json()).isEqualTo(created.json());
-        assertProblem(http.post("/banks", Map.of("ispb", 12_345_678, "name", "Outro Nome")), 409, "bank-name-conflict");
+        assertProblem(operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Outro Nome")), 409, "bank-name-conflict");
 
-        assertThat(http.post("/banks", Map.of("ispb", 0, "name", "Banco Zero")).status()).isEqualTo(201);
+        assertThat(operator.post("/banks", Map.of("ispb", 0, "name", "Banco Zero")).status()).isEqualTo(201);
         touched.add(ChartOfAccounts.reserve(new BankId(0)));
         touched.add(ChartOfAccounts.transit(new BankId(0)));
 
-        assertProblem(http.post("/banks", Map.of("ispb", 123_456_789, "name", "Too many digits")), 400, "invalid-field");
-        assertProblem(http.post("/banks", Map.of("ispb", -1, "name", "Negative")), 400, "invalid-field");
-        assertProblem(http.post("/banks", Map.of("ispb", "00000001", "name", "String ISPB")), 400, "invalid-field");
-        assertProblem(http.post("/banks", Map.of("ispb", 5)), 400, "missing-field");
-        assertProblem(http.post("/banks", Map.of("ispb", 5, "name", "  ")), 400, "invalid-field");
-        assertProblem(http.post("/banks", "{\"ispb\":"), 400, "malformed-json");
+        assertProblem(operator.post("/banks", Map.of("ispb", 123_456_789, "name", "Too many digits")), 400, "invalid-field");
+        assertProblem(operator.post("/banks", Map.of("ispb", -1, "name", "Negative")), 400, "invalid-field");
+        assertProblem(operator.post("/banks", Map.of("ispb", "00000001", "name", "String ISPB")), 400, "invalid-field");
+        assertProblem(operator.post("/banks", Map.of("ispb", 5)), 400, "missing-field");
+        assertProblem(operator.post("/banks", Map.of("ispb", 5, "name", "  ")), 400, "invalid-field");
+        assertProblem(operator.post("/banks", "{\"ispb\":"), 400, "malformed-json");
     }
 
     @Test
     @Order(3)
     void customerAccountsOpenWithAllocatedOrChosenNumbers() {
         // A chosen number the sequence would hand out next: allocation must skip it, not share it.
-        Http.Response chosen = http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2));
+        Http.Response chosen = bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2));
         assertThat(chosen.status()).as("%s", chosen).isEqualTo(201);
-        assertThat(http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2)).status()).isEqualTo(200);
+        assertThat(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2)).status()).isEqualTo(200);
 
-        Http.Response first = http.post("/accounts", Map.of("ispb", 12_345_678));
-        Http.Response second = http.post("/accounts", Map.of("ispb", 12_345_678));
+        Http.Response first = bank.post("/accounts", Map.of("ispb", 12_345_678));
+        Http.Response second = bank.post("/accounts", Map.of("ispb", 12_345_678));
         assertThat(first.status()).isEqualTo(201);
         assertThat(second.status()).isEqualTo(201);
         assertThat(first.json().path("accountNumber").asLong()).isEqualTo(1);
@@ -104,40 +113,40 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         touched.add(Id128.parse(customerB));
         touched.add(Id128.parse(second.json().path("accountId").asString()));
 
-        assertProblem(http.post("/accounts", Map.of("ispb", 99)), 422, "unknown-bank");
-        assertProblem(http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 0)), 400, "invalid-field");
-        assertProblem(http.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", "7")), 400, "invalid-field");
-        assertProblem(http.post("/accounts", Map.of()), 400, "missing-field");
+        assertProblem(participants.bank(99).post("/accounts", Map.of("ispb", 99)), 422, "unknown-bank");
+        assertProblem(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 0)), 400, "invalid-field");
+        assertProblem(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", "7")), 400, "invalid-field");
+        assertProblem(bank.post("/accounts", Map.of()), 400, "missing-field");
     }
 
     @Test
     @Order(4)
     void reserveFundingsAreIdempotentPerKey() {
         String path = "/banks/12345678/reserve-fundings";
-        Http.Response funded = http.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
+        Http.Response funded = operator.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
         assertThat(funded.status()).as("%s", funded).isEqualTo(201);
         assertThat(funded.header("Idempotent-Replayed")).isEqualTo("false");
-        Http.Response again = http.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
+        Http.Response again = operator.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
         assertThat(again.json().path("transferId").asString()).isEqualTo(funded.json().path("transferId").asString());
-        assertProblem(http.post(path, Map.of("amountCentavos", 1), "Idempotency-Key", "reserve-1"), 422, "idempotency-key-reused");
+        assertProblem(operator.post(path, Map.of("amountCentavos", 1), "Idempotency-Key", "reserve-1"), 422, "idempotency-key-reused");
         assertThat(balanceOf(ChartOfAccounts.reserve(new BankId(12_345_678)).toString()).path("balanceCentavos").asLong())
                 .as("funded once").isEqualTo(5_000_000_00L);
 
         // Unknown bank: refused without burning the key; once registered, the same key funds it.
-        assertProblem(http.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late"),
+        assertProblem(operator.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late"),
                 422, "unknown-bank");
-        assertThat(http.post("/banks", Map.of("ispb", 777, "name", "Banco Tardio")).status()).isEqualTo(201);
+        assertThat(operator.post("/banks", Map.of("ispb", 777, "name", "Banco Tardio")).status()).isEqualTo(201);
         touched.add(ChartOfAccounts.reserve(new BankId(777)));
         touched.add(ChartOfAccounts.transit(new BankId(777)));
-        assertThat(http.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late").status())
+        assertThat(operator.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late").status())
                 .isEqualTo(201);
 
-        assertProblem(http.post(path, Map.of("amountCentavos", 100)), 400, "missing-idempotency-key");
-        assertProblem(http.post(path, Map.of("amountCentavos", 0), "Idempotency-Key", "zero"), 422, "invalid-amount");
-        assertProblem(http.post(path, Map.of("amountCentavos", "100"), "Idempotency-Key", "string"), 400, "invalid-field");
-        assertProblem(http.post("/banks/abc/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "x"),
+        assertProblem(operator.post(path, Map.of("amountCentavos", 100)), 400, "missing-idempotency-key");
+        assertProblem(operator.post(path, Map.of("amountCentavos", 0), "Idempotency-Key", "zero"), 422, "invalid-amount");
+        assertProblem(operator.post(path, Map.of("amountCentavos", "100"), "Idempotency-Key", "string"), 400, "invalid-field");
+        assertProblem(operator.post("/banks/abc/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "x"),
                 400, "invalid-field");
     }
 
@@ -145,23 +154,23 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     @Order(5)
     void customerFundingsAreIdempotentPerKey() {
         String path = "/accounts/" + customerA + "/fundings";
-        Http.Response funded = http.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
+        Http.Response funded = bank.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
         assertThat(funded.status()).as("%s", funded).isEqualTo(201);
-        Http.Response again = http.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
+        Http.Response again = bank.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json().path("transferId").asString()).isEqualTo(funded.json().path("transferId").asString());
-        assertProblem(http.post(path, Map.of("amountCentavos", 999_00), "Idempotency-Key", "salary-march"), 422,
+        assertProblem(bank.post(path, Map.of("amountCentavos", 999_00), "Idempotency-Key", "salary-march"), 422,
                 "idempotency-key-reused");
         // The same key for another account is another funding.
-        assertThat(http.post("/accounts/" + customerB + "/fundings", Map.of("amountCentavos", 40_00),
+        assertThat(bank.post("/accounts/" + customerB + "/fundings", Map.of("amountCentavos", 40_00),
                 "Idempotency-Key", "salary-march").status()).isEqualTo(201);
-        assertThat(http.post(path, Map.of("amountCentavos", 10_00), "Idempotency-Key", "bonus").status()).isEqualTo(201);
+        assertThat(bank.post(path, Map.of("amountCentavos", 10_00), "Idempotency-Key", "bonus").status()).isEqualTo(201);
 
-        assertProblem(http.post("/accounts/" + ChartOfAccounts.customer(new BankId(12_345_678), 55_555) + "/fundings",
+        assertProblem(bank.post("/accounts/" + ChartOfAccounts.customer(new BankId(12_345_678), 55_555) + "/fundings",
                 Map.of("amountCentavos", 1), "Idempotency-Key", "ghost"), 404, "account-not-found");
-        assertProblem(http.post("/accounts/" + ChartOfAccounts.reserve(new BankId(12_345_678)) + "/fundings",
+        assertProblem(bank.post("/accounts/" + ChartOfAccounts.reserve(new BankId(12_345_678)) + "/fundings",
                 Map.of("amountCentavos", 1), "Idempotency-Key", "bank"), 422, "not-a-customer-account");
-        assertProblem(http.post("/accounts/xyz/fundings", Map.of("amountCentavos", 1), "Idempotency-Key", "bad"), 400,
+        assertProblem(bank.post("/accounts/xyz/fundings", Map.of("amountCentavos", 1), "Idempotency-Key", "bad"), 400,
                 "invalid-account-id");
     }
 
@@ -194,7 +203,7 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     }
 
     private JsonNode balanceOf(String accountId) {
-        Http.Response response = http.get("/accounts/" + accountId + "/balance");
+        Http.Response response = participants.holderOf(accountId).get("/accounts/" + accountId + "/balance");
         assertThat(response.status()).as("%s", response).isEqualTo(200);
         return response.json();
     }

@@ -60,7 +60,7 @@ class AdmissionControlTest extends SecondInstanceTest {
                 "--pagora.payments.admission.clearing-group-id=" + STUCK_GROUP,
                 "--pagora.payments.admission.clearing-lag-max=3",
                 "--pagora.payments.admission.lag-refresh-interval=200ms");
-        guarded = SecondInstance.http(guardedInstance);
+        guarded = SecondInstance.http(guardedInstance, bankIdentity());
     }
 
     @AfterAll

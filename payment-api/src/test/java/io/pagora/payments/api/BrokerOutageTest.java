@@ -86,7 +86,7 @@ class BrokerOutageTest extends SecondInstanceTest {
                 "--spring.kafka.producer.properties.max.block.ms=1000",
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--pagora.payments.kafka-ack-timeout=2s");
-        broken = SecondInstance.http(brokenInstance);
+        broken = SecondInstance.http(brokenInstance, bankIdentity());
         lateInstance = SecondInstance.start(database,
                 context -> context.getBeanFactory().registerSingleton("lateAcknowledgements",
                         (DefaultKafkaProducerFactoryCustomizer) factory -> factory.addPostProcessor(LateAcknowledgements::wrap)),
@@ -94,7 +94,7 @@ class BrokerOutageTest extends SecondInstanceTest {
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--spring.kafka.producer.properties.delivery.timeout.ms=10000",
                 "--pagora.payments.kafka-ack-timeout=2s");
-        late = SecondInstance.http(lateInstance);
+        late = SecondInstance.http(lateInstance, bankIdentity());
     }
 
     @AfterAll

@@ -7,6 +7,7 @@ import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.testing.fuzz.OpenApiDocument;
@@ -26,7 +27,8 @@ import tools.jackson.databind.JsonNode;
  * that is not RFC 9457 problem+json, or a stack trace: a schema-driven fuzz run of its own OpenAPI
  * document (as served at {@code /openapi.yaml}) over every operation — broken headers, query strings,
  * path parameters, bodies and methods — plus unknown paths and the actuator endpoints, on real Kafka
- * and PostgreSQL, with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run) and bounded in
+ * and PostgreSQL, as an authenticated bank (bank 1, over mutual TLS: the operator-only operations answer it 403;
+ * the actuator is probed as the operator), with a printed seed ({@code -Dpagora.fuzz.seed=…} replays a run) and bounded in
  * requests and time. Whatever money the accepted requests moved (fundings), the ledger's invariants hold
  * afterwards over every account it holds.
  */
@@ -41,8 +43,8 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
     @Test
     @SuppressWarnings("unchecked")
     void everyMalformedRequestGetsADocumentedProblemNeverA500() {
-        Http http = new Http(port);
-        Participants participants = new Participants(http);
+        Participants participants = new Participants(port);
+        Http http = participants.bank(1);
         participants.registerBank(1, "Banco Um");
         participants.fundReserve(1, 1_000_000_00);
         String account = participants.openAccount(1);
@@ -53,11 +55,17 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
         JsonNode document = Http.JSON.valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
-                BODY_BYTES_MAX, Probe.actuator(), Map.of("accountId", account, "ispb", "1",
-                        "payerAccountId", account, "payeeAccountId", payee))).published("payment-api");
+                BODY_BYTES_MAX, List.of(), Map.of("accountId", account, "ispb", "1",
+                        "payerAccountId", account, "payeeAccountId", payee))
+                .over(TestCertificates.shared().bank(1).sslContext())).published("payment-api");
+        // The actuator (all but health: the operator's) is probed as the operator, with no operation to fuzz.
+        OpenApiFuzz.Report actuator = OpenApiFuzz.run(new OpenApiDocument(Http.JSON.createObjectNode()),
+                OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, Probe.actuator(), Map.of())
+                        .over(TestCertificates.shared().operator().sslContext())).published("payment-api-actuator");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
         assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
+        assertThat(actuator.findings()).as(actuator.summary()).isEmpty();
         List<Id128> every = jdbc.queryForList("SELECT id FROM ledger.accounts", UUID.class).stream()
                 .map(Id128::fromUuid).toList();
         MoneyInvariants.check(ledger, every);

@@ -7,6 +7,7 @@ import io.pagora.payments.api.adapter.web.HttpProblems;
 import io.pagora.payments.api.domain.ProblemType;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -23,8 +24,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * Proves payment-api is operable and self-describing: {@code GET /openapi.yaml} serves an OpenAPI 3.1
  * document that documents exactly the endpoints the application maps (path and method) and every
- * problem type it can answer; {@code /actuator/health} is UP with the ledger checked; and
- * {@code /actuator/prometheus} exposes the service's metrics.
+ * problem type it can answer; {@code /actuator/health} is UP with the ledger checked (for anyone: probes present no
+ * certificate); and {@code /actuator/prometheus} exposes the service's metrics (to the operator).
  */
 class OperabilityTest extends PaymentApiIntegrationTest {
 
@@ -35,7 +36,7 @@ class OperabilityTest extends PaymentApiIntegrationTest {
     @Test
     @SuppressWarnings("unchecked")
     void openApiDocumentMatchesTheMappedEndpointsAndProblemTypes() {
-        Http.Response response = new Http(port).get("/openapi.yaml");
+        Http.Response response = Http.as(TestCertificates.shared().bank(1), port).get("/openapi.yaml");
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.contentType()).isEqualTo("application/yaml");
         Map<String, Object> document = new Yaml().load(response.body());
@@ -71,19 +72,19 @@ class OperabilityTest extends PaymentApiIntegrationTest {
 
     @Test
     void healthIsUpWithTheLedgerAndMetricsAreExposed() {
-        Http http = new Http(port);
-        Http.Response health = http.get("/actuator/health");
+        Http operator = Http.as(TestCertificates.shared().operator(), port);
+        Http.Response health = Http.anonymous(port).get("/actuator/health");
         assertThat(health.status()).as("%s", health).isEqualTo(200);
         assertThat(health.json().path("status").asString()).isEqualTo("UP");
         assertThat(health.json().path("components").path("ledger").path("status").asString()).isEqualTo("UP");
         assertThat(health.json().path("components").path("db").path("status").asString()).isEqualTo("UP");
 
-        Http.Response asJson = http.send("/actuator/health", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null,
+        Http.Response asJson = Http.anonymous(port).send("/actuator/health", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null,
                 "Accept", "application/json");
         assertThat(asJson.status()).isEqualTo(200);
 
-        http.post("/payments", "{}", "Idempotency-Key", "metrics");
-        Http.Response prometheus = http.get("/actuator/prometheus");
+        Http.as(TestCertificates.shared().bank(1), port).post("/payments", "{}", "Idempotency-Key", "metrics");
+        Http.Response prometheus = operator.get("/actuator/prometheus");
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.body()).contains("pagora_payments_known_accounts").contains("http_server_requests_seconds")
                 .contains("hikaricp_connections");

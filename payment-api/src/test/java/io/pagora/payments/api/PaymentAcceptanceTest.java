@@ -68,8 +68,8 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
 
     @BeforeAll
     void setUp() {
-        http = new Http(port);
-        participants = new Participants(http);
+        participants = new Participants(port);
+        http = participants.bank(11); // the payer's bank
         events = new RequestedEvents(kafkaBootstrapServers());
         participants.registerBank(11, "Banco Onze");
         participants.registerBank(22, "Banco Vinte e Dois");

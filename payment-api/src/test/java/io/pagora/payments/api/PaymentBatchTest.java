@@ -40,17 +40,19 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
     Http http;
     Participants participants;
     RequestedEvents events;
+    /** customers.get(0 .. PAYERS - 1) are bank 31's, the payer's bank; the others bank 32's (payees only). */
     List<String> customers = new ArrayList<>();
+    static final int PAYERS = 6;
 
     @BeforeAll
     void setUp() {
-        http = new Http(port);
-        participants = new Participants(http);
+        participants = new Participants(port);
+        http = participants.bank(31); // every payer of these batches is bank 31's customer
         events = new RequestedEvents(kafkaBootstrapServers());
         participants.registerBank(31, "Banco Trinta e Um");
         participants.registerBank(32, "Banco Trinta e Dois");
         for (int i = 0; i < 10; i++) {
-            customers.add(participants.openAccount(i % 2 == 0 ? 31 : 32));
+            customers.add(participants.openAccount(i < PAYERS ? 31 : 32));
         }
         participants.fundReserve(31, 10_000_00);
         participants.fundCustomer(customers.get(0), 1_000_00);
@@ -151,7 +153,8 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
     void fullBatchOfOneThousandIsAcceptedInOneRequest() {
         List<Object> items = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            String payer = customers.get(i % customers.size());
+            String payer = customers.get(i % PAYERS);
+            // Never the payer: i % 6 == (i + 1) % 10 would need 6k + 1 ≡ 0 (mod 10).
             String payee = customers.get((i + 1) % customers.size());
             items.add(item("bulk-" + i + "-" + UUID.randomUUID(), payer, payee, 1 + i));
         }

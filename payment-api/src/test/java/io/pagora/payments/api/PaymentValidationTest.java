@@ -51,9 +51,9 @@ class PaymentValidationTest extends PaymentApiIntegrationTest {
 
     @BeforeAll
     void setUp() {
-        http = new Http(port);
         events = new RequestedEvents(kafkaBootstrapServers());
-        Participants participants = new Participants(http);
+        Participants participants = new Participants(port);
+        http = participants.bank(1); // the payer's bank
         participants.registerBank(1, "Banco Um");
         participants.registerBank(2, "Banco Dois");
         accounts = new Accounts(participants.openAccount(1), participants.openAccount(2));

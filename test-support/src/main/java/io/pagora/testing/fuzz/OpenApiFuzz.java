@@ -51,8 +51,7 @@ public final class OpenApiFuzz {
      * @param bodyBytesMax the largest body any operation accepts; "oversized" bodies are one byte more
      * @param knownValues valid values for path parameters and body properties by name, where a generated one would only
      *     reach "not found" (optional; the schema's own values are used otherwise)
-     * @param tls the client's TLS (its identity and the CA it trusts) for a service behind mutual TLS, or null for
-     *     plain HTTP
+     * @param tls the caller's TLS context (its client certificate) for a service with mutual TLS; null for plain HTTP
      */
     public record Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax,
             List<Probe> probes, Map<String, String> knownValues, SSLContext tls) {
@@ -68,9 +67,9 @@ public final class OpenApiFuzz {
                     probes, knownValues, null);
         }
 
-        /** The same run over TLS, e.g. as {@code TestCertificates.shared().bank(ispb).sslContext()}. */
-        public Config over(SSLContext clientTls) {
-            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, clientTls);
+        /** The same run over TLS, as the caller {@code tls} presents (a service with mutual TLS). */
+        public Config over(SSLContext tls) {
+            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls);
         }
     }
 
@@ -218,8 +217,9 @@ public final class OpenApiFuzz {
 
     private void randomCompositions(List<Operation> operations, Map<Operation, FuzzRequest> valid,
             Map<Operation, List<Mutation>> mutations) {
+        // A document without operations (a run that only probes, e.g. as another caller) has nothing to compose.
         // Bounded by the request budget: every round sends one request.
-        while (withinBudget()) {
+        while (withinBudget() && !operations.isEmpty()) {
             Operation operation = operations.get(random.nextInt(operations.size()));
             List<Mutation> candidates = mutations.get(operation);
             FuzzRequest request = valid.get(operation);

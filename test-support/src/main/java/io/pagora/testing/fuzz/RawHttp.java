@@ -16,9 +16,9 @@ import javax.net.ssl.SSLContext;
 /**
  * A deliberately naive HTTP/1.1 client over a plain socket to 127.0.0.1, so that a request can carry
  * what real clients refuse to send: raw bytes in the target and header values, duplicate or
- * contradictory headers, bodies that disagree with their Content-Length. Over TLS when given a client
- * context (a service behind mutual TLS): the bytes inside are as raw. One request per connection
- * ({@code Connection: close}); the response is read to EOF, bounded in size and time.
+ * contradictory headers, bodies that disagree with their Content-Length. One request per connection
+ * ({@code Connection: close}); the response is read to EOF, bounded in size and time. Over TLS when given a
+ * context (a service with mutual TLS: the context presents the caller's certificate); the bytes inside are as raw.
  */
 public final class RawHttp {
 
@@ -29,7 +29,11 @@ public final class RawHttp {
     private final int timeoutMs;
     private final SSLContext tls;
 
-    /** @param tls the client's TLS context, or null for plain HTTP */
+    public RawHttp(int port, int timeoutMs) {
+        this(port, timeoutMs, null);
+    }
+
+    /** @param tls the client's TLS context (its identity and trusted CA), or null for plain HTTP */
     public RawHttp(int port, int timeoutMs, SSLContext tls) {
         this.port = port;
         this.timeoutMs = timeoutMs;
@@ -52,9 +56,11 @@ public final class RawHttp {
         try (Socket plain = new Socket()) {
             plain.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMs);
             plain.setSoTimeout(timeoutMs);
-            Socket socket = tls == null ? plain : tls.getSocketFactory().createSocket(plain, "127.0.0.1", port, true);
-            String writeFailure = write(socket.getOutputStream(), request);
-            return read(socket.getInputStream(), writeFailure);
+            try (Socket socket = tls == null ? plain
+                    : tls.getSocketFactory().createSocket(plain, "127.0.0.1", port, true)) {
+                String writeFailure = write(socket.getOutputStream(), request);
+                return read(socket.getInputStream(), writeFailure);
+            }
         } catch (IOException e) {
             return new Response(0, Map.of(), new byte[0], e.toString());
         }

@@ -7,6 +7,7 @@ import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.domain.Caller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +26,9 @@ import java.util.concurrent.TimeoutException;
  * while the previous ones were in flight, so an idle API answers one request as fast as before and a busy
  * one amortizes its round trips over many.
  *
- * <p>Every order keeps its own outcome (acceptAll decides each independently; two concurrent uses of one key
- * in one batch name the same payment, the later one as a replay). Bounded everywhere: the queue refuses
+ * <p>Every order keeps its own caller and its own outcome (acceptAll decides each independently; two concurrent
+ * uses of one key by one caller in one batch name the same payment, the later one as a replay; the same key
+ * used by two callers is two keys). Bounded everywhere: the queue refuses
  * beyond {@code queueMax} with {@code overloaded} (429) at once, and a caller waits at most
  * {@code waitMax}; past that its outcome is unknown and it is told to retry with the same key, which is
  * safe (the key names the same payment).
@@ -56,10 +58,13 @@ public final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** One payment, answered when its group is committed (or refused at once when the queue is full). */
-    public Outcome accept(IdempotencyKey key, PaymentRequest request) {
+    /**
+     * One payment of {@code caller}, answered when its group is committed (or refused at once when the queue is
+     * full). A group mixes callers: each order keeps its own, for its access check and its key's scope.
+     */
+    public Outcome accept(Caller caller, IdempotencyKey key, PaymentRequest request) {
         Check.that(!closed, "group commit is open");
-        Pending pending = new Pending(Order.of(key, request), new CompletableFuture<>());
+        Pending pending = new Pending(Order.of(caller, key, request), new CompletableFuture<>());
         if (!queue.offer(pending)) {
             return new Outcome.Rejected(Problem.of(ProblemType.OVERLOADED, "more than " + (queue.size())
                     + " payments are waiting to be accepted; nothing was done with this one: retry it after Retry-After"));

@@ -1,6 +1,7 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.settlement.domain.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Instant;
 import java.util.List;
@@ -8,19 +9,23 @@ import java.util.Map;
 
 /**
  * The durable idempotency store, shared by every API instance: which payment each key names, and a
- * fingerprint of the request it was first used with.
+ * fingerprint of the request it was first used with. Keys are scoped by participant: two banks that
+ * happen to choose the same key name two payments, and no bank can replay (or learn of) another's request.
  */
 public interface IdempotencyKeys {
 
+    /** A key as one participant uses it: the same text used by two participants is two keys. */
+    record Scoped(Caller participant, IdempotencyKey key) {}
+
     /** Claim {@code key} for {@code candidateId}, unless the key already names a payment. */
-    record Claim(IdempotencyKey key, byte[] requestSha256, PaymentId candidateId) {}
+    record Claim(Scoped key, byte[] requestSha256, PaymentId candidateId) {}
 
     /**
      * What the key names now.
      *
      * @param inserted true if this call stored it (the candidate id won), false if it was there before
      */
-    record Stored(IdempotencyKey key, byte[] requestSha256, PaymentId paymentId, Instant acceptedAt, boolean inserted) {}
+    record Stored(Scoped key, byte[] requestSha256, PaymentId paymentId, Instant acceptedAt, boolean inserted) {}
 
     /**
      * Claims every key at once, in a constant number of database round trips whatever the batch size.
@@ -28,5 +33,5 @@ public interface IdempotencyKeys {
      *
      * @param acceptedAt stored with every newly claimed key; microsecond precision
      */
-    Map<IdempotencyKey, Stored> claimAll(List<Claim> claims, Instant acceptedAt);
+    Map<Scoped, Stored> claimAll(List<Claim> claims, Instant acceptedAt);
 }

@@ -10,9 +10,13 @@ import io.pagora.payments.api.domain.DerivedIds;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.domain.AccessRefusal;
+import io.pagora.settlement.domain.AccessRules;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +27,12 @@ import org.slf4j.LoggerFactory;
  * Sets up participants on the ledger: banks, customer accounts and their funding. Every operation is
  * idempotent, with the ledger as the idempotency store (deterministic account and transfer ids), so a
  * retry after any failure is safe. Outcomes are values; only infrastructure failures throw.
+ *
+ * <p>Who may do what is decided here, before any ledger request, and every refusal is counted
+ * ({@link AccessRefusals}): registering banks and funding reserves are the operator's ({@code Forbidden}, a
+ * 403); a bank acts for itself only, and what it may not touch reads exactly as what does not exist: opening
+ * an account at another bank is answered as at an unregistered bank, funding or reading another bank's
+ * account as a missing account.
  */
 public final class ParticipantAdministration {
 
@@ -35,6 +45,9 @@ public final class ParticipantAdministration {
         record Registered(BankId bank, String name, Id128 reserve, Id128 transit, boolean created) implements BankRegistration {}
 
         record Refused(Problem problem) implements BankRegistration {}
+
+        /** Only the operator registers banks. */
+        record Forbidden() implements BankRegistration {}
     }
 
     public sealed interface AccountOpening {
@@ -47,6 +60,9 @@ public final class ParticipantAdministration {
         record Funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, boolean created) implements Funding {}
 
         record Refused(Problem problem) implements Funding {}
+
+        /** Only the operator funds reserves (a customer funding is refused as a missing account instead). */
+        record Forbidden() implements Funding {}
     }
 
     private final Ledger ledger;
@@ -55,9 +71,10 @@ public final class ParticipantAdministration {
     private final BankNames bankNames;
     private final AccountDirectory directory;
     private final long fundingMaxCentavos;
+    private final AccessRefusals refusals;
 
     public ParticipantAdministration(Ledger ledger, AccountNumbers accountNumbers, BankNames bankNames,
-            AccountDirectory directory, long fundingMaxCentavos) {
+            AccountDirectory directory, long fundingMaxCentavos, AccessRefusals refusals) {
         Check.that(fundingMaxCentavos > 0, "funding max must be positive: %d", fundingMaxCentavos);
         this.ledger = ledger;
         this.participants = new Participants(ledger);
@@ -65,6 +82,7 @@ public final class ParticipantAdministration {
         this.bankNames = bankNames;
         this.directory = directory;
         this.fundingMaxCentavos = fundingMaxCentavos;
+        this.refusals = refusals;
     }
 
     /** The issuer's account: every reserve is funded from it. Idempotent; run at every start. */
@@ -74,7 +92,10 @@ public final class ParticipantAdministration {
         log.info("central bank account {} {}", ChartOfAccounts.centralBank(), result == AccountResult.OK ? "created" : "exists");
     }
 
-    public BankRegistration registerBank(BankId bank, String name) {
+    public BankRegistration registerBank(Caller caller, BankId bank, String name) {
+        if (refused(caller, AccessRules.operatorOnly(caller))) {
+            return new BankRegistration.Forbidden();
+        }
         List<AccountResult> results = participants.registerBank(bank);
         Check.that(results.size() == 2, "two results for a bank's two accounts");
         if (results.stream().anyMatch(AccountResult::isIntegrityAlarm)) {
@@ -99,8 +120,8 @@ public final class ParticipantAdministration {
     }
 
     /** Opens {@code accountNumber} at {@code bank} (idempotent), or a freshly allocated number when it is null. */
-    public AccountOpening openAccount(BankId bank, Long accountNumber) {
-        if (!bankExists(bank)) {
+    public AccountOpening openAccount(Caller caller, BankId bank, Long accountNumber) {
+        if (refused(caller, AccessRules.bankItself(caller, bank)) || !bankExists(bank)) {
             return new AccountOpening.Refused(unknownBank(bank, "ispb"));
         }
         if (accountNumber != null) {
@@ -136,7 +157,10 @@ public final class ParticipantAdministration {
     }
 
     /** Central bank → the bank's reserve, once per idempotency key. */
-    public Funding fundReserve(BankId bank, long amountCentavos, IdempotencyKey key) {
+    public Funding fundReserve(Caller caller, BankId bank, long amountCentavos, IdempotencyKey key) {
+        if (refused(caller, AccessRules.operatorOnly(caller))) {
+            return new Funding.Forbidden();
+        }
         Optional<Problem> invalid = checkFundingAmount(amountCentavos);
         if (invalid.isPresent()) {
             return new Funding.Refused(invalid.get());
@@ -146,13 +170,17 @@ public final class ParticipantAdministration {
         if (!bankExists(bank)) {
             return new Funding.Refused(unknownBank(bank, null));
         }
+        // The operator is the only caller that funds reserves: the key is the operator's by construction.
         Id128 transferId = DerivedIds.reserveFunding(bank, key);
         TransferResult result = participants.fundReserve(transferId, bank, amountCentavos);
         return funded(transferId, ChartOfAccounts.centralBank(), ChartOfAccounts.reserve(bank), amountCentavos, result);
     }
 
-    /** The customer's bank (its transit account) → the customer, once per idempotency key. */
-    public Funding fundCustomer(Id128 customer, long amountCentavos, IdempotencyKey key) {
+    /**
+     * The customer's bank (its transit account) → the customer, once per idempotency key. Only the customer's
+     * bank funds it: another caller gets exactly the answer for a missing account, after the same checks.
+     */
+    public Funding fundCustomer(Caller caller, Id128 customer, long amountCentavos, IdempotencyKey key) {
         Optional<Problem> invalid = checkFundingAmount(amountCentavos);
         if (invalid.isPresent()) {
             return new Funding.Refused(invalid.get());
@@ -161,22 +189,43 @@ public final class ParticipantAdministration {
             return new Funding.Refused(Problem.of(ProblemType.NOT_A_CUSTOMER_ACCOUNT,
                     "account " + customer + " is not a customer account; fund banks through their reserve"));
         }
+        if (refused(caller, AccessRules.accountHolder(caller, customer))) {
+            return new Funding.Refused(accountNotFound(customer));
+        }
         BankId bank = ChartOfAccounts.bankOf(customer).orElseThrow();
         List<Account> found = ledger.lookupAccounts(List.of(customer, ChartOfAccounts.transit(bank)));
         if (found.stream().noneMatch(account -> account.id().equals(customer))) {
-            return new Funding.Refused(Problem.of(ProblemType.ACCOUNT_NOT_FOUND, "account " + customer + " does not exist"));
+            return new Funding.Refused(accountNotFound(customer));
         }
         if (found.size() < 2) {
             return new Funding.Refused(unknownBank(bank, null));
         }
+        // The key needs no participant scope: the id is derived from the target, and only its bank funds it.
         Id128 transferId = DerivedIds.customerFunding(customer, key);
         TransferResult result = participants.fundCustomer(transferId, customer, amountCentavos);
         return funded(transferId, ChartOfAccounts.transit(bank), customer, amountCentavos, result);
     }
 
-    /** The account as the ledger holds it now, if it exists. */
-    public Optional<Account> account(Id128 id) {
+    /**
+     * The account as the ledger holds it now, if it exists and {@code caller} holds it (its bank; the central
+     * bank's: the operator). Another caller's account is empty, like a missing one: see {@link #accountNotFound}.
+     */
+    public Optional<Account> account(Caller caller, Id128 id) {
+        if (refused(caller, AccessRules.accountHolder(caller, id))) {
+            return Optional.empty();
+        }
         return ledger.lookupAccounts(List.of(id)).stream().findFirst();
+    }
+
+    /** The answer for an account that does not exist, or that the caller may not see: the same, on purpose. */
+    public static Problem accountNotFound(Id128 account) {
+        return Problem.of(ProblemType.ACCOUNT_NOT_FOUND, "account " + account + " does not exist");
+    }
+
+    /** Counts a refusal; true if there is one. */
+    private boolean refused(Caller caller, Optional<AccessRefusal> refusal) {
+        refusal.ifPresent(reason -> refusals.refused(caller, reason));
+        return refusal.isPresent();
     }
 
     public static Optional<AccountKind> kindOf(Account account) {

@@ -4,6 +4,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.application.IdempotencyKeys.Stored;
 import io.pagora.payments.api.application.PaymentPublisher.Publication;
 import io.pagora.payments.api.domain.IdempotencyKey;
@@ -12,6 +13,10 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.application.AccessRefusals;
+import io.pagora.settlement.domain.AccessRefusal;
+import io.pagora.settlement.domain.AccessRules;
+import io.pagora.settlement.domain.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
@@ -39,6 +44,11 @@ import java.util.Set;
  * it names. A retry with the same key and request (after a crash, a timeout, a 503) re-publishes the
  * same event — same payment id, same acceptedAt — and clearing, idempotent by payment id, moves the
  * money at most once. The same key with a different request is refused and nothing is published.
+ *
+ * <p>Only the payer's bank may move its customers' money: an order whose payer account is not at the
+ * caller's bank is answered exactly as one whose payer account does not exist (so another bank's customers
+ * cannot be told from ids nobody holds), counted as {@link AccessRefusal#FOREIGN_ACCOUNT}, and goes no further:
+ * no ledger lookup, no key claimed, nothing published. Keys are the caller's own ({@link Scoped}).
  */
 public final class PaymentIntake {
 
@@ -58,18 +68,28 @@ public final class PaymentIntake {
         record Unknown(Problem problem) implements Outcome {}
     }
 
-    /** One order as parsed: either a key and a well-formed request, or the problem that made parsing fail. */
-    public record Order(IdempotencyKey key, PaymentRequest request, Problem problem) {
+    /**
+     * One order as parsed, with who sent it: either a key and a well-formed request, or the problem that made
+     * parsing fail. Each order carries its own caller: a group commit merges concurrent requests of different
+     * callers into one {@link #acceptAll}.
+     */
+    public record Order(Caller caller, IdempotencyKey key, PaymentRequest request, Problem problem) {
         public Order {
+            Check.that(caller != null, "every order has a caller");
             Check.that((problem == null) == (key != null && request != null), "an order is parsed or has a problem");
         }
 
-        public static Order of(IdempotencyKey key, PaymentRequest request) {
-            return new Order(key, request, null);
+        public static Order of(Caller caller, IdempotencyKey key, PaymentRequest request) {
+            return new Order(caller, key, request, null);
         }
 
-        public static Order malformed(Problem problem) {
-            return new Order(null, null, problem);
+        public static Order malformed(Caller caller, Problem problem) {
+            return new Order(caller, null, null, problem);
+        }
+
+        /** The key as this order's caller owns it. */
+        Scoped scopedKey() {
+            return new Scoped(caller, key);
         }
     }
 
@@ -80,9 +100,10 @@ public final class PaymentIntake {
     private final TimeOrderedIds ids;
     private final Clock clock;
     private final Admission admission;
+    private final AccessRefusals refusals;
 
     public PaymentIntake(PaymentRules rules, AccountDirectory accounts, IdempotencyKeys keys, PaymentPublisher publisher,
-            TimeOrderedIds ids, Clock clock, Admission admission) {
+            TimeOrderedIds ids, Clock clock, Admission admission, AccessRefusals refusals) {
         this.rules = rules;
         this.accounts = accounts;
         this.keys = keys;
@@ -90,10 +111,11 @@ public final class PaymentIntake {
         this.ids = ids;
         this.clock = clock;
         this.admission = admission;
+        this.refusals = refusals;
     }
 
-    public Outcome accept(IdempotencyKey key, PaymentRequest request) {
-        return acceptAll(List.of(Order.of(key, request))).getFirst();
+    public Outcome accept(Caller caller, IdempotencyKey key, PaymentRequest request) {
+        return acceptAll(List.of(Order.of(caller, key, request))).getFirst();
     }
 
     /**
@@ -111,7 +133,7 @@ public final class PaymentIntake {
         List<Integer> admissible = checkAccounts(orders, valid, outcomes);
         KeyUses uses = KeyUses.of(orders, admissible);
         if (!uses.firstUse().isEmpty()) {
-            Map<IdempotencyKey, Stored> stored = claimKeys(uses);
+            Map<Scoped, Stored> stored = claimKeys(uses);
             publish(orders, uses, stored, outcomes);
         }
         followFirstUses(orders, uses, outcomes);
@@ -121,14 +143,18 @@ public final class PaymentIntake {
         return List.of(outcomes);
     }
 
-    /** 1. Everything decidable without I/O. Answers the indexes of the orders still open. */
+    /**
+     * 1. Everything decidable without I/O, the caller's right to the payer account last (after the checks a
+     * missing payer would fail too, so a foreign payer and a missing one are answered alike in every case).
+     * Answers the indexes of the orders still open.
+     */
     private List<Integer> checkRequests(List<Order> orders, Outcome[] outcomes) {
         List<Integer> valid = new ArrayList<>(orders.size());
         for (int i = 0; i < orders.size(); i++) {
             Order order = orders.get(i);
             Optional<Problem> problem = order.problem() != null
                     ? Optional.of(order.problem())
-                    : rules.checkRequest(order.request());
+                    : rules.checkRequest(order.request()).or(() -> checkPayer(order));
             if (problem.isPresent()) {
                 outcomes[i] = new Outcome.Rejected(problem.get());
             } else {
@@ -136,6 +162,13 @@ public final class PaymentIntake {
             }
         }
         return valid;
+    }
+
+    /** A payer account not at the caller's bank: counted, and answered as the unknown payer it is to this caller. */
+    private Optional<Problem> checkPayer(Order order) {
+        Optional<AccessRefusal> refusal = AccessRules.accountHolder(order.caller(), order.request().payer());
+        refusal.ifPresent(reason -> refusals.refused(order.caller(), reason));
+        return refusal.map(reason -> PaymentRules.unknownPayer(order.request()));
     }
 
     /** 2. One ledger lookup for every account not known to exist. Answers the indexes still open. */
@@ -166,15 +199,16 @@ public final class PaymentIntake {
      * @param firstUse each key's first admissible order, in order of first use
      * @param laterUses the admissible orders whose key an earlier order of the batch already uses
      */
-    private record KeyUses(byte[][] fingerprints, Map<IdempotencyKey, Integer> firstUse, List<Integer> laterUses) {
+    private record KeyUses(byte[][] fingerprints, Map<Scoped, Integer> firstUse, List<Integer> laterUses) {
 
         static KeyUses of(List<Order> orders, List<Integer> admissible) {
             byte[][] fingerprints = new byte[orders.size()][];
-            Map<IdempotencyKey, Integer> firstUse = new LinkedHashMap<>();
+            Map<Scoped, Integer> firstUse = new LinkedHashMap<>();
             List<Integer> laterUses = new ArrayList<>();
             for (int i : admissible) {
                 fingerprints[i] = orders.get(i).request().fingerprint();
-                if (firstUse.putIfAbsent(orders.get(i).key(), i) != null) {
+                // Scoped by caller: two callers' equal keys in one group commit are two keys.
+                if (firstUse.putIfAbsent(orders.get(i).scopedKey(), i) != null) {
                     laterUses.add(i);
                 }
             }
@@ -183,7 +217,7 @@ public final class PaymentIntake {
     }
 
     /** 4. One SQL statement claims every key, each with a new payment id it keeps if it is new. */
-    private Map<IdempotencyKey, Stored> claimKeys(KeyUses uses) {
+    private Map<Scoped, Stored> claimKeys(KeyUses uses) {
         Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
         List<Claim> claims = new ArrayList<>(uses.firstUse().size());
         uses.firstUse().forEach((key, i) -> claims.add(new Claim(key, uses.fingerprints()[i], ids.nextPaymentId())));
@@ -194,12 +228,12 @@ public final class PaymentIntake {
      * 5. Publish new and replayed payments alike; refuse a key reused for another request. All sends go
      * out before one bounded wait for all acknowledgements.
      */
-    private void publish(List<Order> orders, KeyUses uses, Map<IdempotencyKey, Stored> stored, Outcome[] outcomes) {
+    private void publish(List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored, Outcome[] outcomes) {
         int firstUses = uses.firstUse().size();
         List<Integer> publishing = new ArrayList<>(firstUses);
         List<Stored> publishingKeys = new ArrayList<>(firstUses);
         List<PaymentRequested> events = new ArrayList<>(firstUses);
-        for (Map.Entry<IdempotencyKey, Integer> use : uses.firstUse().entrySet()) {
+        for (Map.Entry<Scoped, Integer> use : uses.firstUse().entrySet()) {
             int i = use.getValue();
             Stored claim = stored.get(use.getKey());
             Check.that(claim != null, "every claimed key is answered: %s", use.getKey());
@@ -233,7 +267,7 @@ public final class PaymentIntake {
     /** 6. Later uses of a key within the batch take their first use's outcome, or are refused. */
     private static void followFirstUses(List<Order> orders, KeyUses uses, Outcome[] outcomes) {
         for (int i : uses.laterUses()) {
-            int first = uses.firstUse().get(orders.get(i).key());
+            int first = uses.firstUse().get(orders.get(i).scopedKey());
             if (!Arrays.equals(uses.fingerprints()[first], uses.fingerprints()[i])) {
                 outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
                         "this idempotencyKey is used by item " + first + " of the same batch with a different request"));

@@ -21,6 +21,7 @@ import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.service.ledger.LedgerConfiguration;
 import io.pagora.service.ledger.LedgerHealthConfiguration;
 import io.pagora.service.security.CallerSecurityConfiguration;
+import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.service.web.EdgeProblemsConfiguration;
 import io.pagora.kernel.Check;
 import java.time.Clock;
@@ -46,7 +47,9 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryC
 /**
  * Wires payment-api: the stores, the publisher, the services and the web layer. Every bean
  * is declared here (component scanning covers only this package), so the whole graph reads in one place. The ledger
- * bean and its health come from service-support, as in every service.
+ * bean and its health come from service-support, as in every service; so does who is calling
+ * ({@link CallerSecurityConfiguration}: mutual TLS, and the {@link AccessRefusals} metric the intake and the
+ * administration report their refusals to).
  */
 @Configuration(proxyBeanMethods = false)
 @Import({EdgeProblemsConfiguration.class, CallerSecurityConfiguration.class, LedgerConfiguration.class,
@@ -75,8 +78,9 @@ public class PaymentApiConfiguration {
     /** Accepts POST /payments. */
     @Bean
     PaymentIntake paymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
-            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission) {
-        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single", admission);
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission,
+            AccessRefusals refusals) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single", admission, refusals);
     }
 
     /**
@@ -85,15 +89,17 @@ public class PaymentApiConfiguration {
      */
     @Bean
     PaymentIntake batchPaymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
-            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission) {
-        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch", admission);
+            KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission,
+            AccessRefusals refusals) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch", admission, refusals);
     }
 
     private static PaymentIntake intake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, String endpoint,
-            Admission admission) {
+            Admission admission, AccessRefusals refusals) {
         return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos()), accounts, new JdbcIdempotencyKeys(jdbc),
-                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock, admission);
+                new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock, admission,
+                refusals);
     }
 
     @Bean(destroyMethod = "close")
@@ -114,9 +120,9 @@ public class PaymentApiConfiguration {
 
     @Bean
     ParticipantAdministration participantAdministration(Ledger ledger, JdbcTemplate jdbc, AccountDirectory accounts,
-            PaymentApiProperties properties) {
+            PaymentApiProperties properties, AccessRefusals refusals) {
         return new ParticipantAdministration(ledger, new JdbcAccountNumbers(jdbc), new JdbcBankNames(jdbc), accounts,
-                properties.fundingMaxCentavos());
+                properties.fundingMaxCentavos(), refusals);
     }
 
     /**

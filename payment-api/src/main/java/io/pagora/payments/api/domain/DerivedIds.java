@@ -11,7 +11,10 @@ import java.nio.charset.StandardCharsets;
  * idempotency store for administrative fundings: the same key always names the same transfer
  * (the ledger answers {@code EXISTS}), a different amount under the same key is refused
  * ({@code EXISTS_WITH_DIFFERENT_AMOUNT}). The purpose and the target are part of the hash, so one key
- * used for two different targets names two different transfers.
+ * used for two different targets names two different transfers. That also scopes the keys by participant,
+ * with no participant in the hash: a target is funded only by its owner (a customer account by its bank, a
+ * reserve by the operator: ParticipantAdministration), so two banks' equal keys never name one transfer
+ * (AuthorizationTest shows it, and that a refused funding leaves the key free).
  */
 public final class DerivedIds {
 

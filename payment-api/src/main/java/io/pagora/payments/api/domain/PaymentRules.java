@@ -51,8 +51,7 @@ public final class PaymentRules {
     /** The ledger's view: both accounts exist and are customer accounts in BRL. */
     public Optional<Problem> checkAccounts(PaymentRequest request, AccountStatus payer, AccountStatus payee) {
         if (payer == AccountStatus.MISSING) {
-            return Optional.of(Problem.ofField(ProblemType.UNKNOWN_ACCOUNT, "payerAccountId",
-                    "payer account " + request.payer() + " does not exist"));
+            return Optional.of(unknownPayer(request));
         }
         if (payee == AccountStatus.MISSING) {
             return Optional.of(Problem.ofField(ProblemType.UNKNOWN_ACCOUNT, "payeeAccountId",
@@ -65,6 +64,15 @@ public final class PaymentRules {
             return Optional.of(notCustomer("payeeAccountId", request.payee()));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The answer for a payer account that does not exist; also the answer for a payer account of another bank
+     * than the caller's, so that a bank cannot tell another bank's customers from ids nobody holds.
+     */
+    public static Problem unknownPayer(PaymentRequest request) {
+        return Problem.ofField(ProblemType.UNKNOWN_ACCOUNT, "payerAccountId",
+                "payer account " + request.payer() + " does not exist");
     }
 
     /** What the ledger says about an account id. */

@@ -2,6 +2,7 @@ package io.pagora.payments.api.testsupport;
 
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -12,7 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A second payment-api instance on the test's database, for tests that compare a healthy instance with
  * one under a fault. Settings are command-line arguments: they outrank application.yaml (builder
- * "properties" would not).
+ * "properties" would not). It serves mutual TLS with the test CA's certificates, as the test's instance does.
  */
 public final class SecondInstance {
 
@@ -21,14 +22,16 @@ public final class SecondInstance {
     /** {@code database}: the {@code --spring.datasource.*} arguments of the test's database. */
     public static ConfigurableApplicationContext start(List<String> database,
             ApplicationContextInitializer<ConfigurableApplicationContext> initializer, String... settings) {
-        List<String> args = new ArrayList<>(List.of("--server.port=0"));
+        List<String> args = new ArrayList<>(List.of("--server.port=0",
+                "--pagora.tls.directory=" + TestCertificates.shared().directory()));
         args.addAll(database);
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(PaymentApiApplication.class).initializers(initializer)
                 .run(args.toArray(String[]::new));
     }
 
-    public static Http http(ConfigurableApplicationContext instance) {
-        return new Http(((WebServerApplicationContext) instance).getWebServer().getPort());
+    /** A client of {@code instance} presenting {@code identity}. */
+    public static Http http(ConfigurableApplicationContext instance, TestCertificates.Identity identity) {
+        return Http.as(identity, ((WebServerApplicationContext) instance).getWebServer().getPort());
     }
 }

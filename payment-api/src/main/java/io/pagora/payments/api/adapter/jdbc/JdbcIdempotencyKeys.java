@@ -3,7 +3,9 @@ package io.pagora.payments.api.adapter.jdbc;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.IdempotencyKeys;
+import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.settlement.domain.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import java.sql.Array;
 import java.sql.Connection;
@@ -25,7 +27,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * Idempotency keys in PostgreSQL ({@code payment_api.idempotency_keys}), claimed set-based: one
  * statement inserts every new key ({@code unnest … ON CONFLICT DO NOTHING}) and returns, in the same
- * round trip, the rows of the keys that already existed.
+ * round trip, the rows of the keys that already existed. A key is unique per participant (the caller's
+ * principal name, {@code participant}): the same text claimed by two banks is two rows.
  *
  * <p>A key inserted by a concurrent transaction that commits while this statement runs is in neither
  * half (the insert skips it, the statement's snapshot predates it): those keys are claimed again by a
@@ -37,17 +40,20 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
 
     private static final String CLAIM = """
             WITH request AS (
-                SELECT * FROM unnest(?::text[], ?::text[], ?::uuid[]) AS r(idempotency_key, request_hex, payment_id)
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::uuid[])
+                    AS r(participant, idempotency_key, request_hex, payment_id)
             ), inserted AS (
-                INSERT INTO payment_api.idempotency_keys (idempotency_key, request_sha256, payment_id, accepted_at)
-                SELECT idempotency_key, decode(request_hex, 'hex'), payment_id, ?::timestamptz FROM request
-                ON CONFLICT (idempotency_key) DO NOTHING
-                RETURNING idempotency_key, request_sha256, payment_id, accepted_at
+                INSERT INTO payment_api.idempotency_keys (participant, idempotency_key, request_sha256, payment_id,
+                        accepted_at)
+                SELECT participant, idempotency_key, decode(request_hex, 'hex'), payment_id, ?::timestamptz FROM request
+                ON CONFLICT (participant, idempotency_key) DO NOTHING
+                RETURNING participant, idempotency_key, request_sha256, payment_id, accepted_at
             )
-            SELECT idempotency_key, request_sha256, payment_id, accepted_at, true AS inserted FROM inserted
+            SELECT participant, idempotency_key, request_sha256, payment_id, accepted_at, true AS inserted FROM inserted
             UNION ALL
-            SELECT k.idempotency_key, k.request_sha256, k.payment_id, k.accepted_at, false AS inserted
-            FROM payment_api.idempotency_keys k JOIN request r ON r.idempotency_key = k.idempotency_key
+            SELECT k.participant, k.idempotency_key, k.request_sha256, k.payment_id, k.accepted_at, false AS inserted
+            FROM payment_api.idempotency_keys k
+            JOIN request r ON r.participant = k.participant AND r.idempotency_key = k.idempotency_key
             """;
 
     private final JdbcTemplate jdbc;
@@ -57,14 +63,14 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
     }
 
     @Override
-    public Map<IdempotencyKey, Stored> claimAll(List<Claim> claims, Instant acceptedAt) {
-        Map<IdempotencyKey, Stored> answered = new HashMap<>(claims.size() * 2);
+    public Map<Scoped, Stored> claimAll(List<Claim> claims, Instant acceptedAt) {
+        Map<Scoped, Stored> answered = new HashMap<>(claims.size() * 2);
         List<Claim> pending = claims;
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             Check.that(attempt <= ATTEMPTS_MAX, "idempotency keys still unclaimed after %d attempts: %d keys",
                     ATTEMPTS_MAX, pending.size());
             List<Claim> batch = pending;
-            answered.putAll(jdbc.execute((ConnectionCallback<Map<IdempotencyKey, Stored>>)
+            answered.putAll(jdbc.execute((ConnectionCallback<Map<Scoped, Stored>>)
                     connection -> claimOnce(connection, batch, acceptedAt)));
             List<Claim> missing = new ArrayList<>();
             for (Claim claim : pending) {
@@ -77,41 +83,52 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
         return answered;
     }
 
-    private static Map<IdempotencyKey, Stored> claimOnce(Connection connection, List<Claim> claims, Instant acceptedAt)
+    private static Map<Scoped, Stored> claimOnce(Connection connection, List<Claim> claims, Instant acceptedAt)
             throws SQLException {
+        String[] participants = new String[claims.size()];
         String[] keys = new String[claims.size()];
         String[] hashes = new String[claims.size()];
         UUID[] paymentIds = new UUID[claims.size()];
         HexFormat hex = HexFormat.of();
         for (int i = 0; i < claims.size(); i++) {
             Claim claim = claims.get(i);
-            keys[i] = claim.key().value();
+            participants[i] = claim.key().participant().principalName();
+            keys[i] = claim.key().key().value();
             hashes[i] = hex.formatHex(claim.requestSha256());
             paymentIds[i] = claim.candidateId().value().toUuid();
         }
-        Map<IdempotencyKey, Stored> stored = new HashMap<>(claims.size() * 2);
+        Map<Scoped, Stored> stored = new HashMap<>(claims.size() * 2);
+        Array participantArray = connection.createArrayOf("text", participants);
         Array keyArray = connection.createArrayOf("text", keys);
         Array hashArray = connection.createArrayOf("text", hashes);
         Array idArray = connection.createArrayOf("uuid", paymentIds);
         try (PreparedStatement statement = connection.prepareStatement(CLAIM)) {
-            statement.setArray(1, keyArray);
-            statement.setArray(2, hashArray);
-            statement.setArray(3, idArray);
-            statement.setObject(4, OffsetDateTime.ofInstant(acceptedAt, ZoneOffset.UTC));
+            statement.setArray(1, participantArray);
+            statement.setArray(2, keyArray);
+            statement.setArray(3, hashArray);
+            statement.setArray(4, idArray);
+            statement.setObject(5, OffsetDateTime.ofInstant(acceptedAt, ZoneOffset.UTC));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    IdempotencyKey key = new IdempotencyKey(rows.getString(1));
-                    Stored row = new Stored(key, rows.getBytes(2),
-                            new PaymentId(Id128.fromUuid(rows.getObject(3, UUID.class))),
-                            rows.getObject(4, OffsetDateTime.class).toInstant(), rows.getBoolean(5));
+                    Scoped key = new Scoped(participant(rows.getString(1)), new IdempotencyKey(rows.getString(2)));
+                    Stored row = new Stored(key, rows.getBytes(3),
+                            new PaymentId(Id128.fromUuid(rows.getObject(4, UUID.class))),
+                            rows.getObject(5, OffsetDateTime.class).toInstant(), rows.getBoolean(6));
                     Check.that(stored.put(key, row) == null, "one row per key: %s", key);
                 }
             }
         } finally {
+            participantArray.free();
             keyArray.free();
             hashArray.free();
             idArray.free();
         }
         return stored;
+    }
+
+    /** Rows are only ever joined to the claims' participants, each a caller's principal name. */
+    private static Caller participant(String principalName) {
+        return Caller.ofPrincipalName(principalName).orElseThrow(
+                () -> new IllegalStateException("an idempotency key row names no caller: " + principalName));
     }
 }

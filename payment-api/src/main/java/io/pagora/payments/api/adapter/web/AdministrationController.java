@@ -12,6 +12,8 @@ import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.Caller;
+import io.pagora.service.web.EdgeProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
@@ -26,6 +28,10 @@ import tools.jackson.databind.JsonNode;
  * Participant administration, needed to use the platform: banks, customer accounts, funding and
  * balances, all on the ledger. Every write is idempotent: 201 when it took effect now, 200 (with
  * {@code Idempotent-Replayed: true} for fundings) when an identical earlier request already did.
+ *
+ * <p>Every method passes its {@link Caller} to {@link ParticipantAdministration}, which decides what the caller
+ * may do; this adapter only renders the answer: a function refused to a bank (registering banks, funding
+ * reserves) is 403 {@code forbidden}; an object refused reads as a missing one, rendered like one.
  */
 @RestController
 public class AdministrationController {
@@ -52,7 +58,7 @@ public class AdministrationController {
     }
 
     @PostMapping("/banks")
-    public ResponseEntity<Object> registerBank(HttpServletRequest http) {
+    public ResponseEntity<Object> registerBank(Caller caller, HttpServletRequest http) {
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
         String name = fields.requiredString("name");
@@ -60,21 +66,22 @@ public class AdministrationController {
             throw fields.invalid(ProblemType.INVALID_FIELD, "name",
                     "must be 1 to " + BANK_NAME_CHARS_MAX + " characters, not blank, without control characters");
         }
-        return switch (administration.registerBank(bank, name)) {
+        return switch (administration.registerBank(caller, bank, name)) {
             case BankRegistration.Registered registered -> ResponseEntity
                     .status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK)
                     .body(new BankResponse(bank.ispb(), registered.name(), registered.reserve().toString(),
                             registered.transit().toString()));
             case BankRegistration.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+            case BankRegistration.Forbidden forbidden -> operatorOnly(http);
         };
     }
 
     @PostMapping("/accounts")
-    public ResponseEntity<Object> openAccount(HttpServletRequest http) {
+    public ResponseEntity<Object> openAccount(Caller caller, HttpServletRequest http) {
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
         Long accountNumber = fields.optionalLong("accountNumber", 1, Long.MAX_VALUE);
-        return switch (administration.openAccount(bank, accountNumber)) {
+        return switch (administration.openAccount(caller, bank, accountNumber)) {
             case AccountOpening.Opened opened -> ResponseEntity
                     .status(opened.created() ? HttpStatus.CREATED : HttpStatus.OK)
                     .body(new AccountResponse(opened.account().toString(), bank.ispb(), opened.accountNumber()));
@@ -83,45 +90,54 @@ public class AdministrationController {
     }
 
     @PostMapping("/banks/{ispb}/reserve-fundings")
-    public ResponseEntity<Object> fundReserve(@PathVariable("ispb") String ispb, HttpServletRequest http) {
+    public ResponseEntity<Object> fundReserve(@PathVariable("ispb") String ispb, Caller caller, HttpServletRequest http) {
         BankId bank = parseIspb(ispb);
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         IdempotencyKey key = idempotencyKey(http);
         long amount = fields.amountCentavos("amountCentavos");
-        return switch (administration.fundReserve(bank, amount, key)) {
+        return switch (administration.fundReserve(caller, bank, amount, key)) {
             case Funding.Funded funded -> funded(funded, new ReserveFundingResponse(funded.transferId().toString(),
                     bank.ispb(), funded.credited().toString(), funded.amountCentavos()));
             case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+            case Funding.Forbidden forbidden -> operatorOnly(http);
         };
     }
 
     @PostMapping("/accounts/{accountId}/fundings")
-    public ResponseEntity<Object> fundCustomer(@PathVariable("accountId") String accountId, HttpServletRequest http) {
+    public ResponseEntity<Object> fundCustomer(@PathVariable("accountId") String accountId, Caller caller,
+            HttpServletRequest http) {
         Id128 account = JsonFields.parseAccountId(accountId, "accountId");
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         IdempotencyKey key = idempotencyKey(http);
         long amount = fields.amountCentavos("amountCentavos");
-        return switch (administration.fundCustomer(account, amount, key)) {
+        return switch (administration.fundCustomer(caller, account, amount, key)) {
             case Funding.Funded funded -> funded(funded, new CustomerFundingResponse(funded.transferId().toString(),
                     account.toString(), funded.amountCentavos()));
             case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
+            case Funding.Forbidden forbidden -> operatorOnly(http);
         };
     }
 
     /** Balances as the ledger (the authority) holds them now. */
     @GetMapping("/accounts/{accountId}/balance")
-    public ResponseEntity<Object> balance(@PathVariable("accountId") String accountId, HttpServletRequest http) {
+    public ResponseEntity<Object> balance(@PathVariable("accountId") String accountId, Caller caller,
+            HttpServletRequest http) {
         Id128 id = JsonFields.parseAccountId(accountId, "accountId");
-        Optional<Account> found = administration.account(id);
+        Optional<Account> found = administration.account(caller, id);
         if (found.isEmpty()) {
-            return Problems.response(Problem.of(ProblemType.ACCOUNT_NOT_FOUND, "account " + id + " does not exist"),
-                    http.getRequestURI());
+            return Problems.response(ParticipantAdministration.accountNotFound(id), http.getRequestURI());
         }
         Account account = found.get();
         String kind = ParticipantAdministration.kindOf(account).map(AccountKind::name).orElse("UNKNOWN");
         return ResponseEntity.ok(new BalanceResponse(id.toString(), kind, account.creditsPosted(), account.debitsPosted(),
                 account.debitsPending(), account.creditsPending(), account.creditsPosted() - account.debitsPosted(),
                 account.creditsPosted() - account.debitsPosted() - account.debitsPending()));
+    }
+
+    /** The answer every operator-only function gives any other caller, as the actuator's does. */
+    private static ResponseEntity<Object> operatorOnly(HttpServletRequest http) {
+        return Problems.response(EdgeProblems.FORBIDDEN, null, "only the switch operator may use this endpoint",
+                http.getRequestURI());
     }
 
     private static ResponseEntity<Object> funded(Funding.Funded funded, Object body) {

@@ -7,7 +7,8 @@ import org.springframework.http.HttpStatus;
 
 /**
  * payment-api's refusals that are about HTTP, not about payments: a body that cannot be read, a batch of the wrong
- * size, an outage met while answering, and the errors every service answers alike ({@link EdgeProblems}). The
+ * size, an outage met while answering, and the errors every service answers alike ({@link EdgeProblems}: among them
+ * 401 {@code unauthenticated} and 403 {@code forbidden}, who may call at all and who may use a function). The
  * reasons a payment or an administration request is refused are the domain's
  * ({@link io.pagora.payments.api.domain.ProblemType}).
  */
@@ -26,7 +27,7 @@ public final class HttpProblems {
     public static final List<ProblemType> ALL = List.of(MALFORMED_JSON, INVALID_BATCH_SIZE, LEDGER_UNAVAILABLE,
             DATABASE_UNAVAILABLE, EdgeProblems.UNSUPPORTED_MEDIA_TYPE, EdgeProblems.PAYLOAD_TOO_LARGE,
             EdgeProblems.NOT_FOUND, EdgeProblems.METHOD_NOT_ALLOWED, EdgeProblems.NOT_ACCEPTABLE,
-            EdgeProblems.BAD_REQUEST, EdgeProblems.INTERNAL_ERROR);
+            EdgeProblems.BAD_REQUEST, EdgeProblems.INTERNAL_ERROR, EdgeProblems.UNAUTHENTICATED, EdgeProblems.FORBIDDEN);
 
     private HttpProblems() {}
 }

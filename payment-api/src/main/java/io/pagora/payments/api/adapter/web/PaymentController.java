@@ -11,6 +11,7 @@ import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.domain.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Instant;
@@ -27,6 +28,8 @@ import tools.jackson.databind.JsonNode;
  * The command side: {@code POST /payments} (one payment, {@code Idempotency-Key} header) and
  * {@code POST /payments/batch} (up to {@code batch-items-max}, a key per item). A 202 means the broker
  * holds the payment durably; its outcome is read from the reporting-service (the Location header).
+ * Each order carries its {@link Caller}: the intake decides whether the caller may pay from the payer account
+ * (a foreign payer reads as an unknown one) and scopes the caller's Idempotency-Keys to it.
  */
 @RestController
 public class PaymentController {
@@ -67,24 +70,24 @@ public class PaymentController {
     }
 
     @PostMapping("/payments")
-    public ResponseEntity<Object> pay(HttpServletRequest http) {
+    public ResponseEntity<Object> pay(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
         try {
-            return payOne(http, started);
+            return payOne(caller, http, started);
         } catch (RuntimeException e) {
             acceptMetrics.failed(AcceptMetrics.Endpoint.SINGLE, e, System.nanoTime() - started);
             throw e;
         }
     }
 
-    private ResponseEntity<Object> payOne(HttpServletRequest http, long started) {
+    private ResponseEntity<Object> payOne(Caller caller, HttpServletRequest http, long started) {
         JsonNode body = JsonBodies.read(http, bodyMaxBytes);
         IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(IDEMPOTENCY_KEY), IDEMPOTENCY_KEY);
         if (key.problem() != null) {
             throw new ProblemException(key.problem());
         }
         PaymentRequest request = PaymentJson.parse(body);
-        Outcome outcome = intake.accept(key.key(), request);
+        Outcome outcome = intake.accept(caller, key.key(), request);
         count(outcome);
         acceptMetrics.record(AcceptMetrics.Endpoint.SINGLE, outcome, System.nanoTime() - started);
         return switch (outcome) {
@@ -98,7 +101,7 @@ public class PaymentController {
     }
 
     @PostMapping("/payments/batch")
-    public ResponseEntity<Object> payBatch(HttpServletRequest http) {
+    public ResponseEntity<Object> payBatch(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
         // Before the body is read: a refused batch costs nothing but this answer, a 429 for the whole batch.
         Optional<Problem> overloaded = admission.refusal();
@@ -110,7 +113,7 @@ public class PaymentController {
             return Problems.response(busy.get(), http.getRequestURI());
         }
         try {
-            return payMany(http, started);
+            return payMany(caller, http, started);
         } catch (RuntimeException e) {
             acceptMetrics.failed(AcceptMetrics.Endpoint.BATCH, e, System.nanoTime() - started);
             throw e;
@@ -119,8 +122,8 @@ public class PaymentController {
         }
     }
 
-    private ResponseEntity<Object> payMany(HttpServletRequest http, long started) {
-        List<Order> orders = orders(JsonBodies.read(http, batchBodyMaxBytes));
+    private ResponseEntity<Object> payMany(Caller caller, HttpServletRequest http, long started) {
+        List<Order> orders = orders(caller, JsonBodies.read(http, batchBodyMaxBytes));
         List<Outcome> outcomes = batchIntake.acceptAll(orders);
         long elapsedNanos = System.nanoTime() - started;
         BatchResult.Tally tally = new BatchResult.Tally(outcomes.size());
@@ -137,7 +140,7 @@ public class PaymentController {
     }
 
     /** The batch body's items, each parsed or with the problem that made parsing fail. */
-    private List<Order> orders(JsonNode body) {
+    private List<Order> orders(Caller caller, JsonNode body) {
         JsonFields fields = new JsonFields(body);
         JsonNode items = fields.node("payments");
         if (items == null) {
@@ -152,30 +155,30 @@ public class PaymentController {
         }
         List<Order> orders = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
-            orders.add(order(items.get(i), i));
+            orders.add(order(caller, items.get(i), i));
         }
         return orders;
     }
 
-    private static Order order(JsonNode item, int index) {
+    private static Order order(Caller caller, JsonNode item, int index) {
         if (!item.isObject()) {
-            return Order.malformed(Problem.of(ProblemType.INVALID_FIELD,
+            return Order.malformed(caller, Problem.of(ProblemType.INVALID_FIELD,
                     "payments[" + index + "] must be a JSON object, got " + JsonFields.typeOf(item)));
         }
         JsonNode keyNode = item.get("idempotencyKey");
         String field = "idempotencyKey";
         if (keyNode != null && !keyNode.isNull() && !keyNode.isString()) {
-            return Order.malformed(Problem.ofField(ProblemType.INVALID_IDEMPOTENCY_KEY, field,
+            return Order.malformed(caller, Problem.ofField(ProblemType.INVALID_IDEMPOTENCY_KEY, field,
                     field + " must be a string, got " + JsonFields.typeOf(keyNode)));
         }
         IdempotencyKey.Result key = IdempotencyKey.parse(keyNode == null || keyNode.isNull() ? null : keyNode.stringValue(), field);
         if (key.problem() != null) {
-            return Order.malformed(key.problem());
+            return Order.malformed(caller, key.problem());
         }
         try {
-            return Order.of(key.key(), PaymentJson.parse(item));
+            return Order.of(caller, key.key(), PaymentJson.parse(item));
         } catch (ProblemException e) {
-            return Order.malformed(e.problem());
+            return Order.malformed(caller, e.problem());
         }
     }
 
