@@ -103,8 +103,10 @@ class PrometheusConfigTest {
         Assumptions.assumeTrue(promtool.isPresent(), "promtool is not on the PATH (Debian: apt-get install prometheus;"
                 + " .ci/run installs it when apt-get works): Prometheus' own checks of " + LOCAL + ", " + COMPOSE
                 + " and the dashboard queries are SKIPPED; the scrape targets are still checked by the other tests");
+        // Syntax only: the configurations name the operator's certificate files, which `infra/local/pagora certs`
+        // (or the compose volume) provides at run time and a fresh clone does not have.
         for (String config : List.of(LOCAL, COMPOSE)) {
-            run(promtool.get(), "check", "config", Repository.path(config).toString());
+            run(promtool.get(), "check", "config", "--syntax-only", Repository.path(config).toString());
         }
         // Every dashboard query as a recording rule: promtool parses it with Prometheus' PromQL parser.
         StringBuilder rules = new StringBuilder("groups:\n  - name: dashboards\n    rules:\n");

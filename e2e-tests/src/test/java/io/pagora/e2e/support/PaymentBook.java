@@ -76,6 +76,7 @@ public final class PaymentBook {
 
     private final Service paymentApi;
     private final Map<PaymentId, Accepted> accepted = new LinkedHashMap<>();
+    /** By payer bank and key (keys are each bank's own). */
     private final Map<String, PaymentId> paymentIdByKey = new LinkedHashMap<>();
     private final AtomicInteger acceptances = new AtomicInteger();
     private final AtomicInteger replays = new AtomicInteger();
@@ -159,8 +160,10 @@ public final class PaymentBook {
         if (replayed) {
             replays.incrementAndGet();
         }
-        PaymentId earlier = paymentIdByKey.putIfAbsent(order.key(), id);
-        assertThat(earlier == null ? id : earlier).as("one Idempotency-Key names one payment").isEqualTo(id);
+        // Keys are each bank's own (payment-api scopes them by participant), and an accepted order was sent by its
+        // payer's bank: one key of one bank names one payment.
+        PaymentId earlier = paymentIdByKey.putIfAbsent(order.payerBank() + "/" + order.key(), id);
+        assertThat(earlier == null ? id : earlier).as("one Idempotency-Key of one bank names one payment").isEqualTo(id);
         Accepted payment = new Accepted(id, order.payer(), order.payee(), order.amountCentavos());
         Accepted known = accepted.putIfAbsent(id, payment);
         assertThat(known == null ? payment : known).as("one payment id, one request").isEqualTo(payment);
