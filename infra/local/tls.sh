@@ -11,6 +11,8 @@
 #                                                  (SAN localhost, 127.0.0.1, payment-api, reporting-service,
 #                                                  *.pagora.test)
 #   var/tls/participants/operator.crt|.key         the switch operator (CN=operator)
+#   var/tls/participants/monitor.crt|.key          the metrics scraper, Prometheus (CN=monitor): reads
+#                                                  /actuator/prometheus and nothing else
 #   var/tls/participants/ispb-<8 digits>.crt|.key  one bank each (CN=ispb-<8 digits>), the seeded banks' and
 #                                                  any --ispbs given
 # Keys are unencrypted PKCS#8 PEM, mode 600. Idempotent: the CA is reused; a certificate is made only when it is
@@ -124,7 +126,7 @@ keyUsage=critical,digitalSignature
 extendedKeyUsage=clientAuth"
 }
 
-# ensure_certs [ISPB...]: the CA, the server's and the operator's certificates, and one per bank given; only what
+# ensure_certs [ISPB...]: the CA, the server's, the operator's and the monitor's certificates, and one per bank given; only what
 # is missing or stale is made.
 ensure_certs() {
   local ispb
@@ -136,6 +138,7 @@ keyUsage=critical,digitalSignature
 extendedKeyUsage=serverAuth
 subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:payment-api,DNS:reporting-service,DNS:*.pagora.test"
   tls_issue_participant operator
+  tls_issue_participant monitor
   for ispb in "$@"; do
     [[ "$ispb" =~ ^[0-9]{1,8}$ ]] || die "an ISPB is up to 8 digits, not '$ispb'"
     tls_issue_participant "$(bank_principal "$ispb")"

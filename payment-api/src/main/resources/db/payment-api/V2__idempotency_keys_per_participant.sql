@@ -11,6 +11,10 @@
 -- it replay a request it may not have made. The price, said plainly: a request sent before the upgrade and
 -- retried after it under the same key is a new payment. Identity is introduced with a cutover (every
 -- client needs its certificate first): clients finish retrying their outcome-unknown payments before it.
+--
+-- Not a rolling upgrade: the primary key is rebuilt under an exclusive lock on the intake's hottest table,
+-- and an instance still running the previous code would fail every claim (its ON CONFLICT names the old key;
+-- it fails closed: 503, nothing published). Stop every payment-api instance, then start the new version.
 ALTER TABLE payment_api.idempotency_keys
     ADD COLUMN participant text NOT NULL DEFAULT 'pre-identity'
         CHECK (participant ~ '^(ispb-[0-9]{8}|operator|pre-identity)$');

@@ -122,13 +122,17 @@ public final class TestCertificates {
 
     /** A client certificate with any common name (one that names no participant, say), issued once per name. */
     public Identity identity(String commonName) {
-        return identities.computeIfAbsent(commonName, this::issue);
+        return identities.computeIfAbsent(commonName, name -> issue(name, "CN=" + name + ",O=Pagora tests"));
     }
 
-    private Identity issue(String commonName) {
+    /** A client certificate with any subject (several CNs, a multi-valued RDN ...), issued once per subject. */
+    public Identity withSubject(String x500Subject) {
+        return identities.computeIfAbsent("subject:" + x500Subject, name -> issue(name, x500Subject));
+    }
+
+    private Identity issue(String commonName, String subject) {
         KeyPair keys = newKeyPair();
-        X509Certificate certificate = sign(new X500Name("CN=" + commonName + ",O=Pagora tests"), keys.getPublic(),
-                Extensions.CLIENT);
+        X509Certificate certificate = sign(new X500Name(subject), keys.getPublic(), Extensions.CLIENT);
         String file = commonName.replaceAll("[^A-Za-z0-9_-]", "_");
         Path certificateFile = directory.resolve(file + ".crt");
         Path keyFile = directory.resolve(file + ".key");

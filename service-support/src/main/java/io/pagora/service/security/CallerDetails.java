@@ -15,12 +15,13 @@ import org.springframework.security.core.userdetails.UserDetails;
 public record CallerDetails(Caller caller) implements UserDetails {
 
     public static final String OPERATOR_ROLE = "OPERATOR";
+    public static final String BANK_ROLE = "BANK";
 
     @Override
     public Collection<? extends GrantedAuthority> getAuthorities() {
         return List.of(new SimpleGrantedAuthority("ROLE_" + switch (caller) {
             case Caller.Operator operator -> OPERATOR_ROLE;
-            case Caller.Bank bank -> "BANK";
+            case Caller.Bank bank -> BANK_ROLE;
         }));
     }
 

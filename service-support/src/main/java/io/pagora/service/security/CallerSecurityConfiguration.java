@@ -4,10 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.kernel.Check;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.domain.Caller;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,14 +37,17 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * request needs a caller except the health probes; the actuator's other endpoints need the operator; the
  * rest is decided by the application, which takes the {@link Caller} as a controller parameter.
  *
- * <p>{@code pagora.security.plain-http} (the {@code plain-http} profile, for local experiments only) turns
- * TLS off and takes the caller from the {@value #PLAIN_HTTP_IDENTITY_HEADER} header, without any proof.
- * Without it a service refuses to start without TLS.
+ * <p>The {@code plain-http} profile (local experiments only) turns TLS off and takes the caller from the
+ * {@value #PLAIN_HTTP_IDENTITY_HEADER} header, without any proof, on 127.0.0.1 only. Without it a service
+ * refuses to start without TLS; with it, a service refuses to start with TLS or on another address.
+ *
+ * <p>Besides callers, one identity reads the metrics only: the scraper, {@code CN=monitor} ({@link MonitorDetails}).
  */
 @Configuration(proxyBeanMethods = false)
 public class CallerSecurityConfiguration {
 
     public static final String PLAIN_HTTP_IDENTITY_HEADER = "Pagora-Participant";
+    public static final String PLAIN_HTTP_PROFILE = "plain-http";
     private static final Logger log = LoggerFactory.getLogger(CallerSecurityConfiguration.class);
 
     @Bean
@@ -51,22 +55,30 @@ public class CallerSecurityConfiguration {
         return new MeteredAccessRefusals(meters);
     }
 
-    /** A principal name to a caller; any other name is refused (and Boot's generated default user never exists). */
+    /**
+     * A principal name to a caller, or to the metrics scraper ({@code monitor}); any other name is refused (and
+     * Boot's generated default user never exists).
+     */
     @Bean
     UserDetailsService callers() {
-        return name -> Caller.ofPrincipalName(name).map(CallerDetails::new)
-                .orElseThrow(() -> new UsernameNotFoundException("names no participant"));
+        return name -> MonitorDetails.PRINCIPAL_NAME.equals(name) ? new MonitorDetails()
+                : Caller.ofPrincipalName(name).map(CallerDetails::new)
+                        .orElseThrow(() -> new UsernameNotFoundException("names no participant"));
     }
 
     @Bean
     SecurityFilterChain callerSecurity(HttpSecurity http, UserDetailsService callers, AccessRefusals refusals,
-            Environment environment, @Value("${pagora.security.plain-http:false}") boolean plainHttp) throws Exception {
+            Environment environment) throws Exception {
+        boolean plainHttp = environment.matchesProfiles(PLAIN_HTTP_PROFILE);
         checkTransport(environment, plainHttp);
         SecurityProblems problems = new SecurityProblems(refusals, plainHttp ? PLAIN_HTTP_IDENTITY_HEADER : null);
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers(EndpointRequest.to("health")).permitAll()
+                        .requestMatchers(EndpointRequest.to("prometheus"))
+                        .hasAnyRole(CallerDetails.OPERATOR_ROLE, MonitorDetails.ROLE)
                         .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole(CallerDetails.OPERATOR_ROLE)
-                        .anyRequest().authenticated())
+                        // The application decides the rest, for a Caller: the monitor is none.
+                        .anyRequest().hasAnyRole(CallerDetails.OPERATOR_ROLE, CallerDetails.BANK_ROLE))
                 .x509(x509 -> x509.x509PrincipalExtractor(new CommonNameExtractor()).userDetailsService(callers))
                 // No cookies, no sessions, no browser forms: every request proves who sends it.
                 .csrf(AbstractHttpConfigurer::disable)
@@ -102,11 +114,20 @@ public class CallerSecurityConfiguration {
         };
     }
 
-    /** TLS on, or the experiments profile asked for plain HTTP: never plain HTTP by accident. */
-    private static void checkTransport(Environment environment, boolean plainHttp) {
+    /**
+     * TLS on, or the experiments profile asked for plain HTTP, with TLS off and on a loopback address only: never
+     * plain HTTP by accident, and never the identity header next to TLS (a client without a certificate would name
+     * itself) nor on a reachable address.
+     */
+    static void checkTransport(Environment environment, boolean plainHttp) {
         boolean tls = environment.getProperty("server.ssl.enabled", Boolean.class, true)
                 && environment.getProperty("server.ssl.bundle") != null;
         if (plainHttp) {
+            Check.that(!tls, "the %s profile takes callers from a header without proof: it runs without TLS only"
+                    + " (server.ssl.enabled=false, as pagora-tls.yaml's profile section sets)", PLAIN_HTTP_PROFILE);
+            String address = environment.getProperty("server.address", "");
+            Check.that(isLoopback(address), "the %s profile listens on a loopback address only, not \"%s\"",
+                    PLAIN_HTTP_PROFILE, address);
             log.warn("""
 
                     ******************************************************************************************
@@ -119,6 +140,14 @@ public class CallerSecurityConfiguration {
         }
         Check.that(tls, "TLS is off (server.ssl.bundle unset or server.ssl.enabled=false): participant identity needs"
                 + " mutual TLS; for plain-HTTP local experiments run with the plain-http profile");
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return !address.isBlank() && InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static RequestHeaderAuthenticationFilter identityHeaderFilter(UserDetailsService callers) {

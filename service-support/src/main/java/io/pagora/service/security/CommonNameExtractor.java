@@ -9,8 +9,8 @@ import javax.security.auth.x500.X500Principal;
 import org.springframework.security.web.authentication.preauth.x509.X509PrincipalExtractor;
 
 /**
- * The principal name of a client certificate: its subject's one common name. A subject with no CN, or
- * several, names nobody: null, and the request goes on unauthenticated and is refused (an exception here
+ * The principal name of a client certificate: its subject's one common name. A subject with no CN, several,
+ * or a multi-valued RDN names nobody: null, and the request goes on unauthenticated and is refused (an exception here
  * would escape Spring Security's filter as a 500).
  */
 final class CommonNameExtractor implements X509PrincipalExtractor {
@@ -19,7 +19,12 @@ final class CommonNameExtractor implements X509PrincipalExtractor {
     public Object extractPrincipal(X509Certificate certificate) {
         String subject = certificate.getSubjectX500Principal().getName(X500Principal.RFC2253);
         try {
-            List<Object> names = new LdapName(subject).getRdns().stream()
+            List<Rdn> rdns = new LdapName(subject).getRdns();
+            // A multi-valued RDN (CN=a+CN=b, C=BR+CN=a) shows only one of its values to getType/getValue: refuse it.
+            if (rdns.stream().anyMatch(rdn -> rdn.size() != 1)) {
+                return null;
+            }
+            List<Object> names = rdns.stream()
                     .filter(rdn -> rdn.getType().equalsIgnoreCase("CN"))
                     .map(Rdn::getValue)
                     .toList();

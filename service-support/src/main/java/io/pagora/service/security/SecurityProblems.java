@@ -3,7 +3,6 @@ package io.pagora.service.security;
 import io.pagora.service.web.EdgeProblems;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.domain.AccessRefusal;
-import io.pagora.settlement.domain.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -18,7 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The refusals Spring Security decides itself, as problem+json and counted: 401 for a request that names
  * nobody (no certificate, or one naming no participant), 403 for an operator-only endpoint (the actuator's)
- * called by a bank. No stack trace, no log line above DEBUG. Refusals of business objects are the
+ * called by a bank, or anything but the metrics called by the monitor. No stack trace, no log line above DEBUG. Refusals of business objects are the
  * application's (they read as missing: 404).
  */
 final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHandler {
@@ -50,10 +49,14 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied)
             throws IOException {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        Caller caller = authentication != null && authentication.getPrincipal() instanceof CallerDetails details
-                ? details.caller() : null;
-        refusals.refused(caller, AccessRefusal.OPERATOR_ONLY);
-        write(response, HttpServletResponse.SC_FORBIDDEN, "only the switch operator may use this endpoint");
+        if (authentication != null && authentication.getPrincipal() instanceof CallerDetails details) {
+            refusals.refused(details.caller(), AccessRefusal.OPERATOR_ONLY);
+            write(response, HttpServletResponse.SC_FORBIDDEN, "only the switch operator may use this endpoint");
+            return;
+        }
+        // The metrics scraper (the only other identity) outside /actuator/prometheus.
+        refusals.refused(null, AccessRefusal.MONITORING_ONLY);
+        write(response, HttpServletResponse.SC_FORBIDDEN, "this identity reads the metrics only");
     }
 
     private static void write(HttpServletResponse response, int status, String detail) throws IOException {

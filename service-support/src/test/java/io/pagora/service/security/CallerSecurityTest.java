@@ -28,7 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @SpringBootTest(classes = CallerSecurityTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"spring.config.import=classpath:pagora-tls.yaml",
-                "management.endpoints.web.exposure.include=health,info"})
+                "management.endpoints.web.exposure.include=health,info,prometheus"})
 class CallerSecurityTest {
 
     @SpringBootApplication
@@ -67,6 +67,30 @@ class CallerSecurityTest {
     void the_operator_certificate_names_the_operator_and_may_read_the_actuator() {
         assertThat(Http.as(certificates.operator(), port).get("/whoami").body()).isEqualTo("operator");
         assertThat(Http.as(certificates.operator(), port).get("/actuator/info").status()).isEqualTo(200);
+        assertThat(Http.as(certificates.operator(), port).get("/actuator/prometheus").status()).isEqualTo(200);
+    }
+
+    @Test
+    void the_monitor_certificate_reads_the_metrics_and_nothing_else() {
+        Http monitor = Http.as(certificates.identity("monitor"), port);
+        assertThat(monitor.get("/actuator/prometheus").status()).isEqualTo(200);
+        double before = refusals("monitoring-only");
+        for (String path : new String[] {"/whoami", "/actuator/info"}) {
+            Http.Response refused = monitor.get(path);
+            assertThat(refused.status()).as(path).isEqualTo(403);
+            assertThat(refused.problemType()).isEqualTo("forbidden");
+        }
+        assertThat(refusals("monitoring-only")).isEqualTo(before + 2);
+        assertThat(monitor.get("/actuator/health").json().has("components")).as("health details are the operator's").isFalse();
+    }
+
+    @Test
+    void a_subject_with_several_common_names_or_a_multi_valued_rdn_names_nobody() {
+        for (String subject : new String[] {"CN=operator,CN=ispb-00000001", "CN=operator+CN=ispb-00000001",
+                "CN=operator+O=Pagora tests", "O=Pagora tests"}) {
+            Http.Response response = Http.as(certificates.withSubject(subject), port).get("/whoami");
+            assertThat(response.status()).as(subject).isEqualTo(401);
+        }
     }
 
     @Test
@@ -110,10 +134,13 @@ class CallerSecurityTest {
     @Test
     void a_bank_may_not_read_the_actuator_nor_may_anybody_anonymous() {
         double before = refusals("operator-only");
-        Http.Response bank = Http.as(certificates.bank(1), port).get("/actuator/info");
-        assertThat(bank.status()).isEqualTo(403);
-        assertThat(bank.problemType()).isEqualTo("forbidden");
-        assertThat(refusals("operator-only")).isEqualTo(before + 1);
+        for (String path : new String[] {"/actuator/info", "/actuator/prometheus"}) {
+            Http.Response bank = Http.as(certificates.bank(1), port).get(path);
+            assertThat(bank.status()).as(path).isEqualTo(403);
+            assertThat(bank.problemType()).isEqualTo("forbidden");
+            assertThat(Http.anonymous(port).get(path).status()).as(path).isEqualTo(401);
+        }
+        assertThat(refusals("operator-only")).isEqualTo(before + 2);
     }
 
     private double refusals(String reason) {

@@ -9,6 +9,8 @@ public enum AccessRefusal {
     ANONYMOUS("anonymous"),
     /** A certificate from the trusted CA whose name is neither a bank's nor the operator's. */
     UNRECOGNIZED_IDENTITY("unrecognized-identity"),
+    /** The metrics scraper's identity (no participant) on anything but the metrics. */
+    MONITORING_ONLY("monitoring-only"),
     /** A function only the switch operator may use. */
     OPERATOR_ONLY("operator-only"),
     /** An account of another bank (or the central bank's, which only the operator reads). */

@@ -70,13 +70,18 @@ class AccessRulesTest {
         assertThat(AccessRules.partyToPayment(OPERATOR, CUSTOMER_OF_A, CUSTOMER_OF_B)).contains(AccessRefusal.FOREIGN_PAYMENT);
     }
 
+    /**
+     * Not a caller: {@code monitor} (the metrics scraper, service-support's own identity) nor {@code pre-identity}
+     * (payment-api's owner of idempotency keys claimed before identity existed, which nobody may replay).
+     */
     @Test
     void a_certificate_name_is_a_bank_s_eight_digit_ispb_or_the_operator_and_nothing_else() {
         assertThat(Caller.ofPrincipalName("ispb-00000001")).contains(Caller.bank(1));
         assertThat(Caller.ofPrincipalName("operator")).contains(Caller.OPERATOR);
         assertThat(Caller.bank(360_305).principalName()).isEqualTo("ispb-00360305");
         for (String name : new String[] {"ispb-1", "ispb-000000001", "ISPB-00000001", "ispb-0000000a", "Operator",
-                "operator ", "", "ispb-", "ispb--0000001"}) {
+                "operator ", "", "ispb-", "ispb--0000001",
+                "monitor", "pre-identity"}) {
             assertThat(Caller.ofPrincipalName(name)).as("\"%s\"", name).isEqualTo(Optional.empty());
         }
         assertThat(Caller.ofPrincipalName(null)).isEmpty();

@@ -65,21 +65,26 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
               AND final_at >= ? AND final_at < ?
             """;
 
-    // A bank's payments, newest first: a backward scan of the primary key (or of payments_by_status, with a
-    // status) that filters on the bank columns and stops at the limit. No index per bank on purpose: every
-    // projected insert and status update would pay for two more; the scan reads about limit / (the bank's
-    // share of recent payments) rows, the most for a bank with few payments (bounded by statement_timeout).
+    // A bank's payments, newest first, among the switch's newest RECENT_SCAN_ROWS_MAX (or of one status): a
+    // backward scan of the primary key (or of payments_by_status) that stops there, whatever the bank. No index
+    // per bank on purpose: every projected insert and status update would pay for two more. Without the bound, a
+    // bank with few payments would make the scan read the whole table (any bank could tie up the pool with a few
+    // calls); with it, one call reads at most RECENT_SCAN_ROWS_MAX index entries and rows.
+    static final int RECENT_SCAN_ROWS_MAX = 100_000;
+
     private static final String RECENT_OF_BANK = """
             SELECT payment_id, status, payer_account_id, payee_account_id, amount_centavos, accepted_at, final_at
-            FROM reporting.payments WHERE (payer_bank_ispb = ? OR payee_bank_ispb = ?)
+            FROM (SELECT * FROM reporting.payments ORDER BY payment_id DESC LIMIT %d) recent
+            WHERE payer_bank_ispb = ? OR payee_bank_ispb = ?
             ORDER BY payment_id DESC LIMIT ?
-            """;
+            """.formatted(RECENT_SCAN_ROWS_MAX);
 
     private static final String RECENT_OF_BANK_WITH_STATUS = """
             SELECT payment_id, status, payer_account_id, payee_account_id, amount_centavos, accepted_at, final_at
-            FROM reporting.payments WHERE status = ? AND (payer_bank_ispb = ? OR payee_bank_ispb = ?)
+            FROM (SELECT * FROM reporting.payments WHERE status = ? ORDER BY payment_id DESC LIMIT %d) recent
+            WHERE payer_bank_ispb = ? OR payee_bank_ispb = ?
             ORDER BY payment_id DESC LIMIT ?
-            """;
+            """.formatted(RECENT_SCAN_ROWS_MAX);
 
     private static final String STATS = """
             SELECT accepted_count, settled_count, rejected_count, expired_count, max_final_at, last_projected_at
