@@ -22,6 +22,7 @@ import org.springframework.security.core.userdetails.UserDetailsByNameServiceWra
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.preauth.AbstractPreAuthenticatedProcessingFilter;
 import org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationProvider;
 import org.springframework.security.web.authentication.preauth.RequestHeaderAuthenticationFilter;
 import org.springframework.security.web.authentication.preauth.x509.X509AuthenticationFilter;
@@ -79,7 +80,8 @@ public class CallerSecurityConfiguration {
                         .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole(CallerDetails.OPERATOR_ROLE)
                         // The application decides the rest, for a Caller: the monitor is none.
                         .anyRequest().hasAnyRole(CallerDetails.OPERATOR_ROLE, CallerDetails.BANK_ROLE))
-                .x509(x509 -> x509.x509PrincipalExtractor(new CommonNameExtractor()).userDetailsService(callers))
+                .x509(x509 -> x509.x509AuthenticationFilter(
+                        preAuthenticated(new CertificateAuthenticationFilter(new CommonNameExtractor()), callers)))
                 // No cookies, no sessions, no browser forms: every request proves who sends it.
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -151,11 +153,20 @@ public class CallerSecurityConfiguration {
     }
 
     private static RequestHeaderAuthenticationFilter identityHeaderFilter(UserDetailsService callers) {
-        PreAuthenticatedAuthenticationProvider provider = new PreAuthenticatedAuthenticationProvider();
-        provider.setPreAuthenticatedUserDetailsService(new UserDetailsByNameServiceWrapper<>(callers));
         RequestHeaderAuthenticationFilter filter = new RequestHeaderAuthenticationFilter();
         filter.setPrincipalRequestHeader(PLAIN_HTTP_IDENTITY_HEADER);
         filter.setExceptionIfHeaderMissing(false);
+        return preAuthenticated(filter, callers);
+    }
+
+    /**
+     * A filter that names the caller from the request (certificate or header), resolved by {@code callers}; the
+     * context lives in the request only (never a session: every request proves who sends it).
+     */
+    private static <F extends AbstractPreAuthenticatedProcessingFilter> F preAuthenticated(F filter,
+            UserDetailsService callers) {
+        PreAuthenticatedAuthenticationProvider provider = new PreAuthenticatedAuthenticationProvider();
+        provider.setPreAuthenticatedUserDetailsService(new UserDetailsByNameServiceWrapper<>(callers));
         filter.setAuthenticationManager(new ProviderManager(provider));
         filter.setSecurityContextRepository(new RequestAttributeSecurityContextRepository());
         return filter;
