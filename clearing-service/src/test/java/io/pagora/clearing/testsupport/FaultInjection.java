@@ -55,6 +55,7 @@ public final class FaultInjection implements BeanPostProcessor {
             faults.ledgerRequests.incrementAndGet();
             faults.requestsByPhase[phase.ordinal()].incrementAndGet();
             faults.ledgerPoint(phase, Faults.When.BEFORE);
+            faults.ledgerPoison(transfers);
             List<TransferResult> results = delegate.createTransfers(transfers);
             faults.ledgerPoint(phase, Faults.When.AFTER);
             return results;

@@ -3,8 +3,12 @@ package io.pagora.clearing.testsupport;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.ledger.domain.NewTransfer;
 import io.pagora.ledger.domain.TransferFlags;
+import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.PaymentId;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,6 +38,7 @@ public final class Faults {
     private final AtomicInteger publisherCrashes = new AtomicInteger();
     private volatile RuntimeException bankFailure;
     private volatile long poisonAmountCentavos;
+    private final Set<PaymentId> poisonedPayments = ConcurrentHashMap.newKeySet();
     private final AtomicInteger crashes = new AtomicInteger();
 
     final AtomicInteger ledgerRequests = new AtomicInteger();
@@ -66,6 +71,15 @@ public final class Faults {
      */
     public Faults failBankCallsWithPaymentOf(long amountCentavos) {
         poisonAmountCentavos = amountCentavos;
+        return this;
+    }
+
+    /**
+     * Every ledger request (any phase) that includes a transfer of one of {@code payments} throws (a bug
+     * those payments alone trigger, not a transient failure), until the test ends. Nothing reaches the ledger.
+     */
+    public Faults failLedgerRequestsFor(List<PaymentId> payments) {
+        poisonedPayments.addAll(payments);
         return this;
     }
 
@@ -137,6 +151,19 @@ public final class Faults {
                     fire(fault.how(), "ledger " + phase + " " + when.name().toLowerCase() + " applying");
                 }
                 return;
+            }
+        }
+    }
+
+    void ledgerPoison(List<NewTransfer> transfers) {
+        if (poisonedPayments.isEmpty()) {
+            return;
+        }
+        for (NewTransfer transfer : transfers) {
+            PaymentId payment = LegId.paymentOf(transfer.id());
+            if (poisonedPayments.contains(payment)) {
+                injected.incrementAndGet();
+                throw new IllegalStateException("simulated bug on payment " + payment);
             }
         }
     }
