@@ -9,6 +9,7 @@ import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.kernel.Check;
 import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
@@ -130,12 +131,43 @@ public final class Clearing {
      * what is left and publishes what the ledger shows. Their reservation, if any, expires; nothing
      * moves; the payment still gets its one final state.
      */
-    public void parkForExpiry(List<ClearingRequest> requests) {
+    public Report parkForExpiry(List<ClearingRequest> requests) {
         if (requests.isEmpty()) {
-            return;
+            return Report.EMPTY;
         }
         Instant deadline = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds()).plus(expiryMargin);
         unanswered.park(requests.stream().map(ClearingRequest::event).toList(), deadline);
+        return new Report(requests.size(), 0, 0, 0, requests.size(), List.of());
+    }
+
+    /**
+     * The expiry path's last word on payments it could not process (a bug, set aside by the adapter):
+     * there is no later path to park them for, so each gets, from one {@link Settlement#inspect}, the
+     * outcome its chain in the ledger shows. Posted: settled. Voided: for the cause the void legs
+     * record. Open or absent: expired — their deadline has passed, so an open chain has timed out (or
+     * will, by the ledger's own timeout: nothing posts a parked payment), and nothing moved. A chain
+     * holding another payment's transfers is an integrity alarm, never a refusal: no outcome.
+     */
+    public Report publishWhatTheLedgerHolds(List<ClearingRequest> requests) {
+        Pass pass = Pass.over(requests);
+        if (pass.batch().isEmpty()) {
+            return Report.EMPTY;
+        }
+        List<ChainState> states = settlement.inspect(payments(pass.batch()));
+        Check.that(states.size() == pass.batch().size(), "one chain state per payment");
+        for (int i = 0; i < states.size(); i++) {
+            ClearingRequest request = pass.batch().get(i);
+            switch (states.get(i)) {
+                case ChainState.Posted ignored -> pass.results().add(settled(request));
+                case ChainState.Voided voided -> pass.results().add(voided(request, voided.cause(), ""));
+                case ChainState.Open ignored -> pass.results().add(expired(request));
+                case ChainState.Absent ignored -> pass.results().add(expired(request));
+                case ChainState.Conflicting conflicting ->
+                        pass.alarms().add(alarm(request, "the ledger holds " + conflicting.detail()));
+            }
+        }
+        outcomes.publish(pass.results());
+        return pass.report(0);
     }
 
     /**
@@ -196,11 +228,7 @@ public final class Clearing {
             ClearingRequest request = requests.get(i);
             switch (resolutions.get(i)) {
                 case ResolutionOutcome.Posted ignored -> results.add(settled(request));
-                case ResolutionOutcome.Voided voided -> results.add(switch (voided.cause()) {
-                    case RECEIVING_BANK_REFUSED -> rejected(request, RejectionReason.RECEIVING_BANK_REFUSED,
-                            refusalOf.apply(i).isEmpty() ? REFUSED_EARLIER : refusalOf.apply(i));
-                    case UNANSWERED -> expired(request);
-                });
+                case ResolutionOutcome.Voided voided -> results.add(voided(request, voided.cause(), refusalOf.apply(i)));
                 case ResolutionOutcome.Expired ignored -> results.add(expired(request));
                 case ResolutionOutcome.IntegrityAlarm alarm ->
                         pass.alarms().add(alarm(request, "resolving", alarm.leg(), alarm.code().name()));
@@ -208,8 +236,20 @@ public final class Clearing {
         }
     }
 
+    /** A voided chain's outcome, by the cause its void legs record; {@code refusal} is the bank's reason, if this batch has it. */
+    private PaymentOutcome voided(ClearingRequest request, VoidCause cause, String refusal) {
+        return switch (cause) {
+            case RECEIVING_BANK_REFUSED -> rejected(request, RejectionReason.RECEIVING_BANK_REFUSED,
+                    refusal.isEmpty() ? REFUSED_EARLIER : refusal);
+            case UNANSWERED -> expired(request);
+        };
+    }
+
     private static Alarm alarm(ClearingRequest request, String action, int leg, String code) {
-        String detail = action + " leg " + leg + " answered " + code + ", and the ledger holds no chain of this payment's";
+        return alarm(request, action + " leg " + leg + " answered " + code + ", and the ledger holds no chain of this payment's");
+    }
+
+    private static Alarm alarm(ClearingRequest request, String detail) {
         log.error("INTEGRITY ALARM: payment {}: {}; no outcome is published for this request", request.payment().id(), detail);
         return new Alarm(request, detail);
     }

@@ -13,11 +13,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs clearing work on a poll so that one bad record costs only itself. A failure that says nothing
- * about the records (ledger or Kafka unavailable) is rethrown, and the container retries the whole
- * poll. Any other failure is narrowed down by halving the batch — the halves that work are cleared
- * and published as usual — until single requests remain that fail on their own
- * {@code attemptsPerRequest} times; only those are handed back, with their records, to be set aside.
+ * Runs clearing work on a poll so that one bad record costs only itself, and still reaches a final
+ * state. A failure that says nothing about the records (ledger or Kafka unavailable) is rethrown, and
+ * the container retries the whole poll. Any other failure is narrowed down by halving the batch — the
+ * halves that work are cleared and published as usual — until single requests remain that fail on
+ * their own {@code attemptsPerRequest} times. Those are set aside, the one way for every listener:
+ * handed to the listener's last resort (the requests path parks them for expiry; the expiry path
+ * publishes what the ledger holds), then dead-lettered with the reason, with any integrity alarm.
  * Every step is idempotent, so clearing a half again after a failure repeats nothing.
  *
  * <p>Bounded: a batch of n requests is cleared at most 2n − 1 times plus the single attempts, at a
@@ -39,21 +41,34 @@ final class BadRecordIsolation {
     }
 
     private final int attemptsPerRequest;
+    private final DeadLetters deadLetters;
 
-    BadRecordIsolation(int attemptsPerRequest) {
+    BadRecordIsolation(int attemptsPerRequest, DeadLetters deadLetters) {
         Check.that(attemptsPerRequest >= 1 && attemptsPerRequest <= 100, "attempts per request in 1..100: %d",
                 attemptsPerRequest);
         this.attemptsPerRequest = attemptsPerRequest;
+        this.deadLetters = deadLetters;
     }
 
+    /**
+     * Runs {@code work} on {@code requests}, isolating the ones it fails on alone; gives those to
+     * {@code lastResort}, which must bring each to a final state without the work that failed on it;
+     * then dead-letters them and every integrity alarm raised, and returns only once Kafka acknowledged.
+     */
     Result run(List<ClearingRequest> requests, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
-            Function<List<ClearingRequest>, Clearing.Report> work) {
+            Function<List<ClearingRequest>, Clearing.Report> work,
+            Function<List<ClearingRequest>, Clearing.Report> lastResort) {
         List<Clearing.Report> reports = new ArrayList<>();
         List<Failed> failed = new ArrayList<>();
         if (!requests.isEmpty()) {
             run(requests, records, work, reports, failed);
         }
-        return new Result(reports, failed);
+        if (!failed.isEmpty()) {
+            reports.add(lastResort.apply(failed.stream().map(Failed::request).toList()));
+        }
+        Result result = new Result(List.copyOf(reports), List.copyOf(failed));
+        deadLetters.setAside(result, records);
+        return result;
     }
 
     private void run(List<ClearingRequest> batch, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import io.pagora.clearing.application.Clearing;
@@ -61,21 +62,26 @@ public class DeadLetters {
     }
 
     /**
-     * Sets aside what a poll could not clear: each request that failed alone, and each integrity alarm
-     * (counted apart: an alarm is not a refusal, and a human must look at it).
+     * Sets aside what a poll could not clear, one dead letter per record: each request that failed
+     * alone, and each integrity alarm (counted apart: an alarm is not a refusal, and a human must look
+     * at it). A request that failed alone and then showed an alarm gets the alarm's letter, which also
+     * says what it failed on.
      */
     void setAside(BadRecordIsolation.Result result, Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins) {
-        List<DeadLetter> letters = new ArrayList<>();
+        Map<ConsumerRecord<String, byte[]>, String> failures = new IdentityHashMap<>();
         for (BadRecordIsolation.Failed failed : result.failed()) {
-            letters.add(new DeadLetter(failed.record(), "failed alone after retries: "
-                    + KafkaConfiguration.rootCause(failed.cause())));
+            failures.put(failed.record(), "failed alone after retries: " + KafkaConfiguration.rootCause(failed.cause()));
         }
+        List<DeadLetter> letters = new ArrayList<>();
         List<Clearing.Alarm> alarms = result.alarms();
         for (Clearing.Alarm alarm : alarms) {
             ConsumerRecord<String, byte[]> record = origins.get(alarm.request());
             Check.that(record != null, "every alarmed request has its record");
-            letters.add(new DeadLetter(record, "integrity alarm: " + alarm.detail()));
+            String failure = failures.remove(record);
+            letters.add(new DeadLetter(record, "integrity alarm: " + alarm.detail()
+                    + (failure == null ? "" : " (" + failure + ")")));
         }
+        failures.forEach((record, reason) -> letters.add(new DeadLetter(record, reason)));
         send(letters);
         integrityAlarms.increment(alarms.size());
     }

@@ -43,7 +43,7 @@ public class PaymentRequestsListener {
             MeterRegistry meters) {
         this.clearing = clearing;
         this.deadLetters = deadLetters;
-        this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()));
+        this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()), deadLetters);
         this.batchSizes = DistributionSummary.builder("pagora.clearing.batch.size")
                 .description("Payment requests per clearing batch (one Kafka poll)")
                 .register(meters);
@@ -67,11 +67,9 @@ public class PaymentRequestsListener {
             }
         }
         deadLetters.send(rejects);
-        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::clear);
         // A valid payment clearing failed on alone is parked for the expiry path, which resolves it from
         // the ledger (expired, or whatever an earlier attempt did): it still reaches a final state.
-        clearing.parkForExpiry(result.failed().stream().map(BadRecordIsolation.Failed::request).toList());
-        deadLetters.setAside(result, origins);
+        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::clear, clearing::parkForExpiry);
         batchSizes.record(records.size());
         log.debug("cleared a poll of {} records: {} dead-lettered, {}", records.size(), rejects.size(), result.reports());
     }

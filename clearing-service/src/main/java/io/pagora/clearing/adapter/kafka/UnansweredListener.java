@@ -24,7 +24,8 @@ import org.springframework.stereotype.Component;
  * (its pending chain's timeout plus a margin) has passed, then resolves the whole poll with one void
  * request. Records arrive in acceptance order, so waiting for the poll's latest deadline is waiting
  * for each; the wait is bounded by the pending timeout plus margin, and the consumer's
- * {@code max.poll.interval.ms} is set above that.
+ * {@code max.poll.interval.ms} is set above that. A record the worker fails on alone is dead-lettered
+ * and gets the outcome the ledger holds for it ({@link Clearing#publishWhatTheLedgerHolds}).
  */
 @Component
 public class UnansweredListener {
@@ -47,7 +48,7 @@ public class UnansweredListener {
         this.deadlines = deadlines;
         this.clock = clock;
         this.waitMax = properties.pendingTimeout().plus(properties.expiryMargin());
-        this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()));
+        this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()), deadLetters);
     }
 
     // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-expiry-<n>.
@@ -83,8 +84,10 @@ public class UnansweredListener {
         // A deadline beyond one timeout from now is not ours to honour (clock jump, foreign writer): cap the wait.
         Instant capped = clock.instant().plus(waitMax);
         deadlines.awaitPassed(latest.isAfter(capped) ? capped : latest);
-        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::expire);
-        deadLetters.setAside(result, origins);
+        // There is no later path to park a payment the expiry path failed on alone: it gets the outcome
+        // its chain in the ledger shows (an integrity alarm stays an alarm), so it never stays ACCEPTED.
+        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::expire,
+                clearing::publishWhatTheLedgerHolds);
         log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
     }
 
