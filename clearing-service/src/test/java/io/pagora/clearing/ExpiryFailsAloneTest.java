@@ -98,6 +98,33 @@ class ExpiryFailsAloneTest extends ClearingTestBase {
         assertThat(faults.injected()).as("the poison fired").isGreaterThanOrEqualTo(poisoned.size());
     }
 
+    /**
+     * Clearing always writes the deadline header, but a parked payment whose header is missing or
+     * unreadable (a foreign writer, a corrupted header) is still a payment: it waits the longest any
+     * chain needs (the pending timeout plus the margin) and gets the ledger's outcome. Before, it was
+     * dead-lettered and stayed ACCEPTED forever.
+     */
+    @Test
+    void aParkedPaymentWithoutAReadableDeadlineStillGetsTheOutcomeTheLedgerHolds() throws Exception {
+        PixWorld.Pairs customers = world.customerPairs(2, 100_00);
+        Settlement settlement = new Settlement(ledger, 60);
+        PaymentRequested reserved = world.payment(customers.atA().get(0), customers.atB().get(0), 20_00);
+        assertThat(settlement.reserve(payments(reserved))).containsExactly(new ReservationOutcome.Reserved());
+        PaymentRequested posted = world.payment(customers.atA().get(1), customers.atB().get(1), 30_00);
+        assertThat(settlement.reserve(payments(posted))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(settlement.post(payments(posted))).containsExactly(new ResolutionOutcome.Posted());
+        kafka.publishRaw(Topics.CLEARING_UNANSWERED, reserved.key(), PaymentEventCodec.encode(reserved), Map.of());
+        kafka.publishRaw(Topics.CLEARING_UNANSWERED, posted.key(), PaymentEventCodec.encode(posted),
+                Map.of(KafkaUnansweredPayments.DEADLINE_HEADER, "tomorrow"));
+        startClearing();
+
+        Map<String, String> states = awaitSettledBooks(List.of(reserved, posted));
+
+        assertThat(states.get(reserved.paymentId())).as("voided for no answer, nothing moved").isEqualTo("EXPIRED");
+        assertThat(states.get(posted.paymentId())).as("the ledger's earlier post wins").isEqualTo("SETTLED");
+        assertThat(kafka.records(UNANSWERED_DEAD_LETTER)).as("a payment, not a bad record").isEmpty();
+    }
+
     private static String describe(io.pagora.events.PaymentEvent event) {
         PaymentRequested payment = (PaymentRequested) event;
         return payment.paymentId() + " of " + payment.amountCentavos();
