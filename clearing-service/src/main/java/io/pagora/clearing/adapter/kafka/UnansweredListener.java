@@ -59,19 +59,15 @@ public class UnansweredListener {
         List<ClearingRequest> requests = new ArrayList<>(records.size());
         Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
+        // A deadline beyond one timeout from now is not ours to honour (clock jump, foreign writer): cap the wait.
+        Instant capped = clock.instant().plus(waitMax);
         Instant latest = Instant.EPOCH;
         for (ConsumerRecord<String, byte[]> record : records) {
-            Instant deadline;
-            try {
-                deadline = deadlineOf(record);
-            } catch (IllegalArgumentException e) {
-                rejects.add(new DeadLetters.DeadLetter(record, e.getMessage()));
-                continue;
-            }
             switch (ClearingRequest.parse(record.value())) {
                 case ClearingRequest.Parsed.Valid valid -> {
                     requests.add(valid.request());
                     origins.put(valid.request(), record);
+                    Instant deadline = deadlineOf(record, capped);
                     latest = deadline.isAfter(latest) ? deadline : latest;
                 }
                 case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
@@ -81,8 +77,6 @@ public class UnansweredListener {
         if (requests.isEmpty()) {
             return;
         }
-        // A deadline beyond one timeout from now is not ours to honour (clock jump, foreign writer): cap the wait.
-        Instant capped = clock.instant().plus(waitMax);
         deadlines.awaitPassed(latest.isAfter(capped) ? capped : latest);
         // There is no later path to park a payment the expiry path failed on alone: it gets the outcome
         // its chain in the ledger shows (an integrity alarm stays an alarm), so it never stays ACCEPTED.
@@ -91,16 +85,21 @@ public class UnansweredListener {
         log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
     }
 
-    private static Instant deadlineOf(ConsumerRecord<String, byte[]> record) {
+    /**
+     * The record's deadline; {@code longest} (a whole pending timeout plus the margin from now, which any
+     * chain reserved before the record was parked has outlived) if its header is missing or unreadable:
+     * a valid payment is still a payment, and dead-lettering it would leave it without an outcome.
+     */
+    private static Instant deadlineOf(ConsumerRecord<String, byte[]> record, Instant longest) {
         Header header = record.headers().lastHeader(KafkaUnansweredPayments.DEADLINE_HEADER);
-        if (header == null) {
-            throw new IllegalArgumentException("no " + KafkaUnansweredPayments.DEADLINE_HEADER + " header");
-        }
-        String text = new String(header.value(), StandardCharsets.UTF_8);
+        String text = header == null || header.value() == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("unreadable " + KafkaUnansweredPayments.DEADLINE_HEADER + ": " + text);
+            // The header's text is not logged: a foreign writer's bytes, unbounded.
+            log.warn("parked payment {}-{}@{} has no readable {} header: waiting the longest, until {}",
+                    record.topic(), record.partition(), record.offset(), KafkaUnansweredPayments.DEADLINE_HEADER, longest);
+            return longest;
         }
     }
 }
