@@ -2,6 +2,7 @@ package io.pagora.clearing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.clearing.adapter.kafka.DeadLetters;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,6 +124,37 @@ class PoisonRecordTest extends ClearingTestBase {
         assertThat(outcomes.drain(Duration.ofMillis(300))).as("nothing for the impostor")
                 .noneMatch(outcome -> outcome.amountCentavos() == 999_00);
         assertThat(Books.balance(ledger, payee)).isEqualTo(1_00 + 4_00 + 5_00 + 7_00);
+    }
+
+    /**
+     * A record that fits its topic but not its dead letter (the reason and the original coordinates add
+     * headers) is dead-lettered without its value: the letter names where the original lies, and the
+     * payment behind it on the partition settles. Before, the producer refused the dead letter
+     * (RecordTooLargeException), the poll was retried forever, and no payment of that partition got an
+     * outcome again.
+     */
+    @Test
+    void aRecordTooLargeToDeadLetterWholeDoesNotBlockItsPartition() throws Exception {
+        world.fundReserve(PixWorld.BANK_A, 1_000_000_00).fundReserve(PixWorld.BANK_B, 1_000_000_00);
+        Id128 payer = world.openCustomers(PixWorld.BANK_A, 1, 1, 1_000_00).getFirst();
+        Id128 payee = world.openCustomers(PixWorld.BANK_B, 1, 1, 0).getFirst();
+        byte[] garbage = new byte[1_048_000]; // the test producer's max.request.size (Kafka's default) is 1,048,576
+        Arrays.fill(garbage, (byte) 'x');
+        RecordMetadata large = kafka.publishRaw(Topics.PAYMENTS_REQUESTED, payer.toString(), garbage);
+        PaymentRequested after = world.payment(payer, payee, 1_00);
+        publish(List.of(after));
+        startClearing();
+
+        assertThat(Books.check(world, List.of(after), awaitOutcomes(List.of(after))).get(after.paymentId()))
+                .isEqualTo("SETTLED");
+        ConsumerRecord<String, byte[]> letter =
+                kafka.awaitRecords(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, 1, Duration.ofSeconds(10)).getFirst();
+        assertThat(letter.partition()).isEqualTo(large.partition());
+        assertThat(letter.value()).as("the value left out").isEmpty();
+        assertThat(text(letter, DeadLetters.VALUE_OMITTED_HEADER)).isEqualTo(Integer.toString(garbage.length));
+        assertThat(text(letter, DeadLetterConvention.REASON_HEADER)).startsWith("undecodable");
+        assertThat(ByteBuffer.wrap(letter.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong())
+                .as("where the original lies").isEqualTo(large.offset());
     }
 
     private static PaymentRequested withCurrency(PaymentRequested payment, String currency) {

@@ -37,6 +37,9 @@ public class DeadLetters {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
 
+    /** On a dead letter sent without the original's value (too large with the added headers): the value's size in bytes. */
+    public static final String VALUE_OMITTED_HEADER = "pagora-dead-letter-value-omitted-bytes";
+
     private final KafkaTemplate<String, byte[]> kafka;
     private final Duration timeout;
     private final Counter deadLettered;
