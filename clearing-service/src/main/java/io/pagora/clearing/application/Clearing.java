@@ -144,9 +144,12 @@ public final class Clearing {
      * The expiry path's last word on payments it could not process (a bug, set aside by the adapter):
      * there is no later path to park them for, so each gets, from one {@link Settlement#inspect}, the
      * outcome its chain in the ledger shows. Posted: settled. Voided: for the cause the void legs
-     * record. Open or absent: expired — their deadline has passed, so an open chain has timed out (or
-     * will, by the ledger's own timeout: nothing posts a parked payment), and nothing moved. A chain
-     * holding another payment's transfers is an integrity alarm, never a refusal: no outcome.
+     * record. Open or absent: expired, nothing moved. Their deadline has passed, so a chain the
+     * requests path reserved before parking has timed out and can no longer be posted; a chain the
+     * expiry path reserved itself just now expires by the ledger's own timeout, and only the
+     * requests path posts, which parked this payment and is done with it (the one exception: a crash
+     * before that poll's commit redelivers it, the residual risk of a payment clearing fails on twice).
+     * A chain holding another payment's transfers is an integrity alarm, never a refusal: no outcome.
      */
     public Report publishWhatTheLedgerHolds(List<ClearingRequest> requests) {
         Pass pass = Pass.over(requests);
