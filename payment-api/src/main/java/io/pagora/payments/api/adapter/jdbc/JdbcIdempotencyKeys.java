@@ -83,6 +83,11 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
         return answered;
     }
 
+    static Map<Scoped, Stored> claimInTransaction(Connection connection, List<Claim> claims, Instant acceptedAt)
+            throws SQLException {
+        return claimOnce(connection, claims, acceptedAt);
+    }
+
     private static Map<Scoped, Stored> claimOnce(Connection connection, List<Claim> claims, Instant acceptedAt)
             throws SQLException {
         String[] participants = new String[claims.size()];
