@@ -38,7 +38,11 @@ public final class ParticipantAdministration {
 
     private static final Logger log = LoggerFactory.getLogger(ParticipantAdministration.class);
 
-    /** Attempts to find a free account number when allocated numbers collide with explicitly chosen ones. */
+    /**
+     * Draws of a random account number before giving up. Numbers are drawn from 2^53 - 2^40 values
+     * ({@link RandomAccountNumbers}): sixteen collisions in a row do not happen while the ledger holds fewer
+     * than a few hundred trillion customers of one bank; the bound is there so that a loop always ends.
+     */
     static final int ACCOUNT_NUMBER_ATTEMPTS_MAX = 16;
 
     public sealed interface BankRegistration {
@@ -134,7 +138,7 @@ public final class ParticipantAdministration {
             if (result != AccountResult.EXISTS) {
                 return opened(bank, number, result);
             }
-            // Someone chose this number explicitly: it is theirs; take the next one.
+            // Taken already (chosen explicitly, or drawn before): it is someone's; draw again.
         }
         return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
                 "no free account number after " + ACCOUNT_NUMBER_ATTEMPTS_MAX + " allocations at bank " + bank

@@ -101,9 +101,11 @@ public final class PaymentIntake {
     private final Clock clock;
     private final Admission admission;
     private final AccessRefusals refusals;
+    private final UnknownAccountLimit unknownAccounts;
 
     public PaymentIntake(PaymentRules rules, AccountDirectory accounts, IdempotencyKeys keys, PaymentPublisher publisher,
-            TimeOrderedIds ids, Clock clock, Admission admission, AccessRefusals refusals) {
+            TimeOrderedIds ids, Clock clock, Admission admission, AccessRefusals refusals,
+            UnknownAccountLimit unknownAccounts) {
         this.rules = rules;
         this.accounts = accounts;
         this.keys = keys;
@@ -112,6 +114,7 @@ public final class PaymentIntake {
         this.clock = clock;
         this.admission = admission;
         this.refusals = refusals;
+        this.unknownAccounts = unknownAccounts;
     }
 
     public Outcome accept(Caller caller, IdempotencyKey key, PaymentRequest request) {
@@ -171,8 +174,21 @@ public final class PaymentIntake {
         return refusal.map(reason -> PaymentRules.unknownPayer(order.request()));
     }
 
-    /** 2. One ledger lookup for every account not known to exist. Answers the indexes still open. */
-    private List<Integer> checkAccounts(List<Order> orders, List<Integer> valid, Outcome[] outcomes) {
+    /**
+     * 2. One ledger lookup for every account not known to exist. Answers the indexes still open. A caller that
+     * spent its allowance of unknown-account answers about other banks' customers is refused before the lookup
+     * ({@link UnknownAccountLimit}), whether the payee exists or not.
+     */
+    private List<Integer> checkAccounts(List<Order> orders, List<Integer> candidates, Outcome[] outcomes) {
+        List<Integer> valid = new ArrayList<>(candidates.size());
+        for (int i : candidates) {
+            Optional<Problem> limited = unknownAccounts.refusal(orders.get(i).caller(), orders.get(i).request());
+            if (limited.isPresent()) {
+                outcomes[i] = new Outcome.Rejected(limited.get());
+            } else {
+                valid.add(i);
+            }
+        }
         Set<Id128> accountIds = new HashSet<>();
         for (int i : valid) {
             accountIds.add(orders.get(i).request().payer());
@@ -184,6 +200,7 @@ public final class PaymentIntake {
             PaymentRequest request = orders.get(i).request();
             Optional<Problem> problem = rules.checkAccounts(request, statuses.get(request.payer()), statuses.get(request.payee()));
             if (problem.isPresent()) {
+                unknownAccounts.answered(orders.get(i).caller(), request, problem.get());
                 outcomes[i] = new Outcome.Rejected(problem.get());
             } else {
                 admissible.add(i);

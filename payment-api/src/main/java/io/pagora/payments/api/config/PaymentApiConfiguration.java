@@ -4,7 +4,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
 import io.pagora.ledger.domain.Ledger;
-import io.pagora.payments.api.adapter.jdbc.JdbcAccountNumbers;
+import io.pagora.payments.api.adapter.jdbc.IdempotencyRetentionJob;
+import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyPartitions;
 import io.pagora.payments.api.adapter.jdbc.JdbcBankNames;
 import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyKeys;
 import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
@@ -16,6 +17,9 @@ import io.pagora.payments.api.application.AccountDirectory;
 import io.pagora.payments.api.application.ParticipantAdministration;
 import io.pagora.payments.api.application.GroupCommit;
 import io.pagora.payments.api.application.PaymentIntake;
+import io.pagora.payments.api.application.ParticipantTokenBuckets;
+import io.pagora.payments.api.application.RandomAccountNumbers;
+import io.pagora.payments.api.application.UnknownAccountLimit;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.service.ledger.LedgerConfiguration;
@@ -75,12 +79,32 @@ public class PaymentApiConfiguration {
         return directory;
     }
 
+    /** One allowance per participant, shared by both intakes: a bank cannot double it by mixing endpoints. */
+    @Bean
+    UnknownAccountLimit unknownAccountLimit(UnknownAccountLimitProperties limit, MeterRegistry meters) {
+        ParticipantTokenBuckets buckets = new ParticipantTokenBuckets(limit.burst(), limit.refillPerSecond(),
+                limit.participantsMax(), System::nanoTime);
+        Gauge.builder("pagora.payments.unknown.account.limit.participants", buckets, ParticipantTokenBuckets::participants)
+                .description("participants whose unknown-account answers are being counted")
+                .register(meters);
+        return new UnknownAccountLimit(buckets);
+    }
+
+    /** Creates idempotency key partitions ahead and drops those past the retention window. */
+    @Bean(destroyMethod = "close")
+    IdempotencyRetentionJob idempotencyRetention(JdbcTemplate jdbc, IdempotencyRetentionProperties retention,
+            Clock clock, MeterRegistry meters) {
+        return new IdempotencyRetentionJob(new JdbcIdempotencyPartitions(jdbc, retention.retentionDays(),
+                retention.partitionsAheadDays()), clock, retention.maintenanceInterval(), meters);
+    }
+
     /** Accepts POST /payments. */
     @Bean
     PaymentIntake paymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission,
-            AccessRefusals refusals) {
-        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single", admission, refusals);
+            AccessRefusals refusals, UnknownAccountLimit unknownAccounts) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single", admission, refusals,
+                unknownAccounts);
     }
 
     /**
@@ -90,16 +114,17 @@ public class PaymentApiConfiguration {
     @Bean
     PaymentIntake batchPaymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission,
-            AccessRefusals refusals) {
-        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch", admission, refusals);
+            AccessRefusals refusals, UnknownAccountLimit unknownAccounts) {
+        return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch", admission, refusals,
+                unknownAccounts);
     }
 
     private static PaymentIntake intake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, String endpoint,
-            Admission admission, AccessRefusals refusals) {
+            Admission admission, AccessRefusals refusals, UnknownAccountLimit unknownAccounts) {
         return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos()), accounts, new JdbcIdempotencyKeys(jdbc),
                 new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock, admission,
-                refusals);
+                refusals, unknownAccounts);
     }
 
     @Bean(destroyMethod = "close")
@@ -121,7 +146,7 @@ public class PaymentApiConfiguration {
     @Bean
     ParticipantAdministration participantAdministration(Ledger ledger, JdbcTemplate jdbc, AccountDirectory accounts,
             PaymentApiProperties properties, AccessRefusals refusals) {
-        return new ParticipantAdministration(ledger, new JdbcAccountNumbers(jdbc), new JdbcBankNames(jdbc), accounts,
+        return new ParticipantAdministration(ledger, new RandomAccountNumbers(), new JdbcBankNames(jdbc), accounts,
                 properties.fundingMaxCentavos(), refusals);
     }
 

@@ -29,7 +29,9 @@ public enum ProblemType {
     LEDGER_CONFLICT("ledger-conflict", "The ledger holds conflicting data"),
     BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
     OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown: retry with the same Idempotency-Key"),
-    OVERLOADED("overloaded", "Too many payments waiting to be accepted");
+    OVERLOADED("overloaded", "Too many payments waiting to be accepted"),
+    /** Too many answers that another bank's account does not exist: the caller may be listing accounts. */
+    UNKNOWN_ACCOUNT_LIMIT("unknown-account-limit", "Too many payments to accounts that do not exist");
 
     public static final String BASE = "https://pagora.io/problems/";
 

@@ -12,7 +12,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -30,6 +32,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * round trip, the rows of the keys that already existed. A key is unique per participant (the caller's
  * principal name, {@code participant}): the same text claimed by two banks is two rows.
  *
+ * <p>The table is partitioned by claim day and kept for a retention window ({@link JdbcIdempotencyPartitions}):
+ * a key is looked for in every partition, so a replay on any later day of the window is a replay, and claims
+ * of adjacent days are serialised by a lock so that two claims of one key racing across midnight cannot both
+ * insert (the design and its proof: migration {@code V3__idempotency_keys_partitioned_by_claim_day.sql}).
+ *
  * <p>A key inserted by a concurrent transaction that commits while this statement runs is in neither
  * half (the insert skips it, the statement's snapshot predates it): those keys are claimed again by a
  * new statement with a new snapshot, a bounded number of times.
@@ -38,22 +45,32 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
 
     static final int ATTEMPTS_MAX = 3;
 
+    /**
+     * Looks for every key in every partition first: a key claimed on an earlier day of the window is a replay,
+     * never a second row. Only keys found nowhere are inserted, in the claim day's partition.
+     */
     private static final String CLAIM = """
             WITH request AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::uuid[])
                     AS r(participant, idempotency_key, request_hex, payment_id)
+            ), earlier AS (
+                SELECT k.participant, k.idempotency_key, k.request_sha256, k.payment_id, k.accepted_at
+                FROM payment_api.idempotency_keys k
+                JOIN request r ON r.participant = k.participant AND r.idempotency_key = k.idempotency_key
             ), inserted AS (
                 INSERT INTO payment_api.idempotency_keys (participant, idempotency_key, request_sha256, payment_id,
-                        accepted_at)
-                SELECT participant, idempotency_key, decode(request_hex, 'hex'), payment_id, ?::timestamptz FROM request
-                ON CONFLICT (participant, idempotency_key) DO NOTHING
+                        accepted_at, claimed_on)
+                SELECT r.participant, r.idempotency_key, decode(r.request_hex, 'hex'), r.payment_id, ?::timestamptz,
+                        ?::date
+                FROM request r
+                WHERE NOT EXISTS (SELECT 1 FROM earlier e
+                                  WHERE e.participant = r.participant AND e.idempotency_key = r.idempotency_key)
+                ON CONFLICT (participant, idempotency_key, claimed_on) DO NOTHING
                 RETURNING participant, idempotency_key, request_sha256, payment_id, accepted_at
             )
             SELECT participant, idempotency_key, request_sha256, payment_id, accepted_at, true AS inserted FROM inserted
             UNION ALL
-            SELECT k.participant, k.idempotency_key, k.request_sha256, k.payment_id, k.accepted_at, false AS inserted
-            FROM payment_api.idempotency_keys k
-            JOIN request r ON r.participant = k.participant AND r.idempotency_key = k.idempotency_key
+            SELECT participant, idempotency_key, request_sha256, payment_id, accepted_at, false AS inserted FROM earlier
             """;
 
     private final JdbcTemplate jdbc;
@@ -83,8 +100,39 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
         return answered;
     }
 
+    /** One claim in its own transaction (the claim day's lock is held until it commits). */
     private static Map<Scoped, Stored> claimOnce(Connection connection, List<Claim> claims, Instant acceptedAt)
             throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            Map<Scoped, Stored> stored = claimInTransaction(connection, claims, acceptedAt);
+            connection.commit();
+            return stored;
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * Takes the claim day's lock, then claims, in the caller's open transaction. The lock comes first, in a
+     * statement of its own: in READ COMMITTED the claim's snapshot is taken when the claim starts, so it sees
+     * every claim of the day before that finished while this one waited (see V3's migration for the design).
+     */
+    static Map<Scoped, Stored> claimInTransaction(Connection connection, List<Claim> claims, Instant acceptedAt)
+            throws SQLException {
+        Check.that(!connection.getAutoCommit(), "a claim runs in a transaction: its day lock lasts until commit");
+        LocalDate claimedOn = claimDay(acceptedAt);
+        try (Statement lock = connection.createStatement()) {
+            // Index probes only, in every partition: a day's partition is created empty, days ahead, and fills at
+            // thousands of rows a second from midnight; a plan made (and cached) while it was empty would scan it
+            // whole once per key until the next ANALYZE. One round trip for both statements.
+            lock.execute("SET LOCAL enable_seqscan = off; LOCK TABLE payment_api.idempotency_claim_days IN "
+                    + lockMode(claimedOn) + " MODE");
+        }
         String[] participants = new String[claims.size()];
         String[] keys = new String[claims.size()];
         String[] hashes = new String[claims.size()];
@@ -108,6 +156,7 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
             statement.setArray(3, hashArray);
             statement.setArray(4, idArray);
             statement.setObject(5, OffsetDateTime.ofInstant(acceptedAt, ZoneOffset.UTC));
+            statement.setObject(6, claimedOn);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Scoped key = new Scoped(participant(rows.getString(1)), new IdempotencyKey(rows.getString(2)));
@@ -124,6 +173,19 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
             idArray.free();
         }
         return stored;
+    }
+
+    /** The partition a claim made at {@code acceptedAt} goes to: its UTC day. */
+    static LocalDate claimDay(Instant acceptedAt) {
+        return LocalDate.ofInstant(acceptedAt, ZoneOffset.UTC);
+    }
+
+    /**
+     * Two table lock modes, each compatible with itself and in conflict with the other: claims of one day run
+     * together, claims of adjacent days (always of different parity) one after the other.
+     */
+    static String lockMode(LocalDate claimedOn) {
+        return Math.floorMod(claimedOn.toEpochDay(), 2) == 0 ? "ROW EXCLUSIVE" : "SHARE";
     }
 
     /** Rows are only ever joined to the claims' participants, each a caller's principal name. */

@@ -35,7 +35,7 @@ final class Problems {
             case BANK_NAME_CONFLICT, LEDGER_CONFLICT -> HttpStatus.CONFLICT;
             case ACCOUNT_NOT_FOUND -> HttpStatus.NOT_FOUND;
             case BROKER_UNAVAILABLE, OUTCOME_UNKNOWN -> HttpStatus.SERVICE_UNAVAILABLE;
-            case OVERLOADED -> HttpStatus.TOO_MANY_REQUESTS;
+            case OVERLOADED, UNKNOWN_ACCOUNT_LIMIT -> HttpStatus.TOO_MANY_REQUESTS;
         };
     }
 

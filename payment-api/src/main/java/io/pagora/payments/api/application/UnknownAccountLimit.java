@@ -1,0 +1,48 @@
+package io.pagora.payments.api.application;
+
+import io.pagora.kernel.Id128;
+import io.pagora.payments.api.domain.PaymentRequest;
+import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.util.Optional;
+
+/**
+ * Limits, per participant, the answers that tell whether another bank's customer account exists (issue 16; PIX's
+ * DICT limits key look-ups per participant for the same reason). Each {@code unknown-account} answer about a payee
+ * at another bank takes a token from the caller's bucket; while the bucket is empty, EVERY payment of that caller
+ * to another bank's customer is refused with {@code 429 unknown-account-limit} before its payee is looked up, so
+ * the refusal depends only on the caller's own past and says nothing about the payee. A bank's own customers are
+ * no secret to it: payments to them are never limited; nor are payments whose payee exists (they move money).
+ */
+public final class UnknownAccountLimit {
+
+    private final ParticipantTokenBuckets buckets;
+
+    public UnknownAccountLimit(ParticipantTokenBuckets buckets) {
+        this.buckets = buckets;
+    }
+
+    /** Before the look-up: why this order is refused without one, if its caller has spent its allowance. */
+    public Optional<Problem> refusal(Caller caller, PaymentRequest request) {
+        if (!atAnotherBank(caller, request.payee()) || buckets.hasToken(caller)) {
+            return Optional.empty();
+        }
+        return Optional.of(Problem.of(ProblemType.UNKNOWN_ACCOUNT_LIMIT, "too many payments to accounts that do not"
+                + " exist at other banks; payments to other banks' customers are refused for "
+                + buckets.secondsUntilToken(caller) + " s: nothing was done with this one"));
+    }
+
+    /** After the look-up: an answer that told the caller another bank's account does not exist costs a token. */
+    public void answered(Caller caller, PaymentRequest request, Problem problem) {
+        if (problem.type() == ProblemType.UNKNOWN_ACCOUNT && "payeeAccountId".equals(problem.field())
+                && atAnotherBank(caller, request.payee())) {
+            buckets.take(caller, 1);
+        }
+    }
+
+    private static boolean atAnotherBank(Caller caller, Id128 payee) {
+        return !(caller instanceof Caller.Bank bank) || !ChartOfAccounts.bankOf(payee).equals(Optional.of(bank.bank()));
+    }
+}
