@@ -186,6 +186,34 @@ class BrokerOutageTest extends SecondInstanceTest {
                 .as("the same three payments").hasSize(3);
     }
 
+    /**
+     * The first attempt was written by the broker but not confirmed (UNKNOWN); the client replays it while the broker
+     * is away. The replay cannot be sent, but the payment may settle from the first attempt: it is UNKNOWN (503
+     * outcome-unknown, retry with the same key), never "nothing was published", or the client would pay again under a
+     * new key. A batch whose items include such a replay is answered alike, even when another item of it is new.
+     */
+    @Test
+    void aReplayTheBrokerCannotTakeIsUnknownNeverRefused() {
+        String key = "replay-" + UUID.randomUUID();
+        Map<String, Object> single = Http.payment(payer, payee, 7_700);
+        List<Object> items = twoItems();
+        Map<TopicPartition, Long> mark = events.mark();
+        assertProblem(late.post("/payments", single, "Idempotency-Key", key), 503, "outcome-unknown");
+        assertProblem(late.post("/payments/batch", Map.of("payments", items)), 503, "outcome-unknown");
+        assertThat(events.since(mark)).as("the first attempts are in the broker: they will settle").hasSize(3);
+
+        Http.Response replay = broken.post("/payments", single, "Idempotency-Key", key);
+        Http.Response batchReplay = broken.post("/payments/batch", Map.of("payments", List.of(items.getFirst(),
+                Map.of("idempotencyKey", "b3-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
+                        "amountCentavos", 3))));
+
+        assertProblem(replay, 503, "outcome-unknown");
+        assertThat(replay.header("Retry-After")).isNotNull();
+        assertThat(replay.json().path("detail").asString()).contains("same Idempotency-Key");
+        assertProblem(batchReplay, 503, "outcome-unknown");
+        assertThat(events.since(mark)).as("nothing more reached Kafka").hasSize(3);
+    }
+
     /** Two batch items, each way between payer and payee, under fresh keys. */
     private List<Object> twoItems() {
         return List.of(
