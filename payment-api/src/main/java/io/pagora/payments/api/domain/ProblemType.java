@@ -29,7 +29,9 @@ public enum ProblemType {
     LEDGER_CONFLICT("ledger-conflict", "The ledger holds conflicting data"),
     BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
     OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown: retry with the same Idempotency-Key"),
-    OVERLOADED("overloaded", "Too many payments waiting to be accepted");
+    OVERLOADED("overloaded", "Too many payments waiting to be accepted"),
+    PARTICIPANT_RATE_LIMITED("participant-rate-limited", "Participant over its payment rate"),
+    PARTICIPANT_CONCURRENCY_LIMITED("participant-concurrency-limited", "Participant over its concurrent requests");
 
     public static final String BASE = "https://pagora.io/problems/";
 

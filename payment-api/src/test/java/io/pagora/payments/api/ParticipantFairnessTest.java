@@ -1,0 +1,119 @@
+package io.pagora.payments.api;
+
+import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pagora.payments.api.config.PaymentApiProperties;
+import io.pagora.payments.api.testsupport.Participants;
+import io.pagora.payments.api.testsupport.SecondInstance;
+import io.pagora.payments.api.testsupport.SecondInstanceTest;
+import io.pagora.testing.Http;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.env.Environment;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * Overload is answered, fairly. Each participant has its own token bucket (here 3 payments of burst, 1 a second
+ * refilled, so a test can empty it) and its own bound on requests in flight: a bank past its bucket is answered 429
+ * {@code participant-rate-limited} with Retry-After at once, with nothing claimed or published, on the single
+ * endpoint and per item on the batch endpoint, while another bank's payments are accepted. And the single-payment
+ * intake can never hold every connection: its queue and its groups together stay below Tomcat's
+ * {@code max-connections}, so its own 429 fires before clients are left in the accept backlog — a setting that
+ * would break the relation refuses to start.
+ */
+@TestPropertySource(properties = {
+        "pagora.payments.participant-limits.burst=3",
+        "pagora.payments.participant-limits.refill-per-second=1",
+        "pagora.payments.batch-items-max=3"})
+class ParticipantFairnessTest extends SecondInstanceTest {
+
+    static final int OTHER_BANK = 62;
+
+    @Override
+    protected int bankIspb() {
+        return 61;
+    }
+
+    @Autowired
+    PaymentApiProperties properties;
+
+    @Autowired
+    Environment environment;
+
+    @Test
+    void oneBanksFloodIsAnswered429WithRetryAfterWhileAnotherBankIsAccepted() {
+        Participants participants = new Participants(port);
+        participants.registerBank(OTHER_BANK, "Banco " + OTHER_BANK);
+        Http other = participants.bank(OTHER_BANK);
+        String otherPayer = participants.openAccount(OTHER_BANK);
+
+        // The flood: until the bucket is empty (3 of burst; a slow machine may refill one or two meanwhile).
+        List<Integer> statuses = new ArrayList<>();
+        Http.Response refused = null;
+        for (int i = 0; i < 10 && refused == null; i++) {
+            Http.Response response = healthy.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key",
+                    "flood-" + UUID.randomUUID());
+            statuses.add(response.status());
+            refused = response.status() == 429 ? response : null;
+        }
+        assertThat(statuses).as("the burst is accepted, then the flood is refused").startsWith(202, 202, 202).contains(429);
+
+        Map<TopicPartition, Long> mark = events.mark();
+        long started = System.nanoTime();
+        Http.Response again = healthy.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key",
+                "flood-" + UUID.randomUUID());
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        Http.Response batch = healthy.post("/payments/batch", Map.of("payments", items(payer, payee, 3)));
+        Http.Response otherOne = other.post("/payments", Http.payment(otherPayer, payee, 2_00), "Idempotency-Key",
+                "other-" + UUID.randomUUID());
+        Http.Response otherBatch = other.post("/payments/batch", Map.of("payments", items(otherPayer, payer, 2)));
+
+        assertProblem(refused, 429, "participant-rate-limited");
+        assertThat(refused.header("Retry-After")).isEqualTo("1");
+        assertProblem(again, 429, "participant-rate-limited");
+        assertThat(took).as("answered at once, not queued").isLessThan(Duration.ofSeconds(1));
+        assertProblem(batch, 429, "participant-rate-limited");
+        assertThat(Integer.parseInt(batch.header("Retry-After"))).as("a batch takes a token per item: 3 at 1/s")
+                .isGreaterThanOrEqualTo(2);
+        assertThat(otherOne.status()).as("another bank is unaffected: %s", otherOne).isEqualTo(202);
+        assertThat(otherBatch.json().path("acceptedCount").asInt()).as("%s", otherBatch).isEqualTo(2);
+        assertThat(events.since(mark)).as("only the other bank's payments are published").hasSize(3)
+                .allSatisfy(event -> assertThat(event.key()).isEqualTo(otherPayer));
+    }
+
+    @Test
+    void theSingleIntakeStaysBelowTheConnectionBound() {
+        int connectionsMax = environment.getRequiredProperty("server.tomcat.max-connections", Integer.class);
+        int intakeMax = properties.groupCommitQueueMax()
+                + properties.groupCommitThreads() * properties.groupCommitBatchMax();
+        assertThat(intakeMax).as("queued + committing single payments < max-connections").isLessThan(connectionsMax);
+        assertThat(properties.participantLimits().inFlightMax()).as("one bank cannot hold every connection")
+                .isLessThan(connectionsMax);
+    }
+
+    @Test
+    void aQueueThatCouldHoldEveryConnectionRefusesToStart() {
+        assertThatThrownBy(() -> SecondInstance.start(database, context -> {},
+                "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
+                "--pagora.payments.group-commit-queue-max=4096").close())
+                .hasStackTraceContaining("max-connections");
+    }
+
+    /** {@code count} batch items from {@code from} to {@code to}, under fresh keys. */
+    private static List<Object> items(String from, String to, int count) {
+        List<Object> items = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            items.add(Map.of("idempotencyKey", "fair-" + UUID.randomUUID(), "payerAccountId", from, "payeeAccountId", to,
+                    "amountCentavos", 1 + i));
+        }
+        return items;
+    }
+}
