@@ -105,9 +105,9 @@ public final class ParticipantLimits {
     /** Releases the slot {@link #enter} took. */
     public void exit(Caller caller) {
         Gate gate = gates.get(caller);
-        Check.that(gate != null, "a participant that entered is tracked: %s", caller);
-        int left = gate.inFlight.decrementAndGet();
-        Check.that(left >= 0, "more exits than entries for %s", caller);
+        // Messages without arguments on the hot path: a varargs call would box and allocate on every request.
+        Check.that(gate != null, "a participant that entered is tracked");
+        Check.that(gate.inFlight.decrementAndGet() >= 0, "no more exits than entries");
     }
 
     /**
@@ -115,9 +115,9 @@ public final class ParticipantLimits {
      * it within {@link #enter}/{@link #exit}.
      */
     public Optional<Refusal> take(Caller caller, int payments) {
-        Check.that(payments >= 1 && payments <= burst, "1..burst (%d) payments at once: %d", burst, payments);
+        Check.that(payments >= 1 && payments <= burst, "1..burst payments at once");
         Gate gate = gates.get(caller);
-        Check.that(gate != null, "take within enter: %s", caller);
+        Check.that(gate != null, "take within enter");
         long costNanos = payments * nanosPerToken;
         // Bounded: a failed compare-and-set means another request of this participant took tokens, and at most
         // inFlightMax of them are in here at once (each holds a slot).
