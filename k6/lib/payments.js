@@ -261,6 +261,10 @@ function recordBatch(payments, res, attempt, tags) {
           metrics.nsfSent.add(1, tags);
         }
       }
+    } else if (result.status === 'UNKNOWN') {
+      // Not a refusal: the payment may be accepted and settle (payment-api's OpenAPI document: not final).
+      metrics.unanswered.add(1, tags);
+      log(`UNANSWERED\t${p.key}\t${res.status}`);
     } else {
       metrics.unexpected.add(1, tags);
       log(`REFUSED\t${p.key}\t${res.status}\t${problemType(result.problem)}`);

@@ -262,8 +262,8 @@ final class LoadGenerator implements AutoCloseable {
                 Check.that(id != null, "an accepted item names its payment");
                 lines.append("ACCEPTED\t").append(key).append('\t').append(id).append("\t200\tfirst\n");
                 acceptedPayments.incrementAndGet();
-            } else if (item.contains("/problems/broker-unavailable")) {
-                // Not a refusal: the payment may have been published; its outcome is unknown.
+            } else if (body.startsWith("UNKNOWN", at) || item.contains("/problems/broker-unavailable")) {
+                // Not a refusal: the payment may have been published (the API says UNKNOWN); its outcome is unknown.
                 lines.append("UNANSWERED\t").append(key).append("\t200\n");
                 unansweredPayments.incrementAndGet();
             } else {

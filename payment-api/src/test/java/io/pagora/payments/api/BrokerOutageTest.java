@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.kafka.core.ProducerFactory;
 import org.apache.kafka.common.TopicPartition;
@@ -57,6 +58,9 @@ import org.springframework.test.context.DynamicPropertySource;
  *       new key would pay twice; its producer's delivery timeout is its wait, whatever {@code spring.kafka.*}
  *       says (10 s configured against a 2 s wait), so it never delivers a record after answering for it;
  *       the same keys then answer the same payments.
+ *   <li>a replay of such a payment that the broker cannot take (the broken instance, or an instance that refuses to
+ *       send some records) is UNKNOWN / 503 outcome-unknown, never REJECTED "nothing was published": its first
+ *       attempt is in the broker and will settle, and a client told REJECTED would pay again under a new key.
  * </ul>
  */
 class BrokerOutageTest extends SecondInstanceTest {
@@ -76,6 +80,8 @@ class BrokerOutageTest extends SecondInstanceTest {
     ConfigurableApplicationContext brokenInstance;
     Http late;
     ConfigurableApplicationContext lateInstance;
+    Http selective;
+    ConfigurableApplicationContext selectiveInstance;
 
     @BeforeAll
     void setUp() {
@@ -95,6 +101,13 @@ class BrokerOutageTest extends SecondInstanceTest {
                 "--spring.kafka.producer.properties.delivery.timeout.ms=10000",
                 "--pagora.payments.kafka-ack-timeout=2s");
         late = SecondInstance.http(lateInstance, bankIdentity());
+        selectiveInstance = SecondInstance.start(database,
+                context -> context.getBeanFactory().registerSingleton("refusedSends",
+                        (DefaultKafkaProducerFactoryCustomizer) factory -> factory.addPostProcessor(RefusedSends::wrap)),
+                "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
+                "--spring.kafka.producer.properties.request.timeout.ms=1000",
+                "--pagora.payments.kafka-ack-timeout=2s");
+        selective = SecondInstance.http(selectiveInstance, bankIdentity());
     }
 
     @AfterAll
@@ -104,6 +117,9 @@ class BrokerOutageTest extends SecondInstanceTest {
         }
         if (lateInstance != null) {
             lateInstance.close();
+        }
+        if (selectiveInstance != null) {
+            selectiveInstance.close();
         }
     }
 
@@ -186,6 +202,61 @@ class BrokerOutageTest extends SecondInstanceTest {
                 .as("the same three payments").hasSize(3);
     }
 
+    /**
+     * The first attempt was written by the broker but not confirmed (UNKNOWN); the client replays it while the broker
+     * is away. The replay cannot be sent, but the payment may settle from the first attempt: it is UNKNOWN (503
+     * outcome-unknown, retry with the same key), never "nothing was published", or the client would pay again under a
+     * new key. A batch whose items include such a replay is answered alike, even when another item of it is new.
+     */
+    @Test
+    void aReplayTheBrokerCannotTakeIsUnknownNeverRefused() {
+        String key = "replay-" + UUID.randomUUID();
+        Map<String, Object> single = Http.payment(payer, payee, 7_700);
+        List<Object> items = twoItems();
+        Map<TopicPartition, Long> mark = events.mark();
+        assertProblem(late.post("/payments", single, "Idempotency-Key", key), 503, "outcome-unknown");
+        assertProblem(late.post("/payments/batch", Map.of("payments", items)), 503, "outcome-unknown");
+        assertThat(events.since(mark)).as("the first attempts are in the broker: they will settle").hasSize(3);
+
+        Http.Response replay = broken.post("/payments", single, "Idempotency-Key", key);
+        Http.Response batchReplay = broken.post("/payments/batch", Map.of("payments", List.of(items.getFirst(),
+                Map.of("idempotencyKey", "b3-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
+                        "amountCentavos", 3))));
+
+        assertProblem(replay, 503, "outcome-unknown");
+        assertThat(replay.header("Retry-After")).isNotNull();
+        assertThat(replay.json().path("detail").asString()).contains("same Idempotency-Key");
+        assertProblem(batchReplay, 503, "outcome-unknown");
+        assertThat(events.since(mark)).as("nothing more reached Kafka").hasSize(3);
+    }
+
+    /**
+     * The issue's scenario: batch 1 leaves item k UNKNOWN (the broker did write it); the client resends during
+     * broker trouble, and in the resent batch another item is acknowledged while item k, now a replay, cannot be
+     * sent. Item k is UNKNOWN in the 200 answer, never REJECTED "nothing was published".
+     */
+    @Test
+    void aReplayedItemTheBrokerCannotTakeIsUnknownInABatchThatWentThrough() {
+        List<Object> items = twoItems();
+        Map<TopicPartition, Long> mark = events.mark();
+        assertProblem(late.post("/payments/batch", Map.of("payments", items)), 503, "outcome-unknown");
+        assertThat(events.since(mark)).as("the broker holds both").hasSize(2);
+
+        RefusedSends.refusedKey = payee; // item 1 pays from payee: its record cannot be sent now
+        Http.Response resent = selective.post("/payments/batch", Map.of("payments", List.of(
+                Map.of("idempotencyKey", "b4-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
+                        "amountCentavos", 4),
+                items.get(1))));
+
+        assertThat(resent.status()).as("%s", resent).isEqualTo(200);
+        assertThat(resent.json().path("acceptedCount").asInt()).as("%s", resent).isEqualTo(1);
+        assertThat(resent.json().path("results").path(1).path("status").asString()).as("%s", resent).isEqualTo("UNKNOWN");
+        assertThat(resent.json().path("results").path(1).path("problem").path("type").asString())
+                .endsWith("/outcome-unknown");
+        assertThat(resent.json().path("unknownCount").asInt()).isEqualTo(1);
+        assertThat(resent.json().path("rejectedCount").asInt()).isZero();
+    }
+
     /** Two batch items, each way between payer and payee, under fresh keys. */
     private List<Object> twoItems() {
         return List.of(
@@ -193,6 +264,31 @@ class BrokerOutageTest extends SecondInstanceTest {
                         "amountCentavos", 1),
                 Map.of("idempotencyKey", "b2-" + UUID.randomUUID(), "payerAccountId", payee, "payeeAccountId", payer,
                         "amountCentavos", 2));
+    }
+
+    /**
+     * Refuses to send every record keyed by {@link #refusedKey} (a payer account), as a producer that cannot reach the
+     * broker does (send throws): the record is never handed to the broker. Others are sent as usual.
+     */
+    static final class RefusedSends {
+        static volatile String refusedKey;
+
+        @SuppressWarnings("unchecked")
+        static <K, V> Producer<K, V> wrap(Producer<K, V> producer) {
+            return (Producer<K, V>) Proxy.newProxyInstance(Producer.class.getClassLoader(), new Class<?>[] {Producer.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("send") && args != null && args[0] instanceof ProducerRecord<?, ?> record
+                                && record.key() != null && record.key().equals(refusedKey)) {
+                            throw new org.apache.kafka.common.errors.TimeoutException("the test refuses records keyed "
+                                    + refusedKey);
+                        }
+                        try {
+                            return method.invoke(producer, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
     }
 
     /** Answers every send's callback {@link #DELAY} after the broker did: the record is written, the ack is late. */

@@ -57,13 +57,17 @@ public final class PaymentIntake {
         /** The broker holds the payment; {@code replayed} if the key was claimed by an earlier request. */
         record Accepted(PaymentId paymentId, Instant acceptedAt, boolean replayed) implements Outcome {}
 
-        /** Not accepted, and nothing was published for it. */
+        /**
+         * Final: no payment exists under the key and none will (nothing was published for it, by this request or an
+         * earlier one). A client may pay again under a new key.
+         */
         record Rejected(Problem problem) implements Outcome {}
 
         /**
-         * Sent to the broker but not confirmed in time: the payment may be accepted or not, and is never
-         * reported as refused, or a client would pay again under a new key. The client retries with the
-         * same Idempotency-Key and request, which name the same payment and accept it at most once.
+         * Sent to the broker but not confirmed in time, or a replay (an earlier request may have published it) the
+         * broker could not take: the payment may be accepted or not, and is never reported as refused, or a client
+         * would pay again under a new key. The client retries with the same Idempotency-Key and request, which name
+         * the same payment and accept it at most once.
          */
         record Unknown(Problem problem) implements Outcome {}
     }
@@ -271,14 +275,29 @@ public final class PaymentIntake {
         }
     }
 
+    /**
+     * REJECTED only when no payment exists under the key and none will: a payment this request was the first to
+     * claim and never handed to the broker. A replay's first attempt may have been published (it may have been
+     * answered UNKNOWN) and may settle, so a replay the broker could not take is UNKNOWN, never a refusal.
+     */
     private static Outcome outcome(Stored claim, Publication publication) {
         return switch (publication) {
             case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
-            case Publication.NotSent notSent -> new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
-                    "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
-                            + " published: retry with the same Idempotency-Key and request"));
+            case Publication.NotSent notSent -> claim.inserted()
+                    ? new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
+                            "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
+                                    + " published: retry with the same Idempotency-Key and request"))
+                    : replayNotSent(claim.paymentId().toString(), notSent.reason());
             case Publication.Unconfirmed unconfirmed -> unknown(claim.paymentId().toString(), unconfirmed.reason());
         };
+    }
+
+    /** A replay the broker could not take: an earlier request with the key may have published the payment. */
+    private static Outcome.Unknown replayNotSent(String paymentId, String reason) {
+        return new Outcome.Unknown(Problem.of(ProblemType.OUTCOME_UNKNOWN, "payment " + paymentId + " was claimed by an"
+                + " earlier request with this Idempotency-Key, which may have published it; the message broker could not"
+                + " take this retry (" + reason + "). It may be accepted and settle: retry with the same Idempotency-Key"
+                + " and request to learn its outcome. Never retry it under a new key."));
     }
 
     /** 6. Later uses of a key within the batch take their first use's outcome, or are refused. */

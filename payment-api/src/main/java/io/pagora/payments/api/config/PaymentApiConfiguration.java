@@ -16,6 +16,7 @@ import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.AccountDirectory;
 import io.pagora.payments.api.application.ParticipantAdministration;
 import io.pagora.payments.api.application.GroupCommit;
+import io.pagora.payments.api.application.ParticipantLimits;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.ParticipantTokenBuckets;
 import io.pagora.payments.api.application.RandomAccountNumbers;
@@ -38,6 +39,7 @@ import io.pagora.payments.api.application.Admission;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -177,10 +179,15 @@ public class PaymentApiConfiguration {
         };
     }
 
-    /** Concurrent POST /payments calls, committed in groups (one SQL statement and one Kafka wait per group). */
+    /**
+     * Concurrent POST /payments calls, committed in groups (one SQL statement and one Kafka wait per group), bounded
+     * below the server's connections (checked here: the service refuses to start otherwise).
+     */
     @Bean(destroyMethod = "close")
     GroupCommit singlePaymentGroupCommit(@Qualifier("paymentIntake") PaymentIntake paymentIntake,
-            PaymentApiProperties properties, MeterRegistry meters) {
+            PaymentApiProperties properties, MeterRegistry meters,
+            @Value("${server.tomcat.max-connections}") int maxConnections) {
+        properties.checkIntakeBelow(maxConnections);
         // A caller waits for its group's SQL statement and Kafka acknowledgements, then a margin.
         GroupCommit groupCommit = new GroupCommit(paymentIntake, properties.groupCommitThreads(),
                 properties.groupCommitBatchMax(), properties.groupCommitQueueMax(),
@@ -191,12 +198,25 @@ public class PaymentApiConfiguration {
         return groupCommit;
     }
 
+    /** Per-participant limits of both payment endpoints. */
+    @Bean
+    ParticipantLimits participantLimits(PaymentApiProperties properties, MeterRegistry meters) {
+        PaymentApiProperties.ParticipantLimitSettings settings = properties.participantLimits();
+        ParticipantLimits limits = new ParticipantLimits(settings.inFlightMax(), settings.burst(),
+                settings.refillPerSecond(), settings.participantsMax(), System::nanoTime);
+        Gauge.builder("pagora.payments.participants.tracked", limits, ParticipantLimits::participants)
+                .description("participants whose payment limits are tracked")
+                .register(meters);
+        return limits;
+    }
+
     @Bean
     PaymentController paymentController(GroupCommit singlePaymentGroupCommit,
             @Qualifier("batchPaymentIntake") PaymentIntake batchPaymentIntake, Admission admission,
-            PaymentApiProperties properties, MeterRegistry meters) {
-        return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, admission, properties.bodyMaxBytes(),
-                properties.batchBodyMaxBytes(), properties.batchItemsMax(), properties.statusBaseUrl(), meters);
+            ParticipantLimits participantLimits, PaymentApiProperties properties, MeterRegistry meters) {
+        return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, admission, participantLimits,
+                properties.bodyMaxBytes(), properties.batchBodyMaxBytes(), properties.batchItemsMax(),
+                properties.statusBaseUrl(), meters);
     }
 
     @Bean

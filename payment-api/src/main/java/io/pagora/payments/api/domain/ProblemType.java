@@ -31,7 +31,9 @@ public enum ProblemType {
     OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown: retry with the same Idempotency-Key"),
     OVERLOADED("overloaded", "Too many payments waiting to be accepted"),
     /** Too many answers that another bank's account does not exist: the caller may be listing accounts. */
-    UNKNOWN_ACCOUNT_LIMIT("unknown-account-limit", "Too many payments to accounts that do not exist");
+    UNKNOWN_ACCOUNT_LIMIT("unknown-account-limit", "Too many payments to accounts that do not exist"),
+    PARTICIPANT_RATE_LIMITED("participant-rate-limited", "Participant over its payment rate"),
+    PARTICIPANT_CONCURRENCY_LIMITED("participant-concurrency-limited", "Participant over its concurrent requests");
 
     public static final String BASE = "https://pagora.io/problems/";
 

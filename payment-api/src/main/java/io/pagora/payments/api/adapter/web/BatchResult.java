@@ -36,6 +36,8 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
         private int replayed;
         private int unknown;
         private int brokerFailures;
+        private int overloaded;
+        private Problem overloadedProblem;
         private Problem brokerProblem;
         private Problem unknownProblem;
 
@@ -57,9 +59,14 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
 
         /**
          * Nothing went through: the batch as a whole is a transient failure, to be retried as is — and if
-         * any payment may have been accepted, the batch's outcome is unknown, not refused.
+         * any payment may have been accepted, the batch's outcome is unknown, not refused. A batch admission
+         * control refused as a whole (no key looked at) is answered 429, not item by item: REJECTED is final,
+         * and a replayed item's key may name a payment that settles.
          */
         Problem wholeBatchProblem() {
+            if (overloaded > 0 && overloaded == results.size()) {
+                return overloadedProblem;
+            }
             if (brokerFailures == 0 || accepted + replayed > 0) {
                 return null;
             }
@@ -84,6 +91,10 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
             if (problem.type() == ProblemType.BROKER_UNAVAILABLE) {
                 brokerFailures++;
                 brokerProblem = problem;
+            }
+            if (problem.type() == ProblemType.OVERLOADED) {
+                overloaded++;
+                overloadedProblem = problem;
             }
             // Fields are named within the item; the batch names them within the body.
             return new Item(i, "REJECTED", null, null, Problems.embedded(problem.field() == null ? problem

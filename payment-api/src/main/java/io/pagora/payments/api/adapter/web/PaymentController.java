@@ -3,6 +3,7 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.payments.api.application.Admission;
 import io.pagora.payments.api.application.GroupCommit;
+import io.pagora.payments.api.application.ParticipantLimits;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.PaymentIntake.Order;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
@@ -43,6 +44,7 @@ public class PaymentController {
     private final GroupCommit intake;
     private final PaymentIntake batchIntake;
     private final Admission admission;
+    private final ParticipantLimits limits;
     private final int bodyMaxBytes;
     private final int batchBodyMaxBytes;
     private final int batchItemsMax;
@@ -55,11 +57,12 @@ public class PaymentController {
      * @param batchIntake accepts {@code POST /payments/batch}: the same service, wired to a publisher whose
      *     metrics say "batch" (the intake itself knows nothing of endpoints)
      */
-    public PaymentController(GroupCommit intake, PaymentIntake batchIntake, Admission admission, int bodyMaxBytes,
-            int batchBodyMaxBytes, int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
+    public PaymentController(GroupCommit intake, PaymentIntake batchIntake, Admission admission, ParticipantLimits limits,
+            int bodyMaxBytes, int batchBodyMaxBytes, int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
         this.intake = intake;
         this.batchIntake = batchIntake;
         this.admission = admission;
+        this.limits = limits;
         this.bodyMaxBytes = bodyMaxBytes;
         this.batchBodyMaxBytes = batchBodyMaxBytes;
         this.batchItemsMax = batchItemsMax;
@@ -69,15 +72,38 @@ public class PaymentController {
         this.acceptMetrics = new AcceptMetrics(meters);
     }
 
+    /**
+     * Before the body is read, the caller's own limits: a participant over them is answered 429 at once (nothing
+     * queued, read, claimed or published) and takes nothing from the others.
+     */
     @PostMapping("/payments")
     public ResponseEntity<Object> pay(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
+        Optional<ParticipantLimits.Refusal> refused = limits.enter(caller);
+        if (refused.isPresent()) {
+            return overLimit(AcceptMetrics.Endpoint.SINGLE, refused.get(), http, started);
+        }
         try {
+            refused = limits.take(caller, 1);
+            if (refused.isPresent()) {
+                return overLimit(AcceptMetrics.Endpoint.SINGLE, refused.get(), http, started);
+            }
             return payOne(caller, http, started);
         } catch (RuntimeException e) {
             acceptMetrics.failed(AcceptMetrics.Endpoint.SINGLE, e, System.nanoTime() - started);
             throw e;
+        } finally {
+            limits.exit(caller);
         }
+    }
+
+    /** A request refused by its participant's limits, counted as one refused order. */
+    private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, ParticipantLimits.Refusal refusal,
+            HttpServletRequest http, long started) {
+        Outcome refused = new Outcome.Rejected(refusal.problem());
+        count(refused);
+        acceptMetrics.record(endpoint, refused, System.nanoTime() - started);
+        return Problems.response(refusal, http.getRequestURI());
     }
 
     private ResponseEntity<Object> payOne(Caller caller, HttpServletRequest http, long started) {
@@ -100,6 +126,10 @@ public class PaymentController {
         };
     }
 
+    /**
+     * The caller's in-flight slot is taken before the shared batch slots, so one participant's batches cannot take
+     * them all; its tokens (one per item) once the body says how many items it holds, before any I/O.
+     */
     @PostMapping("/payments/batch")
     public ResponseEntity<Object> payBatch(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
@@ -108,6 +138,18 @@ public class PaymentController {
         if (overloaded.isPresent()) {
             return Problems.response(overloaded.get(), http.getRequestURI());
         }
+        Optional<ParticipantLimits.Refusal> refused = limits.enter(caller);
+        if (refused.isPresent()) {
+            return overLimit(AcceptMetrics.Endpoint.BATCH, refused.get(), http, started);
+        }
+        try {
+            return payBatchEntered(caller, http, started);
+        } finally {
+            limits.exit(caller);
+        }
+    }
+
+    private ResponseEntity<Object> payBatchEntered(Caller caller, HttpServletRequest http, long started) {
         Optional<Problem> busy = admission.enterBatch();
         if (busy.isPresent()) {
             return Problems.response(busy.get(), http.getRequestURI());
@@ -124,6 +166,10 @@ public class PaymentController {
 
     private ResponseEntity<Object> payMany(Caller caller, HttpServletRequest http, long started) {
         List<Order> orders = orders(caller, JsonBodies.read(http, batchBodyMaxBytes));
+        Optional<ParticipantLimits.Refusal> refused = limits.take(caller, orders.size());
+        if (refused.isPresent()) {
+            return overLimit(AcceptMetrics.Endpoint.BATCH, refused.get(), http, started);
+        }
         List<Outcome> outcomes = batchIntake.acceptAll(orders);
         long elapsedNanos = System.nanoTime() - started;
         BatchResult.Tally tally = new BatchResult.Tally(outcomes.size());

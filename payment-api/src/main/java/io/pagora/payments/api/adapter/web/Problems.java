@@ -1,5 +1,7 @@
 package io.pagora.payments.api.adapter.web;
 
+import io.pagora.kernel.Check;
+import io.pagora.payments.api.application.ParticipantLimits;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
 import java.net.URI;
@@ -35,7 +37,8 @@ final class Problems {
             case BANK_NAME_CONFLICT, LEDGER_CONFLICT -> HttpStatus.CONFLICT;
             case ACCOUNT_NOT_FOUND -> HttpStatus.NOT_FOUND;
             case BROKER_UNAVAILABLE, OUTCOME_UNKNOWN -> HttpStatus.SERVICE_UNAVAILABLE;
-            case OVERLOADED, UNKNOWN_ACCOUNT_LIMIT -> HttpStatus.TOO_MANY_REQUESTS;
+            case OVERLOADED, UNKNOWN_ACCOUNT_LIMIT, PARTICIPANT_RATE_LIMITED, PARTICIPANT_CONCURRENCY_LIMITED ->
+                    HttpStatus.TOO_MANY_REQUESTS;
         };
     }
 
@@ -60,8 +63,21 @@ final class Problems {
         return response(http(problem.type()), problem.field(), problem.detail(), path);
     }
 
+    /** A participant over its limits: 429 with the Retry-After its limit computed. */
+    static ResponseEntity<Object> response(ParticipantLimits.Refusal refusal, String path) {
+        Problem problem = refusal.problem();
+        Check.that(statusOf(problem.type()) == HttpStatus.TOO_MANY_REQUESTS, "a limit answers 429: %s", problem.type());
+        return response(http(problem.type()), problem.field(), problem.detail(), path,
+                Long.toString(refusal.retryAfterSeconds()));
+    }
+
     static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
             String detail, @Nullable String path) {
+        return response(type, field, detail, path, RETRY_AFTER_SECONDS);
+    }
+
+    private static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
+            String detail, @Nullable String path, String retryAfterSeconds) {
         ProblemDetail problem = ProblemExceptionHandler.problem(type, detail);
         if (path != null) {
             problem.setInstance(URI.create(path));
@@ -73,7 +89,7 @@ final class Problems {
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (problem.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()
                 || problem.getStatus() == HttpStatus.TOO_MANY_REQUESTS.value()) {
-            builder.header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+            builder.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);
         }
         return builder.body(problem);
     }

@@ -1,0 +1,87 @@
+package io.pagora.payments.api.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.payments.api.application.ParticipantLimits.Refusal;
+import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.settlement.domain.Caller;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ParticipantLimits} on a clock the test moves: each participant's requests in flight and token bucket are
+ * its own (one bank over its limits leaves the others untouched), a batch takes a token per payment, all or none,
+ * Retry-After is when enough tokens will be back, and the participants tracked are bounded.
+ */
+class ParticipantLimitsTest {
+
+    static final Caller A = Caller.bank(1);
+    static final Caller B = Caller.bank(2);
+    static final long MILLI = 1_000_000L;
+
+    final AtomicLong nowNanos = new AtomicLong(-5_000 * MILLI); // nanoTime may be negative
+    final ParticipantLimits limits = new ParticipantLimits(2, 5, 10, 2, nowNanos::get);
+
+    @Test
+    void aParticipantPastItsRequestsInFlightIsRefusedAndTheOthersAreNot() {
+        assertThat(limits.enter(A)).isEmpty();
+        assertThat(limits.enter(A)).isEmpty();
+
+        assertRefused(limits.enter(A), ProblemType.PARTICIPANT_CONCURRENCY_LIMITED, 1);
+        assertThat(limits.enter(B)).as("another participant is unaffected").isEmpty();
+
+        limits.exit(A);
+        assertThat(limits.enter(A)).as("a slot freed is a slot again").isEmpty();
+        assertRefused(limits.enter(A), ProblemType.PARTICIPANT_CONCURRENCY_LIMITED, 1);
+    }
+
+    @Test
+    void aParticipantPastItsBucketIsRefusedUntilItRefillsAndTheOthersAreNot() {
+        limits.enter(A);
+        limits.enter(B);
+        for (int i = 0; i < 5; i++) {
+            assertThat(limits.take(A, 1)).as("payment %d of the burst", i).isEmpty();
+        }
+        assertRefused(limits.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        assertThat(limits.take(B, 5)).as("another participant's bucket is its own").isEmpty();
+
+        nowNanos.addAndGet(100 * MILLI); // 10 a second: one token back
+        assertThat(limits.take(A, 1)).isEmpty();
+        assertRefused(limits.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+    }
+
+    @Test
+    void aBatchTakesATokenPerPaymentAllOrNoneAndIsToldWhenToRetry() {
+        ParticipantLimits slow = new ParticipantLimits(2, 5, 1, 2, nowNanos::get); // 1 a second
+        slow.enter(A);
+        assertThat(slow.take(A, 4)).isEmpty();
+
+        assertRefused(slow.take(A, 5), ProblemType.PARTICIPANT_RATE_LIMITED, 4); // 1 left, 4 more in 4 s
+        assertThat(slow.take(A, 1)).as("the refused batch took nothing").isEmpty();
+
+        nowNanos.addAndGet(3_999 * MILLI);
+        assertRefused(slow.take(A, 4), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        nowNanos.addAndGet(MILLI);
+        assertThat(slow.take(A, 4)).isEmpty();
+        nowNanos.addAndGet(3_600_000 * MILLI);
+        assertThat(slow.take(A, 5)).as("an idle hour fills the bucket, never beyond the burst").isEmpty();
+        assertRefused(slow.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+    }
+
+    @Test
+    void theParticipantsTrackedAreBounded() {
+        assertThat(limits.enter(A)).isEmpty();
+        assertThat(limits.enter(B)).isEmpty();
+
+        assertRefused(limits.enter(Caller.bank(3)), ProblemType.OVERLOADED, 1);
+        assertThat(limits.participants()).isEqualTo(2);
+        assertThat(limits.enter(A)).as("the participants tracked go on").isEmpty();
+    }
+
+    private static void assertRefused(Optional<Refusal> refusal, ProblemType type, long retryAfterSeconds) {
+        assertThat(refusal).isPresent();
+        assertThat(refusal.get().problem().type()).isEqualTo(type);
+        assertThat(refusal.get().retryAfterSeconds()).isEqualTo(retryAfterSeconds);
+    }
+}
