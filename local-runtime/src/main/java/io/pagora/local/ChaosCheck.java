@@ -37,6 +37,7 @@ import javax.sql.DataSource;
  * <pre>
  *   java -jar local-runtime.jar chaos-check --scenario=kill-clearing --answers-dir=var/chaos/run
  *       --accounts=var/demo/accounts.tsv --fault-end-epoch-ms=... --load-done-file=var/chaos/run/kill-clearing.done
+ *       --offered-payments=N   (what the load generator offered outside the fault: see ChaosSummary)
  *       [--final-wait-seconds=180] [--load-wait-seconds=600] [--bootstrap-servers=127.0.0.1:9092]
  *       [--ledger-backend=...] [--tigerbeetle-addresses=...] [--jdbc-url=...] [--db-user=...] [--db-password=...]
  * </pre>
@@ -61,6 +62,7 @@ public final class ChaosCheck {
         Path loadDone = options.path("load-done-file");
         Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
         Duration loadWait = Duration.ofSeconds(options.integer("load-wait-seconds", 600));
+        long offered = Long.parseLong(options.required("offered-payments"));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         String schema = options.string("reporting-schema", "reporting");
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
@@ -94,7 +96,7 @@ public final class ChaosCheck {
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
-            summary = new ChaosSummary(scenario, ledger.backendName(), accepted.size(), finalCount,
+            summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount,
                     accepted.size() - finalCount, duplicated, recovery, passed, verdicts.size(),
                     OutcomeLog.deadLettered(bootstrap));
         }
