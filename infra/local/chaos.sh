@@ -13,7 +13,7 @@
 #   CHAOS <scenario> ledger=... offered=N accepted=N final=N lost=N duplicated=N recovery=Ts invariants=4/4 dead-lettered=N PASS|FAIL
 
 CHAOS_SCENARIOS=(kill-clearing-twice kill-reporting kill-payment-api kafka-restart ledger-unavailable postgres-restart
-  poison slow-bank)
+  poison slow-bank kafka-outage)
 CHAOS_RATE="${CHAOS_RATE:-200}"
 CHAOS_BEFORE_SECONDS="${CHAOS_BEFORE_SECONDS:-15}"
 CHAOS_AFTER_SECONDS="${CHAOS_AFTER_SECONDS:-15}"
@@ -25,6 +25,10 @@ CHAOS_SLOW_BANK_SECONDS="${CHAOS_SLOW_BANK_SECONDS:-20}"
 CHAOS_PENDING_TIMEOUT="${CHAOS_PENDING_TIMEOUT:-2s}"
 CHAOS_SLOW_BANK_LATENCY="${CHAOS_SLOW_BANK_LATENCY:-4s}"
 CHAOS_FINAL_WAIT_SECONDS="${CHAOS_FINAL_WAIT_SECONDS:-180}"
+# kafka-outage: reporting's online reconciliation runs on the chaos platform with a final-within of
+# CHAOS_FINAL_WITHIN_SECONDS (its default is 60 s), and the broker stays down CHAOS_KAFKA_OUTAGE_SECONDS, longer.
+CHAOS_FINAL_WITHIN_SECONDS="${CHAOS_FINAL_WITHIN_SECONDS:-20}"
+CHAOS_KAFKA_OUTAGE_SECONDS="${CHAOS_KAFKA_OUTAGE_SECONDS:-40}"
 
 chaos() {
   local ledger="" scenarios=() arg rc=0 ledgers=()
@@ -80,7 +84,8 @@ chaos() {
 # interrupted k6 drops the answers of its calls in flight, and a payment accepted without a logged answer would
 # look unacknowledged). A fault that outlasts its budget only shortens the load after it, which is said.
 declare -A CHAOS_FAULT_SECONDS=([kill-clearing-twice]=75 [kill-reporting]=40 [kill-payment-api]=40 [kafka-restart]=45
-  [ledger-unavailable]=45 [postgres-restart]=30 [poison]=15 [slow-bank]=95)
+  [ledger-unavailable]=45 [postgres-restart]=30 [poison]=15 [slow-bank]=95
+  [kafka-outage]=$(( CHAOS_KAFKA_OUTAGE_SECONDS + 20 )))
 
 # One fresh platform on one ledger, seeded as for the demo, then the scenarios in turn.
 chaos_platform() {
@@ -94,6 +99,12 @@ chaos_platform() {
     "$(pg_fallback_home)"
   if [[ "$ledger" == postgresql ]]; then unset TIGERBEETLE_BIN; fi
   PENDING_TIMEOUT="$CHAOS_PENDING_TIMEOUT"
+  RECONCILIATION_FINAL_WITHIN="${CHAOS_FINAL_WITHIN_SECONDS}s"
+  if [[ " $* " == *" kafka-outage "* ]]; then
+    [[ "${RECONCILIATION:-true}" == true ]] || die "chaos kafka-outage judges the online reconciliation: RECONCILIATION=false refused"
+    (( CHAOS_KAFKA_OUTAGE_SECONDS > CHAOS_FINAL_WITHIN_SECONDS )) \
+      || die "CHAOS_KAFKA_OUTAGE_SECONDS=$CHAOS_KAFKA_OUTAGE_SECONDS must exceed CHAOS_FINAL_WITHIN_SECONDS=$CHAOS_FINAL_WITHIN_SECONDS"
+  fi
   up
   seed
   dir="$VAR/chaos/$(date -u +%Y%m%dT%H%M%SZ)-$ledger"
@@ -122,16 +133,22 @@ chaos_scenario() {
     -e SETTLE_TIMEOUT=1s -e ACCEPT_P95_MS=600000 -e ACCEPT_P99_MS=600000 -e ERROR_RATE_MAX=1
   k6_pid="$(cat "$RUN/k6.pid")"
   sleep "$CHAOS_BEFORE_SECONDS"
-  chaos_fault "$ledger" "$scenario"
+  chaos_fault "$ledger" "$scenario" "$dir"
   fault_end="$(date +%s%3N)"
   say "fault over: measuring recovery (local-runtime chaos-check)"
+  local reconciliation=()
+  if [[ "$scenario" == kafka-outage ]]; then
+    reconciliation=(--planted-file="$dir/$scenario.planted" --reporting-url="$(service_url reporting-service "")"
+      --tls-dir="$TLS")
+  fi
   "$JAVA" -Xmx1g --enable-native-access=ALL-UNNAMED -jar "$(jar_of local-runtime)" chaos-check \
     --scenario="$scenario" --answers-dir="$dir" --accounts="$DEMO/accounts.tsv" --fault-end-epoch-ms="$fault_end" \
     --load-done-file="$done_file" --final-wait-seconds="$CHAOS_FINAL_WAIT_SECONDS" \
     --offered-payments=$(( CHAOS_RATE * (CHAOS_BEFORE_SECONDS + CHAOS_AFTER_SECONDS) )) \
     --bootstrap-servers="$HOST:$KAFKA_PORT" --jdbc-url="jdbc:postgresql://$HOST:$PG_PORT/$DB_NAME" \
     --db-user="$DB_USER" --db-password="$DB_PASSWORD" --ledger-backend="$ledger" \
-    --tigerbeetle-addresses="$HOST:$TB_PORT" >"$dir/$scenario.check.txt" 2>>"$LOG/chaos-check.log" &
+    --tigerbeetle-addresses="$HOST:$TB_PORT" "${reconciliation[@]}" >"$dir/$scenario.check.txt" \
+    2>>"$LOG/chaos-check.log" &
   check_pid=$!
   echo "$check_pid" >"$RUN/chaos-check.pid"
   kill -0 "$k6_pid" 2>/dev/null || warn "the fault outlasted its ${CHAOS_FAULT_SECONDS[$scenario]}s budget: no load after it"
@@ -145,7 +162,7 @@ chaos_scenario() {
 }
 
 chaos_fault() {
-  local ledger="$1" scenario="$2"
+  local ledger="$1" scenario="$2" dir="$3"
   case "$scenario" in
     kill-clearing-twice)
       chaos_kill_and_restart clearing-service
@@ -171,8 +188,27 @@ chaos_fault() {
       chaos_restart_clearing "$CHAOS_SLOW_BANK_LATENCY"
       sleep "$CHAOS_SLOW_BANK_SECONDS"
       chaos_restart_clearing "${BANK_ANSWER_LATENCY:-2ms}" ;;
+    kafka-outage) chaos_kafka_outage "$dir" ;;
     *) die "no fault for scenario $scenario" ;;
   esac
+}
+
+# The broker down for longer than reporting's final-within while k6 keeps paying (payment-api answers what it can),
+# and meanwhile a wrong row planted in the read model (local-runtime chaos-plant: a SETTLED payment the ledger never
+# saw, accepted minutes ago). chaos-check then asks reporting's reconciliation, through its metrics, to have judged
+# every payment of the outage once projected and to have reported the planted row (ReconciliationWatch).
+chaos_kafka_outage() {
+  local dir="$1" started
+  say "FAULT: Kafka down for ${CHAOS_KAFKA_OUTAGE_SECONDS}s (reporting's final-within: ${CHAOS_FINAL_WITHIN_SECONDS}s), a wrong read-model row planted"
+  started="$(date +%s)"
+  stop_pid kafka 60
+  "$JAVA" -jar "$(jar_of local-runtime)" chaos-plant --out="$dir/kafka-outage.planted" --accounts="$DEMO/accounts.tsv" \
+    --reporting-url="$(service_url reporting-service "")" --tls-dir="$TLS" \
+    --final-within-seconds="$CHAOS_FINAL_WITHIN_SECONDS" --jdbc-url="jdbc:postgresql://$HOST:$PG_PORT/$DB_NAME" \
+    --db-user="$DB_USER" --db-password="$DB_PASSWORD" 2>>"$LOG/chaos-check.log" \
+    || { start_kafka; die "chaos-plant failed (log: $LOG/chaos-check.log)"; }
+  sleep "$(( CHAOS_KAFKA_OUTAGE_SECONDS - ($(date +%s) - started) > 0 ? CHAOS_KAFKA_OUTAGE_SECONDS - ($(date +%s) - started) : 0 ))"
+  start_kafka
 }
 
 # kill -9 (no shutdown hook, no offset commit, mid-batch under load), then the same service started again.

@@ -4,6 +4,7 @@ import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ import javax.sql.DataSource;
  *       --offered-payments=N   (what the load generator offered outside the fault: see ChaosSummary)
  *       [--final-wait-seconds=180] [--load-wait-seconds=600] [--bootstrap-servers=127.0.0.1:9092]
  *       [--ledger-backend=...] [--tigerbeetle-addresses=...] [--jdbc-url=...] [--db-user=...] [--db-password=...]
+ *       [--planted-file=F --reporting-url=https://127.0.0.1:8082 --tls-dir=var/tls]   kafka-outage: the
+ *                             reconciliation's two checks (ReconciliationWatch), F written by chaos-plant
  * </pre>
  *
  * The answers of scenario {@code S} are {@code <answers-dir>/S.answers.log} (k6's LOG_ANSWERS lines, see
@@ -50,6 +53,8 @@ public final class ChaosCheck {
 
     static final String ANSWERS_SUFFIX = ".answers.log";
     private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+    /** Reconciliation rounds run every few seconds: its metrics are read every 2 s. */
+    private static final Duration RECONCILIATION_POLL_INTERVAL = Duration.ofSeconds(2);
 
     private ChaosCheck() {}
 
@@ -65,6 +70,9 @@ public final class ChaosCheck {
         long offered = Long.parseLong(options.required("offered-payments"));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         String schema = options.string("reporting-schema", "reporting");
+        String plantedFile = options.string("planted-file", "");
+        URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
+        LocalTls tls = plantedFile.isBlank() ? null : LocalTls.of(options);
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
         options.rejectUnknown();
         Check.that(!finalWait.isNegative() && finalWait.compareTo(Duration.ofHours(1)) <= 0,
@@ -86,12 +94,16 @@ public final class ChaosCheck {
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
             int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
 
+            List<InvariantChecks.Verdict> reconciliation = plantedFile.isBlank() ? List.of()
+                    : watchReconciliation(ReconciliationWatch.Planted.parse(Files.readString(Path.of(plantedFile))),
+                            dataSource, schema, reporting, tls, Instant.now().plus(finalWait));
             OutcomeLog outcomes = OutcomeLog.read(bootstrap);
             Map<UUID, Long> readModelDuplicates = ReadModel.duplicatedIds(dataSource, schema);
             int duplicated = duplicated(accepted, outcomes, readModelDuplicates);
-            List<InvariantChecks.Verdict> verdicts = new InvariantChecks(ledger, DemoAccounts.read(accounts),
+            List<InvariantChecks.Verdict> verdicts = new ArrayList<>(new InvariantChecks(ledger, DemoAccounts.read(accounts),
                     ReadModel.load(dataSource, schema), readModelDuplicates, allAnswers(answersDir))
-                    .runAll();
+                    .runAll());
+            verdicts.addAll(reconciliation);
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
@@ -102,6 +114,34 @@ public final class ChaosCheck {
         }
         System.out.println(summary.line());
         System.exit(summary.passed() ? 0 : 1);
+    }
+
+    /**
+     * The reconciliation's side of {@code kafka-outage} ({@link ReconciliationWatch}): polls reporting's metrics until
+     * it judged every payment it owed since the planting and reported the planted row, or the deadline; then removes
+     * the planted row, so that the money checks judge the real platform.
+     */
+    private static List<InvariantChecks.Verdict> watchReconciliation(ReconciliationWatch.Planted planted,
+            DataSource dataSource, String schema, URI reporting, LocalTls tls, Instant deadline) throws Exception {
+        InvariantChecks.Verdict judged;
+        InvariantChecks.Verdict reported;
+        try {
+            do {
+                String metrics = ReconciliationWatch.fetchMetrics(reporting, tls.monitor());
+                judged = ReconciliationWatch.everyPaymentJudged(planted.checkedBefore(),
+                        ReconciliationWatch.sum(metrics, ReconciliationWatch.CHECKED, "check", "payment"),
+                        ReconciliationWatch.finalAcceptedSince(dataSource, schema, planted.judgedBefore()));
+                reported = ReconciliationWatch.plantedReported(planted,
+                        ReconciliationWatch.sum(metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND));
+                if (judged.passed() && reported.passed()) {
+                    break;
+                }
+                Thread.sleep(RECONCILIATION_POLL_INTERVAL);
+            } while (Instant.now().isBefore(deadline));
+        } finally {
+            ReconciliationWatch.remove(dataSource, schema, planted.paymentId());
+        }
+        return List.of(judged, reported);
     }
 
     /**
