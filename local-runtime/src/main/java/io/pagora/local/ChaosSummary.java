@@ -15,7 +15,7 @@ import java.util.Locale;
  * @param accepted distinct payment ids the load generator got a 2xx for during the scenario
  * @param finalCount of those, the ones in a final state in the read model at the end
  * @param lost accepted, but missing from the read model or not final at the end of the wait
- * @param duplicated payments with more than one distinct final state (outcomes topic) or more than one read-model row
+ * @param duplicated payments with more than one distinct final state (outcomes topic)
  * @param recovery from the fault's end until every payment accepted by then was final; null if that never happened
  * @param invariantsPassed of {@code invariantsTotal} money checks (the demo report's four)
  * @param deadLettered records in the dead-letter topics so far (the whole run, poison included)

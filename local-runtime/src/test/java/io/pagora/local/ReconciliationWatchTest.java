@@ -46,7 +46,7 @@ class ReconciliationWatchTest {
     void thePlantedPaymentIdCarriesItsOldAcceptanceTimeAsThePlatformsIdsDo() {
         Instant acceptedAt = Instant.parse("2026-11-25T12:59:00.123Z");
         InvariantChecks.InFlight young = new InvariantChecks.InFlight(acceptedAt.plusSeconds(10),
-                java.time.Duration.ofSeconds(11), java.util.Set.of());
+                java.time.Duration.ofSeconds(11), java.util.Set.of(), java.util.Set.of());
         String id = ReconciliationWatch.idAcceptedAt(acceptedAt, 0x1234_5678_9abc_def0L).toString();
         assertThat(ReconciliationWatch.idAcceptedAt(acceptedAt, 42).hi() >>> 16).isEqualTo(acceptedAt.toEpochMilli());
         assertThat(young.young(id)).isTrue();
