@@ -7,11 +7,13 @@
 #
 # One fresh platform per ledger; the scenarios run one after the other on it, each under its own k6 load
 # (SCENARIO=load at CHAOS_RATE/s): CHAOS_BEFORE_SECONDS of load, the fault, load until the scenario's fault budget
-# and CHAOS_AFTER_SECONDS are over, while the check (started when the fault ends) measures. Each scenario prints one line:
-#   CHAOS <scenario> ledger=... accepted=N final=N lost=N duplicated=N recovery=Ts invariants=4/4 dead-lettered=N PASS|FAIL
+# and CHAOS_AFTER_SECONDS are over, while the check (started when the fault ends) measures. A scenario whose load was not
+# accepted fails: offered is CHAOS_RATE × (CHAOS_BEFORE_SECONDS + CHAOS_AFTER_SECONDS), the load outside the fault, and
+# at least half of it must be accepted (ChaosSummary.ACCEPTED_SHARE_MIN). Each scenario prints one line:
+#   CHAOS <scenario> ledger=... offered=N accepted=N final=N lost=N duplicated=N recovery=Ts invariants=4/4 dead-lettered=N PASS|FAIL
 
 CHAOS_SCENARIOS=(kill-clearing-twice kill-reporting kill-payment-api kafka-restart ledger-unavailable postgres-restart
-  poison slow-bank)
+  poison slow-bank kafka-outage)
 CHAOS_RATE="${CHAOS_RATE:-200}"
 CHAOS_BEFORE_SECONDS="${CHAOS_BEFORE_SECONDS:-15}"
 CHAOS_AFTER_SECONDS="${CHAOS_AFTER_SECONDS:-15}"
@@ -23,6 +25,13 @@ CHAOS_SLOW_BANK_SECONDS="${CHAOS_SLOW_BANK_SECONDS:-20}"
 CHAOS_PENDING_TIMEOUT="${CHAOS_PENDING_TIMEOUT:-2s}"
 CHAOS_SLOW_BANK_LATENCY="${CHAOS_SLOW_BANK_LATENCY:-4s}"
 CHAOS_FINAL_WAIT_SECONDS="${CHAOS_FINAL_WAIT_SECONDS:-180}"
+# Before the first scenario, the load for this long on the freshly started platform (as the demo's warm-up): a cold
+# JVM answers its first TLS handshakes and payments slowly, and a scenario must not be judged on that.
+CHAOS_WARMUP_SECONDS="${CHAOS_WARMUP_SECONDS:-30}"
+# kafka-outage: reporting's online reconciliation runs on the chaos platform with a final-within of
+# CHAOS_FINAL_WITHIN_SECONDS (its default is 60 s), and the broker stays down CHAOS_KAFKA_OUTAGE_SECONDS, longer.
+CHAOS_FINAL_WITHIN_SECONDS="${CHAOS_FINAL_WITHIN_SECONDS:-20}"
+CHAOS_KAFKA_OUTAGE_SECONDS="${CHAOS_KAFKA_OUTAGE_SECONDS:-40}"
 
 chaos() {
   local ledger="" scenarios=() arg rc=0 ledgers=()
@@ -78,7 +87,8 @@ chaos() {
 # interrupted k6 drops the answers of its calls in flight, and a payment accepted without a logged answer would
 # look unacknowledged). A fault that outlasts its budget only shortens the load after it, which is said.
 declare -A CHAOS_FAULT_SECONDS=([kill-clearing-twice]=75 [kill-reporting]=40 [kill-payment-api]=40 [kafka-restart]=45
-  [ledger-unavailable]=45 [postgres-restart]=30 [poison]=15 [slow-bank]=95)
+  [ledger-unavailable]=45 [postgres-restart]=30 [poison]=15 [slow-bank]=95
+  [kafka-outage]=$(( CHAOS_KAFKA_OUTAGE_SECONDS + 20 )))
 
 # One fresh platform on one ledger, seeded as for the demo, then the scenarios in turn.
 chaos_platform() {
@@ -92,11 +102,25 @@ chaos_platform() {
     "$(pg_fallback_home)"
   if [[ "$ledger" == postgresql ]]; then unset TIGERBEETLE_BIN; fi
   PENDING_TIMEOUT="$CHAOS_PENDING_TIMEOUT"
+  RECONCILIATION_FINAL_WITHIN="${CHAOS_FINAL_WITHIN_SECONDS}s"
+  if [[ " $* " == *" kafka-outage "* ]]; then
+    [[ "${RECONCILIATION:-true}" == true ]] || die "chaos kafka-outage judges the online reconciliation: RECONCILIATION=false refused"
+    (( CHAOS_KAFKA_OUTAGE_SECONDS > CHAOS_FINAL_WITHIN_SECONDS )) \
+      || die "CHAOS_KAFKA_OUTAGE_SECONDS=$CHAOS_KAFKA_OUTAGE_SECONDS must exceed CHAOS_FINAL_WITHIN_SECONDS=$CHAOS_FINAL_WITHIN_SECONDS"
+  fi
   up
   seed
   dir="$VAR/chaos/$(date -u +%Y%m%dT%H%M%SZ)-$ledger"
   mkdir -p "$dir"
   K6="$(find_k6)" || die "chaos needs k6 (K6_BIN, var/bin/k6 or k6 on the PATH)"
+  if (( CHAOS_WARMUP_SECONDS > 0 )); then
+    # Its answers sit with the scenarios' (*.answers.log): the money checks judge its payments like every other.
+    say "warm-up: ${CHAOS_WARMUP_SECONDS}s at $CHAOS_RATE/s with k6 (not a scenario; its payments are checked with the first)"
+    start_k6 "chaos-warmup-$(date +%s)" "$dir/warmup.answers.log" -e DURATION="${CHAOS_WARMUP_SECONDS}s" \
+      -e RATE="$CHAOS_RATE" -e SETTLE_TIMEOUT=1s -e ACCEPT_P95_MS=600000 -e ACCEPT_P99_MS=600000 -e ERROR_RATE_MAX=1
+    wait "$(cat "$RUN/k6.pid")" || true
+    rm -f "$RUN/k6.pid"
+  fi
   for scenario in "$@"; do
     chaos_scenario "$ledger" "$dir" "$scenario" | tee -a "$dir/chaos.txt" || warn "chaos $scenario stopped early"
     grep '^CHAOS ' "$dir/$scenario.check.txt" >>"$summary" || echo "CHAOS $scenario ledger=$ledger no verdict FAIL" >>"$summary"
@@ -114,27 +138,28 @@ chaos_scenario() {
   stop_pid chaos-check 5
   load_seconds=$(( CHAOS_BEFORE_SECONDS + CHAOS_FAULT_SECONDS[$scenario] + CHAOS_AFTER_SECONDS ))
   banner "chaos $scenario on the $ledger ledger: ${load_seconds}s of load at $CHAOS_RATE/s, the fault after ${CHAOS_BEFORE_SECONDS}s"
-  # SETTLE_TIMEOUT is short: ChaosCheck, not k6, waits for the outcomes and judges them.
-  K6_NO_USAGE_REPORT=true "$K6" run --no-usage-report --quiet --no-color --address="" \
-    --log-format=raw --log-output="file=$answers" \
-    -e SCENARIO=load -e API_URL="http://$HOST:8080" -e REPORTING_URL="http://$HOST:8082" \
-    -e CLEARING_URL="http://$HOST:8081" -e ACCOUNTS_FILE="$DEMO/accounts.tsv" -e LOG_ANSWERS=1 \
-    -e DURATION="${load_seconds}s" -e RATE="$CHAOS_RATE" -e DUP_SHARE="$DUP_SHARE" -e CONFLICT_SHARE="$CONFLICT_SHARE" \
-    -e NSF_SHARE="$NSF_SHARE" -e SETTLE_TIMEOUT=1s -e RUN_ID="chaos-$scenario-$(date +%s)" \
-    -e ACCEPT_P95_MS=600000 -e ACCEPT_P99_MS=600000 -e ERROR_RATE_MAX=1 -e MAX_VUS="$K6_MAX_VUS" \
-    "$ROOT/k6/pagora.js" >>"$LOG/k6.log" 2>&1 &
-  k6_pid=$!
-  echo "$k6_pid" >"$RUN/k6.pid"
+  # SETTLE_TIMEOUT is short: ChaosCheck, not k6, waits for the outcomes and judges them; nor are k6's thresholds
+  # the verdict (faults make requests fail on purpose). The same k6 invocation as the demo's (start_k6).
+  start_k6 "chaos-$scenario-$(date +%s)" "$answers" -e DURATION="${load_seconds}s" -e RATE="$CHAOS_RATE" \
+    -e SETTLE_TIMEOUT=1s -e ACCEPT_P95_MS=600000 -e ACCEPT_P99_MS=600000 -e ERROR_RATE_MAX=1
+  k6_pid="$(cat "$RUN/k6.pid")"
   sleep "$CHAOS_BEFORE_SECONDS"
-  chaos_fault "$ledger" "$scenario"
+  chaos_fault "$ledger" "$scenario" "$dir"
   fault_end="$(date +%s%3N)"
   say "fault over: measuring recovery (local-runtime chaos-check)"
+  local reconciliation=()
+  if [[ "$scenario" == kafka-outage ]]; then
+    reconciliation=(--planted-file="$dir/$scenario.planted" --reporting-url="$(service_url reporting-service "")"
+      --tls-dir="$TLS")
+  fi
   "$JAVA" -Xmx1g --enable-native-access=ALL-UNNAMED -jar "$(jar_of local-runtime)" chaos-check \
     --scenario="$scenario" --answers-dir="$dir" --accounts="$DEMO/accounts.tsv" --fault-end-epoch-ms="$fault_end" \
     --load-done-file="$done_file" --final-wait-seconds="$CHAOS_FINAL_WAIT_SECONDS" \
+    --offered-payments=$(( CHAOS_RATE * (CHAOS_BEFORE_SECONDS + CHAOS_AFTER_SECONDS) )) \
     --bootstrap-servers="$HOST:$KAFKA_PORT" --jdbc-url="jdbc:postgresql://$HOST:$PG_PORT/$DB_NAME" \
     --db-user="$DB_USER" --db-password="$DB_PASSWORD" --ledger-backend="$ledger" \
-    --tigerbeetle-addresses="$HOST:$TB_PORT" >"$dir/$scenario.check.txt" 2>>"$LOG/chaos-check.log" &
+    --tigerbeetle-addresses="$HOST:$TB_PORT" "${reconciliation[@]}" >"$dir/$scenario.check.txt" \
+    2>>"$LOG/chaos-check.log" &
   check_pid=$!
   echo "$check_pid" >"$RUN/chaos-check.pid"
   kill -0 "$k6_pid" 2>/dev/null || warn "the fault outlasted its ${CHAOS_FAULT_SECONDS[$scenario]}s budget: no load after it"
@@ -148,7 +173,7 @@ chaos_scenario() {
 }
 
 chaos_fault() {
-  local ledger="$1" scenario="$2"
+  local ledger="$1" scenario="$2" dir="$3"
   case "$scenario" in
     kill-clearing-twice)
       chaos_kill_and_restart clearing-service
@@ -174,8 +199,27 @@ chaos_fault() {
       chaos_restart_clearing "$CHAOS_SLOW_BANK_LATENCY"
       sleep "$CHAOS_SLOW_BANK_SECONDS"
       chaos_restart_clearing "${BANK_ANSWER_LATENCY:-2ms}" ;;
+    kafka-outage) chaos_kafka_outage "$dir" ;;
     *) die "no fault for scenario $scenario" ;;
   esac
+}
+
+# The broker down for longer than reporting's final-within while k6 keeps paying (payment-api answers what it can),
+# and meanwhile a wrong row planted in the read model (local-runtime chaos-plant: a SETTLED payment the ledger never
+# saw, accepted minutes ago). chaos-check then asks reporting's reconciliation, through its metrics, to have judged
+# every payment of the outage once projected and to have reported the planted row (ReconciliationWatch).
+chaos_kafka_outage() {
+  local dir="$1" started
+  say "FAULT: Kafka down for ${CHAOS_KAFKA_OUTAGE_SECONDS}s (reporting's final-within: ${CHAOS_FINAL_WITHIN_SECONDS}s), a wrong read-model row planted"
+  started="$(date +%s)"
+  stop_pid kafka 60
+  "$JAVA" -jar "$(jar_of local-runtime)" chaos-plant --out="$dir/kafka-outage.planted" --accounts="$DEMO/accounts.tsv" \
+    --reporting-url="$(service_url reporting-service "")" --tls-dir="$TLS" \
+    --final-within-seconds="$CHAOS_FINAL_WITHIN_SECONDS" --jdbc-url="jdbc:postgresql://$HOST:$PG_PORT/$DB_NAME" \
+    --db-user="$DB_USER" --db-password="$DB_PASSWORD" 2>>"$LOG/chaos-check.log" \
+    || { start_kafka; die "chaos-plant failed (log: $LOG/chaos-check.log)"; }
+  sleep "$(( CHAOS_KAFKA_OUTAGE_SECONDS - ($(date +%s) - started) > 0 ? CHAOS_KAFKA_OUTAGE_SECONDS - ($(date +%s) - started) : 0 ))"
+  start_kafka
 }
 
 # kill -9 (no shutdown hook, no offset commit, mid-batch under load), then the same service started again.

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,6 +18,11 @@ import java.util.List;
  *   UNANSWERED  IDEMPOTENCY_KEY  HTTP_STATUS              (no answer, or a 5xx: the outcome is unknown)
  *   CONFLICT    IDEMPOTENCY_KEY  HTTP_STATUS              (a key deliberately re-used for another payment, refused)
  * </pre>
+ *
+ * This is the one reading of them: the demo report, {@code verify}, {@code await-final} and {@code chaos-check} all
+ * read the same files ({@code --accepted=FILE[,FILE...]}, in order: one demo's warm-up and measured runs) with
+ * {@link #read(List)}, which keeps complete lines only (k6 may still be writing the last one, and a k6 that was
+ * stopped may have left half a line), and print the same {@link #summary()}.
  */
 record AcceptedPayments(List<Acceptance> accepted, int refused, int unanswered, int conflictsRefused) {
 
@@ -27,13 +33,45 @@ record AcceptedPayments(List<Acceptance> accepted, int refused, int unanswered, 
         return read(List.of(file));
     }
 
-    /** The answers of several load runs together (the chaos scenarios of one platform, each its own file). */
+    /**
+     * The answers of several load runs together (a demo's warm-up and measured runs; the chaos scenarios of one
+     * platform), complete lines only; a file not written yet holds none.
+     */
     static AcceptedPayments read(List<Path> files) throws IOException {
         List<String> lines = new ArrayList<>();
         for (Path file : files) {
-            lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+            lines.addAll(completeLines(file));
         }
         return parse(lines);
+    }
+
+    /** {@code --accepted=FILE[,FILE...]}: the answer logs, in order. */
+    static List<Path> files(String option) {
+        List<Path> files = new ArrayList<>();
+        for (String name : option.split(",")) {
+            if (!name.isBlank()) {
+                files.add(Path.of(name.strip()));
+            }
+        }
+        return files;
+    }
+
+    /** The lines of a file still being written, without its last line if that is not complete yet. */
+    static List<String> completeLines(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        int lastNewline = text.lastIndexOf('\n');
+        return lastNewline < 0 ? List.of() : Arrays.asList(text.substring(0, lastNewline).split("\n"));
+    }
+
+    /** The one line every tool prints about them. */
+    String summary() {
+        long duplicates = accepted.stream().filter(Acceptance::duplicate).count();
+        return String.format("load generator answers: %d accepted (202; %d of them to deliberate duplicate re-sends), "
+                + "%d refused unexpectedly (4xx), %d unanswered/5xx, %d deliberate key re-uses with another amount refused",
+                accepted.size(), duplicates, refused, unanswered, conflictsRefused);
     }
 
     /** Answer lines (other lines are skipped). */

@@ -13,7 +13,7 @@ import java.util.UUID;
  * still not final at the deadline is the report's to judge.
  *
  * <pre>
- *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-payments.log --final-wait-seconds=120
+ *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-warmup.log,var/demo/k6-measured.log --final-wait-seconds=120
  *       [--reporting-schema=reporting] [ReadSide's connection options; the ledger's are accepted and unused]
  * </pre>
  */
@@ -23,7 +23,7 @@ final class AwaitFinal {
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
-        Path accepted = options.path("accepted");
+        List<Path> accepted = AcceptedPayments.files(options.required("accepted"));
         Duration wait = Duration.ofSeconds(options.longValue("final-wait-seconds", 120));
         String schema = options.string("reporting-schema", "reporting");
         ReadSide.Settings readSide = ReadSide.Settings.from(options);

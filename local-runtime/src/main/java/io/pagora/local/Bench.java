@@ -94,6 +94,7 @@ public final class Bench {
                 Double.parseDouble(options.string("find-max-factor", "1.25")),
                 components(options.required("components")));
         int inFlightMax = options.integer("in-flight-max", 4096);
+        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         long ticks = options.longValue("clock-ticks", 100);
         Ledgers.Settings ledgerSettings = new Ledgers.Settings(settings.ledger(),
                 options.string("tigerbeetle-addresses", "127.0.0.1:3000"), 0, Duration.ofSeconds(30), 16);
@@ -116,12 +117,13 @@ public final class Bench {
                 LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, tls, customers,
                         acceptedLog, inFlightMax)) {
             Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks));
-            exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings);
+            exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings, bootstrap);
         }
         System.exit(exit);
     }
 
-    private int run(Path accountsFile, Path acceptedLog, Path outDir, Ledgers.Settings ledgerSettings) throws Exception {
+    private int run(Path accountsFile, Path acceptedLog, Path outDir, Ledgers.Settings ledgerSettings, String bootstrapServers)
+            throws Exception {
         long finalBefore = finalCount();
         List<Step> steps = new ArrayList<>();
         double rate = settings.rate();
@@ -152,7 +154,8 @@ public final class Bench {
         say("invariant checks (the demo report's four) ...");
         DemoReport.Result report;
         try (Ledger ledger = Ledgers.open(ledgerSettings, () -> database)) {
-            report = DemoReport.run(new DemoReport.Inputs(accountsFile, acceptedLog, null, "reporting"), database, ledger);
+            report = DemoReport.run(new DemoReport.Inputs(accountsFile, List.of(acceptedLog), null, "reporting"), database,
+                    ledger, () -> OutcomeLog.read(bootstrapServers));
         }
         Files.write(outDir.resolve("report.txt"), report.lines());
         report.verdicts().forEach(v -> say(String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(), v.summary())));

@@ -4,6 +4,7 @@ import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,16 +30,18 @@ import javax.sql.DataSource;
  *   <li>takes the payments the load generator had been told were accepted by then and waits until every
  *       one is final in the read model: that wait is the recovery time;</li>
  *   <li>waits for the load to end, then (bounded) for every payment accepted in the scenario to be final;</li>
- *   <li>counts accepted / final / lost / duplicated (two distinct final states on the outcomes topic, or two
- *       read-model rows), runs the demo report's four money checks over everything the platform did since
+ *   <li>counts accepted / final / lost / duplicated (two distinct final states on the outcomes topic), runs the demo report's four money checks over everything the platform did since
  *       it was seeded (every scenario's answers), and prints one summary line. Exits 1 when it fails.</li>
  * </ol>
  *
  * <pre>
  *   java -jar local-runtime.jar chaos-check --scenario=kill-clearing --answers-dir=var/chaos/run
  *       --accounts=var/demo/accounts.tsv --fault-end-epoch-ms=... --load-done-file=var/chaos/run/kill-clearing.done
+ *       --offered-payments=N   (what the load generator offered outside the fault: see ChaosSummary)
  *       [--final-wait-seconds=180] [--load-wait-seconds=600] [--bootstrap-servers=127.0.0.1:9092]
  *       [--ledger-backend=...] [--tigerbeetle-addresses=...] [--jdbc-url=...] [--db-user=...] [--db-password=...]
+ *       [--planted-file=F --reporting-url=https://127.0.0.1:8082 --tls-dir=var/tls]   kafka-outage: the
+ *                             reconciliation's two checks (ReconciliationWatch), F written by chaos-plant
  * </pre>
  *
  * The answers of scenario {@code S} are {@code <answers-dir>/S.answers.log} (k6's LOG_ANSWERS lines, see
@@ -49,6 +52,8 @@ public final class ChaosCheck {
 
     static final String ANSWERS_SUFFIX = ".answers.log";
     private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+    /** Reconciliation rounds run every few seconds: its metrics are read every 2 s. */
+    private static final Duration RECONCILIATION_POLL_INTERVAL = Duration.ofSeconds(2);
 
     private ChaosCheck() {}
 
@@ -61,8 +66,12 @@ public final class ChaosCheck {
         Path loadDone = options.path("load-done-file");
         Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
         Duration loadWait = Duration.ofSeconds(options.integer("load-wait-seconds", 600));
+        long offered = Long.parseLong(options.required("offered-payments"));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         String schema = options.string("reporting-schema", "reporting");
+        String plantedFile = options.string("planted-file", "");
+        URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
+        LocalTls tls = plantedFile.isBlank() ? null : LocalTls.of(options);
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
         options.rejectUnknown();
         Check.that(!finalWait.isNegative() && finalWait.compareTo(Duration.ofHours(1)) <= 0,
@@ -75,7 +84,7 @@ public final class ChaosCheck {
             DataSource dataSource = platform.dataSource();
             Ledger ledger = platform.ledger();
             Path answers = answersDir.resolve(scenario + ANSWERS_SUFFIX);
-            List<UUID> acceptedByFaultEnd = acceptedIds(AcceptedPayments.parse(completeLines(answers)));
+            List<UUID> acceptedByFaultEnd = acceptedIds(AcceptedPayments.read(answers));
             Instant recoveredAt = ReadModel.awaitFinal(dataSource, schema, acceptedByFaultEnd,
                     Instant.now().plus(loadWait).plus(finalWait), "chaos-check");
             awaitFile(loadDone, Instant.now().plus(loadWait));
@@ -84,17 +93,21 @@ public final class ChaosCheck {
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
             int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
 
+            List<InvariantChecks.Verdict> reconciliation = plantedFile.isBlank() ? List.of()
+                    : watchReconciliation(ReconciliationWatch.Planted.parse(Files.readString(Path.of(plantedFile))),
+                            dataSource, schema, reporting, tls, Instant.now().plus(finalWait));
+            // The read model first, then the outcomes topic: every final state it projected is then on the topic.
+            List<ReadModel.Row> rows = ReadModel.load(dataSource, schema);
             OutcomeLog outcomes = OutcomeLog.read(bootstrap);
-            Map<UUID, Long> readModelDuplicates = ReadModel.duplicatedIds(dataSource, schema);
-            int duplicated = duplicated(accepted, outcomes, readModelDuplicates);
-            List<InvariantChecks.Verdict> verdicts = new InvariantChecks(ledger, DemoAccounts.read(accounts),
-                    ReadModel.load(dataSource, schema), readModelDuplicates, allAnswers(answersDir))
-                    .runAll();
+            int duplicated = duplicated(accepted, outcomes);
+            List<InvariantChecks.Verdict> verdicts = new ArrayList<>(new InvariantChecks(ledger, DemoAccounts.read(accounts),
+                    rows, outcomes, allAnswers(answersDir)).runAll());
+            verdicts.addAll(reconciliation);
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
-            summary = new ChaosSummary(scenario, ledger.backendName(), accepted.size(), finalCount,
+            summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount,
                     accepted.size() - finalCount, duplicated, recovery, passed, verdicts.size(),
                     OutcomeLog.deadLettered(bootstrap));
         }
@@ -103,11 +116,39 @@ public final class ChaosCheck {
     }
 
     /**
-     * Accepted payments with two distinct final states on the outcomes topic, plus payments the read model
-     * holds more than once.
+     * The reconciliation's side of {@code kafka-outage} ({@link ReconciliationWatch}): polls reporting's metrics until
+     * it judged every payment it owed since the planting and reported the planted row, or the deadline; then removes
+     * the planted row, so that the money checks judge the real platform.
      */
-    static int duplicated(List<UUID> accepted, OutcomeLog outcomes, Map<UUID, Long> readModelDuplicates) {
-        int duplicated = readModelDuplicates.size();
+    private static List<InvariantChecks.Verdict> watchReconciliation(ReconciliationWatch.Planted planted,
+            DataSource dataSource, String schema, URI reporting, LocalTls tls, Instant deadline) throws Exception {
+        InvariantChecks.Verdict judged;
+        InvariantChecks.Verdict reported;
+        try {
+            do {
+                String metrics = ReconciliationWatch.fetchMetrics(reporting, tls.monitor());
+                judged = ReconciliationWatch.everyPaymentJudged(planted.checkedBefore(),
+                        ReconciliationWatch.sum(metrics, ReconciliationWatch.CHECKED, "check", "payment"),
+                        ReconciliationWatch.finalAcceptedSince(dataSource, schema, planted.judgedBefore()));
+                reported = ReconciliationWatch.plantedReported(planted,
+                        ReconciliationWatch.sum(metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND));
+                if (judged.passed() && reported.passed()) {
+                    break;
+                }
+                Thread.sleep(RECONCILIATION_POLL_INTERVAL);
+            } while (Instant.now().isBefore(deadline));
+        } finally {
+            ReconciliationWatch.remove(dataSource, schema, planted.paymentId());
+        }
+        return List.of(judged, reported);
+    }
+
+    /**
+     * Accepted payments with two distinct final states on the outcomes topic (the read model keeps one row per
+     * payment, its first final state: only the topic shows a second).
+     */
+    static int duplicated(List<UUID> accepted, OutcomeLog outcomes) {
+        int duplicated = 0;
         for (UUID id : accepted) {
             Set<String> statuses = outcomes.statusesByPayment().get(Id128.fromUuid(id).toString());
             if (statuses != null && statuses.size() > 1) {
@@ -126,16 +167,6 @@ public final class ChaosCheck {
         return new ArrayList<>(ids);
     }
 
-    /** The lines of a file still being written, without its last line if that is not complete yet. */
-    static List<String> completeLines(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        String text = Files.readString(file, StandardCharsets.UTF_8);
-        int lastNewline = text.lastIndexOf('\n');
-        return lastNewline < 0 ? List.of() : Arrays.asList(text.substring(0, lastNewline).split("\n"));
-    }
-
     private static void awaitFile(Path file, Instant deadline) throws InterruptedException {
         while (!Files.exists(file)) {
             Check.that(Instant.now().isBefore(deadline), "the load did not end (no %s) by %s", file, deadline);
@@ -151,7 +182,7 @@ public final class ChaosCheck {
         List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ANSWERS_SUFFIX)).sorted().toList()) {
-                lines.addAll(completeLines(file));
+                lines.addAll(AcceptedPayments.completeLines(file));
             }
         }
         return AcceptedPayments.parse(lines);

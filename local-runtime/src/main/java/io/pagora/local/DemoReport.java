@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import tools.jackson.databind.JsonNode;
@@ -25,10 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  *   java -jar local-runtime.jar report
  *       --accounts=var/demo/accounts.tsv        banks, customers and their fundings (see DemoAccounts)
- *       --accepted=var/demo/k6-payments.log     what k6 was answered (see AcceptedPayments)
+ *       --accepted=FILE[,FILE...]               what k6 was answered, each run's log (see AcceptedPayments)
  *       [--k6-summary=var/demo/k6-summary.json] k6 --summary-export or handleSummary JSON
  *       [--jdbc-url=jdbc:postgresql://127.0.0.1:5432/pagora] [--db-user=pagora] [--db-password=pagora]
- *       [--reporting-schema=reporting]
+ *       [--reporting-schema=reporting] [--bootstrap-servers=127.0.0.1:9092]   (the outcomes topic)
  *       [--ledger-backend=postgresql|tigerbeetle] [--tigerbeetle-addresses=127.0.0.1:3000] [--tigerbeetle-cluster-id=0]
  *       [--cpu-before=FILE --cpu-after=FILE --settled-before=N]   CPU snapshots around the measured run
  * </pre>
@@ -38,7 +38,7 @@ public final class DemoReport {
     private DemoReport() {}
 
     /** Where the report reads from. {@code k6Summary} may be null. */
-    public record Inputs(Path accounts, Path accepted, Path k6Summary, String reportingSchema) {}
+    public record Inputs(Path accounts, List<Path> accepted, Path k6Summary, String reportingSchema) {}
 
     public record Result(List<String> lines, List<InvariantChecks.Verdict> verdicts) {
         public boolean passed() {
@@ -48,9 +48,10 @@ public final class DemoReport {
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
-        Inputs inputs = new Inputs(options.path("accounts"), options.path("accepted"),
+        Inputs inputs = new Inputs(options.path("accounts"), AcceptedPayments.files(options.required("accepted")),
                 options.string("k6-summary", "").isBlank() ? null : Path.of(options.string("k6-summary", "")),
                 options.string("reporting-schema", "reporting"));
+        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
         String cpuBefore = options.string("cpu-before", "");
         String cpuAfter = options.string("cpu-after", "");
@@ -59,7 +60,7 @@ public final class DemoReport {
 
         Result result;
         try (ReadSide platform = ReadSide.open(readSide, "demo-report")) {
-            result = run(inputs, platform.dataSource(), platform.ledger());
+            result = run(inputs, platform.dataSource(), platform.ledger(), () -> OutcomeLog.read(bootstrap));
         }
         List<String> lines = new ArrayList<>(result.lines());
         if (!cpuBefore.isBlank() && !cpuAfter.isBlank()) {
@@ -71,13 +72,14 @@ public final class DemoReport {
         System.exit(result.passed() ? 0 : 1);
     }
 
-    public static Result run(Inputs inputs, DataSource readModelDatabase, Ledger ledger) throws Exception {
+    /** {@code outcomes}: the outcomes topic, read after the read model. */
+    public static Result run(Inputs inputs, DataSource readModelDatabase, Ledger ledger, Supplier<OutcomeLog> outcomes)
+            throws Exception {
         DemoAccounts accounts = DemoAccounts.read(inputs.accounts());
         AcceptedPayments accepted = AcceptedPayments.read(inputs.accepted());
         List<ReadModel.Row> rows = ReadModel.load(readModelDatabase, inputs.reportingSchema());
-        Map<UUID, Long> duplicates = ReadModel.duplicatedIds(readModelDatabase, inputs.reportingSchema());
         List<InvariantChecks.Verdict> verdicts =
-                new InvariantChecks(ledger, accounts, rows, duplicates, accepted).runAll();
+                new InvariantChecks(ledger, accounts, rows, outcomes.get(), accepted).runAll();
 
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora demo report ====================");
@@ -85,11 +87,7 @@ public final class DemoReport {
                 + rows.size() + " payments)");
         out.add(String.format("seeded: %d banks, %d customers", accounts.reserveFundings().size(),
                 accounts.customerFundings().size()));
-        long duplicateAnswers = accepted.accepted().stream().filter(AcceptedPayments.Acceptance::duplicate).count();
-        out.add(String.format("load generator answers: %d accepted (202; %d of them to deliberate duplicate re-sends), %d refused "
-                + "unexpectedly (4xx), %d unanswered/5xx, %d deliberate key re-uses with another amount refused",
-                accepted.accepted().size(), duplicateAnswers, accepted.refused(), accepted.unanswered(),
-                accepted.conflictsRefused()));
+        out.add(accepted.summary());
         out.add("");
         out.add("Outcomes (read model):");
         Map<String, Long> byStatus = rows.stream().collect(Collectors.groupingBy(ReadModel.Row::status, TreeMap::new,

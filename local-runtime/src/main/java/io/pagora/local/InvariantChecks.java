@@ -52,12 +52,14 @@ final class InvariantChecks {
      * What may still be on its way on a running platform ({@code infra/local/pagora verify}): a payment accepted
      * less than {@code window} before {@code now} may not be final yet (its pending timeout plus a margin), and an
      * account in {@code movingAccounts} moved while it was read, so the read model may not show its last payments
-     * yet. Both are counted as in flight, not as failures. {@link #NONE} (the demo report, which first waits for
-     * every outcome) lets nothing be in flight.
+     * yet. Both are counted as in flight, not as failures. Payments in {@code settledAfterCut} were posted after
+     * the ledger read the balances are judged at ({@link ConsistentCut}): they are left out of the balances (c)
+     * judges, not out of (d). {@link #NONE} (the demo report, which first waits for every outcome) lets nothing
+     * be in flight.
      */
-    record InFlight(Instant now, Duration window, Set<Id128> movingAccounts) {
+    record InFlight(Instant now, Duration window, Set<Id128> movingAccounts, Set<UUID> settledAfterCut) {
 
-        static final InFlight NONE = new InFlight(Instant.EPOCH, Duration.ZERO, Set.of());
+        static final InFlight NONE = new InFlight(Instant.EPOCH, Duration.ZERO, Set.of(), Set.of());
 
         /** Accepted within the window: payment ids carry their acceptance millisecond in their top 48 bits. */
         boolean young(String paymentId) {
@@ -77,25 +79,28 @@ final class InvariantChecks {
     private final Ledger ledger;
     private final DemoAccounts accounts;
     private final List<ReadModel.Row> readModel;
-    private final Map<UUID, Long> readModelDuplicates;
+    private final OutcomeLog outcomes;
     private final AcceptedPayments acceptedPayments;
     private final InFlight inFlight;
 
     private LedgerBooks books;
 
-    InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel,
-            Map<UUID, Long> readModelDuplicates, AcceptedPayments acceptedPayments) {
-        this(ledger, accounts, readModel, readModelDuplicates, acceptedPayments, InFlight.NONE, null);
+    InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel, OutcomeLog outcomes,
+            AcceptedPayments acceptedPayments) {
+        this(ledger, accounts, readModel, outcomes, acceptedPayments, InFlight.NONE, null);
     }
 
-    /** {@code books}: the accounts as read after the read model (null: read when first needed). */
-    InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel,
-            Map<UUID, Long> readModelDuplicates, AcceptedPayments acceptedPayments, InFlight inFlight,
-            LedgerBooks books) {
+    /**
+     * @param outcomes every final state published on the outcomes topic, read after the read model (a payment
+     *     told two different final states shows only there: the read model keeps the first)
+     * @param books the accounts as judged (null: read when first needed)
+     */
+    InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel, OutcomeLog outcomes,
+            AcceptedPayments acceptedPayments, InFlight inFlight, LedgerBooks books) {
         this.ledger = ledger;
         this.accounts = accounts;
         this.readModel = readModel;
-        this.readModelDuplicates = readModelDuplicates;
+        this.outcomes = outcomes;
         this.acceptedPayments = acceptedPayments;
         this.inFlight = inFlight;
         this.books = books;
@@ -145,6 +150,9 @@ final class InvariantChecks {
                     if (!row.isFinal()) {
                         continue; // (d) reports payments without a final state
                     }
+                    if (inFlight.settledAfterCut().contains(row.paymentId())) {
+                        continue; // posted after the balances were read: the next verify judges it
+                    }
                     try {
                         return toClaim(row);
                     } catch (IllegalArgumentException e) {
@@ -184,9 +192,10 @@ final class InvariantChecks {
     }
 
     /**
-     * (d) Every payment id the load generator got a 2xx for is in the read model exactly once, in a final
-     * state; a re-sent idempotency key got the same id; no payment exists that nobody was told about
-     * (beyond requests that got no answer).
+     * (d) Every payment id the load generator got a 2xx for is in the read model, in a final state; a re-sent
+     * idempotency key got the same id; no payment was published two different final states (the outcomes topic)
+     * and every final payment of the read model has its outcome there; no payment exists that nobody was told
+     * about (beyond requests that got no answer).
      */
     Verdict noPaymentMissingOrDuplicated() {
         List<String> problems = new ArrayList<>();
@@ -211,7 +220,17 @@ final class InvariantChecks {
         for (ReadModel.Row row : readModel) {
             byId.put(normalize(row.paymentId().toString()), row);
         }
-        readModelDuplicates.forEach((id, count) -> problem(problems, "payment " + id + " is " + count + " times in the read model"));
+        List<String> twoFinalStates = outcomes.conflicting();
+        twoFinalStates.forEach(conflict -> problem(problems, "payment " + conflict.replace(" [", " has two final states on the "
+                + "outcomes topic: [")));
+        int withoutOutcome = 0;
+        for (Map.Entry<String, ReadModel.Row> entry : byId.entrySet()) {
+            if (entry.getValue().isFinal() && !outcomes.statusesByPayment().containsKey(entry.getKey())) {
+                withoutOutcome++;
+                problem(problems, "payment " + entry.getKey() + " is " + entry.getValue().status()
+                        + " in the read model, but no outcome on the outcomes topic says so");
+            }
+        }
         // Accepted payments not final yet but accepted within the in-flight window are not judged.
         int young = 0;
         Map<PaymentId, Payment> judged = new LinkedHashMap<>();
@@ -260,10 +279,11 @@ final class InvariantChecks {
                     + unacknowledged.stream().sorted().limit(3).toList());
         }
         String summary = String.format("%d accepted payment ids (%d answers, %d of them deliberate duplicate re-sends "
-                + "answered with the original id): %s; %d more not final; %d duplicated in the read model; "
+                + "answered with the original id): %s; %d more not final; outcomes topic: %d payments, %d with two final "
+                + "states, %d final in the read model without an outcome; "
                 + "%d read-model payments unacknowledged (%d requests unanswered)%s",
                 keyById.size(), acceptedPayments.accepted().size(), duplicatesResent, finalStates.summary(), notFinal,
-                readModelDuplicates.size(), unacknowledged.size(), acceptedPayments.unanswered(),
+                outcomes.statusesByPayment().size(), twoFinalStates.size(), withoutOutcome, unacknowledged.size(), acceptedPayments.unanswered(),
                 inFlight == InFlight.NONE ? "" : "; " + young + " accepted less than " + inFlight.window().toSeconds()
                         + " s ago and not final yet: in flight");
         return verdict("(d) no payment missing or duplicated", problems, summary);

@@ -15,6 +15,7 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
  *   java -jar local-runtime.jar verify   --accounts=... [--accepted=...] [see Verify]: the report's checks, live
  *   java -jar local-runtime.jar chaos-check --scenario=... [see ChaosCheck]   one chaos scenario's verdict
+ *   java -jar local-runtime.jar chaos-plant --out=... [see ReconciliationWatch]  a wrong read-model row (kafka-outage)
  *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
  * </pre>
  */
@@ -39,6 +40,7 @@ public final class LocalRuntime {
             case "verify" -> Verify.main(rest);
             case "chaos-check" -> ChaosCheck.main(rest);
             case "poison" -> PoisonRecords.main(rest);
+            case "chaos-plant" -> ReconciliationWatch.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -47,6 +49,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|cpu|verify|chaos-check|poison [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|cpu|verify|chaos-check|chaos-plant|poison [--option=value ...]");
     }
 }

@@ -28,6 +28,8 @@ final class LocalTls {
 
     static final String DIRECTORY_OPTION = "tls-dir";
     static final String DEFAULT_DIRECTORY = "var/tls";
+    /** The monitor's certificate name ({@code infra/local/tls.sh}); not a {@link Caller}: it has no business API. */
+    static final String MONITOR = "monitor";
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Path directory;
@@ -53,6 +55,11 @@ final class LocalTls {
         return identity(Caller.OPERATOR);
     }
 
+    /** The metrics scraper (CN=monitor): reads {@code /actuator/prometheus} and nothing else. */
+    SSLContext monitor() {
+        return identity(MONITOR);
+    }
+
     SSLContext bank(BankId bank) {
         return identity(new Caller.Bank(bank));
     }
@@ -68,8 +75,11 @@ final class LocalTls {
     }
 
     private SSLContext identity(Caller caller) {
+        return identity(caller.principalName());
+    }
+
+    private SSLContext identity(String name) {
         Path participants = directory.resolve("participants");
-        String name = caller.principalName();
         Path certificate = participants.resolve(name + ".crt");
         Check.that(Files.isRegularFile(certificate),
                 "no certificate for %s in %s: run infra/local/pagora certs", name, participants);

@@ -29,8 +29,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 record OutcomeLog(Map<String, Set<String>> statusesByPayment, long records, long undecodable) {
 
-    /** A bound on the read: the outcomes of a chaos run (a few hundred thousand) take seconds. */
-    static final Duration READ_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * A bound on the read: the outcomes of a chaos run (a few hundred thousand) take seconds, a five-minute bench at
+     * 12,000/s (about four million) under a minute.
+     */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(600);
 
     /** Payment ids (normalized, 32 hex digits) with more than one distinct final status. */
     List<String> conflicting() {

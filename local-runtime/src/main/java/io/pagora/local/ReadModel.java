@@ -65,21 +65,6 @@ final class ReadModel {
         return rows;
     }
 
-    /** Payment ids that appear more than once (impossible with the primary key, checked all the same). */
-    static Map<UUID, Long> duplicatedIds(DataSource dataSource, String schema) throws SQLException {
-        String sql = "SELECT payment_id, count(*) FROM " + LocalPostgres.quoteIdentifier(schema)
-                + ".payments GROUP BY payment_id HAVING count(*) > 1";
-        Map<UUID, Long> duplicated = new LinkedHashMap<>();
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement query = connection.prepareStatement(sql);
-                ResultSet result = query.executeQuery()) {
-            while (result.next()) {
-                duplicated.put(result.getObject(1, UUID.class), result.getLong(2));
-            }
-        }
-        return duplicated;
-    }
-
     /** Ids per status query: one array parameter each, whatever the number of payments. */
     static final int IDS_PER_QUERY = 10_000;
 
