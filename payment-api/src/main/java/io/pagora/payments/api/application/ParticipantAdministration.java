@@ -272,6 +272,6 @@ public final class ParticipantAdministration {
     }
 
     private static Problem unknownBank(BankId bank, String field) {
-        return new Problem(ProblemType.UNKNOWN_BANK, "bank " + bank + " is not registered (POST /banks first)", field);
+        return Problem.ofField(ProblemType.UNKNOWN_BANK, field, "bank " + bank + " is not registered (POST /banks first)");
     }
 }

@@ -24,21 +24,36 @@ public final class UnknownAccountLimit {
         this.buckets = buckets;
     }
 
-    /** Before the look-up: why this order is refused without one, if its caller has spent its allowance. */
+    /**
+     * Before the look-up: why this order is refused without one, if its caller has spent its allowance, with when a
+     * token is back (Retry-After).
+     */
     public Optional<Problem> refusal(Caller caller, PaymentRequest request) {
-        if (!atAnotherBank(caller, request.payee()) || buckets.hasToken(caller)) {
+        if (!atAnotherBank(caller, request.payee())) {
             return Optional.empty();
         }
-        return Optional.of(Problem.of(ProblemType.UNKNOWN_ACCOUNT_LIMIT, "too many payments to accounts that do not"
-                + " exist at other banks; payments to other banks' customers are refused for "
-                + buckets.secondsUntilToken(caller) + " s: nothing was done with this one"));
+        if (!buckets.track(caller)) {
+            return Optional.of(Problem.retryAfter(ProblemType.UNKNOWN_ACCOUNT_LIMIT, 1, "payment-api counts the"
+                    + " unknown-account answers of at most " + buckets.participantsMax() + " participants (pagora."
+                    + "payments.unknown-account-limit.participants-max) and all are taken; nothing was done with this one"));
+        }
+        long retryAfterSeconds = buckets.secondsUntil(caller, 1);
+        if (retryAfterSeconds == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(Problem.retryAfter(ProblemType.UNKNOWN_ACCOUNT_LIMIT, retryAfterSeconds, "too many payments"
+                + " to accounts that do not exist at other banks; payments to other banks' customers are refused for "
+                + retryAfterSeconds + " s: nothing was done with this one"));
     }
 
-    /** After the look-up: an answer that told the caller another bank's account does not exist costs a token. */
+    /**
+     * After the look-up: an answer that told the caller another bank's account does not exist costs a token, into
+     * debt if need be (a batch may have spent several at once). Only after {@link #refusal} let the order through.
+     */
     public void answered(Caller caller, PaymentRequest request, Problem problem) {
         if (problem.type() == ProblemType.UNKNOWN_ACCOUNT && "payeeAccountId".equals(problem.field())
                 && atAnotherBank(caller, request.payee())) {
-            buckets.take(caller, 1);
+            buckets.takeIntoDebt(caller, 1);
         }
     }
 

@@ -84,12 +84,18 @@ public class PaymentApiConfiguration {
     /** One allowance per participant, shared by both intakes: a bank cannot double it by mixing endpoints. */
     @Bean
     UnknownAccountLimit unknownAccountLimit(UnknownAccountLimitProperties limit, MeterRegistry meters) {
-        ParticipantTokenBuckets buckets = new ParticipantTokenBuckets(limit.burst(), limit.refillPerSecond(),
-                limit.participantsMax(), System::nanoTime);
-        Gauge.builder("pagora.payments.unknown.account.limit.participants", buckets, ParticipantTokenBuckets::participants)
-                .description("participants whose unknown-account answers are being counted")
-                .register(meters);
-        return new UnknownAccountLimit(buckets);
+        return new UnknownAccountLimit(participantBuckets(limit.burst(), limit.refillPerSecond(), limit.participantsMax(),
+                "pagora.payments.unknown.account.limit.participants",
+                "participants whose unknown-account answers are being counted", meters));
+    }
+
+    /** A token bucket per participant on the monotonic clock, its participants tracked as a gauge. */
+    private static ParticipantTokenBuckets participantBuckets(long burst, double refillPerSecond, int participantsMax,
+            String gauge, String description, MeterRegistry meters) {
+        ParticipantTokenBuckets buckets = new ParticipantTokenBuckets(burst, refillPerSecond, participantsMax,
+                System::nanoTime);
+        Gauge.builder(gauge, buckets, ParticipantTokenBuckets::participants).description(description).register(meters);
+        return buckets;
     }
 
     /** Creates idempotency key partitions ahead and drops those past the retention window. */
@@ -202,12 +208,9 @@ public class PaymentApiConfiguration {
     @Bean
     ParticipantLimits participantLimits(PaymentApiProperties properties, MeterRegistry meters) {
         PaymentApiProperties.ParticipantLimitSettings settings = properties.participantLimits();
-        ParticipantLimits limits = new ParticipantLimits(settings.inFlightMax(), settings.burst(),
-                settings.refillPerSecond(), settings.participantsMax(), System::nanoTime);
-        Gauge.builder("pagora.payments.participants.tracked", limits, ParticipantLimits::participants)
-                .description("participants whose payment limits are tracked")
-                .register(meters);
-        return limits;
+        return new ParticipantLimits(settings.inFlightMax(), participantBuckets(settings.burst(),
+                settings.refillPerSecond(), settings.participantsMax(), "pagora.payments.participants.tracked",
+                "participants whose payment limits are tracked", meters));
     }
 
     @Bean

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param burst unknown-account answers a participant may get at once
  * @param refillPerSecond answers added back per second (1: 86,400 a day, against numbers drawn from 9 * 10^15)
- * @param participantsMax buckets kept in memory (least recently used forgotten first)
+ * @param participantsMax participants tracked at most, never forgotten (a bank past it is refused: fail closed)
  */
 @ConfigurationProperties("pagora.payments.unknown-account-limit")
 public record UnknownAccountLimitProperties(

@@ -2,7 +2,7 @@ package io.pagora.payments.api.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.application.ParticipantLimits.Refusal;
+import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
 import io.pagora.settlement.domain.Caller;
 import java.util.Optional;
@@ -21,7 +21,7 @@ class ParticipantLimitsTest {
     static final long MILLI = 1_000_000L;
 
     final AtomicLong nowNanos = new AtomicLong(-5_000 * MILLI); // nanoTime may be negative
-    final ParticipantLimits limits = new ParticipantLimits(2, 5, 10, 2, nowNanos::get);
+    final ParticipantLimits limits = new ParticipantLimits(2, new ParticipantTokenBuckets(5, 10, 2, nowNanos::get));
 
     @Test
     void aParticipantPastItsRequestsInFlightIsRefusedAndTheOthersAreNot() {
@@ -53,7 +53,7 @@ class ParticipantLimitsTest {
 
     @Test
     void aBatchTakesATokenPerPaymentAllOrNoneAndIsToldWhenToRetry() {
-        ParticipantLimits slow = new ParticipantLimits(2, 5, 1, 2, nowNanos::get); // 1 a second
+        ParticipantLimits slow = new ParticipantLimits(2, new ParticipantTokenBuckets(5, 1, 2, nowNanos::get)); // 1 a second
         slow.enter(A);
         assertThat(slow.take(A, 4)).isEmpty();
 
@@ -79,9 +79,9 @@ class ParticipantLimitsTest {
         assertThat(limits.enter(A)).as("the participants tracked go on").isEmpty();
     }
 
-    private static void assertRefused(Optional<Refusal> refusal, ProblemType type, long retryAfterSeconds) {
+    private static void assertRefused(Optional<Problem> refusal, ProblemType type, long retryAfterSeconds) {
         assertThat(refusal).isPresent();
-        assertThat(refusal.get().problem().type()).isEqualTo(type);
+        assertThat(refusal.get().type()).isEqualTo(type);
         assertThat(refusal.get().retryAfterSeconds()).isEqualTo(retryAfterSeconds);
     }
 }

@@ -98,7 +98,7 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
             }
             // Fields are named within the item; the batch names them within the body.
             return new Item(i, "REJECTED", null, null, Problems.embedded(problem.field() == null ? problem
-                    : new Problem(problem.type(), problem.detail(), "payments[" + i + "]." + problem.field())));
+                    : problem.withField("payments[" + i + "]." + problem.field())));
         }
 
         private Item unknown(int i, Problem problem) {

@@ -79,7 +79,7 @@ public class PaymentController {
     @PostMapping("/payments")
     public ResponseEntity<Object> pay(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
-        Optional<ParticipantLimits.Refusal> refused = limits.enter(caller);
+        Optional<Problem> refused = limits.enter(caller);
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.SINGLE, refused.get(), http, started);
         }
@@ -98,9 +98,9 @@ public class PaymentController {
     }
 
     /** A request refused by its participant's limits, counted as one refused order. */
-    private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, ParticipantLimits.Refusal refusal,
+    private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, Problem refusal,
             HttpServletRequest http, long started) {
-        Outcome refused = new Outcome.Rejected(refusal.problem());
+        Outcome refused = new Outcome.Rejected(refusal);
         count(refused);
         acceptMetrics.record(endpoint, refused, System.nanoTime() - started);
         return Problems.response(refusal, http.getRequestURI());
@@ -138,7 +138,7 @@ public class PaymentController {
         if (overloaded.isPresent()) {
             return Problems.response(overloaded.get(), http.getRequestURI());
         }
-        Optional<ParticipantLimits.Refusal> refused = limits.enter(caller);
+        Optional<Problem> refused = limits.enter(caller);
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.BATCH, refused.get(), http, started);
         }
@@ -166,7 +166,7 @@ public class PaymentController {
 
     private ResponseEntity<Object> payMany(Caller caller, HttpServletRequest http, long started) {
         List<Order> orders = orders(caller, JsonBodies.read(http, batchBodyMaxBytes));
-        Optional<ParticipantLimits.Refusal> refused = limits.take(caller, orders.size());
+        Optional<Problem> refused = limits.take(caller, orders.size());
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.BATCH, refused.get(), http, started);
         }

@@ -1,7 +1,6 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.application.ParticipantLimits;
 import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemType;
 import java.net.URI;
@@ -22,7 +21,7 @@ import org.springframework.http.ResponseEntity;
  */
 final class Problems {
 
-    /** Seconds a client should wait before retrying a request refused for a transient outage. */
+    /** Seconds a client should wait before retrying a request refused for a transient outage of unknown length. */
     static final String RETRY_AFTER_SECONDS = "1";
 
     private Problems() {}
@@ -59,16 +58,16 @@ final class Problems {
         };
     }
 
+    /**
+     * A 429 or 503 carries Retry-After: the wait the refusing limit computed (a token bucket: when enough tokens are
+     * back), else {@link #RETRY_AFTER_SECONDS}.
+     */
     static ResponseEntity<Object> response(Problem problem, String path) {
-        return response(http(problem.type()), problem.field(), problem.detail(), path);
-    }
-
-    /** A participant over its limits: 429 with the Retry-After its limit computed. */
-    static ResponseEntity<Object> response(ParticipantLimits.Refusal refusal, String path) {
-        Problem problem = refusal.problem();
-        Check.that(statusOf(problem.type()) == HttpStatus.TOO_MANY_REQUESTS, "a limit answers 429: %s", problem.type());
+        HttpStatus status = statusOf(problem.type());
+        Check.that(problem.retryAfterSeconds() == 0 || status == HttpStatus.TOO_MANY_REQUESTS
+                || status == HttpStatus.SERVICE_UNAVAILABLE, "only a refusal for now says when to retry: %s", problem);
         return response(http(problem.type()), problem.field(), problem.detail(), path,
-                Long.toString(refusal.retryAfterSeconds()));
+                problem.retryAfterSeconds() == 0 ? RETRY_AFTER_SECONDS : Long.toString(problem.retryAfterSeconds()));
     }
 
     static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
