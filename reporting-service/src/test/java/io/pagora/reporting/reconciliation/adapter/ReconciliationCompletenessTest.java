@@ -1,0 +1,295 @@
+package io.pagora.reporting.reconciliation.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pagora.events.PaymentEvent;
+import io.pagora.events.RejectionReason;
+import io.pagora.kernel.Id128;
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.ForwardingLedger;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.RoundReport;
+import io.pagora.reporting.reconciliation.domain.MismatchKind;
+import io.pagora.reporting.testsupport.EventPublisher;
+import io.pagora.reporting.testsupport.Payments;
+import io.pagora.reporting.testsupport.ReportingIntegrationTest;
+import io.pagora.settlement.application.Participants;
+import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.ReservationOutcome;
+import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * What the reconciliation must never miss (issue 16, items 2 and 3), on real servers as {@link OnlineReconciliationTest}:
+ * a payment projected long after it was accepted is judged once it projects; a round whose later step fails keeps
+ * (counts and logs) what its earlier steps found; a payment the ledger settled but the read model never saw shows
+ * as a balance mismatch of accounts the read model knows nothing of; and the projection keeps each account's
+ * settled totals current, so that no reconciliation query sums the payments table.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestPropertySource(properties = {
+        "pagora.reporting.reconciliation.enabled=true",
+        "pagora.reporting.reconciliation.interval=1h",
+        "pagora.ledger.backend=postgresql"})
+class ReconciliationCompletenessTest extends ReportingIntegrationTest {
+
+    private static final BankId BANK_A = new BankId(31);
+    private static final BankId BANK_B = new BankId(42);
+    private static final int CUSTOMERS_PER_BANK = 3;
+    private static final long CUSTOMER_FUNDING = 1_000_000;
+    private static final long RESERVE_FUNDING = 50_000_000;
+    private static final int PENDING_TIMEOUT_SECONDS = 60;
+    /** Every payment's legs checked (the sample is everything): these tests are about which payments are judged. */
+    private static final Reconciler.Settings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
+
+    @Autowired
+    Ledger reconciliationLedger;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private final TimeOrderedIds ids = new TimeOrderedIds();
+    private final List<Id128> customers = new ArrayList<>();
+    private final List<Payment> settled = new ArrayList<>();
+
+    /** Two banks, three customers each, 12 payments settled in the ledger and projected (a third of them on-us). */
+    @BeforeAll
+    void settleAndProject() {
+        Participants participants = new Participants(reconciliationLedger);
+        participants.openCentralBank();
+        for (BankId bank : List.of(BANK_A, BANK_B)) {
+            customers.addAll(openBank(participants, bank, 1, CUSTOMERS_PER_BANK));
+        }
+        for (int i = 0; i < 12; i++) {
+            Id128 payer = customers.get(i % customers.size());
+            Id128 payee = i % 3 == 0 ? customers.get(sameBankNext(i % customers.size()))
+                    : customers.get((i + CUSTOMERS_PER_BANK) % customers.size());
+            settled.add(new Payment(ids.nextPaymentId(), payer, payee, 500 + 11L * i));
+        }
+        settle(settled);
+        publish(settled, false);
+        await().atMost(Duration.ofSeconds(60)).until(() -> finalRows() == settled.size());
+    }
+
+    /**
+     * Before: the cursor followed acceptance time, so a payment accepted ten minutes ago and projected only now
+     * (a replay of an old key, a Kafka outage longer than final-within, a payment-api clock behind) was behind
+     * the cursor and never judged. Its read model here says REJECTED while the ledger posted it.
+     */
+    @Test
+    void aPaymentProjectedAfterTheCursorPassedItsAcceptanceIsJudgedOnceItProjects() throws Exception {
+        ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
+        RoundReport before = job.runRound();
+        assertThat(before.paymentsCaughtUp()).isTrue();
+        assertThat(before.paymentsChecked()).as("the workload").isGreaterThanOrEqualTo(settled.size());
+
+        Instant tenMinutesAgo = Instant.now().minus(Duration.ofMinutes(10));
+        PaymentId oldId = new TimeOrderedIds(Clock.fixed(tenMinutesAgo, ZoneOffset.UTC)).nextPaymentId();
+        Payment late = new Payment(oldId, customers.get(0), customers.get(CUSTOMERS_PER_BANK), 777);
+        settle(List.of(late));
+        publish(List.of(late), true);
+        await().atMost(Duration.ofSeconds(30)).until(() -> finalRows() == settled.size() + 1);
+        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+
+        RoundReport after = job.runRound();
+
+        assertThat(after.paymentsChecked()).as("the late payment, judged once it projected").isEqualTo(1);
+        assertThat(after.mismatchCounts()).containsEntry(MismatchKind.UNSETTLED_BUT_POSTED, 1L);
+        assertThat(after.mismatches()).anySatisfy(m -> assertThat(m.subject()).contains(oldId.value().toString()));
+        // Put the read model right again for the other tests: the ledger posted it.
+        jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", oldId.value().toUuid());
+        publishSettled(late);
+    }
+
+    /**
+     * Before: the balance step threw after the payments step had found a mismatch and moved its cursor past it;
+     * the job dropped the whole report, so the mismatch was never counted, logged nor judged again.
+     */
+    @Test
+    void aRoundWhoseBalanceStepFailsKeepsWhatItsPaymentStepFound() {
+        Payment flipped = settled.get(4);
+        tamper("UPDATE reporting.payments SET status = 'EXPIRED' WHERE payment_id = ?", flipped);
+        AtomicBoolean accountsFail = new AtomicBoolean(true);
+        Ledger failingAccounts = new ForwardingLedger(reconciliationLedger) {
+            @Override
+            public List<Account> lookupAccounts(List<Id128> accounts) {
+                if (accountsFail.get()) {
+                    throw new LedgerUnavailableException("planted: lookup_accounts fails", null);
+                }
+                return super.lookupAccounts(accounts);
+            }
+        };
+        try {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            ReconciliationJob job = job(failingAccounts, meters);
+
+            job.runRound();
+
+            assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED)).as("counted although the round failed")
+                    .isEqualTo(1);
+            assertThat(meters.get("pagora.reconciliation.rounds").tag("result", "failed").counter().count()).isEqualTo(1);
+
+            accountsFail.set(false);
+            RoundReport next = job.runRound();
+            assertThat(next.paymentsChecked()).as("the judged payments are not judged twice").isZero();
+            assertThat(next.accountsChecked()).as("the balances, checked once the ledger answers").isPositive();
+            assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED)).isEqualTo(1);
+        } finally {
+            tamper("UPDATE reporting.payments SET status = 'SETTLED' WHERE payment_id = ?", flipped);
+        }
+    }
+
+    /**
+     * Before: the accounts checked were those with projected payments, so a payment the ledger settled and the
+     * read model never received, between customers (and banks) with no other payment, was invisible.
+     */
+    @Test
+    void aPaymentWhollyMissingFromTheReadModelShowsAsABalanceMismatch() {
+        Participants participants = new Participants(reconciliationLedger);
+        BankId bankC = new BankId(53);
+        BankId bankD = new BankId(64);
+        Id128 payer = openBank(participants, bankC, 1, 1).getFirst();
+        Id128 payee = openBank(participants, bankD, 1, 1).getFirst();
+        settle(List.of(new Payment(ids.nextPaymentId(), payer, payee, 4_321)));
+        ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
+
+        List<RoundReport> rounds = List.of(job.runRound(), job.runRound(), job.runRound());
+
+        List<String> subjects = rounds.stream().flatMap(r -> r.mismatches().stream())
+                .filter(m -> m.kind() == MismatchKind.BALANCE).map(m -> m.subject()).toList();
+        // The payment sides (what only payments move: the payer's debits, its bank's reserve debits) must agree exactly.
+        assertThat(subjects).anySatisfy(s -> assertThat(s).contains(payer.toString()));
+        assertThat(subjects).anySatisfy(s -> assertThat(s).contains(ChartOfAccounts.reserve(bankC).toString()));
+    }
+
+    /**
+     * Before: a bank's settled flows were summed over every settled payment at each balance round (BANK_FLOWS), a
+     * query that grows with the table. Now the projection keeps each account's totals in its own transaction.
+     */
+    @Test
+    void theProjectionKeepsEachAccountsAndEachBanksSettledTotalsCurrent() {
+        long wrongAccounts = jdbc.queryForObject("""
+                WITH expected AS (
+                    SELECT account_id,
+                           coalesce(sum(amount_centavos) FILTER (WHERE direction = 'DEBIT'), 0) AS outgoing,
+                           coalesce(sum(amount_centavos) FILTER (WHERE direction = 'CREDIT'), 0) AS incoming
+                    FROM reporting.statement_entries GROUP BY account_id
+                )
+                SELECT count(*) FROM expected e FULL JOIN reporting.account_flows f USING (account_id)
+                WHERE f.outgoing_centavos IS DISTINCT FROM e.outgoing OR f.incoming_centavos IS DISTINCT FROM e.incoming
+                """, Long.class);
+        long wrongBanks = jdbc.queryForObject("""
+                WITH expected AS (
+                    SELECT bank_ispb, sum(sent) AS sent, sum(received) AS received FROM (
+                        SELECT payer_bank_ispb AS bank_ispb, amount_centavos AS sent, 0 AS received
+                        FROM reporting.payments WHERE status = 'SETTLED' AND payer_bank_ispb <> payee_bank_ispb
+                        UNION ALL
+                        SELECT payee_bank_ispb, 0, amount_centavos
+                        FROM reporting.payments WHERE status = 'SETTLED' AND payer_bank_ispb <> payee_bank_ispb
+                    ) flows GROUP BY bank_ispb
+                )
+                SELECT count(*) FROM expected e FULL JOIN reporting.bank_flows f USING (bank_ispb)
+                WHERE f.sent_centavos IS DISTINCT FROM e.sent OR f.received_centavos IS DISTINCT FROM e.received
+                """, Long.class);
+
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.account_flows", Long.class))
+                .isEqualTo(customers.size());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.bank_flows", Long.class)).isEqualTo(2);
+        assertThat(wrongAccounts).isZero();
+        assertThat(wrongBanks).isZero();
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private List<Id128> openBank(Participants participants, BankId bank, long firstNumber, int count) {
+        participants.registerBank(bank);
+        participants.fundReserve(ids.next(), bank, RESERVE_FUNDING);
+        List<Long> numbers = new ArrayList<>();
+        List<Id128> opened = new ArrayList<>();
+        for (long number = firstNumber; number < firstNumber + count; number++) {
+            numbers.add(number);
+            opened.add(ChartOfAccounts.customer(bank, number));
+        }
+        participants.openCustomers(bank, numbers);
+        for (Id128 customer : opened) {
+            participants.fundCustomer(ids.next(), customer, CUSTOMER_FUNDING);
+        }
+        return opened;
+    }
+
+    private static int sameBankNext(int index) {
+        int bankStart = index - index % CUSTOMERS_PER_BANK;
+        return bankStart + (index + 1) % CUSTOMERS_PER_BANK;
+    }
+
+    private void settle(List<Payment> payments) {
+        Settlement settlement = new Settlement(reconciliationLedger, PENDING_TIMEOUT_SECONDS);
+        assertThat(settlement.reserve(payments)).allMatch(ReservationOutcome.Reserved.class::isInstance);
+        assertThat(settlement.post(payments)).allMatch(ResolutionOutcome.Posted.class::isInstance);
+    }
+
+    /** Requested and settled events (or, {@code wronglyRejected}, a REJECTED outcome the ledger contradicts). */
+    private void publish(List<Payment> payments, boolean wronglyRejected) {
+        try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
+            List<PaymentEvent> events = new ArrayList<>();
+            for (Payment payment : payments) {
+                Payments.Payment view = view(payment);
+                events.add(view.requested());
+                events.add(wronglyRejected ? view.rejected(RejectionReason.RECEIVING_BANK_REFUSED) : view.settled());
+            }
+            publisher.publish(events.toArray(PaymentEvent[]::new));
+        }
+    }
+
+    private void publishSettled(Payment payment) {
+        publish(List.of(payment), false);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
+                "SELECT count(*) FROM reporting.payments WHERE payment_id = ? AND status = 'SETTLED'", Integer.class,
+                payment.id().value().toUuid()) == 1);
+    }
+
+    private ReconciliationJob job(Ledger ledger, SimpleMeterRegistry meters) {
+        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), SETTINGS);
+        return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
+    }
+
+    private static double mismatches(SimpleMeterRegistry meters, MismatchKind kind) {
+        return meters.get("pagora.reconciliation.mismatches").tag("kind", kind.tag).counter().count();
+    }
+
+    private void tamper(String sql, Payment payment) {
+        assertThat(jdbc.update(sql, payment.id().value().toUuid())).isEqualTo(1);
+    }
+
+    private int finalRows() {
+        return jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE status <> 'ACCEPTED'", Integer.class);
+    }
+
+    /** The event view of a payment, accepted when its id says (a late payment carries its old acceptance). */
+    private static Payments.Payment view(Payment payment) {
+        Instant acceptedAt = Instant.ofEpochMilli(payment.id().value().hi() >>> 16);
+        return new Payments.Payment(payment.id().value().toString(), payment.payer().toString(),
+                payment.payee().toString(), payment.amountCentavos(), acceptedAt);
+    }
+}
