@@ -35,9 +35,17 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
             LIMIT ?
             """;
 
+    // Payments are projected roughly in acceptance order, not exactly (several consumers, outcome before
+    // request): the start is the oldest transaction among the first START_WINDOW_PAYMENTS payments accepted
+    // from the bound, a bounded primary-key range scan.
     private static final String FIRST_ACCEPTED_FROM = """
-            SELECT projected_xid::text FROM reporting.payments WHERE payment_id >= ? ORDER BY payment_id LIMIT 1
+            SELECT projected_xid::text FROM (
+                SELECT projected_xid FROM reporting.payments WHERE payment_id >= ? ORDER BY payment_id LIMIT ?
+            ) first_accepted
+            ORDER BY projected_xid
+            LIMIT 1
             """;
+    private static final int START_WINDOW_PAYMENTS = 10_000;
 
     private static final String OLDEST_RUNNING = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text";
 
@@ -75,7 +83,8 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
     @Override
     public ProjectionPosition startPosition(Instant acceptedFrom) {
         Id128 firstId = new Id128(Math.max(0, acceptedFrom.toEpochMilli()) << 16, 0);
-        List<String> first = jdbc.queryForList(FIRST_ACCEPTED_FROM, String.class, firstId.toUuid());
+        List<String> first = jdbc.queryForList(FIRST_ACCEPTED_FROM, String.class, firstId.toUuid(),
+                START_WINDOW_PAYMENTS);
         String transaction = first.isEmpty() ? jdbc.queryForObject(OLDEST_RUNNING, String.class) : first.getFirst();
         return ProjectionPosition.before(Long.parseLong(transaction));
     }

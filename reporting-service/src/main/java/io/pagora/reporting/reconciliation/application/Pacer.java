@@ -31,6 +31,7 @@ final class Pacer {
                 throw new IllegalStateException("the reconciliation was interrupted while pacing its ledger requests", e);
             }
         }
-        nextNanos = Math.max(now, nextNanos) + intervalNanos;
+        // From when this request really goes (a sleep may overrun): two requests are never closer than the interval.
+        nextNanos = System.nanoTime() + intervalNanos;
     }
 }

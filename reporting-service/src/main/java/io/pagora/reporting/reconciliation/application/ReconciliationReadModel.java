@@ -54,8 +54,9 @@ public interface ReconciliationReadModel {
     List<ProjectedPayment> paymentsProjectedAfter(ProjectionPosition after, int limit);
 
     /**
-     * Where to start: before the first payment accepted at or after {@code acceptedFrom} (payment ids are
-     * time-ordered), or, when none was, before whatever is projected from now on.
+     * Where to start: before the payments accepted at or after {@code acceptedFrom} (payment ids are
+     * time-ordered; the first few thousand of them, as they may have been projected out of order), or, when
+     * none was, before whatever is projected from now on.
      */
     ProjectionPosition startPosition(Instant acceptedFrom);
 

@@ -19,7 +19,13 @@ final class ReconciliationFixtures {
 
     /** As above, starting with the payments accepted {@code startLookback} ago. */
     static Reconciler.Settings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille) {
-        return new Reconciler.Settings(finalWithin, startLookback, 20_000, legSamplePerMille, 1_020, 1_000, 2_000,
-                Duration.ZERO, Duration.ZERO, 50);
+        return settings(finalWithin, startLookback, legSamplePerMille, 1_020, 1_000);
+    }
+
+    /** As above, with ledger lookups of at most {@code legLookupIdsMax} ids, {@code ledgerRequestsPerSecondMax} a second. */
+    static Reconciler.Settings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille,
+            int legLookupIdsMax, int ledgerRequestsPerSecondMax) {
+        return new Reconciler.Settings(finalWithin, startLookback, 20_000, legSamplePerMille, legLookupIdsMax,
+                ledgerRequestsPerSecondMax, 2_000, Duration.ZERO, Duration.ZERO, 50);
     }
 }
