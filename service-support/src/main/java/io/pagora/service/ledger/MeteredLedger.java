@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  *       (the ledger did not answer in time: {@link LedgerUnavailableException}), {@code batch_too_large} or
  *       {@code error}.
  * </ul>
- * Tag values come from closed sets (four operations, two backends, the result enums): never an id.
+ * Tag values come from closed sets (five operations, two backends, the result enums): never an id.
  */
 public final class MeteredLedger extends ForwardingLedger {
 

@@ -135,6 +135,10 @@ public final class Reconciler {
     private final Pacer pacer;
 
     private ProjectionPosition paymentCursor;
+    /** When the payment at the cursor became visible: how far a round stopped by its bound got. */
+    private Instant cursorVisibleAt = Instant.EPOCH;
+    /** What the last round's payment step could vouch for: a failing step leaves it, so the lag grows. */
+    private Instant paymentsCheckedThrough;
     private long accountCursorTimestamp;
     private Instant balancesCheckedAt = Instant.EPOCH;
     private final TreeSet<BankId> banks = new TreeSet<>((a, b) -> Integer.compare(a.ispb(), b.ispb()));
@@ -147,17 +151,19 @@ public final class Reconciler {
         this.settings = settings;
         this.sample = new LegSample(settings.legSamplePerMille());
         this.pacer = new Pacer(settings.ledgerRequestsPerSecondMax());
+        this.paymentsCheckedThrough = clock.instant().minus(settings.startLookback());
     }
 
     /** One round; a step that throws is recorded in the report, with everything judged before it. */
     public RoundReport round() {
         Instant now = clock.instant();
         RoundReport.Builder report = new RoundReport.Builder(settings.detailsMax());
-        report.paymentsCheckedThrough = now.minus(settings.finalWithin());
         try {
             checkPayments(now, report);
+            paymentsCheckedThrough = report.paymentsCheckedThrough;
         } catch (RuntimeException e) {
             report.failed("payments", e);
+            report.paymentsCheckedThrough = paymentsCheckedThrough;
         }
         if (Duration.between(balancesCheckedAt, now).compareTo(settings.balanceInterval()) >= 0) {
             balancesCheckedAt = now;
@@ -195,7 +201,9 @@ public final class Reconciler {
                 return;
             }
         }
-        report.paymentsCaughtUp = false; // the round's bound: the next round follows at once
+        // The round's bound: the next round follows soon; the lag says how far behind this one stopped.
+        report.paymentsCheckedThrough = min(cursorVisibleAt, report.paymentsCheckedThrough);
+        report.paymentsCaughtUp = false;
     }
 
     /**
@@ -240,6 +248,7 @@ public final class Reconciler {
         Judged judged = judge(rows, this::needsLegs);
         judged.recordInto(report);
         paymentCursor = batch.getLast().position();
+        cursorVisibleAt = batch.getLast().visibleAt();
     }
 
     /** The verdicts on some payments, kept until all are judged: a failing lookup leaves none half-recorded. */

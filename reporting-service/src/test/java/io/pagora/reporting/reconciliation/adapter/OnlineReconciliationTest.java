@@ -199,8 +199,10 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     }
 
     @Test
-    void aPaymentLeftAcceptedAfterItsLifetimeIsStuck() {
+    void aPaymentLeftAcceptedAfterItsLifetimeIsStuck() throws InterruptedException {
         Payment payment = expired.get(0);
+        // Stuck is five final-withins after it became visible (projected): make sure that much time passed.
+        Thread.sleep(SETTINGS.finalWithin().multipliedBy(6).toMillis());
         tamper("UPDATE reporting.payments SET status = 'ACCEPTED', final_at = NULL WHERE payment_id = ?", payment);
         try {
             RoundReport report = job(new SimpleMeterRegistry()).runRound();
@@ -233,7 +235,10 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     @Test
     void aLatePaymentHoldsTheCursorAndIsJudgedOnceFinalInsteadOfCountedStuck() {
         Payment payment = expired.get(1);
-        Duration age = Duration.between(Instant.ofEpochMilli(payment.id().value().hi() >>> 16), Instant.now());
+        // Its age since it became visible: accepted, and projected (a payment is due final-within after both).
+        Instant visibleAt = jdbc.queryForObject("SELECT greatest(accepted_at, projected_at) FROM reporting.payments "
+                + "WHERE payment_id = ?", java.time.OffsetDateTime.class, payment.id().value().toUuid()).toInstant();
+        Duration age = Duration.between(visibleAt, Instant.now());
         Reconciler.Settings late = ReconciliationFixtures.settings(age.dividedBy(2), Duration.ofHours(2), 1_000);
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
                 new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), late), Clock.systemUTC(), Duration.ofHours(1),
