@@ -20,7 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param finalWithin a payment must be final this long after it became visible (accepted, and projected): more
  *     than the pending timeout, the expiry margin and the projection's usual lag together
  * @param startLookback at start, payments accepted this long before are the first judged
- * @param paymentsPerRoundMax payment rows judged per round at most
+ * @param paymentsPerRoundMax payment rows judged per round at most (a round with more left is followed after 200 ms:
+ *     a backlog after an outage is worked off at a bounded pace, not in one burst on the shared database)
  * @param legSamplePerMille payments per thousand whose post legs are looked up in the ledger (1000: all)
  * @param legLookupIdsMax transfer ids per ledger lookup (three per payment; TigerBeetle takes up to 8,189)
  * @param ledgerRequestsPerSecondMax the reconciliation's ledger requests per second, at most
@@ -35,7 +36,7 @@ public record ReconciliationProperties(
         @DefaultValue("5s") Duration interval,
         @DefaultValue("60s") Duration finalWithin,
         @DefaultValue("1h") Duration startLookback,
-        @DefaultValue("100000") int paymentsPerRoundMax,
+        @DefaultValue("30000") int paymentsPerRoundMax,
         @DefaultValue("20") int legSamplePerMille,
         @DefaultValue("1020") int legLookupIdsMax,
         @DefaultValue("10") int ledgerRequestsPerSecondMax,
