@@ -124,9 +124,6 @@ public final class Reconciler {
         }
     }
 
-    /** Why a walk of the payments stopped before the rows ran out. */
-    private record Held(Instant visibleAt, boolean due) {}
-
     private final Ledger ledger;
     private final ReconciliationReadModel readModel;
     private final Clock clock;
@@ -178,60 +175,58 @@ public final class Reconciler {
 
     // ------------------------------------------------------------------------------------------ payments
 
+    /**
+     * Judges the payments after the cursor in projection order, pages of {@value #PAYMENTS_PER_READ} rows read
+     * ahead of the judging, a full ledger lookup's worth of sampled payments at a time (the cursor moving past
+     * each judged batch); stops at the first row not due yet, or due but not final and not overdue, or at the
+     * round's bound.
+     */
     private void checkPayments(Instant now, RoundReport.Builder report) {
         if (paymentCursor == null) {
             paymentCursor = readModel.startPosition(now.minus(settings.startLookback()));
         }
-        report.paymentsCheckedThrough = now.minus(settings.finalWithin());
+        Instant dueBefore = now.minus(settings.finalWithin());
+        Instant stuckBefore = now.minus(settings.finalWithin().multipliedBy(STUCK_AFTER_FINAL_WITHINS));
+        report.paymentsCheckedThrough = dueBefore;
+        ProjectionPosition readAfter = paymentCursor;
+        List<ProjectedPayment> batch = new ArrayList<>();
+        int legged = 0;
         int read = 0;
         while (read < settings.paymentsPerRoundMax()) {
             int limit = Math.min(PAYMENTS_PER_READ, settings.paymentsPerRoundMax() - read);
-            List<ProjectedPayment> rows = readModel.paymentsProjectedAfter(paymentCursor, limit);
+            List<ProjectedPayment> rows = readModel.paymentsProjectedAfter(readAfter, limit);
             Check.that(rows.size() <= limit, "the read model answered %d payments for %d", rows.size(), limit);
             read += rows.size();
-            Held held = judgeInOrder(rows, now, report);
-            if (held != null) {
-                // Not due yet (normal: the newest payments), or due and not final (late): judged from here next round.
-                report.paymentsCheckedThrough = min(held.visibleAt(), report.paymentsCheckedThrough);
-                report.paymentsCaughtUp = !held.due();
-                return;
+            for (ProjectedPayment row : rows) {
+                Instant visibleAt = row.visibleAt();
+                boolean due = !visibleAt.isAfter(dueBefore);
+                boolean late = row.row().status() == PaymentStatus.ACCEPTED && visibleAt.isAfter(stuckBefore);
+                if (!due || late) {
+                    // Not due yet (normal: the newest payments), or due and not final (late): judged from here
+                    // next round, and the lag grows while it is late.
+                    judgeBatch(batch, report);
+                    report.paymentsCheckedThrough = min(visibleAt, dueBefore);
+                    report.paymentsCaughtUp = !due;
+                    return;
+                }
+                batch.add(row);
+                if (needsLegs(row.row()) && ++legged == settings.paymentsPerLookup()) {
+                    judgeBatch(batch, report);
+                    batch.clear();
+                    legged = 0;
+                }
             }
             if (rows.size() < limit) {
+                judgeBatch(batch, report);
                 report.paymentsCaughtUp = true;
                 return;
             }
+            readAfter = rows.getLast().position();
         }
         // The round's bound: the next round follows soon; the lag says how far behind this one stopped.
-        report.paymentsCheckedThrough = min(cursorVisibleAt, report.paymentsCheckedThrough);
-        report.paymentsCaughtUp = false;
-    }
-
-    /**
-     * Judges the rows in projection order, a ledger lookup's worth at a time, the cursor moving past each
-     * judged batch; stops at the first row not due yet, or due but not final and not overdue (returned).
-     */
-    private Held judgeInOrder(List<ProjectedPayment> rows, Instant now, RoundReport.Builder report) {
-        Instant stuckBefore = now.minus(settings.finalWithin().multipliedBy(STUCK_AFTER_FINAL_WITHINS));
-        Instant dueBefore = now.minus(settings.finalWithin());
-        List<ProjectedPayment> batch = new ArrayList<>();
-        int legged = 0;
-        for (ProjectedPayment row : rows) {
-            Instant visibleAt = row.visibleAt();
-            boolean due = !visibleAt.isAfter(dueBefore);
-            boolean late = row.row().status() == PaymentStatus.ACCEPTED && visibleAt.isAfter(stuckBefore);
-            if (!due || late) {
-                judgeBatch(batch, report);
-                return new Held(visibleAt, due);
-            }
-            batch.add(row);
-            if (needsLegs(row.row()) && ++legged == settings.paymentsPerLookup()) {
-                judgeBatch(batch, report);
-                batch.clear();
-                legged = 0;
-            }
-        }
         judgeBatch(batch, report);
-        return null;
+        report.paymentsCheckedThrough = min(cursorVisibleAt, dueBefore);
+        report.paymentsCaughtUp = false;
     }
 
     /** Sampled payments, and payments not final (stuck: their legs are the evidence). */
