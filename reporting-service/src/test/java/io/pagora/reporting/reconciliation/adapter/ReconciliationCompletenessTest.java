@@ -27,6 +27,8 @@ import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +36,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -69,6 +72,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    DataSource dataSource;
 
     private final TimeOrderedIds ids = new TimeOrderedIds();
     private final List<Id128> customers = new ArrayList<>();
@@ -124,12 +130,63 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
+     * Concurrent consumers commit out of order: a row written by a transaction that commits after a later
+     * projection's must not be skipped by a cursor that already saw the later one. Here a transaction inserts
+     * a payment's row (REJECTED, while the ledger posted it) and stays open while another payment is projected
+     * and committed behind it; the later payment waits, and once the first commits both are judged.
+     */
+    @Test
+    void aRowCommittedAfterALaterProjectionIsStillJudged() throws Exception {
+        ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
+        assertThat(job.runRound().paymentsCaughtUp()).isTrue();
+        Payment slow = new Payment(ids.nextPaymentId(), customers.get(1), customers.get(CUSTOMERS_PER_BANK + 1), 333);
+        Payment quick = new Payment(ids.nextPaymentId(), customers.get(2), customers.get(CUSTOMERS_PER_BANK + 2), 444);
+        settle(List.of(slow, quick));
+
+        RoundReport whileOpen;
+        try (Connection open = dataSource.getConnection()) {
+            open.setAutoCommit(false);
+            try (PreparedStatement insert = open.prepareStatement("""
+                    INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, payer_bank_ispb,
+                            payee_bank_ispb, amount_centavos, accepted_at, status, reason, final_at, projected_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, now(), 'REJECTED', 'RECEIVING_BANK_REFUSED', now(), now(), now())
+                    """)) {
+                insert.setObject(1, slow.id().value().toUuid());
+                insert.setObject(2, slow.payer().toUuid());
+                insert.setObject(3, slow.payee().toUuid());
+                insert.setInt(4, BANK_A.ispb());
+                insert.setInt(5, BANK_B.ispb());
+                insert.setLong(6, slow.amountCentavos());
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+            }
+            publish(List.of(quick), false);
+            awaitStatus(quick, "SETTLED");
+            Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+
+            whileOpen = job.runRound();
+            open.commit();
+        }
+        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        RoundReport afterCommit = job.runRound();
+
+        assertThat(whileOpen.paymentsChecked()).as("the later projection waits for the open transaction").isZero();
+        assertThat(afterCommit.paymentsChecked()).as("both, once it committed").isEqualTo(2);
+        assertThat(afterCommit.mismatches()).anySatisfy(m -> {
+            assertThat(m.kind()).isEqualTo(MismatchKind.UNSETTLED_BUT_POSTED);
+            assertThat(m.subject()).contains(slow.id().value().toString());
+        });
+        jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", slow.id().value().toUuid());
+        publishSettled(slow);
+    }
+
+    /**
      * Before: the balance step threw after the payments step had found a mismatch and moved its cursor past it;
      * the job dropped the whole report, so the mismatch was never counted, logged nor judged again.
      */
     @Test
-    void aRoundWhoseBalanceStepFailsKeepsWhatItsPaymentStepFound() {
+    void aRoundWhoseBalanceStepFailsKeepsWhatItsPaymentStepFound() throws InterruptedException {
         Payment flipped = settled.get(4);
+        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3); // every row projected so far is due: none left for later
         tamper("UPDATE reporting.payments SET status = 'EXPIRED' WHERE payment_id = ?", flipped);
         AtomicBoolean accountsFail = new AtomicBoolean(true);
         Ledger failingAccounts = new ForwardingLedger(reconciliationLedger) {
