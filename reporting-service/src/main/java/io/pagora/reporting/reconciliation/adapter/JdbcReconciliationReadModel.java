@@ -24,10 +24,11 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
 
     // Only rows of transactions older than the oldest one still running (pg_snapshot_xmin): every such
     // transaction has ended, so nothing can commit behind the last row answered. Concurrent consumers that
-    // commit out of order are simply waited for. xid8 travels as text (an unsigned 64-bit number).
-    private static final String PAYMENTS_PROJECTED_AFTER = """
-            SELECT projected_xid::text, payment_id, payer_account_id, payee_account_id, amount_centavos, status,
-                   accepted_at, projected_at
+    // commit out of order are simply waited for. xid8 travels as text (an unsigned 64-bit number), under
+    // another name: ORDER BY resolves an output column's name first, and must order by the xid8, not its digits.
+    static final String PAYMENTS_PROJECTED_AFTER = """
+            SELECT projected_xid::text AS projected_xid_digits, payment_id, payer_account_id, payee_account_id,
+                   amount_centavos, status, accepted_at, projected_at
             FROM reporting.payments
             WHERE (projected_xid, payment_id) > (?::text::xid8, ?)
               AND projected_xid < pg_snapshot_xmin(pg_current_snapshot())
@@ -39,7 +40,7 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
     // request): the start is the oldest transaction among the first START_WINDOW_PAYMENTS payments accepted
     // from the bound, a bounded primary-key range scan.
     private static final String FIRST_ACCEPTED_FROM = """
-            SELECT projected_xid::text FROM (
+            SELECT projected_xid::text AS projected_xid_digits FROM (
                 SELECT projected_xid FROM reporting.payments WHERE payment_id >= ? ORDER BY payment_id LIMIT ?
             ) first_accepted
             ORDER BY projected_xid
