@@ -48,6 +48,11 @@ final class WatchedLedger implements Ledger {
     }
 
     @Override
+    public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+        return call(() -> delegate.queryAccounts(ledger, timestampAfter, limit));
+    }
+
+    @Override
     public String backendName() {
         return delegate.backendName();
     }

@@ -155,6 +155,33 @@ public abstract class LedgerContract extends LedgerFixture {
     }
 
     @Test
+    @DisplayName("a ledger's account set is walked in creation order, a bounded page at a time, other ledgers left out")
+    void accountQueryWalksOneLedgersAccountsInCreationOrder() {
+        int walked = 100_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000);
+        List<Id128> created = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(account(walked, NO_LIMIT));
+            account(walked + 1, NO_LIMIT);
+        }
+
+        List<Id128> seen = new java.util.ArrayList<>();
+        long after = 0;
+        for (int page = 0; page < 10; page++) {
+            List<Account> accounts = ledger.queryAccounts(walked, after, 2);
+            assertThat(accounts).hasSizeLessThanOrEqualTo(2).allSatisfy(a -> assertThat(a.ledger()).isEqualTo(walked));
+            accounts.forEach(a -> seen.add(a.id()));
+            if (accounts.size() < 2) {
+                break;
+            }
+            after = accounts.getLast().timestamp();
+        }
+
+        assertThat(seen).containsExactlyElementsOf(created);
+        assertThat(ledger.queryAccounts(walked, 0, 8189)).hasSize(5);
+        assertThat(ledger.queryAccounts(walked, Long.MAX_VALUE - 1, 1)).isEmpty();
+    }
+
+    @Test
     @DisplayName("account results are dense: one per event, in request order, OK included")
     void accountResultsAreDenseAndOrdered() {
         Id128 a = newId();

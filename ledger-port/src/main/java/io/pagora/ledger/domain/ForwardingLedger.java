@@ -43,6 +43,11 @@ public abstract class ForwardingLedger implements Ledger {
     }
 
     @Override
+    public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+        return delegate.queryAccounts(ledger, timestampAfter, limit);
+    }
+
+    @Override
     public String backendName() {
         return delegate.backendName();
     }

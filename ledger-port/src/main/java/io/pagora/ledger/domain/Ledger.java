@@ -32,6 +32,20 @@ public interface Ledger extends AutoCloseable {
     /** The transfers that exist, in request order; unknown ids are left out. */
     List<Transfer> lookupTransfers(List<Id128> ids);
 
+    /**
+     * The accounts of {@code ledger} created after the ledger timestamp {@code timestampAfter}, in creation
+     * (timestamp) order, at most {@code limit} (1..{@link #BATCH_SIZE_MAX}): TigerBeetle's {@code query_accounts}.
+     * A caller walks the ledger's whole account set a page at a time, passing the last answered account's
+     * timestamp; fewer than {@code limit} accounts means the walk reached the newest account.
+     */
+    List<Account> queryAccounts(int ledger, long timestampAfter, int limit);
+
+    static void checkQueryLimit(int limit) {
+        if (limit < 1 || limit > BATCH_SIZE_MAX) {
+            throw new IllegalArgumentException("a query answers 1.." + BATCH_SIZE_MAX + " accounts: " + limit);
+        }
+    }
+
     /** A short name for reports: "tigerbeetle" or "postgresql". */
     String backendName();
 

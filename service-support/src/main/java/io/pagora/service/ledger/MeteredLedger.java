@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  *       (the ledger did not answer in time: {@link LedgerUnavailableException}), {@code batch_too_large} or
  *       {@code error}.
  * </ul>
- * Tag values come from closed sets (four operations, two backends, the result enums): never an id.
+ * Tag values come from closed sets (five operations, two backends, the result enums): never an id.
  */
 public final class MeteredLedger extends ForwardingLedger {
 
@@ -51,7 +51,7 @@ public final class MeteredLedger extends ForwardingLedger {
     static final double[] FILL_BUCKETS = {1, 3, 64, 256, 1024, 4096, BATCH_SIZE_MAX};
 
     enum Operation {
-        CREATE_ACCOUNTS, CREATE_TRANSFERS, LOOKUP_ACCOUNTS, LOOKUP_TRANSFERS;
+        CREATE_ACCOUNTS, CREATE_TRANSFERS, LOOKUP_ACCOUNTS, LOOKUP_TRANSFERS, QUERY_ACCOUNTS;
 
         final String tag = name().toLowerCase(Locale.ROOT);
     }
@@ -105,6 +105,11 @@ public final class MeteredLedger extends ForwardingLedger {
         List<Transfer> found = call(Operation.LOOKUP_TRANSFERS, ids.size(), () -> delegate.lookupTransfers(ids));
         countFound(Operation.LOOKUP_TRANSFERS, ids.size(), found.size());
         return found;
+    }
+
+    @Override
+    public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+        return call(Operation.QUERY_ACCOUNTS, limit, () -> delegate.queryAccounts(ledger, timestampAfter, limit));
     }
 
     private <T> T call(Operation operation, int events, Supplier<T> request) {

@@ -86,7 +86,7 @@ class MeteredLedgerTest {
         Meter.Id timer = registry.get(MeteredLedger.REQUEST).tags("operation", "lookup_accounts").timer().getId();
         assertThat(registry.get(MeteredLedger.REQUEST).tags("operation", "lookup_accounts").timer().takeSnapshot()
                 .histogramCounts()).as("SLO buckets of %s", timer).hasSizeGreaterThanOrEqualTo(LatencyHistograms.SLOS.length);
-        assertThat(registry.get(MeteredLedger.REQUEST).timers()).as("one timer per operation").hasSize(4);
+        assertThat(registry.get(MeteredLedger.REQUEST).timers()).as("one timer per operation").hasSize(5);
     }
 
     private double count(String operation, String code) {

@@ -13,6 +13,7 @@ import io.pagora.ledger.domain.TransferResult;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -124,6 +125,16 @@ public final class ReferenceLedger implements Ledger {
             }
         }
         return found;
+    }
+
+    @Override
+    public synchronized List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+        Ledger.checkQueryLimit(limit);
+        expireDue();
+        return accounts.values().stream()
+                .filter(account -> account.definition.ledger() == ledger && account.timestamp > timestampAfter)
+                .sorted(Comparator.comparingLong(account -> account.timestamp))
+                .limit(limit).map(MutableAccount::snapshot).toList();
     }
 
     @Override

@@ -342,6 +342,23 @@ final class LedgerSql {
         return ids.stream().filter(found::containsKey).map(found::get).toList();
     }
 
+    /** The ids of a ledger's accounts created after {@code timestampAfter}, in timestamp order (one index range scan). */
+    List<Id128> accountIdsAfter(Connection connection, int ledger, long timestampAfter, int limit) throws SQLException {
+        List<Id128> ids = new ArrayList<>(Math.min(limit, 1_024));
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT id FROM ledger.accounts WHERE \"timestamp\" > ? AND ledger = ? ORDER BY \"timestamp\" LIMIT ?")) {
+            statement.setLong(1, timestampAfter);
+            statement.setInt(2, ledger);
+            statement.setInt(3, limit);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(Id128.fromUuid(rows.getObject(1, UUID.class)));
+                }
+            }
+        }
+        return ids;
+    }
+
     private static void readTransfers(PreparedStatement statement, Map<Id128, StoredTransfer> into) throws SQLException {
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {

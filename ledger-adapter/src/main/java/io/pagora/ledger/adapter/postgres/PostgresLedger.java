@@ -247,6 +247,20 @@ public final class PostgresLedger implements Ledger {
         });
     }
 
+    /** As {@link #lookupAccounts}, for the next page of the account set in timestamp order. */
+    @Override
+    public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+        Ledger.checkQueryLimit(limit);
+        Check.that(ledger != 0 && timestampAfter >= 0, "query_accounts of ledger %d after %d", ledger, timestampAfter);
+        return inTransaction("query_accounts", connection -> {
+            long nowNs = sql.begin(connection, config);
+            List<Account> page = sql.lookupAccounts(connection,
+                    sql.accountIdsAfter(connection, ledger, timestampAfter, limit), nowNs);
+            Check.that(page.size() <= limit, "query_accounts answered %d accounts for a limit of %d", page.size(), limit);
+            return page;
+        });
+    }
+
     @Override
     public List<Transfer> lookupTransfers(List<Id128> ids) {
         Ledger.checkBatchSize(ids.size());

@@ -82,6 +82,20 @@ final class Conversions {
         return inRequestOrder(ids, byId, "lookup_accounts");
     }
 
+    /** The accounts a query answered, in the ledger's (timestamp) order. */
+    static List<Account> queriedAccounts(AccountBatch found, int limit) {
+        Check.that(found.getLength() <= limit, "query_accounts answered %d accounts for a limit of %d",
+                found.getLength(), limit);
+        List<Account> accounts = new ArrayList<>(found.getLength());
+        while (found.next()) {
+            Account account = toAccount(found);
+            Check.that(accounts.isEmpty() || accounts.getLast().timestamp() < account.timestamp(),
+                    "query_accounts answered out of timestamp order at %s", account.id());
+            accounts.add(account);
+        }
+        return List.copyOf(accounts);
+    }
+
     /** The transfers TigerBeetle found, in the order they were asked for. */
     static List<Transfer> transfers(List<Id128> ids, TransferBatch found) {
         Check.that(found.getLength() <= ids.size(),

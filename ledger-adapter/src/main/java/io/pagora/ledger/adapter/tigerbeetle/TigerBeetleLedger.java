@@ -7,6 +7,7 @@ import com.tigerbeetle.CreateAccountResultBatch;
 import com.tigerbeetle.CreateTransferResultBatch;
 import com.tigerbeetle.IdBatch;
 import com.tigerbeetle.PacketStatus;
+import com.tigerbeetle.QueryFilter;
 import com.tigerbeetle.RequestException;
 import com.tigerbeetle.TransferBatch;
 import com.tigerbeetle.UInt128;
@@ -164,6 +165,18 @@ public final class TigerBeetleLedger implements Ledger {
         IdBatch request = Conversions.idBatch(ids);
         TransferBatch found = call("lookup_transfers", () -> client.lookupTransfersAsync(request));
         return Conversions.transfers(ids, found);
+    }
+
+    @Override
+    public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+        Ledger.checkQueryLimit(limit);
+        Check.that(ledger != 0 && timestampAfter >= 0, "query_accounts of ledger %d after %d", ledger, timestampAfter);
+        QueryFilter filter = new QueryFilter();
+        filter.setLedger(ledger);
+        filter.setTimestampMin(timestampAfter + 1); // inclusive in TigerBeetle
+        filter.setLimit(limit);
+        AccountBatch found = call("query_accounts", () -> client.queryAccountsAsync(filter));
+        return Conversions.queriedAccounts(found, limit);
     }
 
     @Override

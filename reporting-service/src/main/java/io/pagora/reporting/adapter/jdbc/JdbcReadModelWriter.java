@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,7 +33,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The read model's writer: one transaction per poll, at most five set-based statements whatever the
+ * The read model's writer: one transaction per poll, at most seven set-based statements whatever the
  * number of payments, each taking its rows as arrays through {@code unnest}.
  *
  * <ol>
@@ -43,6 +44,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>Fill the request details of existing payments that lack them (request after outcome).</li>
  *   <li>Read back the remaining existing rows, to tell a redelivery (same final state: nothing to do)
  *       from a conflicting outcome (an integrity alarm, never an overwrite).</li>
+ *   <li>Add this poll's settled payments to the totals of the accounts and of the banks they moved
+ *       ({@code account_flows}, {@code bank_flows}): the reconciliation compares balances with these, never
+ *       with a sum over the payments. In account and bank order, so concurrent consumers lock them in one order.</li>
  *   <li>Add this poll's deltas to the single {@code payment_stats} row.</li>
  * </ol>
  *
@@ -55,7 +59,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public final class JdbcReadModelWriter implements ReadModelWriter {
 
     /** The statements a poll's transaction may run: the bound a test checks. */
-    public static final int STATEMENTS_PER_POLL_MAX = 5;
+    public static final int STATEMENTS_PER_POLL_MAX = 7;
 
     private static final String INSERT_NEW = """
             WITH input AS (
@@ -82,7 +86,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at
             ), entries AS (""" + statementEntriesOf("inserted") + """
             )
-            SELECT payment_id, status, final_at FROM inserted
+            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at FROM inserted
             """;
 
     private static final String FINALIZE = """
@@ -116,6 +120,24 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
     private static final String READ_STORED = """
             SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason
             FROM reporting.payments WHERE payment_id = ANY (?::uuid[])
+            """;
+
+    private static final String ADD_ACCOUNT_FLOWS = """
+            INSERT INTO reporting.account_flows AS f (account_id, outgoing_centavos, incoming_centavos)
+            SELECT * FROM unnest(?::uuid[], ?::bigint[], ?::bigint[]) AS i(account_id, outgoing, incoming)
+            ORDER BY account_id
+            ON CONFLICT (account_id) DO UPDATE
+            SET outgoing_centavos = f.outgoing_centavos + excluded.outgoing_centavos,
+                incoming_centavos = f.incoming_centavos + excluded.incoming_centavos
+            """;
+
+    private static final String ADD_BANK_FLOWS = """
+            INSERT INTO reporting.bank_flows AS f (bank_ispb, sent_centavos, received_centavos)
+            SELECT * FROM unnest(?::integer[], ?::bigint[], ?::bigint[]) AS i(bank_ispb, sent, received)
+            ORDER BY bank_ispb
+            ON CONFLICT (bank_ispb) DO UPDATE
+            SET sent_centavos = f.sent_centavos + excluded.sent_centavos,
+                received_centavos = f.received_centavos + excluded.received_centavos
             """;
 
     private static final String ADD_STATS = """
@@ -179,6 +201,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         List<IntegrityAlarm> alarms = new ArrayList<>();
         int redelivered = judgeExisting(existing, stored, finalized, filled, alarms);
 
+        addFlows(c, stats);
         addStats(c, stats);
         int requestsVisible = filled.size();
         List<FinalStateReached> finalStates = new ArrayList<>();
@@ -264,11 +287,17 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     f -> f.outcome() == null ? null : micros(f.outcome().finalAt())));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    inserted.add(Id128.fromUuid(rows.getObject("payment_id", UUID.class)));
+                    Id128 paymentId = Id128.fromUuid(rows.getObject("payment_id", UUID.class));
+                    inserted.add(paymentId);
                     PaymentStatus status = PaymentStatus.valueOf(rows.getString("status"));
                     stats.add(status, 1);
                     if (status.isFinal()) {
                         stats.finalized(rows.getObject("final_at", OffsetDateTime.class));
+                    }
+                    if (status == PaymentStatus.SETTLED) {
+                        stats.settled(Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
+                                Id128.fromUuid(rows.getObject("payee_account_id", UUID.class)),
+                                rows.getLong("amount_centavos"));
                     }
                 }
             }
@@ -297,6 +326,9 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     stats.add(PaymentStatus.ACCEPTED, -1);
                     stats.add(row.status, 1);
                     stats.finalized(rows.getObject("final_at", OffsetDateTime.class));
+                    if (row.status == PaymentStatus.SETTLED) {
+                        stats.settled(row.payer, row.payee, row.amountCentavos);
+                    }
                 }
             }
         }
@@ -337,6 +369,30 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     Stored row = Stored.of(rows);
                     stored.put(row.paymentId, row);
                 }
+            }
+        }
+    }
+
+    private static void addFlows(Connection c, Stats stats) throws SQLException {
+        if (!stats.accountFlows.isEmpty()) {
+            try (PreparedStatement statement = c.prepareStatement(ADD_ACCOUNT_FLOWS)) {
+                statement.setArray(1, c.createArrayOf("uuid",
+                        stats.accountFlows.keySet().stream().map(Id128::toUuid).toArray(UUID[]::new)));
+                statement.setArray(2, c.createArrayOf("bigint",
+                        stats.accountFlows.values().stream().map(f -> f[0]).toArray(Long[]::new)));
+                statement.setArray(3, c.createArrayOf("bigint",
+                        stats.accountFlows.values().stream().map(f -> f[1]).toArray(Long[]::new)));
+                statement.executeUpdate();
+            }
+        }
+        if (!stats.bankFlows.isEmpty()) {
+            try (PreparedStatement statement = c.prepareStatement(ADD_BANK_FLOWS)) {
+                statement.setArray(1, c.createArrayOf("integer", stats.bankFlows.keySet().toArray(Integer[]::new)));
+                statement.setArray(2, c.createArrayOf("bigint",
+                        stats.bankFlows.values().stream().map(f -> f[0]).toArray(Long[]::new)));
+                statement.setArray(3, c.createArrayOf("bigint",
+                        stats.bankFlows.values().stream().map(f -> f[1]).toArray(Long[]::new)));
+                statement.executeUpdate();
             }
         }
     }
@@ -392,11 +448,28 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         }
     }
 
-    /** This poll's changes to the counts per status and to the newest final time. */
+    /**
+     * This poll's changes to the counts per status, to the newest final time and to the settled totals of the
+     * accounts ({outgoing, incoming}) and of the banks ({sent, received}) its settled payments moved.
+     */
     private static final class Stats {
         final Map<PaymentStatus, Long> deltas = new EnumMap<>(PaymentStatus.class);
+        final Map<Id128, long[]> accountFlows = new LinkedHashMap<>();
+        final Map<Integer, long[]> bankFlows = new LinkedHashMap<>();
         int finalized;
         Instant maxFinalAt;
+
+        /** A payment that became SETTLED in this poll: its statement's DEBIT and CREDIT, its banks' interbank flow. */
+        void settled(Id128 payer, Id128 payee, long amountCentavos) {
+            accountFlows.computeIfAbsent(payer, id -> new long[2])[0] += amountCentavos;
+            accountFlows.computeIfAbsent(payee, id -> new long[2])[1] += amountCentavos;
+            Integer payerBank = ispb(payer);
+            Integer payeeBank = ispb(payee);
+            if (payerBank != null && payeeBank != null && !payerBank.equals(payeeBank)) {
+                bankFlows.computeIfAbsent(payerBank, ispb -> new long[2])[0] += amountCentavos;
+                bankFlows.computeIfAbsent(payeeBank, ispb -> new long[2])[1] += amountCentavos;
+            }
+        }
 
         void add(PaymentStatus status, long delta) {
             deltas.merge(status, delta, Long::sum);

@@ -7,6 +7,8 @@ import io.pagora.reporting.reconciliation.domain.PaymentFlows;
 import io.pagora.settlement.domain.BankId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,48 +16,54 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The reconciliation's queries on schema {@code reporting}, each one index range scan (see
- * V1__reporting_schema.sql): the payments' primary key, the statement's primary key and the partial
- * indexes of settled payments by bank. Every statement runs under the service's statement timeout.
+ * The reconciliation's queries on schema {@code reporting}, each one index range scan or a primary key
+ * look-up (see V1__reporting_schema.sql and V2__projection_order_and_account_flows.sql), none growing with
+ * the payments table. Every statement runs under the service's statement timeout.
  */
 public final class JdbcReconciliationReadModel implements ReconciliationReadModel {
 
-    private static final String PAYMENTS_BETWEEN = """
-            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status
+    // Only rows of transactions older than the oldest one still running (pg_snapshot_xmin): every such
+    // transaction has ended, so nothing can commit behind the last row answered. Concurrent consumers that
+    // commit out of order are simply waited for. xid8 travels as text (an unsigned 64-bit number), under
+    // another name: ORDER BY resolves an output column's name first, and must order by the xid8, not its digits.
+    static final String PAYMENTS_PROJECTED_AFTER = """
+            SELECT projected_xid::text AS projected_xid_digits, payment_id, payer_account_id, payee_account_id,
+                   amount_centavos, status, accepted_at, projected_at
             FROM reporting.payments
-            WHERE payment_id > ? AND payment_id < ?
-            ORDER BY payment_id
+            WHERE (projected_xid, payment_id) > (?::text::xid8, ?)
+              AND projected_xid < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY projected_xid, payment_id
             LIMIT ?
             """;
 
-    private static final String CUSTOMERS_AFTER = """
-            SELECT DISTINCT account_id FROM reporting.statement_entries
-            WHERE account_id > ?
-            ORDER BY account_id
-            LIMIT ?
+    // Payments are projected roughly in acceptance order, not exactly (several consumers, outcome before
+    // request): the start is the oldest transaction among the first START_WINDOW_PAYMENTS payments accepted
+    // from the bound, a bounded primary-key range scan.
+    private static final String FIRST_ACCEPTED_FROM = """
+            SELECT projected_xid::text AS projected_xid_digits FROM (
+                SELECT projected_xid FROM reporting.payments WHERE payment_id >= ? ORDER BY payment_id LIMIT ?
+            ) first_accepted
+            ORDER BY projected_xid
+            LIMIT 1
             """;
+    private static final int START_WINDOW_PAYMENTS = 10_000;
 
-    private static final String CUSTOMER_FLOWS = """
-            SELECT account_id,
-                   coalesce(sum(amount_centavos) FILTER (WHERE direction = 'DEBIT'), 0),
-                   coalesce(sum(amount_centavos) FILTER (WHERE direction = 'CREDIT'), 0)
-            FROM reporting.statement_entries
+    private static final String OLDEST_RUNNING = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text";
+
+    private static final String ACCOUNT_FLOWS = """
+            SELECT account_id, outgoing_centavos, incoming_centavos
+            FROM reporting.account_flows
             WHERE account_id = ANY (?)
-            GROUP BY account_id
             """;
 
-    // Interbank only: an on-us payment (payer bank = payee bank) never touches a reserve or a transit.
-    private static final String BANK_FLOWS = """
-            SELECT bank, sum(sent), sum(received) FROM (
-                SELECT payer_bank_ispb AS bank, amount_centavos AS sent, 0::bigint AS received
-                FROM reporting.payments
-                WHERE status = 'SETTLED' AND payer_bank_ispb IS NOT NULL AND payee_bank_ispb <> payer_bank_ispb
-                UNION ALL
-                SELECT payee_bank_ispb, 0::bigint, amount_centavos
-                FROM reporting.payments
-                WHERE status = 'SETTLED' AND payee_bank_ispb IS NOT NULL AND payer_bank_ispb <> payee_bank_ispb
-            ) flows
-            GROUP BY bank
+    private static final String BANK_FLOWS = "SELECT bank_ispb, sent_centavos, received_centavos FROM reporting.bank_flows";
+
+    private static final String SETTLED_PAYMENTS_OF = """
+            SELECT p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos, p.status
+            FROM (SELECT payment_id, final_at FROM reporting.statement_entries
+                  WHERE account_id = ? ORDER BY final_at DESC LIMIT ?) e
+            JOIN reporting.payments p USING (payment_id)
+            ORDER BY e.final_at DESC
             """;
 
     private final JdbcTemplate jdbc;
@@ -65,25 +73,32 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
     }
 
     @Override
-    public List<PaymentRow> paymentsBetween(Id128 after, Id128 before, int limit) {
-        return jdbc.query(PAYMENTS_BETWEEN, (row, i) -> new PaymentRow(id(row, 1), id(row, 2), id(row, 3), row.getLong(4),
-                PaymentStatus.valueOf(row.getString(5))), after.toUuid(), before.toUuid(), limit);
+    public List<ProjectedPayment> paymentsProjectedAfter(ProjectionPosition after, int limit) {
+        return jdbc.query(PAYMENTS_PROJECTED_AFTER, (row, i) -> new ProjectedPayment(
+                new ProjectionPosition(Long.parseLong(row.getString(1)), id(row, 2)),
+                new PaymentRow(id(row, 2), id(row, 3), id(row, 4), row.getLong(5), PaymentStatus.valueOf(row.getString(6))),
+                instant(row, 7), instant(row, 8)),
+                Long.toString(after.transactionId()), after.paymentId().toUuid(), limit);
     }
 
     @Override
-    public List<Id128> customersAfter(Id128 after, int limit) {
-        return jdbc.query(CUSTOMERS_AFTER, (row, i) -> id(row, 1), after.toUuid(), limit);
+    public ProjectionPosition startPosition(Instant acceptedFrom) {
+        Id128 firstId = new Id128(Math.max(0, acceptedFrom.toEpochMilli()) << 16, 0);
+        List<String> first = jdbc.queryForList(FIRST_ACCEPTED_FROM, String.class, firstId.toUuid(),
+                START_WINDOW_PAYMENTS);
+        String transaction = first.isEmpty() ? jdbc.queryForObject(OLDEST_RUNNING, String.class) : first.getFirst();
+        return ProjectionPosition.before(Long.parseLong(transaction));
     }
 
     @Override
-    public Map<Id128, PaymentFlows> customerFlows(List<Id128> accounts) {
+    public Map<Id128, PaymentFlows> accountFlows(List<Id128> accounts) {
         Map<Id128, PaymentFlows> flows = new LinkedHashMap<>();
         if (accounts.isEmpty()) {
             return flows;
         }
         UUID[] ids = accounts.stream().map(Id128::toUuid).toArray(UUID[]::new);
         jdbc.query(connection -> {
-            var statement = connection.prepareStatement(CUSTOMER_FLOWS);
+            var statement = connection.prepareStatement(ACCOUNT_FLOWS);
             statement.setArray(1, connection.createArrayOf("uuid", ids));
             return statement;
         }, row -> {
@@ -101,7 +116,17 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
         return flows;
     }
 
+    @Override
+    public List<PaymentRow> settledPaymentsOf(Id128 account, int limit) {
+        return jdbc.query(SETTLED_PAYMENTS_OF, (row, i) -> new PaymentRow(id(row, 1), id(row, 2), id(row, 3),
+                row.getLong(4), PaymentStatus.valueOf(row.getString(5))), account.toUuid(), limit);
+    }
+
     private static Id128 id(ResultSet row, int column) throws SQLException {
         return Id128.fromUuid(row.getObject(column, UUID.class));
+    }
+
+    private static Instant instant(ResultSet row, int column) throws SQLException {
+        return row.getObject(column, OffsetDateTime.class).toInstant();
     }
 }

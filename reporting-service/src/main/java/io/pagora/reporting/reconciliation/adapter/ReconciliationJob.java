@@ -21,12 +21,14 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs {@link Reconciler} rounds on one thread, for as long as the service runs, and exports what they
- * find: {@code pagora_reconciliation_checked_total{check}}, {@code pagora_reconciliation_mismatches_total{kind}},
- * {@code pagora_reconciliation_lag_seconds} (how far behind now the payments are all judged),
+ * find: {@code pagora_reconciliation_checked_total{check}} ({@code payment}: judged; {@code payment_legs}: of
+ * those, looked up in the ledger; {@code account}), {@code pagora_reconciliation_mismatches_total{kind}},
+ * {@code pagora_reconciliation_lag_seconds} (how far behind now the payments are all judged, by projection time),
  * {@code pagora_reconciliation_accounts_deferred} (accounts that moved or await confirmation in the last
  * round), {@code pagora_reconciliation_last_run_timestamp_seconds} and {@code pagora_reconciliation_rounds_total{result}}.
  * A mismatch is logged as an error (the first few with their evidence); a failing round (the ledger or
- * the database unreachable) is logged and retried after the interval. Neither ever stops the service.
+ * the database unreachable) keeps what it judged before the failure, is logged and retried after the
+ * interval. Neither ever stops the service.
  */
 public final class ReconciliationJob implements SmartLifecycle {
 
@@ -38,6 +40,7 @@ public final class ReconciliationJob implements SmartLifecycle {
     private final Clock clock;
     private final Duration interval;
     private final Counter paymentsChecked;
+    private final Counter paymentLegsChecked;
     private final Counter accountsChecked;
     private final Counter roundsOk;
     private final Counter roundsFailed;
@@ -52,6 +55,7 @@ public final class ReconciliationJob implements SmartLifecycle {
         this.clock = clock;
         this.interval = interval;
         this.paymentsChecked = checked(meters, "payment");
+        this.paymentLegsChecked = checked(meters, "payment_legs");
         this.accountsChecked = checked(meters, "account");
         this.roundsOk = rounds(meters, "ok");
         this.roundsFailed = rounds(meters, "failed");
@@ -60,14 +64,18 @@ public final class ReconciliationJob implements SmartLifecycle {
                     .description("disagreements between the read model and the ledger found").register(meters));
         }
         Gauge.builder("pagora.reconciliation.lag", lagMillis, value -> value.get() / 1000.0).baseUnit("seconds")
-                .description("now minus the acceptance time before which every payment is judged").register(meters);
+                .description("now minus the projection time before which every payment is judged").register(meters);
         Gauge.builder("pagora.reconciliation.accounts.deferred", accountsDeferred, AtomicLong::get)
                 .description("accounts that moved while read or await confirmation, in the last round").register(meters);
         Gauge.builder("pagora.reconciliation.last.run.timestamp", lastRunEpochMillis, value -> value.get() / 1000.0)
                 .baseUnit("seconds").description("end of the last successful round (Unix time)").register(meters);
     }
 
-    /** One round, its metrics and its log lines; never throws. Package-visible for tests. */
+    /**
+     * One round, its metrics and its log lines; never throws. A round whose step failed is counted
+     * {@code rounds{result=failed}}, and what it judged before the failure is counted and logged all the same.
+     * Package-visible for tests.
+     */
     RoundReport runRound() {
         RoundReport report;
         try {
@@ -77,13 +85,12 @@ public final class ReconciliationJob implements SmartLifecycle {
             log.warn("reconciliation round failed, retrying in {}: {}", interval, e.toString());
             return null;
         }
-        roundsOk.increment();
         paymentsChecked.increment(report.paymentsChecked());
+        paymentLegsChecked.increment(report.paymentLegsChecked());
         accountsChecked.increment(report.accountsChecked());
         report.mismatchCounts().forEach((kind, count) -> mismatches.get(kind).increment(count));
         lagMillis.set(Math.max(0, Duration.between(report.paymentsCheckedThrough(), clock.instant()).toMillis()));
         accountsDeferred.set(report.accountsDeferred());
-        lastRunEpochMillis.set(clock.millis());
         if (report.mismatchTotal() > 0) {
             log.error("RECONCILIATION MISMATCH: the read model and the ledger disagree on {} items this round {}; "
                     + "the first {}:", report.mismatchTotal(), report.mismatchCounts(), report.mismatches().size());
@@ -91,12 +98,20 @@ public final class ReconciliationJob implements SmartLifecycle {
                 log.error("  {}", mismatch);
             }
         }
+        if (report.failed()) {
+            roundsFailed.increment();
+            log.warn("reconciliation round failed after judging {} payments and {} accounts (counted), retrying in {}: {}",
+                    report.paymentsChecked(), report.accountsChecked(), interval, report.failure());
+            return report;
+        }
+        roundsOk.increment();
+        lastRunEpochMillis.set(clock.millis());
         return report;
     }
 
     private void loop() {
         RoundReport report = runRound();
-        boolean backlog = report != null && !report.paymentsCaughtUp();
+        boolean backlog = report != null && !report.failed() && !report.paymentsCaughtUp();
         ScheduledExecutorService current = executor;
         if (current != null && !current.isShutdown()) {
             current.schedule(this::loop, (backlog ? BACKLOG_PAUSE : interval).toMillis(), TimeUnit.MILLISECONDS);

@@ -1,9 +1,11 @@
 package io.pagora.reporting.reconciliation.application;
 
+import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.reporting.reconciliation.domain.PaymentFlows;
 import io.pagora.settlement.domain.BankId;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -13,15 +15,57 @@ public interface ReconciliationReadModel {
     /** One payment as projected. Parties outside the account scheme are kept: the reconciliation reports them. */
     record PaymentRow(Id128 paymentId, Id128 payer, Id128 payee, long amountCentavos, PaymentStatus status) {}
 
-    /** Payments with {@code after < payment_id < before}, in id order, at most {@code limit}. */
-    List<PaymentRow> paymentsBetween(Id128 after, Id128 before, int limit);
+    /**
+     * Where a payment stands in projection order: the transaction that inserted its row (its 64-bit xid, in
+     * commit-safe order: see {@link #paymentsProjectedAfter}), then its id among that transaction's rows.
+     */
+    record ProjectionPosition(long transactionId, Id128 paymentId) implements Comparable<ProjectionPosition> {
 
-    /** Customer accounts with a statement entry and an id above {@code after}, in id order, at most {@code limit}. */
-    List<Id128> customersAfter(Id128 after, int limit);
+        public ProjectionPosition {
+            Check.that(transactionId >= 0, "a transaction id is not negative: %d", transactionId);
+        }
 
-    /** Σ DEBIT and Σ CREDIT of each account's statement (accounts without entries are left out). */
-    Map<Id128, PaymentFlows> customerFlows(List<Id128> accounts);
+        /** Before every payment the transaction {@code transactionId} inserted. */
+        public static ProjectionPosition before(long transactionId) {
+            return new ProjectionPosition(transactionId, Id128.ZERO);
+        }
 
-    /** Each bank's settled interbank payments, sent and received, for every bank that has any. */
+        @Override
+        public int compareTo(ProjectionPosition other) {
+            int byTransaction = Long.compare(transactionId, other.transactionId);
+            return byTransaction != 0 ? byTransaction : paymentId.compareTo(other.paymentId);
+        }
+    }
+
+    /** A payment row with where and when it was projected, and when it was accepted. */
+    record ProjectedPayment(ProjectionPosition position, PaymentRow row, Instant acceptedAt, Instant projectedAt) {
+
+        /** When the read model could first know it: it cannot be expected final before this plus final-within. */
+        public Instant visibleAt() {
+            return acceptedAt.isAfter(projectedAt) ? acceptedAt : projectedAt;
+        }
+    }
+
+    /**
+     * Payments after {@code after} in projection order, at most {@code limit}, and only those inserted by
+     * transactions older than every transaction still running: a row that commits later can never land behind
+     * a position this answered, whatever its acceptance time and whichever consumer inserted it.
+     */
+    List<ProjectedPayment> paymentsProjectedAfter(ProjectionPosition after, int limit);
+
+    /**
+     * Where to start: before the payments accepted at or after {@code acceptedFrom} (payment ids are
+     * time-ordered; the first few thousand of them, as they may have been projected out of order), or, when
+     * none was, before whatever is projected from now on.
+     */
+    ProjectionPosition startPosition(Instant acceptedFrom);
+
+    /** The projection's totals of these customer accounts (accounts without a settled payment are left out). */
+    Map<Id128, PaymentFlows> accountFlows(List<Id128> accounts);
+
+    /** The projection's totals of every bank with a settled interbank payment: sent and received. */
     Map<BankId, PaymentFlows> bankFlows();
+
+    /** The latest settled payments of an account, newest first, at most {@code limit}: what its statement says. */
+    List<PaymentRow> settledPaymentsOf(Id128 account, int limit);
 }

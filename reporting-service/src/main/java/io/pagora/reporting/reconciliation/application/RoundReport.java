@@ -10,27 +10,40 @@ import java.util.Map;
 
 /**
  * What one reconciliation round found. {@code mismatches} keeps the first {@code detailsMax} of them (a
- * broken platform must be reported, not fill the heap); {@code mismatchCounts} counts them all.
+ * broken platform must be reported, not fill the heap); {@code mismatchCounts} counts them all. A round
+ * whose step failed still reports everything judged before the failure ({@code failure} says what failed):
+ * the cursors only moved past judged work.
  *
- * @param paymentsCheckedThrough every payment accepted before this instant has been judged
- * @param paymentsCaughtUp false when the round stopped at its lookup bound with payments left to judge
+ * @param paymentsChecked payments judged: final in time (or STUCK), parties valid
+ * @param paymentLegsChecked of those and of the payments an account mismatch pointed at, the ones whose post
+ *     legs were looked up in the ledger
+ * @param paymentsCheckedThrough every payment projected before this instant has been judged
+ * @param paymentsCaughtUp false when the round stopped at its bound with payments left to judge, or was held
+ *     by a payment not final in time
+ * @param failure the step that threw and why; null when the round completed
  */
-public record RoundReport(long paymentsChecked, long accountsChecked, long accountsDeferred,
+public record RoundReport(long paymentsChecked, long paymentLegsChecked, long accountsChecked, long accountsDeferred,
         Map<MismatchKind, Long> mismatchCounts, List<Mismatch> mismatches, Instant paymentsCheckedThrough,
-        boolean paymentsCaughtUp) {
+        boolean paymentsCaughtUp, String failure) {
 
     public long mismatchTotal() {
         return mismatchCounts.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public boolean failed() {
+        return failure != null;
     }
 
     /** Collects one round's counts. Not thread-safe: a round runs on one thread. */
     static final class Builder {
         private final int detailsMax;
         long paymentsChecked;
+        long paymentLegsChecked;
         long accountsChecked;
         long accountsDeferred;
         Instant paymentsCheckedThrough = Instant.EPOCH;
         boolean paymentsCaughtUp;
+        String failure;
         private final Map<MismatchKind, Long> counts = new EnumMap<>(MismatchKind.class);
         private final List<Mismatch> details = new ArrayList<>();
 
@@ -45,9 +58,14 @@ public record RoundReport(long paymentsChecked, long accountsChecked, long accou
             }
         }
 
+        void failed(String step, RuntimeException e) {
+            String what = step + ": " + e;
+            failure = failure == null ? what : failure + "; " + what;
+        }
+
         RoundReport build() {
-            return new RoundReport(paymentsChecked, accountsChecked, accountsDeferred, Map.copyOf(counts),
-                    List.copyOf(details), paymentsCheckedThrough, paymentsCaughtUp);
+            return new RoundReport(paymentsChecked, paymentLegsChecked, accountsChecked, accountsDeferred,
+                    Map.copyOf(counts), List.copyOf(details), paymentsCheckedThrough, paymentsCaughtUp, failure);
         }
     }
 }

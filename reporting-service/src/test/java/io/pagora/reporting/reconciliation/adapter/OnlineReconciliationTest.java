@@ -62,8 +62,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     private static final long RESERVE_FUNDING = 50_000_000;
     /** The workload's pending timeout, long enough for a slow first request; the EXPIRED payments' chains stay pending. */
     private static final int PENDING_TIMEOUT_SECONDS = 60;
-    private static final Reconciler.Settings SETTINGS = new Reconciler.Settings(Duration.ofMillis(100),
-            Duration.ofHours(1), 4, 2_000, Duration.ZERO, Duration.ZERO, 50);
+    private static final Reconciler.Settings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
 
     @Autowired
     Ledger reconciliationLedger;
@@ -138,8 +137,8 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         assertThat(first.paymentsChecked()).isEqualTo(34);
         assertThat(first.paymentsCaughtUp()).isTrue();
         assertThat(second.paymentsChecked()).as("each payment is judged once").isZero();
-        // Every customer in round one; the banks are learnt in round one and checked from round two on.
-        assertThat(first.accountsChecked()).isEqualTo(customers.size());
+        // The ledger's own account set: every customer and every bank's reserve and transit, from round one.
+        assertThat(first.accountsChecked()).isEqualTo(customers.size() + 4);
         assertThat(second.accountsChecked()).isEqualTo(customers.size() + 4);
         assertThat(second.accountsDeferred()).isZero();
         assertThat(meters.get("pagora.reconciliation.checked").tag("check", "payment").counter().count()).isEqualTo(34);
@@ -172,10 +171,10 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     }
 
     @Test
-    void aStatementAmountChangedIsFoundOnceTheAccountHeldStillAndCountedAsBalance() {
+    void anAccountsSettledTotalChangedIsFoundOnceTheAccountHeldStillAndCountedAsBalance() {
         Payment payment = settled.get(2);
-        tamper("UPDATE reporting.statement_entries SET amount_centavos = amount_centavos + 1 "
-                + "WHERE payment_id = ? AND direction = 'DEBIT'", payment);
+        tamperAccount("UPDATE reporting.account_flows SET outgoing_centavos = outgoing_centavos + 1 "
+                + "WHERE account_id = ?", payment.payer());
         try {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             ReconciliationJob job = job(meters);
@@ -193,15 +192,17 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
             RoundReport third = job.runRound();
             assertThat(third.mismatchTotal()).as("the same disagreement is counted once").isZero();
         } finally {
-            tamper("UPDATE reporting.statement_entries SET amount_centavos = amount_centavos - 1 "
-                    + "WHERE payment_id = ? AND direction = 'DEBIT'", payment);
+            tamperAccount("UPDATE reporting.account_flows SET outgoing_centavos = outgoing_centavos - 1 "
+                    + "WHERE account_id = ?", payment.payer());
         }
         assertMoneyInvariants();
     }
 
     @Test
-    void aPaymentLeftAcceptedAfterItsLifetimeIsStuck() {
+    void aPaymentLeftAcceptedAfterItsLifetimeIsStuck() throws InterruptedException {
         Payment payment = expired.get(0);
+        // Stuck is five final-withins after it became visible (projected): make sure that much time passed.
+        Thread.sleep(SETTINGS.finalWithin().multipliedBy(6).toMillis());
         tamper("UPDATE reporting.payments SET status = 'ACCEPTED', final_at = NULL WHERE payment_id = ?", payment);
         try {
             RoundReport report = job(new SimpleMeterRegistry()).runRound();
@@ -214,8 +215,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     @Test
     void aPaymentIsJudgedOnlyOnceItMustBeFinalAndTheLagSaysHowFarBehind() {
-        Reconciler.Settings notYet = new Reconciler.Settings(Duration.ofHours(1), Duration.ofHours(2), 4, 2_000,
-                Duration.ZERO, Duration.ZERO, 50);
+        Reconciler.Settings notYet = ReconciliationFixtures.settings(Duration.ofHours(1), Duration.ofHours(2), 1_000);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
                 new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), notYet), Clock.systemUTC(), Duration.ofHours(1), meters);
@@ -235,9 +235,11 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     @Test
     void aLatePaymentHoldsTheCursorAndIsJudgedOnceFinalInsteadOfCountedStuck() {
         Payment payment = expired.get(1);
-        Duration age = Duration.between(Instant.ofEpochMilli(payment.id().value().hi() >>> 16), Instant.now());
-        Reconciler.Settings late = new Reconciler.Settings(age.dividedBy(2), Duration.ofHours(2), 4, 2_000,
-                Duration.ZERO, Duration.ZERO, 50);
+        // Its age since it became visible: accepted, and projected (a payment is due final-within after both).
+        Instant visibleAt = jdbc.queryForObject("SELECT greatest(accepted_at, projected_at) FROM reporting.payments "
+                + "WHERE payment_id = ?", java.time.OffsetDateTime.class, payment.id().value().toUuid()).toInstant();
+        Duration age = Duration.between(visibleAt, Instant.now());
+        Reconciler.Settings late = ReconciliationFixtures.settings(age.dividedBy(2), Duration.ofHours(2), 1_000);
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
                 new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), late), Clock.systemUTC(), Duration.ofHours(1),
                 new SimpleMeterRegistry());
@@ -280,6 +282,10 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     private void tamper(String sql, Payment payment) {
         assertThat(jdbc.update(sql, payment.id().value().toUuid())).isEqualTo(1);
+    }
+
+    private void tamperAccount(String sql, Id128 account) {
+        assertThat(jdbc.update(sql, account.toUuid())).isEqualTo(1);
     }
 
     private int finalRows() {
