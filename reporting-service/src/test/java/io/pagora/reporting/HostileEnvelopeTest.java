@@ -51,6 +51,16 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
         softly.assertAll();
     }
 
+    /** Found by the extended fuzz (an empty Accept): the Prometheus endpoint failed with a NullPointerException. */
+    @Test
+    void anEmptyAcceptIsNoAccept() {
+        RawHttp.Response response = new RawHttp(port, 15_000, TestCertificates.shared().operator().sslContext())
+                .exchange("GET", "/actuator/prometheus", List.of(Map.entry("Accept", "")), null);
+
+        assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
+        assertThat(response.bodyText()).contains("# TYPE");
+    }
+
     @Test
     void aNonAsciiValueInAHeaderTheServiceReadsIsAnInvalidHeader() {
         SSLContext operator = TestCertificates.shared().operator().sslContext();

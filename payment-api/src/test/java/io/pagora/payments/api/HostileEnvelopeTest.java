@@ -88,6 +88,15 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
         }
     }
 
+    /** Found by the extended fuzz (an empty Accept): the Prometheus endpoint failed with a NullPointerException. */
+    @Test
+    void anEmptyAcceptIsNoAccept() {
+        RawHttp.Response response = send(operator(), "GET", "/actuator/prometheus", List.of(Map.entry("Accept", "")), null);
+
+        assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
+        assertThat(response.bodyText()).contains("# TYPE");
+    }
+
     private static List<Map.Entry<String, String>> json(String header, String value) {
         return List.of(Map.entry("Content-Type", "application/json"), Map.entry(header, value));
     }
