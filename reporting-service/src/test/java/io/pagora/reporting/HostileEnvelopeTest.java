@@ -61,6 +61,22 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
         assertThat(response.bodyText()).contains("# TYPE");
     }
 
+    /**
+     * Found by the extended fuzz (Range values): the OpenAPI document is a static file, served with HTTP's ranges; a
+     * range beyond it was a 416 typed bad-request (a 400's type), now its own type.
+     */
+    @Test
+    void aRangeBeyondTheDocumentIsARangeNotSatisfiableProblem() {
+        RawHttp.Response response = new RawHttp(port, 15_000, TestCertificates.shared().bank(7).sslContext())
+                .exchange("GET", "/openapi.yaml", List.of(Map.entry("Range", "bytes=99999999-")), null);
+
+        assertThat(response.status()).as(response.bodyText()).isEqualTo(416);
+        assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+        JsonNode problem = Http.JSON.readTree(response.body());
+        assertThat(problem.path("type").asString()).isEqualTo("https://pagora.io/problems/range-not-satisfiable");
+        assertThat(problem.path("status").asInt()).isEqualTo(416);
+    }
+
     @Test
     void aNonAsciiValueInAHeaderTheServiceReadsIsAnInvalidHeader() {
         SSLContext operator = TestCertificates.shared().operator().sslContext();

@@ -104,7 +104,7 @@ class OpenApiContractTest extends ReportingIntegrationTest {
         JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         List<Probe> probes = new ArrayList<>(Probe.actuator());
-        probes.add(Probe.get("/openapi.yaml"));
+        probes.add(Probe.file("/openapi.yaml"));
         OpenApiFuzz.Config standard = OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, probes,
                 Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007"));
         // Two runs sharing the standard budgets: as the operator (the actuator is its), and as bank 7, whose
@@ -116,7 +116,7 @@ class OpenApiContractTest extends ReportingIntegrationTest {
                 half.over(TestCertificates.shared().operator().sslContext())).published("reporting-service-operator");
         OpenApiFuzz.Report bankReport = OpenApiFuzz.run(new OpenApiDocument(document),
                 new OpenApiFuzz.Config(port, half.seed(), half.requestsMax(), half.timeBudget(), BODY_BYTES_MAX,
-                        List.of(Probe.get("/openapi.yaml")), half.knownValues(), TestCertificates.shared().bank(7).sslContext()))
+                        List.of(Probe.file("/openapi.yaml")), half.knownValues(), TestCertificates.shared().bank(7).sslContext()))
                 .published("reporting-service-bank");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();

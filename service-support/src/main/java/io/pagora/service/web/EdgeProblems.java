@@ -28,6 +28,9 @@ public final class EdgeProblems {
             new ProblemType("payload-too-large", "Request body too large", HttpStatus.CONTENT_TOO_LARGE);
     public static final ProblemType UNSUPPORTED_MEDIA_TYPE =
             new ProblemType("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    /** A Range beyond a static resource (reporting's OpenAPI document is a file, served with HTTP's ranges). */
+    public static final ProblemType RANGE_NOT_SATISFIABLE =
+            new ProblemType("range-not-satisfiable", "Range not satisfiable", HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
     public static final ProblemType INTERNAL_ERROR =
             new ProblemType("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 
@@ -43,6 +46,7 @@ public final class EdgeProblems {
             case 406 -> NOT_ACCEPTABLE;
             case 413 -> PAYLOAD_TOO_LARGE;
             case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 416 -> RANGE_NOT_SATISFIABLE;
             default -> status >= 500 ? INTERNAL_ERROR : BAD_REQUEST;
         };
     }

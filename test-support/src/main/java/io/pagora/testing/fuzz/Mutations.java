@@ -55,6 +55,18 @@ final class Mutations {
      */
     static final List<String> FRAMEWORK_HEADERS = List.of("Accept", "Content-Type", "Origin", "Accept-Language",
             "Accept-Encoding", "If-None-Match", "If-Modified-Since", "Range", "Access-Control-Request-Method");
+    /**
+     * ASCII values of those headers (Accept and Content-Type have their own lists) that their parsers may trip on; in
+     * order, so a seed replays.
+     */
+    static final List<Map.Entry<String, List<String>>> FRAMEWORK_HEADER_VALUES = List.of(
+            Map.entry("Origin", List.of("null", "http://evil.example", "://")),
+            Map.entry("Accept-Language", List.of("zz;q=abc", "*;q=2")),
+            Map.entry("Accept-Encoding", List.of("gzip;q=abc", "br, identity;q=0, *;q=0")),
+            Map.entry("If-None-Match", List.of("*", "\"unterminated")),
+            Map.entry("If-Modified-Since", List.of("garbage", "Thu, 01 Jan 2099 00:00:00 GMT")),
+            Map.entry("Range", List.of("bytes=99999999-", "bytes=5-1", "bytes=abc", "bytes=0-0,1-1,2-2,3-3,4-4,5-5")),
+            Map.entry("Access-Control-Request-Method", List.of("FOO")));
     static final List<String> BAD_HEADER_VALUES = List.of("", " ", "a b", "tab\there", "\u0001", "\u00e9t\u00e9",
             INVALID_UTF8_BYTES, "x".repeat(129), "y".repeat(8000), "\u00c3\u00a9");
     static final List<String> BAD_QUERY_VALUES = List.of("", "-1", "0", "99999999999999999999999", "1e3", "1.5", "abc",
@@ -95,6 +107,12 @@ final class Mutations {
         }
         mutations.add(new Mutation("Content-Type missing", r -> r.withHeader("Content-Type", null)));
         mutations.add(new Mutation("two Content-Types", r -> r.plusHeader("Content-Type", "text/plain")));
+        for (Map.Entry<String, List<String>> header : FRAMEWORK_HEADER_VALUES) {
+            for (String value : header.getValue()) {
+                mutations.add(new Mutation(header.getKey() + ": " + abbreviate(value),
+                        r -> r.withHeader(header.getKey(), value)));
+            }
+        }
         for (String header : readHeaders(operation)) {
             for (String value : NON_ASCII_VALUES) {
                 mutations.add(new Mutation(header + " outside ASCII: " + abbreviate(value), r -> r.withHeader(header, value)));

@@ -36,8 +36,16 @@ public final class OpenApiFuzz {
         /** What an undocumented GET endpoint may answer: its content, or a client error. */
         static final Set<Integer> GET_STATUSES = Set.of(200, 400, 404, 405, 406);
 
+        /** What a static file may answer besides: a range of it, not modified, or a range beyond it. */
+        static final Set<Integer> FILE_STATUSES = Set.of(200, 206, 304, 400, 404, 405, 406, 416);
+
         public static Probe get(String path) {
             return new Probe(path, GET_STATUSES);
+        }
+
+        /** A static file, served with HTTP's conditional and range requests. */
+        public static Probe file(String path) {
+            return new Probe(path, FILE_STATUSES);
         }
 
         /** The actuator endpoints every Pagora service exposes. */

@@ -56,6 +56,19 @@ class MutationsTest {
         }
     }
 
+    @Test
+    void theHeadersTheFrameworkReadsGetAsciiValuesItsParsersMayTripOn() {
+        for (Operation operation : List.of(POST, GET)) {
+            List<FuzzRequest> sent = headerMutations(operation);
+
+            for (Map.Entry<String, String> header : List.of(Map.entry("Range", "bytes=99999999-"),
+                    Map.entry("If-Modified-Since", "garbage"), Map.entry("Origin", "null"))) {
+                assertThat(sent).as(operation.key() + " with " + header)
+                        .anyMatch(request -> values(request, header.getKey()).equals(List.of(header.getValue())));
+            }
+        }
+    }
+
     private static List<FuzzRequest> headerMutations(Operation operation) {
         FuzzRequest valid = new FuzzRequest(operation.key(), "", operation.method(), operation.path(),
                 operation == POST ? List.of(Map.entry("Accept", "*/*"), Map.entry("Idempotency-Key", "k1"),
