@@ -65,6 +65,7 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
         assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
+        assertThat(report.systematicComplete()).as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): " + report.summary()).isTrue();
         assertThat(actuator.findings()).as(actuator.summary()).isEmpty();
         List<Id128> every = jdbc.queryForList("SELECT id FROM ledger.accounts", UUID.class).stream()
                 .map(Id128::fromUuid).toList();

@@ -20,6 +20,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Spring MVC asserts that a request's content type is concrete whenever it writes any response body, so
  * such a header turned even a GET into a 500. A handler that reads a body refuses it
  * with 415 naming the header; a request without a body ignores it, as it ignores any Content-Type.
+ *
+ * <p>Also hides an {@code Accept} header without a media range (an empty value: a list of none), which then reads as
+ * no Accept, "anything": Spring Boot's Prometheus endpoint failed on an empty one with a NullPointerException (a 500).
  */
 public final class ConcreteContentTypeFilter extends OncePerRequestFilter {
 
@@ -29,12 +32,21 @@ public final class ConcreteContentTypeFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String contentType = request.getContentType();
-        if (contentType == null || isConcrete(contentType)) {
+        boolean hideContentType = contentType != null && !isConcrete(contentType);
+        boolean hideAccept = hasBlankAccept(request);
+        if (!hideContentType && !hideAccept) {
             chain.doFilter(request, response);
             return;
         }
-        request.setAttribute(REJECTED_CONTENT_TYPE, contentType);
-        chain.doFilter(new WithoutContentType(request), response);
+        if (hideContentType) {
+            request.setAttribute(REJECTED_CONTENT_TYPE, contentType);
+        }
+        chain.doFilter(new WithoutHeaders(request, hideContentType, hideAccept), response);
+    }
+
+    private static boolean hasBlankAccept(HttpServletRequest request) {
+        String accept = request.getHeader(HttpHeaders.ACCEPT);
+        return accept != null && accept.replace(",", "").isBlank();
     }
 
     @Override
@@ -50,31 +62,41 @@ public final class ConcreteContentTypeFilter extends OncePerRequestFilter {
         }
     }
 
-    private static final class WithoutContentType extends HttpServletRequestWrapper {
+    private static final class WithoutHeaders extends HttpServletRequestWrapper {
 
-        WithoutContentType(HttpServletRequest request) {
+        private final boolean contentType;
+        private final boolean accept;
+
+        WithoutHeaders(HttpServletRequest request, boolean contentType, boolean accept) {
             super(request);
+            this.contentType = contentType;
+            this.accept = accept;
+        }
+
+        private boolean hidden(String name) {
+            return (contentType && HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name))
+                    || (accept && HttpHeaders.ACCEPT.equalsIgnoreCase(name));
         }
 
         @Override
         public String getContentType() {
-            return null;
+            return contentType ? null : super.getContentType();
         }
 
         @Override
         public String getHeader(String name) {
-            return HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name) ? null : super.getHeader(name);
+            return hidden(name) ? null : super.getHeader(name);
         }
 
         @Override
         public Enumeration<String> getHeaders(String name) {
-            return HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
+            return hidden(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
         }
 
         @Override
         public Enumeration<String> getHeaderNames() {
             List<String> names = Collections.list(super.getHeaderNames());
-            names.removeIf(HttpHeaders.CONTENT_TYPE::equalsIgnoreCase);
+            names.removeIf(this::hidden);
             return Collections.enumeration(names);
         }
     }

@@ -11,6 +11,9 @@ import org.springframework.http.HttpStatus;
 public final class EdgeProblems {
 
     public static final ProblemType BAD_REQUEST = new ProblemType("bad-request", "Bad request", HttpStatus.BAD_REQUEST);
+    /** A header value with a byte outside visible ASCII (and tab): the document's {@code field} names the header. */
+    public static final ProblemType INVALID_HEADER =
+            new ProblemType("invalid-header", "Invalid header value", HttpStatus.BAD_REQUEST);
     /** No identity: no client certificate, or one that names no participant. */
     public static final ProblemType UNAUTHENTICATED =
             new ProblemType("unauthenticated", "Client certificate required", HttpStatus.UNAUTHORIZED);
@@ -25,6 +28,9 @@ public final class EdgeProblems {
             new ProblemType("payload-too-large", "Request body too large", HttpStatus.CONTENT_TOO_LARGE);
     public static final ProblemType UNSUPPORTED_MEDIA_TYPE =
             new ProblemType("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    /** A Range beyond a static resource (reporting's OpenAPI document is a file, served with HTTP's ranges). */
+    public static final ProblemType RANGE_NOT_SATISFIABLE =
+            new ProblemType("range-not-satisfiable", "Range not satisfiable", HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
     public static final ProblemType INTERNAL_ERROR =
             new ProblemType("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 
@@ -40,6 +46,7 @@ public final class EdgeProblems {
             case 406 -> NOT_ACCEPTABLE;
             case 413 -> PAYLOAD_TOO_LARGE;
             case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 416 -> RANGE_NOT_SATISFIABLE;
             default -> status >= 500 ? INTERNAL_ERROR : BAD_REQUEST;
         };
     }
@@ -47,10 +54,17 @@ public final class EdgeProblems {
     /** An RFC 9457 document as a map, for writers without Spring's message converters. */
     public static Map<String, Object> document(int status, String detail) {
         ProblemType type = typeOf(status);
+        Map<String, Object> body = document(type, detail);
+        body.put("status", status);
+        return body;
+    }
+
+    /** An RFC 9457 document of {@code type}, with its status, as a map. */
+    public static Map<String, Object> document(ProblemType type, String detail) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.uri().toString());
         body.put("title", type.title());
-        body.put("status", status);
+        body.put("status", type.status().value());
         body.put("detail", detail);
         return body;
     }

@@ -15,12 +15,20 @@ import org.springframework.core.Ordered;
 @Configuration(proxyBeanMethods = false)
 public class EdgeProblemsConfiguration {
 
-    /** Runs first: a non-concrete Content-Type must be hidden before anything reads the request's headers. */
+    /** Runs first: a header value outside ASCII is refused before anything (Spring Security's firewall) reads it. */
+    @Bean
+    FilterRegistrationBean<AsciiHeadersFilter> asciiHeadersFilter() {
+        FilterRegistrationBean<AsciiHeadersFilter> registration = new FilterRegistrationBean<>(new AsciiHeadersFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Runs next: a non-concrete Content-Type must be hidden before anything else reads the request's headers. */
     @Bean
     FilterRegistrationBean<ConcreteContentTypeFilter> concreteContentTypeFilter() {
         FilterRegistrationBean<ConcreteContentTypeFilter> registration =
                 new FilterRegistrationBean<>(new ConcreteContentTypeFilter());
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
         return registration;
     }
 

@@ -61,6 +61,7 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
             case 404 -> "no resource at this path";
             case 405 -> "this method is not allowed on this resource";
             case 413 -> "the request is too large";
+            case 416 -> "the requested range is not within the resource";
             default -> "the request is malformed at the HTTP level (request line, URI, headers or framing)";
         };
         if (throwable == null || throwable.getMessage() == null) {

@@ -28,11 +28,45 @@ final class Mutations {
     private static final String INVALID_UTF8_BYTES = "\u00c3\u0028\u00ff\u00fe";
 
     static final List<String> BAD_ACCEPT = List.of("text/csv", "application/xml", "garbage", "application/json;q=abc",
-            "*/*;;;", "application/", "image/png, text/html;q=0.1", "application/json; charset=\"");
+            "*/*;;;", "application/", "image/png, text/html;q=0.1", "application/json; charset=\"", "",
+            "multipart/form-data", "application/json;charset=bogus", "application/json;q=0", "text/plain");
+    /**
+     * Media types a body endpoint does not take, malformed ones, and media types with parameters a parser may trip on
+     * (a multipart type without its boundary, an unknown charset, a repeated or stray parameter), and none at all
+     * (an empty value): sent to every operation and probe, with or without a body.
+     */
     static final List<String> BAD_CONTENT_TYPE = List.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
             "multipart/form-data; boundary=x", "application/json; charset=ISO-8859-1", "application/json; charset=nonsense",
             "application/json; charset=\"", ";", "application/", "*/*", "application/*", "application/json, text/plain",
-            "application/json; charset=utf-16");
+            "application/json; charset=utf-16", "multipart/form-data", "multipart/form-data; boundary=", "multipart/mixed",
+            "multipart/byteranges", "application/json;charset=bogus", "application/json; charset=utf-8; charset=latin1",
+            "application/json; boundary=x", "application/json;", "text/plain; charset=utf-8",
+            "application/x-www-form-urlencoded; charset=bogus", "application/problem+json", "message/http", "");
+    /**
+     * Header values with bytes outside ASCII, as clients send them (one character a byte on the wire): text in UTF-8
+     * ({@code ×ø}, {@code €}: their bytes 0x80-0x9F read as ISO-8859-1 are C1 controls), text in ISO-8859-1, and bytes
+     * that are no text. Few, as each goes to every header the API reads, of every operation and probe.
+     */
+    static final List<String> NON_ASCII_VALUES = List.of(utf8Bytes("\u00d7\u00f8"), "\u00d7\u00f8", utf8Bytes("\u20ac"),
+            "\u00ff\u00fe");
+    /**
+     * The headers the HTTP stack itself reads on a request (Tomcat, Spring MVC, Spring Security: content negotiation,
+     * the body's type, CORS, locale, compression, conditional and range requests), besides those the document declares.
+     */
+    static final List<String> FRAMEWORK_HEADERS = List.of("Accept", "Content-Type", "Origin", "Accept-Language",
+            "Accept-Encoding", "If-None-Match", "If-Modified-Since", "Range", "Access-Control-Request-Method");
+    /**
+     * ASCII values of those headers (Accept and Content-Type have their own lists) that their parsers may trip on; in
+     * order, so a seed replays.
+     */
+    static final List<Map.Entry<String, List<String>>> FRAMEWORK_HEADER_VALUES = List.of(
+            Map.entry("Origin", List.of("null", "http://evil.example", "://")),
+            Map.entry("Accept-Language", List.of("zz;q=abc", "*;q=2")),
+            Map.entry("Accept-Encoding", List.of("gzip;q=abc", "br, identity;q=0, *;q=0")),
+            Map.entry("If-None-Match", List.of("*", "\"unterminated")),
+            Map.entry("If-Modified-Since", List.of("garbage", "Thu, 01 Jan 2099 00:00:00 GMT")),
+            Map.entry("Range", List.of("bytes=99999999-", "bytes=5-1", "bytes=abc", "bytes=0-0,1-1,2-2,3-3,4-4,5-5")),
+            Map.entry("Access-Control-Request-Method", List.of("FOO")));
     static final List<String> BAD_HEADER_VALUES = List.of("", " ", "a b", "tab\there", "\u0001", "\u00e9t\u00e9",
             INVALID_UTF8_BYTES, "x".repeat(129), "y".repeat(8000), "\u00c3\u00a9");
     static final List<String> BAD_QUERY_VALUES = List.of("", "-1", "0", "99999999999999999999999", "1e3", "1.5", "abc",
@@ -73,6 +107,17 @@ final class Mutations {
         }
         mutations.add(new Mutation("Content-Type missing", r -> r.withHeader("Content-Type", null)));
         mutations.add(new Mutation("two Content-Types", r -> r.plusHeader("Content-Type", "text/plain")));
+        for (Map.Entry<String, List<String>> header : FRAMEWORK_HEADER_VALUES) {
+            for (String value : header.getValue()) {
+                mutations.add(new Mutation(header.getKey() + ": " + abbreviate(value),
+                        r -> r.withHeader(header.getKey(), value)));
+            }
+        }
+        for (String header : readHeaders(operation)) {
+            for (String value : NON_ASCII_VALUES) {
+                mutations.add(new Mutation(header + " outside ASCII: " + abbreviate(value), r -> r.withHeader(header, value)));
+            }
+        }
         for (Parameter header : operation.in("header")) {
             for (String value : BAD_HEADER_VALUES) {
                 mutations.add(new Mutation(header.name() + ": " + abbreviate(value), r -> r.withHeader(header.name(), value)));
@@ -81,6 +126,18 @@ final class Mutations {
             mutations.add(new Mutation("two " + header.name(), r -> r.plusHeader(header.name(), "other-value")));
         }
         return mutations;
+    }
+
+    /** Every header the API reads: the framework's and those the operation declares. */
+    static List<String> readHeaders(Operation operation) {
+        List<String> headers = new ArrayList<>(FRAMEWORK_HEADERS);
+        operation.in("header").forEach(header -> headers.add(header.name()));
+        return headers;
+    }
+
+    /** {@code text}'s UTF-8 bytes, one character each, as a raw header value. */
+    static String utf8Bytes(String text) {
+        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
 
     static List<Mutation> query(Operation operation) {

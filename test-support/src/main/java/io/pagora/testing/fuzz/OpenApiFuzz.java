@@ -36,8 +36,16 @@ public final class OpenApiFuzz {
         /** What an undocumented GET endpoint may answer: its content, or a client error. */
         static final Set<Integer> GET_STATUSES = Set.of(200, 400, 404, 405, 406);
 
+        /** What a static file may answer besides: a range of it, not modified, or a range beyond it. */
+        static final Set<Integer> FILE_STATUSES = Set.of(200, 206, 304, 400, 404, 405, 406, 416);
+
         public static Probe get(String path) {
             return new Probe(path, GET_STATUSES);
+        }
+
+        /** A static file, served with HTTP's conditional and range requests. */
+        public static Probe file(String path) {
+            return new Probe(path, FILE_STATUSES);
         }
 
         /** The actuator endpoints every Pagora service exposes. */
@@ -60,10 +68,14 @@ public final class OpenApiFuzz {
         public static final int REQUESTS_MAX_DEFAULT = 5_000;
         public static final Duration TIME_BUDGET = Duration.ofSeconds(50);
 
-        /** The suite's run: seed {@code -Dpagora.fuzz.seed} and request budget {@code -Dpagora.fuzz.requests}. */
+        /**
+         * The suite's run: seed {@code -Dpagora.fuzz.seed}, request budget {@code -Dpagora.fuzz.requests} and time
+         * budget {@code -Dpagora.fuzz.seconds} (on a machine too busy to send the systematic phase in 50 s).
+         */
         public static Config standard(int port, int bodyBytesMax, List<Probe> probes, Map<String, String> knownValues) {
             return new Config(port, Long.getLong("pagora.fuzz.seed", SEED_DEFAULT),
-                    Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT), TIME_BUDGET, bodyBytesMax,
+                    Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT),
+                    Duration.ofSeconds(Long.getLong("pagora.fuzz.seconds", TIME_BUDGET.toSeconds())), bodyBytesMax,
                     probes, knownValues, null);
         }
 
@@ -84,8 +96,14 @@ public final class OpenApiFuzz {
         }
     }
 
-    public record Report(long seed, int requests, long elapsedMs, boolean budgetExhausted, List<Finding> findings,
-            Map<Integer, Integer> statusCounts) {
+    /**
+     * @param systematicRequests what the systematic phase sent (every operation's every mutation, methods, unknown
+     *     paths, probes); the random compositions follow
+     * @param systematicComplete the systematic phase was sent whole, within the budgets: false means some operations'
+     *     classes of input were never sent (a run to fail, not to trust)
+     */
+    public record Report(long seed, int requests, long elapsedMs, boolean budgetExhausted, int systematicRequests,
+            boolean systematicComplete, List<Finding> findings, Map<Integer, Integer> statusCounts) {
 
         /** One line per distinct defect (operation and reason), with how often it occurred and one example. */
         public String summary() {
@@ -95,7 +113,8 @@ public final class OpenApiFuzz {
                         k -> new ArrayList<>()).add(finding);
             }
             StringBuilder text = new StringBuilder("fuzz seed=" + seed + " requests=" + requests + " elapsedMs=" + elapsedMs
-                    + (budgetExhausted ? " (request or time budget reached)" : "") + " statuses=" + statusCounts + " findings="
+                    + (budgetExhausted ? " (request or time budget reached)" : "") + " systematic=" + systematicRequests
+                    + (systematicComplete ? "" : " (CUT SHORT by the budget)") + " statuses=" + statusCounts + " findings="
                     + findings.size() + " distinct=" + byDefect.size());
             byDefect.values().stream().limit(DISTINCT_SHOWN_MAX).forEach(group -> text.append("\n  ").append(group.size()).append("x ")
                     .append(group.getFirst()));
@@ -167,9 +186,13 @@ public final class OpenApiFuzz {
             mutations.put(operation, all);
         }
         systematic(operations, valid, mutations);
+        // Both budgets only grow: still within them, every systematic request was sent.
+        int systematicRequests = requests;
+        boolean systematicComplete = withinBudget();
         randomCompositions(operations, valid, mutations);
         long elapsedMs = (System.nanoTime() - startedNanos) / 1_000_000;
-        return new Report(config.seed(), requests, elapsedMs, !withinBudget(), List.copyOf(findings), statusCounts);
+        return new Report(config.seed(), requests, elapsedMs, !withinBudget(), systematicRequests, systematicComplete,
+                List.copyOf(findings), statusCounts);
     }
 
     private void systematic(List<Operation> operations, Map<Operation, FuzzRequest> valid,

@@ -8,9 +8,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -43,13 +46,25 @@ public final class RawHttp {
     /** What came back: status 0 when the server closed the connection without an HTTP answer. */
     public record Response(int status, Map<String, String> headers, byte[] body, String failure) {
 
-        String header(String name) {
+        public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
 
-        String bodyText() {
+        public String bodyText() {
             return new String(body, StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * Sends one request exactly as given (header values' characters as single bytes), with {@code Accept: *}{@code /*}
+     * unless it has an Accept header: for a test that sends what a real client would not.
+     */
+    public Response exchange(String method, String target, List<Map.Entry<String, String>> headers, byte[] body) {
+        List<Map.Entry<String, String>> all = new ArrayList<>(headers);
+        if (all.stream().noneMatch(header -> header.getKey().equalsIgnoreCase("Accept"))) {
+            all.add(Map.entry("Accept", "*/*"));
+        }
+        return exchange(new FuzzRequest(method + " " + target, "", method, target, List.copyOf(all), body, Set.of()));
     }
 
     public Response exchange(FuzzRequest request) {

@@ -27,7 +27,8 @@ public final class HttpProblems {
     public static final List<ProblemType> ALL = List.of(MALFORMED_JSON, INVALID_BATCH_SIZE, LEDGER_UNAVAILABLE,
             DATABASE_UNAVAILABLE, EdgeProblems.UNSUPPORTED_MEDIA_TYPE, EdgeProblems.PAYLOAD_TOO_LARGE,
             EdgeProblems.NOT_FOUND, EdgeProblems.METHOD_NOT_ALLOWED, EdgeProblems.NOT_ACCEPTABLE,
-            EdgeProblems.BAD_REQUEST, EdgeProblems.INTERNAL_ERROR, EdgeProblems.UNAUTHENTICATED, EdgeProblems.FORBIDDEN);
+            EdgeProblems.BAD_REQUEST, EdgeProblems.INVALID_HEADER, EdgeProblems.INTERNAL_ERROR, EdgeProblems.UNAUTHENTICATED,
+            EdgeProblems.FORBIDDEN);
 
     private HttpProblems() {}
 }
