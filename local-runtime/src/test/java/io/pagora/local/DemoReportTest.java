@@ -414,6 +414,21 @@ class DemoReportTest {
     }
 
     @Test
+    void verifyWalksTheLedgersAccountSetUpToItsPageBoundAndFailsLoudlyPastIt() throws Exception {
+        // 8 accounts: central bank, 2 × (reserve, transit), 3 customers.
+        assertThat(verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 3)).passed()).isTrue(); // 3 + 3 + 2
+        DemoReport.Result exactlyFull = verify(Duration.ZERO, new LedgerAccountSet.Bound(4, 2)); // 4 + 4, nothing after
+        assertThat(exactlyFull.passed()).as("%s", exactlyFull.lines()).isTrue();
+        assertThat(verdicts(exactlyFull).get("(a)").summary()).contains("8 accounts on ledger 986 in 2 pages");
+
+        DemoReport.Result pastTheBound = verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 2)); // 6 read, 2 more
+
+        assertThat(pastTheBound.passed()).isFalse();
+        assertThat(verdicts(pastTheBound).get("(a)").problems()).anySatisfy(p -> assertThat(p).contains(
+                "more accounts than", "2 pages of 3", "not judged"));
+    }
+
+    @Test
     void verifyJudgesEveryBanksBalanceWhilePaymentsSettle() throws Exception {
         try (Payer payer = new Payer()) {
             DemoReport.Result result = verify(Duration.ofSeconds(1));
@@ -476,10 +491,14 @@ class DemoReportTest {
     }
 
     private DemoReport.Result verify(Duration quiet) throws Exception {
+        return verify(quiet, LedgerAccountSet.Bound.DEFAULT);
+    }
+
+    private DemoReport.Result verify(Duration quiet, LedgerAccountSet.Bound accountWalk) throws Exception {
         Files.write(dir.resolve("k6.log"), acceptedLines);
         DemoReport.Result result = Verify.run(new Verify.Inputs(dir.resolve("accounts.tsv"), List.of(dir.resolve("k6.log")),
-                "reporting", "payment_api", Duration.ofSeconds(60), quiet), dataSource, ledger, Clock.systemUTC(),
-                this::outcomes);
+                "reporting", "payment_api", Duration.ofSeconds(60), quiet, accountWalk), dataSource, ledger,
+                Clock.systemUTC(), this::outcomes);
         result.lines().forEach(System.out::println);
         return result;
     }
