@@ -133,7 +133,8 @@ record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean complet
         return accounts.keySet().stream().filter(id -> !inChart(id)).toList();
     }
 
-    private static boolean inChart(Id128 id) {
+    /** Whether {@code id} is the central bank, a bank's reserve or transit, or a customer, as the chart makes them. */
+    static boolean inChart(Id128 id) {
         AccountKind kind = ChartOfAccounts.kindOf(id).orElse(null);
         if (kind == null) {
             return false;

@@ -11,6 +11,8 @@ import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.domain.NewAccount;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
@@ -411,6 +413,25 @@ class DemoReportTest {
         assertThat(verdicts.get("(c)").passed()).isFalse();
         assertThat(verdicts.get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("customer " + dora,
                 "difference 30000"));
+    }
+
+    @Test
+    void moneyOnALedgerAccountOutsideTheChartOfAccountsFailsVerifyAndTheReport() throws Exception {
+        // An account no bank, customer or file names; 500 centavos issued to it by the central bank.
+        Id128 stray = new Id128(0x7700_0000_0000_0001L, 1);
+        assertThat(ledger.createAccounts(List.of(NewAccount.of(stray, ChartOfAccounts.LEDGER_BRL, 77, AccountFlags.NONE))))
+                .allSatisfy(result -> assertThat(result.isSuccess()).isTrue());
+        sql("UPDATE ledger.accounts SET credits_posted = credits_posted + 500 WHERE id = '" + stray.toUuid() + "'");
+        sql("UPDATE ledger.accounts SET debits_posted = debits_posted + 500 WHERE id = '"
+                + ChartOfAccounts.centralBank().toUuid() + "'");
+
+        for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
+            Map<String, InvariantChecks.Verdict> verdicts = verdicts(result);
+            assertThat(verdicts.get("(a)").passed()).as("%s", verdicts.get("(a)")).isTrue();
+            assertThat(verdicts.get("(a)").summary()).contains("1 other accounts");
+            assertThat(verdicts.get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("account " + stray,
+                    "difference 500"));
+        }
     }
 
     @Test
