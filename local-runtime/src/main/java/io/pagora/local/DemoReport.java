@@ -20,7 +20,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The demo report: what happened to the payments, how fast, and the money invariants, each PASS or
- * FAIL. Exits 1 when any check fails, so {@code infra/local/pagora demo} fails with it.
+ * FAIL. Exits 1 when any check fails, so {@code infra/local/pagora demo} fails with it. The invariants judge
+ * the ledger's whole account set ({@link LedgerAccountSet}), funded as the accounts file says: the demo made
+ * every funding, so money on an account it did not fund is unexplained ({@code verify} reads later fundings
+ * from the ledger instead).
  *
  * <pre>
  *   java -jar local-runtime.jar report

@@ -1,9 +1,12 @@
 package io.pagora.local;
 
+import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.invariants.Finding;
 import io.pagora.ledger.domain.invariants.LedgerBooks;
+import io.pagora.settlement.domain.AccountKind;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.invariants.Claim;
@@ -13,6 +16,7 @@ import io.pagora.settlement.invariants.PixBooks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -25,7 +29,8 @@ import java.util.UUID;
 /**
  * The money invariants of a demo run, each answered PASS or FAIL with the evidence: the one money
  * invariant checker ({@link LedgerBooks}, {@code io.pagora.settlement.invariants}) fed with what the demo
- * knows (the accounts it created and funded, the read model's rows, what the load generator was told),
+ * knows (the fundings it made, the read model's rows, what the load generator was told) over the ledger's
+ * whole account set ({@link LedgerAccountSet}: every account, whoever opened it, not only those the demo did),
  * plus the checks that only concern the load generator's log (idempotency keys, unacknowledged payments,
  * what may still be in flight). The ledger is read only through the {@link Ledger} port, so TigerBeetle
  * and the PostgreSQL ledger are judged alike, and nothing the services say about themselves is trusted.
@@ -83,26 +88,34 @@ final class InvariantChecks {
     private final AcceptedPayments acceptedPayments;
     private final InFlight inFlight;
 
+    private LedgerAccountSet accountSet;
     private LedgerBooks books;
 
+    /**
+     * The demo report's checks: the ledger's account set walked when first needed ({@link LedgerAccountSet.Bound#DEFAULT}),
+     * every funding from {@code accounts} (the demo made them all: money on any other account is unexplained).
+     */
     InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel, OutcomeLog outcomes,
             AcceptedPayments acceptedPayments) {
-        this(ledger, accounts, readModel, outcomes, acceptedPayments, InFlight.NONE, null);
+        this(ledger, accounts, readModel, outcomes, acceptedPayments, InFlight.NONE, null, null);
     }
 
     /**
      * @param outcomes every final state published on the outcomes topic, read after the read model (a payment
      *     told two different final states shows only there: the read model keeps the first)
-     * @param books the accounts as judged (null: read when first needed)
+     * @param accountSet the ledger's account set as walked (null: walked when first needed)
+     * @param books the accounts as judged, the account set's among them (null: read when first needed)
      */
     InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel, OutcomeLog outcomes,
-            AcceptedPayments acceptedPayments, InFlight inFlight, LedgerBooks books) {
+            AcceptedPayments acceptedPayments, InFlight inFlight, LedgerAccountSet accountSet, LedgerBooks books) {
+        Check.that(books == null || accountSet != null, "books judged without the ledger's account set");
         this.ledger = ledger;
         this.accounts = accounts;
         this.readModel = readModel;
         this.outcomes = outcomes;
         this.acceptedPayments = acceptedPayments;
         this.inFlight = inFlight;
+        this.accountSet = accountSet;
         this.books = books;
     }
 
@@ -110,12 +123,32 @@ final class InvariantChecks {
         return List.of(zeroSum(), limits(), readModelEqualsLedger(), noPaymentMissingOrDuplicated());
     }
 
-    /** (a) Over every account the demo created: each is in the ledger; Σ debits = Σ credits, posted and pending. */
+    /**
+     * (a) Over the ledger's whole account set and every account the demo created: each is in the ledger; Σ debits =
+     * Σ credits, posted and pending; and the walk of the account set reached its newest account.
+     */
     Verdict zeroSum() {
         Finding finding = books().zeroSum();
-        return Verdict.of("(a) ledger zero-sum", finding.summary() + String.format(
-                " (1 central bank, %d banks × reserve+transit, %d customers)",
-                accounts.reserveFundings().size(), accounts.customerFundings().size()), finding);
+        List<String> violations = new ArrayList<>(accountSet().problems());
+        violations.addAll(finding.violations());
+        String summary = finding.summary() + " (" + kinds(books().ids()) + "; " + accountSet().summary() + ")";
+        return Verdict.of("(a) ledger zero-sum", summary, new Finding(finding.invariant(), summary, violations));
+    }
+
+    /** "1 central bank, N banks × reserve+transit, M customers[, K other accounts]". */
+    private static String kinds(List<Id128> ids) {
+        Map<AccountKind, Integer> counts = new EnumMap<>(AccountKind.class);
+        int others = 0;
+        for (Id128 id : ids) {
+            if (LedgerAccountSet.inChart(id)) {
+                counts.merge(ChartOfAccounts.kindOf(id).orElseThrow(), 1, Integer::sum);
+            } else {
+                others++;
+            }
+        }
+        return String.format("%d central bank, %d banks × reserve+transit, %d customers%s",
+                counts.getOrDefault(AccountKind.CENTRAL_BANK, 0), counts.getOrDefault(AccountKind.RESERVE, 0),
+                counts.getOrDefault(AccountKind.CUSTOMER, 0), others == 0 ? "" : ", " + others + " other accounts");
     }
 
     /** (b) No account with a limit is beyond it; customers and reserves must carry that limit. */
@@ -303,9 +336,17 @@ final class InvariantChecks {
         }
     }
 
+    private LedgerAccountSet accountSet() {
+        if (accountSet == null) {
+            accountSet = LedgerAccountSet.walk(ledger, LedgerAccountSet.Bound.DEFAULT);
+        }
+        return accountSet;
+    }
+
+    /** The accounts the demo created, then every other account of the ledger's set. */
     private LedgerBooks books() {
         if (books == null) {
-            books = PixBooks.read(ledger, accounts.allAccountIds());
+            books = accountSet().books(ledger, accounts.allAccountIds());
         }
         return books;
     }

@@ -37,17 +37,19 @@ import javax.sql.DataSource;
  * The demo report's four invariant checks on a platform that is running, at any time, also while payments
  * are in flight ({@code infra/local/pagora verify}). Exits 1 when a check fails.
  *
- * <p><b>Which accounts.</b> The seeded ones (the accounts file), every bank registered since
- * ({@code payment_api.banks}: its reserve and transit) and every customer a payment of the read model names. A
- * funding made since seeding (the README's walk-through funds a reserve and a customer) is not in the accounts file:
- * it is taken from the ledger, as the part of a reserve's or a customer's posted credits that no settled payment
- * explains (never less than what was seeded). Fundings are the only credits of those accounts besides payments, and
- * each has its exact counterpart, which stays judged: the central bank's debits (a reserve funding) and the bank
- * transit's debits (a customer funding). A customer funded but named by no payment is invisible here; its funding
- * shows as a transit debit nothing explains.
+ * <p><b>Which accounts.</b> The ledger's whole account set ({@link LedgerAccountSet}: {@code query_accounts} walked
+ * in creation order, at most {@code account-pages-max} pages of 8,189; a ledger holding more fails (a), it is never
+ * judged in part), plus the seeded ones (the accounts file) and every bank registered with payment-api
+ * ({@code payment_api.banks}), which must all be in it. So a bank registered or a customer opened since seeding is
+ * judged whether or not a payment names it. A funding made since seeding (the README's walk-through funds a reserve
+ * and a customer) is not in the accounts file: it is taken from the ledger, as the part of a reserve's or a
+ * customer's posted credits that no settled payment explains (never less than what was seeded). Fundings are the only
+ * credits of those accounts besides payments, and each has its exact counterpart, which stays judged: the central
+ * bank's debits (a reserve funding) and the bank transit's debits (a customer funding). Nothing else is inferred:
+ * a debit of a customer or a reserve, or any move on an account outside the chart of accounts, must be a payment's.
  *
- * <p><b>When.</b> The ledger and the read model cannot be read at one instant. The ledger's accounts are read (one
- * request), then, after a pause ({@code quiet-seconds}, longer than the read model's usual lag), the read model and
+ * <p><b>When.</b> The ledger and the read model cannot be read at one instant. The ledger's accounts are read (the
+ * walk: one request up to 8,189 accounts), then, after a pause ({@code quiet-seconds}, longer than the read model's usual lag), the read model and
  * the outcomes topic. The balances are judged at a {@link ConsistentCut}: the ledger timestamp up to which the read
  * model's settled payments explain that ledger read exactly; payments posted after it are left out of the balances,
  * and every account is judged, the banks' reserve and transit too, however busy. Without an exact cut it reads again,
@@ -62,6 +64,7 @@ import javax.sql.DataSource;
  *       [--accepted=FILE[,FILE...]]              what the load generator was told, if it ran (see AcceptedPayments)
  *       [--in-flight-seconds=60] [--quiet-seconds=3] [--reporting-schema=reporting]
  *       [--participants-schema=payment_api] [--bootstrap-servers=127.0.0.1:9092]   (the outcomes topic)
+ *       [--account-pages-max=128]                the bound on the walk of the ledger's accounts (8,189 a page)
  *       [connection options: see ReadSide]
  * </pre>
  */
@@ -75,16 +78,21 @@ public final class Verify {
 
     private Verify() {}
 
-    /** {@code accepted} may be empty: no load generator's answers to check against. */
+    /**
+     * {@code accepted} may be empty: no load generator's answers to check against. {@code accountWalk}: how far the
+     * walk of the ledger's account set may go before verify fails rather than judge part of it.
+     */
     public record Inputs(Path accounts, List<Path> accepted, String reportingSchema, String participantsSchema,
-            Duration inFlight, Duration quiet) {}
+            Duration inFlight, Duration quiet, LedgerAccountSet.Bound accountWalk) {}
 
     public static void main(String[] args) throws Exception {
         Options options = new Options(args);
         Inputs inputs = new Inputs(options.path("accounts"), AcceptedPayments.files(options.string("accepted", "")),
                 options.string("reporting-schema", "reporting"), options.string("participants-schema", "payment_api"),
                 Duration.ofSeconds(options.longValue("in-flight-seconds", 60)),
-                Duration.ofSeconds(options.longValue("quiet-seconds", 3)));
+                Duration.ofSeconds(options.longValue("quiet-seconds", 3)),
+                new LedgerAccountSet.Bound(LedgerAccountSet.Bound.DEFAULT.pageSize(),
+                        options.integer("account-pages-max", LedgerAccountSet.Bound.DEFAULT.pagesMax())));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
         options.rejectUnknown();
@@ -105,7 +113,8 @@ public final class Verify {
         Set<BankId> banks = new LinkedHashSet<>(seeded.reserveFundings().keySet());
         banks.addAll(registeredBanks(database, inputs.participantsSchema()));
         Set<Id128> customers = new LinkedHashSet<>(seeded.customerFundings().keySet());
-        customers.addAll(customersPaying(database, inputs.reportingSchema()));
+        Set<Id128> others = new LinkedHashSet<>();
+        LedgerAccountSet accountSet = null;
         Map<Id128, Account> first = Map.of();
         List<ReadModel.Row> rows = List.of();
         List<ConsistentCut.Settled> settled = List.of();
@@ -115,10 +124,15 @@ public final class Verify {
         while (attempts < CUT_ATTEMPTS_MAX && (cut == null || !cut.exact() || !newcomers.isEmpty())) {
             attempts++;
             newcomers.clear();
-            first = PixBooks.read(ledger, accountIds(banks, customers)).found();
+            // Accounts never go away: each walk can only add banks and customers opened meanwhile.
+            accountSet = LedgerAccountSet.walk(ledger, inputs.accountWalk());
+            banks.addAll(accountSet.banks());
+            customers.addAll(accountSet.customers());
+            others.addAll(accountSet.others());
+            first = firstRead(ledger, accountSet, accountIds(banks, customers, others));
             Thread.sleep(inputs.quiet().toMillis());
             rows = ReadModel.load(database, inputs.reportingSchema());
-            // A customer first named by a payment since the accounts were read: read at the next attempt.
+            // A customer opened and paid since the walk: read at the next attempt.
             for (ReadModel.Row row : rows) {
                 for (Id128 party : List.of(row.payer(), row.payee())) {
                     if (ChartOfAccounts.isCustomer(party) && customers.add(party)) {
@@ -134,23 +148,25 @@ public final class Verify {
         // Newcomers of the last attempt: read now, not judged (their payments are later than the cut's read).
         Map<Id128, Account> judgedAt = new LinkedHashMap<>(first);
         judgedAt.putAll(PixBooks.read(ledger, List.copyOf(newcomers)).found());
-        List<Id128> ids = accountIds(banks, customers);
+        List<Id128> ids = accountIds(banks, customers, others);
         LedgerBooks books = LedgerBooks.read(requested -> requested.stream().map(judgedAt::get).filter(Objects::nonNull)
                 .toList(), ids, PixBooks::describe);
         DemoAccounts accounts = withFundingsSinceSeeding(seeded, banks, customers, books.found(), rows, cut.settledAfter());
         InvariantChecks.InFlight inFlight = new InvariantChecks.InFlight(readAt, inputs.inFlight(), newcomers,
                 cut.settledAfter());
         List<InvariantChecks.Verdict> verdicts =
-                new InvariantChecks(ledger, accounts, rows, outcomeLog, accepted, inFlight, books).runAll();
+                new InvariantChecks(ledger, accounts, rows, outcomeLog, accepted, inFlight, accountSet, books).runAll();
 
         long finals = rows.stream().filter(ReadModel.Row::isFinal).count();
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora verify (running platform) ====================");
         out.add(String.format("ledger backend: %s   read model: %s.payments (%d payments, %d final, %d not yet)",
                 ledger.backendName(), inputs.reportingSchema(), rows.size(), finals, rows.size() - finals));
-        out.add(String.format("accounts: %d banks (%d seeded, the others registered since), %d customers (%d seeded, the "
-                + "others named by payments); fundings since seeding taken from the ledger: %s", banks.size(),
-                seeded.reserveFundings().size(), customers.size(), seeded.customerFundings().size(),
+        out.add(String.format("accounts: the ledger's account set (%s) and the seeded ones: %d banks (%d seeded, the others "
+                + "registered since), %d customers (%d seeded, the others opened since)%s; fundings since seeding taken "
+                + "from the ledger: %s", accountSet.summary(), banks.size(), seeded.reserveFundings().size(),
+                customers.size(), seeded.customerFundings().size(),
+                others.isEmpty() ? "" : ", " + others.size() + " accounts outside the chart of accounts",
                 fundingsSinceSeeding(seeded, accounts)));
         out.add(String.format("%s ledger timestamp %d (ledger read, %d s pause, read model; read %d time(s)): %d of %d "
                 + "settled payments posted up to it, %d after it (the next verify judges those); all %d accounts judged "
@@ -158,7 +174,7 @@ public final class Verify {
                 + "(" + cut.unexplained() + " centavos of payment legs in the ledger read that no prefix of the read "
                 + "model's settled payments explains): judged at the closest,", cut.timestamp(), inputs.quiet().toSeconds(),
                 attempts, cut.judged(), settled.size(), cut.settledAfter().size(), ids.size() - newcomers.size(),
-                newcomers.isEmpty() ? "" : ", " + newcomers.size() + " customers first named meanwhile are in flight"));
+                newcomers.isEmpty() ? "" : ", " + newcomers.size() + " customers opened and paid meanwhile are in flight"));
         out.add(String.format("a payment accepted less than %d s ago may be in flight", inputs.inFlight().toSeconds()));
         out.add(inputs.accepted().isEmpty() ? "load generator answers: none (no --accepted log): (d) checks the read model alone"
                 : accepted.summary() + " " + inputs.accepted());
@@ -168,8 +184,8 @@ public final class Verify {
         return new DemoReport.Result(out, verdicts);
     }
 
-    /** Central bank, then each bank's reserve and transit, then the customers. */
-    private static List<Id128> accountIds(Set<BankId> banks, Set<Id128> customers) {
+    /** Central bank, then each bank's reserve and transit, then the customers, then accounts outside the chart. */
+    private static List<Id128> accountIds(Set<BankId> banks, Set<Id128> customers, Set<Id128> others) {
         List<Id128> ids = new ArrayList<>();
         ids.add(ChartOfAccounts.centralBank());
         for (BankId bank : banks) {
@@ -177,7 +193,21 @@ public final class Verify {
             ids.add(ChartOfAccounts.transit(bank));
         }
         ids.addAll(customers);
+        ids.addAll(others);
         return ids;
+    }
+
+    /**
+     * The ledger read the cut is found for: the walk's balances, and the accounts it did not reach (a seeded or
+     * registered one the ledger lacks, which (a) reports; or, past the bound, ones (a) fails for) looked up now.
+     */
+    private static Map<Id128, Account> firstRead(Ledger ledger, LedgerAccountSet accountSet, List<Id128> ids) {
+        Map<Id128, Account> read = new LinkedHashMap<>(accountSet.accounts());
+        List<Id128> unwalked = ids.stream().filter(id -> !read.containsKey(id)).toList();
+        if (!unwalked.isEmpty()) {
+            read.putAll(PixBooks.read(ledger, unwalked).found());
+        }
+        return read;
     }
 
     /**
@@ -296,22 +326,5 @@ public final class Verify {
             }
         }
         return banks;
-    }
-
-    /** Every customer account a payment of the read model names, as payer or payee. */
-    static Set<Id128> customersPaying(DataSource database, String reportingSchema) throws SQLException {
-        String table = LocalPostgres.quoteIdentifier(reportingSchema) + ".payments";
-        String sql = "SELECT payer_account_id FROM " + table + " UNION SELECT payee_account_id FROM " + table;
-        Set<Id128> customers = new LinkedHashSet<>();
-        try (Connection connection = database.getConnection(); PreparedStatement query = connection.prepareStatement(sql);
-                ResultSet result = query.executeQuery()) {
-            while (result.next()) {
-                Id128 account = Id128.fromUuid(result.getObject(1, UUID.class));
-                if (ChartOfAccounts.isCustomer(account)) {
-                    customers.add(account);
-                }
-            }
-        }
-        return customers;
     }
 }

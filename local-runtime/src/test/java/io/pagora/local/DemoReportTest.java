@@ -11,6 +11,8 @@ import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.domain.NewAccount;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
@@ -369,6 +371,85 @@ class DemoReportTest {
     }
 
     @Test
+    void verifyJudgesACustomerOpenedAndFundedSinceSeedingThatNoPaymentNames() throws Exception {
+        // Opened and funded through payment-api after seeding, as the README's walk-through does, and never in a
+        // payment: neither the accounts file nor the read model names it, the ledger's own account set does.
+        Id128 dora = openAndFundSinceSeeding(BANK_B, 7, 30_000);
+
+        DemoReport.Result result = verify(Duration.ZERO);
+
+        assertThat(result.passed()).as("%s", result.lines()).isTrue();
+        assertThat(result.lines()).anyMatch(line -> line.contains("4 customers (3 seeded")
+                && line.contains("0 centavos to reserves, 30000 to customers"));
+        assertThat(result.lines()).anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 9 accounts judged"));
+        assertThat(verdicts(result).get("(a)").summary()).contains("4 customers", "9 accounts on ledger 986");
+        assertThat(dora).isNotNull();
+    }
+
+    @Test
+    void verifyFailsOnMoneyTakenFromACustomerThatNoPaymentNames() throws Exception {
+        Id128 dora = openAndFundSinceSeeding(BANK_B, 7, 30_000);
+        // 700 centavos leave Dora for her bank's transit with no payment: the books still sum to zero.
+        sql("UPDATE ledger.accounts SET debits_posted = debits_posted + 700 WHERE id = '" + dora.toUuid() + "'");
+        sql("UPDATE ledger.accounts SET credits_posted = credits_posted + 700 WHERE id = '"
+                + ChartOfAccounts.transit(BANK_B).toUuid() + "'");
+
+        DemoReport.Result result = verify(Duration.ZERO);
+
+        assertThat(result.passed()).isFalse();
+        assertThat(verdicts(result).get("(a)").passed()).isTrue();
+        assertThat(verdicts(result).get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("customer " + dora,
+                "difference -700"));
+    }
+
+    @Test
+    void theReportJudgesAnAccountTheLedgerHoldsButTheAccountsFileLacks() throws Exception {
+        // The demo seeded every account it reports on: money on any other is unexplained.
+        Id128 dora = openAndFundSinceSeeding(BANK_B, 7, 30_000);
+
+        Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
+
+        assertThat(verdicts.get("(a)").passed()).as("%s", verdicts.get("(a)")).isTrue();
+        assertThat(verdicts.get("(c)").passed()).isFalse();
+        assertThat(verdicts.get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("customer " + dora,
+                "difference 30000"));
+    }
+
+    @Test
+    void moneyOnALedgerAccountOutsideTheChartOfAccountsFailsVerifyAndTheReport() throws Exception {
+        // An account no bank, customer or file names; 500 centavos issued to it by the central bank.
+        Id128 stray = new Id128(0x7700_0000_0000_0001L, 1);
+        assertThat(ledger.createAccounts(List.of(NewAccount.of(stray, ChartOfAccounts.LEDGER_BRL, 77, AccountFlags.NONE))))
+                .allSatisfy(result -> assertThat(result.isSuccess()).isTrue());
+        sql("UPDATE ledger.accounts SET credits_posted = credits_posted + 500 WHERE id = '" + stray.toUuid() + "'");
+        sql("UPDATE ledger.accounts SET debits_posted = debits_posted + 500 WHERE id = '"
+                + ChartOfAccounts.centralBank().toUuid() + "'");
+
+        for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
+            Map<String, InvariantChecks.Verdict> verdicts = verdicts(result);
+            assertThat(verdicts.get("(a)").passed()).as("%s", verdicts.get("(a)")).isTrue();
+            assertThat(verdicts.get("(a)").summary()).contains("1 other accounts");
+            assertThat(verdicts.get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("account " + stray,
+                    "difference 500"));
+        }
+    }
+
+    @Test
+    void verifyWalksTheLedgersAccountSetUpToItsPageBoundAndFailsLoudlyPastIt() throws Exception {
+        // 8 accounts: central bank, 2 × (reserve, transit), 3 customers.
+        assertThat(verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 3)).passed()).isTrue(); // 3 + 3 + 2
+        DemoReport.Result exactlyFull = verify(Duration.ZERO, new LedgerAccountSet.Bound(4, 2)); // 4 + 4, nothing after
+        assertThat(exactlyFull.passed()).as("%s", exactlyFull.lines()).isTrue();
+        assertThat(verdicts(exactlyFull).get("(a)").summary()).contains("8 accounts on ledger 986 in 2 pages");
+
+        DemoReport.Result pastTheBound = verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 2)); // 6 read, 2 more
+
+        assertThat(pastTheBound.passed()).isFalse();
+        assertThat(verdicts(pastTheBound).get("(a)").problems()).anySatisfy(p -> assertThat(p).contains(
+                "more accounts than", "2 pages of 3", "not judged"));
+    }
+
+    @Test
     void verifyJudgesEveryBanksBalanceWhilePaymentsSettle() throws Exception {
         try (Payer payer = new Payer()) {
             DemoReport.Result result = verify(Duration.ofSeconds(1));
@@ -431,10 +512,14 @@ class DemoReportTest {
     }
 
     private DemoReport.Result verify(Duration quiet) throws Exception {
+        return verify(quiet, LedgerAccountSet.Bound.DEFAULT);
+    }
+
+    private DemoReport.Result verify(Duration quiet, LedgerAccountSet.Bound accountWalk) throws Exception {
         Files.write(dir.resolve("k6.log"), acceptedLines);
         DemoReport.Result result = Verify.run(new Verify.Inputs(dir.resolve("accounts.tsv"), List.of(dir.resolve("k6.log")),
-                "reporting", "payment_api", Duration.ofSeconds(60), quiet), dataSource, ledger, Clock.systemUTC(),
-                this::outcomes);
+                "reporting", "payment_api", Duration.ofSeconds(60), quiet, accountWalk), dataSource, ledger,
+                Clock.systemUTC(), this::outcomes);
         result.lines().forEach(System.out::println);
         return result;
     }
@@ -446,6 +531,15 @@ class DemoReportTest {
                 dataSource, ledger, this::outcomes);
         result.lines().forEach(System.out::println);
         return result;
+    }
+
+    /** A customer opened and funded after seeding, in no accounts file, named by no payment. */
+    private Id128 openAndFundSinceSeeding(BankId bank, long accountNumber, long amount) {
+        Participants participants = new Participants(ledger);
+        participants.openCustomers(bank, List.of(accountNumber));
+        Id128 customer = ChartOfAccounts.customer(bank, accountNumber);
+        participants.fundCustomer(ids.next(), customer, amount);
+        return customer;
     }
 
     private static Map<String, InvariantChecks.Verdict> verdicts(DemoReport.Result result) {
