@@ -1,9 +1,16 @@
 package io.pagora.reporting.reconciliation.adapter;
 
-import io.pagora.reporting.reconciliation.application.Reconciler;
-import java.time.Duration;
+import static org.assertj.core.api.Assertions.assertThat;
 
-/** The reconciliation settings the tests drive rounds with: one copy. */
+import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.time.Duration;
+import java.util.List;
+
+/** The reconciliation settings the tests drive rounds with, and the ledger's money invariants: one copy. */
 final class ReconciliationFixtures {
 
     private ReconciliationFixtures() {}
@@ -27,5 +34,20 @@ final class ReconciliationFixtures {
             int legLookupIdsMax, int ledgerRequestsPerSecondMax) {
         return new Reconciler.Settings(finalWithin, startLookback, 20_000, legSamplePerMille, legLookupIdsMax,
                 ledgerRequestsPerSecondMax, 2_000, Duration.ZERO, Duration.ZERO, 50);
+    }
+
+    /**
+     * The ledger's money invariants over every account it holds: Σdebits = Σcredits (posted and pending), and no
+     * account whose debits must not exceed its credits below zero.
+     */
+    static void assertLedgerInvariants(Ledger ledger) {
+        List<Account> accounts = ledger.queryAccounts(ChartOfAccounts.LEDGER_BRL, 0, Ledger.BATCH_SIZE_MAX);
+        assertThat(accounts).hasSizeLessThan(Ledger.BATCH_SIZE_MAX).isNotEmpty();
+        assertThat(accounts.stream().mapToLong(Account::debitsPosted).sum())
+                .isEqualTo(accounts.stream().mapToLong(Account::creditsPosted).sum());
+        assertThat(accounts.stream().mapToLong(Account::debitsPending).sum())
+                .isEqualTo(accounts.stream().mapToLong(Account::creditsPending).sum());
+        assertThat(accounts).filteredOn(a -> a.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
+                .allSatisfy(a -> assertThat(a.creditBalanceAvailable()).isNotNegative());
     }
 }
