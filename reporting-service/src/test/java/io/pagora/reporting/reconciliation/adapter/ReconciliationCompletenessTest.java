@@ -36,8 +36,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    KafkaPaymentPipeline pipeline;
 
     @Autowired
     DataSource dataSource;
@@ -374,8 +379,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         assertThat(whileLagging.stream().flatMap(r -> r.mismatches().stream()))
                 .as("a projection lag is not a balance mismatch").noneMatch(m -> m.kind() == MismatchKind.BALANCE);
         assertThat(whileLagging.getLast().accountsDeferred()).as("the balances wait for the projection").isPositive();
+        String reserve = ChartOfAccounts.reserve(new BankId(119)).toString();
         assertThat(caughtUp.mismatches()).noneMatch(m -> m.kind() == MismatchKind.BALANCE
-                && (m.subject().contains(payer.toString()) || m.subject().contains(ChartOfAccounts.reserve(new BankId(119)).toString())));
+                && (m.subject().contains(payer.toString()) || m.subject().contains(reserve)));
         assertThat(caughtUp.accountsChecked()).as("judged once the projection holds the payment").isPositive();
         ReconciliationFixtures.assertLedgerInvariants(reconciliationLedger);
     }
@@ -405,7 +411,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                 .getFirst().debitsPosted();
         assertThat(jdbc.update("UPDATE reporting.bank_flows SET sent_centavos = sent_centavos + 1 WHERE bank_ispb = ?",
                 sender.ispb())).isEqualTo(1);
-        List<Payment> flowed = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Payment> flowed = Collections.synchronizedList(new ArrayList<>());
         List<RoundReport> rounds = new ArrayList<>();
         try (Flow flow = new Flow(payers, payees, flowed)) {
             ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
@@ -443,13 +449,13 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Plays clearing for a stream of payments, one at a time, until closed (at most {@value #FLOW_PAYMENTS_MAX}): the
-     * request is published, the payment settled in the ledger, its outcome published, then clearing's offsets committed.
+     * Plays clearing for a stream of payments, one at a time, until closed (at most 5,000): the request is published,
+     * the payment settled in the ledger, its outcome published, then clearing's offsets committed.
      */
     private final class Flow implements AutoCloseable {
         private static final int FLOW_PAYMENTS_MAX = 5_000;
         private final AtomicBoolean stop = new AtomicBoolean();
-        private final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final List<Payment> flowed;
         private final Thread thread;
 
@@ -620,7 +626,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     private ReconciliationJob job(Ledger ledger, Reconciler.Settings settings, SimpleMeterRegistry meters) {
-        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), settings);
+        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline,
+                Clock.systemUTC(), settings);
         return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
     }
 

@@ -13,10 +13,14 @@ import java.util.List;
 /** The reconciliation settings the tests drive rounds with, and the ledger's money invariants: one copy. */
 final class ReconciliationFixtures {
 
+    /** How long a balance check waits in a round for the projection: the tests' projection keeps up within it. */
+    static final Duration PIPELINE_WAIT = Duration.ofSeconds(2);
+
     private ReconciliationFixtures() {}
 
     /**
-     * Rounds that look back an hour, check balances at every round and report a disagreement at its second sight.
+     * Rounds that look back an hour, check balances at every round (waiting up to {@link #PIPELINE_WAIT} in a round
+     * for the projection to hold the ledger read) and report a disagreement at its second sight.
      *
      * @param legSamplePerMille payments per thousand whose legs are looked up in the ledger
      */
@@ -33,7 +37,7 @@ final class ReconciliationFixtures {
     static Reconciler.Settings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille,
             int legLookupIdsMax, int ledgerRequestsPerSecondMax) {
         return new Reconciler.Settings(finalWithin, startLookback, 20_000, legSamplePerMille, legLookupIdsMax,
-                ledgerRequestsPerSecondMax, 2_000, Duration.ZERO, Duration.ZERO, 50);
+                ledgerRequestsPerSecondMax, 2_000, Duration.ZERO, PIPELINE_WAIT, 100_000, 50);
     }
 
     /**
