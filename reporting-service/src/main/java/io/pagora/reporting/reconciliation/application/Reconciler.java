@@ -539,7 +539,8 @@ public final class Reconciler {
     /**
      * Reports a disagreement the second consecutive cut in a row shows, once until the account agrees again. One
      * cut is proof enough on TigerBeetle (it applies each request alone, in timestamp order); the PostgreSQL ledger
-     * can commit two transactions out of their timestamps' order, and one cut that falls between them is not.
+     * stamps a transaction when it begins, before it locks the accounts, so two touching one account can commit out
+     * of their timestamps' order, and one cut that falls between them is not (two in a row rarely are).
      *
      * @return whether it was reported now
      */
