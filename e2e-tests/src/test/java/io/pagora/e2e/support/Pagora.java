@@ -120,7 +120,6 @@ public final class Pagora implements AutoCloseable {
         reportingProperties.put("pagora.reporting.reconciliation.interval", "500ms");
         reportingProperties.put("pagora.reporting.reconciliation.final-within", options.pendingTimeout().plusSeconds(3).toMillis() + "ms");
         reportingProperties.put("pagora.reporting.reconciliation.balance-interval", "1s");
-        reportingProperties.put("pagora.reporting.reconciliation.confirm-after", "3s");
         reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
                 reportingProperties, List.of());
         resources.add(reportingContext);

@@ -5,14 +5,20 @@ import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel;
 import io.pagora.reporting.reconciliation.domain.PaymentFlows;
 import io.pagora.settlement.domain.BankId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -58,6 +64,9 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
 
     private static final String BANK_FLOWS = "SELECT bank_ispb, sent_centavos, received_centavos FROM reporting.bank_flows";
 
+    private static final String SETTLED_AMONG =
+            "SELECT payment_id FROM reporting.payments WHERE payment_id = ANY (?) AND status = 'SETTLED'";
+
     private static final String SETTLED_PAYMENTS_OF = """
             SELECT p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos, p.status
             FROM (SELECT payment_id, final_at FROM reporting.statement_entries
@@ -91,29 +100,74 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
     }
 
     @Override
-    public Map<Id128, PaymentFlows> accountFlows(List<Id128> accounts) {
-        Map<Id128, PaymentFlows> flows = new LinkedHashMap<>();
-        if (accounts.isEmpty()) {
-            return flows;
-        }
-        UUID[] ids = accounts.stream().map(Id128::toUuid).toArray(UUID[]::new);
-        jdbc.query(connection -> {
-            var statement = connection.prepareStatement(ACCOUNT_FLOWS);
-            statement.setArray(1, connection.createArrayOf("uuid", ids));
-            return statement;
-        }, row -> {
-            flows.put(id(row, 1), new PaymentFlows(row.getLong(2), row.getLong(3)));
+    public FlowsSnapshot flowsAtOneSnapshot(List<Id128> customers, Supplier<List<Id128>> window) {
+        return jdbc.execute((ConnectionCallback<FlowsSnapshot>) connection -> {
+            boolean autoCommit = connection.getAutoCommit();
+            int isolation = connection.getTransactionIsolation();
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            connection.setAutoCommit(false);
+            boolean ended = false;
+            try {
+                // The first statement takes the snapshot: the window is looked up after it. Read-only, so the
+                // transaction takes no xid and never holds back the walk in projection order (pg_snapshot_xmin).
+                Map<Id128, PaymentFlows> accounts = accountFlows(connection, customers);
+                Map<BankId, PaymentFlows> banks = bankFlows(connection);
+                Set<Id128> settled = settledAmong(connection, window.get());
+                connection.commit();
+                ended = true;
+                return new FlowsSnapshot(accounts, banks, settled);
+            } finally {
+                if (!ended) {
+                    connection.rollback();
+                }
+                connection.setAutoCommit(autoCommit);
+                connection.setTransactionIsolation(isolation);
+            }
         });
+    }
+
+    private static Map<Id128, PaymentFlows> accountFlows(Connection connection, List<Id128> accounts) throws SQLException {
+        Map<Id128, PaymentFlows> flows = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(ACCOUNT_FLOWS)) {
+            statement.setArray(1, uuids(connection, accounts));
+            try (ResultSet row = statement.executeQuery()) {
+                while (row.next()) {
+                    flows.put(id(row, 1), new PaymentFlows(row.getLong(2), row.getLong(3)));
+                }
+            }
+        }
         return flows;
     }
 
-    @Override
-    public Map<BankId, PaymentFlows> bankFlows() {
+    private static Map<BankId, PaymentFlows> bankFlows(Connection connection) throws SQLException {
         Map<BankId, PaymentFlows> flows = new LinkedHashMap<>();
-        jdbc.query(BANK_FLOWS, row -> {
-            flows.put(new BankId(row.getInt(1)), new PaymentFlows(row.getLong(2), row.getLong(3)));
-        });
+        try (PreparedStatement statement = connection.prepareStatement(BANK_FLOWS);
+                ResultSet row = statement.executeQuery()) {
+            while (row.next()) {
+                flows.put(new BankId(row.getInt(1)), new PaymentFlows(row.getLong(2), row.getLong(3)));
+            }
+        }
         return flows;
+    }
+
+    private static Set<Id128> settledAmong(Connection connection, List<Id128> payments) throws SQLException {
+        Set<Id128> settled = new HashSet<>();
+        if (payments.isEmpty()) {
+            return settled;
+        }
+        try (PreparedStatement statement = connection.prepareStatement(SETTLED_AMONG)) {
+            statement.setArray(1, uuids(connection, payments));
+            try (ResultSet row = statement.executeQuery()) {
+                while (row.next()) {
+                    settled.add(id(row, 1));
+                }
+            }
+        }
+        return settled;
+    }
+
+    private static java.sql.Array uuids(Connection connection, List<Id128> ids) throws SQLException {
+        return connection.createArrayOf("uuid", ids.stream().map(Id128::toUuid).toArray(UUID[]::new));
     }
 
     @Override

@@ -5,26 +5,42 @@ import io.pagora.ledger.domain.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.service.ledger.LedgerConfiguration;
 import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * The online reconciliation, when {@code pagora.reporting.reconciliation.enabled=true}. It reads the ledger every
  * Pagora service is configured with ({@code pagora.ledger.*}), through service-support's one ledger bean, imported
- * only here: with the reconciliation off, reporting opens no ledger. It only looks accounts and transfers up.
+ * only here: with the reconciliation off, reporting opens no ledger. It only looks accounts and transfers up, and
+ * reads Kafka's offsets and the outcomes topic (never as a member of a consumer group, never committing).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "pagora.reporting.reconciliation.enabled", havingValue = "true")
 @Import(LedgerConfiguration.class)
 public class ReconciliationConfiguration {
 
+    /** A Kafka admin request (or the read of a balance check's window) that takes longer fails the check's round. */
+    private static final Duration PIPELINE_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    /** The pipeline's positions, read with the service's own Kafka client settings. */
+    @Bean(destroyMethod = "close")
+    KafkaPaymentPipeline paymentPipeline(KafkaAdmin kafkaAdmin, ReconciliationProperties properties,
+            @Value("${spring.kafka.consumer.group-id}") String projectionGroup) {
+        return new KafkaPaymentPipeline(kafkaAdmin.getConfigurationProperties(),
+                KafkaPaymentPipeline.clearingStages(properties.clearingGroupId(), properties.clearingExpiryGroupId()),
+                projectionGroup, PIPELINE_REQUEST_TIMEOUT);
+    }
+
     @Bean
-    ReconciliationJob reconciliationJob(Ledger ledger, JdbcTemplate jdbc, Clock clock,
+    ReconciliationJob reconciliationJob(Ledger ledger, JdbcTemplate jdbc, KafkaPaymentPipeline pipeline, Clock clock,
             ReconciliationProperties properties, MeterRegistry meters) {
-        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), clock,
+        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline, clock,
                 properties.settings());
         return new ReconciliationJob(reconciler, clock, properties.interval(), meters);
     }

@@ -24,8 +24,8 @@ import org.springframework.context.SmartLifecycle;
  * find: {@code pagora_reconciliation_checked_total{check}} ({@code payment}: judged; {@code payment_legs}: of
  * those, looked up in the ledger; {@code account}), {@code pagora_reconciliation_mismatches_total{kind}},
  * {@code pagora_reconciliation_lag_seconds} (how far behind now the payments are all judged, by projection time),
- * {@code pagora_reconciliation_accounts_deferred} (accounts that moved or await confirmation in the last
- * round), {@code pagora_reconciliation_last_run_timestamp_seconds} and {@code pagora_reconciliation_rounds_total{result}}.
+ * {@code pagora_reconciliation_accounts_deferred} (accounts whose balance check waits for the projection to hold
+ * its ledger read, or whose disagreement awaits a second cut, in the last round), {@code pagora_reconciliation_last_run_timestamp_seconds} and {@code pagora_reconciliation_rounds_total{result}}.
  * A mismatch is logged as an error (the first few with their evidence); a failing round (the ledger or
  * the database unreachable) keeps what it judged before the failure, is logged and retried after the
  * interval. Neither ever stops the service.
@@ -66,7 +66,8 @@ public final class ReconciliationJob implements SmartLifecycle {
         Gauge.builder("pagora.reconciliation.lag", lagMillis, value -> value.get() / 1000.0).baseUnit("seconds")
                 .description("now minus the projection time before which every payment is judged").register(meters);
         Gauge.builder("pagora.reconciliation.accounts.deferred", accountsDeferred, AtomicLong::get)
-                .description("accounts that moved while read or await confirmation, in the last round").register(meters);
+                .description("accounts waiting for the projection to hold their ledger read, or for a second cut, in the last round")
+                .register(meters);
         Gauge.builder("pagora.reconciliation.last.run.timestamp", lastRunEpochMillis, value -> value.get() / 1000.0)
                 .baseUnit("seconds").description("end of the last successful round (Unix time)").register(meters);
     }

@@ -12,8 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * <p>Cost at 12,000 payments/s (5 s rounds): every payment row is read once from the read model; its legs
  * are looked up for {@code leg-sample-per-mille} of them, in requests of at most {@code leg-lookup-ids-max}
  * transfer ids (2 % → 240 payments/s → 720 ids/s: one request a second), and every request the
- * reconciliation sends the ledger is spaced by {@code ledger-requests-per-second-max}; balances cost three
- * requests of at most {@code accounts-per-round} accounts per {@code balance-interval}.
+ * reconciliation sends the ledger is spaced by {@code ledger-requests-per-second-max}. A balance check costs, per
+ * {@code balance-interval}: one ledger read of at most {@code accounts-per-round} accounts (and every bank's two),
+ * a few Kafka admin requests, the outcomes published while the pipeline caught up with that read (about one second
+ * of them: ~12,000 records read, and one post leg per payment looked up, ~12 lookups), and one read-model snapshot.
  *
  * @param enabled run the reconciliation (it then opens the ledger configured by {@code pagora.ledger.*})
  * @param interval pause between rounds once every due payment is judged (a round with work left is followed soon)
@@ -27,7 +29,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param ledgerRequestsPerSecondMax the reconciliation's ledger requests per second, at most
  * @param accountsPerRound ledger accounts whose balance is checked per balance check (all banks' accounts too)
  * @param balanceInterval the shortest time between two balance checks
- * @param confirmAfter how long a quiet account must disagree, with the same ledger balance, before it is reported
+ * @param pipelineWait how long a balance check waits, in one round, for the read model to hold every payment its
+ *     ledger read could hold (then it waits round after round: a projection lag is lag, never a mismatch)
+ * @param windowRecordsMax outcome records a balance check reads at most, published since its ledger read: more (a
+ *     projection that lagged long, then caught up) and the check is given up for a new one
+ * @param clearingGroupId clearing's consumer group on the requests topic (it posts the ledger from it)
+ * @param clearingExpiryGroupId clearing's consumer group on its expiry topic
  * @param detailsLogged mismatches logged with their details per round (all are counted)
  */
 @ConfigurationProperties("pagora.reporting.reconciliation")
@@ -42,12 +49,15 @@ public record ReconciliationProperties(
         @DefaultValue("10") int ledgerRequestsPerSecondMax,
         @DefaultValue("2000") int accountsPerRound,
         @DefaultValue("30s") Duration balanceInterval,
-        @DefaultValue("30s") Duration confirmAfter,
+        @DefaultValue("5s") Duration pipelineWait,
+        @DefaultValue("100000") int windowRecordsMax,
+        @DefaultValue("pagora-clearing") String clearingGroupId,
+        @DefaultValue("pagora-clearing-expiry") String clearingExpiryGroupId,
         @DefaultValue("20") int detailsLogged) {
 
     public Reconciler.Settings settings() {
         return new Reconciler.Settings(finalWithin, startLookback, paymentsPerRoundMax, legSamplePerMille,
-                legLookupIdsMax, ledgerRequestsPerSecondMax, accountsPerRound, balanceInterval, confirmAfter,
-                detailsLogged);
+                legLookupIdsMax, ledgerRequestsPerSecondMax, accountsPerRound, balanceInterval, pipelineWait,
+                windowRecordsMax, detailsLogged);
     }
 }

@@ -21,16 +21,20 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.SettlementPlan;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -50,12 +54,18 @@ import java.util.function.Predicate;
  *       is lag, not mismatches.
  *   <li><b>Balances</b> of a page of the ledger's own account set (walked in creation order, every customer
  *       and every bank, whether or not the read model knows them: a payment wholly missing from the read
- *       model shows) and of every bank's reserve and transit, at a consistent point: the ledger is read, then
- *       the projection's totals, then the ledger again. An account that moved between the two ledger reads is
- *       deferred to a later round. One that held still but disagrees may be one whose last payment the read
- *       model has not projected yet, so it is only reported once it has disagreed, with the same ledger
- *       balance, for {@code confirmAfter} ({@link AccountBalance} says what must agree). A reported customer
- *       points at its latest settled payments: their legs are looked up whatever the sample.
+ *       model shows) and of every bank's reserve and transit, at a <b>consistent cut</b>: one ledger read. A
+ *       projection lag must show as lag, never as a mismatch, so the read model is only read once it provably holds
+ *       every payment that ledger read could hold ({@link PaymentPipeline}: clearing committed past every input
+ *       record it could have posted from, then the projection past every outcome published by then). Until then the
+ *       check waits, a few seconds in the round and then round after round (its accounts counted deferred). While
+ *       payments flow the read model also holds some posted after the read: those can only be among the settled
+ *       payments published since just before it (the window, read from the outcomes), and they are the newest of
+ *       them in the ledger's own posting order (their post legs' timestamps, looked up). {@link AccountBalance}
+ *       finds the cut per account, exactly, so reserves, transits and busy customers are judged under load. A
+ *       disagreement is reported when two consecutive cuts show it (one disagreeing cut makes it a suspect), and
+ *       once until the account agrees again. A reported customer points at its latest settled payments: their
+ *       legs are looked up whatever the sample.
  * </ol>
  * A step that throws ends the round with what was judged before it kept: mismatches are counted as each
  * lookup is judged, and the cursors only move past judged work. Not thread-safe: one thread runs the rounds.
@@ -73,6 +83,8 @@ public final class Reconciler {
     static final int BANKS_MAX = 1_000;
     /** Accounts whose disagreement awaits confirmation; beyond this they are simply retried. */
     static final int SUSPECTS_MAX = 10_000;
+    /** How often a balance check asks whether the pipeline holds its ledger read yet, while it waits in a round. */
+    static final Duration PIPELINE_POLL = Duration.ofMillis(50);
     /** Reported accounts whose latest settled payments are looked up, per round. */
     static final int POINTED_ACCOUNTS_PER_ROUND_MAX = 4;
 
@@ -87,17 +99,21 @@ public final class Reconciler {
      * @param ledgerRequestsPerSecondMax the reconciliation's ledger requests per second, at most
      * @param accountsPerRound ledger accounts whose balance is checked per balance check (all banks' accounts too)
      * @param balanceInterval the shortest time between two balance checks
-     * @param confirmAfter how long a quiet account must disagree before it is reported
+     * @param pipelineWait how long a balance check waits in one round for the read model to hold its ledger read
+     * @param windowRecordsMax outcome records a balance check reads at most (published since its ledger read); with
+     *     more (a projection that lagged long) it is given up and a new one starts
      * @param detailsMax mismatches kept with their details per round
      */
     public record Settings(Duration finalWithin, Duration startLookback, int paymentsPerRoundMax,
             int legSamplePerMille, int legLookupIdsMax, int ledgerRequestsPerSecondMax, int accountsPerRound,
-            Duration balanceInterval, Duration confirmAfter, int detailsMax) {
+            Duration balanceInterval, Duration pipelineWait, int windowRecordsMax, int detailsMax) {
 
         public Settings {
-            Check.that(finalWithin.isPositive() && !startLookback.isNegative() && !confirmAfter.isNegative()
+            Check.that(finalWithin.isPositive() && !startLookback.isNegative() && !pipelineWait.isNegative()
                     && !balanceInterval.isNegative(), "reconciliation durations must not be negative: %s %s %s %s",
-                    finalWithin, startLookback, balanceInterval, confirmAfter);
+                    finalWithin, startLookback, balanceInterval, pipelineWait);
+            Check.that(windowRecordsMax >= 1 && windowRecordsMax <= 1_000_000,
+                    "window records must be 1..1000000: %d", windowRecordsMax);
             Check.that(paymentsPerRoundMax >= 1 && paymentsPerRoundMax <= 1_000_000,
                     "payments per round must be 1..1000000: %d", paymentsPerRoundMax);
             Check.that(legSamplePerMille >= 0 && legSamplePerMille <= LegSample.PER_MILLE_ALL,
@@ -116,16 +132,31 @@ public final class Reconciler {
         }
     }
 
-    /** An account seen disagreeing with this ledger balance since {@code since}; {@code reported} once counted. */
-    private record Suspect(long debitsPosted, long creditsPosted, Instant since, boolean reported) {
+    /**
+     * A balance check under way: the ledger read at its cut, where the outcomes ended just before it, the clearing
+     * stage it waits for and where that stage's input ended (its first stage's: just after the read), and, once
+     * clearing is past its last stage, where the outcomes ended then.
+     */
+    private record Cut(List<Id128> customers, List<BankId> banks, Map<Id128, Account> ledger,
+            PaymentPipeline.Positions outcomesBefore, int clearingStage, PaymentPipeline.Positions clearingInputs,
+            PaymentPipeline.Positions outcomesCleared) {
 
-        boolean sameBalance(Account account) {
-            return account.debitsPosted() == debitsPosted && account.creditsPosted() == creditsPosted;
+        Cut atStage(int stage, PaymentPipeline.Positions inputs) {
+            return new Cut(customers, banks, ledger, outcomesBefore, stage, inputs, null);
+        }
+
+        Cut cleared(PaymentPipeline.Positions outcomes) {
+            return new Cut(customers, banks, ledger, outcomesBefore, clearingStage, clearingInputs, outcomes);
+        }
+
+        int accounts() {
+            return customers.size() + 2 * banks.size();
         }
     }
 
     private final Ledger ledger;
     private final ReconciliationReadModel readModel;
+    private final PaymentPipeline pipeline;
     private final Clock clock;
     private final Settings settings;
     private final LegSample sample;
@@ -139,11 +170,16 @@ public final class Reconciler {
     private long accountCursorTimestamp;
     private Instant balancesCheckedAt = Instant.EPOCH;
     private final TreeSet<BankId> banks = new TreeSet<>((a, b) -> Integer.compare(a.ispb(), b.ispb()));
-    private final Map<Id128, Suspect> suspects = new HashMap<>();
+    /** The balance check waiting for the pipeline, if any. */
+    private Cut cut;
+    /** Accounts seen disagreeing at the last cut that judged them: true once reported. */
+    private final Map<Id128, Boolean> suspects = new HashMap<>();
 
-    public Reconciler(Ledger ledger, ReconciliationReadModel readModel, Clock clock, Settings settings) {
+    public Reconciler(Ledger ledger, ReconciliationReadModel readModel, PaymentPipeline pipeline, Clock clock,
+            Settings settings) {
         this.ledger = ledger;
         this.readModel = readModel;
+        this.pipeline = pipeline;
         this.clock = clock;
         this.settings = settings;
         this.sample = new LegSample(settings.legSamplePerMille());
@@ -165,7 +201,7 @@ public final class Reconciler {
         if (Duration.between(balancesCheckedAt, now).compareTo(settings.balanceInterval()) >= 0) {
             balancesCheckedAt = now;
             try {
-                checkBalances(now, report);
+                checkBalances(report);
             } catch (RuntimeException e) {
                 report.failed("balances", e);
             }
@@ -302,7 +338,24 @@ public final class Reconciler {
 
     // ------------------------------------------------------------------------------------------ balances
 
-    private void checkBalances(Instant now, RoundReport.Builder report) {
+    /** Starts a balance check, or goes on with the one waiting for the pipeline; judges it once the pipeline holds it. */
+    private void checkBalances(RoundReport.Builder report) {
+        if (cut == null) {
+            cut = readLedgerAtCut();
+        }
+        if (!awaitPipeline()) {
+            // A projection (or clearing) behind the ledger read: lag, judged once it caught up.
+            report.accountsDeferred += cut.accounts();
+            return;
+        }
+        Cut judged = cut;
+        cut = null;
+        judgeCut(judged, report);
+    }
+
+    /** The outcomes' end, the ledger read, clearing's first input's end: in this order (see {@link PaymentPipeline}). */
+    private Cut readLedgerAtCut() {
+        PaymentPipeline.Positions outcomesBefore = pipeline.outcomesEnd();
         List<Id128> customers = nextAccountsPage();
         List<BankId> knownBanks = List.copyOf(banks);
         List<Id128> ids = new ArrayList<>(customers);
@@ -310,25 +363,119 @@ public final class Reconciler {
             ids.add(ChartOfAccounts.reserve(bank));
             ids.add(ChartOfAccounts.transit(bank));
         }
-        Map<Id128, Account> before = lookupAccounts(ids);
-        Map<Id128, PaymentFlows> customerFlows = readModel.accountFlows(customers);
-        Map<BankId, PaymentFlows> bankFlows = readModel.bankFlows();
-        Map<Id128, Account> after = lookupAccounts(ids);
-        Set<Id128> pointed = new LinkedHashSet<>();
-        for (Id128 customer : customers) {
-            judgeAccount(AccountKind.CUSTOMER, customer, before, after,
-                    customerFlows.getOrDefault(customer, PaymentFlows.NONE), now, report, pointed);
+        Map<Id128, Account> read = lookupAccounts(ids);
+        return new Cut(customers, knownBanks, read, outcomesBefore, 0, pipeline.clearingInputsEnd(0), null);
+    }
+
+    /** Whether the read model now holds every payment the cut's ledger read could hold; waits up to pipelineWait. */
+    private boolean awaitPipeline() {
+        long deadline = System.nanoTime() + settings.pipelineWait().toNanos();
+        while (true) {
+            while (cut.outcomesCleared() == null && pipeline.clearingPast(cut.clearingStage(), cut.clearingInputs())) {
+                int next = cut.clearingStage() + 1;
+                cut = next < pipeline.clearingStages() ? cut.atStage(next, pipeline.clearingInputsEnd(next))
+                        : cut.cleared(pipeline.outcomesEnd());
+            }
+            if (cut.outcomesCleared() != null && pipeline.projectedPast(cut.outcomesCleared())) {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(PIPELINE_POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
-        for (BankId bank : knownBanks) {
-            PaymentFlows flows = bankFlows.getOrDefault(bank, PaymentFlows.NONE);
-            judgeAccount(AccountKind.RESERVE, ChartOfAccounts.reserve(bank), before, after, flows, now, report, pointed);
-            judgeAccount(AccountKind.TRANSIT, ChartOfAccounts.transit(bank), before, after, flows, now, report, pointed);
+    }
+
+    private void judgeCut(Cut judged, RoundReport.Builder report) {
+        Set<Id128> accounts = new HashSet<>(judged.ledger().keySet());
+        Map<Id128, Payment> window = new LinkedHashMap<>();
+        boolean[] windowTooLarge = {false};
+        ReconciliationReadModel.FlowsSnapshot snapshot = readModel.flowsAtOneSnapshot(judged.customers(), () -> {
+            Optional<List<Payment>> settled = pipeline.settledBetween(judged.outcomesBefore(), pipeline.outcomesEnd(),
+                    settings.windowRecordsMax());
+            windowTooLarge[0] = settled.isEmpty();
+            settled.orElse(List.of()).stream().filter(p -> moves(p, accounts)).forEach(p -> window.put(p.id().value(), p));
+            return List.copyOf(window.keySet());
+        });
+        if (windowTooLarge[0]) {
+            // The read model ran far ahead of this ledger read (it lagged long, then caught up): a new cut next time.
+            report.accountsDeferred += judged.accounts();
+            return;
+        }
+        window.keySet().retainAll(snapshot.settled());
+        Map<Id128, List<AccountBalance.Posted>> postedAfter = postedShares(window.values(), accounts);
+        Set<Id128> pointed = new LinkedHashSet<>();
+        for (Id128 customer : judged.customers()) {
+            judgeAccount(AccountKind.CUSTOMER, customer, judged, snapshot.accountFlows().getOrDefault(customer,
+                    PaymentFlows.NONE), postedAfter, report, pointed);
+        }
+        for (BankId bank : judged.banks()) {
+            PaymentFlows flows = snapshot.bankFlows().getOrDefault(bank, PaymentFlows.NONE);
+            judgeAccount(AccountKind.RESERVE, ChartOfAccounts.reserve(bank), judged, flows, postedAfter, report, pointed);
+            judgeAccount(AccountKind.TRANSIT, ChartOfAccounts.transit(bank), judged, flows, postedAfter, report, pointed);
         }
         for (Id128 account : pointed) {
             // Already judged in projection order (and counted there): only their legs are added, and any mismatch.
             judge(readModel.settledPaymentsOf(account, settings.paymentsPerLookup()), row -> true)
                     .recordPointedInto(report);
         }
+    }
+
+    /** Whether a payment moves any of these accounts. */
+    private static boolean moves(Payment payment, Set<Id128> accounts) {
+        for (SettlementPlan.Leg leg : SettlementPlan.of(payment).legs()) {
+            if (accounts.contains(leg.debit()) || accounts.contains(leg.credit())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Each window payment's share of the judged accounts, with the ledger timestamp of its first post leg (a
+     * payment's legs are posted as one unit); one looked-up leg per payment, in paced lookups of bounded size. A
+     * payment the ledger never posted has no share: its account cannot be explained, and shows.
+     */
+    private Map<Id128, List<AccountBalance.Posted>> postedShares(Collection<Payment> window, Set<Id128> accounts) {
+        Map<Id128, Payment> byFirstPostLeg = new LinkedHashMap<>();
+        for (Payment payment : window) {
+            byFirstPostLeg.put(PaymentFinality.postLegIds(payment).getFirst(), payment);
+        }
+        List<Id128> legIds = List.copyOf(byFirstPostLeg.keySet());
+        Map<Id128, List<AccountBalance.Posted>> shares = new HashMap<>();
+        for (int from = 0; from < legIds.size(); from += settings.legLookupIdsMax()) {
+            List<Id128> batch = legIds.subList(from, Math.min(legIds.size(), from + settings.legLookupIdsMax()));
+            for (Transfer leg : lookupTransfers(batch).values()) {
+                Payment payment = byFirstPostLeg.get(leg.id());
+                if (payment != null) {
+                    addShares(payment, leg.timestamp(), accounts, shares);
+                }
+            }
+        }
+        return shares;
+    }
+
+    /** What one payment moved on each judged account's payment side and funded side (see {@link AccountBalance}). */
+    private static void addShares(Payment payment, long postedAt, Set<Id128> accounts,
+            Map<Id128, List<AccountBalance.Posted>> shares) {
+        Map<Id128, long[]> sides = new HashMap<>();
+        for (SettlementPlan.Leg leg : SettlementPlan.of(payment).legs()) {
+            boolean debitIsPaymentSide = ChartOfAccounts.kindOf(leg.debit()).orElse(null) != AccountKind.TRANSIT;
+            sides.computeIfAbsent(leg.debit(), id -> new long[2])[debitIsPaymentSide ? 0 : 1] += payment.amountCentavos();
+            boolean creditIsPaymentSide = ChartOfAccounts.kindOf(leg.credit()).orElse(null) == AccountKind.TRANSIT;
+            sides.computeIfAbsent(leg.credit(), id -> new long[2])[creditIsPaymentSide ? 0 : 1] += payment.amountCentavos();
+        }
+        sides.forEach((account, side) -> {
+            if (accounts.contains(account)) {
+                shares.computeIfAbsent(account, id -> new ArrayList<>())
+                        .add(new AccountBalance.Posted(postedAt, side[0], side[1]));
+            }
+        });
     }
 
     /**
@@ -368,13 +515,12 @@ public final class Reconciler {
         return found;
     }
 
-    private void judgeAccount(AccountKind kind, Id128 id, Map<Id128, Account> before, Map<Id128, Account> after,
-            PaymentFlows flows, Instant now, RoundReport.Builder report, Set<Id128> pointed) {
-        Account first = before.get(id);
-        Account second = after.get(id);
-        Verdict verdict = first == null || second == null
+    private void judgeAccount(AccountKind kind, Id128 id, Cut judged, PaymentFlows flows,
+            Map<Id128, List<AccountBalance.Posted>> postedAfter, RoundReport.Builder report, Set<Id128> pointed) {
+        Account atCut = judged.ledger().get(id);
+        Verdict verdict = atCut == null
                 ? new Verdict.Disagrees(MismatchKind.BALANCE, "the ledger has no such account")
-                : AccountBalance.judge(kind, first, second, flows);
+                : AccountBalance.judge(kind, atCut, flows, postedAfter.getOrDefault(id, List.of()));
         switch (verdict) {
             case Verdict.Agrees agrees -> {
                 report.accountsChecked++;
@@ -382,7 +528,7 @@ public final class Reconciler {
             }
             case Verdict.Deferred deferred -> report.accountsDeferred++;
             case Verdict.Disagrees disagrees -> {
-                if (confirm(kind, id, second, disagrees, now, report) && kind == AccountKind.CUSTOMER
+                if (confirm(kind, id, disagrees, report) && kind == AccountKind.CUSTOMER
                         && pointed.size() < POINTED_ACCOUNTS_PER_ROUND_MAX) {
                     pointed.add(id);
                 }
@@ -391,32 +537,27 @@ public final class Reconciler {
     }
 
     /**
-     * Reports a quiet account's disagreement once it has lasted {@code confirmAfter} on the same balance.
+     * Reports a disagreement the second consecutive cut in a row shows, once until the account agrees again. One
+     * cut is proof enough on TigerBeetle (it applies each request alone, in timestamp order); the PostgreSQL ledger
+     * stamps a transaction when it begins, before it locks the accounts, so two touching one account can commit out
+     * of their timestamps' order, and one cut that falls between them is not (two in a row rarely are).
      *
      * @return whether it was reported now
      */
-    private boolean confirm(AccountKind kind, Id128 id, Account account, Verdict.Disagrees disagrees, Instant now,
-            RoundReport.Builder report) {
-        long debits = account == null ? -1 : account.debitsPosted();
-        long credits = account == null ? -1 : account.creditsPosted();
-        Suspect suspect = suspects.get(id);
-        boolean same = suspect != null && (account == null ? suspect.debitsPosted() == -1 : suspect.sameBalance(account));
-        if (!same) {
-            if (suspect != null || suspects.size() < SUSPECTS_MAX) {
-                suspects.put(id, new Suspect(debits, credits, now, false));
+    private boolean confirm(AccountKind kind, Id128 id, Verdict.Disagrees disagrees, RoundReport.Builder report) {
+        Boolean reported = suspects.get(id);
+        if (reported == null) {
+            if (suspects.size() < SUSPECTS_MAX) {
+                suspects.put(id, false);
             }
             report.accountsDeferred++;
             return false;
         }
-        if (Duration.between(suspect.since(), now).compareTo(settings.confirmAfter()) < 0) {
-            report.accountsDeferred++;
-            return false;
-        }
         report.accountsChecked++;
-        if (suspect.reported()) {
+        if (reported) {
             return false;
         }
-        suspects.put(id, new Suspect(debits, credits, suspect.since(), true));
+        suspects.put(id, true);
         report.mismatch(new Mismatch(disagrees.kind(), kind.name().toLowerCase(Locale.ROOT) + " " + id,
                 disagrees.detail()));
         return true;

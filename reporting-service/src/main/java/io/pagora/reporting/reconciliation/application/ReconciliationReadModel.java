@@ -8,6 +8,8 @@ import io.pagora.settlement.domain.BankId;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /** What the reconciliation reads from the read model. Every call is one bounded, indexed query. */
 public interface ReconciliationReadModel {
@@ -60,11 +62,21 @@ public interface ReconciliationReadModel {
      */
     ProjectionPosition startPosition(Instant acceptedFrom);
 
-    /** The projection's totals of these customer accounts (accounts without a settled payment are left out). */
-    Map<Id128, PaymentFlows> accountFlows(List<Id128> accounts);
+    /**
+     * The projection's totals at one snapshot, and which payments of a window that snapshot holds SETTLED.
+     *
+     * @param accountFlows the totals of the customers asked for (those without a settled payment are left out)
+     * @param bankFlows the totals of every bank with a settled interbank payment: sent and received
+     * @param settled the window's payments the snapshot holds SETTLED
+     */
+    record FlowsSnapshot(Map<Id128, PaymentFlows> accountFlows, Map<BankId, PaymentFlows> bankFlows, Set<Id128> settled) {}
 
-    /** The projection's totals of every bank with a settled interbank payment: sent and received. */
-    Map<BankId, PaymentFlows> bankFlows();
+    /**
+     * In one snapshot (one repeatable-read transaction): the totals of these customers and of every bank, then
+     * {@code window} runs (after the snapshot was taken: what it looks up elsewhere is at least as recent), then which
+     * of the payments it names the same snapshot holds SETTLED. Each statement is one index look-up per id.
+     */
+    FlowsSnapshot flowsAtOneSnapshot(List<Id128> customers, Supplier<List<Id128>> window);
 
     /** The latest settled payments of an account, newest first, at most {@code limit}: what its statement says. */
     List<PaymentRow> settledPaymentsOf(Id128 account, int limit);

@@ -5,7 +5,7 @@ public sealed interface Verdict {
 
     record Agrees() implements Verdict {}
 
-    /** Not judged this round (the account moved while it was read, or a disagreement awaits confirmation). */
+    /** Not judged this round (a disagreement awaits confirmation by a second cut). */
     record Deferred(String why) implements Verdict {}
 
     record Disagrees(MismatchKind kind, String detail) implements Verdict {}

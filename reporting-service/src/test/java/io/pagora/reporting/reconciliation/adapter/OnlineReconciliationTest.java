@@ -13,6 +13,7 @@ import io.pagora.ledger.domain.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
+import io.pagora.reporting.testsupport.ClearingProgress;
 import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
@@ -70,6 +71,9 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    KafkaPaymentPipeline pipeline;
+
     private final List<Id128> customers = new ArrayList<>();
     private final List<Payment> settled = new ArrayList<>();
     private final List<Payment> rejected = new ArrayList<>();
@@ -121,6 +125,8 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
             }
             publisher.publish(events.toArray(PaymentEvent[]::new));
         }
+        // As clearing does once the outcomes are acknowledged: the balance checks wait for it.
+        ClearingProgress.clearedEverythingPublished(bootstrapServers);
         await().atMost(Duration.ofSeconds(60)).until(() -> finalRows() == all.size());
     }
 
@@ -218,7 +224,8 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         Reconciler.Settings notYet = ReconciliationFixtures.settings(Duration.ofHours(1), Duration.ofHours(2), 1_000);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
-                new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), notYet), Clock.systemUTC(), Duration.ofHours(1), meters);
+                new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), notYet), Clock.systemUTC(),
+                Duration.ofHours(1), meters);
 
         RoundReport report = job.runRound();
 
@@ -241,7 +248,8 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         Duration age = Duration.between(visibleAt, Instant.now());
         Reconciler.Settings late = ReconciliationFixtures.settings(age.dividedBy(2), Duration.ofHours(2), 1_000);
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
-                new JdbcReconciliationReadModel(jdbc), Clock.systemUTC(), late), Clock.systemUTC(), Duration.ofHours(1),
+                new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), late), Clock.systemUTC(),
+                Duration.ofHours(1),
                 new SimpleMeterRegistry());
         tamper("UPDATE reporting.payments SET status = 'ACCEPTED', final_at = NULL WHERE payment_id = ?", payment);
         RoundReport whileLate;
@@ -272,7 +280,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     private ReconciliationJob job(SimpleMeterRegistry meters) {
         Reconciler reconciler = new Reconciler(reconciliationLedger, new JdbcReconciliationReadModel(jdbc),
-                Clock.systemUTC(), SETTINGS);
+                pipeline, Clock.systemUTC(), SETTINGS);
         return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
     }
 
