@@ -2,6 +2,7 @@ package io.pagora.local;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.io.IOException;
 import java.net.URI;
@@ -100,9 +101,14 @@ final class ReconciliationWatch {
                 + " s before now");
     }
 
-    /** The planted payment's id: time-ordered like the platform's, its top 48 bits the acceptance millisecond. */
+    /**
+     * The planted payment's id: a well-formed payment id (time-ordered like the platform's, its top 48 bits the
+     * acceptance millisecond, its low byte zero), so the reconciliation judges it as a payment the ledger never saw
+     * and not as a malformed id ({@code invalid}), which would hide the check this plant is for.
+     */
     static Id128 idAcceptedAt(Instant acceptedAt, long random) {
-        return new Id128((acceptedAt.toEpochMilli() << 16) | (random & 0xFFFF), random | 1);
+        Id128 id = new Id128((acceptedAt.toEpochMilli() << 16) | (random & 0xFFFF), (random & ~0xFFL) | 0x100L);
+        return new PaymentId(id).value();
     }
 
     static UUID plant(DataSource database, String schema, DemoAccounts accounts, Instant now, Duration finalWithin)

@@ -50,5 +50,8 @@ class ReconciliationWatchTest {
         String id = ReconciliationWatch.idAcceptedAt(acceptedAt, 0x1234_5678_9abc_def0L).toString();
         assertThat(ReconciliationWatch.idAcceptedAt(acceptedAt, 42).hi() >>> 16).isEqualTo(acceptedAt.toEpochMilli());
         assertThat(young.young(id)).isTrue();
+        // A malformed id is reported as 'invalid', never as the settled_not_posted the kafka-outage scenario waits for.
+        assertThat(new io.pagora.settlement.domain.PaymentId(ReconciliationWatch.idAcceptedAt(acceptedAt, 42)).epochMillis())
+                .isEqualTo(acceptedAt.toEpochMilli());
     }
 }
