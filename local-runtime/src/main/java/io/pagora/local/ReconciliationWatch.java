@@ -36,8 +36,9 @@ import javax.sql.DataSource;
  * <p>The planted row is a SETTLED payment between two seeded customers that the ledger never saw (no post leg),
  * accepted {@link #PLANTED_AGE_FINAL_WITHINS} {@code final-within}s before it is planted: it arrives behind any
  * cursor that follows acceptance time, as a replay of a key claimed minutes earlier or a projection lag above
- * {@code final-within} does. The reconciliation must count it in
- * {@code pagora_reconciliation_mismatches_total{kind="settled_not_posted"}}. The check deletes it again before the
+ * {@code final-within} does. Written by SQL, it moves no account's totals (the balances agree) and has no projection
+ * digest: the reconciliation must find it through its transaction's digest, ask the ledger, and count it in
+ * {@code pagora_reconciliation_mismatches_total{kind="settled_not_posted"}}, whatever the leg sample. The check deletes it again before the
  * money invariant checks run, which judge the real platform.
  *
  * <pre>

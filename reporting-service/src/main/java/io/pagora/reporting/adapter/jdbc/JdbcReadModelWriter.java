@@ -7,6 +7,7 @@ import io.pagora.reporting.domain.FinalState;
 import io.pagora.reporting.domain.IntegrityAlarm;
 import io.pagora.reporting.domain.PaymentFacts;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.reporting.domain.ProjectionDigest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.sql.Array;
@@ -47,7 +48,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>Add this poll's settled payments to the totals of the accounts and of the banks they moved
  *       ({@code account_flows}, {@code bank_flows}): the reconciliation compares balances with these, never
  *       with a sum over the payments. In account and bank order, so concurrent consumers lock them in one order.</li>
- *   <li>Add this poll's deltas to the single {@code payment_stats} row.</li>
+ *   <li>Add this poll's deltas to the single {@code payment_stats} row, and record the digest of the rows it
+ *       inserted ({@code projection_digests}, see {@link ProjectionDigest}).</li>
  * </ol>
  *
  * Separate statements, not one statement of data-modifying CTEs: CTEs share one snapshot, so an UPDATE
@@ -140,7 +142,13 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 received_centavos = f.received_centavos + excluded.received_centavos
             """;
 
+    // The digest of this poll's inserted rows rides on the stats statement (no round trip of its own): independent
+    // tables, so the data-modifying CTE's shared snapshot changes nothing.
     private static final String ADD_STATS = """
+            WITH digest AS (
+                INSERT INTO reporting.projection_digests (projected_xid, payments, amount_centavos, fingerprint)
+                SELECT pg_current_xact_id(), ?, ?, ? WHERE ? > 0
+            )
             UPDATE reporting.payment_stats
             SET accepted_count = accepted_count + ?, settled_count = settled_count + ?,
                 rejected_count = rejected_count + ?, expired_count = expired_count + ?,
@@ -289,6 +297,9 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 while (rows.next()) {
                     Id128 paymentId = Id128.fromUuid(rows.getObject("payment_id", UUID.class));
                     inserted.add(paymentId);
+                    stats.inserted = stats.inserted.plus(paymentId,
+                            Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
+                            Id128.fromUuid(rows.getObject("payee_account_id", UUID.class)), rows.getLong("amount_centavos"));
                     PaymentStatus status = PaymentStatus.valueOf(rows.getString("status"));
                     stats.add(status, 1);
                     if (status.isFinal()) {
@@ -399,14 +410,19 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
 
     private static void addStats(Connection c, Stats stats) throws SQLException {
         try (PreparedStatement statement = c.prepareStatement(ADD_STATS)) {
-            statement.setLong(1, stats.delta(PaymentStatus.ACCEPTED));
-            statement.setLong(2, stats.delta(PaymentStatus.SETTLED));
-            statement.setLong(3, stats.delta(PaymentStatus.REJECTED));
-            statement.setLong(4, stats.delta(PaymentStatus.EXPIRED));
+            int p = 0;
+            statement.setInt(++p, Math.toIntExact(stats.inserted.payments()));
+            statement.setLong(++p, stats.inserted.amountCentavos());
+            statement.setLong(++p, stats.inserted.fingerprint());
+            statement.setInt(++p, Math.toIntExact(stats.inserted.payments()));
+            statement.setLong(++p, stats.delta(PaymentStatus.ACCEPTED));
+            statement.setLong(++p, stats.delta(PaymentStatus.SETTLED));
+            statement.setLong(++p, stats.delta(PaymentStatus.REJECTED));
+            statement.setLong(++p, stats.delta(PaymentStatus.EXPIRED));
             if (stats.maxFinalAt == null) {
-                statement.setNull(5, Types.BIGINT);
+                statement.setNull(++p, Types.BIGINT);
             } else {
-                statement.setLong(5, micros(stats.maxFinalAt));
+                statement.setLong(++p, micros(stats.maxFinalAt));
             }
             int updated = statement.executeUpdate();
             Check.that(updated == 1, "the payment_stats row exists (migration V1)");
@@ -458,6 +474,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         final Map<Integer, long[]> bankFlows = new LinkedHashMap<>();
         int finalized;
         Instant maxFinalAt;
+        /** The rows this poll inserted, as the reconciliation will add them up (see {@link ProjectionDigest}). */
+        ProjectionDigest inserted = ProjectionDigest.NONE;
 
         /** A payment that became SETTLED in this poll: its statement's DEBIT and CREDIT, its banks' interbank flow. */
         void settled(Id128 payer, Id128 payee, long amountCentavos) {

@@ -2,6 +2,7 @@ package io.pagora.reporting.reconciliation.adapter;
 
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.reporting.domain.ProjectionDigest;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel;
 import io.pagora.reporting.reconciliation.domain.PaymentFlows;
 import io.pagora.settlement.domain.BankId;
@@ -23,8 +24,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The reconciliation's queries on schema {@code reporting}, each one index range scan or a primary key
- * look-up (see V1__reporting_schema.sql and V2__projection_order_and_account_flows.sql), none growing with
- * the payments table. Every statement runs under the service's statement timeout.
+ * look-up (see V1__reporting_schema.sql, V2__projection_order_and_account_flows.sql and V3__projection_digests.sql),
+ * none growing with the payments table. Every statement runs under the service's statement timeout.
  */
 public final class JdbcReconciliationReadModel implements ReconciliationReadModel {
 
@@ -73,6 +74,22 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
                   WHERE account_id = ? ORDER BY final_at DESC LIMIT ?) e
             JOIN reporting.payments p USING (payment_id)
             ORDER BY e.final_at DESC
+            """;
+
+    private static final String DIGESTS_AFTER = "SELECT projected_xid::text FROM reporting.projection_digests_from";
+
+    private static final String DIGESTS_OF = """
+            SELECT projected_xid::text AS projected_xid_digits, payments, amount_centavos, fingerprint
+            FROM reporting.projection_digests
+            WHERE projected_xid = ANY (?::text[]::xid8[])
+            """;
+
+    private static final String PAYMENTS_INSERTED_BY = """
+            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status
+            FROM reporting.payments
+            WHERE projected_xid = ?::text::xid8
+            ORDER BY payment_id
+            LIMIT ?
             """;
 
     private final JdbcTemplate jdbc;
@@ -168,6 +185,35 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
 
     private static java.sql.Array uuids(Connection connection, List<Id128> ids) throws SQLException {
         return connection.createArrayOf("uuid", ids.stream().map(Id128::toUuid).toArray(UUID[]::new));
+    }
+
+    @Override
+    public long digestsAfter() {
+        return Long.parseLong(jdbc.queryForObject(DIGESTS_AFTER, String.class));
+    }
+
+    @Override
+    public Map<Long, ProjectionDigest> digestsOf(List<Long> transactionIds) {
+        Map<Long, ProjectionDigest> digests = new LinkedHashMap<>();
+        if (transactionIds.isEmpty()) {
+            return digests;
+        }
+        String[] digits = transactionIds.stream().map(String::valueOf).toArray(String[]::new);
+        jdbc.query(connection -> {
+            PreparedStatement statement = connection.prepareStatement(DIGESTS_OF);
+            statement.setArray(1, connection.createArrayOf("text", digits));
+            return statement;
+        }, (ResultSet row) -> {
+            digests.put(Long.parseLong(row.getString(1)),
+                    new ProjectionDigest(row.getInt(2), row.getLong(3), row.getLong(4)));
+        });
+        return digests;
+    }
+
+    @Override
+    public List<PaymentRow> paymentsInsertedBy(long transactionId, int limit) {
+        return jdbc.query(PAYMENTS_INSERTED_BY, (row, i) -> new PaymentRow(id(row, 1), id(row, 2), id(row, 3),
+                row.getLong(4), PaymentStatus.valueOf(row.getString(5))), Long.toString(transactionId), limit);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.pagora.ledger.domain.Account;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.ledger.domain.Transfer;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.reporting.domain.ProjectionDigest;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel.PaymentRow;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel.ProjectedPayment;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel.ProjectionPosition;
@@ -85,6 +86,8 @@ public final class Reconciler {
     static final int SUSPECTS_MAX = 10_000;
     /** How often a balance check asks whether the pipeline holds its ledger read yet, while it waits in a round. */
     static final Duration PIPELINE_POLL = Duration.ofMillis(50);
+    /** Transactions whose rows disagree with their digest whose rows are looked up in the ledger, per judged batch. */
+    static final int UNPROJECTED_TRANSACTIONS_PER_BATCH_MAX = 4;
     /** Reported accounts whose latest settled payments are looked up, per round. */
     static final int POINTED_ACCOUNTS_PER_ROUND_MAX = 4;
 
@@ -163,6 +166,10 @@ public final class Reconciler {
     private final Pacer pacer;
 
     private ProjectionPosition paymentCursor;
+    /** The judged rows of the transaction at the cursor, as the projection's digest adds them up. */
+    private ProjectionTally tally;
+    /** Transactions after this one wrote digests (read once). */
+    private Long digestsAfter;
     /** When the payment at the cursor became visible: how far a round stopped by its bound got. */
     private Instant cursorVisibleAt = Instant.EPOCH;
     /** What the last round's payment step could vouch for: a failing step leaves it, so the lag grows. */
@@ -220,6 +227,10 @@ public final class Reconciler {
     private void checkPayments(Instant now, RoundReport.Builder report) {
         if (paymentCursor == null) {
             paymentCursor = readModel.startPosition(now.minus(settings.startLookback()));
+            tally = ProjectionTally.startingAt(paymentCursor);
+        }
+        if (digestsAfter == null) {
+            digestsAfter = readModel.digestsAfter();
         }
         Instant dueBefore = now.minus(settings.finalWithin());
         Instant stuckBefore = now.minus(settings.finalWithin().multipliedBy(STUCK_AFTER_FINAL_WITHINS));
@@ -240,27 +251,27 @@ public final class Reconciler {
                 if (!due || late) {
                     // Not due yet (normal: the newest payments), or due and not final (late): judged from here
                     // next round, and the lag grows while it is late.
-                    judgeBatch(batch, report);
+                    judgeBatch(batch, false, report);
                     report.paymentsCheckedThrough = min(visibleAt, dueBefore);
                     report.paymentsCaughtUp = !due;
                     return;
                 }
                 batch.add(row);
                 if (needsLegs(row.row()) && ++legged == settings.paymentsPerLookup()) {
-                    judgeBatch(batch, report);
+                    judgeBatch(batch, false, report);
                     batch.clear();
                     legged = 0;
                 }
             }
             if (rows.size() < limit) {
-                judgeBatch(batch, report);
+                judgeBatch(batch, true, report);
                 report.paymentsCaughtUp = true;
                 return;
             }
             readAfter = rows.getLast().position();
         }
         // The round's bound: the next round follows soon; the lag says how far behind this one stopped.
-        judgeBatch(batch, report);
+        judgeBatch(batch, false, report);
         report.paymentsCheckedThrough = min(cursorVisibleAt, dueBefore);
         report.paymentsCaughtUp = false;
     }
@@ -270,16 +281,71 @@ public final class Reconciler {
         return row.status() == PaymentStatus.ACCEPTED || sample.includes(row.paymentId());
     }
 
-    /** Judges a batch (one ledger lookup at most), records what it found, then moves the cursor past it. */
-    private void judgeBatch(List<ProjectedPayment> batch, RoundReport.Builder report) {
-        if (batch.isEmpty()) {
+    /**
+     * Judges a batch (one ledger lookup at most) and the projection transactions it completes, records what it
+     * found, then moves the cursor past it: a step that throws leaves the cursor, the tally and the report as they were.
+     *
+     * @param walkedToEnd whether the batch ends the walk below the oldest running transaction (its last transaction
+     *     is then complete)
+     */
+    private void judgeBatch(List<ProjectedPayment> batch, boolean walkedToEnd, RoundReport.Builder report) {
+        List<ProjectionTally.Complete> complete = new ArrayList<>();
+        ProjectionTally added = tally.add(batch, complete);
+        if (walkedToEnd) {
+            added = added.walkedToEnd(complete);
+        }
+        if (batch.isEmpty() && complete.isEmpty()) {
             return;
         }
         List<PaymentRow> rows = batch.stream().map(ProjectedPayment::row).toList();
         Judged judged = judge(rows, this::needsLegs);
+        List<Judged> unprojected = judgeAgainstDigests(complete);
         judged.recordInto(report);
-        paymentCursor = batch.getLast().position();
-        cursorVisibleAt = batch.getLast().visibleAt();
+        unprojected.forEach(found -> found.recordPointedInto(report));
+        tally = added;
+        if (!batch.isEmpty()) {
+            paymentCursor = batch.getLast().position();
+            cursorVisibleAt = batch.getLast().visibleAt();
+        }
+    }
+
+    /**
+     * Compares each complete transaction's rows with the digest the projection wrote for them. Rows that are not
+     * what the projection inserted (planted, lost or changed outside it) are reported, and then, whatever the leg
+     * sample, the ledger is asked about that transaction's rows (up to one lookup each, for at most
+     * {@value #UNPROJECTED_TRANSACTIONS_PER_BATCH_MAX} transactions per batch): a row the ledger never settled shows as such.
+     */
+    private List<Judged> judgeAgainstDigests(List<ProjectionTally.Complete> complete) {
+        List<ProjectionTally.Complete> compared = complete.stream()
+                .filter(c -> Long.compareUnsigned(c.transactionId(), digestsAfter) > 0).toList();
+        if (compared.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, ProjectionDigest> written = readModel.digestsOf(
+                compared.stream().map(ProjectionTally.Complete::transactionId).toList());
+        List<Judged> found = new ArrayList<>();
+        for (ProjectionTally.Complete transaction : compared) {
+            ProjectionDigest digest = written.getOrDefault(transaction.transactionId(), ProjectionDigest.NONE);
+            if (digest.equals(transaction.rows())) {
+                continue;
+            }
+            Mismatch mismatch = new Mismatch(MismatchKind.UNPROJECTED, "projection transaction "
+                    + Long.toUnsignedString(transaction.transactionId()), "the read model holds "
+                    + describe(transaction.rows()) + " inserted by it, the projection wrote " + describe(digest));
+            Judged legs = found.size() < UNPROJECTED_TRANSACTIONS_PER_BATCH_MAX
+                    ? judge(readModel.paymentsInsertedBy(transaction.transactionId(), settings.paymentsPerLookup()),
+                            row -> !needsLegs(row))
+                    : new Judged(0, 0, List.of());
+            List<Mismatch> mismatches = new ArrayList<>(List.of(mismatch));
+            mismatches.addAll(legs.mismatches());
+            found.add(new Judged(0, legs.legsChecked(), mismatches));
+        }
+        return found;
+    }
+
+    private static String describe(ProjectionDigest digest) {
+        return digest.payments() + " payments of " + digest.amountCentavos() + " centavos (fingerprint "
+                + Long.toHexString(digest.fingerprint()) + ")";
     }
 
     /** The verdicts on some payments, kept until all are judged: a failing lookup leaves none half-recorded. */

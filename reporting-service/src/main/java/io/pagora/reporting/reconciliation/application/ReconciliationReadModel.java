@@ -3,6 +3,7 @@ package io.pagora.reporting.reconciliation.application;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.reporting.domain.ProjectionDigest;
 import io.pagora.reporting.reconciliation.domain.PaymentFlows;
 import io.pagora.settlement.domain.BankId;
 import java.time.Instant;
@@ -77,6 +78,18 @@ public interface ReconciliationReadModel {
      * of the payments it names the same snapshot holds SETTLED. Each statement is one index look-up per id.
      */
     FlowsSnapshot flowsAtOneSnapshot(List<Id128> customers, Supplier<List<Id128>> window);
+
+    /**
+     * The transaction after which every projection transaction wrote the digest of the rows it inserted (the
+     * migration that introduced them): rows of earlier transactions have none.
+     */
+    long digestsAfter();
+
+    /** The digests the projection wrote for these transactions; a transaction without one is left out. */
+    Map<Long, ProjectionDigest> digestsOf(List<Long> transactionIds);
+
+    /** The payments one transaction inserted, in payment id order, at most {@code limit}. */
+    List<PaymentRow> paymentsInsertedBy(long transactionId, int limit);
 
     /** The latest settled payments of an account, newest first, at most {@code limit}: what its statement says. */
     List<PaymentRow> settledPaymentsOf(Id128 account, int limit);

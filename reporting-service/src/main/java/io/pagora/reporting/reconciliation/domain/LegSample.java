@@ -2,6 +2,7 @@ package io.pagora.reporting.reconciliation.domain;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.reporting.domain.Mix64;
 
 /**
  * Which payments have their post legs looked up in the ledger: a deterministic {@code perMille} of payment
@@ -26,17 +27,6 @@ public final class LegSample {
         if (perMille == PER_MILLE_ALL) {
             return true;
         }
-        return Long.remainderUnsigned(mix(paymentId.hi() ^ mix(paymentId.lo())), PER_MILLE_ALL) < perMille;
-    }
-
-    /** MurmurHash3's 64-bit finalizer: every input bit moves every output bit. */
-    private static long mix(long value) {
-        long h = value;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return Long.remainderUnsigned(Mix64.mix(paymentId.hi() ^ Mix64.mix(paymentId.lo())), PER_MILLE_ALL) < perMille;
     }
 }

@@ -13,7 +13,12 @@ public enum MismatchKind {
     /** An account's posted balance disagrees with the settled payments the read model shows for it. */
     BALANCE("balance"),
     /** The read model holds a payment the ledger could never settle (parties outside the account scheme). */
-    INVALID("invalid");
+    INVALID("invalid"),
+    /**
+     * A projection transaction's rows are not those it inserted (its digest): a row planted, lost or re-keyed outside
+     * the projection. The ledger is then asked about those rows, which reports what they claim wrongly.
+     */
+    UNPROJECTED("unprojected");
 
     public final String tag;
 

@@ -201,6 +201,68 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
+     * Before: a row written into the read model outside the projection (here a SETTLED payment the ledger never saw,
+     * as a restore or a hand-written fix might leave) moved no account's totals, so the balances agreed, and only the
+     * leg sample could find it: with no sample it was never reported. Now its transaction's rows disagree with the
+     * digest the projection writes for what it inserts, the row is reported, and the ledger is asked about it.
+     */
+    @Test
+    void aRowWrittenOutsideTheProjectionIsReportedWhateverTheSample() throws Exception {
+        ReconciliationJob job = job(reconciliationLedger, ReconciliationFixtures.settings(Duration.ofMillis(100),
+                Duration.ofHours(1), 0, 1_020, 1_000), new SimpleMeterRegistry());
+        Payment planted = new Payment(ids.nextPaymentId(), customers.get(0), customers.get(CUSTOMERS_PER_BANK), 999);
+        jdbc.update("""
+                INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, payer_bank_ispb,
+                        payee_bank_ispb, amount_centavos, accepted_at, status, final_at, projected_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, now(), 'SETTLED', now(), now(), now())
+                """, planted.id().value().toUuid(), planted.payer().toUuid(), planted.payee().toUuid(), BANK_A.ispb(),
+                BANK_B.ispb(), planted.amountCentavos());
+        try {
+            Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+            List<RoundReport> rounds = List.of(job.runRound(), job.runRound());
+
+            assertThat(rounds.stream().mapToLong(RoundReport::paymentLegsChecked).sum())
+                    .as("no sample: only the planted row's legs are looked up").isEqualTo(1);
+            assertThat(rounds.stream().flatMap(r -> r.mismatches().stream()))
+                    .anySatisfy(m -> {
+                        assertThat(m.kind()).isEqualTo(MismatchKind.UNPROJECTED);
+                        assertThat(m.detail()).contains("holds 1 payments of 999 centavos").contains("wrote 0 payments");
+                    })
+                    .anySatisfy(m -> {
+                        assertThat(m.kind()).isEqualTo(MismatchKind.SETTLED_NOT_POSTED);
+                        assertThat(m.subject()).contains(planted.id().value().toString());
+                    })
+                    .noneMatch(m -> m.kind() == MismatchKind.BALANCE);
+        } finally {
+            jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", planted.id().value().toUuid());
+        }
+    }
+
+    /**
+     * The projection's own rows agree with its digests: a clean workload walked with no sample reports nothing
+     * unprojected, and every transaction since the migration that inserted payments wrote one digest of them.
+     */
+    @Test
+    void everyProjectionTransactionWritesTheDigestOfTheRowsItInserted() {
+        RoundReport round = job(reconciliationLedger, ReconciliationFixtures.settings(Duration.ofMillis(100),
+                Duration.ofHours(1), 0, 1_020, 1_000), new SimpleMeterRegistry()).runRound();
+
+        assertThat(round.paymentsChecked()).isGreaterThanOrEqualTo(settled.size());
+        assertThat(round.mismatches()).noneMatch(m -> m.kind() == MismatchKind.UNPROJECTED);
+        long undigested = jdbc.queryForObject("""
+                SELECT count(*) FROM (
+                    SELECT projected_xid, count(*) AS payments, sum(amount_centavos) AS amount FROM reporting.payments
+                    WHERE projected_xid > (SELECT projected_xid FROM reporting.projection_digests_from)
+                    GROUP BY projected_xid
+                ) r LEFT JOIN reporting.projection_digests d USING (projected_xid)
+                WHERE d.payments IS DISTINCT FROM r.payments OR d.amount_centavos IS DISTINCT FROM r.amount
+                """, Long.class);
+        long projected = jdbc.queryForObject("SELECT count(*) FROM reporting.projection_digests", Long.class);
+        assertThat(projected).as("the workload's transactions").isPositive();
+        assertThat(undigested).as("transactions whose rows are not their digest's").isZero();
+    }
+
+    /**
      * Before: the balance step threw after the payments step had found a mismatch and moved its cursor past it;
      * the job dropped the whole report, so the mismatch was never counted, logged nor judged again.
      */
