@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -94,6 +95,8 @@ public final class Bench {
                 Double.parseDouble(options.string("find-max-factor", "1.25")),
                 components(options.required("components")));
         int inFlightMax = options.integer("in-flight-max", 4096);
+        double overloadFactor = Double.parseDouble(options.string("overload-factor", "0"));
+        double secondBankRate = Double.parseDouble(options.string("second-bank-rate", "100"));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         long ticks = options.longValue("clock-ticks", 100);
         Ledgers.Settings ledgerSettings = new Ledgers.Settings(settings.ledger(),
@@ -113,6 +116,16 @@ public final class Bench {
         config.setPoolName("bench");
         config.setConnectionTimeout(10_000);
         int exit;
+        if (overloadFactor > 0) {
+            Check.that(settings.mode() == LoadGenerator.Mode.SINGLE && !settings.findMax(),
+                    "--overload is a single-mode run at one rate (the highest single mode holds)");
+            try (HikariDataSource dataSource = new HikariDataSource(config)) {
+                exit = OverloadBench.run(new OverloadBench.Settings(settings.rate(), overloadFactor, secondBankRate,
+                        settings.warmupSeconds(), settings.windowSeconds(), settings.drainSeconds(), inFlightMax), api, tls,
+                        accountsFile, outDir, dataSource, ledgerSettings, bootstrap, settings.components(), new ProcessCpu(ticks));
+            }
+            System.exit(exit);
+        }
         try (HikariDataSource dataSource = new HikariDataSource(config);
                 LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, tls, customers,
                         acceptedLog, inFlightMax)) {
@@ -277,9 +290,15 @@ public final class Bench {
      * final in the read model, counting finals since {@code finalBase}.
      */
     private boolean drain(long acceptedBase, long finalBase, int seconds) throws Exception {
+        return drain(database, generator::accepted, acceptedBase, finalBase, seconds);
+    }
+
+    /** As above, for the payments {@code accepted} counts (one generator's or several's). */
+    static boolean drain(DataSource database, LongSupplier accepted, long acceptedBase, long finalBase, int seconds)
+            throws Exception {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (true) {
-            long open = (generator.accepted() - acceptedBase) - (finalCount() - finalBase);
+            long open = (accepted.getAsLong() - acceptedBase) - (finalCount(database) - finalBase);
             if (open <= 0) {
                 return true;
             }
@@ -320,6 +339,10 @@ public final class Bench {
 
     /** Payments final in the read model (its one-row counters; cheap enough to ask every second). */
     private long finalCount() throws SQLException {
+        return finalCount(database);
+    }
+
+    static long finalCount(DataSource database) throws SQLException {
         try (Connection connection = database.getConnection();
                 PreparedStatement query = connection.prepareStatement(
                         "SELECT settled_count + rejected_count + expired_count FROM reporting.payment_stats WHERE id = 1");
@@ -343,14 +366,14 @@ public final class Bench {
         return sorted.length == 0 ? Double.NaN : DemoReport.percentile(sorted, percent);
     }
 
-    private static void sleepUntil(long nanos) throws InterruptedException {
+    static void sleepUntil(long nanos) throws InterruptedException {
         long wait;
         while ((wait = nanos - System.nanoTime()) > 0) {
             Thread.sleep(Math.max(1, wait / 1_000_000));
         }
     }
 
-    private static void say(String line) {
+    static void say(String line) {
         System.out.println("[bench] " + line);
     }
 }

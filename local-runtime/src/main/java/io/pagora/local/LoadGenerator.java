@@ -20,13 +20,19 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 /**
  * An open-model load generator for the bench: requests leave on a fixed schedule whatever the answers
@@ -64,6 +70,10 @@ final class LoadGenerator implements AutoCloseable {
     private final BufferedWriter log;
     private final SplittableRandom random = new SplittableRandom(42);
     private final byte[][] customerHex;
+    /** The customers a call's payers' bank is drawn from (indexes into {@link #customerHex}). */
+    private final int[] payerPool;
+    /** Every answer by class ({@link #answerClass}), whatever the window: what overload was answered with. */
+    private final Map<String, LongAdder> answerClasses = new ConcurrentHashMap<>();
 
     private final AtomicLong acceptedPayments = new AtomicLong();
     private final AtomicLong refusedPayments = new AtomicLong();
@@ -79,6 +89,15 @@ final class LoadGenerator implements AutoCloseable {
 
     LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Path acceptedLog,
             int inFlightMax) throws IOException {
+        this(mode, batchSize, apiUrl, tls, customers, Set.of(), acceptedLog, inFlightMax);
+    }
+
+    /**
+     * @param payingBanks the banks whose customers pay (each call is sent by one of them); empty: every bank's.
+     *     Payees are drawn from every customer either way.
+     */
+    LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Set<BankId> payingBanks,
+            Path acceptedLog, int inFlightMax) throws IOException {
         Check.that(batchSize >= 1 && batchSize <= 1000, "batch size 1..1000");
         Check.that(customers.size() >= 2, "at least two customers to pay between");
         Check.that(inFlightMax >= 1 && inFlightMax <= 100_000, "in-flight bound 1..100000");
@@ -101,6 +120,10 @@ final class LoadGenerator implements AutoCloseable {
                 bankOfCustomer[customer] = bank;
             }
         }
+        List<BankId> banks = List.copyOf(byBank.keySet());
+        Check.that(banks.containsAll(payingBanks), "the paying banks %s are among the customers' banks %s", payingBanks, banks);
+        this.payerPool = IntStream.range(0, customers.size())
+                .filter(c -> payingBanks.isEmpty() || payingBanks.contains(banks.get(bankOfCustomer[c]))).toArray();
         this.inFlight = new Semaphore(inFlightMax);
         this.inFlightMax = inFlightMax;
         this.log = Files.newBufferedWriter(acceptedLog, StandardCharsets.UTF_8);
@@ -154,7 +177,7 @@ final class LoadGenerator implements AutoCloseable {
      */
     Body nextBody() {
         String[] keys = new String[batchSize];
-        int bank = bankOfCustomer[random.nextInt(customers.size())];
+        int bank = bankOfCustomer[payerPool[random.nextInt(payerPool.length)]];
         int[] payers = customersOfBank[bank];
         StringBuilder json = new StringBuilder(batchSize * 160 + 16);
         if (mode == Mode.BULK) {
@@ -211,6 +234,7 @@ final class LoadGenerator implements AutoCloseable {
     }
 
     private void record(String[] keys, HttpResponse<String> response, Throwable failure) {
+        answerClasses.computeIfAbsent(answerClass(response, failure), key -> new LongAdder()).increment();
         StringBuilder lines = new StringBuilder(keys.length * 80);
         int status = failure == null ? response.statusCode() : 0;
         if (failure != null || status >= 500) {
@@ -271,6 +295,40 @@ final class LoadGenerator implements AutoCloseable {
                 refusedPayments.incrementAndGet();
             }
         }
+    }
+
+    /**
+     * The answer classes a single payment may get under overload (see {@link #answerClass}): accepted, refused for now
+     * with when to retry, or outcome unknown (retry with the same key).
+     */
+    static final Set<String> ANSWERED_CLASSES = Set.of("202", "429 with Retry-After", "503 outcome-unknown");
+
+    /**
+     * What one call was answered: its status, and for a 429 whether it says when to retry, for a 503 whether it is
+     * outcome-unknown (retry with the same key); a call without an answer is named by its failure (a time-out,
+     * a refused or reset connection).
+     */
+    static String answerClass(HttpResponse<String> response, Throwable failure) {
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            return "no answer: " + cause.getClass().getSimpleName();
+        }
+        int status = response.statusCode();
+        return switch (status) {
+            case 429 -> response.headers().firstValue("Retry-After").isPresent() ? "429 with Retry-After"
+                    : "429 without Retry-After";
+            case 503 -> response.body() != null && response.body().contains("/problems/outcome-unknown")
+                    ? "503 outcome-unknown" : "503 other";
+            default -> Integer.toString(status);
+        };
+    }
+
+    /** Every answer so far by class, in class order. */
+    Map<String, Long> answerClasses() {
+        Map<String, Long> counts = new TreeMap<>();
+        answerClasses.forEach((answer, count) -> counts.put(answer, count.sum()));
+        return counts;
     }
 
     private static String field(String body, String marker, int from) {

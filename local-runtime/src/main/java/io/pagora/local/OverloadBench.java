@@ -1,0 +1,250 @@
+package io.pagora.local;
+
+import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.Ledgers;
+import io.pagora.ledger.domain.Ledger;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.sql.DataSource;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Overload, answered fairly ({@code bench --mode=single --overload}): one bank floods single {@code POST /payments} at
+ * {@code overload-factor} times the rate given (the highest rate single mode holds, found with {@code --find-max})
+ * while a second bank keeps paying at its normal rate. Two phases, each a warm-up and a measured window: the second
+ * bank alone, then the same with the flood.
+ *
+ * <p>It holds (exit 0) when: in the flood, every call of both banks was answered with 202, 429 with
+ * {@code Retry-After} or 503 {@code outcome-unknown} (none timed out, none was dropped for lack of room, no other
+ * status), the flooding bank was both accepted and refused 429 (the limit bit: a flood that was all accepted tested
+ * nothing); the second bank's calls were all accepted in both phases and its accept p99 in the flood is within
+ * {@value #SECOND_BANK_P99_FACTOR_MAX}x its p99 alone; after the drain every accepted payment is final, and the
+ * demo report's invariant checks pass over both banks' answers.
+ */
+final class OverloadBench {
+
+    static final double SECOND_BANK_P99_FACTOR_MAX = 2.0;
+
+    record Settings(double holdingRate, double overloadFactor, double secondBankRate, int warmupSeconds,
+            int windowSeconds, int drainSeconds, int inFlightMax) {
+
+        Settings {
+            Check.that(holdingRate > 0 && overloadFactor > 1 && secondBankRate > 0,
+                    "a positive holding rate, an overload factor above 1, a positive second-bank rate");
+            Check.that(warmupSeconds >= 0 && windowSeconds >= 10, "warm-up >= 0 s, window >= 10 s");
+        }
+
+        double floodRate() {
+            return holdingRate * overloadFactor;
+        }
+    }
+
+    /** One phase's window: the second bank's accept latencies, and each bank's answers by class in the whole phase. */
+    record Phase(String name, double[] secondBankAcceptMs, Map<String, Long> floodAnswers, Map<String, Long> secondAnswers,
+            long floodDropped, long secondDropped, Map<String, Double> cpuSeconds, double windowSeconds) {
+
+        double secondP99Ms() {
+            return Bench.percentile(secondBankAcceptMs, 99);
+        }
+    }
+
+    private OverloadBench() {}
+
+    static int run(Settings settings, URI api, LocalTls tls, Path accountsFile, Path outDir, DataSource database,
+            Ledgers.Settings ledgerSettings, String bootstrapServers, Map<String, Long> components, ProcessCpu cpu)
+            throws Exception {
+        List<Id128> customers = new ArrayList<>(DemoAccounts.read(accountsFile).customerFundings().keySet());
+        TreeSet<BankId> banks = new TreeSet<>((a, b) -> Integer.compare(a.ispb(), b.ispb()));
+        customers.forEach(c -> banks.add(ChartOfAccounts.bankOf(c).orElseThrow()));
+        Check.that(banks.size() >= 2, "an overload run needs two banks, the accounts have %d", banks.size());
+        BankId flooding = banks.first();
+        BankId second = banks.last();
+        Path floodLog = outDir.resolve("flood.accepted.log");
+        Path secondLog = outDir.resolve("second-bank.accepted.log");
+        long finalBefore = Bench.finalCount(database);
+        List<Phase> phases = new ArrayList<>();
+        try (LoadGenerator flood = new LoadGenerator(LoadGenerator.Mode.SINGLE, 1, api, tls, customers, Set.of(flooding),
+                        floodLog, settings.inFlightMax());
+                LoadGenerator normal = new LoadGenerator(LoadGenerator.Mode.SINGLE, 1, api, tls, customers, Set.of(second),
+                        secondLog, settings.inFlightMax())) {
+            Bench.say(String.format(Locale.ROOT, "overload: bank %d floods at %.0f/s (%.1f x %.0f/s), bank %d pays at %.0f/s",
+                    flooding.ispb(), settings.floodRate(), settings.overloadFactor(), settings.holdingRate(), second.ispb(),
+                    settings.secondBankRate()));
+            phases.add(phase("second bank alone", settings, null, normal, components, cpu));
+            phases.add(phase("with the flood", settings, flood, normal, components, cpu));
+            flood.awaitAnswers();
+            normal.awaitAnswers();
+            boolean drained = Bench.drain(database, () -> flood.accepted() + normal.accepted(), 0, finalBefore,
+                    settings.drainSeconds());
+            DemoReport.Result report;
+            try (Ledger ledger = Ledgers.open(ledgerSettings, () -> database)) {
+                report = DemoReport.run(new DemoReport.Inputs(accountsFile, List.of(floodLog, secondLog), null, "reporting"),
+                        database, ledger, () -> OutcomeLog.read(bootstrapServers));
+            }
+            Files.write(outDir.resolve("report.txt"), report.lines());
+            report.verdicts().forEach(v -> Bench.say(String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(),
+                    v.summary())));
+            List<String> failures = failures(phases.get(0), phases.get(1));
+            if (!drained) {
+                failures.add("not every accepted payment was final " + settings.drainSeconds() + " s after the load stopped");
+            }
+            if (!report.passed()) {
+                failures.add("invariant checks failed (see report.txt)");
+            }
+            print(settings, flooding, second, phases, failures);
+            JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+            mapper.writeValue(outDir.resolve("result.json").toFile(), json(settings, flooding, second, phases, failures));
+            return failures.isEmpty() ? 0 : 1;
+        }
+    }
+
+    /** One phase: the second bank at its rate (and the flood, if given), a warm-up, then the measured window. */
+    private static Phase phase(String name, Settings settings, LoadGenerator flood, LoadGenerator normal,
+            Map<String, Long> components, ProcessCpu cpu) throws Exception {
+        long start = System.nanoTime();
+        long windowStart = start + settings.warmupSeconds() * 1_000_000_000L;
+        long windowEnd = windowStart + settings.windowSeconds() * 1_000_000_000L;
+        normal.measure(windowStart, windowEnd);
+        Map<String, Long> floodBefore = flood == null ? Map.of() : flood.answerClasses();
+        Map<String, Long> normalBefore = normal.answerClasses();
+        long floodDropped0 = flood == null ? 0 : flood.dropped();
+        long normalDropped0 = normal.dropped();
+        Bench.say(String.format(Locale.ROOT, "phase '%s': %d s warm-up, then a %d s window", name,
+                settings.warmupSeconds(), settings.windowSeconds()));
+        Thread normalSender = Thread.ofPlatform().name("overload-second-bank")
+                .start(() -> normal.offer(settings.secondBankRate(), windowEnd));
+        Thread floodSender = flood == null ? null : Thread.ofPlatform().name("overload-flood")
+                .start(() -> flood.offer(settings.floodRate(), windowEnd));
+        Bench.sleepUntil(windowStart);
+        Map<String, Double> cpu0 = cpu.seconds(components);
+        long wall0 = System.nanoTime();
+        Bench.sleepUntil(windowEnd);
+        Map<String, Double> cpu1 = cpu.seconds(components);
+        double windowSeconds = (System.nanoTime() - wall0) / 1e9;
+        normalSender.join();
+        if (floodSender != null) {
+            floodSender.join();
+            flood.awaitAnswers();
+        }
+        normal.awaitAnswers();
+        Map<String, Double> cpuSeconds = new LinkedHashMap<>();
+        cpu1.forEach((component, seconds) -> cpuSeconds.put(component, seconds - cpu0.getOrDefault(component, 0.0)));
+        return new Phase(name, normal.takeWindowLatenciesMs(),
+                flood == null ? Map.of() : minus(flood.answerClasses(), floodBefore), minus(normal.answerClasses(), normalBefore),
+                flood == null ? 0 : flood.dropped() - floodDropped0, normal.dropped() - normalDropped0, cpuSeconds,
+                windowSeconds);
+    }
+
+    private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> delta = new LinkedHashMap<>();
+        after.forEach((answer, count) -> {
+            long d = count - before.getOrDefault(answer, 0L);
+            if (d > 0) {
+                delta.put(answer, d);
+            }
+        });
+        return delta;
+    }
+
+    /** The gate (see the class comment): empty when the run held. */
+    static List<String> failures(Phase alone, Phase flooded) {
+        List<String> failures = new ArrayList<>();
+        unanswered("the flooding bank", flooded.floodAnswers(), flooded.floodDropped(), failures);
+        unanswered("the second bank", flooded.secondAnswers(), flooded.secondDropped(), failures);
+        if (flooded.floodAnswers().getOrDefault("202", 0L) == 0) {
+            failures.add("the flooding bank had no payment accepted: nothing was measured");
+        }
+        if (flooded.floodAnswers().getOrDefault("429 with Retry-After", 0L) == 0) {
+            failures.add("the flooding bank was never answered 429: the flood did not reach a limit");
+        }
+        for (Phase phase : List.of(alone, flooded)) {
+            long calls = phase.secondAnswers().values().stream().mapToLong(Long::longValue).sum();
+            long accepted = phase.secondAnswers().getOrDefault("202", 0L);
+            if (calls == 0 || accepted != calls) {
+                failures.add(String.format(Locale.ROOT, "%s: the second bank had %d of %d calls accepted (%s)", phase.name(),
+                        accepted, calls, phase.secondAnswers()));
+            }
+        }
+        double limit = alone.secondP99Ms() * SECOND_BANK_P99_FACTOR_MAX;
+        if (!(flooded.secondP99Ms() <= limit)) {
+            failures.add(String.format(Locale.ROOT, "the second bank's accept p99 %.1f ms with the flood is above %.0fx its "
+                    + "%.1f ms alone", flooded.secondP99Ms(), SECOND_BANK_P99_FACTOR_MAX, alone.secondP99Ms()));
+        }
+        return failures;
+    }
+
+    private static void unanswered(String who, Map<String, Long> answers, long dropped, List<String> failures) {
+        Map<String, Long> wrong = new LinkedHashMap<>(answers);
+        wrong.keySet().removeAll(LoadGenerator.ANSWERED_CLASSES);
+        if (!wrong.isEmpty()) {
+            failures.add(who + " got answers that are not 202, 429 with Retry-After nor 503 outcome-unknown: " + wrong);
+        }
+        if (dropped > 0) {
+            failures.add(who + ": " + dropped + " calls found no room (too many in flight without an answer)");
+        }
+    }
+
+    private static void print(Settings settings, BankId flooding, BankId second, List<Phase> phases, List<String> failures) {
+        System.out.println("==================== overload: one bank floods, another pays as usual ====================");
+        System.out.printf(Locale.ROOT, "  flooding bank %d at %.0f/s (%.1f x %.0f/s held), second bank %d at %.0f/s%n",
+                flooding.ispb(), settings.floodRate(), settings.overloadFactor(), settings.holdingRate(), second.ispb(),
+                settings.secondBankRate());
+        for (Phase phase : phases) {
+            double[] ms = phase.secondBankAcceptMs();
+            System.out.printf(Locale.ROOT, "  %-18s second bank accept p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d calls in "
+                    + "the window)%n", phase.name(), Bench.percentile(ms, 50), phase.secondP99Ms(),
+                    ms.length == 0 ? Double.NaN : ms[ms.length - 1], ms.length);
+            System.out.printf(Locale.ROOT, "  %-18s answers: second bank %s, dropped %d%n", "", phase.secondAnswers(),
+                    phase.secondDropped());
+            if (!phase.floodAnswers().isEmpty()) {
+                System.out.printf(Locale.ROOT, "  %-18s answers: flooding bank %s, dropped %d%n", "", phase.floodAnswers(),
+                        phase.floodDropped());
+            }
+            System.out.printf(Locale.ROOT, "  %-18s platform CPU in the window: %.2f cores (%s)%n", "",
+                    phase.cpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum() / phase.windowSeconds(),
+                    phase.cpuSeconds().entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(),
+                            e.getValue() / phase.windowSeconds())).toList());
+        }
+        System.out.println(failures.isEmpty() ? "  HELD" : "  DID NOT HOLD: " + String.join("; ", failures));
+    }
+
+    private static Map<String, Object> json(Settings settings, BankId flooding, BankId second, List<Phase> phases,
+            List<String> failures) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("mode", "single-overload");
+        json.put("holding_rate_per_s", settings.holdingRate());
+        json.put("flood_rate_per_s", settings.floodRate());
+        json.put("second_bank_rate_per_s", settings.secondBankRate());
+        json.put("flooding_bank", flooding.ispb());
+        json.put("second_bank", second.ispb());
+        List<Map<String, Object>> phaseJson = new ArrayList<>();
+        for (Phase phase : phases) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("phase", phase.name());
+            p.put("second_bank_accept_p50_ms", Bench.percentile(phase.secondBankAcceptMs(), 50));
+            p.put("second_bank_accept_p99_ms", phase.secondP99Ms());
+            p.put("second_bank_answers", phase.secondAnswers());
+            p.put("flooding_bank_answers", phase.floodAnswers());
+            p.put("dropped", phase.floodDropped() + phase.secondDropped());
+            p.put("cpu_seconds", phase.cpuSeconds());
+            p.put("window_s", phase.windowSeconds());
+            phaseJson.add(p);
+        }
+        json.put("phases", phaseJson);
+        json.put("held", failures.isEmpty());
+        json.put("failures", failures);
+        return json;
+    }
+}
