@@ -92,6 +92,7 @@ public final class ChaosCheck {
             ReadModel.awaitFinal(dataSource, schema, accepted, Instant.now().plus(finalWait), "chaos-check");
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
             int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
+            int settled = (int) statuses.values().stream().filter(ReadModel.SETTLED::equals).count();
 
             List<InvariantChecks.Verdict> reconciliation = plantedFile.isBlank() ? List.of()
                     : watchReconciliation(ReconciliationWatch.Planted.parse(Files.readString(Path.of(plantedFile))),
@@ -107,7 +108,7 @@ public final class ChaosCheck {
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
-            summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount,
+            summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount, settled,
                     accepted.size() - finalCount, duplicated, recovery, passed, verdicts.size(),
                     OutcomeLog.deadLettered(bootstrap));
         }
