@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.RejectionReason;
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
@@ -307,20 +305,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     /** Σdebits = Σcredits (posted and pending), no limited account below zero, every payment in one final state. */
     private void assertMoneyInvariants() {
-        List<Id128> ids = new ArrayList<>(customers);
-        ids.add(ChartOfAccounts.centralBank());
-        for (BankId bank : List.of(BANK_A, BANK_B)) {
-            ids.add(ChartOfAccounts.reserve(bank));
-            ids.add(ChartOfAccounts.transit(bank));
-        }
-        List<Account> accounts = reconciliationLedger.lookupAccounts(ids);
-        assertThat(accounts).hasSize(ids.size());
-        assertThat(accounts.stream().mapToLong(Account::debitsPosted).sum())
-                .isEqualTo(accounts.stream().mapToLong(Account::creditsPosted).sum());
-        assertThat(accounts.stream().mapToLong(Account::debitsPending).sum())
-                .isEqualTo(accounts.stream().mapToLong(Account::creditsPending).sum());
-        assertThat(accounts).filteredOn(a -> a.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
-                .allSatisfy(a -> assertThat(a.creditBalanceAvailable()).isNotNegative());
+        ReconciliationFixtures.assertLedgerInvariants(reconciliationLedger);
         assertThat(finalRows()).isEqualTo(settled.size() + rejected.size() + expired.size());
         assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments", Integer.class))
                 .isEqualTo(settled.size() + rejected.size() + expired.size());
