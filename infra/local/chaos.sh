@@ -32,6 +32,8 @@ CHAOS_WARMUP_SECONDS="${CHAOS_WARMUP_SECONDS:-30}"
 # CHAOS_FINAL_WITHIN_SECONDS (its default is 60 s), and the broker stays down CHAOS_KAFKA_OUTAGE_SECONDS, longer.
 CHAOS_FINAL_WITHIN_SECONDS="${CHAOS_FINAL_WITHIN_SECONDS:-20}"
 CHAOS_KAFKA_OUTAGE_SECONDS="${CHAOS_KAFKA_OUTAGE_SECONDS:-40}"
+# Each bank's reserve on the chaos platform, in centavos (see chaos_platform).
+CHAOS_RESERVE_FUNDING="${CHAOS_RESERVE_FUNDING:-5000000000}"
 
 chaos() {
   local ledger="" scenarios=() arg rc=0 ledgers=()
@@ -107,6 +109,10 @@ chaos_platform() {
   # demo's poor seeding the catalogue's payments were nearly all refused for funds after its first scenario. All
   # customers together hold R$ 80 million, so k6's deliberate NSF payments (one centavo above everything funded) stay
   # below payment-api's maximum amount (R$ 100 million); each customer still holds thousands of k6's payments.
+  # k6 pays from one bank's customers, three quarters of it to other banks: that bank's reserve sends ~R$ 5 million
+  # over the catalogue, so every reserve gets R$ 50 million (CHAOS_RESERVE_FUNDING; with the demo's R$ 1 million the
+  # payments of the later scenarios were refused INSUFFICIENT_RESERVE).
+  RESERVE_FUNDING="$CHAOS_RESERVE_FUNDING"
   fund_for_the_whole_run $(( 8000000000 / (BANKS * CUSTOMERS_PER_BANK) ))
   if [[ " $* " == *" kafka-outage "* ]]; then
     [[ "${RECONCILIATION:-true}" == true ]] || die "chaos kafka-outage judges the online reconciliation: RECONCILIATION=false refused"
