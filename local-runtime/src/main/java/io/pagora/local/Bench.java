@@ -162,6 +162,7 @@ public final class Bench {
             steps.add(chosen);
         }
         generator.awaitAnswers();
+        say("calls by answer, the whole run (warm-ups included): " + generator.answerClasses());
         boolean drained = drain(0, finalBefore, settings.drainSeconds());
 
         say("invariant checks (the demo report's four) ...");
