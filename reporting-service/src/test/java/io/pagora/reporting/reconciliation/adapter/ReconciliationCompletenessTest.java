@@ -236,6 +236,10 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         } finally {
             jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", planted.id().value().toUuid());
         }
+        // The plant moved no money: the ledger still balances, and the read model no longer holds the row.
+        ReconciliationFixtures.assertLedgerInvariants(reconciliationLedger);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE payment_id = ?", Integer.class,
+                planted.id().value().toUuid())).isZero();
     }
 
     /**
