@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,15 @@ final class LoadGenerator implements AutoCloseable {
 
     /** Deadline of one HTTP call (the generator never waits longer for an answer). */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Calls of one bank on the wire at once, and so its connections (HTTP/1.1: one call per connection): as a bank's
+     * HTTP client pools its connections below the switch's published bound (payment-api's
+     * {@code pagora.web.connections-per-participant-max}, 128). Without it the JDK client opens a connection per call
+     * whenever none is idle: a flood starting at 960/s opened 1,024 connections in 5 s (its TLS handshakes slower than
+     * its calls), every later connection waited in the accept queue and timed out, the other bank's with them. A call
+     * past it waits for a connection of its bank; its latency counts from its scheduled time all the same.
+     */
+    static final int CONNECTIONS_PER_BANK_MAX = 64;
 
     private final Mode mode;
     private final int batchSize;
@@ -60,6 +70,8 @@ final class LoadGenerator implements AutoCloseable {
     private final String runId;
     /** One client per bank (its certificate), indexed like {@link #customersOfBank}. */
     private final HttpClient[] clients;
+    /** Each bank's calls on the wire, at most {@link #CONNECTIONS_PER_BANK_MAX}; indexed like {@link #clients}. */
+    private final Lane[] lanes;
     /** Each bank's customers, as indexes into {@link #customerHex}. */
     private final int[][] customersOfBank;
     /** The bank (index into {@link #clients}) of each customer. */
@@ -114,6 +126,7 @@ final class LoadGenerator implements AutoCloseable {
         this.customersOfBank = byBank.values().toArray(int[][]::new);
         this.clients = byBank.keySet().stream().map(bank -> LocalTls.client(tls.bank(bank), answers))
                 .toArray(HttpClient[]::new);
+        this.lanes = byBank.keySet().stream().map(bank -> new Lane(CONNECTIONS_PER_BANK_MAX)).toArray(Lane[]::new);
         this.bankOfCustomer = new int[customers.size()];
         for (int bank = 0; bank < customersOfBank.length; bank++) {
             for (int customer : customersOfBank[bank]) {
@@ -220,17 +233,71 @@ final class LoadGenerator implements AutoCloseable {
         if (mode == Mode.SINGLE) {
             request.header("Idempotency-Key", keys[0]);
         }
-        clients[body.bank()].sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
-            try {
-                long latency = System.nanoTime() - scheduledNanos;
-                if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
-                    latencies.add(latency);
+        HttpRequest call = request.build();
+        Lane lane = lanes[body.bank()];
+        lane.submit(() -> clients[body.bank()].sendAsync(call, HttpResponse.BodyHandlers.ofString())
+                .whenComplete((response, failure) -> {
+                    try {
+                        long latency = System.nanoTime() - scheduledNanos;
+                        if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
+                            latencies.add(latency);
+                        }
+                        record(keys, response, failure);
+                    } finally {
+                        inFlight.release();
+                        lane.done();
+                    }
+                }));
+    }
+
+    /**
+     * One bank's calls on the wire, at most {@code onWireMax}; the others wait in order. Waiting calls are bounded by
+     * the generator's {@link #inFlight} (taken before a call is submitted).
+     */
+    static final class Lane {
+        private final int onWireMax;
+        private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+        private int onWire;
+
+        Lane(int onWireMax) {
+            Check.that(onWireMax >= 1, "at least one call on the wire");
+            this.onWireMax = onWireMax;
+        }
+
+        /** Starts {@code call} now if there is room on the wire, else once an earlier call is {@link #done}. */
+        void submit(Runnable call) {
+            synchronized (this) {
+                if (onWire == onWireMax) {
+                    waiting.add(call);
+                    return;
                 }
-                record(keys, response, failure);
-            } finally {
-                inFlight.release();
+                onWire++;
             }
-        });
+            call.run();
+        }
+
+        /** A call has its answer: the next waiting one takes its place on the wire. */
+        void done() {
+            Runnable next;
+            synchronized (this) {
+                next = waiting.poll();
+                if (next == null) {
+                    onWire--;
+                    Check.that(onWire >= 0, "no more calls done than started");
+                }
+            }
+            if (next != null) {
+                next.run();
+            }
+        }
+
+        synchronized int onWire() {
+            return onWire;
+        }
+
+        synchronized int waiting() {
+            return waiting.size();
+        }
     }
 
     private void record(String[] keys, HttpResponse<String> response, Throwable failure) {

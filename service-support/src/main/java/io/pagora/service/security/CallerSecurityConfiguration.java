@@ -2,10 +2,13 @@ package io.pagora.service.security;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.kernel.Check;
+import io.pagora.service.web.ParticipantConnections;
+import io.pagora.service.web.ParticipantConnectionsFilter;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.domain.Caller;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +25,7 @@ import org.springframework.security.core.userdetails.UserDetailsByNameServiceWra
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.preauth.AbstractPreAuthenticatedProcessingFilter;
 import org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationProvider;
 import org.springframework.security.web.authentication.preauth.RequestHeaderAuthenticationFilter;
@@ -50,6 +54,12 @@ public class CallerSecurityConfiguration {
     public static final String PLAIN_HTTP_IDENTITY_HEADER = "Pagora-Participant";
     public static final String PLAIN_HTTP_PROFILE = "plain-http";
     private static final Logger log = LoggerFactory.getLogger(CallerSecurityConfiguration.class);
+    private static final Duration IDLE_CHECK_LAG = Duration.ofSeconds(2);
+    /**
+     * Connections counted per connection the server may hold: closed ones are counted until forgotten, so the count
+     * may run above {@code max-connections}, but never past this many times it.
+     */
+    private static final int TRACKED_PER_CONNECTION_MAX = 4;
 
     @Bean
     AccessRefusals accessRefusals(MeterRegistry meters) {
@@ -67,9 +77,34 @@ public class CallerSecurityConfiguration {
                         .orElseThrow(() -> new UsernameNotFoundException("names no participant"));
     }
 
+    /**
+     * Connections per participant (pagora-tls.yaml, {@code pagora.web.connections-per-participant-max}): a connection
+     * is counted until it has been idle for the server's keep-alive timeout, so Tomcat must close connections for
+     * idleness only (no {@code max-keep-alive-requests}: a connection it closed after N requests would stay counted
+     * until then), and one participant's bound leaves room for the others below {@code max-connections}. Checked
+     * here, so a change to either setting cannot quietly break the bound.
+     */
+    @Bean
+    ParticipantConnections participantConnections(Environment environment) {
+        int perParticipantMax = environment.getRequiredProperty("pagora.web.connections-per-participant-max", Integer.class);
+        int connectionsMax = environment.getRequiredProperty("server.tomcat.max-connections", Integer.class);
+        Duration keepAlive = environment.getRequiredProperty("server.tomcat.keep-alive-timeout", Duration.class);
+        int keepAliveRequestsMax = environment.getRequiredProperty("server.tomcat.max-keep-alive-requests", Integer.class);
+        Check.that(perParticipantMax < connectionsMax, "pagora.web.connections-per-participant-max (%d) must stay below"
+                + " server.tomcat.max-connections (%d), or one participant can hold them all", perParticipantMax,
+                connectionsMax);
+        Check.that(keepAliveRequestsMax == -1, "server.tomcat.max-keep-alive-requests must be -1 (connections closed for"
+                + " idleness only, which is how pagora.web.connections-per-participant-max forgets them), not %d",
+                keepAliveRequestsMax);
+        // Tomcat looks for idle connections about once a second: a connection idle this long is surely closed.
+        long idleNanos = keepAlive.plus(IDLE_CHECK_LAG).toNanos();
+        return new ParticipantConnections(perParticipantMax, idleNanos, TRACKED_PER_CONNECTION_MAX * connectionsMax,
+                System::nanoTime);
+    }
+
     @Bean
     SecurityFilterChain callerSecurity(HttpSecurity http, UserDetailsService callers, AccessRefusals refusals,
-            Environment environment) throws Exception {
+            Environment environment, ParticipantConnections connections, MeterRegistry meters) throws Exception {
         boolean plainHttp = environment.matchesProfiles(PLAIN_HTTP_PROFILE);
         checkTransport(environment, plainHttp);
         SecurityProblems problems = new SecurityProblems(refusals, plainHttp ? PLAIN_HTTP_IDENTITY_HEADER : null);
@@ -91,6 +126,8 @@ public class CallerSecurityConfiguration {
         if (plainHttp) {
             http.addFilterAfter(identityHeaderFilter(callers), X509AuthenticationFilter.class);
         }
+        // Once the caller is known, before anything is decided for it.
+        http.addFilterBefore(new ParticipantConnectionsFilter(connections, meters), AuthorizationFilter.class);
         return http.build();
     }
 
