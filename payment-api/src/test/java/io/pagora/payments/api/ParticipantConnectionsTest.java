@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
+import io.pagora.service.web.ParticipantConnections;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -28,6 +30,10 @@ class ParticipantConnectionsTest extends PaymentApiIntegrationTest {
 
     static final int HOLDER = 71;
     static final int OTHER = 72;
+    static final int CLOSER = 73;
+
+    @Autowired
+    ParticipantConnections connections;
 
     @Test
     void aBankPastItsConnectionsIsAnswered429OnTheExtraOneWhileAnotherBankIsServed() {
@@ -59,6 +65,38 @@ class ParticipantConnectionsTest extends PaymentApiIntegrationTest {
             assertThat(other.status()).as("another bank is served: %s", other).isEqualTo(202);
             assertThat(onHeldConnections).as("the holder's own connections keep working").containsOnly(202);
             assertThat(events.since(mark)).as("2 + 1 (other bank) + 3 published, the refused one not").hasSize(6);
+        }
+    }
+
+    /**
+     * A connection the bank closed counts no more, at once: a client that opens a connection per request is never
+     * taken for one holding them (before, a closed connection stayed counted for the keep-alive timeout, a minute).
+     */
+    @Test
+    void aConnectionTheBankClosedCountsNoMore() throws InterruptedException {
+        Participants participants = new Participants(port);
+        participants.registerBank(CLOSER, "Banco " + CLOSER);
+        String payer = participants.openAccount(CLOSER);
+        String payee = participants.openAccount(CLOSER);
+        participants.bank(CLOSER).close();
+
+        List<Integer> statuses = new ArrayList<>();
+        for (int connection = 0; connection < 6; connection++) {
+            Http once = Http.as(TestCertificates.shared().bank(CLOSER), port);
+            statuses.add(pay(once, payer, payee).status());
+            once.close();
+            awaitClosedOnServer(participants);
+        }
+
+        assertThat(statuses).as("six connections one after another, each closed: never more than one held")
+                .containsOnly(202);
+    }
+
+    /** The server sees a client's close a moment later (its poller): waits, bounded, until none of CLOSER's counts. */
+    private void awaitClosedOnServer(Participants participants) throws InterruptedException {
+        for (int attempt = 0; attempt < 50 && connections.connectionsOf("ispb-" + String.format("%08d", CLOSER)) > 0;
+                attempt++) {
+            Thread.sleep(20);
         }
     }
 

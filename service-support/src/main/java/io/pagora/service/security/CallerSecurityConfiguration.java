@@ -2,6 +2,7 @@ package io.pagora.service.security;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.kernel.Check;
+import io.pagora.service.web.ConnectionClosingProtocol;
 import io.pagora.service.web.ParticipantConnections;
 import io.pagora.service.web.ParticipantConnectionsFilter;
 import io.pagora.settlement.application.AccessRefusals;
@@ -13,6 +14,8 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -78,28 +81,33 @@ public class CallerSecurityConfiguration {
     }
 
     /**
-     * Connections per participant (pagora-tls.yaml, {@code pagora.web.connections-per-participant-max}): a connection
-     * is counted until it has been idle for the server's keep-alive timeout, so Tomcat must close connections for
-     * idleness only (no {@code max-keep-alive-requests}: a connection it closed after N requests would stay counted
-     * until then), and one participant's bound leaves room for the others below {@code max-connections}. Checked
-     * here, so a change to either setting cannot quietly break the bound.
+     * Connections per participant (pagora-tls.yaml, {@code pagora.web.connections-per-participant-max}): one
+     * participant's bound leaves room for the others below {@code max-connections} (checked here, so a change to
+     * either setting cannot quietly break it). A connection is forgotten when Tomcat closes it
+     * ({@link #connectionClosesObserved}), and in any case after the keep-alive timeout without a request.
      */
     @Bean
     ParticipantConnections participantConnections(Environment environment) {
         int perParticipantMax = environment.getRequiredProperty("pagora.web.connections-per-participant-max", Integer.class);
         int connectionsMax = environment.getRequiredProperty("server.tomcat.max-connections", Integer.class);
         Duration keepAlive = environment.getRequiredProperty("server.tomcat.keep-alive-timeout", Duration.class);
-        int keepAliveRequestsMax = environment.getRequiredProperty("server.tomcat.max-keep-alive-requests", Integer.class);
         Check.that(perParticipantMax < connectionsMax, "pagora.web.connections-per-participant-max (%d) must stay below"
                 + " server.tomcat.max-connections (%d), or one participant can hold them all", perParticipantMax,
                 connectionsMax);
-        Check.that(keepAliveRequestsMax == -1, "server.tomcat.max-keep-alive-requests must be -1 (connections closed for"
-                + " idleness only, which is how pagora.web.connections-per-participant-max forgets them), not %d",
-                keepAliveRequestsMax);
         // Tomcat looks for idle connections about once a second: a connection idle this long is surely closed.
         long idleNanos = keepAlive.plus(IDLE_CHECK_LAG).toNanos();
         return new ParticipantConnections(perParticipantMax, idleNanos, TRACKED_PER_CONNECTION_MAX * connectionsMax,
                 System::nanoTime);
+    }
+
+    /** Tomcat tells {@link ParticipantConnections} of every connection it closes, so none is counted past it. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionClosesObserved(ParticipantConnections connections) {
+        return factory -> {
+            factory.setProtocol(ConnectionClosingProtocol.class.getName());
+            factory.addConnectorCustomizers(connector ->
+                    ((ConnectionClosingProtocol) connector.getProtocolHandler()).observeCloses(connections::closed));
+        };
     }
 
     @Bean

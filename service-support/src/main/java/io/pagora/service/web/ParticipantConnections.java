@@ -13,10 +13,10 @@ import java.util.function.LongSupplier;
  *
  * <p>A participant is only known once its connection's TLS handshake has named it, so a connection is counted at
  * its first request ({@link #admit}): one more than the participant's bound is refused, and the caller answers that
- * request 429 and closes the connection, so it is gone at once. A connection is forgotten once it has carried no
- * request for {@code idleNanos}: the server's keep-alive timeout, after which the server has closed it. Its
- * closing is not observed otherwise, so a connection the client closed earlier is still counted until then: the
- * bound errs on the side of refusing, never of letting one participant take more.
+ * request 429 and closes the connection, so it is gone at once. A connection is forgotten when the server closes it
+ * ({@link #closed}, from {@link ConnectionClosingProtocol}), and in any case once it has carried no request for
+ * {@code idleNanos} (the server's keep-alive timeout, after which the server has closed it): should a close go
+ * unseen, the bound errs on the side of refusing for that long, never of letting one participant take more.
  *
  * <p>Cheap on the hot path: a request on a connection already counted is one map lookup and one volatile write.
  * Memory is bounded: at most {@code trackedMax} connections are counted; past it (connections churning faster than
@@ -86,6 +86,14 @@ public final class ParticipantConnections {
             racing.lastSeenNanos = now;
         }
         return true;
+    }
+
+    /** The server closed this connection: it counts no more (a connection never counted is ignored). */
+    public void closed(String connectionId) {
+        Counted counted = connections.remove(connectionId);
+        if (counted != null) {
+            releaseSlot(counted.participant);
+        }
     }
 
     /** Connections counted for {@code participant} now (a gauge, and tests). */

@@ -54,6 +54,20 @@ class ParticipantConnectionsTest {
     }
 
     @Test
+    void aConnectionTheServerClosedCountsNoMoreAtOnce() {
+        connections.admit("ispb-1", "c1");
+        connections.admit("ispb-1", "c2");
+
+        connections.closed("c1");
+        connections.closed("c1");
+        connections.closed("never-counted");
+
+        assertThat(connections.connectionsOf("ispb-1")).as("closed twice, released once").isEqualTo(1);
+        assertThat(connections.admit("ispb-1", "c3")).as("no keep-alive timeout to wait for").isTrue();
+        assertThat(connections.admit("ispb-1", "c4")).isFalse();
+    }
+
+    @Test
     void aConnectionInUseIsNeverForgotten() {
         connections.admit("ispb-1", "c1");
         connections.admit("ispb-1", "c2");
