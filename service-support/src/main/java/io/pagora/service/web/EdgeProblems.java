@@ -31,6 +31,12 @@ public final class EdgeProblems {
     /** A Range beyond a static resource (reporting's OpenAPI document is a file, served with HTTP's ranges). */
     public static final ProblemType RANGE_NOT_SATISFIABLE =
             new ProblemType("range-not-satisfiable", "Range not satisfiable", HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
+    /**
+     * The caller holds its connections already ({@link ParticipantConnectionsFilter}): 429, and the connection it came
+     * on is closed.
+     */
+    public static final ProblemType PARTICIPANT_CONNECTIONS_LIMITED = new ProblemType("participant-connections-limited",
+            "Too many connections for this participant", HttpStatus.TOO_MANY_REQUESTS);
     public static final ProblemType INTERNAL_ERROR =
             new ProblemType("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 

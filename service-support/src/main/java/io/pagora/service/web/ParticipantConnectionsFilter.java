@@ -9,7 +9,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -25,8 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ParticipantConnectionsFilter extends OncePerRequestFilter {
 
-    public static final ProblemType PARTICIPANT_CONNECTIONS_LIMITED = new ProblemType("participant-connections-limited",
-            "Too many connections for this participant", HttpStatus.TOO_MANY_REQUESTS);
+    private static final ProblemType PARTICIPANT_CONNECTIONS_LIMITED = EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED;
     static final String REFUSALS_METER = "pagora.connections.refused";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

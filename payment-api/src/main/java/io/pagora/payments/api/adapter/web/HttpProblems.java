@@ -28,7 +28,7 @@ public final class HttpProblems {
             DATABASE_UNAVAILABLE, EdgeProblems.UNSUPPORTED_MEDIA_TYPE, EdgeProblems.PAYLOAD_TOO_LARGE,
             EdgeProblems.NOT_FOUND, EdgeProblems.METHOD_NOT_ALLOWED, EdgeProblems.NOT_ACCEPTABLE,
             EdgeProblems.BAD_REQUEST, EdgeProblems.INVALID_HEADER, EdgeProblems.INTERNAL_ERROR, EdgeProblems.UNAUTHENTICATED,
-            EdgeProblems.FORBIDDEN);
+            EdgeProblems.FORBIDDEN, EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED);
 
     private HttpProblems() {}
 }
