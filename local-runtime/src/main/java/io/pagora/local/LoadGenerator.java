@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -126,7 +129,8 @@ final class LoadGenerator implements AutoCloseable {
         this.customersOfBank = byBank.values().toArray(int[][]::new);
         this.clients = byBank.keySet().stream().map(bank -> LocalTls.client(tls.bank(bank), answers))
                 .toArray(HttpClient[]::new);
-        this.lanes = byBank.keySet().stream().map(bank -> new Lane(CONNECTIONS_PER_BANK_MAX)).toArray(Lane[]::new);
+        this.lanes = byBank.keySet().stream().map(bank -> new Lane(CONNECTIONS_PER_BANK_MAX, answers))
+                .toArray(Lane[]::new);
         this.bankOfCustomer = new int[customers.size()];
         for (int bank = 0; bank < customersOfBank.length; bank++) {
             for (int customer : customersOfBank[bank]) {
@@ -228,40 +232,61 @@ final class LoadGenerator implements AutoCloseable {
             return;
         }
         sentPayments.addAndGet(keys.length);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body.json()));
-        if (mode == Mode.SINGLE) {
-            request.header("Idempotency-Key", keys[0]);
-        }
-        HttpRequest call = request.build();
         Lane lane = lanes[body.bank()];
-        lane.submit(() -> clients[body.bank()].sendAsync(call, HttpResponse.BodyHandlers.ofString())
-                .whenComplete((response, failure) -> {
-                    try {
-                        long latency = System.nanoTime() - scheduledNanos;
-                        if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
-                            latencies.add(latency);
-                        }
-                        record(keys, response, failure);
-                    } finally {
-                        inFlight.release();
-                        lane.done();
-                    }
-                }));
+        lane.submit(() -> call(body, scheduledNanos).whenComplete((response, failure) -> {
+            try {
+                long latency = System.nanoTime() - scheduledNanos;
+                if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
+                    latencies.add(latency);
+                }
+                record(keys, response, failure);
+            } finally {
+                inFlight.release();
+                lane.done();
+            }
+        }));
+    }
+
+    /**
+     * Sends one call with what is left of its deadline ({@link #REQUEST_TIMEOUT} from its scheduled instant: time spent
+     * waiting for a connection of its bank counts), or fails it unsent when nothing is left. Never throws: a failure to
+     * send is the call's answer, so its in-flight permit and its place on the wire are always given back.
+     */
+    private CompletableFuture<HttpResponse<String>> call(Body body, long scheduledNanos) {
+        Duration left = REQUEST_TIMEOUT.minusNanos(System.nanoTime() - scheduledNanos);
+        if (left.isNegative() || left.isZero()) {
+            return CompletableFuture.failedFuture(new HttpTimeoutException("waited " + REQUEST_TIMEOUT.toSeconds()
+                    + " s for a connection of its bank: not sent"));
+        }
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(left)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body.json()));
+            if (mode == Mode.SINGLE) {
+                request.header("Idempotency-Key", body.keys()[0]);
+            }
+            return clients[body.bank()].sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
      * One bank's calls on the wire, at most {@code onWireMax}; the others wait in order. Waiting calls are bounded by
-     * the generator's {@link #inFlight} (taken before a call is submitted).
+     * the generator's {@link #inFlight} (taken before a call is submitted). A waiting call is started on
+     * {@code starter}, not on the thread of the answer that made room: a run of calls answered at once (a closed
+     * client fails them as they are sent) must not nest one start inside another.
      */
     static final class Lane {
         private final int onWireMax;
+        private final Executor starter;
         private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
         private int onWire;
 
-        Lane(int onWireMax) {
+        Lane(int onWireMax, Executor starter) {
             Check.that(onWireMax >= 1, "at least one call on the wire");
             this.onWireMax = onWireMax;
+            this.starter = starter;
         }
 
         /** Starts {@code call} now if there is room on the wire, else once an earlier call is {@link #done}. */
@@ -287,7 +312,7 @@ final class LoadGenerator implements AutoCloseable {
                 }
             }
             if (next != null) {
-                next.run();
+                starter.execute(next);
             }
         }
 

@@ -91,7 +91,7 @@ class LoadGeneratorTest {
      */
     @Test
     void aBanksCallsOnTheWireStayWithinItsConnectionsAndTheRestWaitInOrder() {
-        LoadGenerator.Lane lane = new LoadGenerator.Lane(2);
+        LoadGenerator.Lane lane = new LoadGenerator.Lane(2, Runnable::run);
         List<Integer> started = new ArrayList<>();
         for (int call = 0; call < 5; call++) {
             int number = call;

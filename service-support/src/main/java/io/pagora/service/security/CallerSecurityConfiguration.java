@@ -59,6 +59,11 @@ public class CallerSecurityConfiguration {
     private static final Logger log = LoggerFactory.getLogger(CallerSecurityConfiguration.class);
     private static final Duration IDLE_CHECK_LAG = Duration.ofSeconds(2);
     /**
+     * Longer than any request of these APIs lasts: every answer has a deadline well below it (the single-payment
+     * intake's longest wait is 15 s), and Tomcat drops a connection whose request stalls for its 60 s read timeout.
+     */
+    private static final Duration REQUEST_DURATION_MAX = Duration.ofSeconds(60);
+    /**
      * Connections counted per connection the server may hold: closed ones are counted until forgotten, so the count
      * may run above {@code max-connections}, but never past this many times it.
      */
@@ -94,8 +99,10 @@ public class CallerSecurityConfiguration {
         Check.that(perParticipantMax < connectionsMax, "pagora.web.connections-per-participant-max (%d) must stay below"
                 + " server.tomcat.max-connections (%d), or one participant can hold them all", perParticipantMax,
                 connectionsMax);
-        // Tomcat looks for idle connections about once a second: a connection idle this long is surely closed.
-        long idleNanos = keepAlive.plus(IDLE_CHECK_LAG).toNanos();
+        // A connection is stamped when a request begins; Tomcat's keep-alive starts when it ends, and it looks for idle
+        // connections about once a second: one not stamped for this long is surely closed (a safety net: every close
+        // is observed, connectionClosesObserved).
+        long idleNanos = keepAlive.plus(REQUEST_DURATION_MAX).plus(IDLE_CHECK_LAG).toNanos();
         return new ParticipantConnections(perParticipantMax, idleNanos, TRACKED_PER_CONNECTION_MAX * connectionsMax,
                 System::nanoTime);
     }

@@ -15,8 +15,8 @@ import java.util.function.LongSupplier;
  * its first request ({@link #admit}): one more than the participant's bound is refused, and the caller answers that
  * request 429 and closes the connection, so it is gone at once. A connection is forgotten when the server closes it
  * ({@link #closed}, from {@link ConnectionClosingProtocol}), and in any case once it has carried no request for
- * {@code idleNanos} (the server's keep-alive timeout, after which the server has closed it): should a close go
- * unseen, the bound errs on the side of refusing for that long, never of letting one participant take more.
+ * {@code idleNanos} since its last request began (the longest request and the server's keep-alive timeout, after
+ * which the server has closed it): should a close go unseen, the bound errs on the side of refusing for that long.
  *
  * <p>Cheap on the hot path: a request on a connection already counted is one map lookup and one volatile write.
  * Memory is bounded: at most {@code trackedMax} connections are counted; past it (connections churning faster than
@@ -46,8 +46,8 @@ public final class ParticipantConnections {
 
     /**
      * @param perParticipantMax connections one participant may hold
-     * @param idleNanos how long after its last request the server has surely closed a connection (its keep-alive
-     *     timeout and the time its idle check may lag)
+     * @param idleNanos how long after its last request began the server has surely closed a connection (the
+     *     longest request, the keep-alive timeout, and the time the server's idle check may lag)
      * @param trackedMax connections counted at once, whoever holds them
      * @param nanoClock {@link System#nanoTime} but in tests
      */
@@ -124,8 +124,12 @@ public final class ParticipantConnections {
     }
 
     private void releaseSlot(String participant) {
-        Integer left = perParticipant.computeIfPresent(participant, (name, held) -> held == 1 ? null : held - 1);
-        Check.that(left == null || left >= 1, "a participant's connections never go below zero");
+        boolean[] held = {false};
+        perParticipant.computeIfPresent(participant, (name, count) -> {
+            held[0] = true;
+            return count == 1 ? null : count - 1;
+        });
+        Check.that(held[0], "a connection is released only by a participant that holds one");
     }
 
     /**
