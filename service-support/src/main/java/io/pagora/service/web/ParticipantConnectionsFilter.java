@@ -24,7 +24,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ParticipantConnectionsFilter extends OncePerRequestFilter {
 
-    private static final ProblemType PARTICIPANT_CONNECTIONS_LIMITED = EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED;
     static final String REFUSALS_METER = "pagora.connections.refused";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -51,11 +50,11 @@ public final class ParticipantConnectionsFilter extends OncePerRequestFilter {
             return;
         }
         refusals.increment();
-        Map<String, Object> problem = EdgeProblems.document(PARTICIPANT_CONNECTIONS_LIMITED, "this participant holds "
+        Map<String, Object> problem = EdgeProblems.document(EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED, "this participant holds "
                 + connections.perParticipantMax() + " connections already (pagora.web.connections-per-participant-max);"
                 + " this one is closed and nothing was done with its request: send it on a connection you hold, or"
                 + " retry after Retry-After");
-        response.setStatus(PARTICIPANT_CONNECTIONS_LIMITED.status().value());
+        response.setStatus(EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED.status().value());
         response.setHeader("Retry-After", "1");
         // Tomcat closes the connection once the answer is written: it never counted, so nothing is left to forget.
         response.setHeader("Connection", "close");
