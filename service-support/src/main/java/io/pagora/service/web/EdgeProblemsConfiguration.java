@@ -15,6 +15,9 @@ import org.springframework.core.Ordered;
 @Configuration(proxyBeanMethods = false)
 public class EdgeProblemsConfiguration {
 
+    /** The order of the last of these filters: a service's own filter that must see only sound requests runs after. */
+    public static final int EDGE_FILTERS_LAST_ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
+
     /** Runs first: a header value outside ASCII is refused before anything (Spring Security's firewall) reads it. */
     @Bean
     FilterRegistrationBean<AsciiHeadersFilter> asciiHeadersFilter() {
@@ -28,7 +31,7 @@ public class EdgeProblemsConfiguration {
     FilterRegistrationBean<ConcreteContentTypeFilter> concreteContentTypeFilter() {
         FilterRegistrationBean<ConcreteContentTypeFilter> registration =
                 new FilterRegistrationBean<>(new ConcreteContentTypeFilter());
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+        registration.setOrder(EDGE_FILTERS_LAST_ORDER);
         return registration;
     }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * At most {@code perParticipantMax} connections per participant, so that no bank can hold the server's
@@ -86,6 +87,20 @@ public final class ParticipantConnections {
             racing.lastSeenNanos = now;
         }
         return true;
+    }
+
+    /**
+     * The participant a counted connection belongs to (its TLS certificate named it when its first request was
+     * authenticated; a connection's certificate never changes), or null for a connection not counted (yet): for a
+     * refusal answered before authentication runs again. Marks the connection as used.
+     */
+    public @Nullable String participantOf(String connectionId) {
+        Counted known = connections.get(connectionId);
+        if (known == null) {
+            return null;
+        }
+        known.lastSeenNanos = nanoClock.getAsLong();
+        return known.participant;
     }
 
     /** The server closed this connection: it counts no more (a connection never counted is ignored). */

@@ -67,6 +67,35 @@ class ParticipantConnectionsTest {
         assertThat(connections.admit("ispb-1", "c4")).isFalse();
     }
 
+    /** What an early refusal relies on: a connection's participant, known only while the connection is counted. */
+    @Test
+    void aCountedConnectionNamesItsParticipantAndNoOtherConnectionDoes() {
+        connections.admit("ispb-1", "c1");
+        connections.admit("ispb-2", "c2");
+        connections.admit("ispb-1", "c3");
+        connections.admit("ispb-1", "c4"); // refused: never counted
+
+        assertThat(connections.participantOf("c1")).isEqualTo("ispb-1");
+        assertThat(connections.participantOf("c2")).isEqualTo("ispb-2");
+        assertThat(connections.participantOf("c4")).as("refused, so not known").isNull();
+        assertThat(connections.participantOf("never-seen")).isNull();
+        connections.closed("c1");
+        assertThat(connections.participantOf("c1")).as("closed: an id Tomcat may give again").isNull();
+    }
+
+    /** Requests refused early keep their connection in use, as requests admitted do. */
+    @Test
+    void aConnectionWhoseParticipantIsAskedForIsInUse() {
+        connections.admit("ispb-1", "c1");
+        for (int minute = 0; minute < 10; minute++) {
+            now.addAndGet(IDLE_NANOS / 2);
+            assertThat(connections.participantOf("c1")).isEqualTo("ispb-1");
+            connections.admit("ispb-1", "other-" + minute); // a new connection sweeps the idle ones
+            connections.closed("other-" + minute);
+        }
+        assertThat(connections.connectionsOf("ispb-1")).isEqualTo(1);
+    }
+
     @Test
     void aConnectionInUseIsNeverForgotten() {
         connections.admit("ispb-1", "c1");

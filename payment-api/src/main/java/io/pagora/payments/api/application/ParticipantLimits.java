@@ -78,12 +78,26 @@ public final class ParticipantLimits {
      */
     public Optional<Problem> take(Caller caller, int payments) {
         long retryAfterSeconds = buckets.take(caller, payments);
-        if (retryAfterSeconds == 0) {
+        return retryAfterSeconds == 0 ? Optional.empty() : Optional.of(overRate(retryAfterSeconds, payments));
+    }
+
+    /**
+     * The refusal {@link #take take(caller, 1)} would answer now, without taking anything: empty while the caller has
+     * a token (or is not tracked yet, so has a full bucket). For a refusal answered before the request is worked on at
+     * all; a request it lets through still takes its token.
+     */
+    public Optional<Problem> refusalOfOne(Caller caller) {
+        if (!buckets.tracks(caller)) {
             return Optional.empty();
         }
-        return Optional.of(Problem.retryAfter(ProblemType.PARTICIPANT_RATE_LIMITED, retryAfterSeconds, "this"
-                + " participant is over its payment rate (" + buckets.rate() + ": pagora.payments.participant-limits);"
-                + " nothing was done with these " + payments + " payment(s): retry after Retry-After"));
+        long retryAfterSeconds = buckets.secondsUntil(caller, 1);
+        return retryAfterSeconds == 0 ? Optional.empty() : Optional.of(overRate(retryAfterSeconds, 1));
+    }
+
+    private Problem overRate(long retryAfterSeconds, int payments) {
+        return Problem.retryAfter(ProblemType.PARTICIPANT_RATE_LIMITED, retryAfterSeconds, "this participant is over"
+                + " its payment rate (" + buckets.rate() + ": pagora.payments.participant-limits); nothing was done"
+                + " with these " + payments + " payment(s): retry after Retry-After");
     }
 
     /** Participants tracked (a gauge). */

@@ -89,6 +89,11 @@ public final class ParticipantTokenBuckets {
         }) != null;
     }
 
+    /** Whether the participant is tracked already (a participant that is not has a full bucket). Changes nothing. */
+    public boolean tracks(Caller participant) {
+        return fullAtNanos.get(participant) != null;
+    }
+
     /** Takes {@code tokens}, all or none: 0 if taken, else the whole seconds until they would be (at least 1). */
     public long take(Caller participant, int tokens) {
         Check.that(tokens >= 1 && tokens <= burst, "1..burst tokens at once");

@@ -12,6 +12,7 @@ import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.payments.api.adapter.web.AdministrationController;
 import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
 import io.pagora.payments.api.adapter.web.OpenApiController;
+import io.pagora.payments.api.adapter.web.OverRateFilter;
 import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.AccountDirectory;
 import io.pagora.payments.api.application.ParticipantAdministration;
@@ -28,6 +29,7 @@ import io.pagora.service.ledger.LedgerHealthConfiguration;
 import io.pagora.service.security.CallerSecurityConfiguration;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.service.web.EdgeProblemsConfiguration;
+import io.pagora.service.web.ParticipantConnections;
 import io.pagora.kernel.Check;
 import java.time.Clock;
 import java.util.HashMap;
@@ -41,6 +43,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -220,6 +223,20 @@ public class PaymentApiConfiguration {
         return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, admission, participantLimits,
                 properties.bodyMaxBytes(), properties.batchBodyMaxBytes(), properties.batchItemsMax(),
                 properties.statusBaseUrl(), meters);
+    }
+
+    /**
+     * After the edge's header checks, before Spring Security: a participant with no token left is refused at the
+     * cost of Tomcat's parsing only, on the single endpoint (the one a flood of requests comes to).
+     */
+    @Bean
+    FilterRegistrationBean<OverRateFilter> overRateFilter(ParticipantConnections connections,
+            ParticipantLimits participantLimits, MeterRegistry meters) {
+        FilterRegistrationBean<OverRateFilter> registration =
+                new FilterRegistrationBean<>(new OverRateFilter(connections, participantLimits, meters));
+        registration.addUrlPatterns(OverRateFilter.PATH);
+        registration.setOrder(EdgeProblemsConfiguration.EDGE_FILTERS_LAST_ORDER + 1);
+        return registration;
     }
 
     @Bean

@@ -51,6 +51,26 @@ class ParticipantLimitsTest {
         assertRefused(limits.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
     }
 
+    /** The early refusal (before the request is worked on) answers what take would, and takes nothing. */
+    @Test
+    void theRefusalOfOneIsTakesAnswerWithoutTakingAToken() {
+        assertThat(limits.refusalOfOne(A)).as("a participant not tracked yet has a full bucket").isEmpty();
+        limits.enter(A);
+        for (int i = 0; i < 4; i++) {
+            assertThat(limits.take(A, 1)).isEmpty();
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(limits.refusalOfOne(A)).as("one token left, however often asked").isEmpty();
+        }
+        assertThat(limits.take(A, 1)).as("the last token is still there to take").isEmpty();
+
+        Optional<Problem> early = limits.refusalOfOne(A);
+        assertRefused(early, ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        assertThat(early).isEqualTo(limits.take(A, 1));
+        nowNanos.addAndGet(100 * MILLI);
+        assertThat(limits.refusalOfOne(A)).as("a token back").isEmpty();
+    }
+
     @Test
     void aBatchTakesATokenPerPaymentAllOrNoneAndIsToldWhenToRetry() {
         ParticipantLimits slow = new ParticipantLimits(2, new ParticipantTokenBuckets(5, 1, 2, nowNanos::get)); // 1 a second

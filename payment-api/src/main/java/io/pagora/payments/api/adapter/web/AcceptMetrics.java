@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.domain.LedgerUnavailableException;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.domain.Problem;
 import io.pagora.payments.api.domain.ProblemException;
 import io.pagora.payments.api.domain.ProblemType;
 import io.pagora.kernel.Check;
@@ -25,7 +26,8 @@ import org.springframework.dao.DataAccessException;
  *   <li>{@value #ACCEPT} (timer; {@code endpoint=single|batch}, {@code result=accepted|replayed|rejected}): how
  *       long the client waited for the answer — for a batch, the whole call, once per item;
  *   <li>{@value #ACCEPTED} (counter; {@code endpoint}): payments newly accepted (a replay is not a new payment);
- *   <li>{@value #REJECTIONS} (counter; {@code reason} = the problem type's slug, e.g. {@code unknown-account}).
+ *   <li>{@value #REJECTIONS} (counter; {@code reason} = the problem type's slug, e.g. {@code unknown-account});
+ *   <li>{@value #REQUESTS} (counter; {@code outcome} = accepted, replayed or the problem type's slug): per request.
  * </ul>
  * Every tag comes from a closed set (two endpoints, three results, the slugs of the {@link ProblemType}s and
  * {@link HttpProblems}).
@@ -35,6 +37,7 @@ final class AcceptMetrics {
     static final String ACCEPT = "pagora.payments.accept";
     static final String ACCEPTED = "pagora.payments.accepted";
     static final String REJECTIONS = "pagora.payments.rejections";
+    static final String REQUESTS = "pagora.payments.requests";
 
     enum Endpoint {
         SINGLE("single"), BATCH("batch");
@@ -48,12 +51,14 @@ final class AcceptMetrics {
 
     private enum Result { ACCEPTED, REPLAYED, REJECTED }
 
+    private final MeterRegistry registry;
     private final Map<Endpoint, Map<Result, Timer>> timers = new EnumMap<>(Endpoint.class);
     private final Map<Endpoint, Counter> accepted = new EnumMap<>(Endpoint.class);
     /** By problem type slug: the domain's and the HTTP layer's, all registered up front. */
     private final Map<String, Counter> rejections = new HashMap<>();
 
     AcceptMetrics(MeterRegistry registry) {
+        this.registry = registry;
         // Registered up front: the dashboards show zero, not "no data", before the first payment.
         for (Endpoint endpoint : Endpoint.values()) {
             Map<Result, Timer> byResult = new EnumMap<>(Result.class);
@@ -82,6 +87,23 @@ final class AcceptMetrics {
                     .tag("reason", slug)
                     .register(registry));
         }
+    }
+
+    /** One request answered with {@code outcome}: {@value #REQUESTS}, by outcome. */
+    void requested(Outcome outcome) {
+        String result = switch (outcome) {
+            case Outcome.Accepted accepted -> accepted.replayed() ? "replayed" : "accepted";
+            case Outcome.Rejected rejected -> rejected.problem().type().slug;
+            case Outcome.Unknown unknown -> unknown.problem().type().slug;
+        };
+        registry.counter(REQUESTS, "outcome", result).increment();
+    }
+
+    /** A request refused by its participant's limits: counted as one request and one refused order. */
+    void overLimit(Endpoint endpoint, Problem refusal, long elapsedNanos) {
+        Outcome refused = new Outcome.Rejected(refusal);
+        requested(refused);
+        record(endpoint, refused, elapsedNanos);
     }
 
     /** One payment order answered with {@code outcome}, {@code elapsedNanos} after its request arrived. */

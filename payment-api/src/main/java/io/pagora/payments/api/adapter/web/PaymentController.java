@@ -49,7 +49,6 @@ public class PaymentController {
     private final int batchBodyMaxBytes;
     private final int batchItemsMax;
     private final String statusBaseUrl;
-    private final MeterRegistry meters;
     private final AcceptMetrics acceptMetrics;
 
     /**
@@ -68,7 +67,6 @@ public class PaymentController {
         this.batchItemsMax = batchItemsMax;
         String base = statusBaseUrl.toString();
         this.statusBaseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        this.meters = meters;
         this.acceptMetrics = new AcceptMetrics(meters);
     }
 
@@ -100,9 +98,7 @@ public class PaymentController {
     /** A request refused by its participant's limits, counted as one refused order. */
     private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, Problem refusal,
             HttpServletRequest http, long started) {
-        Outcome refused = new Outcome.Rejected(refusal);
-        count(refused);
-        acceptMetrics.record(endpoint, refused, System.nanoTime() - started);
+        acceptMetrics.overLimit(endpoint, refusal, System.nanoTime() - started);
         return Problems.response(refusal, http.getRequestURI());
     }
 
@@ -114,7 +110,7 @@ public class PaymentController {
         }
         PaymentRequest request = PaymentJson.parse(body);
         Outcome outcome = intake.accept(caller, key.key(), request);
-        count(outcome);
+        acceptMetrics.requested(outcome);
         acceptMetrics.record(AcceptMetrics.Endpoint.SINGLE, outcome, System.nanoTime() - started);
         return switch (outcome) {
             case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
@@ -174,7 +170,7 @@ public class PaymentController {
         long elapsedNanos = System.nanoTime() - started;
         BatchResult.Tally tally = new BatchResult.Tally(outcomes.size());
         for (Outcome outcome : outcomes) {
-            count(outcome);
+            acceptMetrics.requested(outcome);
             acceptMetrics.record(AcceptMetrics.Endpoint.BATCH, outcome, elapsedNanos);
             tally.add(outcome);
         }
@@ -226,14 +222,5 @@ public class PaymentController {
         } catch (ProblemException e) {
             return Order.malformed(caller, e.problem());
         }
-    }
-
-    private void count(Outcome outcome) {
-        String result = switch (outcome) {
-            case Outcome.Accepted accepted -> accepted.replayed() ? "replayed" : "accepted";
-            case Outcome.Rejected rejected -> rejected.problem().type().slug;
-            case Outcome.Unknown unknown -> unknown.problem().type().slug;
-        };
-        meters.counter("pagora.payments.requests", "outcome", result).increment();
     }
 }
