@@ -86,8 +86,8 @@ final class OverloadBench {
             phases.add(phase("with the flood", settings, flood, normal, components, cpu));
             flood.awaitAnswers();
             normal.awaitAnswers();
-            boolean drained = Bench.drain(database, () -> flood.accepted() + normal.accepted(), 0, finalBefore,
-                    settings.drainSeconds());
+            boolean drained = Bench.drainAll(database, () -> flood.accepted() + normal.accepted(), finalBefore,
+                    settings.drainSeconds(), bootstrapServers);
             DemoReport.Result report;
             try (Ledger ledger = Ledgers.open(ledgerSettings, () -> database)) {
                 report = DemoReport.run(new DemoReport.Inputs(accountsFile, List.of(floodLog, secondLog), null, "reporting"),
