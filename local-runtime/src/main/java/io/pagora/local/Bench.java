@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -292,8 +291,8 @@ public final class Bench {
      * payments of the window in the read model: the counts alone ({@link #drainAll} before the run is judged).
      */
     private boolean drain(long acceptedBase, long finalBase, int seconds) throws Exception {
-        return drain(new DrainLooks(generator::accepted, unchecked(() -> finalCount(database)), () -> 0, () -> 0),
-                acceptedBase, finalBase, seconds);
+        return drain(new DrainLooks(generator::accepted, () -> finalCount(database), () -> 0, () -> 0), acceptedBase,
+                finalBase, seconds);
     }
 
     /**
@@ -303,26 +302,30 @@ public final class Bench {
      * its way: judged then, it showed as missing (seen: "100 missing, 117 not final" in a run with 2,572 calls
      * unanswered, the read model exactly those 217 behind the outcomes topic).
      */
-    static boolean drainAll(DataSource database, LongSupplier accepted, long finalBase, int seconds,
-            String bootstrapServers) throws Exception {
-        return drain(new DrainLooks(accepted, unchecked(() -> finalCount(database)),
-                unchecked(() -> notFinalCount(database)), unchecked(() -> ProjectionLag.unprojected(bootstrapServers))),
-                0, finalBase, seconds);
+    static boolean drainAll(DataSource database, Look accepted, long finalBase, int seconds, String bootstrapServers)
+            throws Exception {
+        return drain(new DrainLooks(accepted, () -> finalCount(database), () -> notFinalCount(database),
+                () -> ProjectionLag.unprojected(bootstrapServers)), 0, finalBase, seconds);
     }
 
     /**
      * What a drain looks at, read afresh on each look: payments the generator was told are accepted, payments final
      * in the read model, payments in it not final yet, and records the read model has still to project.
      */
-    record DrainLooks(LongSupplier accepted, LongSupplier finals, LongSupplier notFinal, LongSupplier unprojected) {}
+    record DrainLooks(Look accepted, Look finals, Look notFinal, Look unprojected) {}
 
-    static boolean drain(DrainLooks looks, long acceptedBase, long finalBase, int seconds) throws InterruptedException {
+    /** One figure a drain looks at: read from the database, Kafka or the generator. */
+    interface Look {
+        long get() throws Exception;
+    }
+
+    static boolean drain(DrainLooks looks, long acceptedBase, long finalBase, int seconds) throws Exception {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (true) {
-            long open = (looks.accepted().getAsLong() - acceptedBase) - (looks.finals().getAsLong() - finalBase);
+            long open = (looks.accepted().get() - acceptedBase) - (looks.finals().get() - finalBase);
             // The dearer looks only once the cheaper ones are done: the read model's row, then Kafka's offsets.
-            long notFinal = open > 0 ? -1 : looks.notFinal().getAsLong();
-            long unprojected = notFinal != 0 ? -1 : looks.unprojected().getAsLong();
+            long notFinal = open > 0 ? -1 : looks.notFinal().get();
+            long unprojected = notFinal != 0 ? -1 : looks.unprojected().get();
             if (open <= 0 && notFinal == 0 && unprojected == 0) {
                 return true;
             }
@@ -334,22 +337,6 @@ public final class Bench {
             }
             Thread.sleep(500);
         }
-    }
-
-    interface Look {
-        long get() throws Exception;
-    }
-
-    private static LongSupplier unchecked(Look look) {
-        return () -> {
-            try {
-                return look.get();
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        };
     }
 
     private record WindowFacts(long settled, double[] acceptToSettledMs, double lagP99Ms) {}

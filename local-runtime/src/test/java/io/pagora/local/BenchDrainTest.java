@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -36,14 +35,14 @@ class BenchDrainTest {
     static final long ACCEPTED = 10;
 
     @Test
-    void aReadModelWithRecordsStillToProjectHoldsTheDrainHoweverTheCountsAgree() throws InterruptedException {
+    void aReadModelWithRecordsStillToProjectHoldsTheDrainHoweverTheCountsAgree() throws Exception {
         Bench.DrainLooks looks = new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED, () -> 0, () -> 2);
 
         assertThat(Bench.drain(looks, 0, 0, 1)).as("2 records not projected: not drained").isFalse();
     }
 
     @Test
-    void aPaymentStillAcceptedInTheReadModelHoldsTheDrainAndKafkaIsNotAskedMeanwhile() throws InterruptedException {
+    void aPaymentStillAcceptedInTheReadModelHoldsTheDrainAndKafkaIsNotAskedMeanwhile() throws Exception {
         AtomicInteger kafkaLooks = new AtomicInteger();
         Bench.DrainLooks looks = new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED, () -> 1,
                 () -> kafkaLooks.incrementAndGet() * 0L);
@@ -53,15 +52,15 @@ class BenchDrainTest {
     }
 
     @Test
-    void theDrainEndsOnceEverythingIsFinalAndProjected() throws InterruptedException {
-        LongSupplier projecting = countdown(2);
+    void theDrainEndsOnceEverythingIsFinalAndProjected() throws Exception {
+        Bench.Look projecting = countdown(2);
         Bench.DrainLooks looks = new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED + 3, () -> 0, projecting);
 
         assertThat(Bench.drain(looks, 0, 0, 10)).isTrue();
     }
 
     @Test
-    void acceptedPaymentsNotFinalYetHoldTheDrainWhateverElseSays() throws InterruptedException {
+    void acceptedPaymentsNotFinalYetHoldTheDrainWhateverElseSays() throws Exception {
         Bench.DrainLooks looks = new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED - 1, () -> 0, () -> 0);
 
         assertThat(Bench.drain(looks, 0, 0, 1)).isFalse();
@@ -137,7 +136,7 @@ class BenchDrainTest {
         assertThat(projection).contains("group-id: " + ProjectionLag.REPORTING_GROUP + "\n");
     }
 
-    private static LongSupplier countdown(long from) {
+    private static Bench.Look countdown(long from) {
         AtomicInteger looks = new AtomicInteger();
         return () -> Math.max(0, from - looks.getAndIncrement());
     }

@@ -226,8 +226,8 @@ public class PaymentApiConfiguration {
     }
 
     /**
-     * After the edge's header checks, before Spring Security: a participant with no token left is refused at the
-     * cost of Tomcat's parsing only, on the single endpoint (the one a flood of requests comes to).
+     * After the edge's header checks, before Spring Security: a participant with no token left is refused without
+     * Spring Security or Spring MVC, on the single endpoint (the one a flood of requests comes to).
      */
     @Bean
     FilterRegistrationBean<OverRateFilter> overRateFilter(ParticipantConnections connections,
