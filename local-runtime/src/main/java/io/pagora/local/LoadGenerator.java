@@ -8,16 +8,10 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,17 +19,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.time.Duration;
 import java.util.stream.IntStream;
 
 /**
@@ -45,8 +36,8 @@ import java.util.stream.IntStream;
  * in-flight requests are bounded: a request that finds no room is counted as dropped, which makes the
  * run invalid instead of quietly offering less.
  *
- * <p>Every call is sent by the payer's bank, over mutual TLS with that bank's certificate (one client, and so one
- * pool of kept-alive connections, per bank): a call's payers are all customers of one bank, the payees any
+ * <p>Every call is sent by the payer's bank, over mutual TLS with that bank's certificate (one {@link WireClient}, and
+ * so one pool of kept-alive connections, per bank): a call's payers are all customers of one bank, the payees any
  * bank's. Every answer is written to the accepted-payments log in {@link AcceptedPayments}' format, so the
  * same invariant checks as the demo's judge the run.
  */
@@ -59,8 +50,8 @@ final class LoadGenerator implements AutoCloseable {
     /**
      * Calls of one bank on the wire at once, and so its connections (HTTP/1.1: one call per connection): as a bank's
      * HTTP client pools its connections below the switch's published bound (payment-api's
-     * {@code pagora.web.connections-per-participant-max}, 128). Without it the JDK client opens a connection per call
-     * whenever none is idle: a flood starting at 960/s opened 1,024 connections in 5 s (its TLS handshakes slower than
+     * {@code pagora.web.connections-per-participant-max}, 128). Without a bound the JDK client opened a connection per call
+     * whenever none was idle: a flood starting at 960/s opened 1,024 connections in 5 s (its TLS handshakes slower than
      * its calls), every later connection waited in the accept queue and timed out, the other bank's with them. A call
      * past it waits for a connection of its bank; its latency counts from its scheduled time all the same.
      */
@@ -71,15 +62,15 @@ final class LoadGenerator implements AutoCloseable {
     private final URI uri;
     private final List<Id128> customers;
     private final String runId;
-    /** One client per bank (its certificate), indexed like {@link #customersOfBank}. */
-    private final HttpClient[] clients;
-    /** Each bank's calls on the wire, at most {@link #CONNECTIONS_PER_BANK_MAX}; indexed like {@link #clients}. */
-    private final Lane[] lanes;
+    /**
+     * One client per bank (its certificate), indexed like {@link #customersOfBank}: at most
+     * {@link #CONNECTIONS_PER_BANK_MAX} calls of a bank on the wire, the rest waiting in order.
+     */
+    private final WireClient[] clients;
     /** Each bank's customers, as indexes into {@link #customerHex}. */
     private final int[][] customersOfBank;
     /** The bank (index into {@link #clients}) of each customer. */
     private final int[] bankOfCustomer;
-    private final ExecutorService answers;
     private final Semaphore inFlight;
     private final int inFlightMax;
     private final BufferedWriter log;
@@ -123,14 +114,11 @@ final class LoadGenerator implements AutoCloseable {
         this.customerHex = customers.stream().map(id -> id.toString().getBytes(StandardCharsets.US_ASCII))
                 .toArray(byte[][]::new);
         this.runId = Long.toString(System.currentTimeMillis(), 36);
-        // Two threads take the answers: parsing a bulk answer is the generator's only real work.
-        this.answers = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("bench-answers-", 0).factory());
         Map<BankId, int[]> byBank = customersByBank(this.customers);
         this.customersOfBank = byBank.values().toArray(int[][]::new);
-        this.clients = byBank.keySet().stream().map(bank -> LocalTls.client(tls.bank(bank), answers))
-                .toArray(HttpClient[]::new);
-        this.lanes = byBank.keySet().stream().map(bank -> new Lane(CONNECTIONS_PER_BANK_MAX, answers))
-                .toArray(Lane[]::new);
+        this.clients = byBank.keySet().stream()
+                .map(bank -> new WireClient(tls.bank(bank), uri, CONNECTIONS_PER_BANK_MAX, inFlightMax))
+                .toArray(WireClient[]::new);
         this.bankOfCustomer = new int[customers.size()];
         for (int bank = 0; bank < customersOfBank.length; bank++) {
             for (int customer : customersOfBank[bank]) {
@@ -232,103 +220,25 @@ final class LoadGenerator implements AutoCloseable {
             return;
         }
         sentPayments.addAndGet(keys.length);
-        Lane lane = lanes[body.bank()];
-        lane.submit(() -> call(body, scheduledNanos).whenComplete((response, failure) -> {
-            try {
-                long latency = System.nanoTime() - scheduledNanos;
-                if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
-                    latencies.add(latency);
-                }
-                record(keys, response, failure);
-            } finally {
-                inFlight.release();
-                lane.done();
-            }
-        }));
+        // The call's deadline counts from its scheduled instant: time spent waiting for a connection of its bank counts.
+        clients[body.bank()].post(body.json(), mode == Mode.SINGLE ? keys[0] : null,
+                scheduledNanos + REQUEST_TIMEOUT.toNanos()).whenComplete((answer, failure) -> {
+                    try {
+                        long latency = System.nanoTime() - scheduledNanos;
+                        if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
+                            latencies.add(latency);
+                        }
+                        record(keys, answer, failure);
+                    } finally {
+                        inFlight.release();
+                    }
+                });
     }
 
-    /**
-     * Sends one call with what is left of its deadline ({@link #REQUEST_TIMEOUT} from its scheduled instant: time spent
-     * waiting for a connection of its bank counts), or fails it unsent when nothing is left. Never throws: a failure to
-     * send is the call's answer, so its in-flight permit and its place on the wire are always given back.
-     */
-    private CompletableFuture<HttpResponse<String>> call(Body body, long scheduledNanos) {
-        Duration left = REQUEST_TIMEOUT.minusNanos(System.nanoTime() - scheduledNanos);
-        if (left.isNegative() || left.isZero()) {
-            return CompletableFuture.failedFuture(new HttpTimeoutException("waited " + REQUEST_TIMEOUT.toSeconds()
-                    + " s for a connection of its bank: not sent"));
-        }
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(left)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body.json()));
-            if (mode == Mode.SINGLE) {
-                request.header("Idempotency-Key", body.keys()[0]);
-            }
-            return clients[body.bank()].sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /**
-     * One bank's calls on the wire, at most {@code onWireMax}; the others wait in order. Waiting calls are bounded by
-     * the generator's {@link #inFlight} (taken before a call is submitted). A waiting call is started on
-     * {@code starter}, not on the thread of the answer that made room: a run of calls answered at once (a closed
-     * client fails them as they are sent) must not nest one start inside another.
-     */
-    static final class Lane {
-        private final int onWireMax;
-        private final Executor starter;
-        private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
-        private int onWire;
-
-        Lane(int onWireMax, Executor starter) {
-            Check.that(onWireMax >= 1, "at least one call on the wire");
-            this.onWireMax = onWireMax;
-            this.starter = starter;
-        }
-
-        /** Starts {@code call} now if there is room on the wire, else once an earlier call is {@link #done}. */
-        void submit(Runnable call) {
-            synchronized (this) {
-                if (onWire == onWireMax) {
-                    waiting.add(call);
-                    return;
-                }
-                onWire++;
-            }
-            call.run();
-        }
-
-        /** A call has its answer: the next waiting one takes its place on the wire. */
-        void done() {
-            Runnable next;
-            synchronized (this) {
-                next = waiting.poll();
-                if (next == null) {
-                    onWire--;
-                    Check.that(onWire >= 0, "no more calls done than started");
-                }
-            }
-            if (next != null) {
-                starter.execute(next);
-            }
-        }
-
-        synchronized int onWire() {
-            return onWire;
-        }
-
-        synchronized int waiting() {
-            return waiting.size();
-        }
-    }
-
-    private void record(String[] keys, HttpResponse<String> response, Throwable failure) {
+    private void record(String[] keys, WireClient.Answer response, Throwable failure) {
         answerClasses.computeIfAbsent(answerClass(response, failure), key -> new LongAdder()).increment();
         StringBuilder lines = new StringBuilder(keys.length * 80);
-        int status = failure == null ? response.statusCode() : 0;
+        int status = failure == null ? response.status() : 0;
         if (failure != null || status >= 500) {
             for (String key : keys) {
                 lines.append("UNANSWERED\t").append(key).append('\t').append(status).append('\n');
@@ -400,15 +310,15 @@ final class LoadGenerator implements AutoCloseable {
      * outcome-unknown (retry with the same key); a call without an answer is named by its failure (a time-out,
      * a refused or reset connection).
      */
-    static String answerClass(HttpResponse<String> response, Throwable failure) {
+    static String answerClass(WireClient.Answer response, Throwable failure) {
         if (failure != null) {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             return "no answer: " + cause.getClass().getSimpleName();
         }
-        int status = response.statusCode();
+        int status = response.status();
         return switch (status) {
-            case 429 -> response.headers().firstValue("Retry-After").isPresent() ? "429 with Retry-After"
+            case 429 -> response.retryAfter() ? "429 with Retry-After"
                     : "429 without Retry-After";
             case 503 -> response.body() != null && response.body().contains("/problems/outcome-unknown")
                     ? "503 outcome-unknown" : "503 other";
@@ -478,10 +388,9 @@ final class LoadGenerator implements AutoCloseable {
         synchronized (log) {
             log.close();
         }
-        for (HttpClient client : clients) {
+        for (WireClient client : clients) {
             client.close();
         }
-        answers.shutdownNow();
     }
 
     /** Latencies of the measured calls; a plain growing array (a five-minute window at 3,000/s is 7 MB). */

@@ -1,7 +1,6 @@
 package io.pagora.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
@@ -82,36 +81,5 @@ class LoadGeneratorTest {
             banks.add(ChartOfAccounts.bankOf(Id128.parse(matcher.group(1))).orElseThrow());
         }
         return banks;
-    }
-
-    /**
-     * A bank's calls on the wire never pass its bound, as a bank's connection pool: the rest wait, in order, and each
-     * answer lets the next waiting call on. (Without it the JDK client opened a connection per call whenever none
-     * was idle, and a flood took every connection of the server.)
-     */
-    @Test
-    void aBanksCallsOnTheWireStayWithinItsConnectionsAndTheRestWaitInOrder() {
-        LoadGenerator.Lane lane = new LoadGenerator.Lane(2, Runnable::run);
-        List<Integer> started = new ArrayList<>();
-        for (int call = 0; call < 5; call++) {
-            int number = call;
-            lane.submit(() -> started.add(number));
-        }
-        assertThat(started).containsExactly(0, 1);
-        assertThat(lane.onWire()).isEqualTo(2);
-        assertThat(lane.waiting()).isEqualTo(3);
-
-        lane.done();
-        assertThat(started).containsExactly(0, 1, 2);
-        assertThat(lane.onWire()).as("the answered call's place is taken").isEqualTo(2);
-
-        lane.done();
-        lane.done();
-        lane.done();
-        assertThat(started).containsExactly(0, 1, 2, 3, 4);
-        assertThat(lane.onWire()).isEqualTo(1);
-        lane.done();
-        assertThat(lane.onWire()).isZero();
-        assertThatThrownBy(lane::done).hasMessageContaining("no more calls done than started");
     }
 }
