@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +17,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -36,10 +40,11 @@ import javax.net.ssl.SSLSocket;
  * piece and a read of its answer parsed in place.
  *
  * <p>It reads only what payment-api answers: a status line, headers, and a body sized by {@code Content-Length}, sent
- * chunked, or (neither) ended by the server's close. Every read is bounded ({@link #LINE_BYTES_MAX},
- * {@link #HEADERS_MAX}, {@link #BODY_BYTES_MAX}), and every call has a deadline: a call still waiting for a connection
- * at its deadline fails unsent ({@link HttpTimeoutException}); a call whose answer is late fails with the socket's
- * time-out, and its connection is closed, so a late answer is never read as the next call's.
+ * chunked, or (neither) ended by the server's close; interim 1xx answers are skipped. Every read is bounded
+ * ({@link #LINE_BYTES_MAX}, {@link #HEADERS_MAX}, {@link #BODY_BYTES_MAX}), and every call has a deadline: a call with
+ * no connection ready by its deadline fails unsent ({@link HttpTimeoutException}); a call whose answer is not read by
+ * then fails with a {@link java.net.SocketTimeoutException} (a watchdog closes its connection, so a write or an answer
+ * read in many pieces is bounded too), and a late answer is never read as the next call's.
  */
 final class WireClient implements AutoCloseable {
 
@@ -58,42 +63,60 @@ final class WireClient implements AutoCloseable {
 
     private record Call(byte[] request, long deadlineNanos, CompletableFuture<Answer> answer) {}
 
+    /** How often the watchdog looks for calls past their deadline. */
+    private static final Duration WATCHDOG_INTERVAL = Duration.ofMillis(50);
+
     private final SSLContext identity;
     private final String host;
     private final int port;
     private final byte[] head;
+    private final long idleReuseMaxNanos;
     private final ArrayBlockingQueue<Call> waiting;
-    private final List<Thread> connections = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    /** Connections with a call on them: the watchdog closes one whose call is past its deadline. */
+    private final Set<Connection> busy = ConcurrentHashMap.newKeySet();
     /** Connections open now (each thread holds at most one). */
     private final AtomicInteger open = new AtomicInteger();
     private volatile boolean closed;
 
     WireClient(SSLContext identity, URI uri, int connectionsMax, int callsWaitingMax) {
+        this(identity, uri, connectionsMax, callsWaitingMax, IDLE_REUSE_MAX);
+    }
+
+    WireClient(SSLContext identity, URI uri, int connectionsMax, int callsWaitingMax, Duration idleReuseMax) {
         Check.that("https".equals(uri.getScheme()) && uri.getPort() > 0, "an https URI with a port: %s", uri);
         Check.that(connectionsMax >= 1 && connectionsMax <= 1024, "connections 1..1024");
         Check.that(callsWaitingMax >= 1 && callsWaitingMax <= 1_000_000, "calls waiting 1..1000000");
+        Check.that(idleReuseMax.isPositive(), "a positive idle reuse bound");
         this.identity = identity;
         this.host = uri.getHost();
         this.port = uri.getPort();
         this.head = ("POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nContent-Type: application/json\r\nAccept: application/json\r\n").getBytes(StandardCharsets.US_ASCII);
+        this.idleReuseMaxNanos = idleReuseMax.toNanos();
         this.waiting = new ArrayBlockingQueue<>(callsWaitingMax);
         for (int connection = 0; connection < connectionsMax; connection++) {
-            connections.add(Thread.ofVirtual().name("bench-wire-" + port + "-", connection).start(this::serve));
+            threads.add(Thread.ofVirtual().name("bench-wire-" + port + "-", connection).start(this::serve));
         }
+        threads.add(Thread.ofVirtual().name("bench-wire-" + port + "-watchdog").start(this::watch));
     }
 
     /**
      * Sends a POST of {@code json} (with an {@code Idempotency-Key} header unless {@code idempotencyKey} is null), to
-     * be answered by {@code deadlineNanos} ({@link System#nanoTime}). The answer completes on the connection's thread.
+     * be answered by {@code deadlineNanos} ({@link System#nanoTime}). The answer completes on the connection's thread;
+     * every call's answer completes, whatever happens (closed client, full queue, broken connection, deadline).
      */
     CompletableFuture<Answer> post(byte[] json, String idempotencyKey, long deadlineNanos) {
         CompletableFuture<Answer> answer = new CompletableFuture<>();
+        Call call = new Call(request(json, idempotencyKey), deadlineNanos, answer);
         if (closed) {
             answer.completeExceptionally(new RejectedExecutionException("the client is closed"));
-        } else if (!waiting.offer(new Call(request(json, idempotencyKey), deadlineNanos, answer))) {
+        } else if (!waiting.offer(call)) {
             answer.completeExceptionally(new RejectedExecutionException("more than " + (waiting.size() + waiting.remainingCapacity())
                     + " calls waiting for a connection"));
+        } else if (closed && waiting.remove(call)) {
+            // close() may have drained the queue between the check above and the offer: nobody would take this call.
+            answer.completeExceptionally(new RejectedExecutionException("the client closed before it was sent"));
         }
         return answer;
     }
@@ -117,52 +140,89 @@ final class WireClient implements AutoCloseable {
 
     /** One connection's thread: takes the next waiting call, answers it, keeps the connection for the next. */
     private void serve() {
-        Connection connection = null;
+        Connection[] kept = new Connection[1];
         try {
             while (!closed) {
                 Call call = waiting.poll(1, TimeUnit.SECONDS);
                 if (call != null) {
-                    connection = answer(call, connection);
+                    answer(call, kept);
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // closing
         } finally {
-            close(connection);
+            close(kept[0]);
         }
     }
 
-    /** Answers {@code call} on {@code connection} (or a new one); returns the connection to keep, or null. */
-    private Connection answer(Call call, Connection connection) {
-        long leftNanos = call.deadlineNanos() - System.nanoTime();
-        if (leftNanos <= 0) {
-            call.answer().completeExceptionally(new HttpTimeoutException("its deadline passed before a connection was free: not sent"));
-            return connection;
-        }
-        Connection used = connection;
+    /**
+     * Answers {@code call} on the connection in {@code kept[0]} (or a new one, left there for the next call; null when
+     * it had to be closed). The call's answer is completed on every path, an {@link Error} included (then rethrown).
+     */
+    private void answer(Call call, Connection[] kept) {
         try {
-            if (used != null && System.nanoTime() - used.idleSinceNanos > IDLE_REUSE_MAX.toNanos()) {
-                close(used);
-                used = null;
+            Response response = exchange(call, kept);
+            call.answer().complete(response.answer());
+            if (response.close()) {
+                close(kept[0]);
+                kept[0] = null;
             }
-            if (used == null) {
-                used = connect(leftNanos);
+        } catch (Throwable failure) {
+            Connection broken = kept[0];
+            kept[0] = null;
+            close(broken);
+            call.answer().completeExceptionally(broken != null && broken.expired ? new SocketTimeoutException(
+                    "no answer within its deadline (" + failure.getClass().getSimpleName() + ")") : failure);
+            if (failure instanceof Error error) {
+                throw error;
             }
+        }
+    }
+
+    private Response exchange(Call call, Connection[] kept) throws IOException {
+        if (kept[0] != null && System.nanoTime() - kept[0].idleSinceNanos > idleReuseMaxNanos) {
+            close(kept[0]);
+            kept[0] = null;
+        }
+        if (kept[0] == null && call.deadlineNanos() - System.nanoTime() > 0) {
+            kept[0] = connect(call.deadlineNanos() - System.nanoTime());
+        }
+        if (call.deadlineNanos() - System.nanoTime() <= 0) {
+            // Checked after connecting too: a handshake may outlast a call's deadline, and a late call is never sent.
+            throw new HttpTimeoutException("its deadline passed before a connection was ready: not sent");
+        }
+        Connection used = kept[0];
+        used.deadlineNanos = call.deadlineNanos();
+        busy.add(used);
+        try {
             used.socket.setSoTimeout(millis(call.deadlineNanos() - System.nanoTime()));
             used.out.write(call.request());
             used.out.flush();
-            Response response = read(used.in);
-            call.answer().complete(response.answer());
-            if (response.close()) {
-                close(used);
-                return null;
-            }
+            return read(used.in);
+        } finally {
+            busy.remove(used);
             used.idleSinceNanos = System.nanoTime();
-            return used;
-        } catch (IOException | RuntimeException e) {
-            close(used);
-            call.answer().completeExceptionally(e);
-            return null;
+        }
+    }
+
+    /**
+     * Closes the connection of a call past its deadline: the socket's time-out bounds each read, not a whole answer
+     * read in many, nor a write; this bounds the call.
+     */
+    private void watch() {
+        try {
+            while (!closed) {
+                Thread.sleep(WATCHDOG_INTERVAL);
+                long now = System.nanoTime();
+                for (Connection connection : busy) {
+                    if (now - connection.deadlineNanos > 0) {
+                        connection.expired = true;
+                        connection.closeSocket();
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing
         }
     }
 
@@ -181,23 +241,20 @@ final class WireClient implements AutoCloseable {
             parameters.setEndpointIdentificationAlgorithm("HTTPS"); // as the JDK client: the server's name is checked
             socket.setSSLParameters(parameters);
             socket.startHandshake();
+            Connection connection = new Connection(socket, new Input(socket.getInputStream()), socket.getOutputStream());
             open.incrementAndGet();
-            return new Connection(socket, new Input(socket.getInputStream()), socket.getOutputStream());
+            return connection;
         } catch (IOException | RuntimeException e) {
             plain.close();
             throw e;
         }
     }
 
+    /** Closes {@code connection} once (a second close does nothing). */
     private void close(Connection connection) {
-        if (connection == null) {
-            return;
-        }
-        open.decrementAndGet();
-        try {
-            connection.socket.close();
-        } catch (IOException e) {
-            // Closing a broken connection: nothing left to do with it.
+        if (connection != null && connection.markClosed()) {
+            open.decrementAndGet();
+            connection.closeSocket();
         }
     }
 
@@ -205,20 +262,50 @@ final class WireClient implements AutoCloseable {
         final SSLSocket socket;
         final Input in;
         final OutputStream out;
-        long idleSinceNanos = System.nanoTime();
+        volatile long idleSinceNanos = System.nanoTime();
+        /** The deadline of the call on it (read by the watchdog). */
+        volatile long deadlineNanos;
+        /** Set by the watchdog before it closes the socket: the call's failure is its deadline. */
+        volatile boolean expired;
+        private final AtomicBoolean closed = new AtomicBoolean();
 
         Connection(SSLSocket socket, Input in, OutputStream out) {
             this.socket = socket;
             this.in = in;
             this.out = out;
         }
+
+        boolean markClosed() {
+            return closed.compareAndSet(false, true);
+        }
+
+        void closeSocket() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // Closing a broken connection: nothing left to do with it.
+            }
+        }
     }
 
     /** An answer, and whether its connection must be closed after it. */
     record Response(Answer answer, boolean close) {}
 
-    /** Reads one HTTP/1.1 answer from {@code in}, bounded. */
+    /** Interim (1xx) answers skipped before a final one, at most. */
+    static final int INTERIM_ANSWERS_MAX = 8;
+
+    /** Reads one HTTP/1.1 final answer from {@code in} (interim 1xx answers before it are skipped), bounded. */
     static Response read(Input in) throws IOException {
+        for (int interim = 0; interim <= INTERIM_ANSWERS_MAX; interim++) {
+            Response response = readOne(in);
+            if (response.answer().status() >= 200) {
+                return response;
+            }
+        }
+        throw new ProtocolException("more than " + INTERIM_ANSWERS_MAX + " interim answers");
+    }
+
+    private static Response readOne(Input in) throws IOException {
         String statusLine = in.line(true);
         if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ') {
             throw new ProtocolException("not an HTTP/1.x status line: " + abbreviate(statusLine));
@@ -253,6 +340,9 @@ final class WireClient implements AutoCloseable {
             }
         }
         byte[] body;
+        if (status == 101) {
+            throw new ProtocolException("a protocol switch was not asked for");
+        }
         if (status == 204 || status == 304 || status < 200) {
             body = new byte[0];
         } else if (chunked) {
@@ -411,10 +501,10 @@ final class WireClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        connections.forEach(Thread::interrupt);
-        for (Thread connection : connections) {
+        threads.forEach(Thread::interrupt);
+        for (Thread thread : threads) {
             try {
-                connection.join(Duration.ofSeconds(5));
+                thread.join(Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

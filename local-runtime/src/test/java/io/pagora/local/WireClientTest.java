@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -112,23 +113,29 @@ class WireClientTest {
     @Test
     void aLateAnswerFailsItsCallAndIsNeverReadAsTheNextCallsAnswer() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
+        List<String> keys = java.util.Collections.synchronizedList(new ArrayList<>());
         URI uri = start(exchange -> {
             String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+            keys.add(key);
             if (key.equals("slow")) {
                 await(release);
             }
             answer(exchange, 202, key);
         });
         try (WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 4)) {
+            assertThat(client.post(new byte[0], "first", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS).body())
+                    .as("a first call opens the connection, so the slow one's deadline is all the server's").isEqualTo("first");
             CompletableFuture<WireClient.Answer> slow = client.post(new byte[0], "slow", System.nanoTime() + Duration.ofMillis(300).toNanos());
             assertThatThrownBy(() -> slow.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(SocketTimeoutException.class);
+            assertThat(keys).as("the slow call reached the server").contains("slow");
             assertThat(LoadGenerator.answerClass(null, slow.handle((answer, failure) -> failure).get()))
                     .isEqualTo("no answer: SocketTimeoutException");
+            assertThat(client.openConnections()).as("the late answer's connection is closed").isZero();
             release.countDown();
 
             WireClient.Answer next = client.post(new byte[0], "next", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
-            assertThat(next.body()).as("the late answer's connection was closed, not read on").isEqualTo("next");
+            assertThat(next.body()).as("the late answer is never read as the next call's").isEqualTo("next");
             assertThat(connectionsSeen.get()).isEqualTo(2);
         }
     }
@@ -165,10 +172,12 @@ class WireClientTest {
         try (WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 1)) {
             client.post(new byte[0], "on-the-wire", System.nanoTime() + DEADLINE_NANOS);
             waitUntil(() -> client.openConnections() == 1);
-            client.post(new byte[0], "waiting", System.nanoTime() + DEADLINE_NANOS);
+            CompletableFuture<WireClient.Answer> waiting = client.post(new byte[0], "waiting", System.nanoTime() + DEADLINE_NANOS);
             CompletableFuture<WireClient.Answer> refused = client.post(new byte[0], "one-too-many", System.nanoTime() + DEADLINE_NANOS);
-            assertThat(refused).isCompletedExceptionally();
+            assertThatThrownBy(() -> refused.getNow(null)).hasCauseInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("calls waiting for a connection");
             release.countDown();
+            assertThat(waiting.get(10, TimeUnit.SECONDS).status()).as("the call that found room is answered").isEqualTo(202);
         }
     }
 
@@ -188,7 +197,67 @@ class WireClientTest {
     }
 
     @Test
+    void aConnectionIdleLongerThanItsServerMightKeepItIsNotReused() throws Exception {
+        URI uri = start(exchange -> answer(exchange, 202, "ok"));
+        try (WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 4, Duration.ofMillis(100))) {
+            client.post(new byte[0], "a", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
+            client.post(new byte[0], "b", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
+            assertThat(connectionsSeen.get()).as("back to back: one connection").isEqualTo(1);
+            Thread.sleep(300);
+            client.post(new byte[0], "c", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
+            assertThat(connectionsSeen.get()).as("after idling past the bound: a new one").isEqualTo(2);
+            assertThat(client.openConnections()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anAnswerThatTricklesInPastItsDeadlineFailsTheCallThoughEachReadIsOnTime() throws Exception {
+        URI uri = start(exchange -> {
+            exchange.sendResponseHeaders(202, 0);
+            for (int piece = 0; piece < 20; piece++) {
+                exchange.getResponseBody().write('x');
+                exchange.getResponseBody().flush();
+                sleep(100);
+            }
+        });
+        try (WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 4)) {
+            client.post(new byte[0], "warm", System.nanoTime() + Duration.ofSeconds(30).toNanos()).get(10, TimeUnit.SECONDS);
+            long started = System.nanoTime();
+            CompletableFuture<WireClient.Answer> trickled = client.post(new byte[0], "k", started + Duration.ofMillis(500).toNanos());
+            assertThatThrownBy(() -> trickled.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SocketTimeoutException.class)
+                    .hasMessageContaining("within its deadline");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("ended near its deadline, not after 2 s of pieces")
+                    .isLessThan(Duration.ofMillis(1500));
+        }
+    }
+
+    @Test
+    void closingFailsTheCallsStillWaitingAndRefusesNewOnes() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        URI uri = start(exchange -> {
+            await(release);
+            answer(exchange, 202, "ok");
+        });
+        WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 4);
+        CompletableFuture<WireClient.Answer> onTheWire = client.post(new byte[0], "a", System.nanoTime() + DEADLINE_NANOS);
+        waitUntil(() -> client.openConnections() == 1);
+        CompletableFuture<WireClient.Answer> waiting = client.post(new byte[0], "b", System.nanoTime() + DEADLINE_NANOS);
+        client.close();
+        release.countDown();
+        assertThat(onTheWire).as("its connection closed under it").isCompletedExceptionally();
+        assertThatThrownBy(() -> waiting.getNow(null)).hasCauseInstanceOf(RejectedExecutionException.class);
+        assertThatThrownBy(() -> client.post(new byte[0], "c", System.nanoTime() + DEADLINE_NANOS).getNow(null))
+                .hasCauseInstanceOf(RejectedExecutionException.class);
+        assertThat(client.openConnections()).isZero();
+    }
+
+    @Test
     void answersAreReadAsSentAndEveryReadIsBounded() throws IOException {
+        WireClient.Input two = input("HTTP/1.1 202 \r\nContent-Length: 3\r\n\r\none" + "HTTP/1.1 429 \r\nContent-Length: 3\r\n\r\ntwo");
+        assertThat(WireClient.read(two).answer().body()).isEqualTo("one");
+        assertThat(WireClient.read(two).answer()).as("the next answer, intact").isEqualTo(new WireClient.Answer(429, false, "two"));
+        assertThat(read("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 \r\nLink: x\r\n\r\nHTTP/1.1 202 \r\nContent-Length: 2\r\n\r\nok"))
+                .as("interim answers are skipped").isEqualTo(new WireClient.Response(new WireClient.Answer(202, false, "ok"), false));
         assertThat(read("HTTP/1.1 202 \r\nContent-Length: 5\r\n\r\nhello")).isEqualTo(
                 new WireClient.Response(new WireClient.Answer(202, false, "hello"), false));
         assertThat(read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n"))
@@ -212,7 +281,19 @@ class WireClientTest {
     }
 
     private static WireClient.Response read(String wire) throws IOException {
-        return WireClient.read(new WireClient.Input(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1))));
+        return WireClient.read(input(wire));
+    }
+
+    private static WireClient.Input input(String wire) {
+        return new WireClient.Input(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1)));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** An HTTPS server on 127.0.0.1 that asks for a client certificate from the test CA, as payment-api does. */
