@@ -51,9 +51,14 @@ final class OverloadBench {
         }
     }
 
-    /** One phase's window: the second bank's accept latencies, and each bank's answers by class in the whole phase. */
+    /**
+     * One phase's window: the second bank's accept latencies, and each bank's answers by class in the whole phase; the
+     * platform's CPU and the load generator's own (it shares the machine: a flood that costs the generator a core
+     * leaves the platform one) in the window.
+     */
     record Phase(String name, double[] secondBankAcceptMs, Map<String, Long> floodAnswers, Map<String, Long> secondAnswers,
-            long floodDropped, long secondDropped, Map<String, Double> cpuSeconds, double windowSeconds) {
+            long floodDropped, long secondDropped, Map<String, Double> cpuSeconds, double generatorCpuSeconds,
+            double windowSeconds) {
 
         double secondP99Ms() {
             return Bench.percentile(secondBankAcceptMs, 99);
@@ -129,9 +134,11 @@ final class OverloadBench {
                 .start(() -> flood.offer(settings.floodRate(), windowEnd));
         Bench.sleepUntil(windowStart);
         Map<String, Double> cpu0 = cpu.seconds(components);
+        double generator0 = cpu.ownSeconds();
         long wall0 = System.nanoTime();
         Bench.sleepUntil(windowEnd);
         Map<String, Double> cpu1 = cpu.seconds(components);
+        double generatorCpuSeconds = cpu.ownSeconds() - generator0;
         double windowSeconds = (System.nanoTime() - wall0) / 1e9;
         normalSender.join();
         if (floodSender != null) {
@@ -144,7 +151,7 @@ final class OverloadBench {
         return new Phase(name, normal.takeWindowLatenciesMs(),
                 flood == null ? Map.of() : minus(flood.answerClasses(), floodBefore), minus(normal.answerClasses(), normalBefore),
                 flood == null ? 0 : flood.dropped() - floodDropped0, normal.dropped() - normalDropped0, cpuSeconds,
-                windowSeconds);
+                generatorCpuSeconds, windowSeconds);
     }
 
     private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
@@ -216,6 +223,8 @@ final class OverloadBench {
                     phase.cpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum() / phase.windowSeconds(),
                     phase.cpuSeconds().entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(),
                             e.getValue() / phase.windowSeconds())).toList());
+            System.out.printf(Locale.ROOT, "  %-18s load generator CPU in the window: %.2f cores%n", "",
+                    phase.generatorCpuSeconds() / phase.windowSeconds());
         }
         System.out.println(failures.isEmpty() ? "  HELD" : "  DID NOT HOLD: " + String.join("; ", failures));
     }
@@ -239,6 +248,7 @@ final class OverloadBench {
             p.put("flooding_bank_answers", phase.floodAnswers());
             p.put("dropped", phase.floodDropped() + phase.secondDropped());
             p.put("cpu_seconds", phase.cpuSeconds());
+            p.put("load_generator_cpu_seconds", phase.generatorCpuSeconds());
             p.put("window_s", phase.windowSeconds());
             phaseJson.add(p);
         }

@@ -58,6 +58,6 @@ class OverloadBenchTest {
 
     private static OverloadBench.Phase phase(String name, double[] secondMs, Map<String, Long> flood, Map<String, Long> second,
             long floodDropped) {
-        return new OverloadBench.Phase(name, secondMs, flood, second, floodDropped, 0, Map.of(), 60);
+        return new OverloadBench.Phase(name, secondMs, flood, second, floodDropped, 0, Map.of(), 0, 60);
     }
 }
