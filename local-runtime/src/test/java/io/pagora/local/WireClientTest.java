@@ -165,10 +165,7 @@ class WireClientTest {
     @Test
     void moreCallsThanMayWaitAreRefusedAtOnce() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        URI uri = start(exchange -> {
-            await(release);
-            answer(exchange, 202, "ok");
-        });
+        URI uri = startAnsweringOnRelease(release);
         try (WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 1)) {
             client.post(new byte[0], "on-the-wire", System.nanoTime() + DEADLINE_NANOS);
             waitUntil(() -> client.openConnections() == 1);
@@ -234,10 +231,7 @@ class WireClientTest {
     @Test
     void closingFailsTheCallsStillWaitingAndRefusesNewOnes() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        URI uri = start(exchange -> {
-            await(release);
-            answer(exchange, 202, "ok");
-        });
+        URI uri = startAnsweringOnRelease(release);
         WireClient client = new WireClient(AUTHORITY.bank(10_001_111).sslContext(), uri, 1, 4);
         CompletableFuture<WireClient.Answer> onTheWire = client.post(new byte[0], "a", System.nanoTime() + DEADLINE_NANOS);
         waitUntil(() -> client.openConnections() == 1);
@@ -319,6 +313,14 @@ class WireClientTest {
         });
         server.start();
         return URI.create("https://127.0.0.1:" + server.getAddress().getPort() + "/payments");
+    }
+
+    /** A server that holds every call until {@code release}, then answers it 202. */
+    private URI startAnsweringOnRelease(CountDownLatch release) throws IOException {
+        return start(exchange -> {
+            await(release);
+            answer(exchange, 202, "ok");
+        });
     }
 
     private static void answer(HttpExchange exchange, int status, String body) throws IOException {
