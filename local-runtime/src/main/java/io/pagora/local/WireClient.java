@@ -167,6 +167,8 @@ final class WireClient implements AutoCloseable {
                 close(kept[0]);
                 kept[0] = null;
             }
+        } catch (NotSent late) {
+            call.answer().completeExceptionally(late); // the connection is sound: kept for the next call
         } catch (Throwable failure) {
             Connection broken = kept[0];
             kept[0] = null;
@@ -176,6 +178,16 @@ final class WireClient implements AutoCloseable {
             if (failure instanceof Error error) {
                 throw error;
             }
+        }
+    }
+
+    /**
+     * A call whose deadline passed before it was written: nothing was sent, so its connection (if any) is kept. Closing
+     * it would make the next call pay a TLS handshake, in the overload a client is meant to survive.
+     */
+    private static final class NotSent extends HttpTimeoutException {
+        NotSent() {
+            super("its deadline passed before a connection was ready: not sent");
         }
     }
 
@@ -189,7 +201,7 @@ final class WireClient implements AutoCloseable {
         }
         if (call.deadlineNanos() - System.nanoTime() <= 0) {
             // Checked after connecting too: a handshake may outlast a call's deadline, and a late call is never sent.
-            throw new HttpTimeoutException("its deadline passed before a connection was ready: not sent");
+            throw new NotSent();
         }
         Connection used = kept[0];
         used.deadlineNanos = call.deadlineNanos();

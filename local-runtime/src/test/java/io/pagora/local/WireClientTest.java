@@ -159,6 +159,11 @@ class WireClientTest {
             assertThatThrownBy(() -> behind.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(HttpTimeoutException.class)
                     .hasMessageContaining("not sent");
             assertThat(keys).as("what the server received").containsExactly("first");
+
+            assertThat(client.post(new byte[0], "after", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS).status())
+                    .isEqualTo(202);
+            assertThat(connectionsSeen.get()).as("nothing was sent, so the connection was kept, not handshaken anew")
+                    .isEqualTo(1);
         }
     }
 
