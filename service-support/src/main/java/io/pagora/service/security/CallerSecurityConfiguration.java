@@ -24,6 +24,7 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.userdetails.UserDetailsByNameServiceWrapper;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
@@ -68,6 +69,17 @@ public class CallerSecurityConfiguration {
      * may run above {@code max-connections}, but never past this many times it.
      */
     private static final int TRACKED_PER_CONNECTION_MAX = 4;
+
+    /**
+     * Spring Security observes nothing here (these services export no traces). Turning its observations off in
+     * properties left its filter chain decorated all the same: every filter of every request wrapped by
+     * {@code ObservationFilterChainDecorator} making no-op observations, in 45 % of payment-api's CPU samples under a
+     * single-payment flood (the decorator's own frames 3.7 %). Without observations the chain is not decorated.
+     */
+    @Bean
+    static SecurityObservationSettings securityObservationSettings() {
+        return SecurityObservationSettings.noObservations();
+    }
 
     @Bean
     AccessRefusals accessRefusals(MeterRegistry meters) {

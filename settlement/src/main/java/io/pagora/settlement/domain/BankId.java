@@ -11,8 +11,10 @@ public record BankId(int ispb) {
         }
     }
 
+    /** The 8 digits, zero-padded. Not {@code String.format}: a caller's name is built on every request. */
     @Override
     public String toString() {
-        return String.format("%08d", ispb);
+        String digits = Integer.toString(ispb);
+        return "00000000".substring(digits.length()) + digits;
     }
 }
