@@ -29,9 +29,10 @@ import java.util.UUID;
  * cut: every balance is then judged against the fundings and exactly the payments posted up to it.
  *
  * <p>No prefix matches when the ledger and the read model disagree, but also when the read includes a settlement the
- * read model has not projected yet (a lag longer than verify's pause) or, on the PostgreSQL ledger, when two
- * transactions committed out of their timestamps' order: verify then reads again (a few times), and if no read has an
- * exact cut it judges at the closest one, where the disagreeing accounts show with their differences.
+ * read model has not projected yet (a lag longer than verify's pause): verify then reads again (a few times), and if no
+ * read has an exact cut it judges at the closest one, where the disagreeing accounts show with their differences. Both
+ * ledgers stamp in commit order (the PostgreSQL one through its clock row, V3__ledger_clock.sql), so a commit never
+ * lands below a cut already read.
  */
 final class ConsistentCut {
 

@@ -72,6 +72,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -1093,6 +1094,78 @@ public abstract class LedgerContract extends LedgerFixture {
             }
         }
         assertMoneyInvariants();
+    }
+
+    @Test
+    @Timeout(120)
+    @DisplayName("account batches committed concurrently get distinct timestamps: the account walk finds each account once")
+    void concurrentAccountBatchesGetDistinctTimestamps() throws Exception {
+        // A backend that stamps a batch from a clock each transaction reads alone gives two batches that read it in
+        // the same tick the same timestamps (the demo's four banks, registered at once, did); an account walk paging
+        // "after the last timestamp" then skips accounts, and a reconciliation that walks the set misses them.
+        // TigerBeetle stamps every event once, in commit order. Many small rounds: a race needs one tick to land in.
+        int walked = 2_000_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000);
+        int racers = 16;
+        int rounds = 40;
+        int pageSize = 64;
+        Set<Id128> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        for (int round = 0; round < rounds; round++) {
+            race(IntStream.range(0, racers).mapToObj(racer -> (Callable<Boolean>) () -> {
+                List<NewAccount> batch = List.of(NewAccount.of(newId(), walked, CODE, NO_LIMIT),
+                        NewAccount.of(newId(), walked, CODE, NO_LIMIT));
+                assertThat(ledger.createAccounts(batch)).containsOnly(AccountResult.OK);
+                batch.forEach(account -> created.add(account.id()));
+                return true;
+            }).toList());
+        }
+
+        List<Account> seen = new ArrayList<>();
+        long after = 0;
+        for (int page = 0; page <= created.size() / pageSize; page++) {
+            List<Account> accounts = ledger.queryAccounts(walked, after, pageSize);
+            seen.addAll(accounts);
+            if (accounts.size() < pageSize) {
+                break;
+            }
+            after = accounts.getLast().timestamp();
+        }
+        assertThat(seen.stream().map(Account::timestamp).distinct().count()).as("distinct timestamps")
+                .isEqualTo(seen.size());
+        assertThat(seen.stream().map(Account::id).toList()).as("the walk").doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(created);
+    }
+
+    @Test
+    @Timeout(120)
+    @DisplayName("transfer batches committed concurrently get distinct timestamps, after every transfer committed before them")
+    void concurrentTransferBatchesGetDistinctTimestamps() throws Exception {
+        int racers = 16;
+        int rounds = 40;
+        List<Id128> payers = IntStream.range(0, racers).mapToObj(i -> funded(1_000)).toList();
+        Id128 payee = account(NO_LIMIT);
+        long before = lookupTransfer(transferOf(funded(1), payee)).timestamp();
+        List<Id128> ids = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int round = 0; round < rounds; round++) {
+            race(payers.stream().map(payer -> (Callable<Boolean>) () -> {
+                List<NewTransfer> batch = List.of(tx().debit(payer).credit(payee).amount(1).build(),
+                        tx().debit(payer).credit(payee).amount(1).pending(LONG_TIMEOUT).build());
+                assertThat(ledger.createTransfers(batch)).containsOnly(OK);
+                batch.forEach(transfer -> ids.add(transfer.id()));
+                return true;
+            }).toList());
+        }
+
+        List<Long> timestamps = ledger.lookupTransfers(List.copyOf(ids)).stream().map(Transfer::timestamp).toList();
+        assertThat(timestamps).hasSize(racers * rounds * 2).doesNotHaveDuplicates().allMatch(t -> t > before);
+        assertThat(balances(payee)).isEqualTo(new Balances(0, 0, (long) racers * rounds, 1 + (long) racers * rounds));
+        assertMoneyInvariants();
+    }
+
+    /** One unit from {@code from} to {@code to}, committed; the transfer's id. */
+    private Id128 transferOf(Id128 from, Id128 to) {
+        NewTransfer transfer = tx().debit(from).credit(to).amount(1).build();
+        assertThat(create(transfer)).isEqualTo(OK);
+        return transfer.id();
     }
 
     // =============================================================================================

@@ -47,6 +47,28 @@ final class LedgerSql {
         }
     }
 
+    /**
+     * Hands {@code events} timestamps to this transaction: the last of them is returned, the first is
+     * {@code last - events + 1}, all above every timestamp handed out before and at least {@code atLeastNs}. The
+     * clock row stays locked until this transaction ends, so a later batch waits and stamps after it: timestamps
+     * are distinct and follow commit order (V3__ledger_clock.sql). Take it last, after the account locks, so
+     * no lock is ever awaited while it is held.
+     */
+    long stamp(Connection connection, int events, long atLeastNs) throws SQLException {
+        Check.that(events > 0, "a stamp covers at least one event: %d", events);
+        try (PreparedStatement statement = connection.prepareStatement(
+                "UPDATE ledger.clock SET last_timestamp = GREATEST(last_timestamp + ?, ?) RETURNING last_timestamp")) {
+            statement.setLong(1, events);
+            statement.setLong(2, atLeastNs);
+            try (ResultSet rows = statement.executeQuery()) {
+                Check.that(rows.next(), "the ledger clock has its row (V3__ledger_clock.sql)");
+                long lastNs = rows.getLong(1);
+                Check.that(!rows.next(), "the ledger clock has one row");
+                return lastNs;
+            }
+        }
+    }
+
     Map<Id128, Account> selectAccounts(Connection connection, Set<Id128> ids, boolean forUpdate) throws SQLException {
         String query = "SELECT " + ACCOUNT_COLUMNS + " FROM ledger.accounts WHERE id = ANY(?) ORDER BY id"
                 + (forUpdate ? " FOR UPDATE" : "");

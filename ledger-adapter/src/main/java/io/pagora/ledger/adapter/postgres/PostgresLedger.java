@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <p>One batch is one database transaction, processed set-based in a constant number of round trips
  * whatever its size (never one statement per transfer):
  * <ol>
- *   <li>read the ledger clock and the transfers the batch names (its ids and pending ids), so it knows
+ *   <li>read the wall clock and the transfers the batch names (its ids and pending ids), so it knows
  *       every account it can touch;
  *   <li>if any of those accounts holds a due (timed-out but unreleased) reservation, release those first
  *       in a short transaction of their own, then start again at the same ledger time — so expiry is
@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  *       order, so concurrent batches queue instead of deadlocking;
  *   <li>re-read, under the locks, every transfer the batch names (a concurrent batch may have created
  *       one of its ids, or resolved one of its pending transfers, meanwhile);
+ *   <li>take the ledger clock's row last ({@link LedgerSql#stamp}): the batch's timestamps, distinct from every
+ *       other event's and in commit order, as TigerBeetle's are; the row stays locked until commit;
  *   <li>run TigerBeetle's state machine in memory ({@link TransferStateMachine});
  *   <li>write back with one statement per kind: insert transfers, update balances, update pending
  *       states, record failed ids — then commit.
@@ -102,10 +104,12 @@ public final class PostgresLedger implements Ledger {
             return List.of();
         }
         return inTransaction("create_accounts", connection -> {
-            long nowNs = sql.begin(connection, config);
+            long clockNs = sql.begin(connection, config);
             Set<Id128> ids = new HashSet<>();
             accounts.forEach(account -> ids.add(account.id()));
-            AccountStateMachine machine = new AccountStateMachine(sql.selectAccounts(connection, ids, false), nowNs);
+            Map<Id128, Account> existing = sql.selectAccounts(connection, ids, false);
+            long stampNs = sql.stamp(connection, accounts.size(), clockNs);
+            AccountStateMachine machine = new AccountStateMachine(existing, stampNs);
             List<AccountResult> results = machine.execute(accounts);
             sql.insertAccounts(connection, machine.createdAccounts());
             return results;
@@ -185,10 +189,13 @@ public final class PostgresLedger implements Ledger {
                 requireLocked(accounts, pending.transfer.creditAccountId());
             }
         }
-        requireNoneDue(sql.selectDuePending(connection, accounts.keySet(), nowNs), nowNs);
+        // The batch's timestamps, distinct and in commit order; its last is the batch's time from here on (it is at
+        // least nowNs, so the due set can only have grown, and is checked again at it).
+        long stampNs = sql.stamp(connection, batch.size(), nowNs);
+        requireNoneDue(sql.selectDuePending(connection, accounts.keySet(), stampNs), stampNs);
 
         TransferStateMachine machine = new TransferStateMachine(accounts, transfers, sql.selectFailedIds(connection, ids),
-                nowNs);
+                stampNs);
         List<TransferResult> results = machine.execute(batch);
 
         sql.insertTransfers(connection, machine.createdTransfers());

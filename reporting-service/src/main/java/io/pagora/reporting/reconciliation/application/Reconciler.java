@@ -603,10 +603,10 @@ public final class Reconciler {
     }
 
     /**
-     * Reports a disagreement the second consecutive cut in a row shows, once until the account agrees again. One
-     * cut is proof enough on TigerBeetle (it applies each request alone, in timestamp order); the PostgreSQL ledger
-     * stamps a transaction when it begins, before it locks the accounts, so two touching one account can commit out
-     * of their timestamps' order, and one cut that falls between them is not (two in a row rarely are).
+     * Reports a disagreement the second consecutive cut in a row shows, once until the account agrees again. Both
+     * ledgers stamp in commit order (TigerBeetle applies each request alone; the PostgreSQL ledger takes its clock row
+     * after its account locks and holds it to commit), so one cut is proof; the second costs one round's delay and
+     * keeps a backend whose stamps did not follow commit order from raising false alarms.
      *
      * @return whether it was reported now
      */
