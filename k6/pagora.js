@@ -23,6 +23,7 @@
 // reporting-service and fails the run if one is missing or duplicated (lib/settlement.js); handleSummary()
 // prints accepted/s, settled/s, accept and accept→settled latency, outcomes, and writes a JSON summary.
 // Every knob is in lib/config.js. Loopback targets only unless ALLOW_REMOTE=1.
+import exec from 'k6/execution';
 import { config } from './lib/config.js';
 import { buildOptions, iterationTags } from './lib/scenarios.js';
 import { prepareParticipants } from './lib/setup.js';
@@ -52,7 +53,7 @@ function observer() {
 /** load, stress, spike, soak, hot-account: one payment per iteration. */
 export function payments(data) {
   const index = iterationIndex();
-  if (config.payments > 0 && index >= config.payments) {
+  if (config.payments > 0 && index >= config.payments && exec.scenario.name === config.scenario) {
     return; // PAYMENTS caps the run; the arrival schedule rounds up to whole seconds
   }
   sendOne(data, index, iterationTags());

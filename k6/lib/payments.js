@@ -56,9 +56,9 @@ export function paymentOf(data, index, kind) {
     payee = customers[(customers.indexOf(payer) + 1) % customers.length];
   }
   return {
-    key: `k6-${data.runId}-${config.scenario}-${index}`,
+    key: `k6-${data.runId}-${scenarioName()}-${index}`,
     kind,
-    body: { payerAccountId: payer, payeeAccountId: payee, amountCentavos, description: `k6 ${config.scenario} ${index}` },
+    body: { payerAccountId: payer, payeeAccountId: payee, amountCentavos, description: `k6 ${scenarioName()} ${index}` },
   };
 }
 
@@ -323,6 +323,14 @@ function log(line) {
   if (config.logAnswers) {
     console.log(line);
   }
+}
+
+/**
+ * The scenario a payment belongs to, in its key: with a warm-up, the warm-up's index i and the run's index i are two
+ * payments, not a replay.
+ */
+function scenarioName() {
+  return config.warmupSeconds > 0 ? exec.scenario.name : config.scenario;
 }
 
 /** The index of this iteration in its scenario, across all VUs (0, 1, 2, ...). */

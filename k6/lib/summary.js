@@ -2,7 +2,7 @@
 // default k6/results/<scenario>-<time>-summary.json, see defaultSummaryPath). The JSON keeps k6's own `metrics` too, so tools that read
 // k6 summaries (local-runtime's DemoReport) can read this file.
 import { config } from './config.js';
-import { spikePhases, stressSteps } from './scenarios.js';
+import { WARMUP_SCENARIO, judged, spikePhases, stressSteps } from './scenarios.js';
 import { caller } from './identity.js';
 
 export function summarize(data) {
@@ -61,7 +61,12 @@ function collectFigures(m) {
       openMax: value(m, 'monitor_open', 'max'),
       samples: value(m, 'monitor_open', 'count'),
     },
-    acceptLatencyMs: trend(m, latencyMetric),
+    acceptLatencyMs: trend(m, judged(latencyMetric)),
+    // The warm-up (WARMUP): shown, not judged.
+    warmup: config.warmupSeconds > 0 ? { seconds: config.warmupSeconds,
+      acceptLatencyMs: trend(m, `${latencyMetric}{scenario:${WARMUP_SCENARIO}}`),
+      unexpected: count(`unexpected_answers{scenario:${WARMUP_SCENARIO}}`),
+      droppedIterations: count(`dropped_iterations{scenario:${WARMUP_SCENARIO}}`) } : null,
     acceptLatencyMetric: latencyMetric,
     acceptToSettledMs: platformHistogram(m, 'platform_accept_to_settled'),
     acceptToVisibleMs: platformHistogram(m, 'platform_accept_to_visible'),
@@ -81,9 +86,9 @@ function collectFigures(m) {
     requests: {
       nsfAccepted: count('nsf_payments_accepted'), duplicatesSameId: count('duplicates_answered_same_id'),
       keyReusesRefused: count('conflicting_resends_refused'), unanswered: count('payments_unanswered'),
-      unexpected: count('unexpected_answers'), errorRate: value(m, 'payment_errors', 'rate'),
-      droppedIterations: count('dropped_iterations'), httpRequests: count('http_reqs'),
-      httpFailedRate: value(m, 'http_req_failed', 'rate'),
+      unexpected: count(judged('unexpected_answers')), errorRate: value(m, judged('payment_errors'), 'rate'),
+      droppedIterations: count(judged('dropped_iterations')), httpRequests: count('http_reqs'),
+      httpFailedRate: value(m, judged('http_req_failed'), 'rate'),
     },
   };
 }
@@ -182,6 +187,11 @@ function text(r, file) {
   line(`run id        ${r.runId}   API ${config.apiUrl}, reporting ${config.reportingUrl}, clearing ${config.clearingUrl}`);
   line('');
   const q = f.requests;
+  if (f.warmup) {
+    line(`warm-up       ${f.warmup.seconds} s, not judged: accept ${quantiles(f.warmup.acceptLatencyMs)}; `
+      + `${f.warmup.unexpected} unexpected answers, dropped iterations ${f.warmup.droppedIterations}; `
+      + 'below, "payments" counts both, the latency and the error figures only the run after it');
+  }
   line(`payments      ${f.acceptedByK6} accepted by k6 (new ids; payment-api counted ${f.acceptedByPlatform === null ? 'n/a' : f.acceptedByPlatform}), `
     + `${q.nsfAccepted} of them deliberately NSF; ${q.duplicatesSameId} duplicates answered the same id, `
     + `${q.keyReusesRefused} key re-uses refused; ${q.unanswered} unanswered, ${q.unexpected} unexpected answers; `

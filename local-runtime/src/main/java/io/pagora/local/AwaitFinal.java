@@ -13,7 +13,7 @@ import java.util.UUID;
  * still not final at the deadline is the report's to judge.
  *
  * <pre>
- *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-warmup.log,var/demo/k6-measured.log --final-wait-seconds=120
+ *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-answers.log --final-wait-seconds=120
  *       [--reporting-schema=reporting] [ReadSide's connection options; the ledger's are accepted and unused]
  * </pre>
  */

@@ -155,6 +155,24 @@ class DemoReportTest {
     }
 
     @Test
+    void theLatencyAndTheDropsShownAreTheJudgedRunsNotTheWarmUps() throws Exception {
+        // One k6 run warms up first (k6/lib/scenarios.js WARMUP): its whole-run figures include the warm-up's seconds.
+        Path summary = Files.writeString(dir.resolve("k6-summary.json"), """
+                {"metrics": {
+                  "accept_latency": {"values": {"p(50)": 900.0, "p(95)": 7000.0, "p(99)": 8000.0, "count": 9000}},
+                  "accept_latency{scenario:load}": {"values": {"p(50)": 12.5, "p(95)": 40.0, "p(99)": 90.0, "count": 5000}},
+                  "dropped_iterations": {"values": {"count": 700}},
+                  "dropped_iterations{scenario:load}": {"values": {"count": 3}}
+                }}""");
+
+        List<String> lines = DemoReport.acceptLatency(summary);
+
+        assertThat(lines).anyMatch(line -> line.contains("p50     12.5 ms") && line.contains("(n=5000)"))
+                .noneMatch(line -> line.contains("900.0"))
+                .anyMatch(line -> line.contains("k6 dropped 3 iterations"));
+    }
+
+    @Test
     void aConsistentRunPassesEveryCheck() throws Exception {
         DemoReport.Result result = report();
 
