@@ -189,11 +189,14 @@ public final class PostgresLedger implements Ledger {
                 requireLocked(accounts, pending.transfer.creditAccountId());
             }
         }
-        // The batch's timestamps, distinct and in commit order; its last is the batch's time from here on (it is at
-        // least nowNs, so the due set can only have grown, and is checked again at it).
-        long stampNs = sql.stamp(connection, batch.size(), nowNs);
-        requireNoneDue(sql.selectDuePending(connection, accounts.keySet(), stampNs), stampNs);
+        requireNoneDue(sql.selectDuePending(connection, accounts.keySet(), nowNs), nowNs);
 
+        // The batch's timestamps, distinct and in commit order, at least nowNs. Due reservations were released up to
+        // nowNs (pinned on a retry, so the due set only shrinks and the retries end). The stamps can run past it, by
+        // the events of the batches committed meanwhile: a reservation falling due in between still counts until it
+        // is released, and posting it answers PENDING_TRANSFER_EXPIRED, as on TigerBeetle between a pending
+        // transfer's expiry and the pulse that releases it.
+        long stampNs = sql.stamp(connection, batch.size(), nowNs);
         TransferStateMachine machine = new TransferStateMachine(accounts, transfers, sql.selectFailedIds(connection, ids),
                 stampNs);
         List<TransferResult> results = machine.execute(batch);
