@@ -268,8 +268,20 @@ chaos_ledger_unavailable() {
   sockets="$(pg_home)/pgsocket"
   [[ "$(pg_home)" == "$VAR" ]] && sockets="$RUN/pgsocket"
   say "FAULT: the PostgreSQL ledger's tables locked for ${CHAOS_LEDGER_DOWN_SECONDS}s"
-  # One line: as_pg_user quotes it for su's /bin/sh, which does not read bash's $'...\n...' quoting.
-  as_pg_user "$bin/psql" -h "$sockets" -p "$PG_PORT" -U postgres -d "$DB_NAME" -v ON_ERROR_STOP=1 -qtA -c \
-    "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers, ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" \
-    >/dev/null || die "could not lock the ledger's tables"
+  # The tables are locked one after another, and a ledger transaction may hold one of them while it waits for
+  # another: PostgreSQL then aborts one of the two (deadlock detected). When it aborts the lock, nothing was held
+  # for long and the fault has not begun: take the locks again, a bounded number of times.
+  local attempt errors="$RUN/chaos-ledger-lock.err"
+  for attempt in 1 2 3 4 5; do
+    # One line: as_pg_user quotes it for su's /bin/sh, which does not read bash's $'...\n...' quoting.
+    if as_pg_user "$bin/psql" -h "$sockets" -p "$PG_PORT" -U postgres -d "$DB_NAME" -v ON_ERROR_STOP=1 -qtA -c \
+      "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers, ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep($CHAOS_LEDGER_DOWN_SECONDS); COMMIT;" \
+      >/dev/null 2>"$errors"; then
+      return
+    fi
+    grep -q "deadlock detected" "$errors" || { cat "$errors" >&2; die "could not lock the ledger's tables"; }
+    warn "locking the ledger's tables met a ledger transaction in a deadlock, and PostgreSQL aborted the lock (attempt $attempt of 5)"
+  done
+  cat "$errors" >&2
+  die "could not lock the ledger's tables: a deadlock each of 5 times"
 }
