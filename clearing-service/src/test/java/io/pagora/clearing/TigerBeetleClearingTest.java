@@ -1,5 +1,7 @@
 package io.pagora.clearing;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.testsupport.Books;
@@ -27,6 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * answering the redelivered chains with {@code exists} and expiring the unanswered ones itself. The
  * books balance and every payment has one final state.
  */
+@ServerBacked
 class TigerBeetleClearingTest extends ClearingTestBase {
 
     private static LocalTigerBeetle tigerBeetle;

@@ -1,5 +1,7 @@
 package io.pagora.e2e;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
@@ -63,6 +65,7 @@ import tools.jackson.databind.JsonNode;
  * called for), the duplicated outcomes changed nothing, the ledger's balances equal the settled
  * payments, SETTLED ⇔ post legs exist, and the money invariants hold.
  */
+@ServerBacked
 class ClearingCrashTest {
 
     static final double ACCEPT_RATE = 0.75;

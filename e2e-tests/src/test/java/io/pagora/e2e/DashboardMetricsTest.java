@@ -1,5 +1,7 @@
 package io.pagora.e2e;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
@@ -46,9 +48,10 @@ import tools.jackson.databind.JsonNode;
  * by the receiving bank, expired, refused by the API, replayed), every metric any panel's {@code expr}
  * (or template variable) selects is exported by at least one service's {@code /actuator/prometheus}.
  * A renamed meter or a typo in a dashboard fails here, with the list of missing names and where they
- * are used. It also checks the metric contract the load tests rely on (docs: README, Observability),
+ * are used. It also checks the metric contract the load tests rely on (docs/operations.md, Observability),
  * the {@code application} tag on every Pagora meter, and that no tag value is a payment or account id.
  */
+@ServerBacked
 class DashboardMetricsTest {
 
     static final double ACCEPT_RATE = 0.5;

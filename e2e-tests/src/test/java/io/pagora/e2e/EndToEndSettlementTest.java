@@ -1,5 +1,7 @@
 package io.pagora.e2e;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
@@ -68,6 +70,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * It runs on the PostgreSQL ledger, and on TigerBeetle when {@code TIGERBEETLE_BIN} names a binary
  * (otherwise that variant is reported SKIPPED, with the reason).
  */
+@ServerBacked
 class EndToEndSettlementTest {
 
     static final double ACCEPT_RATE = 0.8;

@@ -1,5 +1,7 @@
 package io.pagora.e2e;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.Books;
@@ -29,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * settled payments) against the ledger, and finds no mismatch where there is none; on the PostgreSQL ledger, and on TigerBeetle when {@code TIGERBEETLE_BIN} names one.
  * (That it finds a planted mismatch, by kind, is proven by reporting-service's OnlineReconciliationTest.)
  */
+@ServerBacked
 class OnlineReconciliationEndToEndTest {
 
     private static final int BANK_A = 31_313_131;

@@ -1,5 +1,7 @@
 package io.pagora.e2e;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.Books;
@@ -52,6 +54,7 @@ import tools.jackson.databind.JsonNode;
  * in exactly one final state, read model = ledger. Who may do what does not depend on the ledger backend: the
  * PostgreSQL ledger only.
  */
+@ServerBacked
 class ParticipantIsolationEndToEndTest {
 
     static final int BANK_A = 10_101_010;

@@ -1,5 +1,7 @@
 package io.pagora.e2e;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.Books;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code REJECTED(PREVIOUSLY_FAILED)} (the ledger keeps the refused transfer ids burned); the read side
  * must take that as the same rejection, not as a contradicting outcome.
  */
+@ServerBacked
 class RetryOfRefusedPaymentTest {
 
     @Test

@@ -1,5 +1,7 @@
 package io.pagora.local;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -51,6 +53,7 @@ import org.junit.jupiter.api.io.TempDir;
  * passes, and each kind of disagreement — the read model lying about an outcome, money the read model
  * does not know about, a broken ledger, an accepted payment lost — makes the matching check FAIL.
  */
+@ServerBacked
 class DemoReportTest {
 
     private static final BankId BANK_A = new BankId(1001);
@@ -363,8 +366,8 @@ class DemoReportTest {
 
     @Test
     void verifyPassesAfterTheReadmesWalkThroughRegistersFundsOpensAndPays() throws Exception {
-        // infra/local/README: the operator registers a bank and funds its reserve, the bank opens two customers,
-        // funds one, and pays from it; none of it is in the accounts file.
+        // As the README's curl walk-through does: the operator registers a bank and funds its reserve, the bank opens
+        // two customers, funds one, and pays from it; none of it is in the accounts file.
         BankId bankC = new BankId(1003);
         Participants participants = new Participants(ledger);
         participants.registerBank(bankC);

@@ -1,5 +1,7 @@
 package io.pagora.local;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The local broker is a real, durable Kafka: what it acknowledged (acks=all) is still there after a restart. */
+@ServerBacked
 class LocalKafkaTest {
 
     private static final String TOPIC = "pagora.local-kafka-test.v1";

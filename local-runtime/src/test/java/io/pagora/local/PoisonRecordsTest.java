@@ -1,5 +1,7 @@
 package io.pagora.local;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.PaymentEventCodec;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * outcome log reads the outcomes topic to its end, counting the poison apart from the real outcomes, and finds
  * no dead letters when no dead-letter topic exists.
  */
+@ServerBacked
 class PoisonRecordsTest {
 
     @TempDir

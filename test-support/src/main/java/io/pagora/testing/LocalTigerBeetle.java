@@ -108,6 +108,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
      * @throws IllegalStateException if the binary is refused, or does not format or listen; with its log tail
      */
     public static LocalTigerBeetle start(Path binary, String who) {
+        TestLane.requireServerLane("TigerBeetle (" + who + ")");
         if (!Files.isExecutable(binary)) {
             throw new IllegalStateException(BINARY_VARIABLE + "=" + binary + " is not an executable file");
         }

@@ -76,6 +76,7 @@ public final class TestKafka implements AutoCloseable {
     }
 
     private static TestKafka start(List<String> topics) {
+        TestLane.requireServerLane("Kafka (TestKafka)");
         EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, Topics.PARTITIONS, topics.toArray(String[]::new));
         // Never touch the JVM's system properties: every test passes the address explicitly.
         broker.brokerListProperty("pagora.test.kafka.brokers");

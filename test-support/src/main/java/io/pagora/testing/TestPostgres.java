@@ -96,6 +96,7 @@ public final class TestPostgres {
     }
 
     private static synchronized Server server() {
+        TestLane.requireServerLane("PostgreSQL (TestPostgres)");
         if (server == null) {
             server = start();
             System.out.println("[TestPostgres] using " + server.description());

@@ -91,6 +91,7 @@ public final class TigerBeetleServer implements AutoCloseable {
      * @throws DiedException if the shared server has died since
      */
     public static synchronized Optional<TigerBeetleServer> shared() {
+        TestLane.requireServerLane("TigerBeetle (TigerBeetleServer)");
         if (!attempted) {
             attempted = true;
             try {

@@ -1,5 +1,7 @@
 package io.pagora.clearing.application;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.domain.BankAnswer;
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * </ul>
  * Each ends with the books: every payment in exactly one final state, zero-sum, nothing negative.
  */
+@ServerBacked
 class OneOutcomePerPaymentTest {
 
     private TestPostgres.Database database;

@@ -1,5 +1,7 @@
 package io.pagora.clearing.application;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.testsupport.Books;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * LINKED_EVENT_FAILED]} (TigerBeetle semantics: {@code exists} breaks a linked chain) — and a void
  * after the post answers the ledger's earlier resolution.
  */
+@ServerBacked
 class RepeatedPhasesTest {
 
     @Test

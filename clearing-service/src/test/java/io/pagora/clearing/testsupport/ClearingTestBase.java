@@ -1,5 +1,7 @@
 package io.pagora.clearing.testsupport;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.clearing.ClearingServiceApplication;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
@@ -25,6 +27,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * database holding the real PostgreSQL ledger with a {@link PixWorld} in it, and the clearing
  * service started (and restarted) as a real Spring Boot application with {@link FaultInjection}.
  */
+@ServerBacked
 public abstract class ClearingTestBase {
 
     protected static final Duration OUTCOMES_TIMEOUT = Duration.ofSeconds(60);

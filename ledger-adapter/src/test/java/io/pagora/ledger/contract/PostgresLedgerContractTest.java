@@ -1,5 +1,7 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.testing.TestPostgres;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
  * the lazy expiry the contract already checks.
  */
 @DisplayName("PostgresLedger meets the ledger contract")
+@ServerBacked
 class PostgresLedgerContractTest extends LedgerContract {
 
     @Override

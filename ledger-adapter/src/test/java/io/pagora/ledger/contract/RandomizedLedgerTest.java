@@ -1,5 +1,7 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.testing.ledger.LedgerFixture;
 
 import io.pagora.testing.ledger.MoneyInvariants;
@@ -38,7 +40,6 @@ import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -64,6 +65,7 @@ import org.junit.jupiter.api.Timeout;
  * on the credit side), and no post or void ever targets them, so when they expire during the run changes
  * no result. They are checked once they have all expired, at the end.
  */
+@ServerBacked
 class RandomizedLedgerTest {
 
     private static final long SEED = Long.getLong("pagora.seed", new SecureRandom().nextLong());
@@ -105,19 +107,6 @@ class RandomizedLedgerTest {
         onPostgres.assertSameAs(onTigerBeetle, "seed=" + SEED);
         assertThat(onTigerBeetle.modelDisagreements()).as("seed=%d: TigerBeetle vs the reference model", SEED).isEmpty();
         assertThat(onPostgres.modelDisagreements()).as("seed=%d: PostgreSQL vs the reference model", SEED).isEmpty();
-    }
-
-    /**
-     * The oracle itself meets the whole {@link LedgerContract} (on the wall clock), the same suite real
-     * TigerBeetle passes: a disagreement between the model and a backend is then the backend's.
-     */
-    @Nested
-    @DisplayName("the reference model meets the ledger contract")
-    class ReferenceModelMeetsTheContract extends LedgerContract {
-        @Override
-        protected Ledger openLedger() {
-            return ReferenceLedger.onWallClock();
-        }
     }
 
     private static Consumer<String> postgresSweep(PostgresLedger ledger) {

@@ -1,5 +1,7 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.testing.TigerBeetleServer;
 
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.DisplayName;
  * its log tail.
  */
 @DisplayName("TigerBeetleLedger meets the ledger contract")
+@ServerBacked
 class TigerBeetleLedgerContractTest extends LedgerContract {
 
     /** Enough in-flight requests for the 16-thread races; generous deadline for a fresh replica. */

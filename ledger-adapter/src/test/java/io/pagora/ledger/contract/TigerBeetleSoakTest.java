@@ -1,5 +1,7 @@
 package io.pagora.ledger.contract;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.testing.ledger.MoneyInvariants;
 
 import io.pagora.testing.TigerBeetleServer;
@@ -40,6 +42,7 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * round at once with the server's log tail. SKIPPED (with the reason) when no TigerBeetle can be had.
  */
 @DisplayName("TigerBeetle soak: rounds of the contract and randomized workloads on one server")
+@ServerBacked
 class TigerBeetleSoakTest {
 
     private static final int ROUNDS_DEFAULT = 5;

@@ -1,5 +1,7 @@
 package io.pagora.ledger.testsupport;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.testing.TigerBeetleServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * Without {@code TIGERBEETLE_BIN} the test is SKIPPED. It moves no money: its calls create and look up
  * accounts only.
  */
+@ServerBacked
 class TigerBeetleServerDeathTest {
 
     /** The suites' deadline: what a blocked call would wait out without the harness's watch. */

@@ -53,7 +53,7 @@ class AccountEnumerationTest extends PaymentApiIntegrationTest {
         participants.registerBank(THIRD, "Banco Terceiro");
     }
 
-    /** The demo seeds customers 1..50 with chosen numbers; the README's numberless opening must still work. */
+    /** The demo seeds customers 1..50 with chosen numbers; docs/security.md's numberless opening must still work. */
     @Test
     @Order(1)
     void openingWithoutANumberSucceedsAfterFiftyChosenNumbers() {

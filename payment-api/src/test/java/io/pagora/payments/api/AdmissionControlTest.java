@@ -1,5 +1,7 @@
 package io.pagora.payments.api;
 
+import io.pagora.testing.ServerBacked;
+
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +41,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * Retry-After, at once and publishing nothing; once the group catches up, it accepts again. A lag that
  * cannot be judged (a group that never committed) refuses nothing.
  */
+@ServerBacked
 class AdmissionControlTest extends SecondInstanceTest {
 
     private static final String STUCK_GROUP = "stuck-clearing-" + UUID.randomUUID();

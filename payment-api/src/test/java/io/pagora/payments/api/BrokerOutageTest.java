@@ -1,5 +1,7 @@
 package io.pagora.payments.api;
 
+import io.pagora.testing.ServerBacked;
+
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,6 +65,7 @@ import org.springframework.test.context.DynamicPropertySource;
  *       attempt is in the broker and will settle, and a client told REJECTED would pay again under a new key.
  * </ul>
  */
+@ServerBacked
 class BrokerOutageTest extends SecondInstanceTest {
 
     /** The broken instance's whole budget: max.block.ms 1 s + ack timeout 2 s, with slack for a slow machine. */

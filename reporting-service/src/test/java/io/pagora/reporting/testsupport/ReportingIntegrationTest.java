@@ -1,5 +1,7 @@
 package io.pagora.reporting.testsupport;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.events.Topics;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.ChartOfAccounts;
@@ -38,6 +40,7 @@ import org.springframework.test.context.DynamicPropertySource;
         Topics.PAYMENTS_REQUESTED_DEAD_LETTER, Topics.PAYMENT_OUTCOMES_DEAD_LETTER})
 // Each class its own context, so its own broker and database: the next class's context calls database() again.
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@ServerBacked
 public abstract class ReportingIntegrationTest {
 
     @LocalServerPort

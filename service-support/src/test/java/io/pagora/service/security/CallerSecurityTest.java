@@ -1,5 +1,7 @@
 package io.pagora.service.security;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,6 +31,7 @@ import org.springframework.web.bind.annotation.RestController;
 @SpringBootTest(classes = CallerSecurityTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"spring.config.import=classpath:pagora-tls.yaml",
                 "management.endpoints.web.exposure.include=health,info,prometheus"})
+@ServerBacked
 class CallerSecurityTest {
 
     @SpringBootApplication

@@ -1,5 +1,7 @@
 package io.pagora.service.security;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,6 +25,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * profile and TLS on (a client without a certificate would name itself), or with the profile on another address;
  * and over TLS the header names nobody.
  */
+@ServerBacked
 class PlainHttpProfileTest {
 
     private static final String HEADER = CallerSecurityConfiguration.PLAIN_HTTP_IDENTITY_HEADER;

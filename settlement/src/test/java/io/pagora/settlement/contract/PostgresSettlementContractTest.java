@@ -1,5 +1,7 @@
 package io.pagora.settlement.contract;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.testing.TestPostgres;
@@ -7,6 +9,7 @@ import org.junit.jupiter.api.DisplayName;
 
 /** The {@link SettlementContract} on {@link PostgresLedger}, on a real PostgreSQL (one fresh database for the class). */
 @DisplayName("Settlement on PostgresLedger meets the settlement contract")
+@ServerBacked
 class PostgresSettlementContractTest extends SettlementContract {
 
     @Override

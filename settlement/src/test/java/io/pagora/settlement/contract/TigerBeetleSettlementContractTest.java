@@ -1,5 +1,7 @@
 package io.pagora.settlement.contract;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.testing.TigerBeetleServer;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.DisplayName;
  * {@value TigerBeetleServer#VERSION}). Without a server the class is reported SKIPPED with the reason.
  */
 @DisplayName("Settlement on TigerBeetleLedger meets the settlement contract")
+@ServerBacked
 class TigerBeetleSettlementContractTest extends SettlementContract {
 
     private static final TigerBeetleLedger.Config CONFIG = new TigerBeetleLedger.Config(Duration.ofSeconds(30), 32);

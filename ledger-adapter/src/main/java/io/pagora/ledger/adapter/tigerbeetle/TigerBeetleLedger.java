@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * The ledger port on a TigerBeetle cluster (server 0.16.78, through the 0.16.30 Java client: see the
- * README), through one shared {@link Client}.
+ * The ledger port on a TigerBeetle cluster (server 0.16.78, through the 0.16.30 Java client: see
+ * docs/testing.md), through one shared {@link Client}.
  *
  * <p>TigerBeetle's client is built for the cluster's safety, not for a caller with a deadline, so this
  * adapter adds what a payment service needs around it:

@@ -1,5 +1,7 @@
 package io.pagora.ledger.adapter.postgres;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.kernel.Id128;
 import io.pagora.testing.TestPostgres;
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.TestInstance;
  * {@link TestPostgres}), and random ids for the accounts and transfers a test creates.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ServerBacked
 abstract class PostgresLedgerTestBase {
 
     /** The ledger code these tests create their accounts and transfers on. */

@@ -1,5 +1,7 @@
 package io.pagora.ledger.adapter.tigerbeetle;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.testing.TigerBeetleServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +48,7 @@ import org.junit.jupiter.api.Test;
  * holds its slot; oversized batches are refused and empty ones answered without sending anything; and
  * every TigerBeetle result code maps to the domain code of the same name and position.
  */
+@ServerBacked
 class TigerBeetleLedgerTest {
 
     private static final int LEDGER_BRL = 986;

@@ -1,5 +1,7 @@
 package io.pagora.payments.api.testsupport;
 
+import io.pagora.testing.ServerBacked;
+
 import io.pagora.ledger.domain.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.TestKafka;
@@ -24,6 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = PaymentApiApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@ServerBacked
 public abstract class PaymentApiIntegrationTest {
 
     @LocalServerPort

@@ -1,5 +1,7 @@
 package io.pagora.payments.api.adapter.jdbc;
 
+import io.pagora.testing.ServerBacked;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.api.application.IdempotencyKeys.Claim;
@@ -31,6 +33,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * inside the window is recognised whatever partition its key was claimed in, even when two claims of one key
  * race across midnight; keys stored before the migration survive it and still replay.
  */
+@ServerBacked
 class IdempotencyKeyRetentionTest {
 
     static final int RETENTION_DAYS = 7;
