@@ -96,14 +96,11 @@ declare -A CHAOS_FAULT_SECONDS=([kill-clearing-twice]=75 [kill-reporting]=40 [ki
 chaos_platform() {
   local ledger="$1" summary="$2" dir scenario
   shift 2
-  if any_running; then
-    say "stopping the running platform first: chaos starts from fresh data"
-    down
-  fi
-  rm -rf "$VAR/postgres" "$VAR/postgres-embedded" "$VAR/kafka" "$VAR/tigerbeetle" "$VAR/prometheus" "$DEMO" \
-    "$(pg_fallback_home)"
+  remove_data chaos
   if [[ "$ledger" == postgresql ]]; then unset TIGERBEETLE_BIN; fi
+  # shellcheck disable=SC2034 # these globals are read by the launcher's functions that chaos calls (up, seed)
   PENDING_TIMEOUT="$CHAOS_PENDING_TIMEOUT"
+  # shellcheck disable=SC2034 # read by up
   RECONCILIATION_FINAL_WITHIN="${CHAOS_FINAL_WITHIN_SECONDS}s"
   # The demo's simulated banks (most accept, some refuse, a few never answer), but funds for the whole run: on the
   # demo's poor seeding the catalogue's payments were nearly all refused for funds after its first scenario. All
@@ -112,6 +109,7 @@ chaos_platform() {
   # k6 pays from one bank's customers, three quarters of it to other banks: that bank's reserve sends ~R$ 5 million
   # over the catalogue, so every reserve gets R$ 50 million (CHAOS_RESERVE_FUNDING; with the demo's R$ 1 million the
   # payments of the later scenarios were refused INSUFFICIENT_RESERVE).
+  # shellcheck disable=SC2034 # read by seed
   RESERVE_FUNDING="$CHAOS_RESERVE_FUNDING"
   fund_for_the_whole_run $(( 8000000000 / (BANKS * CUSTOMERS_PER_BANK) ))
   if [[ " $* " == *" kafka-outage "* ]]; then
@@ -123,6 +121,7 @@ chaos_platform() {
   seed
   dir="$VAR/chaos/$(date -u +%Y%m%dT%H%M%SZ)-$ledger"
   mkdir -p "$dir"
+  # shellcheck disable=SC2034 # read by start_k6
   K6="$(find_k6)" || die "chaos needs k6 (K6_BIN, var/bin/k6 or k6 on the PATH)"
   if (( CHAOS_WARMUP_SECONDS > 0 )); then
     # Its answers sit with the scenarios' (*.answers.log): the money checks judge its payments like every other.

@@ -157,5 +157,5 @@ certs() {
   done
   [[ ${#ispbs[@]} -gt 0 ]] || mapfile -t ispbs < <(seeded_ispbs)
   ensure_certs "${ispbs[@]}"
-  say "certs: CA $TLS/ca.crt, server $TLS/server.crt, clients in $PARTICIPANTS: $(cd "$PARTICIPANTS" && ls -- *.crt | tr '\n' ' ')"
+  say "certs: CA $TLS/ca.crt, server $TLS/server.crt, clients in $PARTICIPANTS: $(cd "$PARTICIPANTS" && printf '%s ' *.crt)"
 }
