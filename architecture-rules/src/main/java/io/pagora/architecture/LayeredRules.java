@@ -21,6 +21,8 @@ import java.util.List;
 public final class LayeredRules {
 
     private static final String DOMAIN = "io.pagora..domain..";
+    // The ledger port (module ledger-port) is a domain too: plain Java, the one way to the ledger.
+    private static final String LEDGER_PORT = "io.pagora.ledger.port..";
     private static final String APPLICATION = "io.pagora..application..";
     private static final String KERNEL = "io.pagora.kernel..";
     // Event contracts are plain records (Jackson-annotated, in their own module): a domain may name them.
@@ -36,9 +38,9 @@ public final class LayeredRules {
      */
     public static ArchRule domainIsPlainJava(List<KnownViolation> known) {
         DescribedPredicate<JavaClass> allowed = jdk()
-                .or(resideInAnyPackage(DOMAIN, KERNEL, EVENTS))
+                .or(resideInAnyPackage(DOMAIN, LEDGER_PORT, KERNEL, EVENTS))
                 .as("the JDK (without java.sql), domains, the kernel and the event contracts");
-        return classes().that().resideInAnyPackage(DOMAIN, KERNEL)
+        return classes().that().resideInAnyPackage(DOMAIN, LEDGER_PORT, KERNEL)
                 .should(Dependencies.onlyOn(allowed, known))
                 .because("the domain is plain Java: frameworks and backends are adapters behind ports")
                 .allowEmptyShould(true);
@@ -51,7 +53,7 @@ public final class LayeredRules {
      */
     public static ArchRule applicationUsesOnlyDomainAndPorts(List<KnownViolation> known) {
         DescribedPredicate<JavaClass> allowed = jdk()
-                .or(resideInAnyPackage(DOMAIN, APPLICATION, KERNEL, EVENTS, "org.slf4j.."))
+                .or(resideInAnyPackage(DOMAIN, LEDGER_PORT, APPLICATION, KERNEL, EVENTS, "org.slf4j.."))
                 .as("the JDK (without java.sql), domains and ports, applications, the kernel, the event contracts and SLF4J");
         return classes().that().resideInAPackage(APPLICATION)
                 .should(Dependencies.onlyOn(allowed, known))

@@ -24,7 +24,7 @@ import java.util.Set;
  */
 public enum PagoraModule {
     KERNEL("io.pagora.kernel", Framework.NONE),
-    LEDGER_PORT("io.pagora.ledger.domain", Framework.NONE, KERNEL),
+    LEDGER_PORT("io.pagora.ledger.port", Framework.NONE, KERNEL),
     SETTLEMENT("io.pagora.settlement", Framework.NONE, KERNEL, LEDGER_PORT),
     EVENTS("io.pagora.events", Framework.NONE, KERNEL),
     /** A plain library: local-runtime and the benchmarks use the ledgers without Spring. */

@@ -1,5 +1,6 @@
 package io.pagora.clearing;
 
+import io.pagora.service.config.ServiceDefaults;
 import io.pagora.service.kafka.KafkaClientMetricsConfiguration;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Import;
  */
 // Kafka client metrics are bound by service-support's KafkaClientMetricsConfiguration (5 s refresh), not Boot's.
 @SpringBootApplication(exclude = KafkaMetricsAutoConfiguration.class)
-@Import(KafkaClientMetricsConfiguration.class)
+@Import({ServiceDefaults.class, KafkaClientMetricsConfiguration.class})
 @ConfigurationPropertiesScan
 public class ClearingServiceApplication {
 

@@ -9,7 +9,7 @@ import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.ReservationOutcome;

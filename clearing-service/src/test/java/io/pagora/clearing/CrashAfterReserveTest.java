@@ -6,7 +6,7 @@ import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.Faults;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
 import java.time.Duration;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.pagora.clearing.testsupport.Faults;
 import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.LocalTigerBeetle;
 import java.time.Duration;
 import java.util.List;

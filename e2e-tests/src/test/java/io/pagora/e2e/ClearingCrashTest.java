@@ -20,9 +20,9 @@ import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.port.Transfer;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
@@ -41,7 +41,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.support.GenericApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -51,7 +50,7 @@ import tools.jackson.databind.JsonNode;
  *
  * <ol>
  *   <li>60 payments are accepted while clearing is down. Clearing #1 starts, reserves a poll, and asks
- *       the receiving bank — a {@link ReceivingBank} bean that replaces the simulator (clearing's
+ *       the receiving bank — a {@link ReceivingBank} bean of the test's own (pagora.clearing.receiving-bank=provided, clearing's
  *       extension point for a real connector) and holds the call. While it is held, the test sees the
  *       poll's chains pending in the ledger, nothing posted, nothing final in the read model. Then the
  *       process "dies" there (a {@link ProcessKilled} error: no retry, no commit, nothing published)
@@ -166,8 +165,7 @@ class ClearingCrashTest {
 
             // Clearing #1: reserves a poll, then dies while the receiving bank holds the call.
             HeldBank bank = new HeldBank();
-            ConfigurableApplicationContext first = pagora.startClearing(context ->
-                    ((GenericApplicationContext) context).registerBean("heldReceivingBank", ReceivingBank.class, () -> bank));
+            ConfigurableApplicationContext first = pagora.startClearingWithBank(bank);
             assertThat(bank.holding.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("clearing asked the bank").isTrue();
             List<Payment> held = bank.held;
             Pagora.log("clearing #1 reserved a poll of %d payments and is waiting for the receiving bank", held.size());

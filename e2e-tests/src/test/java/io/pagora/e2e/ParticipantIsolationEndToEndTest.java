@@ -17,7 +17,7 @@ import io.pagora.e2e.support.Service;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;

@@ -5,7 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

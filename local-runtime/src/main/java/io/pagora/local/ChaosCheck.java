@@ -2,7 +2,7 @@ package io.pagora.local;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

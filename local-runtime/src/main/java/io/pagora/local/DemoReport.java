@@ -1,6 +1,6 @@
 package io.pagora.local;
 
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

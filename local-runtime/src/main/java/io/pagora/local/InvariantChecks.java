@@ -2,9 +2,9 @@ package io.pagora.local;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.invariants.Finding;
-import io.pagora.ledger.domain.invariants.LedgerBooks;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.invariants.Finding;
+import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;

@@ -17,6 +17,7 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar chaos-check --scenario=... [see ChaosCheck]   one chaos scenario's verdict
  *   java -jar local-runtime.jar chaos-plant --out=... [see ReconciliationWatch]  a wrong read-model row (kafka-outage)
  *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
+ *   java -jar local-runtime.jar launcher demo|bench|chaos|up|down|... [see platform.Launcher]: infra/local/pagora's commands
  *   java -jar local-runtime.jar walkthrough [--root=.] [--files=README.md,k6/README.md] [see Walkthrough]
  * </pre>
  */
@@ -43,6 +44,7 @@ public final class LocalRuntime {
             case "poison" -> PoisonRecords.main(rest);
             case "chaos-plant" -> ReconciliationWatch.main(rest);
             case "walkthrough" -> Walkthrough.main(rest);
+            case "launcher" -> io.pagora.local.platform.Launcher.main(rest);
             default -> {
                 usage();
                 System.exit(2);
@@ -51,6 +53,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|cpu|verify|chaos-check|chaos-plant|poison|walkthrough [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
     }
 }

@@ -1,9 +1,9 @@
 package io.pagora.local;
 
 import io.pagora.kernel.Check;
-import io.pagora.kernel.PemTls;
+import io.pagora.kernel.tls.PemTls;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
@@ -28,7 +28,7 @@ final class LocalTls {
 
     static final String DIRECTORY_OPTION = "tls-dir";
     static final String DEFAULT_DIRECTORY = "var/tls";
-    /** The monitor's certificate name ({@code infra/local/tls.sh}); not a {@link Caller}: it has no business API. */
+    /** The monitor's certificate name (platform.Certs); not a {@link Caller}: it has no business API. */
     static final String MONITOR = "monitor";
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 

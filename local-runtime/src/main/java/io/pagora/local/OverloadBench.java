@@ -3,7 +3,7 @@ package io.pagora.local;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.net.URI;

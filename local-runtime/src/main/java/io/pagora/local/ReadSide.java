@@ -3,7 +3,7 @@ package io.pagora.local;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import java.time.Duration;
 
 /**

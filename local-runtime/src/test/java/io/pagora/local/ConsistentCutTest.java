@@ -3,7 +3,7 @@ package io.pagora.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;

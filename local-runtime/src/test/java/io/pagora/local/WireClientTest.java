@@ -8,7 +8,7 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
-import io.pagora.kernel.PemTls;
+import io.pagora.kernel.tls.PemTls;
 import io.pagora.testing.TestCertificates;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;

@@ -1,6 +1,5 @@
 package io.pagora.reporting;
 
-import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -49,18 +48,9 @@ public record ReportingProperties(@DefaultValue Projection projection, @DefaultV
 
     /**
      * @param create whether to create the payment topics and their dead-letter topics if missing
-     * @param partitions partitions of each topic created
-     * @param replicationFactor replicas of each topic created (1 for a local single broker)
-     * @param minInsyncReplicas their min.insync.replicas (1 for a local single broker, 2 on a cluster)
+     * @param partitions partitions of each topic created (their durability is every service's pagora.topics.*)
      */
     public record TopicSettings(
             @DefaultValue("true") boolean create,
-            @DefaultValue("" + Topics.PARTITIONS) int partitions,
-            @DefaultValue("1") short replicationFactor,
-            @DefaultValue("1") short minInsyncReplicas) {
-
-        public TopicDurability durability() {
-            return new TopicDurability(replicationFactor, minInsyncReplicas);
-        }
-    }
+            @DefaultValue("" + Topics.PARTITIONS) int partitions) {}
 }

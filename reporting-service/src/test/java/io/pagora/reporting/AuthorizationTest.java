@@ -8,7 +8,7 @@ import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.settlement.domain.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;

@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import io.pagora.kernel.PemTls;
+import io.pagora.kernel.tls.PemTls;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

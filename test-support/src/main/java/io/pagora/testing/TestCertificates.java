@@ -1,7 +1,7 @@
 package io.pagora.testing;
 
 import io.pagora.kernel.Check;
-import io.pagora.kernel.PemTls;
+import io.pagora.kernel.tls.PemTls;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

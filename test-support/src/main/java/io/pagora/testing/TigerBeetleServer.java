@@ -2,7 +2,7 @@ package io.pagora.testing;
 
 
 
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;

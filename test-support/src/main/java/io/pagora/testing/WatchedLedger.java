@@ -1,13 +1,13 @@
 package io.pagora.testing;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.NewAccount;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.NewAccount;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.TransferResult;
 import java.util.List;
 import java.util.function.Supplier;
 

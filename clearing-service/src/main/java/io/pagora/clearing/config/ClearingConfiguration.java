@@ -11,7 +11,7 @@ import io.pagora.clearing.application.OutcomePublisher;
 import io.pagora.clearing.application.ReceivingBank;
 import io.pagora.clearing.application.UnansweredPayments;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.settlement.application.Settlement;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,9 +70,9 @@ public class ClearingConfiguration {
         return new Settlement(ledger, properties.pendingTimeoutSeconds());
     }
 
-    /** The simulated receiving bank, unless a real connector is configured as a {@link ReceivingBank} bean. */
+    /** The simulated receiving bank, when {@code pagora.clearing.receiving-bank} says so (ClearingProperties). */
     @Bean
-    @ConditionalOnMissingBean(ReceivingBank.class)
+    @ConditionalOnProperty(name = "pagora.clearing.receiving-bank", havingValue = ClearingProperties.SIMULATED_BANK)
     public ReceivingBank receivingBank(ClearingProperties properties) {
         ClearingProperties.Bank bank = properties.bank();
         log.info("receiving bank: simulator (accept-rate {}, no-answer-rate {}, answer-latency {})",

@@ -1,6 +1,5 @@
 package io.pagora.clearing.config;
 
-import io.pagora.events.TopicDurability;
 import io.pagora.kernel.Check;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,9 +17,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param publishTimeout how long a batch waits for Kafka to acknowledge its outcomes before failing
  *     (and being redelivered)
  * @param sweepInterval how often due pending transfers of the PostgreSQL ledger are marked expired
- * @param topicReplicationFactor replication of the topics clearing declares (1 locally, 3 in production)
- * @param topicMinInsyncReplicas their min.insync.replicas (1 locally, 2 in production): see {@link TopicDurability}
  * @param retry back-off of a failed batch
+ * @param receivingBank who answers for the receiving bank, said explicitly (no default): {@value #SIMULATED_BANK}
+ *     (the simulator, set by {@code bank}) or {@value #PROVIDED_BANK} (a {@code ReceivingBank} bean of the application
+ *     that embeds clearing, e.g. a test's fault injection)
  * @param bank the simulated receiving bank
  */
 @ConfigurationProperties("pagora.clearing")
@@ -31,10 +31,12 @@ public record ClearingProperties(
         @DefaultValue("2729") int maxPollRecords,
         @DefaultValue("60s") Duration publishTimeout,
         @DefaultValue("1s") Duration sweepInterval,
-        @DefaultValue("1") int topicReplicationFactor,
-        @DefaultValue("1") int topicMinInsyncReplicas,
         @DefaultValue Retry retry,
+        String receivingBank,
         @DefaultValue Bank bank) {
+
+    public static final String SIMULATED_BANK = "simulated";
+    public static final String PROVIDED_BANK = "provided";
 
     /** 8187 transfers = 2729 interbank chains of 3 legs: the most that fits one ledger request (8189). */
     public static final int MAX_POLL_RECORDS_MAX = 2729;
@@ -52,8 +54,9 @@ public record ClearingProperties(
                 "pagora.clearing.max-poll-records in [1, %d]: %d", MAX_POLL_RECORDS_MAX, maxPollRecords);
         Check.that(publishTimeout.toMillis() >= 1000 && publishTimeout.compareTo(Duration.ofMinutes(5)) <= 0,
                 "pagora.clearing.publish-timeout in [1s, 5m]: %s", publishTimeout);
-        Check.that(topicReplicationFactor >= 1 && topicReplicationFactor <= 7,
-                "pagora.clearing.topic-replication-factor in [1, 7]: %d", topicReplicationFactor);
+        Check.that(SIMULATED_BANK.equals(receivingBank) || PROVIDED_BANK.equals(receivingBank),
+                "pagora.clearing.receiving-bank is %s (the simulator, pagora.clearing.bank.*) or %s (a ReceivingBank bean"
+                        + " of the embedding application), not %s", SIMULATED_BANK, PROVIDED_BANK, receivingBank);
     }
 
     public int pendingTimeoutSeconds() {
@@ -91,8 +94,4 @@ public record ClearingProperties(
             @DefaultValue("0.95") double acceptRate,
             @DefaultValue("0.0") double noAnswerRate,
             @DefaultValue("2ms") Duration answerLatency) {}
-
-    public TopicDurability topicDurability() {
-        return new TopicDurability(topicReplicationFactor, topicMinInsyncReplicas);
-    }
 }

@@ -11,7 +11,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;

@@ -1,8 +1,8 @@
 package io.pagora.clearing.testsupport;
 
-import io.pagora.ledger.domain.LedgerUnavailableException;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.TransferFlags;
+import io.pagora.ledger.port.LedgerUnavailableException;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.TransferFlags;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;

@@ -3,10 +3,10 @@ package io.pagora.clearing.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;

@@ -1,8 +1,10 @@
 package io.pagora.e2e.support;
 
+import org.springframework.context.support.GenericApplicationContext;
+import io.pagora.clearing.application.ReceivingBank;
 import io.pagora.clearing.ClearingServiceApplication;
 import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.reporting.ReportingServiceApplication;
 import io.pagora.testing.LocalTigerBeetle;
@@ -148,7 +150,19 @@ public final class Pagora implements AutoCloseable {
 
     /** Starts (or restarts) clearing-service; {@code initializer} may add beans or decorators for a test. */
     public ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+        return startClearing(initializer, "simulated");
+    }
+
+    /** Starts (or restarts) clearing-service with the test's own receiving bank (clearing's "provided" bank). */
+    public ConfigurableApplicationContext startClearingWithBank(ReceivingBank bank) {
+        return startClearing(context -> ((GenericApplicationContext) context).registerBean("testReceivingBank",
+                ReceivingBank.class, () -> bank), "provided");
+    }
+
+    private ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+            String receivingBank) {
         Map<String, String> properties = common("clearing");
+        properties.put("pagora.clearing.receiving-bank", receivingBank);
         properties.putAll(ledgerProperties());
         // clearing-service has no migrations of its own (the ledger migrates itself); Flyway is only on this
         // shared class path because of the other two services.

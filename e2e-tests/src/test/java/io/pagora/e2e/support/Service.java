@@ -3,7 +3,7 @@ package io.pagora.e2e.support;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;

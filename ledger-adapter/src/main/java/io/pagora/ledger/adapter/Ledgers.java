@@ -2,7 +2,7 @@ package io.pagora.ledger.adapter;
 
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Supplier;

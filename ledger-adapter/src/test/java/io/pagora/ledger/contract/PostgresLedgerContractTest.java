@@ -3,7 +3,7 @@ package io.pagora.ledger.contract;
 import io.pagora.testing.ServerBacked;
 
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.pagora.ledger.contract;
 
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.ledger.ReferenceLedger;
 import org.junit.jupiter.api.DisplayName;
 

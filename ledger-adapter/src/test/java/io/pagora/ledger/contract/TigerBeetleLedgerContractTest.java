@@ -5,7 +5,7 @@ import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TigerBeetleServer;
 
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.TigerBeetleServer;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.pagora.kernel.Check;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.TigerBeetleServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;

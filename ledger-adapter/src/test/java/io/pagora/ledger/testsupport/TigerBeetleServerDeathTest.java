@@ -8,11 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
-import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.AccountFlags;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.NewAccount;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.NewAccount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

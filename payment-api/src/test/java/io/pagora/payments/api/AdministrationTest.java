@@ -3,9 +3,9 @@ package io.pagora.payments.api;
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.settlement.domain.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;

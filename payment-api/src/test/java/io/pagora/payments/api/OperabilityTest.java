@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.payments.api.adapter.web.HttpProblems;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
@@ -65,7 +65,7 @@ class OperabilityTest extends PaymentApiIntegrationTest {
         List<String> types = (List<String>) ((Map<String, Object>) ((Map<String, Object>) problem.get("properties"))
                 .get("type")).get("enum");
         List<String> answered = new java.util.ArrayList<>();
-        java.util.Arrays.stream(ProblemType.values()).forEach(type -> answered.add(type.uri().toString()));
+        java.util.Arrays.stream(RefusalReason.values()).forEach(type -> answered.add(type.uri().toString()));
         HttpProblems.ALL.forEach(type -> answered.add(type.uri().toString()));
         assertThat(types).containsExactlyInAnyOrderElementsOf(answered);
     }

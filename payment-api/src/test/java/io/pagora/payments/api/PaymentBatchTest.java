@@ -3,7 +3,7 @@ package io.pagora.payments.api;
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;

@@ -2,7 +2,7 @@ package io.pagora.service.ledger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.ledger.adapter.Ledgers;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.pagora.service.ledger;
 
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.List;
 import org.springframework.beans.factory.annotation.Value;

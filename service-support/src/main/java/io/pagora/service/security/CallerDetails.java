@@ -1,6 +1,6 @@
 package io.pagora.service.security;
 
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import java.util.Collection;
 import java.util.List;
 import org.springframework.security.core.GrantedAuthority;

@@ -6,7 +6,7 @@ import io.pagora.service.web.ConnectionClosingProtocol;
 import io.pagora.service.web.ParticipantConnections;
 import io.pagora.service.web.ParticipantConnectionsFilter;
 import io.pagora.settlement.application.AccessRefusals;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;

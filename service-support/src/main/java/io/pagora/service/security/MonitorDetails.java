@@ -8,7 +8,7 @@ import org.springframework.security.core.userdetails.UserDetails;
 
 /**
  * The metrics scraper (Prometheus), {@code CN=monitor}: it reads {@code /actuator/prometheus} and nothing else.
- * Not a {@link io.pagora.settlement.domain.Caller}: it is no participant and never reaches the application, so a
+ * Not a {@link io.pagora.settlement.domain.access.Caller}: it is no participant and never reaches the application, so a
  * scraper's key, which lives on another machine and in more hands, cannot register banks or mint reserves as the
  * operator's could.
  */

@@ -2,7 +2,7 @@ package io.pagora.service.security;
 
 import io.pagora.service.web.EdgeProblems;
 import io.pagora.settlement.application.AccessRefusals;
-import io.pagora.settlement.domain.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRefusal;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -2,12 +2,12 @@ package io.pagora.service.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.ForwardingLedger;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.ledger.port.AccountResult;
+import io.pagora.ledger.port.ForwardingLedger;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.settlement.application.Participants;
 import io.pagora.testing.ledger.ReferenceLedger;
 import java.util.List;

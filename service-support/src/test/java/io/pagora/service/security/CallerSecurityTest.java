@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
 import java.io.UncheckedIOException;
@@ -121,7 +121,7 @@ class CallerSecurityTest {
     void a_certificate_signed_by_an_impostor_ca_fails_the_handshake() {
         TestCertificates.Identity forged = TestCertificates.impostor().bank(12_345_678);
         Http impostor = new Http("https://127.0.0.1:" + port,
-                io.pagora.kernel.PemTls.mutual(forged.certificate(), forged.privateKey(), certificates.ca()));
+                io.pagora.kernel.tls.PemTls.mutual(forged.certificate(), forged.privateKey(), certificates.ca()));
         assertThatThrownBy(() -> impostor.get("/whoami")).isInstanceOf(UncheckedIOException.class);
     }
 

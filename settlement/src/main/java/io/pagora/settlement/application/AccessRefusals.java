@@ -1,7 +1,7 @@
 package io.pagora.settlement.application;
 
-import io.pagora.settlement.domain.AccessRefusal;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.AccessRefusal;
+import io.pagora.settlement.domain.access.Caller;
 
 /**
  * Where the application reports the requests it refused for who sent them (a metric by reason, in the

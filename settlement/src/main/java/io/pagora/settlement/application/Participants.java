@@ -1,11 +1,11 @@
 package io.pagora.settlement.application;
 
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.NewAccount;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.NewAccount;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TransferCode;

@@ -2,10 +2,10 @@ package io.pagora.settlement.application;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;

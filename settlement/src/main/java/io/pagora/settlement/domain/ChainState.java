@@ -1,8 +1,8 @@
 package io.pagora.settlement.domain;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.TransferFlags;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.TransferFlags;
 import java.util.List;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package io.pagora.settlement.domain;
 
-import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.port.AccountFlags;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.NewAccount;
+import io.pagora.ledger.port.NewAccount;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package io.pagora.settlement.domain;
 
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.TransferResult;
 import java.util.List;
 
 /** What happened to a payment's pending chain. Business outcomes are values, not exceptions. */

@@ -1,6 +1,6 @@
 package io.pagora.settlement.domain;
 
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.TransferResult;
 import java.util.List;
 
 /** What happened when a payment's pending chain was posted or voided. */

@@ -5,8 +5,8 @@ import static io.pagora.settlement.domain.ChartOfAccounts.reserve;
 import static io.pagora.settlement.domain.ChartOfAccounts.transit;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.TransferFlags;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.TransferFlags;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package io.pagora.settlement.invariants;
 
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
-import io.pagora.ledger.domain.invariants.Finding;
+import io.pagora.ledger.port.invariants.Finding;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,14 +1,14 @@
 package io.pagora.settlement.invariants;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.Transfer;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.SettlementPlan;
-import io.pagora.ledger.domain.invariants.Finding;
-import io.pagora.ledger.domain.invariants.LedgerBooks;
+import io.pagora.ledger.port.invariants.Finding;
+import io.pagora.ledger.port.invariants.LedgerBooks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

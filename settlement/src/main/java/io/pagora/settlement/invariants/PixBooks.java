@@ -1,8 +1,8 @@
 package io.pagora.settlement.invariants;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.invariants.LedgerBooks;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.Collection;

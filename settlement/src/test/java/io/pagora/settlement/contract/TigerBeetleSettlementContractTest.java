@@ -3,7 +3,7 @@ package io.pagora.settlement.contract;
 import io.pagora.testing.ServerBacked;
 
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.TigerBeetleServer;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.TransferFlags;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.TransferFlags;
+import io.pagora.ledger.port.TransferResult;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -3,11 +3,11 @@ package io.pagora.settlement.invariants;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountResult;
-import io.pagora.ledger.domain.TransferResult;
-import io.pagora.ledger.domain.invariants.Finding;
-import io.pagora.ledger.domain.invariants.LedgerBooks;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountResult;
+import io.pagora.ledger.port.TransferResult;
+import io.pagora.ledger.port.invariants.Finding;
+import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;

@@ -3,10 +3,10 @@ package io.pagora.testing.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.invariants.Finding;
-import io.pagora.ledger.domain.invariants.LedgerBooks;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.invariants.Finding;
+import io.pagora.ledger.port.invariants.LedgerBooks;
 import java.util.Collection;
 import java.util.List;
 

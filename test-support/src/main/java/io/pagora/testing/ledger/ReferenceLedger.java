@@ -1,15 +1,15 @@
 package io.pagora.testing.ledger;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountFlags;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.NewAccount;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.TransferFlags;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.NewAccount;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.TransferFlags;
+import io.pagora.ledger.port.TransferResult;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

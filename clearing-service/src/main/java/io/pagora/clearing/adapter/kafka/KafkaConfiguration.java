@@ -1,10 +1,11 @@
 package io.pagora.clearing.adapter.kafka;
 
+import io.pagora.service.config.TopicsProperties;
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.TopicDurability;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.ledger.port.LedgerUnavailableException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
@@ -48,6 +50,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * batch listener container factories, the error handler, and the topics.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TopicsProperties.class)
 public class KafkaConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaConfiguration.class);
@@ -177,8 +180,8 @@ public class KafkaConfiguration {
     }
 
     @Bean
-    public KafkaAdmin.NewTopics clearingTopics(ClearingProperties clearing) {
-        TopicDurability replicationFactor = clearing.topicDurability();
+    public KafkaAdmin.NewTopics clearingTopics(TopicsProperties topics) {
+        TopicDurability replicationFactor = topics.durability();
         return new KafkaAdmin.NewTopics(
                 topic(Topics.PAYMENTS_REQUESTED, replicationFactor),
                 topic(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, replicationFactor),

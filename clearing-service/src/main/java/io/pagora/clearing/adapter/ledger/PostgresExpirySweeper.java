@@ -2,8 +2,8 @@ package io.pagora.clearing.adapter.ledger;
 
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Check;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.LedgerUnavailableException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -3,7 +3,7 @@ package io.pagora.clearing.adapter.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Check;
-import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.ledger.port.LedgerUnavailableException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;

@@ -1,7 +1,7 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountFlags;
 import io.pagora.kernel.Id128;
 
 /** A locked account row while a batch runs: balances change in memory, then are written back once. */

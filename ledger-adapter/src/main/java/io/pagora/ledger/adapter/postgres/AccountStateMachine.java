@@ -1,12 +1,12 @@
 package io.pagora.ledger.adapter.postgres;
 
-import static io.pagora.ledger.domain.AccountResult.*;
+import static io.pagora.ledger.port.AccountResult.*;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountFlags;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.NewAccount;
+import io.pagora.ledger.port.NewAccount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.TransferResult;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,15 +1,15 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.LedgerUnavailableException;
-import io.pagora.ledger.domain.NewAccount;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.LedgerUnavailableException;
+import io.pagora.ledger.port.NewAccount;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.TransferResult;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

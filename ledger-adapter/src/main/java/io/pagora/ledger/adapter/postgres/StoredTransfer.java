@@ -1,6 +1,6 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.port.Transfer;
 
 /**
  * A transfer row: the immutable transfer, plus the two-phase state of a pending one. Only

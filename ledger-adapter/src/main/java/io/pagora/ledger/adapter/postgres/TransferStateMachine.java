@@ -1,13 +1,13 @@
 package io.pagora.ledger.adapter.postgres;
 
-import static io.pagora.ledger.domain.TransferResult.*;
+import static io.pagora.ledger.port.TransferResult.*;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.Transfer;
-import io.pagora.ledger.domain.TransferFlags;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.TransferFlags;
+import io.pagora.ledger.port.TransferResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

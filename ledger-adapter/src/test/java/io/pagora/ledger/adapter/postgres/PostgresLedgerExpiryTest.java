@@ -2,13 +2,13 @@ package io.pagora.ledger.adapter.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountFlags;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.NewAccount;
-import io.pagora.ledger.domain.NewTransfer;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.NewAccount;
+import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.TransferResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package io.pagora.payments.api.application;
 
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,8 +1,8 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.function.LongSupplier;
@@ -41,21 +41,21 @@ public final class Admission {
     }
 
     /** Why new payments are refused now; empty if they may be accepted. */
-    public Optional<Problem> refusal() {
+    public Optional<Refusal> refusal() {
         long lag = clearingLagRecords.getAsLong();
         if (lag > clearingLagMax) {
-            return Optional.of(Problem.of(ProblemType.OVERLOADED, "clearing is " + lag + " payments behind (the limit is "
+            return Optional.of(Refusal.of(RefusalReason.OVERLOADED, "clearing is " + lag + " payments behind (the limit is "
                     + clearingLagMax + "); nothing was done with this request: retry it after Retry-After"));
         }
         return Optional.empty();
     }
 
     /** Takes a batch slot, or answers why not; release it with {@link #batchDone()}. */
-    public Optional<Problem> enterBatch() {
+    public Optional<Refusal> enterBatch() {
         if (batches.tryAcquire()) {
             return Optional.empty();
         }
-        return Optional.of(Problem.of(ProblemType.OVERLOADED, batchesInFlightMax + " batches are being accepted"
+        return Optional.of(Refusal.of(RefusalReason.OVERLOADED, batchesInFlightMax + " batches are being accepted"
                 + " already; nothing was done with this one: retry it after Retry-After"));
     }
 

@@ -5,9 +5,9 @@ import io.pagora.payments.api.application.PaymentIntake.Order;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.access.Caller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +66,7 @@ public final class GroupCommit implements AutoCloseable {
         Check.that(!closed, "group commit is open");
         Pending pending = new Pending(Order.of(caller, key, request), new CompletableFuture<>());
         if (!queue.offer(pending)) {
-            return new Outcome.Rejected(Problem.of(ProblemType.OVERLOADED, "more than " + (queue.size())
+            return new Outcome.Rejected(Refusal.of(RefusalReason.OVERLOADED, "more than " + (queue.size())
                     + " payments are waiting to be accepted; nothing was done with this one: retry it after Retry-After"));
         }
         try {
@@ -146,7 +146,7 @@ public final class GroupCommit implements AutoCloseable {
         }
         Pending pending;
         while ((pending = queue.poll()) != null) {
-            pending.outcome().complete(new Outcome.Rejected(Problem.of(ProblemType.OVERLOADED,
+            pending.outcome().complete(new Outcome.Rejected(Refusal.of(RefusalReason.OVERLOADED,
                     "the service is shutting down; nothing was done with this payment: retry it")));
         }
     }

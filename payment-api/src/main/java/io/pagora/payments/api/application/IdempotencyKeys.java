@@ -1,7 +1,7 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Instant;
 import java.util.List;

@@ -1,22 +1,22 @@
 package io.pagora.payments.api.application;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountResult;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.TransferResult;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.TransferResult;
 import io.pagora.payments.api.domain.DerivedIds;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.application.Participants;
-import io.pagora.settlement.domain.AccessRefusal;
-import io.pagora.settlement.domain.AccessRules;
+import io.pagora.settlement.domain.access.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRules;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.List;
 import java.util.Optional;
@@ -48,7 +48,7 @@ public final class ParticipantAdministration {
     public sealed interface BankRegistration {
         record Registered(BankId bank, String name, Id128 reserve, Id128 transit, boolean created) implements BankRegistration {}
 
-        record Refused(Problem problem) implements BankRegistration {}
+        record Refused(Refusal problem) implements BankRegistration {}
 
         /** Only the operator registers banks. */
         record Forbidden() implements BankRegistration {}
@@ -57,13 +57,13 @@ public final class ParticipantAdministration {
     public sealed interface AccountOpening {
         record Opened(Id128 account, BankId bank, long accountNumber, boolean created) implements AccountOpening {}
 
-        record Refused(Problem problem) implements AccountOpening {}
+        record Refused(Refusal problem) implements AccountOpening {}
     }
 
     public sealed interface Funding {
         record Funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, boolean created) implements Funding {}
 
-        record Refused(Problem problem) implements Funding {}
+        record Refused(Refusal problem) implements Funding {}
 
         /** Only the operator funds reserves (a customer funding is refused as a missing account instead). */
         record Forbidden() implements Funding {}
@@ -104,19 +104,19 @@ public final class ParticipantAdministration {
         Check.that(results.size() == 2, "two results for a bank's two accounts");
         if (results.stream().anyMatch(AccountResult::isIntegrityAlarm)) {
             log.error("integrity alarm: bank {} accounts exist with different fields: {}", bank, results);
-            return new BankRegistration.Refused(Problem.of(ProblemType.LEDGER_CONFLICT,
+            return new BankRegistration.Refused(Refusal.of(RefusalReason.LEDGER_CONFLICT,
                     "the ledger holds accounts for bank " + bank + " with different fields: " + results));
         }
         boolean ledgerCreated = results.stream().allMatch(result -> result == AccountResult.OK);
         // In a linked chain an existing account fails the chain (exists, linked_event_failed): the bank
         // was registered before, as a whole. Confirm with a lookup rather than trusting the codes.
         if (!ledgerCreated && !bankExists(bank)) {
-            return new BankRegistration.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+            return new BankRegistration.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
                     "the ledger refused the accounts of bank " + bank + ": " + results));
         }
         BankNames.Stored stored = bankNames.register(bank, name);
         if (!stored.inserted() && !stored.name().equals(name)) {
-            return new BankRegistration.Refused(Problem.ofField(ProblemType.BANK_NAME_CONFLICT, "name",
+            return new BankRegistration.Refused(Refusal.ofField(RefusalReason.BANK_NAME_CONFLICT, "name",
                     "bank " + bank + " is registered as \"" + stored.name() + "\", not \"" + name + "\""));
         }
         return new BankRegistration.Registered(bank, stored.name(), ChartOfAccounts.reserve(bank),
@@ -140,7 +140,7 @@ public final class ParticipantAdministration {
             }
             // Taken already (chosen explicitly, or drawn before): it is someone's; draw again.
         }
-        return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+        return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
                 "no free account number after " + ACCOUNT_NUMBER_ATTEMPTS_MAX + " allocations at bank " + bank
                         + "; give an explicit accountNumber"));
     }
@@ -153,10 +153,10 @@ public final class ParticipantAdministration {
         }
         if (result.isIntegrityAlarm()) {
             log.error("integrity alarm: account {} exists with different fields: {}", account, result);
-            return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_CONFLICT,
+            return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_CONFLICT,
                     "account " + account + " exists in the ledger with different fields (" + result + ")"));
         }
-        return new AccountOpening.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+        return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
                 "the ledger refused account " + account + ": " + result));
     }
 
@@ -165,7 +165,7 @@ public final class ParticipantAdministration {
         if (refused(caller, AccessRules.operatorOnly(caller))) {
             return new Funding.Forbidden();
         }
-        Optional<Problem> invalid = checkFundingAmount(amountCentavos);
+        Optional<Refusal> invalid = checkFundingAmount(amountCentavos);
         if (invalid.isPresent()) {
             return new Funding.Refused(invalid.get());
         }
@@ -185,12 +185,12 @@ public final class ParticipantAdministration {
      * bank funds it: another caller gets exactly the answer for a missing account, after the same checks.
      */
     public Funding fundCustomer(Caller caller, Id128 customer, long amountCentavos, IdempotencyKey key) {
-        Optional<Problem> invalid = checkFundingAmount(amountCentavos);
+        Optional<Refusal> invalid = checkFundingAmount(amountCentavos);
         if (invalid.isPresent()) {
             return new Funding.Refused(invalid.get());
         }
         if (!ChartOfAccounts.isCustomer(customer)) {
-            return new Funding.Refused(Problem.of(ProblemType.NOT_A_CUSTOMER_ACCOUNT,
+            return new Funding.Refused(Refusal.of(RefusalReason.NOT_A_CUSTOMER_ACCOUNT,
                     "account " + customer + " is not a customer account; fund banks through their reserve"));
         }
         if (refused(caller, AccessRules.accountHolder(caller, customer))) {
@@ -222,8 +222,8 @@ public final class ParticipantAdministration {
     }
 
     /** The answer for an account that does not exist, or that the caller may not see: the same, on purpose. */
-    public static Problem accountNotFound(Id128 account) {
-        return Problem.of(ProblemType.ACCOUNT_NOT_FOUND, "account " + account + " does not exist");
+    public static Refusal accountNotFound(Id128 account) {
+        return Refusal.of(RefusalReason.ACCOUNT_NOT_FOUND, "account " + account + " does not exist");
     }
 
     /** Counts a refusal; true if there is one. */
@@ -242,26 +242,26 @@ public final class ParticipantAdministration {
         }
         if (result.isIntegrityAlarm()) {
             // The id is derived from the key and the target only: a different field means a different request.
-            return new Funding.Refused(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+            return new Funding.Refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
                     "this Idempotency-Key already funded " + credited + " with a different amount (" + result
                             + "); use a new key for a new funding"));
         }
         if (result == TransferResult.ID_ALREADY_FAILED) {
-            return new Funding.Refused(Problem.of(ProblemType.IDEMPOTENCY_KEY_FAILED,
+            return new Funding.Refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_FAILED,
                     "an earlier funding with this Idempotency-Key failed and the ledger refuses its id for good;"
                             + " use a new key"));
         }
-        return new Funding.Refused(Problem.of(ProblemType.LEDGER_REFUSED,
+        return new Funding.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
                 "the ledger refused the funding of " + credited + ": " + result));
     }
 
-    private Optional<Problem> checkFundingAmount(long amountCentavos) {
+    private Optional<Refusal> checkFundingAmount(long amountCentavos) {
         if (amountCentavos <= 0) {
-            return Optional.of(Problem.ofField(ProblemType.INVALID_AMOUNT, "amountCentavos",
+            return Optional.of(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",
                     "amountCentavos must be a positive integer, got " + amountCentavos));
         }
         if (amountCentavos > fundingMaxCentavos) {
-            return Optional.of(Problem.ofField(ProblemType.AMOUNT_ABOVE_LIMIT, "amountCentavos",
+            return Optional.of(Refusal.ofField(RefusalReason.AMOUNT_ABOVE_LIMIT, "amountCentavos",
                     "amountCentavos must be at most " + fundingMaxCentavos + ", got " + amountCentavos));
         }
         return Optional.empty();
@@ -271,7 +271,7 @@ public final class ParticipantAdministration {
         return ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank), ChartOfAccounts.transit(bank))).size() == 2;
     }
 
-    private static Problem unknownBank(BankId bank, String field) {
-        return Problem.ofField(ProblemType.UNKNOWN_BANK, field, "bank " + bank + " is not registered (POST /banks first)");
+    private static Refusal unknownBank(BankId bank, String field) {
+        return Refusal.ofField(RefusalReason.UNKNOWN_BANK, field, "bank " + bank + " is not registered (POST /banks first)");
     }
 }

@@ -1,9 +1,9 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.access.Caller;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,19 +45,19 @@ public final class ParticipantLimits {
      * Takes one of the caller's in-flight slots, or answers why not. Admitted, the caller must {@link #exit} once
      * its request is answered, whatever happens.
      */
-    public Optional<Problem> enter(Caller caller) {
+    public Optional<Refusal> enter(Caller caller) {
         AtomicInteger slots = inFlight.get(caller);
         if (slots == null && buckets.track(caller)) {
             slots = inFlight.computeIfAbsent(caller, newcomer -> new AtomicInteger());
         }
         if (slots == null) {
-            return Optional.of(Problem.retryAfter(ProblemType.OVERLOADED, 1, "payment-api tracks at most "
+            return Optional.of(Refusal.retryAfter(RefusalReason.OVERLOADED, 1, "payment-api tracks at most "
                     + buckets.participantsMax() + " participants (pagora.payments.participant-limits.participants-max)"
                     + " and all are taken; nothing was done with this request: retry it after Retry-After"));
         }
         if (slots.incrementAndGet() > inFlightMax) {
             slots.decrementAndGet();
-            return Optional.of(Problem.retryAfter(ProblemType.PARTICIPANT_CONCURRENCY_LIMITED, 1, inFlightMax
+            return Optional.of(Refusal.retryAfter(RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED, 1, inFlightMax
                     + " payment requests of this participant are being worked on already (pagora.payments."
                     + "participant-limits.in-flight-max); nothing was done with this one: retry it after Retry-After"));
         }
@@ -76,7 +76,7 @@ public final class ParticipantLimits {
      * Takes {@code payments} tokens from the caller's bucket, all or none, or answers why not and when enough are
      * back (Retry-After). Call it within {@link #enter}/{@link #exit}.
      */
-    public Optional<Problem> take(Caller caller, int payments) {
+    public Optional<Refusal> take(Caller caller, int payments) {
         long retryAfterSeconds = buckets.take(caller, payments);
         return retryAfterSeconds == 0 ? Optional.empty() : Optional.of(overRate(retryAfterSeconds, payments));
     }
@@ -86,7 +86,7 @@ public final class ParticipantLimits {
      * a token (or is not tracked yet, so has a full bucket). For a refusal answered before the request is worked on at
      * all; a request it lets through still takes its token.
      */
-    public Optional<Problem> refusalOfOne(Caller caller) {
+    public Optional<Refusal> refusalOfOne(Caller caller) {
         if (!buckets.tracks(caller)) {
             return Optional.empty();
         }
@@ -94,8 +94,8 @@ public final class ParticipantLimits {
         return retryAfterSeconds == 0 ? Optional.empty() : Optional.of(overRate(retryAfterSeconds, 1));
     }
 
-    private Problem overRate(long retryAfterSeconds, int payments) {
-        return Problem.retryAfter(ProblemType.PARTICIPANT_RATE_LIMITED, retryAfterSeconds, "this participant is over"
+    private Refusal overRate(long retryAfterSeconds, int payments) {
+        return Refusal.retryAfter(RefusalReason.PARTICIPANT_RATE_LIMITED, retryAfterSeconds, "this participant is over"
                 + " its payment rate (" + buckets.rate() + ": pagora.payments.participant-limits); nothing was done"
                 + " with these " + payments + " payment(s): retry after Retry-After");
     }

@@ -1,7 +1,7 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.kernel.Check;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import java.math.BigDecimal;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;

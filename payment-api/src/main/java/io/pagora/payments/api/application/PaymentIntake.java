@@ -11,12 +11,12 @@ import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.settlement.application.AccessRefusals;
-import io.pagora.settlement.domain.AccessRefusal;
-import io.pagora.settlement.domain.AccessRules;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRules;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
@@ -61,7 +61,7 @@ public final class PaymentIntake {
          * Final: no payment exists under the key and none will (nothing was published for it, by this request or an
          * earlier one). A client may pay again under a new key.
          */
-        record Rejected(Problem problem) implements Outcome {}
+        record Rejected(Refusal problem) implements Outcome {}
 
         /**
          * Sent to the broker but not confirmed in time, or a replay (an earlier request may have published it) the
@@ -69,7 +69,7 @@ public final class PaymentIntake {
          * would pay again under a new key. The client retries with the same Idempotency-Key and request, which name
          * the same payment and accept it at most once.
          */
-        record Unknown(Problem problem) implements Outcome {}
+        record Unknown(Refusal problem) implements Outcome {}
     }
 
     /**
@@ -77,7 +77,7 @@ public final class PaymentIntake {
      * parsing fail. Each order carries its own caller: a group commit merges concurrent requests of different
      * callers into one {@link #acceptAll}.
      */
-    public record Order(Caller caller, IdempotencyKey key, PaymentRequest request, Problem problem) {
+    public record Order(Caller caller, IdempotencyKey key, PaymentRequest request, Refusal problem) {
         public Order {
             Check.that(caller != null, "every order has a caller");
             Check.that((problem == null) == (key != null && request != null), "an order is parsed or has a problem");
@@ -87,7 +87,7 @@ public final class PaymentIntake {
             return new Order(caller, key, request, null);
         }
 
-        public static Order malformed(Caller caller, Problem problem) {
+        public static Order malformed(Caller caller, Refusal problem) {
             return new Order(caller, null, null, problem);
         }
 
@@ -131,7 +131,7 @@ public final class PaymentIntake {
      */
     public List<Outcome> acceptAll(List<Order> orders) {
         // 0. Past capacity, nothing is claimed or published: every order is refused at once.
-        Optional<Problem> overloaded = admission.refusal();
+        Optional<Refusal> overloaded = admission.refusal();
         if (overloaded.isPresent()) {
             return Collections.nCopies(orders.size(), new Outcome.Rejected(overloaded.get()));
         }
@@ -159,7 +159,7 @@ public final class PaymentIntake {
         List<Integer> valid = new ArrayList<>(orders.size());
         for (int i = 0; i < orders.size(); i++) {
             Order order = orders.get(i);
-            Optional<Problem> problem = order.problem() != null
+            Optional<Refusal> problem = order.problem() != null
                     ? Optional.of(order.problem())
                     : rules.checkRequest(order.request()).or(() -> checkPayer(order));
             if (problem.isPresent()) {
@@ -172,7 +172,7 @@ public final class PaymentIntake {
     }
 
     /** A payer account not at the caller's bank: counted, and answered as the unknown payer it is to this caller. */
-    private Optional<Problem> checkPayer(Order order) {
+    private Optional<Refusal> checkPayer(Order order) {
         Optional<AccessRefusal> refusal = AccessRules.accountHolder(order.caller(), order.request().payer());
         refusal.ifPresent(reason -> refusals.refused(order.caller(), reason));
         return refusal.map(reason -> PaymentRules.unknownPayer(order.request()));
@@ -186,7 +186,7 @@ public final class PaymentIntake {
     private List<Integer> checkAccounts(List<Order> orders, List<Integer> candidates, Outcome[] outcomes) {
         List<Integer> valid = new ArrayList<>(candidates.size());
         for (int i : candidates) {
-            Optional<Problem> limited = unknownAccounts.refusal(orders.get(i).caller(), orders.get(i).request());
+            Optional<Refusal> limited = unknownAccounts.refusal(orders.get(i).caller(), orders.get(i).request());
             if (limited.isPresent()) {
                 outcomes[i] = new Outcome.Rejected(limited.get());
             } else {
@@ -202,7 +202,7 @@ public final class PaymentIntake {
         List<Integer> admissible = new ArrayList<>(valid.size());
         for (int i : valid) {
             PaymentRequest request = orders.get(i).request();
-            Optional<Problem> problem = rules.checkAccounts(request, statuses.get(request.payer()), statuses.get(request.payee()));
+            Optional<Refusal> problem = rules.checkAccounts(request, statuses.get(request.payer()), statuses.get(request.payee()));
             if (problem.isPresent()) {
                 unknownAccounts.answered(orders.get(i).caller(), request, problem.get());
                 outcomes[i] = new Outcome.Rejected(problem.get());
@@ -259,7 +259,7 @@ public final class PaymentIntake {
             Stored claim = stored.get(use.getKey());
             Check.that(claim != null, "every claimed key is answered: %s", use.getKey());
             if (!claim.inserted() && !Arrays.equals(claim.requestSha256(), uses.fingerprints()[i])) {
-                outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                outcomes[i] = new Outcome.Rejected(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
                         "this Idempotency-Key already names payment " + claim.paymentId()
                                 + " made with a different request; use a new key for a new payment"));
                 continue;
@@ -284,7 +284,7 @@ public final class PaymentIntake {
         return switch (publication) {
             case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
             case Publication.NotSent notSent -> claim.inserted()
-                    ? new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE,
+                    ? new Outcome.Rejected(Refusal.of(RefusalReason.BROKER_UNAVAILABLE,
                             "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
                                     + " published: retry with the same Idempotency-Key and request"))
                     : replayNotSent(claim.paymentId().toString(), notSent.reason());
@@ -294,7 +294,7 @@ public final class PaymentIntake {
 
     /** A replay the broker could not take: an earlier request with the key may have published the payment. */
     private static Outcome.Unknown replayNotSent(String paymentId, String reason) {
-        return new Outcome.Unknown(Problem.of(ProblemType.OUTCOME_UNKNOWN, "payment " + paymentId + " was claimed by an"
+        return new Outcome.Unknown(Refusal.of(RefusalReason.OUTCOME_UNKNOWN, "payment " + paymentId + " was claimed by an"
                 + " earlier request with this Idempotency-Key, which may have published it; the message broker could not"
                 + " take this retry (" + reason + "). It may be accepted and settle: retry with the same Idempotency-Key"
                 + " and request to learn its outcome. Never retry it under a new key."));
@@ -305,7 +305,7 @@ public final class PaymentIntake {
         for (int i : uses.laterUses()) {
             int first = uses.firstUse().get(orders.get(i).scopedKey());
             if (!Arrays.equals(uses.fingerprints()[first], uses.fingerprints()[i])) {
-                outcomes[i] = new Outcome.Rejected(Problem.of(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                outcomes[i] = new Outcome.Rejected(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
                         "this idempotencyKey is used by item " + first + " of the same batch with a different request"));
             } else if (outcomes[first] instanceof Outcome.Accepted accepted) {
                 outcomes[i] = new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true);
@@ -317,7 +317,7 @@ public final class PaymentIntake {
 
     /** The outcome of a payment the broker did not confirm; {@code paymentId} null when not yet assigned. */
     public static Outcome.Unknown unknown(String paymentId, String reason) {
-        return new Outcome.Unknown(Problem.of(ProblemType.OUTCOME_UNKNOWN, (paymentId == null ? "the payment"
+        return new Outcome.Unknown(Refusal.of(RefusalReason.OUTCOME_UNKNOWN, (paymentId == null ? "the payment"
                 : "payment " + paymentId) + " was sent to the message broker but not confirmed (" + reason + "): it may"
                 + " be accepted. Retry with the same Idempotency-Key and request to learn its outcome; they name the"
                 + " same payment and accept it at most once. Never retry it under a new key."));

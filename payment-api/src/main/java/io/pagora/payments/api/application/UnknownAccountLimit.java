@@ -2,9 +2,9 @@ package io.pagora.payments.api.application;
 
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.domain.PaymentRequest;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.Optional;
 
@@ -28,12 +28,12 @@ public final class UnknownAccountLimit {
      * Before the look-up: why this order is refused without one, if its caller has spent its allowance, with when a
      * token is back (Retry-After).
      */
-    public Optional<Problem> refusal(Caller caller, PaymentRequest request) {
+    public Optional<Refusal> refusal(Caller caller, PaymentRequest request) {
         if (!atAnotherBank(caller, request.payee())) {
             return Optional.empty();
         }
         if (!buckets.track(caller)) {
-            return Optional.of(Problem.retryAfter(ProblemType.UNKNOWN_ACCOUNT_LIMIT, 1, "payment-api counts the"
+            return Optional.of(Refusal.retryAfter(RefusalReason.UNKNOWN_ACCOUNT_LIMIT, 1, "payment-api counts the"
                     + " unknown-account answers of at most " + buckets.participantsMax() + " participants (pagora."
                     + "payments.unknown-account-limit.participants-max) and all are taken; nothing was done with this one"));
         }
@@ -41,7 +41,7 @@ public final class UnknownAccountLimit {
         if (retryAfterSeconds == 0) {
             return Optional.empty();
         }
-        return Optional.of(Problem.retryAfter(ProblemType.UNKNOWN_ACCOUNT_LIMIT, retryAfterSeconds, "too many payments"
+        return Optional.of(Refusal.retryAfter(RefusalReason.UNKNOWN_ACCOUNT_LIMIT, retryAfterSeconds, "too many payments"
                 + " to accounts that do not exist at other banks; payments to other banks' customers are refused for "
                 + retryAfterSeconds + " s: nothing was done with this one"));
     }
@@ -50,8 +50,8 @@ public final class UnknownAccountLimit {
      * After the look-up: an answer that told the caller another bank's account does not exist costs a token, into
      * debt if need be (a batch may have spent several at once). Only after {@link #refusal} let the order through.
      */
-    public void answered(Caller caller, PaymentRequest request, Problem problem) {
-        if (problem.type() == ProblemType.UNKNOWN_ACCOUNT && "payeeAccountId".equals(problem.field())
+    public void answered(Caller caller, PaymentRequest request, Refusal problem) {
+        if (problem.type() == RefusalReason.UNKNOWN_ACCOUNT && "payeeAccountId".equals(problem.field())
                 && atAnotherBank(caller, request.payee())) {
             buckets.takeIntoDebt(caller, 1);
         }

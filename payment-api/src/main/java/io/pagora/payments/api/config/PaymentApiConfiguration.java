@@ -1,9 +1,11 @@
 package io.pagora.payments.api.config;
 
+import io.pagora.service.config.ServiceDefaults;
+import io.pagora.service.config.TopicsProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.api.adapter.jdbc.IdempotencyRetentionJob;
 import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyPartitions;
 import io.pagora.payments.api.adapter.jdbc.JdbcBankNames;
@@ -61,8 +63,8 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryC
  * administration report their refusals to).
  */
 @Configuration(proxyBeanMethods = false)
-@Import({EdgeProblemsConfiguration.class, CallerSecurityConfiguration.class, LedgerConfiguration.class,
-        LedgerHealthConfiguration.class})
+@Import({ServiceDefaults.class, EdgeProblemsConfiguration.class, CallerSecurityConfiguration.class,
+        LedgerConfiguration.class, LedgerHealthConfiguration.class})
 public class PaymentApiConfiguration {
 
     @Bean
@@ -257,11 +259,11 @@ public class PaymentApiConfiguration {
 
     /** The topic payment-api writes, with explicit partitions (not the broker's default). */
     @Bean
-    NewTopic paymentsRequestedTopic(PaymentApiProperties properties) {
+    NewTopic paymentsRequestedTopic(TopicsProperties topics) {
         return TopicBuilder.name(Topics.PAYMENTS_REQUESTED)
                 .partitions(Topics.PARTITIONS)
-                .replicas(properties.topicDurability().replicationFactor())
-                .configs(properties.topicDurability().topicConfigs())
+                .replicas(topics.durability().replicationFactor())
+                .configs(topics.durability().topicConfigs())
                 .build();
     }
 

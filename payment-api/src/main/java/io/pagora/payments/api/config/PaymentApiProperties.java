@@ -1,6 +1,5 @@
 package io.pagora.payments.api.config;
 
-import io.pagora.events.TopicDurability;
 import io.pagora.kernel.Check;
 import java.net.URI;
 import java.time.Duration;
@@ -19,8 +18,6 @@ import org.springframework.util.unit.DataSize;
  * @param kafkaAckTimeout how long a request waits for the broker's acknowledgements
  * @param accountCacheSize how many existing customer account ids are remembered (LRU)
  * @param fundingMaxCentavos the largest single reserve or customer funding
- * @param topicReplicationFactor replication of the topics this service creates (1 on one local broker)
- * @param topicMinInsyncReplicas their min.insync.replicas (1 on one local broker, 2 on a cluster): see {@link TopicDurability}
  * @param groupCommitThreads committers of concurrent single payments (each commits one group at a time)
  * @param groupCommitBatchMax the most single payments committed as one group
  * @param groupCommitQueueMax single payments that may wait for a committer; beyond, 429 at once. With the groups
@@ -41,8 +38,6 @@ public record PaymentApiProperties(
         @DefaultValue("10s") Duration kafkaAckTimeout,
         @DefaultValue("100000") int accountCacheSize,
         @DefaultValue("100000000000000") long fundingMaxCentavos,
-        @DefaultValue("1") short topicReplicationFactor,
-        @DefaultValue("1") short topicMinInsyncReplicas,
         @DefaultValue("2") int groupCommitThreads,
         @DefaultValue("256") int groupCommitBatchMax,
         @DefaultValue("256") int groupCommitQueueMax,
@@ -94,7 +89,6 @@ public record PaymentApiProperties(
         Check.that(kafkaAckTimeout.toMillis() > 0, "pagora.payments.kafka-ack-timeout must be positive");
         Check.that(accountCacheSize > 0, "pagora.payments.account-cache-size must be positive");
         Check.that(fundingMaxCentavos > 0, "pagora.payments.funding-max-centavos must be positive");
-        Check.that(topicReplicationFactor >= 1, "pagora.payments.topic-replication-factor must be positive");
         Check.that(groupCommitThreads >= 1 && groupCommitThreads <= 64, "pagora.payments.group-commit-threads in 1..64");
         // A group's account lookup must fit one ledger request, like a batch's.
         Check.that(groupCommitBatchMax >= 1 && groupCommitBatchMax <= 4094,
@@ -128,9 +122,5 @@ public record PaymentApiProperties(
 
     public int batchBodyMaxBytes() {
         return (int) batchBodyMax.toBytes();
-    }
-
-    public TopicDurability topicDurability() {
-        return new TopicDurability(topicReplicationFactor, topicMinInsyncReplicas);
     }
 }

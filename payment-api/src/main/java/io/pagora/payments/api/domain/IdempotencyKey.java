@@ -30,11 +30,11 @@ public record IdempotencyKey(String value) {
     /** The key, or the problem with it; {@code where} names the header or field for the detail. */
     public static Result parse(String value, String where) {
         if (value == null) {
-            return new Result(null, Problem.ofField(ProblemType.MISSING_IDEMPOTENCY_KEY, where,
+            return new Result(null, Refusal.ofField(RefusalReason.MISSING_IDEMPOTENCY_KEY, where,
                     where + " is required: 1 to " + LENGTH_MAX + " visible ASCII characters naming this request"));
         }
         if (!isValid(value)) {
-            return new Result(null, Problem.ofField(ProblemType.INVALID_IDEMPOTENCY_KEY, where,
+            return new Result(null, Refusal.ofField(RefusalReason.INVALID_IDEMPOTENCY_KEY, where,
                     where + " must be 1 to " + LENGTH_MAX + " visible ASCII characters (0x21-0x7E), got "
                             + value.length() + " characters"));
         }
@@ -42,7 +42,7 @@ public record IdempotencyKey(String value) {
     }
 
     /** Exactly one of {@code key} and {@code problem} is set. */
-    public record Result(IdempotencyKey key, Problem problem) {}
+    public record Result(IdempotencyKey key, Refusal problem) {}
 
     @Override
     public String toString() {

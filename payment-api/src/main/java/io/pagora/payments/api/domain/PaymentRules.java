@@ -1,6 +1,6 @@
 package io.pagora.payments.api.domain;
 
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.AccountKind;
@@ -25,17 +25,17 @@ public final class PaymentRules {
     }
 
     /** Everything that can be decided from the request alone. */
-    public Optional<Problem> checkRequest(PaymentRequest request) {
+    public Optional<Refusal> checkRequest(PaymentRequest request) {
         if (request.amountCentavos() <= 0) {
-            return Optional.of(Problem.ofField(ProblemType.INVALID_AMOUNT, "amountCentavos",
+            return Optional.of(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",
                     "amountCentavos must be a positive integer, got " + request.amountCentavos()));
         }
         if (request.amountCentavos() > amountMaxCentavos) {
-            return Optional.of(Problem.ofField(ProblemType.AMOUNT_ABOVE_LIMIT, "amountCentavos",
+            return Optional.of(Refusal.ofField(RefusalReason.AMOUNT_ABOVE_LIMIT, "amountCentavos",
                     "amountCentavos must be at most " + amountMaxCentavos + ", got " + request.amountCentavos()));
         }
         if (request.payer().equals(request.payee())) {
-            return Optional.of(Problem.ofField(ProblemType.SAME_PAYER_AND_PAYEE, "payeeAccountId",
+            return Optional.of(Refusal.ofField(RefusalReason.SAME_PAYER_AND_PAYEE, "payeeAccountId",
                     "payer and payee are the same account " + request.payer()));
         }
         // Account ids encode their kind: no lookup is needed to refuse a bank or central-bank account.
@@ -49,12 +49,12 @@ public final class PaymentRules {
     }
 
     /** The ledger's view: both accounts exist and are customer accounts in BRL. */
-    public Optional<Problem> checkAccounts(PaymentRequest request, AccountStatus payer, AccountStatus payee) {
+    public Optional<Refusal> checkAccounts(PaymentRequest request, AccountStatus payer, AccountStatus payee) {
         if (payer == AccountStatus.MISSING) {
             return Optional.of(unknownPayer(request));
         }
         if (payee == AccountStatus.MISSING) {
-            return Optional.of(Problem.ofField(ProblemType.UNKNOWN_ACCOUNT, "payeeAccountId",
+            return Optional.of(Refusal.ofField(RefusalReason.UNKNOWN_ACCOUNT, "payeeAccountId",
                     "payee account " + request.payee() + " does not exist"));
         }
         if (payer != AccountStatus.CUSTOMER) {
@@ -70,8 +70,8 @@ public final class PaymentRules {
      * The answer for a payer account that does not exist; also the answer for a payer account of another bank
      * than the caller's, so that a bank cannot tell another bank's customers from ids nobody holds.
      */
-    public static Problem unknownPayer(PaymentRequest request) {
-        return Problem.ofField(ProblemType.UNKNOWN_ACCOUNT, "payerAccountId",
+    public static Refusal unknownPayer(PaymentRequest request) {
+        return Refusal.ofField(RefusalReason.UNKNOWN_ACCOUNT, "payerAccountId",
                 "payer account " + request.payer() + " does not exist");
     }
 
@@ -95,8 +95,8 @@ public final class PaymentRules {
         return account.code() == AccountKind.CUSTOMER.code && account.ledger() == ChartOfAccounts.LEDGER_BRL;
     }
 
-    private static Problem notCustomer(String field, Id128 account) {
-        return Problem.ofField(ProblemType.NOT_A_CUSTOMER_ACCOUNT, field,
+    private static Refusal notCustomer(String field, Id128 account) {
+        return Refusal.ofField(RefusalReason.NOT_A_CUSTOMER_ACCOUNT, field,
                 field + " " + account + " is not a customer account (payments move money between customers)");
     }
 }

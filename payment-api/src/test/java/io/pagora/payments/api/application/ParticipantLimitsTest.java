@@ -2,9 +2,9 @@ package io.pagora.payments.api.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.access.Caller;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -28,12 +28,12 @@ class ParticipantLimitsTest {
         assertThat(limits.enter(A)).isEmpty();
         assertThat(limits.enter(A)).isEmpty();
 
-        assertRefused(limits.enter(A), ProblemType.PARTICIPANT_CONCURRENCY_LIMITED, 1);
+        assertRefused(limits.enter(A), RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED, 1);
         assertThat(limits.enter(B)).as("another participant is unaffected").isEmpty();
 
         limits.exit(A);
         assertThat(limits.enter(A)).as("a slot freed is a slot again").isEmpty();
-        assertRefused(limits.enter(A), ProblemType.PARTICIPANT_CONCURRENCY_LIMITED, 1);
+        assertRefused(limits.enter(A), RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED, 1);
     }
 
     @Test
@@ -43,12 +43,12 @@ class ParticipantLimitsTest {
         for (int i = 0; i < 5; i++) {
             assertThat(limits.take(A, 1)).as("payment %d of the burst", i).isEmpty();
         }
-        assertRefused(limits.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        assertRefused(limits.take(A, 1), RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
         assertThat(limits.take(B, 5)).as("another participant's bucket is its own").isEmpty();
 
         nowNanos.addAndGet(100 * MILLI); // 10 a second: one token back
         assertThat(limits.take(A, 1)).isEmpty();
-        assertRefused(limits.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        assertRefused(limits.take(A, 1), RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
     }
 
     /** The early refusal (before the request is worked on) answers what take would, and takes nothing. */
@@ -64,8 +64,8 @@ class ParticipantLimitsTest {
         }
         assertThat(limits.take(A, 1)).as("the last token is still there to take").isEmpty();
 
-        Optional<Problem> early = limits.refusalOfOne(A);
-        assertRefused(early, ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        Optional<Refusal> early = limits.refusalOfOne(A);
+        assertRefused(early, RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
         assertThat(early).isEqualTo(limits.take(A, 1));
         nowNanos.addAndGet(100 * MILLI);
         assertThat(limits.refusalOfOne(A)).as("a token back").isEmpty();
@@ -77,16 +77,16 @@ class ParticipantLimitsTest {
         slow.enter(A);
         assertThat(slow.take(A, 4)).isEmpty();
 
-        assertRefused(slow.take(A, 5), ProblemType.PARTICIPANT_RATE_LIMITED, 4); // 1 left, 4 more in 4 s
+        assertRefused(slow.take(A, 5), RefusalReason.PARTICIPANT_RATE_LIMITED, 4); // 1 left, 4 more in 4 s
         assertThat(slow.take(A, 1)).as("the refused batch took nothing").isEmpty();
 
         nowNanos.addAndGet(3_999 * MILLI);
-        assertRefused(slow.take(A, 4), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        assertRefused(slow.take(A, 4), RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
         nowNanos.addAndGet(MILLI);
         assertThat(slow.take(A, 4)).isEmpty();
         nowNanos.addAndGet(3_600_000 * MILLI);
         assertThat(slow.take(A, 5)).as("an idle hour fills the bucket, never beyond the burst").isEmpty();
-        assertRefused(slow.take(A, 1), ProblemType.PARTICIPANT_RATE_LIMITED, 1);
+        assertRefused(slow.take(A, 1), RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
     }
 
     @Test
@@ -94,12 +94,12 @@ class ParticipantLimitsTest {
         assertThat(limits.enter(A)).isEmpty();
         assertThat(limits.enter(B)).isEmpty();
 
-        assertRefused(limits.enter(Caller.bank(3)), ProblemType.OVERLOADED, 1);
+        assertRefused(limits.enter(Caller.bank(3)), RefusalReason.OVERLOADED, 1);
         assertThat(limits.participants()).isEqualTo(2);
         assertThat(limits.enter(A)).as("the participants tracked go on").isEmpty();
     }
 
-    private static void assertRefused(Optional<Problem> refusal, ProblemType type, long retryAfterSeconds) {
+    private static void assertRefused(Optional<Refusal> refusal, RefusalReason type, long retryAfterSeconds) {
         assertThat(refusal).isPresent();
         assertThat(refusal.get().type()).isEqualTo(type);
         assertThat(refusal.get().retryAfterSeconds()).isEqualTo(retryAfterSeconds);

@@ -2,7 +2,7 @@ package io.pagora.payments.api.testsupport;
 
 import io.pagora.testing.ServerBacked;
 
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
 import io.pagora.testing.TestKafka;
 import io.pagora.testing.TestCertificates;

@@ -1,5 +1,6 @@
 package io.pagora.reporting.adapter.kafka;
 
+import io.pagora.service.config.TopicsProperties;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
@@ -39,6 +41,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * dead-letter topics for what cannot be projected.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TopicsProperties.class)
 public class KafkaConfiguration {
 
     /** Settings the projection's correctness depends on: not left to configuration. */
@@ -65,9 +68,9 @@ public class KafkaConfiguration {
 
     @Bean
     @ConditionalOnBooleanProperty(name = "pagora.reporting.topics.create", matchIfMissing = true)
-    KafkaAdmin.NewTopics paymentTopics(ReportingProperties properties) {
+    KafkaAdmin.NewTopics paymentTopics(ReportingProperties properties, TopicsProperties topics) {
         int partitions = properties.topics().partitions();
-        TopicDurability durability = properties.topics().durability();
+        TopicDurability durability = topics.durability();
         return new KafkaAdmin.NewTopics(
                 topic(Topics.PAYMENTS_REQUESTED, partitions, durability),
                 topic(Topics.PAYMENT_OUTCOMES, partitions, durability),

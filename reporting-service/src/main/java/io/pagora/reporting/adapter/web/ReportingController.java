@@ -7,7 +7,7 @@ import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.service.web.EdgeProblems;
 import io.pagora.service.web.ProblemException;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

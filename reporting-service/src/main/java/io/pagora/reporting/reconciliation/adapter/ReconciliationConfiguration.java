@@ -1,7 +1,7 @@
 package io.pagora.reporting.reconciliation.adapter;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.service.ledger.LedgerConfiguration;
 import java.time.Clock;

@@ -2,9 +2,9 @@ package io.pagora.reporting.reconciliation.application;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.Ledger;
-import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.Transfer;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.reporting.domain.ProjectionDigest;
 import io.pagora.reporting.reconciliation.application.ReconciliationReadModel.PaymentRow;

@@ -1,6 +1,6 @@
 package io.pagora.reporting.reconciliation.domain;
 
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.settlement.domain.AccountKind;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package io.pagora.reporting.reconciliation.domain;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Transfer;
+import io.pagora.ledger.port.Transfer;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;

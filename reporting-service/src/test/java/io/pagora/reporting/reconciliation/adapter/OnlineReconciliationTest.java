@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.RejectionReason;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;

@@ -2,9 +2,9 @@ package io.pagora.reporting.reconciliation.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.domain.Account;
-import io.pagora.ledger.domain.AccountFlags;
-import io.pagora.ledger.domain.Ledger;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountFlags;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.time.Duration;

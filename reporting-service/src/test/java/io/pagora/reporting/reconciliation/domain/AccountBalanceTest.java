@@ -3,7 +3,7 @@ package io.pagora.reporting.reconciliation.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.reporting.reconciliation.domain.AccountBalance.Posted;
 import io.pagora.settlement.domain.AccountKind;
 import java.util.List;

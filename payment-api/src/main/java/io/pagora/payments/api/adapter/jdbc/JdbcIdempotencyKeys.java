@@ -5,7 +5,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.IdempotencyKeys;
 import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import java.sql.Array;
 import java.sql.Connection;

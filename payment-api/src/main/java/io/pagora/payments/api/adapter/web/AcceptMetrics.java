@@ -4,11 +4,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pagora.service.metrics.LatencyHistograms;
-import io.pagora.ledger.domain.LedgerUnavailableException;
+import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalException;
+import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.kernel.Check;
 import io.pagora.service.web.EdgeProblems;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ import org.springframework.dao.DataAccessException;
  *   <li>{@value #REJECTIONS} (counter; {@code reason} = the problem type's slug, e.g. {@code unknown-account});
  *   <li>{@value #REQUESTS} (counter; {@code outcome} = accepted, replayed or the problem type's slug): per request.
  * </ul>
- * Every tag comes from a closed set (two endpoints, three results, the slugs of the {@link ProblemType}s and
+ * Every tag comes from a closed set (two endpoints, three results, the slugs of the {@link RefusalReason}s and
  * {@link HttpProblems}).
  */
 final class AcceptMetrics {
@@ -75,7 +75,7 @@ final class AcceptMetrics {
                     .register(registry));
         }
         List<String> slugs = new ArrayList<>();
-        for (ProblemType type : ProblemType.values()) {
+        for (RefusalReason type : RefusalReason.values()) {
             slugs.add(type.slug);
         }
         for (io.pagora.service.web.ProblemType type : HttpProblems.ALL) {
@@ -100,7 +100,7 @@ final class AcceptMetrics {
     }
 
     /** A request refused by its participant's limits: counted as one request and one refused order. */
-    void overLimit(Endpoint endpoint, Problem refusal, long elapsedNanos) {
+    void overLimit(Endpoint endpoint, Refusal refusal, long elapsedNanos) {
         Outcome refused = new Outcome.Rejected(refusal);
         requested(refused);
         record(endpoint, refused, elapsedNanos);
@@ -136,7 +136,7 @@ final class AcceptMetrics {
     /** The slug of the problem type {@link ApiExceptionHandler} answers for this failure. */
     static String slugOf(RuntimeException failure) {
         return switch (failure) {
-            case ProblemException problem -> problem.problem().type().slug;
+            case RefusalException problem -> problem.problem().type().slug;
             case io.pagora.service.web.ProblemException problem -> problem.type().slug();
             case LedgerUnavailableException ignored -> HttpProblems.LEDGER_UNAVAILABLE.slug();
             case DataAccessException ignored -> HttpProblems.DATABASE_UNAVAILABLE.slug();

@@ -1,18 +1,18 @@
 package io.pagora.payments.api.adapter.web;
 
-import io.pagora.ledger.domain.Account;
+import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.ParticipantAdministration;
 import io.pagora.payments.api.application.ParticipantAdministration.AccountOpening;
 import io.pagora.payments.api.application.ParticipantAdministration.BankRegistration;
 import io.pagora.payments.api.application.ParticipantAdministration.Funding;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalException;
+import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.service.web.EdgeProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
@@ -63,7 +63,7 @@ public class AdministrationController {
         BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
         String name = fields.requiredString("name");
         if (name.isBlank() || !JsonFields.isPlainText(name, BANK_NAME_CHARS_MAX)) {
-            throw fields.invalid(ProblemType.INVALID_FIELD, "name",
+            throw fields.invalid(RefusalReason.INVALID_FIELD, "name",
                     "must be 1 to " + BANK_NAME_CHARS_MAX + " characters, not blank, without control characters");
         }
         return switch (administration.registerBank(caller, bank, name)) {
@@ -150,14 +150,14 @@ public class AdministrationController {
         IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(PaymentController.IDEMPOTENCY_KEY),
                 PaymentController.IDEMPOTENCY_KEY);
         if (key.problem() != null) {
-            throw new ProblemException(key.problem());
+            throw new RefusalException(key.problem());
         }
         return key.key();
     }
 
     private static BankId parseIspb(String text) {
         if (!text.matches("[0-9]{1,8}")) {
-            throw new ProblemException(Problem.ofField(ProblemType.INVALID_FIELD, "ispb",
+            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, "ispb",
                     "ispb must be 1 to 8 decimal digits, got \"" + JsonFields.abbreviate(text) + "\""));
         }
         return new BankId(Integer.parseInt(text));

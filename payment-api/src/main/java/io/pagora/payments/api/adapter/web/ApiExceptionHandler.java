@@ -1,7 +1,7 @@
 package io.pagora.payments.api.adapter.web;
 
-import io.pagora.ledger.domain.LedgerUnavailableException;
-import io.pagora.payments.api.domain.ProblemException;
+import io.pagora.ledger.port.LedgerUnavailableException;
+import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.service.web.EdgeProblems;
 import io.pagora.service.web.ProblemExceptionHandler;
 import io.pagora.service.web.ProblemType;
@@ -28,8 +28,8 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-    @ExceptionHandler(ProblemException.class)
-    public ResponseEntity<Object> problem(ProblemException e, HttpServletRequest request) {
+    @ExceptionHandler(RefusalException.class)
+    public ResponseEntity<Object> problem(RefusalException e, HttpServletRequest request) {
         return Problems.response(e.problem(), request.getRequestURI());
     }
 

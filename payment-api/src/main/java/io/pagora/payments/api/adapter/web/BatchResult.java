@@ -3,8 +3,8 @@ package io.pagora.payments.api.adapter.web;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,9 +37,9 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
         private int unknown;
         private int brokerFailures;
         private int overloaded;
-        private Problem overloadedProblem;
-        private Problem brokerProblem;
-        private Problem unknownProblem;
+        private Refusal overloadedProblem;
+        private Refusal brokerProblem;
+        private Refusal unknownProblem;
 
         Tally(int itemCount) {
             this.results = new ArrayList<>(itemCount);
@@ -63,7 +63,7 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
          * control refused as a whole (no key looked at) is answered 429, not item by item: REJECTED is final,
          * and a replayed item's key may name a payment that settles.
          */
-        Problem wholeBatchProblem() {
+        Refusal wholeBatchProblem() {
             if (overloaded > 0 && overloaded == results.size()) {
                 return overloadedProblem;
             }
@@ -87,12 +87,12 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
             return new Item(i, ok.replayed() ? "REPLAYED" : "ACCEPTED", ok.paymentId().toString(), ok.acceptedAt(), null);
         }
 
-        private Item rejected(int i, Problem problem) {
-            if (problem.type() == ProblemType.BROKER_UNAVAILABLE) {
+        private Item rejected(int i, Refusal problem) {
+            if (problem.type() == RefusalReason.BROKER_UNAVAILABLE) {
                 brokerFailures++;
                 brokerProblem = problem;
             }
-            if (problem.type() == ProblemType.OVERLOADED) {
+            if (problem.type() == RefusalReason.OVERLOADED) {
                 overloaded++;
                 overloadedProblem = problem;
             }
@@ -101,7 +101,7 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
                     : problem.withField("payments[" + i + "]." + problem.field())));
         }
 
-        private Item unknown(int i, Problem problem) {
+        private Item unknown(int i, Refusal problem) {
             unknown++;
             brokerFailures++;
             unknownProblem = problem;

@@ -10,7 +10,7 @@ import org.springframework.http.HttpStatus;
  * size, an outage met while answering, and the errors every service answers alike ({@link EdgeProblems}: among them
  * 401 {@code unauthenticated} and 403 {@code forbidden}, who may call at all and who may use a function). The
  * reasons a payment or an administration request is refused are the domain's
- * ({@link io.pagora.payments.api.domain.ProblemType}).
+ * ({@link io.pagora.payments.api.domain.RefusalReason}).
  */
 public final class HttpProblems {
 

@@ -1,9 +1,9 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.kernel.Id128;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalException;
+import io.pagora.payments.api.domain.RefusalReason;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
@@ -40,7 +40,7 @@ final class JsonFields {
             return null;
         }
         if (!node.isString()) {
-            throw invalid(ProblemType.INVALID_FIELD, name, "must be a string, got " + typeOf(node));
+            throw invalid(RefusalReason.INVALID_FIELD, name, "must be a string, got " + typeOf(node));
         }
         return node.stringValue();
     }
@@ -52,14 +52,14 @@ final class JsonFields {
             throw missing(name);
         }
         if (!node.isString()) {
-            throw invalid(ProblemType.INVALID_ACCOUNT_ID, name, "must be a string of 32 hexadecimal digits, got " + typeOf(node));
+            throw invalid(RefusalReason.INVALID_ACCOUNT_ID, name, "must be a string of 32 hexadecimal digits, got " + typeOf(node));
         }
         return parseAccountId(node.stringValue(), name);
     }
 
     static Id128 parseAccountId(String text, String field) {
         if (!HEX_ID.matcher(text).matches()) {
-            throw new ProblemException(Problem.ofField(ProblemType.INVALID_ACCOUNT_ID, field,
+            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_ACCOUNT_ID, field,
                     field + " must be 32 hexadecimal digits, got \"" + abbreviate(text) + "\""));
         }
         return Id128.parse(text);
@@ -72,15 +72,15 @@ final class JsonFields {
             throw missing(name);
         }
         if (!node.isNumber()) {
-            throw invalid(ProblemType.INVALID_FIELD, name, "must be an integer number of centavos, got " + typeOf(node));
+            throw invalid(RefusalReason.INVALID_FIELD, name, "must be an integer number of centavos, got " + typeOf(node));
         }
         if (!node.isIntegralNumber()) {
-            throw invalid(ProblemType.INVALID_AMOUNT, name, "must be a whole number of centavos, got " + node);
+            throw invalid(RefusalReason.INVALID_AMOUNT, name, "must be a whole number of centavos, got " + node);
         }
         if (!node.canConvertToLong()) {
             throw node.bigIntegerValue().signum() < 0
-                    ? invalid(ProblemType.INVALID_AMOUNT, name, "must be positive, got " + node)
-                    : invalid(ProblemType.AMOUNT_ABOVE_LIMIT, name, "is far above the limit: " + node);
+                    ? invalid(RefusalReason.INVALID_AMOUNT, name, "must be positive, got " + node)
+                    : invalid(RefusalReason.AMOUNT_ABOVE_LIMIT, name, "is far above the limit: " + node);
         }
         return node.longValue();
     }
@@ -92,7 +92,7 @@ final class JsonFields {
             return null;
         }
         if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < min || node.longValue() > max) {
-            throw invalid(ProblemType.INVALID_FIELD, name, "must be an integer from " + min + " to " + max + ", got "
+            throw invalid(RefusalReason.INVALID_FIELD, name, "must be an integer from " + min + " to " + max + ", got "
                     + abbreviate(node.toString()));
         }
         return node.longValue();
@@ -106,12 +106,12 @@ final class JsonFields {
         return value;
     }
 
-    ProblemException missing(String name) {
-        return new ProblemException(Problem.ofField(ProblemType.MISSING_FIELD, name, name + " is required"));
+    RefusalException missing(String name) {
+        return new RefusalException(Refusal.ofField(RefusalReason.MISSING_FIELD, name, name + " is required"));
     }
 
-    ProblemException invalid(ProblemType type, String name, String what) {
-        return new ProblemException(Problem.ofField(type, name, name + " " + what));
+    RefusalException invalid(RefusalReason type, String name, String what) {
+        return new RefusalException(Refusal.ofField(type, name, name + " " + what));
     }
 
     /** Free text: no control characters, at most {@code maxChars} code points. */

@@ -3,9 +3,9 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.payments.api.application.ParticipantLimits;
-import io.pagora.payments.api.domain.Problem;
+import io.pagora.payments.api.domain.Refusal;
 import io.pagora.service.web.ParticipantConnections;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -55,7 +55,7 @@ public final class OverRateFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         long started = System.nanoTime();
-        Problem refusal = refusal(request);
+        Refusal refusal = refusal(request);
         if (refusal == null) {
             chain.doFilter(request, response);
             return;
@@ -74,7 +74,7 @@ public final class OverRateFilter extends OncePerRequestFilter {
     }
 
     /** The refusal this request gets before anything else looks at it, or null: it goes the usual way. */
-    private @Nullable Problem refusal(HttpServletRequest request) {
+    private @Nullable Refusal refusal(HttpServletRequest request) {
         if (!"POST".equals(request.getMethod()) || !PATH.equals(request.getRequestURI())) {
             return null;
         }

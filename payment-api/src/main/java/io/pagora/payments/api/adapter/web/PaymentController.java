@@ -9,10 +9,10 @@ import io.pagora.payments.api.application.PaymentIntake.Order;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemException;
-import io.pagora.payments.api.domain.ProblemType;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalException;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.access.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Instant;
@@ -77,7 +77,7 @@ public class PaymentController {
     @PostMapping("/payments")
     public ResponseEntity<Object> pay(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
-        Optional<Problem> refused = limits.enter(caller);
+        Optional<Refusal> refused = limits.enter(caller);
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.SINGLE, refused.get(), http, started);
         }
@@ -96,7 +96,7 @@ public class PaymentController {
     }
 
     /** A request refused by its participant's limits, counted as one refused order. */
-    private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, Problem refusal,
+    private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, Refusal refusal,
             HttpServletRequest http, long started) {
         acceptMetrics.overLimit(endpoint, refusal, System.nanoTime() - started);
         return Problems.response(refusal, http.getRequestURI());
@@ -106,7 +106,7 @@ public class PaymentController {
         JsonNode body = JsonBodies.read(http, bodyMaxBytes);
         IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(IDEMPOTENCY_KEY), IDEMPOTENCY_KEY);
         if (key.problem() != null) {
-            throw new ProblemException(key.problem());
+            throw new RefusalException(key.problem());
         }
         PaymentRequest request = PaymentJson.parse(body);
         Outcome outcome = intake.accept(caller, key.key(), request);
@@ -130,11 +130,11 @@ public class PaymentController {
     public ResponseEntity<Object> payBatch(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
         // Before the body is read: a refused batch costs nothing but this answer, a 429 for the whole batch.
-        Optional<Problem> overloaded = admission.refusal();
+        Optional<Refusal> overloaded = admission.refusal();
         if (overloaded.isPresent()) {
             return Problems.response(overloaded.get(), http.getRequestURI());
         }
-        Optional<Problem> refused = limits.enter(caller);
+        Optional<Refusal> refused = limits.enter(caller);
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.BATCH, refused.get(), http, started);
         }
@@ -146,7 +146,7 @@ public class PaymentController {
     }
 
     private ResponseEntity<Object> payBatchEntered(Caller caller, HttpServletRequest http, long started) {
-        Optional<Problem> busy = admission.enterBatch();
+        Optional<Refusal> busy = admission.enterBatch();
         if (busy.isPresent()) {
             return Problems.response(busy.get(), http.getRequestURI());
         }
@@ -162,7 +162,7 @@ public class PaymentController {
 
     private ResponseEntity<Object> payMany(Caller caller, HttpServletRequest http, long started) {
         List<Order> orders = orders(caller, JsonBodies.read(http, batchBodyMaxBytes));
-        Optional<Problem> refused = limits.take(caller, orders.size());
+        Optional<Refusal> refused = limits.take(caller, orders.size());
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.BATCH, refused.get(), http, started);
         }
@@ -174,7 +174,7 @@ public class PaymentController {
             acceptMetrics.record(AcceptMetrics.Endpoint.BATCH, outcome, elapsedNanos);
             tally.add(outcome);
         }
-        Problem wholeBatch = tally.wholeBatchProblem();
+        Refusal wholeBatch = tally.wholeBatchProblem();
         if (wholeBatch != null) {
             return Problems.response(wholeBatch, http.getRequestURI());
         }
@@ -189,7 +189,7 @@ public class PaymentController {
             throw fields.missing("payments");
         }
         if (!items.isArray()) {
-            throw fields.invalid(ProblemType.INVALID_FIELD, "payments", "must be an array, got " + JsonFields.typeOf(items));
+            throw fields.invalid(RefusalReason.INVALID_FIELD, "payments", "must be an array, got " + JsonFields.typeOf(items));
         }
         if (items.isEmpty() || items.size() > batchItemsMax) {
             throw new io.pagora.service.web.ProblemException(HttpProblems.INVALID_BATCH_SIZE, "payments",
@@ -204,13 +204,13 @@ public class PaymentController {
 
     private static Order order(Caller caller, JsonNode item, int index) {
         if (!item.isObject()) {
-            return Order.malformed(caller, Problem.of(ProblemType.INVALID_FIELD,
+            return Order.malformed(caller, Refusal.of(RefusalReason.INVALID_FIELD,
                     "payments[" + index + "] must be a JSON object, got " + JsonFields.typeOf(item)));
         }
         JsonNode keyNode = item.get("idempotencyKey");
         String field = "idempotencyKey";
         if (keyNode != null && !keyNode.isNull() && !keyNode.isString()) {
-            return Order.malformed(caller, Problem.ofField(ProblemType.INVALID_IDEMPOTENCY_KEY, field,
+            return Order.malformed(caller, Refusal.ofField(RefusalReason.INVALID_IDEMPOTENCY_KEY, field,
                     field + " must be a string, got " + JsonFields.typeOf(keyNode)));
         }
         IdempotencyKey.Result key = IdempotencyKey.parse(keyNode == null || keyNode.isNull() ? null : keyNode.stringValue(), field);
@@ -219,7 +219,7 @@ public class PaymentController {
         }
         try {
             return Order.of(caller, key.key(), PaymentJson.parse(item));
-        } catch (ProblemException e) {
+        } catch (RefusalException e) {
             return Order.malformed(caller, e.problem());
         }
     }

@@ -2,7 +2,7 @@ package io.pagora.payments.api.adapter.web;
 
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.domain.PaymentRequest;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.RefusalReason;
 import tools.jackson.databind.JsonNode;
 
 /** Reads a payment order's JSON fields into a well-formed {@link PaymentRequest}. */
@@ -10,7 +10,7 @@ final class PaymentJson {
 
     private PaymentJson() {}
 
-    /** @throws io.pagora.payments.api.domain.ProblemException naming the first bad field */
+    /** @throws io.pagora.payments.api.domain.RefusalException naming the first bad field */
     static PaymentRequest parse(JsonNode object) {
         JsonFields fields = new JsonFields(object);
         Id128 payer = fields.accountId("payerAccountId");
@@ -20,17 +20,17 @@ final class PaymentJson {
         if (currency == null) {
             currency = PaymentRequest.CURRENCY_BRL;
         } else if (!PaymentRequest.CURRENCY_BRL.equals(currency)) {
-            throw fields.invalid(ProblemType.UNSUPPORTED_CURRENCY, "currency",
+            throw fields.invalid(RefusalReason.UNSUPPORTED_CURRENCY, "currency",
                     "must be BRL (the only currency settled), got \"" + JsonFields.abbreviate(currency) + "\"");
         }
         String description = fields.optionalString("description");
         if (description != null && !JsonFields.isPlainText(description, PaymentRequest.DESCRIPTION_CHARS_MAX)) {
-            throw fields.invalid(ProblemType.INVALID_FIELD, "description",
+            throw fields.invalid(RefusalReason.INVALID_FIELD, "description",
                     "must be at most " + PaymentRequest.DESCRIPTION_CHARS_MAX + " characters without control characters");
         }
         String endToEndId = fields.optionalString("endToEndId");
         if (endToEndId != null && !JsonFields.isVisibleAscii(endToEndId, PaymentRequest.END_TO_END_ID_CHARS_MAX)) {
-            throw fields.invalid(ProblemType.INVALID_FIELD, "endToEndId",
+            throw fields.invalid(RefusalReason.INVALID_FIELD, "endToEndId",
                     "must be 1 to " + PaymentRequest.END_TO_END_ID_CHARS_MAX + " visible ASCII characters");
         }
         return new PaymentRequest(payer, payee, amount, currency, description, endToEndId);

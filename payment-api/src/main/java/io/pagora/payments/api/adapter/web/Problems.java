@@ -1,8 +1,8 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +16,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 /**
- * Renders {@link Problem}s as RFC 9457 {@code application/problem+json} responses, on service-support's problem+json
+ * Renders {@link Refusal}s as RFC 9457 {@code application/problem+json} responses, on service-support's problem+json
  * base: the domain names why a request is refused, this adapter gives each reason its HTTP status.
  */
 final class Problems {
@@ -26,7 +26,7 @@ final class Problems {
 
     private Problems() {}
 
-    static HttpStatus statusOf(ProblemType type) {
+    static HttpStatus statusOf(RefusalReason type) {
         return switch (type) {
             case MISSING_FIELD, INVALID_FIELD, INVALID_ACCOUNT_ID, MISSING_IDEMPOTENCY_KEY, INVALID_IDEMPOTENCY_KEY ->
                     HttpStatus.BAD_REQUEST;
@@ -41,8 +41,8 @@ final class Problems {
         };
     }
 
-    /** A domain {@link ProblemType} as service-support's problem+json base sees it: with its HTTP status. */
-    static io.pagora.service.web.ProblemType http(ProblemType type) {
+    /** A domain {@link RefusalReason} as service-support's problem+json base sees it: with its HTTP status. */
+    static io.pagora.service.web.ProblemType http(RefusalReason type) {
         return new io.pagora.service.web.ProblemType(type.slug, type.title, statusOf(type));
     }
 
@@ -62,7 +62,7 @@ final class Problems {
      * A 429 or 503 carries Retry-After: the wait the refusing limit computed (a token bucket: when enough tokens are
      * back), else {@link #RETRY_AFTER_SECONDS}.
      */
-    static ResponseEntity<Object> response(Problem problem, String path) {
+    static ResponseEntity<Object> response(Refusal problem, String path) {
         HttpStatus status = statusOf(problem.type());
         Check.that(problem.retryAfterSeconds() == 0 || status == HttpStatus.TOO_MANY_REQUESTS
                 || status == HttpStatus.SERVICE_UNAVAILABLE, "only a refusal for now says when to retry: %s", problem);
@@ -94,7 +94,7 @@ final class Problems {
     }
 
     /** A problem embedded in a batch result: the same members as a problem+json document. */
-    static Map<String, Object> embedded(Problem problem) {
+    static Map<String, Object> embedded(Refusal problem) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", problem.type().uri().toString());
         body.put("title", problem.type().title);

@@ -8,7 +8,7 @@ import io.pagora.payments.api.application.IdempotencyKeys.Claim;
 import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.application.IdempotencyKeys.Stored;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.settlement.domain.Caller;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.testing.TestPostgres;
 import java.sql.Connection;

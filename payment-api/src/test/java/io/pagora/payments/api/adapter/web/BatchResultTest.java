@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
-import io.pagora.payments.api.domain.Problem;
-import io.pagora.payments.api.domain.ProblemType;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +18,7 @@ class BatchResultTest {
 
     @Test
     void aBatchAdmissionControlRefusedAsAWholeIsAnswered429NotItemByItem() {
-        Problem overloaded = Problem.of(ProblemType.OVERLOADED, "clearing is behind");
+        Refusal overloaded = Refusal.of(RefusalReason.OVERLOADED, "clearing is behind");
         BatchResult.Tally tally = new BatchResult.Tally(2);
         tally.add(new Outcome.Rejected(overloaded));
         tally.add(new Outcome.Rejected(overloaded));
@@ -30,9 +30,9 @@ class BatchResultTest {
     @Test
     void aBatchWithAnItemThatMayBePublishedAndNoneAcceptedIsOutcomeUnknown() {
         BatchResult.Tally tally = new BatchResult.Tally(2);
-        tally.add(new Outcome.Rejected(Problem.of(ProblemType.BROKER_UNAVAILABLE, "nothing was published")));
+        tally.add(new Outcome.Rejected(Refusal.of(RefusalReason.BROKER_UNAVAILABLE, "nothing was published")));
         tally.add(PaymentIntake.unknown("p", "not confirmed"));
 
-        assertThat(tally.wholeBatchProblem().type()).isEqualTo(ProblemType.OUTCOME_UNKNOWN);
+        assertThat(tally.wholeBatchProblem().type()).isEqualTo(RefusalReason.OUTCOME_UNKNOWN);
     }
 }

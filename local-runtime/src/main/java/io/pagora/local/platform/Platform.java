@@ -1,0 +1,539 @@
+package io.pagora.local.platform;
+
+import io.pagora.kernel.tls.PemTls;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The platform on one machine: PostgreSQL, Kafka (KRaft), optionally TigerBeetle, the three services and
+ * Prometheus, started in that order ({@link #up}) and stopped in reverse ({@link #down}).
+ */
+final class Platform {
+
+    static final List<String> SERVICES = List.of("payment-api", "clearing-service", "reporting-service");
+    /** The services with a participant-facing API: mutual TLS. clearing-service has none and stays plain HTTP. */
+    static final List<String> TLS_SERVICES = List.of("payment-api", "reporting-service");
+    static final Map<String, Integer> SERVICE_PORT = Map.of("payment-api", 8080, "clearing-service", 8081,
+            "reporting-service", 8082);
+    static final int KAFKA_PORT = 9092;
+    static final int KAFKA_CONTROLLER_PORT = 9093;
+    static final int TIGERBEETLE_PORT = 3000;
+    static final int PROMETHEUS_PORT = 9090;
+    static final String KAFKA = Layout.HOST + ":" + KAFKA_PORT;
+    static final String TIGERBEETLE = Layout.HOST + ":" + TIGERBEETLE_PORT;
+    /** The TigerBeetle server release this project is tested with (docs/testing.md: server and client). */
+    static final String TIGERBEETLE_VERSION = "0.16.78";
+    private static final int READY_SECONDS = 120;
+    private static final Pattern STATUS = Pattern.compile("\"status\":\"([A-Z_]+)\"");
+
+    final Layout layout;
+    final Supervisor supervisor;
+    final Tools tools;
+    final Settings settings;
+    final Postgres postgres;
+
+    Platform(Layout layout, Settings settings) {
+        this.layout = layout;
+        this.settings = settings;
+        this.supervisor = new Supervisor(layout);
+        this.tools = new Tools(layout);
+        this.postgres = new Postgres(layout, supervisor, tools, settings);
+    }
+
+    /** The same platform run with other settings (bench's and chaos's own). */
+    Platform with(Settings other) {
+        return new Platform(layout, other);
+    }
+
+    // ------------------------------------------------------------------------------------- transport
+
+    String requestedTransport() {
+        return settings.flag("PAGORA_PLAIN_HTTP") ? "plain-http" : "tls";
+    }
+
+    String runningTransport() {
+        return Postgres.read(layout.state("transport")).orElse("tls");
+    }
+
+    /** demo, bench, chaos and walkthrough prove the platform as it is meant to run: never without mutual TLS. */
+    void refusePlainHttp(String command) {
+        if (!requestedTransport().equals("tls")) {
+            throw Console.fail("%s runs over mutual TLS only: unset PAGORA_PLAIN_HTTP (plain HTTP is for local"
+                    + " experiments with 'up --plain-http')", command);
+        }
+    }
+
+    boolean usesTls(String service) {
+        return TLS_SERVICES.contains(service) && runningTransport().equals("tls");
+    }
+
+    String serviceUrl(String service, String path) {
+        return (usesTls(service) ? "https" : "http") + "://" + Layout.HOST + ":" + SERVICE_PORT.get(service) + path;
+    }
+
+    String ledgerBackend() {
+        return settings.optional("TIGERBEETLE_BIN").isPresent() ? "tigerbeetle" : "postgresql";
+    }
+
+    String runningLedger() {
+        return Postgres.read(layout.state("ledger-backend")).orElseThrow(() -> Console.fail("the platform is not running"));
+    }
+
+    // ------------------------------------------------------------------------------------------- up
+
+    void up() {
+        String backend = ledgerBackend();
+        String transport = requestedTransport();
+        if (Files.exists(layout.state("transport")) && !runningTransport().equals(transport) && anyRunning()) {
+            throw Console.fail("the running platform uses %s: run 'infra/local/pagora down' first", runningTransport());
+        }
+        Postgres.write(layout.state("transport"), transport);
+        if (transport.equals("tls")) {
+            certs().ensure(List.of());
+        } else {
+            Console.banner("PLAIN HTTP (profile plain-http): payment-api and reporting-service run WITHOUT TLS and"
+                    + " believe the\n  Pagora-Participant header of anyone who can reach 127.0.0.1 -- local experiments"
+                    + " only, never for a measurement");
+        }
+        if (backend.equals("tigerbeetle")) {
+            Console.banner("LEDGER: TigerBeetle (%s) on %s".formatted(settings.text("TIGERBEETLE_BIN"), TIGERBEETLE));
+        } else {
+            Console.banner("LEDGER: PostgreSQL (schema 'ledger' in database %s) -- set TIGERBEETLE_BIN for TigerBeetle"
+                    .formatted(Postgres.DATABASE));
+        }
+        Optional<String> running = Postgres.read(layout.state("ledger-backend"));
+        if (running.isPresent() && !running.get().equals(backend) && anyRunning()) {
+            throw Console.fail("the running platform uses the %s ledger: run 'infra/local/pagora down' first", running.get());
+        }
+        Postgres.write(layout.state("ledger-backend"), backend);
+        postgres.start();
+        startKafka();
+        if (backend.equals("tigerbeetle")) {
+            startTigerBeetle();
+        }
+        startServices(backend);
+        startPrometheus();
+        Console.say("platform is up (java: %s)", Tools.java());
+        printEndpoints();
+    }
+
+    Certs certs() {
+        return new Certs(layout.tls());
+    }
+
+    void startKafka() {
+        if (supervisor.alive("kafka")) {
+            Console.say("Kafka already running");
+            return;
+        }
+        Supervisor.requireFreePort("kafka", KAFKA_PORT);
+        Supervisor.requireFreePort("kafka-controller", KAFKA_CONTROLLER_PORT);
+        Console.say("starting Kafka (KRaft, local-runtime LocalKafka) on %s, data %s", KAFKA, layout.var().resolve("kafka"));
+        Supervisor.Launched launched = supervisor.launch("kafka", tools.command(List.of("-Xms256m", "-Xmx1g"), "kafka",
+                List.of("--data-dir=" + layout.var().resolve("kafka"), "--port=" + KAFKA_PORT,
+                        "--controller-port=" + KAFKA_CONTROLLER_PORT)), Map.of(), true);
+        supervisor.waitForLogLine("kafka", launched.logOffset(), "LocalKafka: ready", READY_SECONDS);
+    }
+
+    void startTigerBeetle() {
+        Path binary = Path.of(settings.text("TIGERBEETLE_BIN"));
+        if (!Files.isExecutable(binary)) {
+            throw Console.fail("TIGERBEETLE_BIN=%s is not an executable", binary);
+        }
+        if (supervisor.alive("tigerbeetle")) {
+            Console.say("TigerBeetle already running");
+            return;
+        }
+        Supervisor.requireFreePort("tigerbeetle", TIGERBEETLE_PORT);
+        String version = Exec.capture(List.of(binary.toString(), "version")).output().lines().findFirst().orElse("");
+        checkTigerBeetleVersion(version);
+        Path directory = layout.var().resolve("tigerbeetle");
+        Path data = directory.resolve("0_0.tigerbeetle");
+        createDirectories(directory);
+        // Production mode (Direct IO, full-size batches), as docker-compose.yml runs it. Only where the file
+        // system refuses Direct IO (tmpfs, some overlay file systems) does it fall back to --development, loudly.
+        boolean development = Files.exists(directory.resolve("development"));
+        if (!Files.exists(data)) {
+            Console.say("formatting %s (%s, production mode)", data, version);
+            List<String> format = new ArrayList<>(List.of(binary.toString(), "format", "--cluster=0", "--replica=0",
+                    "--replica-count=1", data.toString()));
+            if (Exec.capture(format, Map.of(), layout.log("tigerbeetle")).status() != 0) {
+                Supervisor.delete(data);
+                Console.warn("TigerBeetle could not format in production mode (Direct IO unavailable under %s?):"
+                        + " using --development", layout.var());
+                development = true;
+                Postgres.write(directory.resolve("development"), "");
+                format.add(format.size() - 1, "--development");
+                if (Exec.capture(format, Map.of(), layout.log("tigerbeetle")).status() != 0) {
+                    throw Console.fail("tigerbeetle format failed (log: %s)", layout.log("tigerbeetle"));
+                }
+            }
+        }
+        List<String> start = new ArrayList<>(List.of(binary.toString(), "start", "--addresses=" + TIGERBEETLE,
+                "--cache-grid=" + settings.text("TB_CACHE_GRID")));
+        if (development) {
+            // --limit-request=1MiB keeps full 8189-transfer batches possible in development mode.
+            start.addAll(List.of("--development", "--experimental", "--limit-request=1MiB"));
+        }
+        start.add(data.toString());
+        Console.say("starting TigerBeetle on %s, data %s, cache grid %s %s", TIGERBEETLE, data,
+                settings.text("TB_CACHE_GRID"), development ? "--development" : "(production mode)");
+        supervisor.launch("tigerbeetle", start, Map.of(), true);
+        supervisor.waitForPort("tigerbeetle", TIGERBEETLE_PORT, 60);
+    }
+
+    /**
+     * Older servers are refused (0.16.30's panics under the contract suite); a newer one is allowed, loudly, since
+     * servers up to 0.17.0 accept the 0.16.30 client.
+     */
+    static void checkTigerBeetleVersion(String versionLine) {
+        String got = versionLine.substring(versionLine.lastIndexOf(' ') + 1);
+        int metadata = got.indexOf('+');
+        got = metadata < 0 ? got : got.substring(0, metadata);
+        if (!got.matches("\\d+\\.\\d+\\.\\d+")) {
+            throw Console.fail("TIGERBEETLE_BIN does not say its version ('%s')", versionLine);
+        }
+        Comparator<String> byVersion = Comparator.comparing(Platform::versionKey);
+        if (byVersion.compare(got, TIGERBEETLE_VERSION) < 0) {
+            throw Console.fail("TIGERBEETLE_BIN is TigerBeetle %s, older than the pinned %s (docs/testing.md: server and"
+                    + " client)", got, TIGERBEETLE_VERSION);
+        }
+        if (!got.equals(TIGERBEETLE_VERSION)) {
+            Console.warn("TIGERBEETLE_BIN is TigerBeetle %s, not the %s this project is tested with", got, TIGERBEETLE_VERSION);
+        }
+    }
+
+    private static long versionKey(String version) {
+        String[] parts = version.split("\\.");
+        return Long.parseLong(parts[0]) * 1_000_000_000L + Long.parseLong(parts[1]) * 1_000_000L + Long.parseLong(parts[2]);
+    }
+
+    /**
+     * Optional: Prometheus scraping the three services every 5 s (infra/prometheus/prometheus.yml). Skipped,
+     * saying so, without a binary, with PAGORA_NO_PROMETHEUS=1, or when port 9090 is taken.
+     */
+    void startPrometheus() {
+        if (supervisor.alive("prometheus")) {
+            Console.say("Prometheus already running (http://%s:%d)", Layout.HOST, PROMETHEUS_PORT);
+            return;
+        }
+        if (settings.flag("PAGORA_NO_PROMETHEUS")) {
+            Console.say("Prometheus: skipped (PAGORA_NO_PROMETHEUS=1)");
+            return;
+        }
+        Path binary = settings.optional("PROMETHEUS_BIN").map(Path::of).orElseGet(() -> Exec.find("prometheus"));
+        if (binary == null) {
+            Console.say("Prometheus: no 'prometheus' on the PATH (nor PROMETHEUS_BIN): metrics are not collected;"
+                    + " each service still serves them at /actuator/prometheus (docs/operations.md)");
+            return;
+        }
+        if (!Files.isExecutable(binary)) {
+            throw Console.fail("PROMETHEUS_BIN=%s is not an executable", binary);
+        }
+        if (Supervisor.portOpen(PROMETHEUS_PORT)) {
+            Console.warn("Prometheus: port %d is already in use by another process: not starting ours", PROMETHEUS_PORT);
+            return;
+        }
+        Path data = layout.var().resolve("prometheus");
+        createDirectories(data);
+        Console.say("starting Prometheus (%s) on %s:%d, scraping the three services every 5 s (the two TLS ones as"
+                + " the monitor), data %s", binary, Layout.HOST, PROMETHEUS_PORT, data);
+        if (!runningTransport().equals("tls")) {
+            Console.warn("plain-http: Prometheus scrapes payment-api and reporting-service over mutual TLS only;"
+                    + " their targets stay down");
+        }
+        supervisor.launch("prometheus", List.of(binary.toString(),
+                "--config.file=" + layout.root().resolve("infra/prometheus/prometheus.yml"),
+                "--storage.tsdb.path=" + data, "--storage.tsdb.retention.time=2d",
+                "--web.listen-address=" + Layout.HOST + ":" + PROMETHEUS_PORT), Map.of(), true);
+        supervisor.waitForPort("prometheus", PROMETHEUS_PORT, 60);
+    }
+
+    void startServices(String backend) {
+        for (String service : SERVICES) {
+            if (supervisor.alive(service)) {
+                Console.say("%s already running", service);
+                continue;
+            }
+            Supervisor.requireFreePort(service, SERVICE_PORT.get(service));
+            Map<String, String> environment = new LinkedHashMap<>();
+            if (TLS_SERVICES.contains(service)) {
+                if (runningTransport().equals("tls")) {
+                    environment.put("PAGORA_TLS_DIRECTORY", layout.tls().toString());
+                } else {
+                    environment.put("SPRING_PROFILES_ACTIVE", "plain-http");
+                }
+            }
+            List<String> command = new ArrayList<>();
+            command.add(Tools.java());
+            command.addAll(List.of(settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
+            command.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar",
+                    tools.jar(service).toString()));
+            command.addAll(serviceArguments(service, backend));
+            Console.say("starting %s on %s:%d", service, Layout.HOST, SERVICE_PORT.get(service));
+            supervisor.launch(service, command, environment, true);
+        }
+        for (String service : SERVICES) {
+            waitForHealth(service);
+        }
+    }
+
+    List<String> serviceArguments(String service, String backend) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--spring.datasource.url=" + Postgres.JDBC_URL,
+                "--spring.datasource.username=" + Postgres.USER,
+                "--spring.datasource.password=" + Postgres.PASSWORD,
+                "--spring.kafka.bootstrap-servers=" + KAFKA,
+                "--pagora.ledger.backend=" + backend,
+                "--pagora.ledger.tigerbeetle.addresses=" + TIGERBEETLE,
+                "--pagora.ledger.tigerbeetle.cluster-id=0",
+                "--server.port=" + SERVICE_PORT.get(service),
+                "--server.address=" + Layout.HOST));
+        if (TLS_SERVICES.contains(service)) {
+            arguments.add("--pagora.web.connections-per-participant-max=" + settings.integer("PARTICIPANT_CONNECTIONS_MAX"));
+        }
+        switch (service) {
+            case "payment-api" -> arguments.addAll(List.of(
+                    "--pagora.payments.status-base-url=" + serviceUrl("reporting-service", ""),
+                    "--pagora.payments.participant-limits.burst=" + settings.number("PARTICIPANT_BURST"),
+                    "--pagora.payments.participant-limits.refill-per-second=" + settings.number("PARTICIPANT_REFILL_PER_SECOND"),
+                    "--pagora.payments.participant-limits.in-flight-max=" + settings.number("PARTICIPANT_IN_FLIGHT_MAX")));
+            case "reporting-service" -> arguments.addAll(List.of(
+                    "--pagora.reporting.reconciliation.enabled=" + settings.flag("RECONCILIATION"),
+                    "--pagora.reporting.reconciliation.final-within=" + settings.text("RECONCILIATION_FINAL_WITHIN")));
+            case "clearing-service" -> arguments.addAll(List.of(
+                    "--pagora.clearing.pending-timeout=" + settings.text("PENDING_TIMEOUT"),
+                    "--pagora.clearing.bank.accept-rate=" + settings.share("BANK_ACCEPT_RATE"),
+                    "--pagora.clearing.bank.no-answer-rate=" + settings.share("BANK_NO_ANSWER_RATE"),
+                    "--pagora.clearing.bank.answer-latency=" + settings.text("BANK_ANSWER_LATENCY")));
+            default -> throw new IllegalArgumentException("no such service: " + service);
+        }
+        return arguments;
+    }
+
+    // --------------------------------------------------------------------------------------- health
+
+    /** UP when /actuator/health answers 200 (Spring answers 503 for DOWN), else the status it reports, else "". */
+    String health(String service) {
+        try {
+            HttpResponse<String> response = get(anonymous(service), serviceUrl(service, "/actuator/health"));
+            if (response.statusCode() == 200) {
+                return "UP";
+            }
+            Matcher matcher = STATUS.matcher(response.body());
+            return matcher.find() ? matcher.group(1) : "";
+        } catch (IOException | RuntimeException unanswered) {
+            return "";
+        }
+    }
+
+    void waitForHealth(String service) {
+        int waitSeconds = settings.integer("HEALTH_WAIT_SECONDS");
+        long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
+        String status = health(service);
+        while (!status.equals("UP")) {
+            if (!supervisor.alive(service)) {
+                System.err.println(Supervisor.tail(layout.log(service), 40));
+                throw Console.fail("%s exited during startup (log: %s)", service, layout.log(service));
+            }
+            if (System.nanoTime() > deadline) {
+                throw Console.fail("%s not UP within %ds (status '%s', log: %s)", service, waitSeconds,
+                        status.isEmpty() ? "no answer" : status, layout.log(service));
+            }
+            Supervisor.sleep(2000);
+            status = health(service);
+        }
+        Console.say("%s is UP (%s)", service, serviceUrl(service, "/actuator/health"));
+    }
+
+    /** The settled count reporting-service's /stats shows the operator, or 0 when it does not answer. */
+    long settledCount() {
+        try {
+            SSLContext operator = PemTls.mutual(layout.participants().resolve("operator.crt"),
+                    layout.participants().resolve("operator.key"), layout.tls().resolve("ca.crt"));
+            HttpResponse<String> response = get(Optional.of(operator), serviceUrl("reporting-service", "/stats"));
+            Matcher matcher = Pattern.compile("\"SETTLED\":(\\d+)").matcher(response.body());
+            return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+        } catch (IOException | RuntimeException unanswered) {
+            return 0;
+        }
+    }
+
+    private Optional<SSLContext> anonymous(String service) {
+        return usesTls(service) ? Optional.of(PemTls.anonymous(layout.tls().resolve("ca.crt"))) : Optional.empty();
+    }
+
+    private static HttpResponse<String> get(Optional<SSLContext> tls, String url) throws IOException {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
+        tls.ifPresent(builder::sslContext);
+        try (HttpClient client = builder.build()) {
+            return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------- down
+
+    boolean anyRunning() {
+        return Stream.concat(Stream.of("kafka", "tigerbeetle", "postgres", "prometheus", "k6"), SERVICES.stream())
+                .anyMatch(supervisor::alive) || postgres.running();
+    }
+
+    void down() {
+        supervisor.stop("k6", 10);
+        supervisor.stop("prometheus", 20);
+        List<Thread> stoppers = SERVICES.stream().map(service -> Thread.ofPlatform().start(() -> supervisor.stop(service, 40)))
+                .toList();
+        for (Thread stopper : stoppers) {
+            try {
+                stopper.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        supervisor.stop("kafka", 60);
+        supervisor.stop("tigerbeetle", 30);
+        postgres.stop();
+        Supervisor.delete(layout.state("ledger-backend"));
+        Supervisor.delete(layout.state("transport"));
+        Console.say("stopped");
+    }
+
+    /** Stops a running platform and removes its data: demo, bench, chaos and walkthrough start from fresh data. */
+    void removeData(String who) {
+        if (anyRunning()) {
+            Console.say("stopping the running platform first: %s starts from fresh data", who);
+            down();
+        }
+        for (Path data : List.of(layout.var().resolve("postgres"), layout.var().resolve("postgres-embedded"),
+                layout.var().resolve("kafka"), layout.var().resolve("tigerbeetle"), layout.var().resolve("prometheus"),
+                layout.demo(), postgres.fallbackHome())) {
+            deleteTree(data);
+        }
+    }
+
+    /** Everything the platform's runs wrote except certificates, logs and k6: a 5-minute bench leaves tens of GB. */
+    void clean() {
+        removeData("clean");
+        for (Path written : List.of(layout.bench(), layout.chaos(), layout.run())) {
+            deleteTree(written);
+        }
+        Console.say("removed the platform's data, the bench's and the chaos runs' files (kept: %s, %s, %s)", layout.tls(),
+                layout.log(), layout.bin());
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw Console.fail("could not remove %s: %s", root, e.getMessage());
+        }
+    }
+
+    static void createDirectories(Path directory) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw Console.fail("could not create %s: %s", directory, e.getMessage());
+        }
+    }
+
+    /** name=pid of every component whose CPU the bench and the report measure (each with its descendants). */
+    String componentPids() {
+        List<String> parts = new ArrayList<>();
+        for (String name : Stream.concat(SERVICES.stream(), Stream.of("kafka", "tigerbeetle")).toList()) {
+            if (supervisor.alive(name)) {
+                parts.add(name + "=" + supervisor.pid(name).orElseThrow());
+            }
+        }
+        parts.add("postgresql=" + postgres.rootPid());
+        return String.join(",", parts);
+    }
+
+    // --------------------------------------------------------------------------------------- status
+
+    void printEndpoints() {
+        System.out.printf("  payment-api        %s  (POST /banks, /accounts, /payments ...)  log %s%n",
+                serviceUrl("payment-api", ""), layout.log("payment-api"));
+        System.out.printf("  clearing-service   %s   (actuator only)                           log %s%n",
+                serviceUrl("clearing-service", ""), layout.log("clearing-service"));
+        System.out.printf("  reporting-service  %s  (GET /payments/{id}, /stats ...)          log %s%n",
+                serviceUrl("reporting-service", ""), layout.log("reporting-service"));
+        System.out.printf("  Kafka              %s                                                 log %s%n", KAFKA,
+                layout.log("kafka"));
+        System.out.printf("  PostgreSQL         %s:%d  database %s, user %s                    log %s%n", Layout.HOST,
+                Postgres.PORT, Postgres.DATABASE, Postgres.USER, layout.log("postgres"));
+        if (Postgres.read(layout.state("ledger-backend")).orElse("").equals("tigerbeetle")) {
+            System.out.printf("  TigerBeetle        %s                                                 log %s%n",
+                    TIGERBEETLE, layout.log("tigerbeetle"));
+        }
+        if (supervisor.alive("prometheus")) {
+            System.out.printf("  Prometheus         http://%s:%d  (every service's /actuator/prometheus)    log %s%n",
+                    Layout.HOST, PROMETHEUS_PORT, layout.log("prometheus"));
+        }
+        if (runningTransport().equals("tls")) {
+            System.out.printf("  identity           mutual TLS: CA %s, client certificates in %s (docs/security.md)%n",
+                    layout.tls().resolve("ca.crt"), layout.participants());
+        } else {
+            System.out.println("  identity           PLAIN HTTP (plain-http profile): the Pagora-Participant header names"
+                    + " the caller, unproven");
+        }
+    }
+
+    void status() {
+        System.out.println("ledger backend: " + Postgres.read(layout.state("ledger-backend")).orElse("-"));
+        if (anyRunning()) {
+            System.out.println("transport: " + runningTransport() + " (payment-api and reporting-service)");
+        }
+        System.out.printf("  %-18s %s%n", "postgres", postgres.running()
+                ? "running (%s) on %s:%d   log %s".formatted(postgres.mode(), Layout.HOST, Postgres.PORT, layout.log("postgres"))
+                : "stopped");
+        for (String name : Stream.concat(Stream.of("kafka", "tigerbeetle", "prometheus"), SERVICES.stream()).toList()) {
+            if (!supervisor.alive(name)) {
+                System.out.printf("  %-18s stopped%n", name);
+                continue;
+            }
+            String health = SERVICES.contains(name) ? ", health " + Optional.of(health(name)).filter(s -> !s.isEmpty()).orElse("?") : "";
+            System.out.printf("  %-18s running (pid %d)%s   log %s%n", name, supervisor.pid(name).orElseThrow(), health,
+                    layout.log(name));
+        }
+    }
+
+    void logs(List<String> names) {
+        List<String> shown = names.isEmpty()
+                ? Stream.concat(Stream.of("postgres", "kafka", "tigerbeetle"), Stream.concat(SERVICES.stream(),
+                        Stream.of("prometheus", "k6"))).toList()
+                : names;
+        for (String name : shown) {
+            Path log = layout.log(name);
+            if (Files.exists(log)) {
+                System.out.println("==> " + log + " <==");
+                System.out.println(Supervisor.tail(log, settings.integer("LOG_LINES")));
+            }
+        }
+    }
+}

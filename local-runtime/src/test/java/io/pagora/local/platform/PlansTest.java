@@ -1,0 +1,131 @@
+package io.pagora.local.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** What the bench's and the fault catalogue's command lines mean, and the settings their platforms run with. */
+class PlansTest {
+
+    private final Settings defaults = Settings.fromEnvironment(Map.of());
+
+    @Test
+    void the_bench_options_are_handed_to_the_bench_in_its_own_names() {
+        BenchRun.Plan plan = BenchRun.plan(List.of("--rate=500", "--warmup=30", "--window=60", "--find-max",
+                "--ledger=postgresql"), "tigerbeetle");
+
+        assertThat(plan.ledgers()).containsExactly("postgresql");
+        assertThat(plan.benchOptions()).containsExactly("--rate=500", "--warmup-seconds=30", "--window-seconds=60",
+                "--find-max=true");
+        assertThat(plan.overload()).isFalse();
+    }
+
+    @Test
+    void the_overload_run_floods_at_twice_the_rate_unless_told_otherwise() {
+        assertThat(BenchRun.plan(List.of("--overload"), "postgresql").benchOptions()).containsExactly("--overload-factor=2");
+        assertThat(BenchRun.plan(List.of("--overload-factor=3"), "postgresql").benchOptions())
+                .containsExactly("--overload-factor=3");
+    }
+
+    @Test
+    void a_bench_option_it_does_not_know_is_refused() {
+        assertThatThrownBy(() -> BenchRun.plan(List.of("--rates=500"), "postgresql")).hasMessageContaining("--rates=500");
+        assertThatThrownBy(() -> BenchRun.plan(List.of("--ledger=oracle"), "postgresql")).hasMessageContaining("oracle");
+        assertThatThrownBy(() -> BenchRun.requireTigerBeetle(List.of("tigerbeetle", "postgresql"), defaults))
+                .hasMessageContaining("TIGERBEETLE_BIN");
+    }
+
+    @Test
+    void a_bench_platform_is_funded_for_the_whole_run_and_its_bank_always_answers() {
+        Settings bench = BenchRun.benchSettings(defaults.with("TIGERBEETLE_BIN", "/tb"), "postgresql", false);
+
+        assertThat(bench.share("BANK_ACCEPT_RATE")).isEqualTo(1.0);
+        assertThat(bench.share("BANK_NO_ANSWER_RATE")).isZero();
+        assertThat(bench.number("LAST_RESERVE_FUNDING")).isEqualTo(bench.number("RESERVE_FUNDING"));
+        assertThat(bench.integer("POOR_CUSTOMERS")).isZero();
+        assertThat(bench.optional("TIGERBEETLE_BIN")).as("the PostgreSQL run").isEmpty();
+    }
+
+    @Test
+    void both_ledgers_are_compared_side_by_side() {
+        JsonMapper json = JsonMapper.builder().build();
+        String table = BenchRun.compare(
+                json.readTree("{\"settled_per_s\":1000,\"cpu_us_per_payment\":100,\"valid\":true,"
+                        + "\"cpu_us_per_payment_by_component\":{\"tigerbeetle\":10}}"),
+                json.readTree("{\"settled_per_s\":500,\"cpu_us_per_payment\":300,\"valid\":false,"
+                        + "\"cpu_us_per_payment_by_component\":{\"postgresql\":200}}"));
+
+        assertThat(table).contains("TigerBeetle vs PostgreSQL").containsPattern("settled/s +1000\\.0 +500\\.0 +0\\.50")
+                .containsPattern("CPU µs/payment +100\\.0 +300\\.0 +3\\.00")
+                .containsPattern("tigerbeetle +10\\.0 +0\\.0").containsPattern("postgresql +0\\.0 +200\\.0")
+                .contains("valid: TigerBeetle true, PostgreSQL false");
+    }
+
+    @Test
+    void chaos_runs_the_scenarios_named_or_all_of_them() {
+        assertThat(Chaos.plan(List.of("kill-reporting", "poison"), "postgresql").scenarios())
+                .containsExactly("kill-reporting", "poison");
+        assertThat(Chaos.plan(List.of("all", "--ledger=both"), "postgresql"))
+                .satisfies(plan -> assertThat(plan.scenarios()).hasSize(9))
+                .satisfies(plan -> assertThat(plan.ledgers()).containsExactly("tigerbeetle", "postgresql"));
+        assertThatThrownBy(() -> Chaos.plan(List.of(), "postgresql")).hasMessageContaining("needs a scenario");
+        assertThatThrownBy(() -> Chaos.plan(List.of("kill-everything"), "postgresql"))
+                .hasMessageContaining("unknown chaos scenario 'kill-everything'");
+        assertThatThrownBy(() -> Chaos.plan(List.of("--fast"), "postgresql")).hasMessageContaining("--fast");
+    }
+
+    @Test
+    void the_kafka_outage_lasts_its_setting_plus_the_restart() {
+        assertThat(Chaos.faultSeconds("kafka-outage", defaults)).isEqualTo(60);
+        assertThat(Chaos.faultSeconds("kafka-outage", defaults.with("CHAOS_KAFKA_OUTAGE_SECONDS", "50"))).isEqualTo(70);
+        assertThat(Chaos.faultSeconds("kill-clearing-twice", defaults)).isEqualTo(75);
+    }
+
+    @Test
+    void a_chaos_platform_shares_r$_80_million_among_its_customers_and_runs_a_short_pending_timeout() {
+        Settings chaos = Chaos.chaosSettings(defaults, "postgresql");
+
+        assertThat(chaos.number("CUSTOMER_FUNDING") * 4 * 50).isEqualTo(8_000_000_000L);
+        assertThat(chaos.text("PENDING_TIMEOUT")).isEqualTo("2s");
+        assertThat(chaos.text("RECONCILIATION_FINAL_WITHIN")).isEqualTo("20s");
+        assertThat(chaos.number("RESERVE_FUNDING")).isEqualTo(5_000_000_000L);
+    }
+
+    @Test
+    void the_seeded_banks_and_an_accounts_bank_follow_one_formula() {
+        assertThat(Load.seededIspbs(4)).containsExactly(10001111L, 10002222L, 10003333L, 10004444L);
+        assertThat(Load.ispbOf("0000000100989680000000000000002a")).isEqualTo(0x00989680L);
+        assertThat(Certs.bankPrincipal(1)).isEqualTo("ispb-00000001");
+        assertThatThrownBy(() -> Load.ispbOf("xyz")).hasMessageContaining("32 hex digits");
+        assertThatThrownBy(() -> Certs.bankPrincipal(100_000_000L)).hasMessageContaining("up to 8 digits");
+    }
+
+    @Test
+    void a_tigerbeetle_older_than_the_pinned_server_is_refused() {
+        Platform.checkTigerBeetleVersion("TigerBeetle version 0.16.78+c3d9b09");
+        Platform.checkTigerBeetleVersion("TigerBeetle version 0.17.0");
+        assertThatThrownBy(() -> Platform.checkTigerBeetleVersion("TigerBeetle version 0.16.30"))
+                .hasMessageContaining("older than the pinned 0.16.78");
+        assertThatThrownBy(() -> Platform.checkTigerBeetleVersion("garbage")).hasMessageContaining("does not say its version");
+    }
+
+    @Test
+    void each_service_is_started_with_the_settings_it_reads() {
+        Platform platform = new Platform(TemporaryRepository.create(),
+                Settings.fromEnvironment(Map.of("PENDING_TIMEOUT", "3s", "PARTICIPANT_BURST", "3750")));
+
+        assertThat(platform.serviceArguments("clearing-service", "postgresql")).contains(
+                "--pagora.clearing.pending-timeout=3s", "--pagora.ledger.backend=postgresql", "--server.port=8081")
+                .noneMatch(argument -> argument.startsWith("--pagora.web."));
+        assertThat(platform.serviceArguments("payment-api", "tigerbeetle")).contains(
+                "--pagora.payments.participant-limits.burst=3750", "--pagora.ledger.backend=tigerbeetle",
+                "--pagora.payments.status-base-url=https://127.0.0.1:8082",
+                "--pagora.web.connections-per-participant-max=1000");
+        assertThat(platform.serviceArguments("reporting-service", "postgresql"))
+                .contains("--pagora.reporting.reconciliation.enabled=true");
+    }
+}

@@ -1,0 +1,51 @@
+package io.pagora.payments.api.domain;
+
+import java.net.URI;
+
+/**
+ * Every reason payment-api refuses a payment order or an administration request (an item of a batch included),
+ * each with a stable RFC 9457 {@code type} URI ({@value #BASE}{@code <slug>}, service-support's scheme). Clients
+ * branch on the type, never on the human-readable detail. What is only about HTTP (a body that cannot be read, an
+ * unknown path, an outage met while answering) is the web adapter's: {@code adapter.web.HttpProblems}.
+ */
+public enum RefusalReason {
+    MISSING_FIELD("missing-field", "Missing required field"),
+    INVALID_FIELD("invalid-field", "Invalid field"),
+    INVALID_ACCOUNT_ID("invalid-account-id", "Invalid account id"),
+    INVALID_AMOUNT("invalid-amount", "Invalid amount"),
+    AMOUNT_ABOVE_LIMIT("amount-above-limit", "Amount above the limit"),
+    UNSUPPORTED_CURRENCY("unsupported-currency", "Unsupported currency"),
+    SAME_PAYER_AND_PAYEE("same-payer-and-payee", "Payer and payee are the same account"),
+    NOT_A_CUSTOMER_ACCOUNT("not-a-customer-account", "Not a customer account"),
+    UNKNOWN_ACCOUNT("unknown-account", "Unknown account"),
+    MISSING_IDEMPOTENCY_KEY("missing-idempotency-key", "Missing Idempotency-Key"),
+    INVALID_IDEMPOTENCY_KEY("invalid-idempotency-key", "Invalid Idempotency-Key"),
+    IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused with a different request"),
+    IDEMPOTENCY_KEY_FAILED("idempotency-key-failed", "An earlier request with this Idempotency-Key failed"),
+    UNKNOWN_BANK("unknown-bank", "Unknown bank"),
+    BANK_NAME_CONFLICT("bank-name-conflict", "Bank already registered under another name"),
+    ACCOUNT_NOT_FOUND("account-not-found", "Account not found"),
+    LEDGER_REFUSED("ledger-refused", "The ledger refused the operation"),
+    LEDGER_CONFLICT("ledger-conflict", "The ledger holds conflicting data"),
+    BROKER_UNAVAILABLE("broker-unavailable", "Message broker unavailable"),
+    OUTCOME_UNKNOWN("outcome-unknown", "Outcome unknown: retry with the same Idempotency-Key"),
+    OVERLOADED("overloaded", "Too many payments waiting to be accepted"),
+    /** Too many answers that another bank's account does not exist: the caller may be listing accounts. */
+    UNKNOWN_ACCOUNT_LIMIT("unknown-account-limit", "Too many payments to accounts that do not exist"),
+    PARTICIPANT_RATE_LIMITED("participant-rate-limited", "Participant over its payment rate"),
+    PARTICIPANT_CONCURRENCY_LIMITED("participant-concurrency-limited", "Participant over its concurrent requests");
+
+    public static final String BASE = "https://pagora.io/problems/";
+
+    public final String slug;
+    public final String title;
+
+    RefusalReason(String slug, String title) {
+        this.slug = slug;
+        this.title = title;
+    }
+
+    public URI uri() {
+        return URI.create(BASE + slug);
+    }
+}
