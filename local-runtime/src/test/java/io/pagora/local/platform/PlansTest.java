@@ -105,6 +105,14 @@ class PlansTest {
     }
 
     @Test
+    void the_demos_k6_makes_the_vus_its_p99_threshold_needs_up_front() {
+        assertThat(Demo.preallocatedVus(200, 5000, 1000)).isEqualTo(1000);
+        assertThat(Demo.preallocatedVus(100, 5000, 1000)).isEqualTo(500);
+        assertThat(Demo.preallocatedVus(200, 5000, 300)).as("never above K6_MAX_VUS").isEqualTo(300);
+        assertThat(Demo.preallocatedVus(1, 10, 1000)).isEqualTo(1);
+    }
+
+    @Test
     void a_tigerbeetle_older_than_the_pinned_server_is_refused() {
         Platform.checkTigerBeetleVersion("TigerBeetle version 0.16.78+c3d9b09");
         Platform.checkTigerBeetleVersion("TigerBeetle version 0.17.0");
