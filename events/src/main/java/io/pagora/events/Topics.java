@@ -21,5 +21,15 @@ public final class Topics {
     /** Clearing-internal: reserved payments the receiving bank did not answer, waiting for their timeout. */
     public static final String CLEARING_UNANSWERED = "pagora.clearing.unanswered.v1";
 
+    /**
+     * The switch's messages to participants (instructions and outcomes), batched, keyed by the recipient's ISPB:
+     * each participant's stream reads its own in order (docs/participants.md).
+     */
+    public static final String PARTICIPANT_MESSAGES = "pagora.participants.messages.v1";
+    /** Participants' answers to instructions, one record per answering call, keyed by the bank's ISPB. */
+    public static final String PARTICIPANT_ANSWERS = "pagora.participants.answers.v1";
+    /** Clearing's verdict on each answering call, keyed by the call's id, for the gateway that holds the call. */
+    public static final String PARTICIPANT_VERDICTS = "pagora.participants.verdicts.v1";
+
     public static final int PARTITIONS = 6;
 }

@@ -45,9 +45,13 @@ final class BenchReport {
         json.put("read_model_lag_p99_ms", round(step.readModelLagP99Ms()));
         json.put("cpu_us_per_payment", round(step.platformCpuUsPerPayment()));
         Map<String, Object> byComponent = new LinkedHashMap<>();
-        step.cpuSeconds().forEach((name, seconds) ->
-                byComponent.put(name, round(seconds * 1e6 / Math.max(1, step.settledInWindow()))));
+        step.cpuSeconds().forEach((name, seconds) -> {
+            if (!name.equals(Bench.BANK_SIMULATOR)) {
+                byComponent.put(name, round(seconds * 1e6 / Math.max(1, step.settledInWindow())));
+            }
+        });
         json.put("cpu_us_per_payment_by_component", byComponent);
+        json.put("bank_simulator_cpu_us_per_payment", round(step.bankSimulatorCpuUsPerPayment()));
         json.put("load_generator_cpu_share", round3(step.loadGeneratorCpuSeconds() / step.windowSeconds()));
         json.put("projected_settled_per_s_from_cpu", round(projectedRate(step)));
         json.put("valid", failures.isEmpty());

@@ -17,10 +17,17 @@ import io.pagora.settlement.domain.VoidCause;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import io.pagora.events.participant.RefusalCode;
+import io.pagora.events.participant.Verdict;
+import io.pagora.settlement.domain.PaymentId;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
@@ -50,7 +57,9 @@ public final class Clearing {
     static final String REFUSED_EARLIER = "refused by the receiving bank (answered to an earlier attempt)";
 
     private final Settlement settlement;
+    /** Exactly one of {@code bank} (answers in process, in the poll) and {@code instructions} (participants answer). */
     private final ReceivingBank bank;
+    private final Instructions instructions;
     private final OutcomePublisher outcomes;
     private final UnansweredPayments unanswered;
     private final Clock clock;
@@ -62,9 +71,26 @@ public final class Clearing {
      */
     public Clearing(Settlement settlement, ReceivingBank bank, OutcomePublisher outcomes, UnansweredPayments unanswered,
             Clock clock, Duration expiryMargin) {
+        this(settlement, Objects.requireNonNull(bank, "bank"), null, outcomes, unanswered, clock, expiryMargin);
+    }
+
+    /**
+     * Clearing whose receiving banks are participants: a poll reserves and instructs, and their answers arrive
+     * later, through {@link #answer}; the unanswered expire through {@link #expire}.
+     */
+    public static Clearing byParticipants(Settlement settlement, Instructions instructions, OutcomePublisher outcomes,
+            UnansweredPayments unanswered, Clock clock, Duration expiryMargin) {
+        return new Clearing(settlement, null, Objects.requireNonNull(instructions, "instructions"), outcomes, unanswered,
+                clock, expiryMargin);
+    }
+
+    private Clearing(Settlement settlement, ReceivingBank bank, Instructions instructions, OutcomePublisher outcomes,
+            UnansweredPayments unanswered, Clock clock, Duration expiryMargin) {
         Check.that(!expiryMargin.isNegative(), "expiry margin must not be negative: %s", expiryMargin);
+        Check.that((bank == null) != (instructions == null), "clearing has one way to reach receiving banks");
         this.settlement = settlement;
         this.bank = bank;
+        this.instructions = instructions;
         this.outcomes = outcomes;
         this.unanswered = unanswered;
         this.clock = clock;
@@ -92,6 +118,9 @@ public final class Clearing {
         }
         // Phase 1: reserve every chain in one request (Settlement splits beyond the ledger's batch limit).
         List<ClearingRequest> reserved = reserve(pass);
+        if (instructions != null) {
+            return instruct(pass, reserved);
+        }
 
         // Ask the receiving banks about everything reserved, in one call.
         List<ClearingRequest> accepted = new ArrayList<>();
@@ -123,6 +152,134 @@ public final class Clearing {
         parkForExpiry(noAnswer);
         outcomes.publish(pass.results());
         return pass.report(noAnswer.size());
+    }
+
+    /**
+     * Participants answer: park every fresh reservation for the expiry path and issue its instruction; the poll is
+     * then done. A chain an earlier attempt reserved (a redelivered poll) is first looked up: posted or voided, it
+     * gets the outcome the ledger holds and no second instruction; still open, it is instructed and parked again
+     * (the bank drops the duplicate instruction by its id).
+     */
+    private Report instruct(Pass pass, List<ClearingRequest> reserved) {
+        List<ClearingRequest> toInstruct = new ArrayList<>(reserved.size());
+        List<ClearingRequest> earlier = new ArrayList<>();
+        for (ClearingRequest request : reserved) {
+            (pass.reservedEarlier().contains(request) ? earlier : toInstruct).add(request);
+        }
+        if (!earlier.isEmpty()) {
+            List<ChainState> states = settlement.inspect(payments(earlier));
+            for (int i = 0; i < earlier.size(); i++) {
+                ClearingRequest request = earlier.get(i);
+                switch (states.get(i)) {
+                    case ChainState.Open ignored -> toInstruct.add(request);
+                    case ChainState.Posted ignored -> pass.results().add(settled(request));
+                    case ChainState.Voided voided -> pass.results().add(voided(request, voided.cause(), ""));
+                    case ChainState.Absent ignored -> pass.alarms().add(alarm(request, "reserved, yet the ledger holds no chain"));
+                    case ChainState.Conflicting conflicting ->
+                            pass.alarms().add(alarm(request, "the ledger holds " + conflicting.detail()));
+                }
+            }
+        }
+        if (!toInstruct.isEmpty()) {
+            Instant answerBy = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds());
+            List<PaymentRequested> events = toInstruct.stream().map(ClearingRequest::event).toList();
+            unanswered.park(events, answerBy.plus(expiryMargin));
+            instructions.issue(events, answerBy);
+        }
+        outcomes.publish(pass.results());
+        return pass.report(toInstruct.size());
+    }
+
+    /**
+     * Applies banks' answers to instructed payments, in one post and one void request (after one lookup of the
+     * reserved chains): each answer gets the ledger's verdict. An answer to a payment the ledger does not hold
+     * reserved, or not addressed to the answering bank, is {@link Verdict.Code#UNKNOWN_PAYMENT} and moves nothing.
+     * The ledger arbitrates between answers and the expiry path: the first post or void of a chain wins, every
+     * later one reads it back ({@link Verdict.Code#CONFLICT}, or {@link Verdict.Code#EXPIRED}). An answer that
+     * took effect (now, or the same answer before) publishes its outcome, again if need be.
+     */
+    public List<Verdict> answer(List<AnswerRequest> answers) {
+        Check.that(instructions != null, "answers come from participants only");
+        if (answers.isEmpty()) {
+            return List.of();
+        }
+        Map<PaymentId, Payment> reserved = settlement.reservedPayments(
+                answers.stream().map(AnswerRequest::payment).distinct().toList());
+        Map<PaymentId, Payment> accepted = new LinkedHashMap<>();
+        Map<PaymentId, Payment> refused = new LinkedHashMap<>();
+        Map<PaymentId, RefusalCode> refusals = new HashMap<>();
+        for (AnswerRequest answer : answers) {
+            Payment payment = reserved.get(answer.payment());
+            if (payment == null || !payment.payeeBank().equals(answer.bank())) {
+                continue;
+            }
+            if (answer.accepts()) {
+                accepted.put(payment.id(), payment);
+            } else {
+                refused.put(payment.id(), payment);
+                refusals.putIfAbsent(payment.id(), answer.refusal());
+            }
+        }
+        Map<PaymentId, ResolutionOutcome> posts = zip(accepted, settlement.post(List.copyOf(accepted.values())));
+        Map<PaymentId, ResolutionOutcome> voids = zip(refused,
+                settlement.voidAll(List.copyOf(refused.values()), VoidCause.RECEIVING_BANK_REFUSED));
+        List<PaymentOutcome> results = new ArrayList<>();
+        List<Verdict> verdicts = new ArrayList<>(answers.size());
+        for (AnswerRequest answer : answers) {
+            Payment payment = reserved.get(answer.payment());
+            ResolutionOutcome resolution = (answer.accepts() ? posts : voids).get(answer.payment());
+            if (payment == null || resolution == null) {
+                verdicts.add(new Verdict(answer.payment().toString(), Verdict.Code.UNKNOWN_PAYMENT, ""));
+                continue;
+            }
+            Verdict verdict = verdictOf(answer, resolution);
+            verdicts.add(verdict);
+            if (verdict.code() == Verdict.Code.APPLIED && !answered(results, payment)) {
+                results.add(answer.accepts() ? settled(payment)
+                        : rejected(payment, RejectionReason.RECEIVING_BANK_REFUSED, refusalDetail(refusals.get(payment.id()))));
+            }
+        }
+        outcomes.publish(results);
+        return verdicts;
+    }
+
+    /** The verdict on one answer, from what the ledger did with its chain. */
+    private static Verdict verdictOf(AnswerRequest answer, ResolutionOutcome resolution) {
+        String id = answer.payment().toString();
+        return switch (resolution) {
+            case ResolutionOutcome.Posted ignored -> answer.accepts() ? new Verdict(id, Verdict.Code.APPLIED, "SETTLED")
+                    : new Verdict(id, Verdict.Code.CONFLICT, "SETTLED");
+            case ResolutionOutcome.Voided voided -> switch (voided.cause()) {
+                case RECEIVING_BANK_REFUSED -> answer.accepts() ? new Verdict(id, Verdict.Code.CONFLICT, "REJECTED")
+                        : new Verdict(id, Verdict.Code.APPLIED, "REJECTED");
+                case UNANSWERED -> new Verdict(id, Verdict.Code.EXPIRED, "EXPIRED");
+            };
+            case ResolutionOutcome.Expired ignored -> new Verdict(id, Verdict.Code.EXPIRED, "EXPIRED");
+            case ResolutionOutcome.IntegrityAlarm alarm -> {
+                log.error("INTEGRITY ALARM: payment {}: answering, leg {} answered {}; the answer is not applied", id,
+                        alarm.leg(), alarm.code());
+                yield new Verdict(id, Verdict.Code.UNRESOLVED, "");
+            }
+        };
+    }
+
+    private static boolean answered(List<PaymentOutcome> results, Payment payment) {
+        String id = payment.id().toString();
+        return results.stream().anyMatch(outcome -> outcome.paymentId().equals(id));
+    }
+
+    static String refusalDetail(RefusalCode code) {
+        return code == null ? REFUSED_EARLIER : "refused by the receiving bank: " + code.name();
+    }
+
+    private static Map<PaymentId, ResolutionOutcome> zip(Map<PaymentId, Payment> payments, List<ResolutionOutcome> outcomes) {
+        Check.that(outcomes.size() == payments.size(), "one resolution per payment");
+        Map<PaymentId, ResolutionOutcome> byPayment = new HashMap<>();
+        int i = 0;
+        for (PaymentId id : payments.keySet()) {
+            byPayment.put(id, outcomes.get(i++));
+        }
+        return byPayment;
     }
 
     /**
@@ -185,6 +342,9 @@ public final class Clearing {
         if (pass.batch().isEmpty()) {
             return Report.EMPTY;
         }
+        if (instructions != null) {
+            pass = withoutResolved(pass);
+        }
         // Reserve first: a payment parked after clearing failed on it may never have been reserved. Voiding an
         // absent chain would answer pending_transfer_not_found, burn the void ids and leave it without an
         // outcome; reserved now and voided at once, it expires (or is rejected, if the ledger refuses it),
@@ -193,6 +353,22 @@ public final class Clearing {
         resolve(reserved, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), pass, i -> "");
         outcomes.publish(pass.results());
         return pass.report(0);
+    }
+
+    /**
+     * With participants every instructed payment is parked, and most are answered long before their deadline: one
+     * lookup finds the chains already posted or voided, whose outcome the answer path published, so the expiry
+     * path voids only the rest (and spends no ledger write on the answered).
+     */
+    private Pass withoutResolved(Pass pass) {
+        List<Boolean> resolved = settlement.resolved(payments(pass.batch()));
+        List<ClearingRequest> open = new ArrayList<>(pass.batch().size());
+        for (int i = 0; i < resolved.size(); i++) {
+            if (!resolved.get(i)) {
+                open.add(pass.batch().get(i));
+            }
+        }
+        return Pass.over(open);
     }
 
     /** Reserves every chain of the pass; returns the reserved, and adds the refused and the alarms to the pass. */
@@ -204,7 +380,12 @@ public final class Clearing {
         for (int i = 0; i < batch.size(); i++) {
             ClearingRequest request = batch.get(i);
             switch (reservations.get(i)) {
-                case ReservationOutcome.Reserved ignored -> reserved.add(request);
+                case ReservationOutcome.Reserved fresh -> {
+                    reserved.add(request);
+                    if (fresh.earlier()) {
+                        pass.reservedEarlier().add(request);
+                    }
+                }
                 case ReservationOutcome.Refused refused ->
                         pass.results().add(rejected(request, reasonOf(refused.reason()), refused.code().name()));
                 case ReservationOutcome.IntegrityAlarm alarm ->
@@ -267,6 +448,16 @@ public final class Clearing {
         };
     }
 
+    private PaymentSettled settled(Payment payment) {
+        return new PaymentSettled(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
+                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
+    }
+
+    private PaymentRejected rejected(Payment payment, RejectionReason reason, String detail) {
+        return new PaymentRejected(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
+                payment.amountCentavos(), reason, detail, Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
+    }
+
     private PaymentSettled settled(ClearingRequest request) {
         PaymentRequested event = request.event();
         return new PaymentSettled(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
@@ -306,11 +497,12 @@ public final class Clearing {
      * One pass over a poll's distinct payments (clearing, or expiry): the outcomes it will publish and the
      * integrity alarms it raised, gathered phase by phase.
      */
-    private record Pass(List<ClearingRequest> batch, List<PaymentOutcome> results, List<Alarm> alarms) {
+    private record Pass(List<ClearingRequest> batch, List<PaymentOutcome> results, List<Alarm> alarms,
+            Set<ClearingRequest> reservedEarlier) {
 
         static Pass over(List<ClearingRequest> requests) {
             List<ClearingRequest> batch = distinct(requests);
-            return new Pass(batch, new ArrayList<>(batch.size()), new ArrayList<>());
+            return new Pass(batch, new ArrayList<>(batch.size()), new ArrayList<>(), new HashSet<>());
         }
 
         Report report(int unanswered) {

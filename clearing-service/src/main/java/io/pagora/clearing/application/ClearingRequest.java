@@ -57,7 +57,7 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
             throw new IllegalArgumentException("only BRL is cleared, not " + event.currency());
         }
         return new Payment(PaymentId.parse(event.paymentId()), Id128.parse(event.payerAccountId()),
-                Id128.parse(event.payeeAccountId()), event.amountCentavos());
+                Id128.parse(event.payeeAccountId()), event.amountCentavos(), Math.max(0, event.acceptedAt().toEpochMilli()));
     }
 
     static String shorten(String reason) {

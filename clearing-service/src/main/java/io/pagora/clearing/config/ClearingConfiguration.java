@@ -4,7 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
 import io.pagora.clearing.adapter.ledger.PostgresExpirySweeper;
 import io.pagora.clearing.adapter.metrics.MeteredOutcomePublisher;
+import io.pagora.clearing.adapter.kafka.KafkaInstructions;
+import io.pagora.clearing.adapter.metrics.ObservedInstructions;
 import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.kafka.core.KafkaTemplate;
 import io.pagora.clearing.adapter.metrics.PendingChains;
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.OutcomePublisher;
@@ -85,11 +89,17 @@ public class ClearingConfiguration {
      * accept→settled latency) here, outermost, so the use case itself knows nothing of metrics.
      */
     @Bean
-    public Clearing clearing(Settlement settlement, ReceivingBank bank, OutcomePublisher outcomes,
+    public Clearing clearing(Settlement settlement, ObjectProvider<ReceivingBank> bank, OutcomePublisher outcomes,
             UnansweredPayments unanswered, Clock clock, ClearingProperties properties, PendingChains pendingChains,
-            MeterRegistry meters) {
-        return new Clearing(settlement, new ObservedReceivingBank(bank, pendingChains),
-                new MeteredOutcomePublisher(outcomes, pendingChains, clock, meters), unanswered, clock,
-                properties.expiryMargin());
+            MeterRegistry meters, KafkaTemplate<String, byte[]> kafka) {
+        OutcomePublisher metered = new MeteredOutcomePublisher(outcomes, pendingChains, clock, meters);
+        if (properties.participantsAnswer()) {
+            log.info("receiving banks: participants (instructions over their streams, answers through payment-api)");
+            return Clearing.byParticipants(settlement,
+                    new ObservedInstructions(new KafkaInstructions(kafka, properties.publishTimeout()), pendingChains),
+                    metered, unanswered, clock, properties.expiryMargin());
+        }
+        return new Clearing(settlement, new ObservedReceivingBank(bank.getObject(), pendingChains), metered, unanswered,
+                clock, properties.expiryMargin());
     }
 }

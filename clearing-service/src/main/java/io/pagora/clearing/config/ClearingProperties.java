@@ -18,7 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     (and being redelivered)
  * @param sweepInterval how often due pending transfers of the PostgreSQL ledger are marked expired
  * @param retry back-off of a failed batch
- * @param receivingBank who answers for the receiving bank, said explicitly (no default): {@value #SIMULATED_BANK}
+ * @param receivingBank who answers for the receiving bank, said explicitly (no default): {@value #PARTICIPANTS_BANK}
+ *     (the banks themselves, over their streams), {@value #SIMULATED_BANK}
  *     (the simulator, set by {@code bank}) or {@value #PROVIDED_BANK} (a {@code ReceivingBank} bean of the application
  *     that embeds clearing, e.g. a test's fault injection)
  * @param bank the simulated receiving bank
@@ -37,6 +38,8 @@ public record ClearingProperties(
 
     public static final String SIMULATED_BANK = "simulated";
     public static final String PROVIDED_BANK = "provided";
+    /** Receiving banks are participants: instructed over their streams, answering through payment-api. */
+    public static final String PARTICIPANTS_BANK = "participants";
 
     /** 8187 transfers = 2729 interbank chains of 3 legs: the most that fits one ledger request (8189). */
     public static final int MAX_POLL_RECORDS_MAX = 2729;
@@ -54,9 +57,17 @@ public record ClearingProperties(
                 "pagora.clearing.max-poll-records in [1, %d]: %d", MAX_POLL_RECORDS_MAX, maxPollRecords);
         Check.that(publishTimeout.toMillis() >= 1000 && publishTimeout.compareTo(Duration.ofMinutes(5)) <= 0,
                 "pagora.clearing.publish-timeout in [1s, 5m]: %s", publishTimeout);
-        Check.that(SIMULATED_BANK.equals(receivingBank) || PROVIDED_BANK.equals(receivingBank),
-                "pagora.clearing.receiving-bank is %s (the simulator, pagora.clearing.bank.*) or %s (a ReceivingBank bean"
-                        + " of the embedding application), not %s", SIMULATED_BANK, PROVIDED_BANK, receivingBank);
+        Check.that(SIMULATED_BANK.equals(receivingBank) || PROVIDED_BANK.equals(receivingBank)
+                        || PARTICIPANTS_BANK.equals(receivingBank),
+                "pagora.clearing.receiving-bank is %s (banks are participants: instructions over their streams, answers"
+                        + " through payment-api), %s (the in-process simulator, pagora.clearing.bank.*) or %s (a"
+                        + " ReceivingBank bean of the embedding application), not %s", PARTICIPANTS_BANK, SIMULATED_BANK,
+                PROVIDED_BANK, receivingBank);
+    }
+
+    /** True when receiving banks are participants, who answer later and read outcomes from their streams. */
+    public boolean participantsAnswer() {
+        return PARTICIPANTS_BANK.equals(receivingBank);
     }
 
     public int pendingTimeoutSeconds() {

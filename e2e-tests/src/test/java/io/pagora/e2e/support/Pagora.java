@@ -78,6 +78,7 @@ public final class Pagora implements AutoCloseable {
     private LocalTigerBeetle tigerBeetle;
     private ConfigurableApplicationContext reportingContext;
     private ConfigurableApplicationContext paymentApiContext;
+    private Map<String, String> paymentApiProperties;
     private Service reporting;
     private Service paymentApi;
     private Ledger ledger;
@@ -127,7 +128,10 @@ public final class Pagora implements AutoCloseable {
         resources.add(reportingContext);
         reporting = new Service(ServiceApplication.port(reportingContext));
 
-        Map<String, String> paymentApiProperties = common("payment-api");
+        paymentApiProperties = common("payment-api");
+        // Streams hand unacknowledged messages to another pull after 2 s, not 30: a scenario sees redelivery soon.
+        paymentApiProperties.put("pagora.participants.lease-timeout", "2s");
+        paymentApiProperties.put("pagora.participants.pull-wait", "500ms");
         paymentApiProperties.putAll(ledgerProperties());
         // The 202's Location names the payment's status on this run's reporting-service.
         paymentApiProperties.put("pagora.payments.status-base-url", reporting.base());
@@ -151,6 +155,28 @@ public final class Pagora implements AutoCloseable {
     /** Starts (or restarts) clearing-service; {@code initializer} may add beans or decorators for a test. */
     public ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
         return startClearing(initializer, "simulated");
+    }
+
+    /**
+     * Starts (or restarts) clearing-service with participants as receiving banks: it instructs them over their
+     * streams and applies the answers they send to payment-api (docs/participants.md).
+     */
+    public ConfigurableApplicationContext startClearingWithParticipants() {
+        return startClearing(context -> {}, "participants");
+    }
+
+    /**
+     * Stops payment-api as a crash would (no graceful drain) and starts it again on a new port: its streams are
+     * gone, their acknowledged positions are not. {@link #paymentApi()} then names the new instance.
+     */
+    public void restartPaymentApi() {
+        paymentApiContext.close();
+        resources.remove(paymentApiContext);
+        paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
+                List.of());
+        resources.add(paymentApiContext);
+        paymentApi = new Service(ServiceApplication.port(paymentApiContext));
+        log("payment-api restarted on port %d", ServiceApplication.port(paymentApiContext));
     }
 
     /** Starts (or restarts) clearing-service with the test's own receiving bank (clearing's "provided" bank). */

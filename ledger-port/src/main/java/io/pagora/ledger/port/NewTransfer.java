@@ -73,6 +73,11 @@ public record NewTransfer(
                 timeoutSeconds, ledger, code, flags);
     }
 
+    public NewTransfer withUserData64(long value) {
+        return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, value, userData32,
+                timeoutSeconds, ledger, code, flags);
+    }
+
     public NewTransfer withFlags(int newFlags) {
         return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, userData64, userData32,
                 timeoutSeconds, ledger, code, newFlags);

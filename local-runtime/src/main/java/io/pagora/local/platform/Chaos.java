@@ -49,6 +49,7 @@ final class Chaos {
         seconds.put("postgres-restart", 30);
         seconds.put("poison", 15);
         seconds.put("slow-bank", 95);
+        seconds.put("bank-down", 60);
         seconds.put("kafka-outage", -1); // CHAOS_KAFKA_OUTAGE_SECONDS + 20
         return java.util.Collections.unmodifiableMap(seconds);
     }
@@ -253,13 +254,32 @@ final class Chaos {
                     throw Console.fail("the poison producer failed (log: %s)", layout.log("chaos-check"));
                 }
             }
+            case "bank-down" -> {
+                if (!platform.participantsAnswer()) {
+                    throw Console.fail("chaos bank-down needs the banks as participants (RECEIVING_BANKS=participants)");
+                }
+                List<Long> banks = Load.seededIspbs(settings.integer("BANKS"));
+                String down = "%08d".formatted(banks.getLast());
+                Console.say("FAULT: bank %s down (reads and answers nothing) for %ds, longer than the pending timeout %s:"
+                        + " its payments expire, the other banks keep settling", down,
+                        settings.integer("CHAOS_BANK_DOWN_SECONDS"), settings.text("CHAOS_PENDING_TIMEOUT"));
+                platform.bankSimulator(down, "down");
+                Supervisor.sleep(settings.integer("CHAOS_BANK_DOWN_SECONDS") * 1000L);
+                platform.bankSimulator(down, "up");
+            }
             case "slow-bank" -> {
                 Console.say("FAULT: the receiving bank answers after %s (pending timeout %s) for %ds",
                         settings.text("CHAOS_SLOW_BANK_LATENCY"), settings.text("CHAOS_PENDING_TIMEOUT"),
                         settings.integer("CHAOS_SLOW_BANK_SECONDS"));
-                restartClearing(settings.text("CHAOS_SLOW_BANK_LATENCY"));
-                Supervisor.sleep(settings.integer("CHAOS_SLOW_BANK_SECONDS") * 1000L);
-                restartClearing(settings.text("BANK_ANSWER_LATENCY"));
+                if (platform.participantsAnswer()) {
+                    platform.bankSimulator("all", "slow?ms=" + Platform.millisOf(settings.text("CHAOS_SLOW_BANK_LATENCY")));
+                    Supervisor.sleep(settings.integer("CHAOS_SLOW_BANK_SECONDS") * 1000L);
+                    platform.bankSimulator("all", "up");
+                } else {
+                    restartClearing(settings.text("CHAOS_SLOW_BANK_LATENCY"));
+                    Supervisor.sleep(settings.integer("CHAOS_SLOW_BANK_SECONDS") * 1000L);
+                    restartClearing(settings.text("BANK_ANSWER_LATENCY"));
+                }
             }
             case "kafka-outage" -> kafkaOutage(directory);
             default -> throw Console.fail("no fault for scenario %s", scenario);

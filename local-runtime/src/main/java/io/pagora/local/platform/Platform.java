@@ -27,6 +27,8 @@ import javax.net.ssl.SSLContext;
 final class Platform {
 
     static final List<String> SERVICES = List.of("payment-api", "clearing-service", "reporting-service");
+    static final String BANK_SIMULATOR = "bank-simulator";
+    static final int SIMULATOR_CONTROL_PORT = 8089;
     /** The services with a participant-facing API: mutual TLS. clearing-service has none and stays plain HTTP. */
     static final List<String> TLS_SERVICES = List.of("payment-api", "reporting-service");
     static final Map<String, Integer> SERVICE_PORT = Map.of("payment-api", 8080, "clearing-service", 8081,
@@ -292,6 +294,70 @@ final class Platform {
         for (String service : SERVICES) {
             waitForHealth(service);
         }
+        startBankSimulator();
+    }
+
+    /** Participants answer (RECEIVING_BANKS=participants) over mutual TLS: the bank simulator acts for the seeded banks. */
+    boolean participantsAnswer() {
+        return settings.text("RECEIVING_BANKS").equals("participants") && runningTransport().equals("tls");
+    }
+
+    /**
+     * The bank simulator process (module bank-simulator): acts for the seeded banks with their own certificates over
+     * docs/participants.md's protocol, answering with BANK_ACCEPT_RATE / BANK_NO_ANSWER_RATE (the rest refused) after
+     * BANK_ANSWER_LATENCY; its control port switches a bank up, slow or down (chaos bank-down).
+     */
+    void startBankSimulator() {
+        if (!participantsAnswer() || supervisor.alive(BANK_SIMULATOR)) {
+            return;
+        }
+        double accept = settings.share("BANK_ACCEPT_RATE");
+        double refuse = Math.max(0, 1.0 - accept - settings.share("BANK_NO_ANSWER_RATE"));
+        List<Long> ispbs = Load.seededIspbs(settings.integer("BANKS"));
+        certs().ensure(ispbs);
+        Supervisor.requireFreePort(BANK_SIMULATOR, SIMULATOR_CONTROL_PORT);
+        List<String> command = new ArrayList<>(List.of(Tools.java(), "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar",
+                tools.jar(BANK_SIMULATOR).toString(), "--switch=" + serviceUrl("payment-api", ""), "--tls=" + layout.tls(),
+                "--banks=" + String.join(",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList()),
+                "--accept=" + accept, "--refuse=" + refuse,
+                "--latency-ms=" + millisOf(settings.text("BANK_ANSWER_LATENCY")),
+                "--control-port=" + SIMULATOR_CONTROL_PORT));
+        Console.say("starting the bank simulator for banks %s (accept %.2f, refuse %.2f, the rest unanswered), control on %s:%d",
+                ispbs, accept, refuse, Layout.HOST, SIMULATOR_CONTROL_PORT);
+        supervisor.launch(BANK_SIMULATOR, command, Map.of(), true);
+        supervisor.waitForPort(BANK_SIMULATOR, SIMULATOR_CONTROL_PORT, 60);
+    }
+
+    /** A latency as the settings write it ({@code 2ms}, {@code 3s}) in milliseconds. */
+    static long millisOf(String text) {
+        Matcher matcher = Pattern.compile("([0-9]+)(ms|s)").matcher(text.trim());
+        if (!matcher.matches()) {
+            throw Console.fail("a latency is a whole number of ms or s (2ms, 3s), not %s", text);
+        }
+        long value = Long.parseLong(matcher.group(1));
+        return matcher.group(2).equals("ms") ? value : value * 1000;
+    }
+
+    /** Tells the bank simulator to switch one bank (or "all") up, slow or down. */
+    void bankSimulator(String ispb, String mode) {
+        List<Long> ispbs = ispb.equals("all") ? Load.seededIspbs(settings.integer("BANKS")) : List.of(Long.parseLong(ispb));
+        for (long bank : ispbs) {
+            try {
+                HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                        .newBuilder(java.net.URI.create("http://%s:%d/banks/%08d/%s".formatted(Layout.HOST,
+                                SIMULATOR_CONTROL_PORT, bank, mode))).timeout(java.time.Duration.ofSeconds(5))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    throw Console.fail("the bank simulator refused %s for %08d: %s", mode, bank, response.body());
+                }
+            } catch (IOException e) {
+                throw Console.fail("the bank simulator is not answering on %d: %s", SIMULATOR_CONTROL_PORT, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Console.fail("interrupted");
+            }
+        }
     }
 
     List<String> serviceArguments(String service, String backend) {
@@ -318,6 +384,7 @@ final class Platform {
                     "--pagora.reporting.reconciliation.enabled=" + settings.flag("RECONCILIATION"),
                     "--pagora.reporting.reconciliation.final-within=" + settings.text("RECONCILIATION_FINAL_WITHIN")));
             case "clearing-service" -> arguments.addAll(List.of(
+                    "--pagora.clearing.receiving-bank=" + (participantsAnswer() ? "participants" : "simulated"),
                     "--pagora.clearing.pending-timeout=" + settings.text("PENDING_TIMEOUT"),
                     "--pagora.clearing.bank.accept-rate=" + settings.share("BANK_ACCEPT_RATE"),
                     "--pagora.clearing.bank.no-answer-rate=" + settings.share("BANK_NO_ANSWER_RATE"),
@@ -394,12 +461,13 @@ final class Platform {
     // ----------------------------------------------------------------------------------------- down
 
     boolean anyRunning() {
-        return Stream.concat(Stream.of("kafka", "tigerbeetle", "postgres", "prometheus", "k6"), SERVICES.stream())
+        return Stream.concat(Stream.of("kafka", "tigerbeetle", "postgres", "prometheus", "k6", BANK_SIMULATOR), SERVICES.stream())
                 .anyMatch(supervisor::alive) || postgres.running();
     }
 
     void down() {
         supervisor.stop("k6", 10);
+        supervisor.stop(BANK_SIMULATOR, 10);
         supervisor.stop("prometheus", 20);
         List<Thread> stoppers = SERVICES.stream().map(service -> Thread.ofPlatform().start(() -> supervisor.stop(service, 40)))
                 .toList();
@@ -465,7 +533,7 @@ final class Platform {
     /** name=pid of every component whose CPU the bench and the report measure (each with its descendants). */
     String componentPids() {
         List<String> parts = new ArrayList<>();
-        for (String name : Stream.concat(SERVICES.stream(), Stream.of("kafka", "tigerbeetle")).toList()) {
+        for (String name : Stream.concat(SERVICES.stream(), Stream.of("kafka", "tigerbeetle", BANK_SIMULATOR)).toList()) {
             if (supervisor.alive(name)) {
                 parts.add(name + "=" + supervisor.pid(name).orElseThrow());
             }

@@ -70,7 +70,7 @@ class PlansTest {
         assertThat(Chaos.plan(List.of("kill-reporting", "poison"), "postgresql").scenarios())
                 .containsExactly("kill-reporting", "poison");
         assertThat(Chaos.plan(List.of("all", "--ledger=both"), "postgresql"))
-                .satisfies(plan -> assertThat(plan.scenarios()).hasSize(9))
+                .satisfies(plan -> assertThat(plan.scenarios()).hasSize(10))
                 .satisfies(plan -> assertThat(plan.ledgers()).containsExactly("tigerbeetle", "postgresql"));
         assertThatThrownBy(() -> Chaos.plan(List.of(), "postgresql")).hasMessageContaining("needs a scenario");
         assertThatThrownBy(() -> Chaos.plan(List.of("kill-everything"), "postgresql"))

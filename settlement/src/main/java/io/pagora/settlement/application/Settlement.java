@@ -9,6 +9,7 @@ import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.SettlementPlan;
@@ -81,6 +82,57 @@ public final class Settlement {
         }
         Check.that(states.size() == payments.size(), "one chain state per payment");
         return states;
+    }
+
+    /**
+     * Whether each payment's chain is already posted or voided, from its first leg's post and void ids only (one
+     * lookup of two ids per payment, per ledger batch): chains are linked, so the first leg's resolution is the
+     * chain's. The expiry path asks this of every instructed payment, most of which an answer resolved.
+     */
+    public List<Boolean> resolved(List<Payment> payments) {
+        List<Boolean> resolved = new ArrayList<>(payments.size());
+        int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / 2;
+        for (int from = 0; from < payments.size(); from += paymentsPerLookup) {
+            List<Payment> slice = payments.subList(from, Math.min(payments.size(), from + paymentsPerLookup));
+            List<Id128> ids = new ArrayList<>(slice.size() * 2);
+            for (Payment payment : slice) {
+                ids.add(LegId.of(payment.id(), LegId.Phase.POST, 1));
+                ids.add(LegId.of(payment.id(), LegId.Phase.VOID, 1));
+            }
+            java.util.Set<Id128> found = new java.util.HashSet<>();
+            ledger.lookupTransfers(ids).forEach(transfer -> found.add(transfer.id()));
+            for (Payment payment : slice) {
+                resolved.add(found.contains(LegId.of(payment.id(), LegId.Phase.POST, 1))
+                        || found.contains(LegId.of(payment.id(), LegId.Phase.VOID, 1)));
+            }
+        }
+        return resolved;
+    }
+
+    /**
+     * The payments whose chains the ledger holds reserved under these ids, read back from their pending legs (one
+     * lookup per ledger batch of ids): the payer, payee and amount an answer to the payment must settle. An id
+     * without a chain of this scheme's (never reserved, or not a payment id) is absent from the map.
+     */
+    public Map<PaymentId, Payment> reservedPayments(List<PaymentId> ids) {
+        Map<PaymentId, Payment> payments = new HashMap<>();
+        int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / 2;
+        for (int from = 0; from < ids.size(); from += paymentsPerLookup) {
+            List<PaymentId> slice = ids.subList(from, Math.min(ids.size(), from + paymentsPerLookup));
+            List<Id128> legIds = new ArrayList<>(slice.size() * 2);
+            for (PaymentId id : slice) {
+                legIds.add(LegId.of(id, LegId.Phase.PENDING, 1));
+                legIds.add(LegId.of(id, LegId.Phase.PENDING, LegId.LEGS_MAX));
+            }
+            Map<Id128, Transfer> found = new HashMap<>();
+            ledger.lookupTransfers(legIds).forEach(transfer -> found.put(transfer.id(), transfer));
+            for (PaymentId id : slice) {
+                SettlementPlan.reservedPayment(id, found.get(LegId.of(id, LegId.Phase.PENDING, 1)),
+                        found.get(LegId.of(id, LegId.Phase.PENDING, LegId.LEGS_MAX)))
+                        .ifPresent(payment -> payments.put(id, payment));
+            }
+        }
+        return payments;
     }
 
     /** Replaces each alarm by what the ledger says of its payment's chain (one lookup for all of them). */

@@ -2,10 +2,21 @@ package io.pagora.settlement.domain;
 
 import io.pagora.kernel.Id128;
 
-/** A payment to settle: from one customer account to another, in centavos. */
-public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavos) {
+/**
+ * A payment to settle: from one customer account to another, in centavos. {@code acceptedAtMillis} (when the
+ * switch accepted it, epoch milliseconds; 0 if unknown) travels in its pending legs' {@code user_data_64}, so an
+ * answer that arrives later, in another poll, still knows when the payment started.
+ */
+public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavos, long acceptedAtMillis) {
+
+    public Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavos) {
+        this(id, payer, payee, amountCentavos, 0);
+    }
 
     public Payment {
+        if (acceptedAtMillis < 0) {
+            throw new IllegalArgumentException("acceptedAtMillis must not be negative: " + acceptedAtMillis);
+        }
         if (amountCentavos <= 0) {
             throw new IllegalArgumentException("amount must be positive: " + amountCentavos);
         }

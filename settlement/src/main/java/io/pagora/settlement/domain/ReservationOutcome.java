@@ -6,8 +6,16 @@ import java.util.List;
 /** What happened to a payment's pending chain. Business outcomes are values, not exceptions. */
 public sealed interface ReservationOutcome {
 
-    /** All legs are pending (now, or already by an earlier identical attempt). */
-    record Reserved() implements ReservationOutcome {}
+    /**
+     * All legs are pending, now ({@code earlier} false) or already by an earlier identical attempt ({@code earlier}
+     * true: the chain may since have been posted or voided; a redelivery asks the ledger before acting again).
+     */
+    record Reserved(boolean earlier) implements ReservationOutcome {
+
+        public Reserved() {
+            this(false);
+        }
+    }
 
     /** The ledger refused the chain; nothing is reserved and nothing moved. */
     record Refused(RefusalReason reason, int leg, TransferResult code) implements ReservationOutcome {}
@@ -37,7 +45,7 @@ public sealed interface ReservationOutcome {
      */
     static ReservationOutcome classify(List<TransferResult> chainResults) {
         if (isAppliedNowOrBefore(chainResults)) {
-            return new Reserved();
+            return new Reserved(chainResults.contains(TransferResult.EXISTS));
         }
         int index = rootCauseIndex(chainResults);
         TransferResult code = chainResults.get(index);
@@ -56,9 +64,9 @@ public sealed interface ReservationOutcome {
      */
     static ReservationOutcome fromLedger(ChainState state, IntegrityAlarm alarm) {
         return switch (state) {
-            case ChainState.Open ignored -> new Reserved();
-            case ChainState.Posted ignored -> new Reserved();
-            case ChainState.Voided ignored -> new Reserved();
+            case ChainState.Open ignored -> new Reserved(true);
+            case ChainState.Posted ignored -> new Reserved(true);
+            case ChainState.Voided ignored -> new Reserved(true);
             case ChainState.Absent ignored -> alarm;
             case ChainState.Conflicting ignored -> alarm;
         };

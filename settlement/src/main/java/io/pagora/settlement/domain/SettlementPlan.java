@@ -9,6 +9,8 @@ import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.TransferFlags;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import io.pagora.ledger.port.Transfer;
 
 /**
  * How one payment settles in the ledger: a linked chain of pending legs, then a linked chain that
@@ -45,6 +47,34 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
                 new Leg(3, transit(payeeBank), payment.payee(), TransferCode.TRANSIT_TO_PAYEE)));
     }
 
+    /**
+     * The payment a reserved chain settles, from its first pending leg and (interbank) its last: payer, payee and
+     * amount as the ledger holds them. Empty when the legs are missing, are not pending, or do not form a chain of
+     * this payment's; the caller then treats the id as an unknown payment.
+     */
+    public static Optional<Payment> reservedPayment(PaymentId id, Transfer first, Transfer last) {
+        if (first == null || !first.hasFlag(TransferFlags.PENDING) || !first.userData128().equals(id.value())) {
+            return Optional.empty();
+        }
+        try {
+            if (first.code() == TransferCode.ON_US) {
+                return Optional.of(new Payment(id, first.debitAccountId(), first.creditAccountId(), first.amount(),
+                        first.userData64()));
+            }
+            if (first.code() != TransferCode.PAYER_TO_TRANSIT || last == null || !last.hasFlag(TransferFlags.PENDING)
+                    || last.code() != TransferCode.TRANSIT_TO_PAYEE || !last.userData128().equals(id.value())
+                    || last.amount() != first.amount()) {
+                return Optional.empty();
+            }
+            Payment payment = new Payment(id, first.debitAccountId(), last.creditAccountId(), first.amount(),
+                    first.userData64());
+            return of(payment).legs().getFirst().credit().equals(first.creditAccountId()) ? Optional.of(payment)
+                    : Optional.empty();
+        } catch (IllegalArgumentException notAPayment) {
+            return Optional.empty();
+        }
+    }
+
     public int legCount() {
         return legs.size();
     }
@@ -57,7 +87,7 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
         for (Leg leg : legs) {
             chain.add(NewTransfer.pending(LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()),
                     leg.debit(), leg.credit(), payment.amountCentavos(), timeoutSeconds, LEDGER_BRL, leg.code(),
-                    payment.id().value()));
+                    payment.id().value()).withUserData64(payment.acceptedAtMillis()));
         }
         return linkAllButLast(chain);
     }

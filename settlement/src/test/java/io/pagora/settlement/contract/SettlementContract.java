@@ -70,6 +70,7 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
+import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ReservationOutcome.RefusalReason;
 import io.pagora.settlement.domain.ResolutionOutcome;
@@ -284,7 +285,8 @@ public abstract class SettlementContract extends LedgerFixture {
         assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(90)).getFirst())
                 .as("the ledger's own answer").isEqualTo(EXISTS_WITH_DIFFERENT_TIMEOUT);
         assertThat(restarted.inspect(List.of(payment))).containsExactly(new ChainState.Posted());
-        assertThat(restarted.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(restarted.reserve(List.of(payment))).as("reserved earlier: clearing asks the ledger before acting")
+                .containsExactly(new ReservationOutcome.Reserved(true));
         assertThat(restarted.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
         assertThat(balancesOfAll()).isEqualTo(settled);
         assertMoneyInvariants();
@@ -311,6 +313,30 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
+    @DisplayName("PIX: a reserved chain gives back its payment (payer, payee, amount, acceptance time); an unknown id none")
+    void pixReservedChainsGiveBackTheirPayments() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(0);
+        Id128 payer = pix.customer(payerBank, 500);
+        Payment interbank = withAcceptedAt(pix.payment(payer, pix.customer(payeeBank, 0), 100), 1_767_225_600_123L);
+        Payment onUs = withAcceptedAt(pix.payment(payer, pix.customer(payerBank, 0), 50), 1_767_225_600_456L);
+        Payment never = pix.payment(payer, pix.customer(payeeBank, 0), 70);
+        pix.settlement.reserve(List.of(interbank, onUs));
+
+        Map<PaymentId, Payment> found = pix.settlement.reservedPayments(List.of(interbank.id(), onUs.id(), never.id()));
+        assertThat(found).containsOnly(Map.entry(interbank.id(), interbank), Map.entry(onUs.id(), onUs));
+        pix.settlement.post(List.of(interbank));
+        assertThat(pix.settlement.reservedPayments(List.of(interbank.id()))).as("posted, still the same payment")
+                .containsOnly(Map.entry(interbank.id(), interbank));
+        assertMoneyInvariants();
+    }
+
+    private static Payment withAcceptedAt(Payment payment, long acceptedAtMillis) {
+        return new Payment(payment.id(), payment.payer(), payment.payee(), payment.amountCentavos(), acceptedAtMillis);
+    }
+
+    @Test
     @DisplayName("PIX: after a crash, re-running reserve and post reports the same outcomes and moves the money once")
     void pixRerunAfterCrashIsIdempotent() {
         Pix pix = new Pix(60);
@@ -323,13 +349,15 @@ public abstract class SettlementContract extends LedgerFixture {
 
         List<ReservationOutcome> reserved = pix.settlement.reserve(payments);
         assertThat(reserved).containsExactly(new ReservationOutcome.Reserved(), new ReservationOutcome.Reserved());
-        assertThat(pix.settlement.reserve(payments)).as("reserve re-run").isEqualTo(reserved);
+        assertThat(pix.settlement.reserve(payments)).as("reserve re-run: reserved, by the earlier attempt")
+                .containsExactly(new ReservationOutcome.Reserved(true), new ReservationOutcome.Reserved(true));
         assertThat(balances(payer)).isEqualTo(new Balances(150, 0, 0, 500));
 
         List<ResolutionOutcome> posted = pix.settlement.post(payments);
         assertThat(posted).containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
         assertThat(pix.settlement.post(payments)).as("post re-run").isEqualTo(posted);
-        assertThat(pix.settlement.reserve(payments)).as("reserve re-run after posting").isEqualTo(reserved);
+        assertThat(pix.settlement.reserve(payments)).as("reserve re-run after posting: reserved earlier")
+                .containsExactly(new ReservationOutcome.Reserved(true), new ReservationOutcome.Reserved(true));
 
         assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(350);
         assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(100);

@@ -187,7 +187,11 @@ public class KafkaConfiguration {
                 topic(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, replicationFactor),
                 topic(Topics.PAYMENT_OUTCOMES, replicationFactor),
                 topic(Topics.CLEARING_UNANSWERED, replicationFactor),
-                topic(UNANSWERED_DEAD_LETTER, replicationFactor));
+                topic(UNANSWERED_DEAD_LETTER, replicationFactor),
+                topic(Topics.PARTICIPANT_MESSAGES, replicationFactor),
+                topic(Topics.PARTICIPANT_ANSWERS, replicationFactor),
+                topic(DeadLetterConvention.topicOf(Topics.PARTICIPANT_ANSWERS), replicationFactor),
+                topic(Topics.PARTICIPANT_VERDICTS, replicationFactor));
     }
 
     private static NewTopic topic(String name, TopicDurability durability) {

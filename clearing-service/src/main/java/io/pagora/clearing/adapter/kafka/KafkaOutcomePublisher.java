@@ -17,18 +17,24 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 
-/** Publishes outcomes to {@link Topics#PAYMENT_OUTCOMES}, keyed by payer, and waits for every acknowledgement. */
+/**
+ * Publishes outcomes to {@link Topics#PAYMENT_OUTCOMES}, keyed by payer, and waits for every acknowledgement. With
+ * participants as receiving banks, the same outcomes go to the banks' streams too ({@link ParticipantMessages}), in
+ * the same wait: a payment's outcome is never told to the read model and not to its banks.
+ */
 @Component
 public class KafkaOutcomePublisher implements OutcomePublisher {
 
     private final KafkaTemplate<String, byte[]> kafka;
     private final Duration timeout;
     private final MeterRegistry meters;
+    private final boolean toParticipants;
 
     public KafkaOutcomePublisher(KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
         this.kafka = kafka;
         this.timeout = properties.publishTimeout();
         this.meters = meters;
+        this.toParticipants = properties.participantsAnswer();
     }
 
     @Override
@@ -36,6 +42,9 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(outcomes.size());
         for (PaymentOutcome outcome : outcomes) {
             sends.add(kafka.send(new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(), PaymentEventCodec.encode(outcome))));
+        }
+        if (toParticipants) {
+            ParticipantMessages.outcomes(outcomes).forEach(record -> sends.add(kafka.send(record)));
         }
         KafkaSends.awaitAll(sends, timeout, "outcomes");
         for (PaymentOutcome outcome : outcomes) {

@@ -33,7 +33,24 @@ public enum RefusalReason {
     /** Too many answers that another bank's account does not exist: the caller may be listing accounts. */
     UNKNOWN_ACCOUNT_LIMIT("unknown-account-limit", "Too many payments to accounts that do not exist"),
     PARTICIPANT_RATE_LIMITED("participant-rate-limited", "Participant over its payment rate"),
-    PARTICIPANT_CONCURRENCY_LIMITED("participant-concurrency-limited", "Participant over its concurrent requests");
+    PARTICIPANT_CONCURRENCY_LIMITED("participant-concurrency-limited", "Participant over its concurrent requests"),
+    /** A participant's streams and answers are its own: the path names another bank. */
+    NOT_YOUR_STREAM("not-your-stream", "Another participant's stream or answers"),
+    TOO_MANY_STREAMS("too-many-streams", "Too many open streams"),
+    UNKNOWN_STREAM("unknown-stream", "Unknown stream: closed, expired or never opened"),
+    MALFORMED_TOKEN("malformed-token", "Malformed stream token"),
+    /** A pull token that an earlier pull of the stream already used: its messages are acknowledged. */
+    STALE_TOKEN("stale-token", "Stale stream token"),
+    /** No payment under this id was instructed to the answering bank (unknown, or another bank's). */
+    UNKNOWN_PAYMENT("unknown-payment", "Unknown payment"),
+    /** The payment was already resolved by the other answer: nothing moved now. */
+    CONFLICTING_ANSWER("conflicting-answer", "A different answer was applied first"),
+    /** The reservation lapsed before the answer arrived: the payment expired, nothing moved. */
+    ANSWER_AFTER_EXPIRY("answer-after-expiry", "The payment expired before the answer"),
+    /** The answer is durably received but the ledger's verdict did not come back in time: send it again. */
+    VERDICT_PENDING("verdict-pending", "Answer received, verdict not yet known: send it again"),
+    /** The ledger holds something else under the payment's ids: an integrity alarm, never a refusal. */
+    PAYMENT_UNRESOLVED("payment-unresolved", "The switch could not resolve this payment");
 
     public static final String BASE = "https://pagora.io/problems/";
 

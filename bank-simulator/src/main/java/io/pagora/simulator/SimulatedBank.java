@@ -1,0 +1,247 @@
+package io.pagora.simulator;
+
+import io.pagora.events.participant.ParticipantMessage;
+import io.pagora.events.participant.PaymentConcluded;
+import io.pagora.events.participant.PaymentInstruction;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One participant bank: a reader that follows its stream (dropping duplicates by message id) and schedules an answer
+ * per instruction after the behaviour's latency, and a sender that posts due answers in batches of at most
+ * {@value #ANSWERS_PER_CALL_MAX}. Like a bank that keeps its answers in memory only, a killed simulator loses the
+ * answers it had not sent: those payments expire.
+ */
+final class SimulatedBank {
+
+    private static final Logger log = LoggerFactory.getLogger(SimulatedBank.class);
+
+    static final int ANSWERS_PER_CALL_MAX = 1000;
+    /** Message ids remembered to drop duplicates: far above what a bank receives within a lease timeout. */
+    static final int SEEN_IDS_MAX = 500_000;
+    static final int SEND_ATTEMPTS_MAX = 20;
+    /** Answering calls in flight per bank at most. */
+    static final int SENDERS = 4;
+    private static final Pattern PROBLEM_TYPE = Pattern.compile("\"type\":\"https://pagora.io/problems/([a-z-]+)\"");
+    private static final Pattern STATUS = Pattern.compile("\"status\":\"([A-Z]+)\"");
+
+    private final String ispb;
+    private final SwitchClient client;
+    private final Metrics metrics;
+    private volatile Behaviour behaviour;
+    private volatile boolean running = true;
+    private final DelayQueue<DueAnswer> due = new DelayQueue<>();
+    private final Map<String, Boolean> seen = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > SEEN_IDS_MAX;
+        }
+    };
+    private final List<Thread> threads = new ArrayList<>();
+
+    SimulatedBank(String ispb, SwitchClient client, Behaviour behaviour, Metrics metrics) {
+        this.ispb = ispb;
+        this.client = client;
+        this.behaviour = behaviour;
+        this.metrics = metrics;
+    }
+
+    void start() {
+        threads.add(Thread.ofVirtual().name("bank-" + ispb + "-reader").start(this::read));
+        // Several answering calls in flight: each waits for the ledger's verdicts, and answers must not queue behind it.
+        for (int i = 0; i < SENDERS; i++) {
+            threads.add(Thread.ofVirtual().name("bank-" + ispb + "-sender-" + i).start(this::send));
+        }
+    }
+
+    void stop() {
+        running = false;
+        threads.forEach(Thread::interrupt);
+    }
+
+    String ispb() {
+        return ispb;
+    }
+
+    Behaviour behaviour() {
+        return behaviour;
+    }
+
+    void behave(Behaviour.Mode mode, long slowMs) {
+        behaviour = behaviour.withMode(mode, slowMs);
+        log.info("bank {} is now {}{}", ispb, mode, mode == Behaviour.Mode.SLOW ? " (+" + slowMs + " ms)" : "");
+    }
+
+    int waitingAnswers() {
+        return due.size();
+    }
+
+    private void read() {
+        String next = null;
+        while (running) {
+            try {
+                if (behaviour.mode() == Behaviour.Mode.DOWN) {
+                    // Down: no pull at all. The stream lapses at the switch; its unacknowledged messages wait.
+                    next = null;
+                    Thread.sleep(200);
+                    continue;
+                }
+                SwitchClient.Pulled pulled = next == null ? client.start() : client.pull(next);
+                metrics.count("pagora_simulator_pulls_total", ispb, "status", Integer.toString(pulled.status()));
+                if (pulled.status() == 200 || pulled.status() == 204) {
+                    pulled.messages().forEach(this::receive);
+                    next = pulled.next();
+                } else {
+                    next = null;
+                    Thread.sleep(pulled.status() == 429 ? 1000 : 200);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                log.debug("bank {}: pull failed: {}", ispb, e.toString());
+                metrics.count("pagora_simulator_pull_failures_total", ispb);
+                next = null;
+                sleep(500);
+            }
+        }
+    }
+
+    private void receive(ParticipantMessage message) {
+        synchronized (seen) {
+            if (seen.put(message.id(), Boolean.TRUE) != null) {
+                metrics.count("pagora_simulator_duplicates_total", ispb);
+                return;
+            }
+        }
+        switch (message) {
+            case PaymentInstruction instruction -> instructed(instruction);
+            case PaymentConcluded concluded -> metrics.count("pagora_simulator_outcomes_total", ispb,
+                    "role", concluded.role().name(), "status", concluded.status());
+        }
+    }
+
+    private void instructed(PaymentInstruction instruction) {
+        Behaviour now = behaviour;
+        Behaviour.Decision decision = now.decide();
+        metrics.count("pagora_simulator_instructions_total", ispb, "decision", decision.name());
+        if (decision != Behaviour.Decision.NONE) {
+            due.add(new DueAnswer(instruction.paymentId(), decision, instruction.acceptedAt(),
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(now.delayMs()), 0));
+        }
+    }
+
+    private void send() {
+        while (running) {
+            try {
+                if (behaviour.mode() == Behaviour.Mode.DOWN) {
+                    Thread.sleep(200);
+                    continue;
+                }
+                List<DueAnswer> batch = new ArrayList<>();
+                batch.add(due.take());
+                due.drainTo(batch, ANSWERS_PER_CALL_MAX - 1);
+                post(batch);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void post(List<DueAnswer> batch) throws InterruptedException {
+        StringBuilder json = new StringBuilder(batch.size() * 80).append("{\"answers\":[");
+        for (int i = 0; i < batch.size(); i++) {
+            DueAnswer answer = batch.get(i);
+            json.append(i == 0 ? "" : ",").append("{\"paymentId\":\"").append(answer.paymentId()).append("\",");
+            json.append(answer.decision() == Behaviour.Decision.ACCEPT ? "\"decision\":\"ACCEPT\"}"
+                    : "\"decision\":\"REFUSE\",\"reason\":\"AC06\"}");
+        }
+        json.append("]}");
+        try {
+            HttpResponse<String> response = client.answer(json.toString());
+            if (response.statusCode() != 200) {
+                metrics.count("pagora_simulator_answer_calls_total", ispb, "status", Integer.toString(response.statusCode()));
+                retry(batch);
+                return;
+            }
+            metrics.count("pagora_simulator_answer_calls_total", ispb, "status", "200");
+            tally(response.body(), batch);
+        } catch (IOException e) {
+            metrics.count("pagora_simulator_answer_calls_total", ispb, "status", "io-error");
+            retry(batch);
+        }
+    }
+
+    /** Counts each answer's verdict: the payment's state, or the problem type that says why it moved nothing. */
+    private void tally(String body, List<DueAnswer> batch) {
+        // One result object per answer, in order: {"index":i,"paymentId":..,"status":..} or {..,"problem":{"type":..}}.
+        String[] results = body.split("\\{\"index\":");
+        List<DueAnswer> again = new ArrayList<>();
+        for (int i = 1; i < results.length && i <= batch.size(); i++) {
+            Matcher problem = PROBLEM_TYPE.matcher(results[i]);
+            String verdict;
+            if (problem.find()) {
+                verdict = problem.group(1);
+                if (verdict.equals("verdict-pending") || verdict.equals("broker-unavailable")) {
+                    again.add(batch.get(i - 1));
+                }
+            } else {
+                Matcher status = STATUS.matcher(results[i]);
+                verdict = status.find() ? status.group(1) : "unreadable";
+                long millis = java.time.Duration.between(batch.get(i - 1).acceptedAt(), Instant.now()).toMillis();
+                metrics.observe("pagora_simulator_accept_to_answered_seconds", ispb, Math.max(0, millis) / 1000.0);
+            }
+            metrics.count("pagora_simulator_verdicts_total", ispb, "verdict", verdict);
+        }
+        retry(again);
+    }
+
+    private void retry(List<DueAnswer> batch) {
+        for (DueAnswer answer : batch) {
+            if (answer.attempts() + 1 >= SEND_ATTEMPTS_MAX) {
+                metrics.count("pagora_simulator_answers_given_up_total", ispb);
+                continue;
+            }
+            due.add(answer.again());
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** An answer waiting for its time. */
+    record DueAnswer(String paymentId, Behaviour.Decision decision, Instant acceptedAt, long dueNanos, int attempts)
+            implements Delayed {
+
+        DueAnswer again() {
+            return new DueAnswer(paymentId, decision, acceptedAt, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500),
+                    attempts + 1);
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            return Long.compare(dueNanos, ((DueAnswer) other).dueNanos);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.pagora.clearing.adapter.kafka;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.application.AnswerRequest;
+import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.Topics;
+import io.pagora.events.participant.Answer;
+import io.pagora.events.participant.AnswerBatch;
+import io.pagora.events.participant.ParticipantCodec;
+import io.pagora.events.participant.Verdict;
+import io.pagora.events.participant.VerdictBatch;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.PaymentId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
+import org.springframework.stereotype.Component;
+
+/**
+ * Consumes banks' answers ({@link Topics#PARTICIPANT_ANSWERS}) a poll at a time: every answer of the poll is applied
+ * with one lookup, one post and one void request ({@link Clearing#answer}), then each answering call's verdicts go to
+ * {@link Topics#PARTICIPANT_VERDICTS} for the gateway holding the call. Offsets are committed after every outcome and
+ * verdict is acknowledged; a redelivered answer is applied again, idempotently (the ledger answers {@code exists} and
+ * the verdict is the same). A record that is not an answer batch is dead-lettered.
+ */
+@Component
+@ConditionalOnProperty(name = "pagora.clearing.receiving-bank", havingValue = ClearingProperties.PARTICIPANTS_BANK)
+public class AnswersListener {
+
+    private static final Logger log = LoggerFactory.getLogger(AnswersListener.class);
+
+    public static final String ID = "clearing-answers";
+
+    private final Clearing clearing;
+    private final DeadLetters deadLetters;
+    private final KafkaTemplate<String, byte[]> kafka;
+    private final Duration timeout;
+    private final DistributionSummary answersPerPoll;
+
+    public AnswersListener(Clearing clearing, DeadLetters deadLetters, KafkaTemplate<String, byte[]> kafka,
+            ClearingProperties properties, MeterRegistry meters) {
+        this.clearing = clearing;
+        this.deadLetters = deadLetters;
+        this.kafka = kafka;
+        this.timeout = properties.publishTimeout();
+        this.answersPerPoll = DistributionSummary.builder("pagora.clearing.answers.batch.size")
+                .description("Bank answers applied per clearing poll (one lookup, one post and one void request)")
+                .register(meters);
+    }
+
+    @KafkaListener(id = ID, topics = Topics.PARTICIPANT_ANSWERS, clientIdPrefix = ID,
+            groupId = "${pagora.clearing.answers-group-id:pagora-clearing-answers}",
+            containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
+    public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
+        List<AnswerBatch> batches = new ArrayList<>(records.size());
+        List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
+        List<AnswerRequest> answers = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                AnswerBatch batch = ParticipantCodec.decode(record.value(), AnswerBatch.class);
+                BankId bank = new BankId(Integer.parseInt(batch.bank()));
+                batches.add(batch);
+                batch.answers().stream().map(answer -> request(bank, answer)).filter(java.util.Objects::nonNull)
+                        .forEach(answers::add);
+            } catch (RuntimeException e) {
+                rejects.add(new DeadLetters.DeadLetter(record, "not an answer batch: " + e.getMessage()));
+            }
+        }
+        deadLetters.send(rejects);
+        java.util.Iterator<Verdict> verdicts = clearing.answer(answers).iterator();
+        List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(batches.size());
+        for (AnswerBatch batch : batches) {
+            List<Verdict> own = new ArrayList<>(batch.answers().size());
+            for (Answer answer : batch.answers()) {
+                // An id that cannot name a payment was not sent to clearing: no payment awaits that answer.
+                own.add(isPaymentId(answer.paymentId()) ? verdicts.next()
+                        : new Verdict(answer.paymentId(), Verdict.Code.UNKNOWN_PAYMENT, ""));
+            }
+            sends.add(kafka.send(new ProducerRecord<>(Topics.PARTICIPANT_VERDICTS, batch.requestId(),
+                    ParticipantCodec.encode(new VerdictBatch(batch.requestId(), own)))));
+        }
+        KafkaSends.awaitAll(sends, timeout, "verdicts");
+        answersPerPoll.record(answers.size());
+        log.debug("applied {} answers of {} calls", answers.size(), batches.size());
+    }
+
+    /** The answer as clearing takes it, or null when its id cannot name a payment. */
+    private static AnswerRequest request(BankId bank, Answer answer) {
+        if (!isPaymentId(answer.paymentId())) {
+            return null;
+        }
+        PaymentId payment = PaymentId.parse(answer.paymentId());
+        return answer.accept() ? AnswerRequest.accept(bank, payment) : AnswerRequest.refuse(bank, payment, answer.refusal());
+    }
+
+    private static boolean isPaymentId(String text) {
+        try {
+            PaymentId.parse(text);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.pagora.clearing.adapter.kafka;
+
+import io.pagora.events.PaymentExpired;
+import io.pagora.events.PaymentOutcome;
+import io.pagora.events.PaymentRejected;
+import io.pagora.events.PaymentRequested;
+import io.pagora.events.PaymentSettled;
+import io.pagora.events.RejectionReason;
+import io.pagora.events.Topics;
+import io.pagora.events.participant.MessageRecords;
+import java.nio.charset.StandardCharsets;
+import io.pagora.events.participant.ParticipantMessage;
+import io.pagora.events.participant.PaymentConcluded;
+import io.pagora.events.participant.PaymentInstruction;
+import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Turns clearing's facts into the records of {@link Topics#PARTICIPANT_MESSAGES}: messages grouped by recipient
+ * bank, at most {@link MessageRecords#MESSAGES_MAX} per record, keyed by the recipient's ISPB (so each bank's
+ * messages keep their order on one partition). A poll of thousands of payments costs a few records per bank.
+ */
+public final class ParticipantMessages {
+
+    private ParticipantMessages() {}
+
+    /** One instruction per payment, to its payee's bank. */
+    public static List<ProducerRecord<String, byte[]>> instructions(List<PaymentRequested> payments, Instant answerBy) {
+        Map<String, List<ParticipantMessage>> byBank = new LinkedHashMap<>();
+        for (PaymentRequested payment : payments) {
+            byBank.computeIfAbsent(bankOf(payment.payeeAccountId()), bank -> new ArrayList<>())
+                    .add(new PaymentInstruction(PaymentInstruction.idOf(payment.paymentId()), payment.paymentId(),
+                            payment.endToEndId(), payment.payerAccountId(), payment.payeeAccountId(),
+                            payment.amountCentavos(), payment.acceptedAt(), answerBy));
+        }
+        return records(byBank);
+    }
+
+    /**
+     * Each outcome to the payer's bank, and to the payee's bank when it was instructed (settled, refused by it, or
+     * expired waiting for it); a payment the ledger refused at reservation never reached the payee's bank.
+     */
+    public static List<ProducerRecord<String, byte[]>> outcomes(List<PaymentOutcome> outcomes) {
+        Map<String, List<ParticipantMessage>> byBank = new LinkedHashMap<>();
+        for (PaymentOutcome outcome : outcomes) {
+            byBank.computeIfAbsent(bankOf(outcome.payerAccountId()), bank -> new ArrayList<>())
+                    .add(concluded(outcome, PaymentConcluded.Role.PAYER));
+            if (reachedPayeeBank(outcome)) {
+                byBank.computeIfAbsent(bankOf(outcome.payeeAccountId()), bank -> new ArrayList<>())
+                        .add(concluded(outcome, PaymentConcluded.Role.PAYEE));
+            }
+        }
+        return records(byBank);
+    }
+
+    private static boolean reachedPayeeBank(PaymentOutcome outcome) {
+        return switch (outcome) {
+            case PaymentSettled ignored -> true;
+            case PaymentExpired ignored -> true;
+            case PaymentRejected rejected -> rejected.reason() == RejectionReason.RECEIVING_BANK_REFUSED;
+        };
+    }
+
+    private static PaymentConcluded concluded(PaymentOutcome outcome, PaymentConcluded.Role role) {
+        String reason = outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
+        return new PaymentConcluded(PaymentConcluded.idOf(outcome.paymentId(), role), outcome.paymentId(), role,
+                outcome.status(), reason, outcome.payerAccountId(), outcome.payeeAccountId(), outcome.amountCentavos(),
+                outcome.occurredAt());
+    }
+
+    /** The ISPB (8 digits) of a customer account's bank: the key of that bank's messages. */
+    static String bankOf(String customerAccountId) {
+        return ChartOfAccounts.bankOf(Id128.parse(customerAccountId)).map(BankId::toString)
+                .orElseThrow(() -> new IllegalArgumentException("not a bank's account: " + customerAccountId));
+    }
+
+    private static List<ProducerRecord<String, byte[]>> records(Map<String, List<ParticipantMessage>> byBank) {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        byBank.forEach((bank, messages) -> {
+            for (int from = 0; from < messages.size(); from += MessageRecords.MESSAGES_MAX) {
+                List<ParticipantMessage> slice = messages.subList(from, Math.min(messages.size(), from + MessageRecords.MESSAGES_MAX));
+                ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.PARTICIPANT_MESSAGES, bank,
+                        MessageRecords.encode(slice));
+                record.headers().add(MessageRecords.COUNT_HEADER,
+                        Integer.toString(slice.size()).getBytes(StandardCharsets.US_ASCII));
+                records.add(record);
+            }
+        });
+        return records;
+    }
+}

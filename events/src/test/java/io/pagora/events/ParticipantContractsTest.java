@@ -1,0 +1,68 @@
+package io.pagora.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pagora.events.participant.Answer;
+import io.pagora.events.participant.AnswerBatch;
+import io.pagora.events.participant.MessageRecords;
+import io.pagora.events.participant.ParticipantCodec;
+import io.pagora.events.participant.ParticipantMessage;
+import io.pagora.events.participant.PaymentConcluded;
+import io.pagora.events.participant.PaymentInstruction;
+import io.pagora.events.participant.RefusalCode;
+import io.pagora.events.participant.StreamAnswer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The participant contracts as they travel: message records are JSON arrays that a stream's answer joins without
+ * decoding them (docs/participants.md's {@code {"messages":[…]}}), ids name messages for good, answers are closed.
+ */
+class ParticipantContractsTest {
+
+    static final String PAYMENT = "01a21a0c061daa909fd6699a6b441d00";
+    static final Instant AT = Instant.parse("2026-11-26T22:52:00Z");
+
+    @Test
+    void recordsJoinedAsAStreamJoinsThemDecodeAsTheStreamsAnswer() {
+        ParticipantMessage instruction = new PaymentInstruction(PaymentInstruction.idOf(PAYMENT), PAYMENT, "E2E",
+                "0400000000a98ac70001a971ef7cc0aa", "040000000153158e0015ed855b22e6c1", 1_000, AT, AT.plusSeconds(5));
+        ParticipantMessage outcome = new PaymentConcluded(PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYEE),
+                PAYMENT, PaymentConcluded.Role.PAYEE, "SETTLED", "", "a", "b", 1_000, AT);
+        byte[] first = MessageRecords.encode(List.of(instruction));
+        byte[] second = MessageRecords.encode(List.of(outcome));
+        String joined = "{\"messages\":[" + new String(first, 1, first.length - 2, StandardCharsets.UTF_8) + ","
+                + new String(second, 1, second.length - 2, StandardCharsets.UTF_8) + "]}";
+
+        assertThat(StreamAnswer.decode(joined.getBytes(StandardCharsets.UTF_8)).messages())
+                .containsExactly(instruction, outcome);
+        assertThat(instruction.id()).isEqualTo("instruction-" + PAYMENT);
+        assertThat(outcome.id()).isEqualTo("outcome-" + PAYMENT + "-payee");
+        assertThat(new String(first, StandardCharsets.UTF_8)).contains("\"type\":\"PaymentInstruction\"");
+    }
+
+    @Test
+    void aRecordHoldsOneToFiveHundredMessages() {
+        assertThatThrownBy(() -> MessageRecords.encode(List.of())).isInstanceOf(IllegalArgumentException.class);
+        ParticipantMessage message = new PaymentConcluded("x", PAYMENT, PaymentConcluded.Role.PAYER, "EXPIRED", "", "a",
+                "b", 1, AT);
+        assertThat(MessageRecords.decode(MessageRecords.encode(Collections.nCopies(MessageRecords.MESSAGES_MAX, message))))
+                .hasSize(MessageRecords.MESSAGES_MAX);
+        assertThatThrownBy(() -> MessageRecords.encode(Collections.nCopies(MessageRecords.MESSAGES_MAX + 1, message)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAnswerAcceptsWithoutAReasonOrRefusesWithOne() {
+        assertThatThrownBy(() -> new Answer(PAYMENT, true, RefusalCode.AC03)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Answer(PAYMENT, false, null)).isInstanceOf(IllegalArgumentException.class);
+        AnswerBatch batch = new AnswerBatch("call-1", "10001111", List.of(new Answer(PAYMENT, false, RefusalCode.AM02)));
+        assertThat(ParticipantCodec.decode(ParticipantCodec.encode(batch), AnswerBatch.class)).isEqualTo(batch);
+        assertThatThrownBy(() -> ParticipantCodec.decode("{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[]}"
+                .getBytes(StandardCharsets.UTF_8), AnswerBatch.class)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

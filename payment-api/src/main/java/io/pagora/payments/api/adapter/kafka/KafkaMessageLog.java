@@ -1,0 +1,139 @@
+package io.pagora.payments.api.adapter.kafka;
+
+import io.pagora.events.Topics;
+import io.pagora.events.participant.MessageRecords;
+import io.pagora.payments.api.application.MessageLog;
+import io.pagora.settlement.domain.BankId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The participants' messages as Kafka holds them: {@link Topics#PARTICIPANT_MESSAGES}, keyed by the recipient's
+ * ISPB, so a bank's messages are one partition's records with its key. Each bank being read has a consumer of its
+ * own (no group: the positions are the streams'), kept assigned to the bank's partition between reads so a stream
+ * that reads on from where it stopped costs one fetch and no seek; at most {@code readersMax} are kept (the least
+ * recently used is closed). ParticipantStreams reads a bank under that bank's lock, so a consumer is never shared
+ * by two threads at once; the map itself is guarded by this object.
+ */
+public final class KafkaMessageLog implements MessageLog, AutoCloseable {
+
+    /** How long one read waits for a fetch: a read that finds nothing answers "nothing now" after this. */
+    static final Duration POLL = Duration.ofMillis(50);
+
+    private final Map<String, Object> config;
+    private final int readersMax;
+    private final Duration readTimeout;
+    private final int partitions = Topics.PARTITIONS;
+    private final LinkedHashMap<BankId, KafkaConsumer<String, byte[]>> consumers = new LinkedHashMap<>(16, 0.75f, true);
+
+    public KafkaMessageLog(Map<String, Object> kafkaProperties, int readersMax, Duration readTimeout) {
+        this.readersMax = readersMax;
+        this.readTimeout = readTimeout;
+        Map<String, Object> config = new HashMap<>(kafkaProperties);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Math.toIntExact(readTimeout.toMillis()));
+        this.config = config;
+    }
+
+    @Override
+    public int partitionOf(BankId bank) {
+        // The producer's default partitioner for a keyed record; the topic has Topics.PARTITIONS partitions.
+        return Utils.toPositive(Utils.murmur2(bank.toString().getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+
+    @Override
+    public long start(BankId bank) {
+        TopicPartition partition = partition(bank);
+        return consumer(bank).beginningOffsets(List.of(partition), readTimeout).get(partition);
+    }
+
+    @Override
+    public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
+        TopicPartition partition = partition(bank);
+        KafkaConsumer<String, byte[]> consumer = consumer(bank);
+        if (consumer.position(partition, readTimeout) != from) {
+            consumer.seek(partition, from);
+        }
+        String key = bank.toString();
+        List<byte[]> records = new ArrayList<>();
+        int count = 0;
+        long next = from;
+        long deadline = System.nanoTime() + readTimeout.toNanos();
+        // A range to deliver again (until bounded) is read whole; new messages are what one fetch finds now.
+        boolean range = until != Long.MAX_VALUE;
+        do {
+            List<ConsumerRecord<String, byte[]>> polled = consumer.poll(POLL).records(partition);
+            if (polled.isEmpty() && !range) {
+                break;
+            }
+            for (ConsumerRecord<String, byte[]> record : polled) {
+                if (record.offset() >= until || count >= messagesMax) {
+                    consumer.seek(partition, next);
+                    return new Slice(records, count, next);
+                }
+                if (key.equals(record.key())) {
+                    records.add(record.value());
+                    count += countOf(record);
+                }
+                next = record.offset() + 1;
+            }
+        } while (next < until && count < messagesMax && System.nanoTime() < deadline);
+        return new Slice(records, count, next);
+    }
+
+    private static int countOf(ConsumerRecord<String, byte[]> record) {
+        Header header = record.headers().lastHeader(MessageRecords.COUNT_HEADER);
+        try {
+            return header == null ? 1 : Math.max(1, Integer.parseInt(new String(header.value(), StandardCharsets.US_ASCII)));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    private TopicPartition partition(BankId bank) {
+        return new TopicPartition(Topics.PARTICIPANT_MESSAGES, partitionOf(bank));
+    }
+
+    private synchronized KafkaConsumer<String, byte[]> consumer(BankId bank) {
+        KafkaConsumer<String, byte[]> consumer = consumers.get(bank);
+        if (consumer != null) {
+            return consumer;
+        }
+        if (consumers.size() >= readersMax) {
+            Map.Entry<BankId, KafkaConsumer<String, byte[]>> eldest = consumers.entrySet().iterator().next();
+            consumers.remove(eldest.getKey());
+            eldest.getValue().close(Duration.ofSeconds(1));
+        }
+        Map<String, Object> own = new HashMap<>(config);
+        own.put(ConsumerConfig.CLIENT_ID_CONFIG, "payment-api-stream-" + bank);
+        consumer = new KafkaConsumer<>(own);
+        consumer.assign(List.of(partition(bank)));
+        consumers.put(bank, consumer);
+        return consumer;
+    }
+
+    @Override
+    public synchronized void close() {
+        consumers.values().forEach(consumer -> consumer.close(Duration.ofSeconds(2)));
+        consumers.clear();
+    }
+}

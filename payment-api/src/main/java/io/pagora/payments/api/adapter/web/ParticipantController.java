@@ -1,0 +1,225 @@
+package io.pagora.payments.api.adapter.web;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.events.participant.Answer;
+import io.pagora.service.metrics.LatencyHistograms;
+import io.pagora.events.participant.RefusalCode;
+import io.pagora.payments.api.application.ParticipantAnswers;
+import io.pagora.payments.api.application.ParticipantStreams;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalException;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.access.Caller;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The participants' side of the switch (docs/participants.md), after PIX's ICOM: each bank pulls its messages from
+ * its own streams ({@code GET …/stream/start}, then the {@value #PULL_NEXT} each answer names; {@code DELETE} closes)
+ * and answers instructions, many per call ({@code POST …/answers}) or one ({@code PUT …/payments/{id}/answer}). A
+ * bank reaches only its own: the path's ISPB must be the caller's certificate's.
+ */
+@RestController
+public class ParticipantController {
+
+    /** The next pull's path; fetching it acknowledges this answer's messages. */
+    public static final String PULL_NEXT = "PI-Pull-Next";
+    private static final Pattern PAYMENT_ID = Pattern.compile("[0-9a-f]{32}");
+    private static final byte[] OPEN = "{\"messages\":[".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "]}".getBytes(StandardCharsets.US_ASCII);
+
+    private final ParticipantStreams streams;
+    private final ParticipantAnswers answers;
+    private final int answersMax;
+    private final int bodyMaxBytes;
+    private final MeterRegistry meters;
+
+    public ParticipantController(ParticipantStreams streams, ParticipantAnswers answers, int answersMax, int bodyMaxBytes,
+            MeterRegistry meters) {
+        this.streams = streams;
+        this.answers = answers;
+        this.answersMax = answersMax;
+        this.bodyMaxBytes = bodyMaxBytes;
+        this.meters = meters;
+    }
+
+    @GetMapping("/participants/{ispb}/stream/start")
+    public ResponseEntity<byte[]> start(Caller caller, @PathVariable("ispb") String ispb) {
+        BankId bank = own(caller, ispb);
+        return answer(bank, streams.start(bank));
+    }
+
+    @GetMapping("/participants/{ispb}/stream/pull/{token}")
+    public ResponseEntity<byte[]> pull(Caller caller, @PathVariable("ispb") String ispb, @PathVariable("token") String token) {
+        BankId bank = own(caller, ispb);
+        return answer(bank, streams.pull(bank, token));
+    }
+
+    @DeleteMapping("/participants/{ispb}/stream/pull/{token}")
+    public ResponseEntity<Void> close(Caller caller, @PathVariable("ispb") String ispb, @PathVariable("token") String token) {
+        streams.close(own(caller, ispb), token);
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Up to {@code answersMax} answers; 200 with one result per answer, in order (a refused one carries its problem). */
+    @PostMapping("/participants/{ispb}/answers")
+    public ResponseEntity<Object> answerMany(Caller caller, @PathVariable("ispb") String ispb, HttpServletRequest http) {
+        BankId bank = own(caller, ispb);
+        JsonFields body = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
+        JsonNode items = body.node("answers");
+        if (items == null) {
+            throw body.missing("answers");
+        }
+        if (!items.isArray() || items.isEmpty() || items.size() > answersMax) {
+            throw new io.pagora.service.web.ProblemException(HttpProblems.INVALID_BATCH_SIZE, "answers",
+                    "answers must be an array of 1 to " + answersMax + " answers");
+        }
+        List<Answer> parsed = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            JsonNode item = items.get(i);
+            if (!item.isObject()) {
+                throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, "answers[" + i + "]",
+                        "must be a JSON object, got " + JsonFields.typeOf(item)));
+            }
+            JsonFields fields = new JsonFields(item);
+            parsed.add(parse(fields, paymentId(fields.requiredString("paymentId"), "answers[" + i + "].paymentId"),
+                    "answers[" + i + "]."));
+        }
+        List<Map<String, Object>> results = new ArrayList<>(parsed.size());
+        List<ParticipantAnswers.Result> verdicts = timedAnswer(bank, parsed);
+        for (int i = 0; i < verdicts.size(); i++) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("index", i);
+            switch (verdicts.get(i)) {
+                case ParticipantAnswers.Result.Applied applied -> {
+                    item.put("paymentId", applied.paymentId());
+                    item.put("status", applied.status());
+                }
+                case ParticipantAnswers.Result.Refused refused -> {
+                    item.put("paymentId", refused.paymentId());
+                    item.put("problem", Problems.embedded(refused.refusal()));
+                }
+            }
+            results.add(item);
+        }
+        return ResponseEntity.ok(Map.of("results", results));
+    }
+
+    /** One answer: 200 with the payment's state, or the problem that says why it moved nothing. */
+    @PutMapping("/participants/{ispb}/payments/{paymentId}/answer")
+    public ResponseEntity<Object> answerOne(Caller caller, @PathVariable("ispb") String ispb, @PathVariable("paymentId") String paymentId,
+            HttpServletRequest http) {
+        BankId bank = own(caller, ispb);
+        String id = paymentId(paymentId, "paymentId");
+        Answer answer = parse(new JsonFields(JsonBodies.read(http, bodyMaxBytes)), id, "");
+        return switch (timedAnswer(bank, List.of(answer)).getFirst()) {
+            case ParticipantAnswers.Result.Applied applied ->
+                    ResponseEntity.ok(Map.of("paymentId", applied.paymentId(), "status", applied.status()));
+            case ParticipantAnswers.Result.Refused refused -> Problems.response(refused.refusal(), http.getRequestURI());
+        };
+    }
+
+    /**
+     * Answers, metered per bank: the answering call's time (store, apply, verdict back) and each answer's result
+     * ({@code pagora.participants.answers{bank,result}}: SETTLED, REJECTED or the problem's slug).
+     */
+    private List<ParticipantAnswers.Result> timedAnswer(BankId bank, List<Answer> parsed) {
+        long started = System.nanoTime();
+        List<ParticipantAnswers.Result> results = answers.answer(bank, parsed);
+        LatencyHistograms.timer("pagora.participants.answer.call", "An answering call: stored, applied by the ledger,"
+                + " its verdicts back").tag("bank", bank.toString()).register(meters)
+                .record(java.time.Duration.ofNanos(System.nanoTime() - started));
+        for (ParticipantAnswers.Result result : results) {
+            String tag = switch (result) {
+                case ParticipantAnswers.Result.Applied applied -> applied.status();
+                case ParticipantAnswers.Result.Refused refused -> refused.refusal().type().slug;
+            };
+            meters.counter("pagora.participants.answers", "bank", bank.toString(), "result", tag).increment();
+        }
+        return results;
+    }
+
+    private static Answer parse(JsonFields fields, String paymentId, String prefix) {
+        String decision = fields.requiredString("decision");
+        String reason = fields.optionalString("reason");
+        if ("ACCEPT".equals(decision)) {
+            if (reason != null) {
+                throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason",
+                        "an acceptance has no reason"));
+            }
+            return new Answer(paymentId, true, null);
+        }
+        if (!"REFUSE".equals(decision)) {
+            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "decision",
+                    "decision is ACCEPT or REFUSE"));
+        }
+        if (reason == null) {
+            throw new RefusalException(Refusal.ofField(RefusalReason.MISSING_FIELD, prefix + "reason",
+                    "a refusal names its reason, one of " + java.util.Arrays.toString(RefusalCode.values())));
+        }
+        try {
+            return new Answer(paymentId, false, RefusalCode.valueOf(reason));
+        } catch (IllegalArgumentException e) {
+            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason",
+                    "reason is one of " + java.util.Arrays.toString(RefusalCode.values())));
+        }
+    }
+
+    private static String paymentId(String text, String field) {
+        if (text == null || !PAYMENT_ID.matcher(text).matches()) {
+            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, field,
+                    "a payment id is 32 lowercase hexadecimal digits"));
+        }
+        return text;
+    }
+
+    /** The bank the path names, which must be the caller. */
+    private static BankId own(Caller caller, String ispb) {
+        if (!(caller instanceof Caller.Bank(BankId bank)) || !bank.toString().equals(ispb)) {
+            throw new RefusalException(Refusal.of(RefusalReason.NOT_YOUR_STREAM,
+                    "a participant reads and answers only its own messages: the path must name the caller's ISPB"));
+        }
+        return bank;
+    }
+
+    private ResponseEntity<byte[]> answer(BankId bank, ParticipantStreams.Pull pull) {
+        meters.counter("pagora.participants.messages.delivered", "bank", bank.toString()).increment(pull.count());
+        meters.counter("pagora.participants.pulls", "bank", bank.toString(), "answer", pull.count() == 0 ? "204" : "200")
+                .increment();
+        String next = "/participants/" + bank + "/stream/pull/" + pull.nextToken();
+        if (pull.count() == 0) {
+            return ResponseEntity.status(HttpStatus.NO_CONTENT).header(PULL_NEXT, next).build();
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream(pull.records().stream().mapToInt(r -> r.length).sum() + 16);
+        body.writeBytes(OPEN);
+        boolean first = true;
+        for (byte[] record : pull.records()) {
+            // Each record is a JSON array: its elements join the answer's array.
+            if (!first) {
+                body.write(',');
+            }
+            body.write(record, 1, record.length - 2);
+            first = false;
+        }
+        body.writeBytes(CLOSE);
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).header(PULL_NEXT, next)
+                .header("Pagora-Message-Count", Integer.toString(pull.count())).body(body.toByteArray());
+    }
+}

@@ -1,0 +1,32 @@
+package io.pagora.payments.api.application;
+
+import io.pagora.settlement.domain.BankId;
+import java.util.List;
+
+/**
+ * Port: the switch's messages to one participant, an ordered log read by position (Kafka: the offsets of the
+ * partition holding the bank's records). Records hold several messages each, already encoded as JSON arrays.
+ */
+public interface MessageLog {
+
+    /** Where the bank's messages live; positions only compare within one. */
+    int partitionOf(BankId bank);
+
+    /** The first position still held (older messages have aged out of the log). */
+    long start(BankId bank);
+
+    /**
+     * The bank's records from {@code from} (inclusive) to {@code until} (exclusive), whole, until they hold at least
+     * {@code messagesMax} messages or there are no more; {@code next} is the position after the last record examined
+     * (other banks' records on the way are skipped). Waits at most {@code waitMillis} for the first record.
+     */
+    Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis);
+
+    /** Records read: each a JSON array of messages; {@code count} messages in all. */
+    record Slice(List<byte[]> records, int count, long next) {
+
+        public static Slice empty(long next) {
+            return new Slice(List.of(), 0, next);
+        }
+    }
+}

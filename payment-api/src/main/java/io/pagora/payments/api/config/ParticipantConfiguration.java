@@ -1,0 +1,64 @@
+package io.pagora.payments.api.config;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.payments.api.adapter.jdbc.JdbcStreamPositions;
+import io.pagora.payments.api.adapter.kafka.KafkaAnswerChannel;
+import io.pagora.payments.api.adapter.kafka.KafkaMessageLog;
+import io.pagora.payments.api.adapter.web.ParticipantController;
+import io.pagora.payments.api.application.ParticipantAnswers;
+import io.pagora.payments.api.application.ParticipantStreams;
+import io.pagora.events.Topics;
+import io.pagora.service.config.TopicsProperties;
+import java.time.Clock;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaAdmin;
+import java.time.Duration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/** The participants' streams and answers (docs/participants.md). */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ParticipantProperties.class)
+public class ParticipantConfiguration {
+
+    /** The participant topics payment-api reads and writes, declared here too: whichever service starts first makes them. */
+    @Bean
+    KafkaAdmin.NewTopics participantTopics(TopicsProperties topics) {
+        return new KafkaAdmin.NewTopics(Stream.of(Topics.PARTICIPANT_MESSAGES, Topics.PARTICIPANT_ANSWERS,
+                Topics.PARTICIPANT_VERDICTS).map(name -> TopicBuilder.name(name).partitions(Topics.PARTITIONS)
+                .replicas(topics.durability().replicationFactor()).configs(topics.durability().topicConfigs()).build())
+                .toArray(NewTopic[]::new));
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaMessageLog participantMessageLog(KafkaProperties kafka, ParticipantProperties properties) {
+        return new KafkaMessageLog(kafka.buildConsumerProperties(), properties.readersMax(), Duration.ofSeconds(5));
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaAnswerChannel answerChannel(KafkaTemplate<String, byte[]> kafka, KafkaProperties kafkaProperties,
+            ParticipantProperties properties) {
+        KafkaAnswerChannel channel = new KafkaAnswerChannel(kafka, kafkaProperties.buildConsumerProperties(),
+                properties.waitingCallsMax());
+        channel.start();
+        return channel;
+    }
+
+    @Bean
+    ParticipantStreams participantStreams(KafkaMessageLog log, JdbcTemplate jdbc, ParticipantProperties properties) {
+        return new ParticipantStreams(log, new JdbcStreamPositions(jdbc), properties.limits(), Clock.systemUTC());
+    }
+
+    @Bean
+    ParticipantController participantController(ParticipantStreams streams, KafkaAnswerChannel channel,
+            ParticipantProperties properties, MeterRegistry meters) {
+        return new ParticipantController(streams, new ParticipantAnswers(channel, properties.verdictTimeout()),
+                properties.answersMax(), Math.toIntExact(properties.answersBodyMax().toBytes()), meters);
+    }
+}
