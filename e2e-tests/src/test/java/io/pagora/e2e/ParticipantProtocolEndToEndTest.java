@@ -55,7 +55,8 @@ class ParticipantProtocolEndToEndTest {
     static final int BANK_D = 44_444_444;
     static final long RESERVE_CENTAVOS = 10_000_000L;
     static final long CUSTOMER_CENTAVOS = 1_000_000L;
-    static final Duration PENDING_TIMEOUT = Duration.ofSeconds(6);
+    /** Long enough for a restart of payment-api and clearing-service between an instruction and its answer. */
+    static final Duration PENDING_TIMEOUT = Duration.ofSeconds(15);
     static final int PULLS_MAX = 60;
 
     @Test
@@ -194,6 +195,8 @@ class ParticipantProtocolEndToEndTest {
         second.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(first)), PULLS_MAX);
         assertThat(second.messages()).as("after the lease, another stream gets the unacknowledged instruction")
                 .containsKey(StreamReader.instructionId(first));
+        assertThat(second.answerOne(first, Map.of("decision", "ACCEPT")).json().path("status").asString())
+                .isEqualTo("SETTLED");
         second.close();
 
         String afterCrash = pay(book, alice, bob, 6_000);
@@ -208,7 +211,7 @@ class ParticipantProtocolEndToEndTest {
         assertThat(restarted.answerOne(afterCrash, Map.of("decision", "ACCEPT")).json().path("status").asString())
                 .isEqualTo("SETTLED");
         assertThat(restarted.answerOne(first, Map.of("decision", "ACCEPT")).json().path("status").asString())
-                .isEqualTo("SETTLED");
+                .as("the same answer after the restarts").isEqualTo("SETTLED");
         restarted.close();
         Map<String, JsonNode> seen = new HashMap<>(drain.messages());
         List.of(abandoned, second, beforeCrash, restarted).forEach(reader -> seen.putAll(reader.messages()));
