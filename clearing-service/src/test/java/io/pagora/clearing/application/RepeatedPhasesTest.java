@@ -44,13 +44,14 @@ class RepeatedPhasesTest {
             Payment payment = new Payment(new TimeOrderedIds().nextPaymentId(), payer, payee, 10_00);
             Settlement settlement = new Settlement(ledger, 60);
 
-            assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+            assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved(false));
             assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(60))).as("a re-sent chain")
                     .containsExactly(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED);
-            assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+            assertThat(settlement.reserve(List.of(payment))).as("reserved by the earlier attempt")
+                    .containsExactly(new ReservationOutcome.Reserved(true));
             assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
             assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
-            assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+            assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved(true));
             assertThat(settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).as("the earlier post wins").containsExactly(new ResolutionOutcome.Posted());
             assertThat(ledger.lookupAccounts(List.of(payer)).getFirst().creditBalancePosted()).isEqualTo(90_00);
 

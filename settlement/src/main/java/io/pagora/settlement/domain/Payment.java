@@ -28,6 +28,21 @@ public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavo
         }
     }
 
+    /**
+     * A payment is its id, parties and amount: when it was accepted is metadata, not identity (a replay re-published
+     * with another acceptance time, or a payment read back from a ledger without it, is the same payment).
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Payment that && id.equals(that.id) && payer.equals(that.payer) && payee.equals(that.payee)
+                && amountCentavos == that.amountCentavos;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(id, payer, payee, amountCentavos);
+    }
+
     public BankId payerBank() {
         return ChartOfAccounts.bankOf(payer).orElseThrow();
     }
