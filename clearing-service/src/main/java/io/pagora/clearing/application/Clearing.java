@@ -101,6 +101,20 @@ public final class Clearing {
     public record Report(int payments, int settled, int rejected, int expired, int unanswered, List<Alarm> alarms) {
 
         public static final Report EMPTY = new Report(0, 0, 0, 0, 0, List.of());
+
+        static Report of(int payments, List<PaymentOutcome> results, int unanswered, List<Alarm> alarms) {
+            int settled = 0;
+            int rejected = 0;
+            int expired = 0;
+            for (PaymentOutcome outcome : results) {
+                switch (outcome) {
+                    case PaymentSettled ignored -> settled++;
+                    case PaymentRejected ignored -> rejected++;
+                    case PaymentExpired ignored -> expired++;
+                }
+            }
+            return new Report(payments, settled, rejected, expired, unanswered, List.copyOf(alarms));
+        }
     }
 
     /**
@@ -183,7 +197,8 @@ public final class Clearing {
         if (!toInstruct.isEmpty()) {
             Instant answerBy = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds());
             List<PaymentRequested> events = toInstruct.stream().map(ClearingRequest::event).toList();
-            unanswered.park(events, answerBy.plus(expiryMargin));
+            unanswered.parkInstructed(toInstruct.stream().map(request -> request.payment().id()).toList(),
+                    answerBy.plus(expiryMargin));
             instructions.issue(events, answerBy);
         }
         outcomes.publish(pass.results());
@@ -224,6 +239,7 @@ public final class Clearing {
         Map<PaymentId, ResolutionOutcome> voids = zip(refused,
                 settlement.voidAll(List.copyOf(refused.values()), VoidCause.RECEIVING_BANK_REFUSED));
         List<PaymentOutcome> results = new ArrayList<>();
+        Set<PaymentId> published = new HashSet<>();
         List<Verdict> verdicts = new ArrayList<>(answers.size());
         for (AnswerRequest answer : answers) {
             Payment payment = reserved.get(answer.payment());
@@ -234,7 +250,7 @@ public final class Clearing {
             }
             Verdict verdict = verdictOf(answer, resolution);
             verdicts.add(verdict);
-            if (verdict.code() == Verdict.Code.APPLIED && !answered(results, payment)) {
+            if (verdict.code() == Verdict.Code.APPLIED && published.add(payment.id())) {
                 results.add(answer.accepts() ? settled(payment)
                         : rejected(payment, RejectionReason.RECEIVING_BANK_REFUSED, refusalDetail(refusals.get(payment.id()))));
             }
@@ -261,11 +277,6 @@ public final class Clearing {
                 yield new Verdict(id, Verdict.Code.UNRESOLVED, "");
             }
         };
-    }
-
-    private static boolean answered(List<PaymentOutcome> results, Payment payment) {
-        String id = payment.id().toString();
-        return results.stream().anyMatch(outcome -> outcome.paymentId().equals(id));
     }
 
     static String refusalDetail(RefusalCode code) {
@@ -356,12 +367,64 @@ public final class Clearing {
     }
 
     /**
+     * Expires instructed payments (parked by id) once their chains could have timed out: one lookup drops those an
+     * answer resolved (most of them), one reads the rest back from their pending legs, and one void, for
+     * {@link VoidCause#UNANSWERED}, resolves them. The ledger arbitrates with a late answer as with any: a chain the
+     * answer posted or voided first gets that outcome. A parked id whose chain the ledger does not hold reserved is an
+     * integrity alarm (only reserved chains are instructed): logged, no outcome.
+     */
+    public Report expireInstructed(List<PaymentId> parked) {
+        Check.that(instructions != null, "only participants' payments are instructed");
+        List<PaymentId> ids = parked.stream().distinct().toList();
+        if (ids.isEmpty()) {
+            return Report.EMPTY;
+        }
+        List<Boolean> resolved = settlement.resolved(ids);
+        List<PaymentId> open = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (!resolved.get(i)) {
+                open.add(ids.get(i));
+            }
+        }
+        Map<PaymentId, Payment> reserved = open.isEmpty() ? Map.of() : settlement.reservedPayments(open);
+        List<Payment> payments = new ArrayList<>(open.size());
+        for (PaymentId id : open) {
+            Payment payment = reserved.get(id);
+            if (payment == null) {
+                log.error("INTEGRITY ALARM: payment {}: instructed and parked, yet the ledger holds no reserved chain of it;"
+                        + " no outcome is published", id);
+                continue;
+            }
+            payments.add(payment);
+        }
+        List<ResolutionOutcome> resolutions = payments.isEmpty() ? List.of()
+                : settlement.voidAll(payments, VoidCause.UNANSWERED);
+        Check.that(resolutions.size() == payments.size(), "one resolution outcome per payment");
+        List<PaymentOutcome> results = new ArrayList<>(payments.size());
+        for (int i = 0; i < payments.size(); i++) {
+            Payment payment = payments.get(i);
+            switch (resolutions.get(i)) {
+                case ResolutionOutcome.Posted ignored -> results.add(settled(payment));
+                case ResolutionOutcome.Voided voided -> results.add(switch (voided.cause()) {
+                    case RECEIVING_BANK_REFUSED -> rejected(payment, RejectionReason.RECEIVING_BANK_REFUSED, REFUSED_EARLIER);
+                    case UNANSWERED -> expired(payment);
+                });
+                case ResolutionOutcome.Expired ignored -> results.add(expired(payment));
+                case ResolutionOutcome.IntegrityAlarm alarm -> log.error("INTEGRITY ALARM: payment {}: expiring, leg {}"
+                        + " answered {}; no outcome is published", payment.id(), alarm.leg(), alarm.code());
+            }
+        }
+        outcomes.publish(results);
+        return Report.of(ids.size(), results, 0, List.of());
+    }
+
+    /**
      * With participants every instructed payment is parked, and most are answered long before their deadline: one
      * lookup finds the chains already posted or voided, whose outcome the answer path published, so the expiry
      * path voids only the rest (and spends no ledger write on the answered).
      */
     private Pass withoutResolved(Pass pass) {
-        List<Boolean> resolved = settlement.resolved(payments(pass.batch()));
+        List<Boolean> resolved = settlement.resolved(payments(pass.batch()).stream().map(Payment::id).toList());
         List<ClearingRequest> open = new ArrayList<>(pass.batch().size());
         for (int i = 0; i < resolved.size(); i++) {
             if (!resolved.get(i)) {
@@ -458,6 +521,11 @@ public final class Clearing {
                 payment.amountCentavos(), reason, detail, Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
     }
 
+    private PaymentExpired expired(Payment payment) {
+        return new PaymentExpired(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
+                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
+    }
+
     private PaymentSettled settled(ClearingRequest request) {
         PaymentRequested event = request.event();
         return new PaymentSettled(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
@@ -506,17 +574,7 @@ public final class Clearing {
         }
 
         Report report(int unanswered) {
-            int settled = 0;
-            int rejected = 0;
-            int expired = 0;
-            for (PaymentOutcome outcome : results) {
-                switch (outcome) {
-                    case PaymentSettled ignored -> settled++;
-                    case PaymentRejected ignored -> rejected++;
-                    case PaymentExpired ignored -> expired++;
-                }
-            }
-            return new Report(batch.size(), settled, rejected, expired, unanswered, List.copyOf(alarms));
+            return Report.of(batch.size(), results, unanswered, alarms);
         }
     }
 }

@@ -13,6 +13,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.domain.PaymentId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -139,7 +140,17 @@ class OneOutcomePerPaymentTest {
 
     private Clearing clearing(int pendingTimeoutSeconds) {
         return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, published::addAll,
-                (payments, deadline) -> parked.addAll(payments), Clock.systemUTC(), Duration.ZERO);
+                new UnansweredPayments() {
+                    @Override
+                    public void park(List<PaymentRequested> payments, Instant deadline) {
+                        parked.addAll(payments);
+                    }
+
+                    @Override
+                    public void parkInstructed(List<PaymentId> payments, Instant deadline) {
+                        throw new AssertionError("the in-process bank instructs no one");
+                    }
+                }, Clock.systemUTC(), Duration.ZERO);
     }
 
     /** Clears the payment with the configured clearing, the receiving bank answering {@code answer}. */

@@ -89,21 +89,21 @@ public final class Settlement {
      * lookup of two ids per payment, per ledger batch): chains are linked, so the first leg's resolution is the
      * chain's. The expiry path asks this of every instructed payment, most of which an answer resolved.
      */
-    public List<Boolean> resolved(List<Payment> payments) {
+    public List<Boolean> resolved(List<PaymentId> payments) {
         List<Boolean> resolved = new ArrayList<>(payments.size());
         int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / 2;
         for (int from = 0; from < payments.size(); from += paymentsPerLookup) {
-            List<Payment> slice = payments.subList(from, Math.min(payments.size(), from + paymentsPerLookup));
+            List<PaymentId> slice = payments.subList(from, Math.min(payments.size(), from + paymentsPerLookup));
             List<Id128> ids = new ArrayList<>(slice.size() * 2);
-            for (Payment payment : slice) {
-                ids.add(LegId.of(payment.id(), LegId.Phase.POST, 1));
-                ids.add(LegId.of(payment.id(), LegId.Phase.VOID, 1));
+            for (PaymentId payment : slice) {
+                ids.add(LegId.of(payment, LegId.Phase.POST, 1));
+                ids.add(LegId.of(payment, LegId.Phase.VOID, 1));
             }
             java.util.Set<Id128> found = new java.util.HashSet<>();
             ledger.lookupTransfers(ids).forEach(transfer -> found.add(transfer.id()));
-            for (Payment payment : slice) {
-                resolved.add(found.contains(LegId.of(payment.id(), LegId.Phase.POST, 1))
-                        || found.contains(LegId.of(payment.id(), LegId.Phase.VOID, 1)));
+            for (PaymentId payment : slice) {
+                resolved.add(found.contains(LegId.of(payment, LegId.Phase.POST, 1))
+                        || found.contains(LegId.of(payment, LegId.Phase.VOID, 1)));
             }
         }
         return resolved;

@@ -9,7 +9,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import io.pagora.settlement.domain.PaymentId;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,31 +60,82 @@ public class UnansweredListener {
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<ClearingRequest> requests = new ArrayList<>(records.size());
         Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
+        Map<ConsumerRecord<String, byte[]>, List<PaymentId>> instructed = new LinkedHashMap<>();
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
         // A deadline beyond one timeout from now is not ours to honour (clock jump, foreign writer): cap the wait.
         Instant capped = clock.instant().plus(waitMax);
         Instant latest = Instant.EPOCH;
         for (ConsumerRecord<String, byte[]> record : records) {
-            switch (ClearingRequest.parse(record.value())) {
-                case ClearingRequest.Parsed.Valid valid -> {
-                    requests.add(valid.request());
-                    origins.put(valid.request(), record);
-                    Instant deadline = deadlineOf(record, capped);
-                    latest = deadline.isAfter(latest) ? deadline : latest;
+            if (KafkaUnansweredPayments.holdsInstructedIds(record.headers())) {
+                try {
+                    instructed.put(record, KafkaUnansweredPayments.decodeIds(record.value()));
+                } catch (IllegalArgumentException e) {
+                    rejects.add(new DeadLetters.DeadLetter(record, e.getMessage()));
+                    continue;
                 }
-                case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
+            } else {
+                switch (ClearingRequest.parse(record.value())) {
+                    case ClearingRequest.Parsed.Valid valid -> {
+                        requests.add(valid.request());
+                        origins.put(valid.request(), record);
+                    }
+                    case ClearingRequest.Parsed.Invalid invalid -> {
+                        rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
+                        continue;
+                    }
+                }
             }
+            Instant deadline = deadlineOf(record, capped);
+            latest = deadline.isAfter(latest) ? deadline : latest;
         }
         deadLetters.send(rejects);
-        if (requests.isEmpty()) {
+        if (requests.isEmpty() && instructed.isEmpty()) {
             return;
         }
         deadlines.awaitPassed(latest.isAfter(capped) ? capped : latest);
-        // There is no later path to park a payment the expiry path failed on alone: it gets the outcome
-        // its chain in the ledger shows (an integrity alarm stays an alarm), so it never stays ACCEPTED.
-        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::expire,
-                clearing::publishWhatTheLedgerHolds);
-        log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
+        expireInstructed(instructed);
+        if (!requests.isEmpty()) {
+            // There is no later path to park a payment the expiry path failed on alone: it gets the outcome
+            // its chain in the ledger shows (an integrity alarm stays an alarm), so it never stays ACCEPTED.
+            BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::expire,
+                    clearing::publishWhatTheLedgerHolds);
+            log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
+        }
+    }
+
+    /**
+     * Expires the instructed payments of the poll in one go; if that fails for a reason that is not transient (a bug),
+     * each record alone, and a record that still fails is dead-lettered (its chains lapse in the ledger: nothing moves,
+     * and the operator replays the record once the bug is fixed). A transient failure retries the poll.
+     */
+    private void expireInstructed(Map<ConsumerRecord<String, byte[]>, List<PaymentId>> instructed) {
+        if (instructed.isEmpty()) {
+            return;
+        }
+        try {
+            clearing.expireInstructed(instructed.values().stream().flatMap(List::stream).toList());
+            return;
+        } catch (RuntimeException e) {
+            if (KafkaConfiguration.isTransient(e)) {
+                throw e;
+            }
+            log.warn("expiring {} instructed records failed ({}); record by record", instructed.size(),
+                    KafkaConfiguration.rootCause(e));
+        }
+        List<DeadLetters.DeadLetter> failed = new ArrayList<>();
+        instructed.forEach((record, ids) -> {
+            try {
+                clearing.expireInstructed(ids);
+            } catch (RuntimeException e) {
+                if (KafkaConfiguration.isTransient(e)) {
+                    throw e;
+                }
+                log.error("expiring the {} instructed payments of {}-{}@{} failed alone; dead-lettered: {}", ids.size(),
+                        record.topic(), record.partition(), record.offset(), KafkaConfiguration.rootCause(e));
+                failed.add(new DeadLetters.DeadLetter(record, "expiring failed: " + KafkaConfiguration.rootCause(e)));
+            }
+        });
+        deadLetters.send(failed);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -113,7 +114,8 @@ final class Conversions {
      * been asked for, or the reply belongs to some other request.
      */
     private static <T> List<T> inRequestOrder(List<Id128> ids, Map<Id128, T> byId, String operation) {
-        Check.that(ids.containsAll(byId.keySet()), "%s answered ids that were not requested", operation);
+        // A set: asking a list for each answered id was quadratic (a fifth of clearing's CPU in a profile of 8,000-id lookups).
+        Check.that(new HashSet<>(ids).containsAll(byId.keySet()), "%s answered ids that were not requested", operation);
         List<T> ordered = new ArrayList<>(byId.size());
         for (Id128 id : ids) {
             T found = byId.get(id);

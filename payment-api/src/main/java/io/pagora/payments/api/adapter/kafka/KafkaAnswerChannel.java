@@ -50,7 +50,9 @@ public final class KafkaAnswerChannel implements AnswerChannel, AutoCloseable {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+        // A verdict is answered at once (fetch.min.bytes 1); the wait only bounds an idle fetch.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
+        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
         this.verdicts = new KafkaConsumer<>(config);
         this.reader = Thread.ofPlatform().daemon().name("answer-verdicts").unstarted(this::readVerdicts);
     }

@@ -32,6 +32,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
 
     /** How long one read waits for a fetch: a read that finds nothing answers "nothing now" after this. */
     static final Duration POLL = Duration.ofMillis(50);
+    static final int RECORDS_PER_POLL = 500;
 
     private final Map<String, Object> config;
     private final int readersMax;
@@ -48,8 +49,11 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, RECORDS_PER_POLL);
+        // The broker answers a fetch as soon as one byte is there (fetch.min.bytes 1), so a long wait adds no latency;
+        // a short one (10 ms) only made idle streams poll the broker over and over.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
+        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
         config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Math.toIntExact(readTimeout.toMillis()));
         this.config = config;
     }
@@ -78,7 +82,9 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         int count = 0;
         long next = from;
         long deadline = System.nanoTime() + readTimeout.toNanos();
-        // A range to deliver again (until bounded) is read whole; new messages are what one fetch finds now.
+        // A range to deliver again (until bounded) is read whole; new messages are what the fetches find now: polling
+        // on while records keep arriving would hold a pull until the read timeout whenever messages trickle in, and
+        // every message of it would wait that long (a pull took seconds at 200 payments/s).
         boolean range = until != Long.MAX_VALUE;
         do {
             List<ConsumerRecord<String, byte[]>> polled = consumer.poll(POLL).records(partition);
@@ -95,6 +101,9 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
                     count += countOf(record);
                 }
                 next = record.offset() + 1;
+            }
+            if (!range && count > 0 && polled.size() < RECORDS_PER_POLL) {
+                break; // this bank's messages found, and the fetch was not full: nothing more is waiting now
             }
         } while (next < until && count < messagesMax && System.nanoTime() < deadline);
         return new Slice(records, count, next);
