@@ -74,9 +74,9 @@ class ParticipantIsolationEndToEndTest {
         try (Pagora pagora = Pagora.start(new Pagora.Options("postgresql", 1.0, 0.0, Duration.ofSeconds(2), 1))) {
             pagora.startClearing();
             Participants participants = new Participants(pagora.paymentApi());
-            Customer alice = fundedCustomer(participants, BANK_A);
-            Customer bob = fundedCustomer(participants, BANK_B);
-            Customer carol = fundedCustomer(participants, BANK_C);
+            Customer alice = participants.bankWithCustomer(BANK_A, RESERVE_FUNDING_CENTAVOS, CUSTOMER_FUNDING_CENTAVOS);
+            Customer bob = participants.bankWithCustomer(BANK_B, RESERVE_FUNDING_CENTAVOS, CUSTOMER_FUNDING_CENTAVOS);
+            Customer carol = participants.bankWithCustomer(BANK_C, RESERVE_FUNDING_CENTAVOS, CUSTOMER_FUNDING_CENTAVOS);
             PaymentBook book = new PaymentBook(pagora.paymentApi());
 
             PaymentId paid = aPaysBsCustomerAndItSettles(pagora, book, alice, bob);
@@ -96,13 +96,6 @@ class ParticipantIsolationEndToEndTest {
     }
 
     /** The operator registers the bank and funds its reserve; the bank opens and funds its customer. */
-    private static Customer fundedCustomer(Participants participants, int ispb) {
-        participants.registerBank(ispb, "Banco " + ispb);
-        participants.fundReserve(ispb, RESERVE_FUNDING_CENTAVOS);
-        Customer customer = participants.openCustomer(ispb, false);
-        participants.fundCustomer(customer, CUSTOMER_FUNDING_CENTAVOS);
-        return customer;
-    }
 
     private static PaymentId aPaysBsCustomerAndItSettles(Pagora pagora, PaymentBook book, Customer alice, Customer bob) {
         Answer answer = book.pay(Order.of(alice.id(), bob.id(), PAID_CENTAVOS));

@@ -65,14 +65,14 @@ class ParticipantProtocolEndToEndTest {
         try (Pagora pagora = Pagora.start(new Pagora.Options("postgresql", 1.0, 0.0, PENDING_TIMEOUT, 1))) {
             pagora.startClearingWithParticipants();
             Participants participants = new Participants(pagora.paymentApi());
-            Customer alice = funded(participants, BANK_A);
-            Customer bob = funded(participants, BANK_B);
-            Customer carol = funded(participants, BANK_C);
+            Customer alice = participants.bankWithCustomer(BANK_A, RESERVE_CENTAVOS, CUSTOMER_CENTAVOS);
+            Customer bob = participants.bankWithCustomer(BANK_B, RESERVE_CENTAVOS, CUSTOMER_CENTAVOS);
+            Customer carol = participants.bankWithCustomer(BANK_C, RESERVE_CENTAVOS, CUSTOMER_CENTAVOS);
             PaymentBook book = new PaymentBook(pagora.paymentApi());
-            String accepted = pay(book, alice, bob, 1_000);
-            String refused = pay(book, alice, bob, 2_000);
-            String unanswered = pay(book, alice, bob, 3_000);
-            String toCarol = pay(book, alice, carol, 4_000);
+            String accepted = book.payAccepted(alice, bob, 1_000);
+            String refused = book.payAccepted(alice, bob, 2_000);
+            String unanswered = book.payAccepted(alice, bob, 3_000);
+            String toCarol = book.payAccepted(alice, carol, 4_000);
 
             StreamReader b = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
             b.pullUntil(messages -> messages.keySet().containsAll(List.of(StreamReader.instructionId(accepted),
@@ -188,7 +188,7 @@ class ParticipantProtocolEndToEndTest {
             drain.pull();
         }
         drain.close();
-        String first = pay(book, alice, bob, 5_000);
+        String first = book.payAccepted(alice, bob, 5_000);
         StreamReader abandoned = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
         abandoned.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(first)), PULLS_MAX);
         StreamReader second = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
@@ -199,7 +199,7 @@ class ParticipantProtocolEndToEndTest {
                 .isEqualTo("SETTLED");
         second.close();
 
-        String afterCrash = pay(book, alice, bob, 6_000);
+        String afterCrash = book.payAccepted(alice, bob, 6_000);
         StreamReader beforeCrash = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
         beforeCrash.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(afterCrash)), PULLS_MAX);
         pagora.restartPaymentApi();
@@ -234,19 +234,5 @@ class ParticipantProtocolEndToEndTest {
         assertThat(seenByB.get(StreamReader.outcomeId(unanswered, "payee")).path("status").asString()).isEqualTo("EXPIRED");
         List<Account> reserves = pagora.ledger().lookupAccounts(List.of(ChartOfAccounts.reserve(new BankId(BANK_A))));
         assertThat(reserves.getFirst().debitsPending()).as("no reservation of A's is left pending").isZero();
-    }
-
-    private static String pay(PaymentBook book, Customer payer, Customer payee, long amountCentavos) {
-        PaymentBook.Answer answer = book.pay(Order.of(payer.id(), payee.id(), amountCentavos));
-        assertThat(answer.accepted()).as("%s", answer).isTrue();
-        return answer.paymentId();
-    }
-
-    private static Customer funded(Participants participants, int ispb) {
-        participants.registerBank(ispb, "Banco " + ispb);
-        participants.fundReserve(ispb, RESERVE_CENTAVOS);
-        Customer customer = participants.openCustomer(ispb, false);
-        participants.fundCustomer(customer, CUSTOMER_CENTAVOS);
-        return customer;
     }
 }

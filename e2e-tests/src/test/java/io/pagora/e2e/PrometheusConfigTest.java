@@ -94,7 +94,7 @@ class PrometheusConfigTest {
             }
         }
         assertThat(titles).containsExactlyInAnyOrder("Pagora — Payments overview", "Pagora — Clearing & ledger",
-                "Pagora — Pipeline health");
+                "Pagora — Pipeline health", "Pagora — Receiving banks");
     }
 
     @Test

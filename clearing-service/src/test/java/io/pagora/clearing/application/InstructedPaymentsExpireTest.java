@@ -1,6 +1,7 @@
 package io.pagora.clearing.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
@@ -108,6 +109,34 @@ class InstructedPaymentsExpireTest {
         assertThat(report.expired() + report.settled() + report.rejected()).isZero();
         assertThat(published).isEmpty();
         Books.check(world, List.of(), published);
+    }
+
+    @Test
+    void aRecordTheExpiryPathFailedOnGetsWhatTheLedgerHoldsAndAReplayAgrees() {
+        PaymentRequested accepted = payment();
+        PaymentRequested refused = payment();
+        PaymentRequested silent = payment();
+        PaymentRequested never = payment();
+        clearing.clear(List.of(request(accepted), request(refused), request(silent)));
+        clearing.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
+                AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC06)));
+        int answered = published.size();
+
+        Clearing.Report lastWord = clearing.publishWhatTheLedgerHoldsFor(
+                List.of(id(accepted), id(refused), id(silent), id(never), id(silent)));
+
+        assertThat(lastWord.payments()).as("duplicates count once").isEqualTo(4);
+        assertThat(published.subList(answered, published.size()))
+                .as("the ledger's word for each reserved chain; none for the id without one")
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status).containsExactly(
+                        tuple(accepted.paymentId(), "SETTLED"), tuple(refused.paymentId(), "REJECTED"),
+                        tuple(silent.paymentId(), "EXPIRED"));
+        // The dead-lettered record replayed once the bug is fixed: the chain it called expired is voided, and the
+        // outcome is the same one.
+        clearing.expireInstructed(List.of(id(silent)));
+        Map<String, String> states = Books.check(world, List.of(accepted, refused, silent), published);
+        assertThat(states).containsExactly(Map.entry(accepted.paymentId(), "SETTLED"),
+                Map.entry(refused.paymentId(), "REJECTED"), Map.entry(silent.paymentId(), "EXPIRED"));
     }
 
     private PaymentRequested payment() {

@@ -47,6 +47,15 @@ public final class Participants {
         return bank;
     }
 
+    /** A new bank with a funded reserve, and one funded customer of it. */
+    public Customer bankWithCustomer(int ispb, long reserveCentavos, long customerCentavos) {
+        registerBank(ispb, "Banco " + ispb);
+        fundReserve(ispb, reserveCentavos);
+        Customer customer = openCustomer(ispb, false);
+        fundCustomer(customer, customerCentavos);
+        return customer;
+    }
+
     public Customer openCustomer(int ispb, boolean nearlyEmpty) {
         Http.Response response = paymentApi.asBank(ispb).post("/accounts", Map.of("ispb", ispb));
         assertThat(response.status()).as("open an account at %d: %s", ispb, response).isEqualTo(201);

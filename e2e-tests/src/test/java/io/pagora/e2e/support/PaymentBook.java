@@ -86,6 +86,13 @@ public final class PaymentBook {
     }
 
     /** POST /payments by the payer's bank: 202 with a payment id (recorded), or a problem+json. */
+    /** Pays and expects the payment accepted (202); its id. */
+    public String payAccepted(Participants.Customer payer, Participants.Customer payee, long amountCentavos) {
+        Answer answer = pay(Order.of(payer.id(), payee.id(), amountCentavos));
+        org.assertj.core.api.Assertions.assertThat(answer.accepted()).as("%s", answer).isTrue();
+        return answer.paymentId();
+    }
+
     public Answer pay(Order order) {
         Http.Response response = paymentApi.as(new Caller.Bank(order.payerBank()))
                 .post("/payments", order.body(), "Idempotency-Key", order.key());

@@ -85,6 +85,7 @@ final class K6 {
         variables.put("CONFLICT_SHARE", Double.toString(platform.settings.share("CONFLICT_SHARE")));
         variables.put("NSF_SHARE", Double.toString(platform.settings.share("NSF_SHARE")));
         variables.put("RUN_ID", runId);
+        platform.settings.k6Fits();
         variables.put("MAX_VUS", Integer.toString(platform.settings.integer("K6_MAX_VUS")));
         variables.putAll(extra);
         List<String> command = new ArrayList<>(List.of(binary.toString(), "run", "--no-usage-report", "--quiet",

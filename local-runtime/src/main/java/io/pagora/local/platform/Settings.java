@@ -121,12 +121,19 @@ final class Settings {
     }
 
     /** Every knob with a default is read once, so a bad value stops the launcher before anything starts. */
+    /** payment-api's and reporting-service's server.tomcat.max-connections (service-support's pagora-tls.yaml). */
+    static final int SERVICE_CONNECTIONS_MAX = 1024;
+    static final int SIMULATOR_CONNECTIONS_PER_BANK = 17;
+    /** The launcher's own calls (seeding, answers, the verifier) and Prometheus: a few at a time. */
+    static final int LAUNCHER_CONNECTIONS_MAX = 32;
+
     void validate() {
         String banks = text("RECEIVING_BANKS");
         if (!banks.equals("participants") && !banks.equals("simulated")) {
             throw Console.fail("RECEIVING_BANKS is participants (the bank simulator, over the banks' streams) or simulated"
                     + " (clearing's in-process simulator), not %s", banks);
         }
+        connectionsFit();
         for (String name : DEFAULTS.keySet()) {
             String fallback = DEFAULTS.get(name);
             if (fallback.matches("\\d+")) {
@@ -138,6 +145,36 @@ final class Settings {
             } else if (fallback.equals("true") || fallback.equals("false")) {
                 flag(name);
             }
+        }
+    }
+
+    /**
+     * payment-api holds at most {@value #SERVICE_CONNECTIONS_MAX} connections (pagora-tls.yaml); one more waits in the
+     * accept queue, and every answer behind it with it. k6 is one bank with a connection per VU; each seeded bank the
+     * simulator acts for opens up to {@value #SIMULATOR_CONNECTIONS_PER_BANK} (its stream reader and its answering
+     * calls, bank-simulator's SimulatedBank.SENDERS + 1). Both must fit, with the launcher's own calls beside them.
+     */
+    private void connectionsFit() {
+        int perParticipant = integer("PARTICIPANT_CONNECTIONS_MAX");
+        int banks = integer("BANKS") * SIMULATOR_CONNECTIONS_PER_BANK + LAUNCHER_CONNECTIONS_MAX;
+        if (perParticipant + banks > SERVICE_CONNECTIONS_MAX) {
+            throw Console.fail("PARTICIPANT_CONNECTIONS_MAX (%d) leaves the seeded banks and the launcher less than the %d"
+                    + " connections they may open below payment-api's max-connections (%d)", perParticipant, banks,
+                    SERVICE_CONNECTIONS_MAX);
+        }
+    }
+
+    /**
+     * k6 is one bank (the first seeded), which the bank simulator also acts for: a connection past that bank's bound
+     * is refused 429 participant-connections-limited (seen: 134 of a demo's payments, with k6 at the bound).
+     */
+    void k6Fits() {
+        int vus = integer("K6_MAX_VUS");
+        int perParticipant = integer("PARTICIPANT_CONNECTIONS_MAX");
+        if (vus + SIMULATOR_CONNECTIONS_PER_BANK > perParticipant) {
+            throw Console.fail("K6_MAX_VUS (%d) and the bank simulator's %d connections for the same bank are above"
+                    + " PARTICIPANT_CONNECTIONS_MAX (%d): k6 opens a connection per VU, and those past the bound would be"
+                    + " refused", vus, SIMULATOR_CONNECTIONS_PER_BANK, perParticipant);
         }
     }
 
@@ -157,7 +194,11 @@ final class Settings {
         // Just-started JVMs compile their code under the load: on a slow 2-core machine a 30 s warm-up failed the
         // thresholds, 60 s passed one run of two, 90 s passed.
         defaults.put("WARMUP_SECONDS", "90");
-        defaults.put("K6_MAX_VUS", "1000");
+        // With the simulator's connections for the same bank, below PARTICIPANT_CONNECTIONS_MAX (k6 is one bank, a
+        // connection per VU), which leaves the seeded banks' own
+        // connections room below payment-api's max-connections (1,024). At 1,000 VUs the bank simulator's 10-26
+        // connections pushed payment-api past it: connections waited in the accept queue and the demo failed.
+        defaults.put("K6_MAX_VUS", "750");
         // The seeded participants and their money (centavos).
         defaults.put("BANKS", "4");
         defaults.put("CUSTOMERS_PER_BANK", "50");
@@ -183,7 +224,7 @@ final class Settings {
         defaults.put("PARTICIPANT_REFILL_PER_SECOND", "25000");
         defaults.put("PARTICIPANT_IN_FLIGHT_MAX", "256");
         // k6 opens a connection per VU (up to K6_MAX_VUS), all as one bank.
-        defaults.put("PARTICIPANT_CONNECTIONS_MAX", "1000");
+        defaults.put("PARTICIPANT_CONNECTIONS_MAX", "800");
         defaults.put("VERIFY_IN_FLIGHT_SECONDS", "60");
         defaults.put("VERIFY_ACCOUNT_PAGES_MAX", "128");
         defaults.put("RECONCILIATION", "true");

@@ -132,7 +132,7 @@ class PlansTest {
         assertThat(platform.serviceArguments("payment-api", "tigerbeetle")).contains(
                 "--pagora.payments.participant-limits.burst=3750", "--pagora.ledger.backend=tigerbeetle",
                 "--pagora.payments.status-base-url=https://127.0.0.1:8082",
-                "--pagora.web.connections-per-participant-max=1000");
+                "--pagora.web.connections-per-participant-max=800");
         assertThat(platform.serviceArguments("reporting-service", "postgresql"))
                 .contains("--pagora.reporting.reconciliation.enabled=true");
     }

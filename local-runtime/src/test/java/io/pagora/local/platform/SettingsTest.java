@@ -44,6 +44,20 @@ class SettingsTest {
     }
 
     @Test
+    void connections_that_would_not_fit_below_the_services_bound_are_refused_before_anything_starts() {
+        // k6's bank at 1,000 and four banks of the simulator's: past payment-api's 1,024 (the participants' demo failed).
+        assertThatThrownBy(() -> Settings.fromEnvironment(Map.of("PARTICIPANT_CONNECTIONS_MAX", "1000")).validate())
+                .isInstanceOf(Console.Failure.class).hasMessageContaining("PARTICIPANT_CONNECTIONS_MAX (1000)");
+        assertThatThrownBy(() -> Settings.fromEnvironment(Map.of("BANKS", "12")).validate())
+                .hasMessageContaining("max-connections (1024)");
+        // k6 is one bank, and the simulator acts for it too: more connections than its bound would be refused.
+        assertThatThrownBy(() -> Settings.fromEnvironment(Map.of("K6_MAX_VUS", "784")).k6Fits())
+                .isInstanceOf(Console.Failure.class).hasMessageContaining("K6_MAX_VUS (784)");
+        Settings.fromEnvironment(Map.of("K6_MAX_VUS", "783")).k6Fits();
+        Settings.fromEnvironment(Map.of()).k6Fits();
+    }
+
+    @Test
     void a_derived_setting_leaves_the_original_untouched() {
         Settings original = Settings.fromEnvironment(Map.of("TIGERBEETLE_BIN", "/bin/tb"));
         Settings derived = original.with("RATE", "7").without("TIGERBEETLE_BIN");

@@ -39,6 +39,11 @@ public final class TimeOrderedIds {
         return new Id128(lastHi, lastLo);
     }
 
+    /** When an id of this scheme was made (epoch milliseconds): its high 48 bits. */
+    public static long issuedAtMillis(Id128 id) {
+        return id.hi() >>> 16;
+    }
+
     public PaymentId nextPaymentId() {
         return new PaymentId(next());
     }

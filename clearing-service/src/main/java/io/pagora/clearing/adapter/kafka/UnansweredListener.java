@@ -105,8 +105,9 @@ public class UnansweredListener {
 
     /**
      * Expires the instructed payments of the poll in one go; if that fails for a reason that is not transient (a bug),
-     * each record alone, and a record that still fails is dead-lettered (its chains lapse in the ledger: nothing moves,
-     * and the operator replays the record once the bug is fixed). A transient failure retries the poll.
+     * each record alone. A record that still fails gets, for each of its payments, the outcome the ledger holds
+     * ({@link Clearing#publishWhatTheLedgerHoldsFor}: its chain lapses, nothing moves, the payment expired), and is then
+     * dead-lettered for the operator to see. A transient failure retries the poll.
      */
     private void expireInstructed(Map<ConsumerRecord<String, byte[]>, List<PaymentId>> instructed) {
         if (instructed.isEmpty()) {
@@ -123,6 +124,7 @@ public class UnansweredListener {
                     KafkaConfiguration.rootCause(e));
         }
         List<DeadLetters.DeadLetter> failed = new ArrayList<>();
+        List<PaymentId> failedIds = new ArrayList<>();
         instructed.forEach((record, ids) -> {
             try {
                 clearing.expireInstructed(ids);
@@ -133,8 +135,14 @@ public class UnansweredListener {
                 log.error("expiring the {} instructed payments of {}-{}@{} failed alone; dead-lettered: {}", ids.size(),
                         record.topic(), record.partition(), record.offset(), KafkaConfiguration.rootCause(e));
                 failed.add(new DeadLetters.DeadLetter(record, "expiring failed: " + KafkaConfiguration.rootCause(e)));
+                failedIds.addAll(ids);
             }
         });
+        if (!failedIds.isEmpty()) {
+            // Published before the record is set aside: a crash in between repeats the outcomes (the same ones), never
+            // loses them.
+            clearing.publishWhatTheLedgerHoldsFor(failedIds);
+        }
         deadLetters.send(failed);
     }
 

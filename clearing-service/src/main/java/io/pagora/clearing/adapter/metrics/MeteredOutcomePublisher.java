@@ -1,11 +1,16 @@
 package io.pagora.clearing.adapter.metrics;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentSettled;
 import io.pagora.service.metrics.LatencyHistograms;
+import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,16 +30,20 @@ import java.util.List;
 public final class MeteredOutcomePublisher implements OutcomePublisher {
 
     public static final String ACCEPT_TO_SETTLED = "pagora.clearing.accept.to.settled";
+    /** Expiries per receiving bank: its answer did not come before the pending timeout. */
+    public static final String EXPIRED = "pagora.clearing.expired";
 
     private final OutcomePublisher delegate;
     private final PendingChains pending;
     private final Clock clock;
     private final Timer acceptToSettled;
+    private final MeterRegistry registry;
 
     public MeteredOutcomePublisher(OutcomePublisher delegate, PendingChains pending, Clock clock, MeterRegistry registry) {
         this.delegate = delegate;
         this.pending = pending;
         this.clock = clock;
+        this.registry = registry;
         this.acceptToSettled = LatencyHistograms.timer(ACCEPT_TO_SETTLED,
                         "From the payment's acceptance to its PaymentSettled acknowledged by Kafka")
                 .register(registry);
@@ -51,6 +60,11 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
                 Duration latency = Duration.between(settled.acceptedAt(), acknowledged);
                 // A clock behind payment-api's would give a negative latency: it is a zero, not a skipped sample.
                 acceptToSettled.record(latency.isNegative() ? Duration.ZERO : latency);
+            } else if (outcome instanceof PaymentExpired expired) {
+                String bank = ChartOfAccounts.bankOf(Id128.parse(expired.payeeAccountId())).map(BankId::toString)
+                        .orElse("none");
+                Counter.builder(EXPIRED).description("Payments expired for want of their receiving bank's answer"
+                        + " (publications)").tag("bank", bank).register(registry).increment();
             }
         }
         pending.resolved(resolved);

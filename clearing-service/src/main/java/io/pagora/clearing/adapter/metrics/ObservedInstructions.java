@@ -2,6 +2,8 @@ package io.pagora.clearing.adapter.metrics;
 
 import io.pagora.clearing.application.Instructions;
 import io.pagora.events.PaymentRequested;
+import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Instant;
 import java.util.List;
@@ -11,7 +13,9 @@ public record ObservedInstructions(Instructions delegate, PendingChains pending)
 
     @Override
     public void issue(List<PaymentRequested> payments, Instant answerBy) {
-        pending.reserved(payments.stream().map(payment -> PaymentId.parse(payment.paymentId())).toList());
+        // Only reserved chains are instructed, and a reserved chain's payee is an account of the chart's.
+        pending.reserved(payments.stream().map(payment -> new PendingChains.Chain(PaymentId.parse(payment.paymentId()),
+                ChartOfAccounts.bankOf(Id128.parse(payment.payeeAccountId())).orElseThrow())).toList());
         delegate.issue(payments, answerBy);
     }
 }

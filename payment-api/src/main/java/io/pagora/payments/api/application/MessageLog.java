@@ -22,8 +22,15 @@ public interface MessageLog {
      */
     Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis);
 
-    /** Records read: each a JSON array of messages; {@code count} messages in all. */
-    record Slice(List<byte[]> records, int count, long next) {
+    /**
+     * Records read: each a JSON array of messages; {@code count} messages in all; {@code oldestMillis} when the first
+     * of them was written (epoch milliseconds; 0 when none was read or the log does not say).
+     */
+    record Slice(List<byte[]> records, int count, long next, long oldestMillis) {
+
+        public Slice(List<byte[]> records, int count, long next) {
+            this(records, count, next, 0);
+        }
 
         public static Slice empty(long next) {
             return new Slice(List.of(), 0, next);

@@ -51,7 +51,12 @@ public final class ParticipantStreams {
     }
 
     /** What a pull returns: its records (JSON arrays of messages), their message count, and the next pull's token. */
-    public record Pull(java.util.List<byte[]> records, int count, String nextToken) {}
+    public record Pull(java.util.List<byte[]> records, int count, String nextToken, long oldestMillis) {
+
+        Pull(java.util.List<byte[]> records, int count, String nextToken) {
+            this(records, count, nextToken, 0);
+        }
+    }
 
     /** A pull's wait is spent in slices of at most this, without holding the bank's state. */
     static final long WAIT_SLICE_MILLIS = 100;
@@ -102,7 +107,8 @@ public final class ParticipantStreams {
                 MessageLog.Slice slice = streams.next(bank, stream, now());
                 if (slice.count() > 0 || now() >= deadline) {
                     stream.seq++;
-                    return new Pull(slice.records(), slice.count(), new Token(stream.id, stream.seq).toString());
+                    return new Pull(slice.records(), slice.count(), new Token(stream.id, stream.seq).toString(),
+                            slice.oldestMillis());
                 }
             }
             sleep(Math.min(WAIT_SLICE_MILLIS, Math.max(1, deadline - now())));
@@ -143,7 +149,7 @@ public final class ParticipantStreams {
             return new Pull(java.util.List.of(), 0, next.toString());
         }
         MessageLog.Slice slice = log.read(bank, lease.from, lease.to, Integer.MAX_VALUE, 0);
-        return new Pull(slice.records(), slice.count(), next.toString());
+        return new Pull(slice.records(), slice.count(), next.toString(), slice.oldestMillis());
     }
 
     private BankStreams streamsOf(BankId bank) {

@@ -81,6 +81,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         List<byte[]> records = new ArrayList<>();
         int count = 0;
         long next = from;
+        long oldestMillis = 0;
         long deadline = System.nanoTime() + readTimeout.toNanos();
         // A range to deliver again (until bounded) is read whole; new messages are what the fetches find now: polling
         // on while records keep arriving would hold a pull until the read timeout whenever messages trickle in, and
@@ -94,9 +95,10 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
             for (ConsumerRecord<String, byte[]> record : polled) {
                 if (record.offset() >= until || count >= messagesMax) {
                     consumer.seek(partition, next);
-                    return new Slice(records, count, next);
+                    return new Slice(records, count, next, oldestMillis);
                 }
                 if (key.equals(record.key())) {
+                    oldestMillis = records.isEmpty() ? Math.max(0, record.timestamp()) : oldestMillis;
                     records.add(record.value());
                     count += countOf(record);
                 }
@@ -106,7 +108,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
                 break; // this bank's messages found, and the fetch was not full: nothing more is waiting now
             }
         } while (next < until && count < messagesMax && System.nanoTime() < deadline);
-        return new Slice(records, count, next);
+        return new Slice(records, count, next, oldestMillis);
     }
 
     private static int countOf(ConsumerRecord<String, byte[]> record) {

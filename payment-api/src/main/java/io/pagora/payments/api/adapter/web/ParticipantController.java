@@ -1,6 +1,10 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.kernel.Id128;
+import java.util.concurrent.TimeUnit;
 import io.pagora.events.participant.Answer;
 import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.events.participant.RefusalCode;
@@ -42,6 +46,10 @@ public class ParticipantController {
     /** The next pull's path; fetching it acknowledges this answer's messages. */
     public static final String PULL_NEXT = "PI-Pull-Next";
     private static final Pattern PAYMENT_ID = Pattern.compile("[0-9a-f]{32}");
+    static final String ANSWER_LATENCY = "pagora.participants.answer.latency";
+    static final String STREAM_LAG = "pagora.participants.stream.lag";
+    /** Beyond the longest a payment can wait for its answer (pending timeouts are seconds): not a latency of ours. */
+    private static final long SAMPLE_AGE_MAX_MILLIS = TimeUnit.HOURS.toMillis(1);
     private static final byte[] OPEN = "{\"messages\":[".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CLOSE = "]}".getBytes(StandardCharsets.US_ASCII);
 
@@ -141,6 +149,7 @@ public class ParticipantController {
      * ({@code pagora.participants.answers{bank,result}}: SETTLED, REJECTED or the problem's slug).
      */
     private List<ParticipantAnswers.Result> timedAnswer(BankId bank, List<Answer> parsed) {
+        recordAnswerLatency(bank, parsed);
         long started = System.nanoTime();
         List<ParticipantAnswers.Result> results = answers.answer(bank, parsed);
         LatencyHistograms.timer("pagora.participants.answer.call", "An answering call: stored, applied by the ledger,"
@@ -154,6 +163,23 @@ public class ParticipantController {
             meters.counter("pagora.participants.answers", "bank", bank.toString(), "result", tag).increment();
         }
         return results;
+    }
+
+    /**
+     * How long the bank took, per bank: from each payment's acceptance (payment-api mints payment ids from its clock,
+     * TimeOrderedIds) to its answer arriving here. An id from outside that window (not minted here, or a clock step)
+     * is not a sample.
+     */
+    private void recordAnswerLatency(BankId bank, List<Answer> parsed) {
+        Timer latency = LatencyHistograms.timer(ANSWER_LATENCY, "From a payment's acceptance to its receiving bank's"
+                + " answer arriving").tag("bank", bank.toString()).register(meters);
+        long nowMillis = System.currentTimeMillis();
+        for (Answer answer : parsed) {
+            long ageMillis = nowMillis - TimeOrderedIds.issuedAtMillis(Id128.parse(answer.paymentId()));
+            if (ageMillis >= 0 && ageMillis <= SAMPLE_AGE_MAX_MILLIS) {
+                latency.record(ageMillis, TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     private static Answer parse(JsonFields fields, String paymentId, String prefix) {
@@ -201,6 +227,12 @@ public class ParticipantController {
 
     private ResponseEntity<byte[]> answer(BankId bank, ParticipantStreams.Pull pull) {
         meters.counter("pagora.participants.messages.delivered", "bank", bank.toString()).increment(pull.count());
+        if (pull.oldestMillis() > 0) {
+            // How far behind the bank reads: the age of the oldest message this pull hands over.
+            LatencyHistograms.timer(STREAM_LAG, "Age of the oldest message a pull delivers (written to the log until"
+                    + " handed to the bank)").tag("bank", bank.toString()).register(meters)
+                    .record(Math.max(0, System.currentTimeMillis() - pull.oldestMillis()), TimeUnit.MILLISECONDS);
+        }
         meters.counter("pagora.participants.pulls", "bank", bank.toString(), "answer", pull.count() == 0 ? "204" : "200")
                 .increment();
         String next = "/participants/" + bank + "/stream/pull/" + pull.nextToken();
