@@ -207,10 +207,9 @@ final class Settings {
         defaults.put("CUSTOMER_FUNDING", "500000");
         defaults.put("POOR_CUSTOMERS", "3");
         // Who answers for the receiving banks: "participants" (the bank simulator process, over the banks' streams;
-        // docs/participants.md) or "simulated" (clearing's in-process simulator, answering within the poll). Still
-        // "simulated" by default: on this 2-core machine the participants' path does not yet hold the demo's 200/s
-        // (issue 18's measurements, docs/performance.md); RECEIVING_BANKS=participants runs it everywhere.
-        defaults.put("RECEIVING_BANKS", "simulated");
+        // docs/participants.md) or "simulated" (clearing's in-process simulator, answering within the poll: no bank
+        // takes part; kept to compare against, and what --plain-http runs).
+        defaults.put("RECEIVING_BANKS", "participants");
         // The receiving banks' behaviour (the simulator's, either kind) and the pending legs' timeout.
         defaults.put("PENDING_TIMEOUT", "5s");
         defaults.put("BANK_ACCEPT_RATE", "0.9");
