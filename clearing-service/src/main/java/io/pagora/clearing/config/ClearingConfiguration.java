@@ -9,6 +9,7 @@ import io.pagora.clearing.adapter.metrics.ObservedInstructions;
 import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.core.KafkaTemplate;
+import io.pagora.clearing.adapter.metrics.InstructedWindow;
 import io.pagora.clearing.adapter.metrics.PendingChains;
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.OutcomePublisher;
@@ -56,6 +57,19 @@ public class ClearingConfiguration {
     public PendingChains pendingChains(Clock clock, ClearingProperties properties, MeterRegistry meters) {
         Duration forgetAfter = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
         return new PendingChains(clock, forgetAfter, PENDING_CHAINS_MAX, meters);
+    }
+
+    /**
+     * With participants, the poll waits while this many instructed chains wait for their answers (two polls' worth):
+     * see {@link InstructedWindow}. Sized above what the banks answer within a round trip at the rates the path
+     * carries; it is global, so a bank that is down holds its share of it for one pending timeout.
+     */
+    static final int INSTRUCTED_CHAINS_MAX = 2 * 2729;
+
+    @Bean
+    public InstructedWindow instructedWindow(PendingChains pending, ClearingProperties properties, MeterRegistry meters) {
+        Duration waitMax = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
+        return new InstructedWindow(pending, INSTRUCTED_CHAINS_MAX, waitMax, System::nanoTime, meters);
     }
 
     /**

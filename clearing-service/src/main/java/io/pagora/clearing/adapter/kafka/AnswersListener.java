@@ -28,8 +28,8 @@ import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 
 /**
- * Consumes banks' answers ({@link Topics#PARTICIPANT_ANSWERS}) a poll at a time: every answer of the poll is applied
- * with one lookup, one post and one void request ({@link Clearing#answer}), then each answering call's verdicts go to
+ * Consumes banks' answers ({@link Topics#PARTICIPANT_ANSWERS}) a poll at a time: the poll's answers are applied with
+ * one lookup, one post and one void request per {@value #ANSWERS_PER_APPLY_MAX} ({@link Clearing#answer}), then each answering call's verdicts go to
  * {@link Topics#PARTICIPANT_VERDICTS} for the gateway holding the call. Offsets are committed after every outcome and
  * verdict is acknowledged; a redelivered answer is applied again, idempotently (the ledger answers {@code exists} and
  * the verdict is the same). A record that is not an answer batch is dead-lettered.
@@ -41,6 +41,8 @@ public class AnswersListener {
     private static final Logger log = LoggerFactory.getLogger(AnswersListener.class);
 
     public static final String ID = "clearing-answers";
+    /** Answers applied per ledger round (a lookup, a post, a void): their legs fill a few ledger requests. */
+    static final int ANSWERS_PER_APPLY_MAX = 8_192;
 
     private final Clearing clearing;
     private final DeadLetters deadLetters;
@@ -55,7 +57,7 @@ public class AnswersListener {
         this.kafka = kafka;
         this.timeout = properties.publishTimeout();
         this.answersPerPoll = DistributionSummary.builder("pagora.clearing.answers.batch.size")
-                .description("Bank answers applied per clearing poll (one lookup, one post and one void request)")
+                .description("Bank answers applied per clearing poll (a lookup, a post and a void per 8,192)")
                 .register(meters);
     }
 
@@ -78,7 +80,7 @@ public class AnswersListener {
             }
         }
         deadLetters.send(rejects);
-        java.util.Iterator<Verdict> verdicts = clearing.answer(answers).iterator();
+        java.util.Iterator<Verdict> verdicts = answerInGroups(answers).iterator();
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(batches.size());
         for (AnswerBatch batch : batches) {
             List<Verdict> own = new ArrayList<>(batch.answers().size());
@@ -93,6 +95,19 @@ public class AnswersListener {
         KafkaSends.awaitAll(sends, timeout, "verdicts");
         answersPerPoll.record(answers.size());
         log.debug("applied {} answers of {} calls", answers.size(), batches.size());
+    }
+
+    /**
+     * Applies the poll's answers {@value #ANSWERS_PER_APPLY_MAX} at a time, verdicts in order: a poll of answering
+     * calls can hold millions of answers (each call up to a thousand), and applying them at once would hold all their
+     * chains and legs in memory (the expiry path's id records ended clearing in OutOfMemoryError that way).
+     */
+    private List<Verdict> answerInGroups(List<AnswerRequest> answers) {
+        List<Verdict> verdicts = new ArrayList<>(answers.size());
+        for (int from = 0; from < answers.size(); from += ANSWERS_PER_APPLY_MAX) {
+            verdicts.addAll(clearing.answer(answers.subList(from, Math.min(answers.size(), from + ANSWERS_PER_APPLY_MAX))));
+        }
+        return verdicts;
     }
 
     /** The answer as clearing takes it, or null when its id cannot name a payment. */

@@ -2,6 +2,7 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.adapter.metrics.InstructedWindow;
 import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
@@ -38,10 +39,13 @@ public class PaymentRequestsListener {
     private final DeadLetters deadLetters;
     private final BadRecordIsolation isolation;
     private final DistributionSummary batchSizes;
+    /** Participants only: the in-process bank answers within the poll, and nothing waits for an answer. */
+    private final InstructedWindow window;
 
     public PaymentRequestsListener(Clearing clearing, DeadLetters deadLetters, ClearingProperties properties,
-            MeterRegistry meters) {
+            InstructedWindow window, MeterRegistry meters) {
         this.clearing = clearing;
+        this.window = properties.participantsAnswer() ? window : null;
         this.deadLetters = deadLetters;
         this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()), deadLetters);
         this.batchSizes = DistributionSummary.builder("pagora.clearing.batch.size")
@@ -53,7 +57,10 @@ public class PaymentRequestsListener {
     @KafkaListener(id = ID, topics = Topics.PAYMENTS_REQUESTED, groupId = "${pagora.clearing.group-id:pagora-clearing}",
             clientIdPrefix = ID,
             containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
-    public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
+    public void onPoll(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        if (window != null) {
+            window.awaitRoom();
+        }
         List<ClearingRequest> requests = new ArrayList<>(records.size());
         Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();

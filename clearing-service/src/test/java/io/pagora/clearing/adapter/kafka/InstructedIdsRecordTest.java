@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.PaymentId;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.stream.LongStream;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,31 @@ class InstructedIdsRecordTest {
         assertThatThrownBy(() -> KafkaUnansweredPayments.decodeIds(null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> KafkaUnansweredPayments.decodeIds(new byte[16 * (KafkaUnansweredPayments.IDS_PER_RECORD_MAX + 1)]))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aPollOfIdRecordsIsExpiredInBoundedGroupsAndAnUnreadableRecordIsSetAside() {
+        // A poll can hold thousands of such records when answers fall behind: expired all at once, their ids, pending
+        // legs and voids ended clearing in OutOfMemoryError.
+        List<ConsumerRecord<String, byte[]>> poll = List.of(record(0, 3), record(1, 4), record(2, 0), record(3, 9),
+                record(4, 2), record(5, 1));
+        List<Integer> groupSizes = new ArrayList<>();
+        List<PaymentId> expired = new ArrayList<>();
+
+        List<DeadLetters.DeadLetter> unreadable = UnansweredListener.inGroups(poll, 8, group -> {
+            groupSizes.add(group.values().stream().mapToInt(List::size).sum());
+            group.values().forEach(expired::addAll);
+        });
+
+        assertThat(groupSizes).as("at most 8 ids a group; the record of 9 alone").containsExactly(7, 9, 3);
+        assertThat(expired).hasSize(19).doesNotHaveDuplicates();
+        assertThat(unreadable).extracting(letter -> letter.record().offset()).containsExactly(2L);
+    }
+
+    private static ConsumerRecord<String, byte[]> record(long offset, int ids) {
+        byte[] value = ids == 0 ? new byte[5] : KafkaUnansweredPayments.encodeIds(LongStream.range(0, ids)
+                .mapToObj(i -> new PaymentId(new Id128(offset + 1, (i + 1) << 8))).toList());
+        return new ConsumerRecord<>("pagora.clearing.unanswered.v1", 0, offset, null, value);
     }
 
     @Test
