@@ -2,8 +2,8 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.clearing.adapter.metrics.InstructedWindow;
 import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.InstructionWindow;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.Topics;
@@ -40,10 +40,10 @@ public class PaymentRequestsListener {
     private final BadRecordIsolation isolation;
     private final DistributionSummary batchSizes;
     /** Participants only: the in-process bank answers within the poll, and nothing waits for an answer. */
-    private final InstructedWindow window;
+    private final InstructionWindow window;
 
     public PaymentRequestsListener(Clearing clearing, DeadLetters deadLetters, ClearingProperties properties,
-            InstructedWindow window, MeterRegistry meters) {
+            InstructionWindow window, MeterRegistry meters) {
         this.clearing = clearing;
         this.window = properties.participantsAnswer() ? window : null;
         this.deadLetters = deadLetters;

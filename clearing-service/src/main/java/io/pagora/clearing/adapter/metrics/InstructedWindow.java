@@ -2,6 +2,7 @@ package io.pagora.clearing.adapter.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.pagora.clearing.application.InstructionWindow;
 import io.pagora.kernel.Check;
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -18,7 +19,7 @@ import java.util.function.LongSupplier;
  * <p>The wait is bounded: a chain leaves the count when its outcome is published (an answer, or the expiry path) and in
  * any case once forgotten, {@code waitMax} after its reservation; after {@code waitMax} the poll goes on regardless.
  */
-public final class InstructedWindow {
+public final class InstructedWindow implements InstructionWindow {
 
     public static final String WAIT = "pagora.clearing.instructed.window.wait";
     private static final long SLICE_MILLIS = 10;
@@ -42,6 +43,7 @@ public final class InstructedWindow {
     }
 
     /** Returns once fewer than {@code chainsMax} instructed chains wait for an answer, or after {@code waitMax}. */
+    @Override
     public void awaitRoom() throws InterruptedException {
         if (pending.count() < chainsMax) {
             return;
