@@ -45,6 +45,27 @@ class ParticipantContractsTest {
         assertThat(new String(first, StandardCharsets.UTF_8)).contains("\"type\":\"PaymentInstruction\"");
     }
 
+    /** The hand-written record encoder writes exactly what Jackson writes for the same messages, whatever their text. */
+    @Test
+    void recordsAreWrittenByteForByteAsJacksonWritesThem() {
+        tools.jackson.databind.ObjectWriter jackson = tools.jackson.databind.json.JsonMapper.builder().build()
+                .writerFor(new tools.jackson.core.type.TypeReference<List<ParticipantMessage>>() {});
+        Instant withNanos = Instant.parse("2026-11-26T22:52:00.123456789Z");
+        List<ParticipantMessage> messages = List.of(
+                new PaymentInstruction(PaymentInstruction.idOf(PAYMENT), PAYMENT, null, "a", "b", 1, AT, withNanos),
+                new PaymentInstruction("i", PAYMENT, "E\"quote\\back\n\t\r\b\f\u0001\u001f\u007f/ção €😀", "a", "b",
+                        Long.MAX_VALUE, withNanos, Instant.EPOCH),
+                new PaymentConcluded(PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYER), PAYMENT,
+                        PaymentConcluded.Role.PAYER, "REJECTED", "INSUFFICIENT_FUNDS", "a", "b", 0, AT),
+                new PaymentConcluded("o", PAYMENT, null, null, null, null, null, -5, null));
+        for (ParticipantMessage message : messages) {
+            assertThat(new String(MessageRecords.encode(List.of(message)), StandardCharsets.UTF_8))
+                    .isEqualTo(new String(jackson.writeValueAsBytes(List.of(message)), StandardCharsets.UTF_8));
+        }
+        assertThat(MessageRecords.encode(messages)).isEqualTo(jackson.writeValueAsBytes(messages));
+        assertThat(MessageRecords.decode(MessageRecords.encode(messages))).isEqualTo(messages);
+    }
+
     @Test
     void aRecordHoldsOneToFiveHundredMessages() {
         assertThatThrownBy(() -> MessageRecords.encode(List.of())).isInstanceOf(IllegalArgumentException.class);

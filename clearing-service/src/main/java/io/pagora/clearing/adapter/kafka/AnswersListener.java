@@ -11,6 +11,7 @@ import io.pagora.events.participant.AnswerBatch;
 import io.pagora.events.participant.ParticipantCodec;
 import io.pagora.events.participant.Verdict;
 import io.pagora.events.participant.VerdictBatch;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Duration;
@@ -112,19 +113,25 @@ public class AnswersListener {
 
     /** The answer as clearing takes it, or null when its id cannot name a payment. */
     private static AnswerRequest request(BankId bank, Answer answer) {
-        if (!isPaymentId(answer.paymentId())) {
+        PaymentId payment = paymentIdOrNull(answer.paymentId());
+        if (payment == null) {
             return null;
         }
-        PaymentId payment = PaymentId.parse(answer.paymentId());
         return answer.accept() ? AnswerRequest.accept(bank, payment) : AnswerRequest.refuse(bank, payment, answer.refusal());
     }
 
     private static boolean isPaymentId(String text) {
+        return paymentIdOrNull(text) != null;
+    }
+
+    private static PaymentId paymentIdOrNull(String text) {
+        if (text == null || !Id128.isHexDigits32(text)) {
+            return null;
+        }
         try {
-            PaymentId.parse(text);
-            return true;
+            return PaymentId.parse(text);
         } catch (RuntimeException e) {
-            return false;
+            return null;
         }
     }
 }

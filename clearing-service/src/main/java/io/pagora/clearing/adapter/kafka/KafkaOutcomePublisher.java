@@ -10,7 +10,9 @@ import io.pagora.events.PaymentRejected;
 import io.pagora.events.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -47,14 +49,17 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
             ParticipantMessages.outcomes(outcomes).forEach(record -> sends.add(kafka.send(record)));
         }
         KafkaSends.awaitAll(sends, timeout, "outcomes");
+        // Counted per (status, reason) once a poll, not looked up in the registry once a payment.
+        Map<List<String>, Integer> counts = new HashMap<>();
         for (PaymentOutcome outcome : outcomes) {
             String reason = outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
-            Counter.builder("pagora.clearing.outcomes")
-                    .description("Payment outcomes published (acknowledged by Kafka)")
-                    .tag("status", outcome.status())
-                    .tag("reason", reason)
-                    .register(meters)
-                    .increment();
+            counts.merge(List.of(outcome.status(), reason), 1, Integer::sum);
         }
+        counts.forEach((statusAndReason, count) -> Counter.builder("pagora.clearing.outcomes")
+                .description("Payment outcomes published (acknowledged by Kafka)")
+                .tag("status", statusAndReason.get(0))
+                .tag("reason", statusAndReason.get(1))
+                .register(meters)
+                .increment(count));
     }
 }

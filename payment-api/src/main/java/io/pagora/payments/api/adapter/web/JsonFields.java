@@ -13,7 +13,6 @@ import tools.jackson.databind.JsonNode;
  */
 final class JsonFields {
 
-    private static final Pattern HEX_ID = Pattern.compile("[0-9a-fA-F]{32}");
 
     private final JsonNode object;
 
@@ -58,7 +57,7 @@ final class JsonFields {
     }
 
     static Id128 parseAccountId(String text, String field) {
-        if (!HEX_ID.matcher(text).matches()) {
+        if (!Id128.isHexDigits32(text)) {
             throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_ACCOUNT_ID, field,
                     field + " must be 32 hexadecimal digits, got \"" + abbreviate(text) + "\""));
         }

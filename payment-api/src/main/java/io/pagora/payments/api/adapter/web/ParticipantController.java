@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -45,7 +44,6 @@ public class ParticipantController {
 
     /** The next pull's path; fetching it acknowledges this answer's messages. */
     public static final String PULL_NEXT = "PI-Pull-Next";
-    private static final Pattern PAYMENT_ID = Pattern.compile("[0-9a-f]{32}");
     static final String ANSWER_LATENCY = "pagora.participants.answer.latency";
     static final String STREAM_LAG = "pagora.participants.stream.lag";
     /** Beyond the longest a payment can wait for its answer (pending timeouts are seconds): not a latency of ours. */
@@ -155,13 +153,17 @@ public class ParticipantController {
         LatencyHistograms.timer("pagora.participants.answer.call", "An answering call: stored, applied by the ledger,"
                 + " its verdicts back").tag("bank", bank.toString()).register(meters)
                 .record(java.time.Duration.ofNanos(System.nanoTime() - started));
+        // Counted per result once a call, not looked up in the registry once an answer (a call carries up to 1,000).
+        Map<String, Integer> counts = new java.util.HashMap<>();
         for (ParticipantAnswers.Result result : results) {
             String tag = switch (result) {
                 case ParticipantAnswers.Result.Applied applied -> applied.status();
                 case ParticipantAnswers.Result.Refused refused -> refused.refusal().type().slug;
             };
-            meters.counter("pagora.participants.answers", "bank", bank.toString(), "result", tag).increment();
+            counts.merge(tag, 1, Integer::sum);
         }
+        counts.forEach((tag, count) ->
+                meters.counter("pagora.participants.answers", "bank", bank.toString(), "result", tag).increment(count));
         return results;
     }
 
@@ -209,7 +211,7 @@ public class ParticipantController {
     }
 
     private static String paymentId(String text, String field) {
-        if (text == null || !PAYMENT_ID.matcher(text).matches()) {
+        if (text == null || !Id128.isHexDigits32(text) || !text.equals(text.toLowerCase(java.util.Locale.ROOT))) {
             throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, field,
                     "a payment id is 32 lowercase hexadecimal digits"));
         }
