@@ -47,6 +47,7 @@ public final class Bench {
     private final DataSource database;
     private final LoadGenerator generator;
     private final ProcessCpu cpu;
+    private final DiskUsage disk;
 
     record Settings(String ledger, LoadGenerator.Mode mode, double rate, int batchSize, int warmupSeconds,
             int windowSeconds, int drainSeconds, boolean findMax, double findMaxFactor, Map<String, Long> components) {}
@@ -55,7 +56,8 @@ public final class Bench {
     record Step(double offeredPerS, double acceptedPerS, double settledPerS, long settledInWindow, double[] acceptMs,
             double[] acceptToSettledMs, double readModelLagP99Ms, Map<String, Double> cpuSeconds,
             double loadGeneratorCpuSeconds, double windowSeconds, long backlogEnd, double backlogFirstQuarter,
-            double backlogLastQuarter, long dropped, long unanswered, List<String> gateFailures) {
+            double backlogLastQuarter, long dropped, long unanswered, List<String> gateFailures,
+            Map<String, Object> timeline, Map<String, Double> diskBytesPerPayment) {
 
         boolean valid() {
             return gateFailures.isEmpty();
@@ -76,9 +78,10 @@ public final class Bench {
     /** The component name of the bank simulator process, whose CPU is not the platform's. */
     static final String BANK_SIMULATOR = "bank-simulator";
 
-    private Bench(Settings settings, DataSource database, LoadGenerator generator, ProcessCpu cpu) {
+    private Bench(Settings settings, DataSource database, LoadGenerator generator, ProcessCpu cpu, DiskUsage disk) {
         this.settings = settings;
         this.database = database;
+        this.disk = disk;
         this.generator = generator;
         this.cpu = cpu;
     }
@@ -110,6 +113,7 @@ public final class Bench {
         long ticks = options.longValue("clock-ticks", 100);
         Ledgers.Settings ledgerSettings = new Ledgers.Settings(settings.ledger(),
                 options.string("tigerbeetle-addresses", "127.0.0.1:3000"), 0, Duration.ofSeconds(30), 16);
+        Map<String, Path> dataDirs = DiskUsage.directories(options.string("data-dirs", ""));
         options.rejectUnknown();
         Check.that(settings.warmupSeconds() >= 0 && settings.windowSeconds() >= 10, "warm-up >= 0 s, window >= 10 s");
         Check.that(settings.findMaxFactor() > 1.0, "find-max factor > 1");
@@ -138,7 +142,7 @@ public final class Bench {
         try (HikariDataSource dataSource = new HikariDataSource(config);
                 LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, tls, customers,
                         acceptedLog, inFlightMax)) {
-            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks));
+            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks), new DiskUsage(dataSource, dataDirs));
             exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings, bootstrap);
         }
         System.exit(exit);
@@ -195,7 +199,9 @@ public final class Bench {
         }
         BenchReport result = new BenchReport(settings, chosen, failures, report.passed());
         JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
-        mapper.writeValue(outDir.resolve("result.json").toFile(), result.json(steps));
+        Map<String, Object> json = result.json(steps);
+        mapper.writeValue(outDir.resolve("result.json").toFile(), json);
+        BenchHtml.write(outDir.resolve("report.html"), mapper.valueToTree(json));
         result.table().forEach(System.out::println);
         return failures.isEmpty() ? 0 : 1;
     }
@@ -211,32 +217,59 @@ public final class Bench {
         say(String.format(Locale.ROOT, "%s load at %.0f payments/s%s: %d s warm-up, then a %d s window", settings.mode(),
                 rate, settings.mode() == LoadGenerator.Mode.BULK ? " (" + settings.batchSize() + " per call)" : "",
                 settings.warmupSeconds(), settings.windowSeconds()));
+        int warmup = settings.warmupSeconds();
+        int stepSeconds = warmup + settings.windowSeconds();
+        Timeline timeline = new Timeline(start, stepSeconds);
+        generator.timeline(timeline);
+        timeline.sample(0, 0, 0, 0, timelineCpu());
         Thread sender = Thread.ofPlatform().name("bench-sender").start(() -> generator.offer(rate, windowEnd));
 
-        sleepUntil(windowStart);
-        Map<String, Double> cpu0 = cpu.seconds(settings.components());
-        double own0 = cpu.ownSeconds();
-        Instant wall0 = Instant.now();
-        long acceptedAtStart = generator.accepted();
-        long droppedAtStart = generator.dropped();
-        long unansweredAtStart = generator.unanswered();
-        long refusedAtStart = generator.refused();
+        // Once a second from the step's start, warm-up included (report.html's series); the window's figures are read
+        // at its first and last second exactly as before: the gate's backlog samples are the window's inner seconds.
+        Map<String, Double> cpu0 = null;
+        double own0 = 0;
+        Instant wall0 = null;
+        long acceptedAtStart = 0;
+        long droppedAtStart = 0;
+        long unansweredAtStart = 0;
+        long refusedAtStart = 0;
+        DiskUsage.Snapshot disk0 = null;
         List<Long> backlog = new ArrayList<>();
-        long nextSample = windowStart;
-        while (true) {
-            nextSample += 1_000_000_000L;
-            if (nextSample >= windowEnd) {
+        for (int second = warmup == 0 ? 0 : 1; second <= stepSeconds; second++) {
+            sleepUntil(start + second * 1_000_000_000L);
+            if (second == warmup) {
+                cpu0 = cpu.seconds(settings.components());
+                own0 = cpu.ownSeconds();
+                wall0 = Instant.now();
+                acceptedAtStart = generator.accepted();
+                droppedAtStart = generator.dropped();
+                unansweredAtStart = generator.unanswered();
+                refusedAtStart = generator.refused();
+                disk0 = disk.snapshot();
+            }
+            if (second == stepSeconds) {
                 break;
             }
-            sleepUntil(nextSample);
-            backlog.add((generator.accepted() - accepted0) - (finalCount() - final0));
+            long accepted = generator.accepted() - accepted0;
+            long finalized = finalCount() - final0;
+            if (second > warmup) {
+                backlog.add(accepted - finalized);
+            }
+            if (second > 0) {
+                timeline.sample(second, accepted, finalized, accepted - finalized, timelineCpu());
+            }
         }
-        sleepUntil(windowEnd);
+        Check.that(cpu0 != null && wall0 != null, "the window's start was read");
         Map<String, Double> cpu1 = cpu.seconds(settings.components());
         double own1 = cpu.ownSeconds();
         Instant wall1 = Instant.now();
         long acceptedAtEnd = generator.accepted();
-        long backlogEnd = (acceptedAtEnd - accepted0) - (finalCount() - final0);
+        long finalAtEnd = finalCount() - final0;
+        long backlogEnd = (acceptedAtEnd - accepted0) - finalAtEnd;
+        DiskUsage.Snapshot disk1 = disk.snapshot();
+        Map<String, Double> cpuAtEnd = new LinkedHashMap<>(cpu1);
+        cpuAtEnd.put(LOAD_GENERATOR, own1);
+        timeline.sample(stepSeconds, acceptedAtEnd - accepted0, finalAtEnd, backlogEnd, cpuAtEnd);
         sender.join();
         // The window's last calls are its slowest: their latencies count, so wait for every answer; and the
         // read model must hold every payment that became final in the window before it is asked about them
@@ -246,7 +279,8 @@ public final class Bench {
 
         double windowSeconds = Duration.between(wall0, wall1).toNanos() / 1e9;
         Map<String, Double> cpuSeconds = new LinkedHashMap<>();
-        cpu1.forEach((name, seconds) -> cpuSeconds.put(name, seconds - cpu0.getOrDefault(name, 0.0)));
+        Map<String, Double> atWindowStart = cpu0;
+        cpu1.forEach((name, seconds) -> cpuSeconds.put(name, seconds - atWindowStart.getOrDefault(name, 0.0)));
         WindowFacts facts = windowFacts(wall0, wall1);
         double acceptedPerS = (acceptedAtEnd - acceptedAtStart) / windowSeconds;
         double[] acceptMs = generator.takeWindowLatenciesMs();
@@ -261,10 +295,22 @@ public final class Bench {
 
         List<String> failures = gateFailures(rate, acceptedPerS, dropped, unanswered, refused, backlogEnd, firstQuarter,
                 lastQuarter);
+        generator.timeline(null);
         return new Step(rate, acceptedPerS, facts.settled / windowSeconds, facts.settled, acceptMs,
                 facts.acceptToSettledMs, facts.lagP99Ms, cpuSeconds, own1 - own0, windowSeconds, backlogEnd,
-                firstQuarter, lastQuarter, dropped, unanswered, failures);
+                firstQuarter, lastQuarter, dropped, unanswered, failures, timeline.json(warmup, stepSeconds, rate),
+                disk1.bytesPerPaymentSince(disk0, facts.settled));
     }
+
+    /** Every component's CPU seconds so far, and the load generator's (this process's). */
+    private Map<String, Double> timelineCpu() {
+        Map<String, Double> seconds = new LinkedHashMap<>(cpu.seconds(settings.components()));
+        seconds.put(LOAD_GENERATOR, cpu.ownSeconds());
+        return seconds;
+    }
+
+    /** The load generator's name in the timeline's CPU series. */
+    static final String LOAD_GENERATOR = "load-generator";
 
     /** The validity gate over one step's window (see the class comment): empty when the step held. */
     private static List<String> gateFailures(double rate, double acceptedPerS, long dropped, long unanswered,

@@ -62,6 +62,7 @@ final class BenchReport {
         json.put("settled_in_window", step.settledInWindow());
         json.put("backlog_at_window_end", step.backlogEnd());
         json.put("dropped", step.dropped());
+        json.put("disk_bytes_per_payment", step.diskBytesPerPayment());
         json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "memory_mib", memoryMib()));
         if (settings.findMax()) {
             List<Map<String, Object>> stepJson = new ArrayList<>();
@@ -73,6 +74,7 @@ final class BenchReport {
             json.put("find_max_steps", stepJson);
         }
         json.put("finished_at", Instant.now().toString());
+        json.put("timeline", step.timeline());
         return json;
     }
 
@@ -122,6 +124,12 @@ final class BenchReport {
         out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (%.1f%% of one core)", "load generator",
                 step.loadGeneratorCpuSeconds() * 1e6 / Math.max(1, step.settledInWindow()),
                 100 * step.loadGeneratorCpuSeconds() / step.windowSeconds()));
+        if (!step.diskBytesPerPayment().isEmpty()) {
+            out.add("  disk per settled payment (grown in the window):");
+            step.diskBytesPerPayment().forEach((store, bytes) -> out.add(String.format(Locale.ROOT, "    %-20s %8.1f bytes%s",
+                    store.equals("at_rest_total") ? "AT REST (WAL excl.)" : store, bytes,
+                    store.equals(DiskUsage.POSTGRESQL_WAL) ? "   (written, recycled after checkpoints)" : "")));
+        }
         out.add(String.format(Locale.ROOT, "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
                 projectedRate(step), Runtime.getRuntime().availableProcessors()));
         out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));

@@ -59,6 +59,7 @@ public final class DemoReport {
         String cpuBefore = options.string("cpu-before", "");
         String cpuAfter = options.string("cpu-after", "");
         long settledBefore = options.longValue("settled-before", 0);
+        String html = options.string("html", "");
         options.rejectUnknown();
 
         Result result;
@@ -72,6 +73,9 @@ public final class DemoReport {
                     CpuSnapshot.read(Path.of(cpuAfter)), settledCount(result) - settledBefore));
         }
         lines.forEach(System.out::println);
+        if (!html.isBlank()) {
+            BenchHtml.writeDemo(Path.of(html), result, lines);
+        }
         System.exit(result.passed() ? 0 : 1);
     }
 

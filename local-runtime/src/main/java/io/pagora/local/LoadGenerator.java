@@ -92,6 +92,8 @@ final class LoadGenerator implements AutoCloseable {
     private final LatencyLog latencies = new LatencyLog();
     private volatile long windowStartNanos = Long.MAX_VALUE;
     private volatile long windowEndNanos = Long.MAX_VALUE;
+    /** Where every call's latency also goes, second by second (report.html), when a step keeps one. */
+    private volatile Timeline timeline;
 
     LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Path acceptedLog,
             int inFlightMax) throws IOException {
@@ -150,6 +152,11 @@ final class LoadGenerator implements AutoCloseable {
     void measure(long startNanos, long endNanos) {
         windowStartNanos = startNanos;
         windowEndNanos = endNanos;
+    }
+
+    /** Hands every call's latency to {@code kept} from now on (null: to none). */
+    void timeline(Timeline kept) {
+        timeline = kept;
     }
 
     /**
@@ -227,6 +234,10 @@ final class LoadGenerator implements AutoCloseable {
                         long latency = System.nanoTime() - scheduledNanos;
                         if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
                             latencies.add(latency);
+                        }
+                        Timeline kept = timeline;
+                        if (kept != null) {
+                            kept.latency(scheduledNanos, latency);
                         }
                         record(keys, answer, failure);
                     } finally {

@@ -1,5 +1,6 @@
 package io.pagora.local.platform;
 
+import io.pagora.local.BenchHtml;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -134,6 +135,9 @@ final class BenchRun {
         }
         if (results.size() == 2) {
             System.out.print(compare(read(results.get(0)), read(results.get(1))));
+            Path page = base.layout.bench().resolve("compare-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + ".html");
+            BenchHtml.writeComparison(page, read(results.get(0)), read(results.get(1)));
+            Console.say("TigerBeetle beside PostgreSQL, as a page: %s", page);
         }
         return status == 0 ? 0 : 1;
     }
@@ -150,7 +154,9 @@ final class BenchRun {
                 "--tls-dir=" + platform.layout.tls(), "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER,
                 "--db-password=" + Postgres.PASSWORD, "--ledger-backend=" + ledger,
                 "--tigerbeetle-addresses=" + Platform.TIGERBEETLE, "--clock-ticks=" + Demo.clockTicks(),
-                "--bootstrap-servers=" + Platform.KAFKA, "--components=" + platform.componentPids()));
+                "--bootstrap-servers=" + Platform.KAFKA, "--components=" + platform.componentPids(),
+                "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle") + ",kafka="
+                        + platform.layout.var().resolve("kafka")));
         arguments.addAll(options);
         Process bench = platform.tools.start(List.of("-Xms512m", "-Xmx12g", "--enable-native-access=ALL-UNNAMED"),
                 "bench", arguments, null, platform.layout.log("bench"));

@@ -41,8 +41,8 @@ final class Demo {
             int k6Status = sendPayments();
             awaitOutcomes();
             int reportStatus = report();
-            Console.say("report: %s   k6: %s   answers: %s   logs: %s/", layout.demo().resolve("report.txt"),
-                    layout.log("k6"), answers(), layout.log());
+            Console.say("report: %s (as a page: %s)   k6: %s   answers: %s   logs: %s/", layout.demo().resolve("report.txt"),
+                    layout.demo().resolve("report.html"), layout.log("k6"), answers(), layout.log());
             if (reportStatus != 0) {
                 throw Console.fail("the demo report has failing checks (exit %d)", reportStatus);
             }
@@ -184,7 +184,8 @@ final class Demo {
         List<String> arguments = new ArrayList<>(List.of("--accounts=" + layout.accounts(), "--accepted=" + answers(),
                 "--k6-summary=" + layout.demo().resolve("k6-summary.json"), "--bootstrap-servers=" + Platform.KAFKA,
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + Platform.TIGERBEETLE));
+                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + Platform.TIGERBEETLE,
+                "--html=" + layout.demo().resolve("report.html")));
         Path before = layout.demo().resolve("cpu-before.txt");
         Path after = layout.demo().resolve("cpu-after.txt");
         if (Files.exists(before) && cpuSnapshot(after) == 0) {
