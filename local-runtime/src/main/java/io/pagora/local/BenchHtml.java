@@ -16,13 +16,23 @@ import tools.jackson.databind.json.JsonMapper;
  * table written here, the run's second-by-second series as charts drawn by uPlot, which is inlined from its WebJar
  * (pinned in local-runtime's pom), as is the run's result.json. Nothing is fetched when the page opens.
  */
-public final class BenchHtml {
+final class BenchHtml {
 
     static final String UPLOT_VERSION = "1.6.30";
     private static final String UPLOT = "/META-INF/resources/webjars/uplot/" + UPLOT_VERSION + "/dist/";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private BenchHtml() {}
+
+    /** {@code bench-compare --tigerbeetle=<result.json> --postgresql=<result.json> --out=<page.html>}: the launcher's --ledger=both. */
+    public static void main(String[] args) {
+        Options options = new Options(args);
+        Path tigerBeetle = options.path("tigerbeetle");
+        Path postgresql = options.path("postgresql");
+        Path out = options.path("out");
+        options.rejectUnknown();
+        writeComparison(out, JSON.readTree(tigerBeetle.toFile()), JSON.readTree(postgresql.toFile()));
+    }
 
     /** Writes one run's page from its result.json (as {@link BenchReport#json} makes it). */
     static void write(Path html, JsonNode result) {
@@ -38,7 +48,7 @@ public final class BenchHtml {
     }
 
     /** TigerBeetle's run beside PostgreSQL's: both tables in one, both runs' series. */
-    public static void writeComparison(Path html, JsonNode tigerBeetle, JsonNode postgresql) {
+    static void writeComparison(Path html, JsonNode tigerBeetle, JsonNode postgresql) {
         String title = "Pagora bench: TigerBeetle vs PostgreSQL ledger";
         StringBuilder body = new StringBuilder("<h1>").append(title).append("</h1>\n");
         body.append("<h2>Figures (each run's measured window)</h2>\n").append(figures(List.of(tigerBeetle, postgresql)));

@@ -38,6 +38,7 @@ public final class LocalRuntime {
             case "await-final" -> AwaitFinal.main(rest);
             case "report" -> DemoReport.main(rest);
             case "bench" -> Bench.main(rest);
+            case "bench-compare" -> BenchHtml.main(rest);
             case "cpu" -> CpuSnapshot.main(rest);
             case "verify" -> Verify.main(rest);
             case "chaos-check" -> ChaosCheck.main(rest);
@@ -53,6 +54,6 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
+        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
     }
 }

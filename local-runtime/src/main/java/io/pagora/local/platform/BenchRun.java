@@ -1,6 +1,5 @@
 package io.pagora.local.platform;
 
-import io.pagora.local.BenchHtml;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -136,8 +135,13 @@ final class BenchRun {
         if (results.size() == 2) {
             System.out.print(compare(read(results.get(0)), read(results.get(1))));
             Path page = base.layout.bench().resolve("compare-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + ".html");
-            BenchHtml.writeComparison(page, read(results.get(0)), read(results.get(1)));
-            Console.say("TigerBeetle beside PostgreSQL, as a page: %s", page);
+            int written = base.tools.run(List.of("-Xmx256m"), "bench-compare", List.of("--tigerbeetle=" + results.get(0),
+                    "--postgresql=" + results.get(1), "--out=" + page), null, base.layout.log("bench-compare"));
+            if (written == 0) {
+                Console.say("TigerBeetle beside PostgreSQL, as a page: %s", page);
+            } else {
+                Console.warn("the comparison page was not written (log: %s)", base.layout.log("bench-compare"));
+            }
         }
         return status == 0 ? 0 : 1;
     }
