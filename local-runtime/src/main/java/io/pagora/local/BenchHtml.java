@@ -65,7 +65,7 @@ final class BenchHtml {
         String title = "Pagora demo";
         StringBuilder body = new StringBuilder("<h1>").append(title).append("</h1>\n<p class=\"")
                 .append(result.passed() ? "valid\">PASS" : "invalid\">FAIL").append("</p>\n");
-        body.append("<h2>Checks</h2>\n<table><tr><th>check</th><th>verdict</th><th>what it found</th></tr>\n");
+        body.append("<h2>Checks</h2>\n<table class=\"text\"><tr><th>check</th><th>verdict</th><th>what it found</th></tr>\n");
         for (InvariantChecks.Verdict verdict : result.verdicts()) {
             body.append("<tr><td>").append(escape(verdict.name())).append("</td><td class=\"")
                     .append(verdict.passed() ? "valid\">PASS" : "invalid\">FAIL").append("</td><td>")
@@ -178,6 +178,7 @@ final class BenchHtml {
             td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
             td:first-child { text-align: left; }
             pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
+            table.text td, table.text th { text-align: left; vertical-align: top; }
             .valid { color: #161; font-weight: bold; } .invalid { color: #a11; font-weight: bold; }
             .chart { display: inline-block; margin: 0 1em 1em 0; }
             """;
