@@ -128,7 +128,7 @@ public class UnansweredListener {
                 continue;
             }
             if (!group.isEmpty() && ids + decoded.size() > idsMax) {
-                expire.accept(Map.copyOf(group));
+                expire.accept(new LinkedHashMap<>(group)); // a copy in record order: the group is reused
                 group.clear();
                 ids = 0;
             }
