@@ -2,9 +2,9 @@ package io.pagora.local;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.port.Ledger;
 import java.net.URI;
 import java.nio.file.Files;
@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,7 +63,7 @@ public final class Bench {
             double[] acceptToSettledMs, double readModelLagP99Ms, Map<String, Double> cpuSeconds,
             double loadGeneratorCpuSeconds, double windowSeconds, long backlogEnd, double backlogFirstQuarter,
             double backlogLastQuarter, long dropped, long unanswered, List<String> gateFailures,
-            Map<String, Object> timeline, Map<String, Double> diskBytesPerPayment) {
+            Map<String, Object> timeline, Map<String, Double> diskBytesPerPayment, Checkpoint checkpoint) {
 
         boolean valid() {
             return gateFailures.isEmpty();
@@ -235,6 +241,7 @@ public final class Bench {
         long refusedAtStart = 0;
         DiskUsage.Snapshot disk0 = null;
         List<Long> backlog = new ArrayList<>();
+        Checkpoint checkpoint = null;
         for (int second = warmup == 0 ? 0 : 1; second <= stepSeconds; second++) {
             sleepUntil(start + second * 1_000_000_000L);
             if (second == warmup) {
@@ -249,6 +256,9 @@ public final class Bench {
             }
             if (second == stepSeconds) {
                 break;
+            }
+            if (second == warmup + settings.windowSeconds() / 2) {
+                checkpoint = Checkpoint.start(database, second);
             }
             long accepted = generator.accepted() - accepted0;
             long finalized = finalCount() - final0;
@@ -295,11 +305,63 @@ public final class Bench {
 
         List<String> failures = gateFailures(rate, acceptedPerS, dropped, unanswered, refused, backlogEnd, firstQuarter,
                 lastQuarter);
+        Check.that(checkpoint != null, "the window's middle second was reached");
+        checkpoint.await().ifPresent(failures::add);
         generator.timeline(null);
         return new Step(rate, acceptedPerS, facts.settled / windowSeconds, facts.settled, acceptMs,
                 facts.acceptToSettledMs, facts.lagP99Ms, cpuSeconds, own1 - own0, windowSeconds, backlogEnd,
                 firstQuarter, lastQuarter, dropped, unanswered, failures, timeline.json(warmup, stepSeconds, rate),
-                disk1.bytesPerPaymentSince(disk0, facts.settled));
+                disk1.bytesPerPaymentSince(disk0, facts.settled), checkpoint);
+    }
+
+    /**
+     * A PostgreSQL checkpoint forced in the middle of the window, on its own thread: checkpoints are part of steady state
+     * (the bench's settings space them 30 minutes apart, so a window would otherwise never see one), and their cost
+     * (writing the dirty pages, then full-page images in the WAL) lands inside the measured figures.
+     */
+    static final class Checkpoint {
+        private static final long TIMEOUT_SECONDS = 600;
+        final int atSecond;
+        private final CompletableFuture<Double> seconds;
+
+        private Checkpoint(int atSecond, CompletableFuture<Double> seconds) {
+            this.atSecond = atSecond;
+            this.seconds = seconds;
+        }
+
+        static Checkpoint start(DataSource database, int atSecond) {
+            CompletableFuture<Double> seconds = new CompletableFuture<>();
+            Thread.ofVirtual().name("bench-checkpoint").start(() -> {
+                long start = System.nanoTime();
+                try (Connection connection = database.getConnection();
+                        Statement statement = connection.createStatement()) {
+                    statement.execute("CHECKPOINT");
+                    seconds.complete((System.nanoTime() - start) / 1e9);
+                } catch (SQLException | RuntimeException e) {
+                    seconds.completeExceptionally(e);
+                }
+            });
+            say(String.format(Locale.ROOT, "a PostgreSQL checkpoint forced at second %d (the window's middle)", atSecond));
+            return new Checkpoint(atSecond, seconds);
+        }
+
+        /** Waits (bounded) for it; the gate's failure if it did not happen. */
+        Optional<String> await() {
+            try {
+                say(String.format(Locale.ROOT, "the checkpoint took %.1f s", seconds.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+                return Optional.empty();
+            } catch (ExecutionException | TimeoutException e) {
+                return Optional.of("no PostgreSQL checkpoint in the window: " + (e.getCause() == null ? e : e.getCause()).toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of("interrupted while waiting for the window's checkpoint");
+            }
+        }
+
+        /** How long it took, in seconds (NaN if it failed). */
+        double seconds() {
+            return seconds.isDone() && !seconds.isCompletedExceptionally() ? seconds.join() : Double.NaN;
+        }
     }
 
     /** Every component's CPU seconds so far, and the load generator's (this process's). */

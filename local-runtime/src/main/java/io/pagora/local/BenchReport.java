@@ -63,6 +63,7 @@ final class BenchReport {
         json.put("backlog_at_window_end", step.backlogEnd());
         json.put("dropped", step.dropped());
         json.put("disk_bytes_per_payment", step.diskBytesPerPayment());
+        json.put("postgresql_checkpoint", Map.of("at_s", step.checkpoint().atSecond, "took_s", round(step.checkpoint().seconds())));
         json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "memory_mib", memoryMib()));
         if (settings.findMax()) {
             List<Map<String, Object>> stepJson = new ArrayList<>();
@@ -130,6 +131,8 @@ final class BenchReport {
                     store.equals("at_rest_total") ? "AT REST (WAL excl.)" : store, bytes,
                     store.equals(DiskUsage.POSTGRESQL_WAL) ? "   (written, recycled after checkpoints)" : "")));
         }
+        out.add(String.format(Locale.ROOT, "  checkpoint         forced at second %d (in the window), took %.1f s",
+                step.checkpoint().atSecond, step.checkpoint().seconds()));
         out.add(String.format(Locale.ROOT, "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
                 projectedRate(step), Runtime.getRuntime().availableProcessors()));
         out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));

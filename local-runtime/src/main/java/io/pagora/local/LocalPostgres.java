@@ -69,6 +69,13 @@ public final class LocalPostgres {
         stopped.await();
     }
 
+    /**
+     * Lets the platform's role force a checkpoint (PostgreSQL 15's {@code pg_checkpoint}; a no-op before it): the bench
+     * forces one inside its window, so that a checkpoint's cost is measured as part of steady state, not tuned away.
+     */
+    public static final String GRANT_CHECKPOINT = "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pg_checkpoint')"
+            + " THEN GRANT pg_checkpoint TO %s; END IF; END $$";
+
     static void ensureRoleAndDatabase(DataSource admin, String user, String password, String database) throws SQLException {
         try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement()) {
             if (!exists(connection, "SELECT 1 FROM pg_roles WHERE rolname = ?", user)) {
@@ -78,6 +85,7 @@ public final class LocalPostgres {
             if (!exists(connection, "SELECT 1 FROM pg_database WHERE datname = ?", database)) {
                 statement.execute("CREATE DATABASE " + quoteIdentifier(database) + " OWNER " + quoteIdentifier(user));
             }
+            statement.execute(GRANT_CHECKPOINT.formatted(quoteIdentifier(user)));
         }
     }
 

@@ -76,7 +76,66 @@ class ProjectionTest extends ReportingIntegrationTest {
             }
             Long settledEntries = jdbc.queryForObject("SELECT count(*) FROM reporting.statement_entries", Long.class);
             assertThat(settledEntries).as("two statement entries per settled payment").isEqualTo(2 * counted.get("SETTLED"));
+            assertThat(jdbc.queryForObject(NOT_SETTLED_DIFFERENCES, Long.class))
+                    .as("payments_not_settled lists exactly the REJECTED and EXPIRED payments").isZero();
+            assertThat(jdbc.queryForObject(POSITION_DIFFERENCES, Long.class))
+                    .as("bank_day_positions equals the positions summed over the SETTLED payments").isZero();
         });
+    }
+
+    private static final String NOT_SETTLED_DIFFERENCES = """
+            SELECT count(*) FROM reporting.payments_not_settled n
+            FULL JOIN (SELECT status, payment_id FROM reporting.payments WHERE status IN ('REJECTED', 'EXPIRED')) p
+                USING (status, payment_id)
+            WHERE n.payment_id IS NULL OR p.payment_id IS NULL
+            """;
+
+    // The positions as the indexed queries before V4 summed them from the payments, against the table kept by deltas.
+    private static final String POSITION_DIFFERENCES = """
+            WITH summed AS (
+                SELECT bank, day, sum(sent) AS sent, sum(sent_n) AS sent_n, sum(received) AS received,
+                       sum(received_n) AS received_n, sum(on_us) AS on_us, sum(on_us_n) AS on_us_n
+                FROM (SELECT payer_bank_ispb AS bank, (final_at AT TIME ZONE 'UTC')::date AS day,
+                             CASE WHEN payee_bank_ispb IS DISTINCT FROM payer_bank_ispb THEN amount_centavos ELSE 0 END AS sent,
+                             CASE WHEN payee_bank_ispb IS DISTINCT FROM payer_bank_ispb THEN 1 ELSE 0 END AS sent_n,
+                             0 AS received, 0 AS received_n,
+                             CASE WHEN payee_bank_ispb = payer_bank_ispb THEN amount_centavos ELSE 0 END AS on_us,
+                             CASE WHEN payee_bank_ispb = payer_bank_ispb THEN 1 ELSE 0 END AS on_us_n
+                      FROM reporting.payments WHERE status = 'SETTLED' AND payer_bank_ispb IS NOT NULL
+                      UNION ALL
+                      SELECT payee_bank_ispb, (final_at AT TIME ZONE 'UTC')::date, 0, 0, amount_centavos, 1, 0, 0
+                      FROM reporting.payments
+                      WHERE status = 'SETTLED' AND payee_bank_ispb IS NOT NULL
+                        AND payer_bank_ispb IS DISTINCT FROM payee_bank_ispb) settled
+                GROUP BY bank, day
+            )
+            SELECT count(*) FROM reporting.bank_day_positions d FULL JOIN summed s ON s.bank = d.bank_ispb AND s.day = d.day
+            WHERE s.bank IS NULL OR d.bank_ispb IS NULL OR (d.sent_centavos, d.sent_count, d.received_centavos,
+                  d.received_count, d.on_us_centavos, d.on_us_count)
+                  IS DISTINCT FROM (s.sent, s.sent_n, s.received, s.received_n, s.on_us, s.on_us_n)
+            """;
+
+    /**
+     * The finalize (and the fill of a request that came after its outcome) must be a heap-only update: a new row version
+     * on the same page and no index entry. PostgreSQL makes it one only if no index covers a column it changes (in its
+     * key, INCLUDE list, expression or predicate) and the page has room; an index added on one of these columns would
+     * silently double the read model's write cost (measured: issue 19).
+     */
+    @Test
+    void noIndexOfThePaymentsCoversAColumnThatFinalizingOrFillingChanges() {
+        List<String> changed = List.of("status", "reason", "detail", "final_at", "updated_at", "requested_at", "currency",
+                "description", "end_to_end_id");
+        List<String> definitions = jdbc.queryForList("""
+                SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'reporting.payments'::regclass
+                """, String.class);
+        assertThat(definitions).hasSize(2);
+        for (String definition : definitions) {
+            for (String column : changed) {
+                assertThat(definition).as(definition).doesNotContainPattern("\\b" + column + "\\b");
+            }
+        }
+        assertThat(jdbc.queryForObject("SELECT reloptions::text FROM pg_class WHERE oid = 'reporting.payments'::regclass",
+                String.class)).as("room on each page for its rows' second version").contains("fillfactor=50");
     }
 
     @Test

@@ -179,6 +179,50 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
     }
 
     @Test
+    void listingsByStatusFindEachPaymentOfTheBankUnderItsOneStatus() {
+        int x = 50;
+        String xA = Payments.customer(x);
+        String other = Payments.customer(60);
+        Payment settled = Payments.between(xA, other, 101);
+        Payment received = Payments.between(other, xA, 102);
+        Payment rejected = Payments.between(xA, other, 103);
+        Payment expired = Payments.between(other, xA, 104);
+        Payment inFlight = Payments.between(xA, other, 105);
+        Payment ofAnotherBank = Payments.between(other, Payments.customer(70), 106);
+        publisher.publish(settled.requested(), received.requested(), rejected.requested(), expired.requested(),
+                inFlight.requested(), ofAnotherBank.requested());
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() -> assertThat(listed(x, "accepted")).containsExactly(
+                inFlight.paymentId(), expired.paymentId(), rejected.paymentId(), received.paymentId(), settled.paymentId()));
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(listed(70, "accepted")).containsExactly(ofAnotherBank.paymentId()));
+        // Finalized after their requests (an UPDATE of the row), one of them twice (a redelivery), one by its outcome only.
+        Payment rejectedAlone = Payments.between(xA, other, 107);
+        publisher.publish(settled.settled(), received.settled(), rejected.rejected(RejectionReason.INSUFFICIENT_FUNDS),
+                expired.expired(), ofAnotherBank.rejected(RejectionReason.INSUFFICIENT_FUNDS),
+                rejectedAlone.rejected(RejectionReason.UNKNOWN_ACCOUNT));
+        publisher.publish(rejected.rejected(RejectionReason.INSUFFICIENT_FUNDS));
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(bankOf(rejectedAlone.payer()).get("/payments/" + rejectedAlone.paymentId()).status()).isEqualTo(200));
+        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
+                assertThat(listed(x, "rejected")).containsExactly(rejectedAlone.paymentId(), rejected.paymentId()));
+
+        assertThat(listed(x, "settled")).containsExactly(received.paymentId(), settled.paymentId());
+        assertThat(listed(x, "expired")).containsExactly(expired.paymentId());
+        assertThat(listed(x, "accepted")).containsExactly(inFlight.paymentId());
+        assertThat(listed(x, null)).containsExactly(rejectedAlone.paymentId(), inFlight.paymentId(), expired.paymentId(),
+                rejected.paymentId(), received.paymentId(), settled.paymentId());
+        assertThat(listed(70, "rejected")).containsExactly(ofAnotherBank.paymentId());
+    }
+
+    /** The ids of a bank's payments of one status (or all, if null), newest first, as the bank lists them. */
+    private List<String> listed(int ispb, String status) {
+        JsonNode page = bank(ispb).json("/payments?limit=100" + (status == null ? "" : "&status=" + status));
+        List<String> ids = new ArrayList<>();
+        page.get("payments").forEach(payment -> ids.add(payment.get("paymentId").asString()));
+        return ids;
+    }
+
+    @Test
     void positionsDefaultToTodayUtc() {
         Payment payment = Payments.between(Payments.customer(40), Payments.customer(41), 1_234);
         Instant now = Instant.now();

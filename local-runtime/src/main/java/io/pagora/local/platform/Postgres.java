@@ -1,5 +1,6 @@
 package io.pagora.local.platform;
 
+import io.pagora.local.LocalPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -196,6 +197,7 @@ final class Postgres {
         if (!exists("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
             requireOk(psql("postgres", "CREATE DATABASE " + DATABASE + " OWNER " + USER, errors), errors);
         }
+        requireOk(psql("postgres", LocalPostgres.GRANT_CHECKPOINT.formatted(USER), errors), errors);
     }
 
     private boolean exists(String query) {

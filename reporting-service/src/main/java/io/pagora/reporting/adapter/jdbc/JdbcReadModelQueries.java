@@ -48,28 +48,17 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
             LIMIT ?
             """;
 
-    // Interbank: the other side's bank differs (or is outside the id scheme). On-us: both at this bank.
-    private static final String SENT = """
-            SELECT coalesce(sum(amount_centavos) FILTER (WHERE payee_bank_ispb IS DISTINCT FROM ?), 0) AS sent_centavos,
-                   count(*) FILTER (WHERE payee_bank_ispb IS DISTINCT FROM ?) AS sent_count,
-                   coalesce(sum(amount_centavos) FILTER (WHERE payee_bank_ispb = ?), 0) AS on_us_centavos,
-                   count(*) FILTER (WHERE payee_bank_ispb = ?) AS on_us_count
-            FROM reporting.payments
-            WHERE status = 'SETTLED' AND payer_bank_ispb = ? AND final_at >= ? AND final_at < ?
+    // One row per bank and UTC day, kept by the projection (V4); none yet: nothing settled that day.
+    private static final String POSITION = """
+            SELECT sent_centavos, sent_count, received_centavos, received_count, on_us_centavos, on_us_count
+            FROM reporting.bank_day_positions WHERE bank_ispb = ? AND day = ?
             """;
 
-    private static final String RECEIVED = """
-            SELECT coalesce(sum(amount_centavos), 0) AS received_centavos, count(*) AS received_count
-            FROM reporting.payments
-            WHERE status = 'SETTLED' AND payee_bank_ispb = ? AND payer_bank_ispb IS DISTINCT FROM ?
-              AND final_at >= ? AND final_at < ?
-            """;
-
-    // A bank's payments, newest first, among the switch's newest RECENT_SCAN_ROWS_MAX (or of one status): a
-    // backward scan of the primary key (or of payments_by_status) that stops there, whatever the bank. No index
-    // per bank on purpose: every projected insert and status update would pay for two more. Without the bound, a
-    // bank with few payments would make the scan read the whole table (any bank could tie up the pool with a few
-    // calls); with it, one call reads at most RECENT_SCAN_ROWS_MAX index entries and rows.
+    // A bank's payments, newest first, among the switch's newest RECENT_SCAN_ROWS_MAX (of all statuses, or of one
+    // status): a backward scan that stops there, whatever the bank. No index per bank on purpose: every projected
+    // insert would pay for two more. Without the bound, a bank with few payments would make the scan read the whole
+    // table (any bank could tie up the pool with a few calls); with it, one call reads at most RECENT_SCAN_ROWS_MAX
+    // index entries and rows.
     static final int RECENT_SCAN_ROWS_MAX = 100_000;
 
     private static final String RECENT_OF_BANK = """
@@ -79,11 +68,26 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
             ORDER BY payment_id DESC LIMIT ?
             """.formatted(RECENT_SCAN_ROWS_MAX);
 
+    // ACCEPTED and SETTLED: no index covers the status (V4: finalizing a row then touches no index), and these are the
+    // switch's newest payments (in flight, or settled within a second of acceptance), so the primary key's backward
+    // scan of the newest payments finds them.
     private static final String RECENT_OF_BANK_WITH_STATUS = """
             SELECT payment_id, status, payer_account_id, payee_account_id, amount_centavos, accepted_at, final_at
-            FROM (SELECT * FROM reporting.payments WHERE status = ? ORDER BY payment_id DESC LIMIT %d) recent
-            WHERE payer_bank_ispb = ? OR payee_bank_ispb = ?
+            FROM (SELECT * FROM reporting.payments ORDER BY payment_id DESC LIMIT %d) recent
+            WHERE status = ? AND (payer_bank_ispb = ? OR payee_bank_ispb = ?)
             ORDER BY payment_id DESC LIMIT ?
+            """.formatted(RECENT_SCAN_ROWS_MAX);
+
+    // REJECTED and EXPIRED are rare: their own insert-only table lists them, newest first, among the newest
+    // RECENT_SCAN_ROWS_MAX of that status.
+    private static final String RECENT_OF_BANK_NOT_SETTLED = """
+            SELECT p.payment_id, p.status, p.payer_account_id, p.payee_account_id, p.amount_centavos, p.accepted_at,
+                   p.final_at
+            FROM (SELECT payment_id FROM reporting.payments_not_settled WHERE status = ?
+                  ORDER BY payment_id DESC LIMIT %d) recent
+            JOIN reporting.payments p USING (payment_id)
+            WHERE p.payer_bank_ispb = ? OR p.payee_bank_ispb = ?
+            ORDER BY p.payment_id DESC LIMIT ?
             """.formatted(RECENT_SCAN_ROWS_MAX);
 
     private static final String STATS = """
@@ -128,23 +132,27 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
 
     @Override
     public BankPosition position(int ispb, LocalDate utcDate) {
-        OffsetDateTime from = utcDate.atStartOfDay().atOffset(ZoneOffset.UTC);
-        OffsetDateTime to = from.plusDays(1);
-        long[] sent = jdbc.queryForObject(SENT, (row, n) -> new long[] {
-                row.getLong("sent_centavos"), row.getLong("sent_count"),
-                row.getLong("on_us_centavos"), row.getLong("on_us_count")}, ispb, ispb, ispb, ispb, ispb, from, to);
-        long[] received = jdbc.queryForObject(RECEIVED, (row, n) -> new long[] {
-                row.getLong("received_centavos"), row.getLong("received_count")}, ispb, ispb, from, to);
-        return new BankPosition(ispb, utcDate, sent[0], sent[1], received[0], received[1], sent[2], sent[3]);
+        List<long[]> rows = jdbc.query(POSITION, (row, n) -> new long[] {
+                row.getLong("sent_centavos"), row.getLong("sent_count"), row.getLong("received_centavos"),
+                row.getLong("received_count"), row.getLong("on_us_centavos"), row.getLong("on_us_count")},
+                ispb, utcDate);
+        Check.that(rows.size() <= 1, "one position per bank and day: %d rows", rows.size());
+        long[] p = rows.isEmpty() ? new long[6] : rows.getFirst();
+        return new BankPosition(ispb, utcDate, p[0], p[1], p[2], p[3], p[4], p[5]);
     }
 
     @Override
     public List<PaymentSummary> recentPayments(BankId bank, PaymentStatus status, int limit) {
         Check.that(limit >= 1, "listing limit is positive: %d", limit);
         int ispb = bank.ispb();
-        return status == null
-                ? jdbc.query(RECENT_OF_BANK, JdbcReadModelQueries::summary, ispb, ispb, limit)
-                : jdbc.query(RECENT_OF_BANK_WITH_STATUS, JdbcReadModelQueries::summary, status.name(), ispb, ispb, limit);
+        if (status == null) {
+            return jdbc.query(RECENT_OF_BANK, JdbcReadModelQueries::summary, ispb, ispb, limit);
+        }
+        String query = switch (status) {
+            case ACCEPTED, SETTLED -> RECENT_OF_BANK_WITH_STATUS;
+            case REJECTED, EXPIRED -> RECENT_OF_BANK_NOT_SETTLED;
+        };
+        return jdbc.query(query, JdbcReadModelQueries::summary, status.name(), ispb, ispb, limit);
     }
 
     @Override

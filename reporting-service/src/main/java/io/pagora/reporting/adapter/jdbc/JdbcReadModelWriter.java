@@ -12,12 +12,15 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.sql.Array;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -27,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -47,7 +51,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       from a conflicting outcome (an integrity alarm, never an overwrite).</li>
  *   <li>Add this poll's settled payments to the totals of the accounts and of the banks they moved
  *       ({@code account_flows}, {@code bank_flows}): the reconciliation compares balances with these, never
- *       with a sum over the payments. In account and bank order, so concurrent consumers lock them in one order.</li>
+ *       with a sum over the payments; and to their banks' positions of the day ({@code bank_day_positions}). In
+ *       account, bank and day order, so concurrent consumers lock them in one order.</li>
  *   <li>Add this poll's deltas to the single {@code payment_stats} row, and record the digest of the rows it
  *       inserted ({@code projection_digests}, see {@link ProjectionDigest}).</li>
  * </ol>
@@ -87,6 +92,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 ON CONFLICT (payment_id) DO NOTHING
                 RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at
             ), entries AS (""" + statementEntriesOf("inserted") + """
+            ), not_settled AS (""" + notSettledOf("inserted") + """
             )
             SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at FROM inserted
             """;
@@ -105,6 +111,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos,
                           p.status, p.reason, p.final_at
             ), entries AS (""" + statementEntriesOf("finalized") + """
+            ), not_settled AS (""" + notSettledOf("finalized") + """
             )
             SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, final_at
             FROM finalized
@@ -133,7 +140,23 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 incoming_centavos = f.incoming_centavos + excluded.incoming_centavos
             """;
 
+    // The banks' daily positions ride on the bank flows' statement: independent tables, as the digest and the stats.
     private static final String ADD_BANK_FLOWS = """
+            WITH positions AS (
+                INSERT INTO reporting.bank_day_positions AS d (bank_ispb, day, sent_centavos, sent_count,
+                        received_centavos, received_count, on_us_centavos, on_us_count)
+                SELECT * FROM unnest(?::integer[], ?::date[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],
+                                     ?::bigint[], ?::bigint[])
+                    AS i(bank_ispb, day, sent, sent_n, received, received_n, on_us, on_us_n)
+                ORDER BY bank_ispb, day
+                ON CONFLICT (bank_ispb, day) DO UPDATE
+                SET sent_centavos = d.sent_centavos + excluded.sent_centavos,
+                    sent_count = d.sent_count + excluded.sent_count,
+                    received_centavos = d.received_centavos + excluded.received_centavos,
+                    received_count = d.received_count + excluded.received_count,
+                    on_us_centavos = d.on_us_centavos + excluded.on_us_centavos,
+                    on_us_count = d.on_us_count + excluded.on_us_count
+            )
             INSERT INTO reporting.bank_flows AS f (bank_ispb, sent_centavos, received_centavos)
             SELECT * FROM unnest(?::integer[], ?::bigint[], ?::bigint[]) AS i(bank_ispb, sent, received)
             ORDER BY bank_ispb
@@ -170,6 +193,18 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 UNION ALL
                 SELECT payee_account_id, final_at, payment_id, 'CREDIT', payer_account_id, amount_centavos
                 FROM %1$s WHERE status = 'SETTLED'
+                ON CONFLICT DO NOTHING
+                """.formatted(rows);
+    }
+
+    /**
+     * The REJECTED and EXPIRED rows of the CTE {@code rows}, into the table that lists them by status (V4: no index of
+     * payments covers the status, so that finalizing a row is a heap-only update).
+     */
+    private static String notSettledOf(String rows) {
+        return """
+                INSERT INTO reporting.payments_not_settled (status, payment_id)
+                SELECT status, payment_id FROM %1$s WHERE status IN ('REJECTED', 'EXPIRED')
                 ON CONFLICT DO NOTHING
                 """.formatted(rows);
     }
@@ -308,7 +343,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     if (status == PaymentStatus.SETTLED) {
                         stats.settled(Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
                                 Id128.fromUuid(rows.getObject("payee_account_id", UUID.class)),
-                                rows.getLong("amount_centavos"));
+                                rows.getLong("amount_centavos"), rows.getObject("final_at", OffsetDateTime.class));
                     }
                 }
             }
@@ -336,9 +371,10 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     stored.put(row.paymentId, row);
                     stats.add(PaymentStatus.ACCEPTED, -1);
                     stats.add(row.status, 1);
-                    stats.finalized(rows.getObject("final_at", OffsetDateTime.class));
+                    OffsetDateTime finalAt = rows.getObject("final_at", OffsetDateTime.class);
+                    stats.finalized(finalAt);
                     if (row.status == PaymentStatus.SETTLED) {
-                        stats.settled(row.payer, row.payee, row.amountCentavos);
+                        stats.settled(row.payer, row.payee, row.amountCentavos, finalAt);
                     }
                 }
             }
@@ -396,12 +432,22 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 statement.executeUpdate();
             }
         }
-        if (!stats.bankFlows.isEmpty()) {
+        if (!stats.bankFlows.isEmpty() || !stats.positions.isEmpty()) {
             try (PreparedStatement statement = c.prepareStatement(ADD_BANK_FLOWS)) {
-                statement.setArray(1, c.createArrayOf("integer", stats.bankFlows.keySet().toArray(Integer[]::new)));
-                statement.setArray(2, c.createArrayOf("bigint",
+                int p = 0;
+                statement.setArray(++p, c.createArrayOf("integer",
+                        stats.positions.keySet().stream().map(BankDay::ispb).toArray(Integer[]::new)));
+                statement.setArray(++p, c.createArrayOf("date",
+                        stats.positions.keySet().stream().map(d -> Date.valueOf(d.day())).toArray()));
+                for (int field = 0; field < BankDay.FIELDS; field++) {
+                    int f = field;
+                    statement.setArray(++p, c.createArrayOf("bigint",
+                            stats.positions.values().stream().map(v -> v[f]).toArray(Long[]::new)));
+                }
+                statement.setArray(++p, c.createArrayOf("integer", stats.bankFlows.keySet().toArray(Integer[]::new)));
+                statement.setArray(++p, c.createArrayOf("bigint",
                         stats.bankFlows.values().stream().map(f -> f[0]).toArray(Long[]::new)));
-                statement.setArray(3, c.createArrayOf("bigint",
+                statement.setArray(++p, c.createArrayOf("bigint",
                         stats.bankFlows.values().stream().map(f -> f[1]).toArray(Long[]::new)));
                 statement.executeUpdate();
             }
@@ -451,6 +497,21 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         return c.createArrayOf(type, values);
     }
 
+    /** A bank's UTC day, in the order concurrent consumers lock its {@code bank_day_positions} row. */
+    private record BankDay(int ispb, LocalDate day) implements Comparable<BankDay> {
+        static final int SENT = 0;
+        static final int RECEIVED = 2;
+        static final int ON_US = 4;
+        /** Each position's amount, then its count. */
+        static final int FIELDS = 6;
+
+        @Override
+        public int compareTo(BankDay other) {
+            int byBank = Integer.compare(ispb, other.ispb);
+            return byBank != 0 ? byBank : day.compareTo(other.day);
+        }
+    }
+
     /** A payment row as stored, for comparing with this poll's facts. */
     private record Stored(Id128 paymentId, Id128 payer, Id128 payee, long amountCentavos, PaymentStatus status,
             String reason) {
@@ -472,13 +533,19 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         final Map<PaymentStatus, Long> deltas = new EnumMap<>(PaymentStatus.class);
         final Map<Id128, long[]> accountFlows = new LinkedHashMap<>();
         final Map<Integer, long[]> bankFlows = new LinkedHashMap<>();
+        /** Per bank and UTC day: {sent, sent count, received, received count, on-us, on-us count} (see V4). */
+        final Map<BankDay, long[]> positions = new TreeMap<>();
         int finalized;
         Instant maxFinalAt;
         /** The rows this poll inserted, as the reconciliation will add them up (see {@link ProjectionDigest}). */
         ProjectionDigest inserted = ProjectionDigest.NONE;
 
-        /** A payment that became SETTLED in this poll: its statement's DEBIT and CREDIT, its banks' interbank flow. */
-        void settled(Id128 payer, Id128 payee, long amountCentavos) {
+        /**
+         * A payment that became SETTLED in this poll: its statement's DEBIT and CREDIT, its banks' interbank flow, and
+         * its banks' positions of its UTC day (sent to another bank or outside the id scheme, received from another
+         * bank or from outside it, on-us).
+         */
+        void settled(Id128 payer, Id128 payee, long amountCentavos, OffsetDateTime finalAt) {
             accountFlows.computeIfAbsent(payer, id -> new long[2])[0] += amountCentavos;
             accountFlows.computeIfAbsent(payee, id -> new long[2])[1] += amountCentavos;
             Integer payerBank = ispb(payer);
@@ -487,6 +554,20 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 bankFlows.computeIfAbsent(payerBank, ispb -> new long[2])[0] += amountCentavos;
                 bankFlows.computeIfAbsent(payeeBank, ispb -> new long[2])[1] += amountCentavos;
             }
+            LocalDate day = finalAt.withOffsetSameInstant(ZoneOffset.UTC).toLocalDate();
+            if (payerBank != null) {
+                int sentOrOnUs = payerBank.equals(payeeBank) ? BankDay.ON_US : BankDay.SENT;
+                position(payerBank, day, sentOrOnUs, amountCentavos);
+            }
+            if (payeeBank != null && !payeeBank.equals(payerBank)) {
+                position(payeeBank, day, BankDay.RECEIVED, amountCentavos);
+            }
+        }
+
+        private void position(int ispb, LocalDate day, int field, long amountCentavos) {
+            long[] position = positions.computeIfAbsent(new BankDay(ispb, day), key -> new long[BankDay.FIELDS]);
+            position[field] += amountCentavos;
+            position[field + 1]++;
         }
 
         void add(PaymentStatus status, long delta) {
