@@ -32,6 +32,11 @@ final class Exec {
 
     /** Runs to its end (bounded), stdout and stderr together; {@code log} (if given) receives them instead. */
     static Result capture(List<String> command, Map<String, String> environment, Path log) {
+        return capture(command, environment, log, DEADLINE_SECONDS);
+    }
+
+    /** As above, within {@code deadlineSeconds}. */
+    static Result capture(List<String> command, Map<String, String> environment, Path log, int deadlineSeconds) {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().putAll(environment);
@@ -41,9 +46,9 @@ final class Exec {
         try {
             Process process = builder.start();
             String output = log == null ? new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";
-            if (!process.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+            if (!process.waitFor(deadlineSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw Console.fail("%s did not end within %ds", command.get(0), DEADLINE_SECONDS);
+                throw Console.fail("%s did not end within %ds", command.get(0), deadlineSeconds);
             }
             return new Result(process.exitValue(), output);
         } catch (IOException e) {

@@ -282,12 +282,15 @@ final class Platform {
                     environment.put("SPRING_PROFILES_ACTIVE", "plain-http");
                 }
             }
+            List<String> jvmOptions = new ArrayList<>(List.of(settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
+            jvmOptions.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"));
+            List<String> arguments = serviceArguments(service, backend);
             List<String> command = new ArrayList<>();
             command.add(Tools.java());
-            command.addAll(List.of(settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
-            command.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar",
-                    tools.jar(service).toString()));
-            command.addAll(serviceArguments(service, backend));
+            command.addAll(jvmOptions);
+            command.addAll(settings.flag("AOT_CACHE") ? new AotCache(layout, tools).jarArguments(service, jvmOptions,
+                    arguments, environment) : List.of("-jar", tools.jar(service).toString()));
+            command.addAll(arguments);
             Console.say("starting %s on %s:%d", service, Layout.HOST, SERVICE_PORT.get(service));
             supervisor.launch(service, command, environment, true);
         }
@@ -502,10 +505,10 @@ final class Platform {
     /** Everything the platform's runs wrote except certificates, logs and k6: a 5-minute bench leaves tens of GB. */
     void clean() {
         removeData("clean");
-        for (Path written : List.of(layout.bench(), layout.chaos(), layout.run())) {
+        for (Path written : List.of(layout.bench(), layout.chaos(), layout.run(), layout.var().resolve("aot"))) {
             deleteTree(written);
         }
-        Console.say("removed the platform's data, the bench's and the chaos runs' files (kept: %s, %s, %s)", layout.tls(),
+        Console.say("removed the platform's data, the bench's and the chaos runs' files, the AOT caches (kept: %s, %s, %s)", layout.tls(),
                 layout.log(), layout.bin());
     }
 
