@@ -41,8 +41,9 @@ import tools.jackson.databind.json.JsonMapper;
  * the window is within 5% of the offered rate; in the window the generator dropped no call for lack of room and got no
  * 5xx or time-out; the backlog (accepted, not yet final in the read model) is bounded: at the window's end at
  * most {@link #BACKLOG_SECONDS_MAX} seconds of the offered rate, and not growing (its mean over the last
- * quarter of the window exceeds the first quarter's by less than half a second of the rate); after the
- * drain every accepted payment is final; and every invariant check passes.
+ * quarter of the window exceeds the first quarter's by less than half a second of the rate); PostgreSQL checkpointed
+ * inside the window ({@link Checkpoint}); after the drain every accepted payment is final; and every invariant check
+ * passes.
  */
 public final class Bench {
 
