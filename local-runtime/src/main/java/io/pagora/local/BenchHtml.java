@@ -114,6 +114,7 @@ final class BenchHtml {
         results.forEach(r -> table.append("<td>").append(number(r.path("bank_simulator_cpu_us_per_payment"))).append("</td>"));
         table.append("</tr>\n");
         row(table, results, "disk_bytes_per_payment", "disk bytes per payment: ");
+        row(table, results, "postgresql_checkpoint", "PostgreSQL checkpoint forced in the window: ");
         table.append("<tr><td>valid</td>");
         results.forEach(r -> table.append("<td>").append(r.path("valid").asBoolean(false) ? "VALID" : "INVALID").append("</td>"));
         return table.append("</tr>\n</table>\n").toString();
