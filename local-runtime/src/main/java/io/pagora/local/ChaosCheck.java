@@ -36,7 +36,7 @@ import javax.sql.DataSource;
  *
  * <pre>
  *   java -jar local-runtime.jar chaos-check --scenario=kill-clearing --answers-dir=var/chaos/run
- *       --accounts=var/demo/accounts.tsv --fault-end-epoch-ms=... --load-done-file=var/chaos/run/kill-clearing.done
+ *       --accounts=var/demo/accounts.tsv --fault-start-epoch-ms=... --fault-end-epoch-ms=... --load-done-file=var/chaos/run/kill-clearing.done
  *       --offered-payments=N   (what the load generator offered outside the fault: see ChaosSummary)
  *       [--final-wait-seconds=180] [--load-wait-seconds=600] [--bootstrap-servers=127.0.0.1:9092]
  *       [--ledger-backend=...] [--tigerbeetle-addresses=...] [--jdbc-url=...] [--db-user=...] [--db-password=...]
@@ -62,6 +62,7 @@ public final class ChaosCheck {
         String scenario = options.required("scenario");
         Path answersDir = options.path("answers-dir");
         Path accounts = options.path("accounts");
+        Instant faultStart = Instant.ofEpochMilli(Long.parseLong(options.required("fault-start-epoch-ms")));
         Instant faultEnd = Instant.ofEpochMilli(Long.parseLong(options.required("fault-end-epoch-ms")));
         Path loadDone = options.path("load-done-file");
         Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
@@ -109,7 +110,7 @@ public final class ChaosCheck {
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
             summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount, settled,
-                    accepted.size() - finalCount, duplicated, recovery, passed, verdicts.size(),
+                    accepted.size() - finalCount, duplicated, nonNegative(Duration.between(faultStart, faultEnd)), recovery, passed, verdicts.size(),
                     OutcomeLog.deadLettered(bootstrap));
         }
         System.out.println(summary.line());

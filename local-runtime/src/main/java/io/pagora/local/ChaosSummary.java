@@ -19,12 +19,15 @@ import java.util.Locale;
  *     {@link #SETTLED_SHARE_MIN})
  * @param lost accepted, but missing from the read model or not final at the end of the wait
  * @param duplicated payments with more than one distinct final state (outcomes topic)
+ * @param fault from the fault's injection until it ended (a killed service's restart included): with
+ *     {@code recovery}, what the platform's users felt. Printed beside recovery because recovery alone rewards a
+ *     slow restart (a consumer group's dead member times out during it)
  * @param recovery from the fault's end until every payment accepted by then was final; null if that never happened
  * @param invariantsPassed of {@code invariantsTotal} money checks (the demo report's four)
  * @param deadLettered records in the dead-letter topics so far (the whole run, poison included)
  */
 record ChaosSummary(String scenario, String ledger, long offered, int accepted, int finalCount, int settled, int lost,
-        int duplicated, Duration recovery, int invariantsPassed, int invariantsTotal, long deadLettered) {
+        int duplicated, Duration fault, Duration recovery, int invariantsPassed, int invariantsTotal, long deadLettered) {
 
     /**
      * The share of the offered load (outside the fault) that must have been accepted. Half, not all: around a fault
@@ -45,6 +48,7 @@ record ChaosSummary(String scenario, String ledger, long offered, int accepted, 
 
     ChaosSummary {
         Check.that(offered >= 0, "offered %d", offered);
+        Check.that(!fault.isNegative(), "fault %s", fault);
         Check.that(finalCount + lost == accepted, "final %d + lost %d = accepted %d", finalCount, lost, accepted);
         Check.that(settled >= 0 && settled <= finalCount, "settled %d of %d final", settled, finalCount);
         Check.that(invariantsPassed >= 0 && invariantsPassed <= invariantsTotal, "invariants %d of %d",
@@ -67,11 +71,16 @@ record ChaosSummary(String scenario, String ledger, long offered, int accepted, 
     }
 
     String line() {
-        String recovered = recovery == null ? "never" : String.format(Locale.ROOT, "%.1fs", recovery.toMillis() / 1000.0);
+        String recovered = recovery == null ? "never" : seconds(recovery);
         return String.format(Locale.ROOT,
-                "CHAOS %-22s ledger=%-11s offered=%d accepted=%d final=%d settled=%d lost=%d duplicated=%d recovery=%s "
-                        + "invariants=%d/%d dead-lettered=%d %s",
-                scenario, ledger, offered, accepted, finalCount, settled, lost, duplicated, recovered, invariantsPassed,
+                "CHAOS %-22s ledger=%-11s offered=%d accepted=%d final=%d settled=%d lost=%d duplicated=%d fault=%s "
+                        + "recovery=%s invariants=%d/%d dead-lettered=%d %s",
+                scenario, ledger, offered, accepted, finalCount, settled, lost, duplicated, seconds(fault), recovered,
+                invariantsPassed,
                 invariantsTotal, deadLettered, passed() ? "PASS" : "FAIL");
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1fs", duration.toMillis() / 1000.0);
     }
 }

@@ -193,12 +193,14 @@ final class Chaos {
         Process load = k6.start("chaos-" + scenario + "-" + System.currentTimeMillis() / 1000,
                 directory.resolve(scenario + ".answers.log"), load(loadSeconds));
         Supervisor.sleep(before * 1000L);
+        long faultStartMs = System.currentTimeMillis();
         fault(ledger, scenario, directory);
         long faultEndMs = System.currentTimeMillis();
         Console.say("fault over: measuring recovery (local-runtime chaos-check)");
         Path done = directory.resolve(scenario + ".done");
         List<String> arguments = new ArrayList<>(List.of("--scenario=" + scenario, "--answers-dir=" + directory,
-                "--accounts=" + layout.accounts(), "--fault-end-epoch-ms=" + faultEndMs, "--load-done-file=" + done,
+                "--accounts=" + layout.accounts(), "--fault-start-epoch-ms=" + faultStartMs,
+                "--fault-end-epoch-ms=" + faultEndMs, "--load-done-file=" + done,
                 "--final-wait-seconds=" + settings.integer("CHAOS_FINAL_WAIT_SECONDS"),
                 "--offered-payments=" + (long) rate * (before + after), "--bootstrap-servers=" + Platform.KAFKA,
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,

@@ -31,6 +31,8 @@ final class Platform {
     static final int SIMULATOR_CONTROL_PORT = 8089;
     /** The services with a participant-facing API: mutual TLS. clearing-service has none and stays plain HTTP. */
     static final List<String> TLS_SERVICES = List.of("payment-api", "reporting-service");
+    /** The services whose Kafka consumers belong to consumer groups (payment-api reads without one). */
+    static final List<String> STATIC_MEMBERS = List.of("clearing-service", "reporting-service");
     static final Map<String, Integer> SERVICE_PORT = Map.of("payment-api", 8080, "clearing-service", 8081,
             "reporting-service", 8082);
     static final int KAFKA_PORT = 9092;
@@ -374,6 +376,13 @@ final class Platform {
                 "--pagora.ledger.tigerbeetle.cluster-id=0",
                 "--server.port=" + SERVICE_PORT.get(service),
                 "--server.address=" + Layout.HOST));
+        if (STATIC_MEMBERS.contains(service)) {
+            // Static group membership (KIP-345): a service killed -9 and started again rejoins its consumer groups
+            // under the same name and gets its partitions back at once, instead of waiting for the dead member's
+            // session timeout (15 s) while its backlog grows. One instance per service here; a deployment names
+            // each instance (e.g. a StatefulSet's pod name). Spring Kafka suffixes it per listener thread.
+            arguments.add("--spring.kafka.consumer.properties.group.instance.id=" + service + "-local");
+        }
         if (TLS_SERVICES.contains(service)) {
             arguments.add("--pagora.web.connections-per-participant-max=" + settings.integer("PARTICIPANT_CONNECTIONS_MAX"));
         }

@@ -136,4 +136,18 @@ class PlansTest {
         assertThat(platform.serviceArguments("reporting-service", "postgresql"))
                 .contains("--pagora.reporting.reconciliation.enabled=true");
     }
+
+    @Test
+    void the_services_that_consume_in_groups_rejoin_them_as_static_members_after_a_kill() {
+        Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
+        String staticMember = "--spring.kafka.consumer.properties.group.instance.id=";
+
+        assertThat(platform.serviceArguments("clearing-service", "tigerbeetle"))
+                .contains(staticMember + "clearing-service-local");
+        assertThat(platform.serviceArguments("reporting-service", "tigerbeetle"))
+                .contains(staticMember + "reporting-service-local");
+        assertThat(platform.serviceArguments("payment-api", "tigerbeetle"))
+                .as("payment-api reads without a consumer group: nothing to rejoin")
+                .noneMatch(argument -> argument.startsWith(staticMember));
+    }
 }
