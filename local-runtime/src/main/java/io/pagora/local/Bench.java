@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,8 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
  * 5xx or time-out; the backlog (accepted, not yet final in the read model) is bounded: at the window's end at
  * most {@link #BACKLOG_SECONDS_MAX} seconds of the offered rate, and not growing (its mean over the last
  * quarter of the window exceeds the first quarter's by less than half a second of the rate); PostgreSQL checkpointed
- * inside the window ({@link Checkpoint}); after the drain every accepted payment is final; and every invariant check
- * passes.
+ * inside the window ({@link Checkpoint}); every query of the read side's probe during the window was answered 200, and
+ * it measured both kinds ({@link QueryProbe}: a reader's latency under the load, reported, not gated on); after the
+ * drain every accepted payment is final; and every invariant check passes.
  */
 public final class Bench {
 
@@ -55,6 +57,7 @@ public final class Bench {
     private final LoadGenerator generator;
     private final ProcessCpu cpu;
     private final DiskUsage disk;
+    private final Supplier<QueryProbe> probes;
 
     record Settings(String ledger, LoadGenerator.Mode mode, double rate, int batchSize, int warmupSeconds,
             int windowSeconds, int drainSeconds, boolean findMax, double findMaxFactor, Map<String, Long> components) {}
@@ -64,7 +67,8 @@ public final class Bench {
             double[] acceptToSettledMs, double readModelLagP99Ms, Map<String, Double> cpuSeconds,
             double loadGeneratorCpuSeconds, double windowSeconds, long backlogEnd, double backlogFirstQuarter,
             double backlogLastQuarter, long dropped, long unanswered, List<String> gateFailures,
-            Map<String, Object> timeline, Map<String, Double> diskBytesPerPayment, Checkpoint checkpoint) {
+            Map<String, Object> timeline, Map<String, Double> diskBytesPerPayment, Checkpoint checkpoint,
+            Map<QueryProbe.Kind, QueryProbe.Figures> queries) {
 
         boolean valid() {
             return gateFailures.isEmpty();
@@ -85,8 +89,10 @@ public final class Bench {
     /** The component name of the bank simulator process, whose CPU is not the platform's. */
     static final String BANK_SIMULATOR = "bank-simulator";
 
-    private Bench(Settings settings, DataSource database, LoadGenerator generator, ProcessCpu cpu, DiskUsage disk) {
+    private Bench(Settings settings, DataSource database, LoadGenerator generator, ProcessCpu cpu, DiskUsage disk,
+            Supplier<QueryProbe> probes) {
         this.settings = settings;
+        this.probes = probes;
         this.database = database;
         this.disk = disk;
         this.generator = generator;
@@ -98,6 +104,7 @@ public final class Bench {
         Path accountsFile = options.path("accounts");
         Path outDir = options.path("out-dir");
         URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
+        URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
         LocalTls tls = LocalTls.of(options);
         String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
         String user = options.string("db-user", "pagora");
@@ -149,7 +156,8 @@ public final class Bench {
         try (HikariDataSource dataSource = new HikariDataSource(config);
                 LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, tls, customers,
                         acceptedLog, inFlightMax)) {
-            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks), new DiskUsage(dataSource, dataDirs));
+            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks), new DiskUsage(dataSource, dataDirs),
+                    () -> new QueryProbe(reporting, tls, customers, dataSource));
             exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings, bootstrap);
         }
         System.exit(exit);
@@ -243,6 +251,7 @@ public final class Bench {
         DiskUsage.Snapshot disk0 = null;
         List<Long> backlog = new ArrayList<>();
         Checkpoint checkpoint = null;
+        QueryProbe probe = null;
         for (int second = warmup == 0 ? 0 : 1; second <= stepSeconds; second++) {
             sleepUntil(start + second * 1_000_000_000L);
             if (second == warmup) {
@@ -254,6 +263,8 @@ public final class Bench {
                 unansweredAtStart = generator.unanswered();
                 refusedAtStart = generator.refused();
                 disk0 = disk.snapshot();
+                probe = probes.get();
+                probe.start();
             }
             if (second == stepSeconds) {
                 break;
@@ -270,7 +281,8 @@ public final class Bench {
                 timeline.sample(second, accepted, finalized, accepted - finalized, timelineCpu());
             }
         }
-        Check.that(cpu0 != null && wall0 != null, "the window's start was read");
+        Check.that(cpu0 != null && wall0 != null && probe != null, "the window's start was read");
+        Map<QueryProbe.Kind, QueryProbe.Figures> queries = probe.stop();
         Map<String, Double> cpu1 = cpu.seconds(settings.components());
         double own1 = cpu.ownSeconds();
         Instant wall1 = Instant.now();
@@ -308,11 +320,12 @@ public final class Bench {
                 lastQuarter);
         Check.that(checkpoint != null, "the window's middle second was reached");
         checkpoint.await().ifPresent(failures::add);
+        failures.addAll(QueryProbe.gateFailures(queries));
         generator.timeline(null);
         return new Step(rate, acceptedPerS, facts.settled / windowSeconds, facts.settled, acceptMs,
                 facts.acceptToSettledMs, facts.lagP99Ms, cpuSeconds, own1 - own0, windowSeconds, backlogEnd,
                 firstQuarter, lastQuarter, dropped, unanswered, failures, timeline.json(warmup, stepSeconds, rate),
-                disk1.bytesPerPaymentSince(disk0, facts.settled), checkpoint);
+                disk1.bytesPerPaymentSince(disk0, facts.settled), checkpoint, queries);
     }
 
     /**

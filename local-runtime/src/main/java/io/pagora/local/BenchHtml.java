@@ -115,6 +115,8 @@ final class BenchHtml {
         table.append("</tr>\n");
         row(table, results, "disk_bytes_per_payment", "disk bytes per payment: ");
         row(table, results, "postgresql_checkpoint", "PostgreSQL checkpoint forced in the window: ");
+        row(table, results, "query_payment", "GET /payments/{id} during the window: ");
+        row(table, results, "query_statement", "GET /accounts/{id}/statement during the window: ");
         table.append("<tr><td>valid</td>");
         results.forEach(r -> table.append("<td>").append(r.path("valid").asBoolean(false) ? "VALID" : "INVALID").append("</td>"));
         return table.append("</tr>\n</table>\n").toString();

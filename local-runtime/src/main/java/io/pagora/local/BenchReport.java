@@ -64,6 +64,7 @@ final class BenchReport {
         json.put("dropped", step.dropped());
         json.put("disk_bytes_per_payment", step.diskBytesPerPayment());
         json.put("postgresql_checkpoint", Map.of("at_s", step.checkpoint().atSecond, "took_s", round(step.checkpoint().seconds())));
+        step.queries().forEach((kind, figures) -> json.put("query_" + kind.name().toLowerCase(Locale.ROOT), figures.json()));
         json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "memory_mib", memoryMib()));
         if (settings.findMax()) {
             List<Map<String, Object>> stepJson = new ArrayList<>();
@@ -133,6 +134,8 @@ final class BenchReport {
         }
         out.add(String.format(Locale.ROOT, "  checkpoint         forced at second %d (in the window), took %.1f s",
                 step.checkpoint().atSecond, step.checkpoint().seconds()));
+        step.queries().forEach((kind, figures) -> out.add(String.format(Locale.ROOT,
+                "  %-18s %s", kind == QueryProbe.Kind.PAYMENT ? "GET /payments/{id}" : "GET statement", figures.line())));
         out.add(String.format(Locale.ROOT, "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
                 projectedRate(step), Runtime.getRuntime().availableProcessors()));
         out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));
@@ -154,7 +157,7 @@ final class BenchReport {
         return -1;
     }
 
-    private static double round(double value) {
+    static double round(double value) {
         return Double.isFinite(value) ? Math.round(value * 10) / 10.0 : -1;
     }
 

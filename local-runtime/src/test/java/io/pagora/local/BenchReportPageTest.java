@@ -91,7 +91,9 @@ class BenchReportPageTest {
                 .contains("<td>settled /s</td><td>8,843</td>").contains("<td>platform CPU µs per settled payment</td><td>190.9</td>")
                 .contains("CPU µs per settled payment: postgresql</td><td>67.5</td>")
                 .contains("disk bytes per payment: at_rest_total</td><td>2,345.6</td>")
-                .contains("PostgreSQL checkpoint forced in the window: took_s</td><td>2.3</td>");
+                .contains("PostgreSQL checkpoint forced in the window: took_s</td><td>2.3</td>")
+                .contains("GET /payments/{id} during the window: p99_ms</td><td>31.4</td>")
+                .contains("GET /accounts/{id}/statement during the window: p99_ms</td><td>48.5</td>");
         assertThat(page).as("uPlot is inlined, not fetched").contains("uPlot").doesNotContain("<script src")
                 .doesNotContain("<link ").doesNotContainPattern("(src|href)=\"https?:");
         JsonNode embedded = JSON.readTree(embeddedResults(page)).get(0);
@@ -143,6 +145,8 @@ class BenchReportPageTest {
              "bank_simulator_cpu_us_per_payment":21.2,"load_generator_cpu_share":0.085,"valid":false,"invariants_pass":true,
              "gate_failures":["backlog growing <fast></fast>"],"window_s":120.0,"backlog_at_window_end":435079,
              "disk_bytes_per_payment":{"kafka":1200.5,"at_rest_total":2345.6},"postgresql_checkpoint":{"at_s":60,"took_s":2.3},
+             "query_payment":{"n":240,"failed":0,"p50_ms":7.0,"p99_ms":31.4,"max_ms":40.2},
+             "query_statement":{"n":240,"failed":0,"p50_ms":6.5,"p99_ms":48.5,"max_ms":52.0},
              "timeline":{"t_s":[1,2],"window_from_s":1,"window_to_s":2,"offered_per_s":12000.0,
                "accepted_per_s":[11000.0,12000.0],"final_per_s":[9000.0,8800.0],"backlog":[2000,5200],
                "accept_p50_ms":[80.0,-1.0],"accept_p99_ms":[600.0,-1.0],"cpu_cores":{"payment-api":[0.4,0.5]}}}

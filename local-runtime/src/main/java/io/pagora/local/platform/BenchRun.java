@@ -155,6 +155,7 @@ final class BenchRun {
         Console.say("bench on the %s ledger: results in %s", ledger, directory);
         List<String> arguments = new ArrayList<>(List.of("--accounts=" + platform.layout.accounts(),
                 "--out-dir=" + directory, "--api-url=" + platform.serviceUrl("payment-api", ""),
+                "--reporting-url=" + platform.serviceUrl("reporting-service", ""),
                 "--tls-dir=" + platform.layout.tls(), "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER,
                 "--db-password=" + Postgres.PASSWORD, "--ledger-backend=" + ledger,
                 "--tigerbeetle-addresses=" + Platform.TIGERBEETLE, "--clock-ticks=" + Demo.clockTicks(),
