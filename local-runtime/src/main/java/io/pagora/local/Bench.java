@@ -282,7 +282,6 @@ public final class Bench {
             }
         }
         Check.that(cpu0 != null && wall0 != null && probe != null, "the window's start was read");
-        Map<QueryProbe.Kind, QueryProbe.Figures> queries = probe.stop();
         Map<String, Double> cpu1 = cpu.seconds(settings.components());
         double own1 = cpu.ownSeconds();
         Instant wall1 = Instant.now();
@@ -290,6 +289,8 @@ public final class Bench {
         long finalAtEnd = finalCount() - final0;
         long backlogEnd = (acceptedAtEnd - accepted0) - finalAtEnd;
         DiskUsage.Snapshot disk1 = disk.snapshot();
+        // After the window's CPU and wall readings: stopping the probe must not lengthen the measured window.
+        Map<QueryProbe.Kind, QueryProbe.Figures> queries = probe.stop();
         Map<String, Double> cpuAtEnd = new LinkedHashMap<>(cpu1);
         cpuAtEnd.put(LOAD_GENERATOR, own1);
         timeline.sample(stepSeconds, acceptedAtEnd - accepted0, finalAtEnd, backlogEnd, cpuAtEnd);

@@ -122,11 +122,15 @@ final class QueryProbe {
         thread = Thread.ofPlatform().name("bench-query-probe").daemon().start(this::run);
     }
 
-    /** Stops it and returns each kind's figures; waits for the query under way (at most {@link #TIMEOUT}). */
+    /**
+     * Stops it and returns each kind's figures: the query under way is interrupted (counted neither as an answer nor
+     * as a failure), and the wait for it is bounded.
+     */
     Map<Kind, Figures> stop() throws InterruptedException {
         stopped.set(true);
         thread.interrupt();
         Check.that(thread.join(TIMEOUT.plusSeconds(5)), "the query probe stopped");
+        clients.values().forEach(HttpClient::close); // a --find-max run makes a probe per step
         Map<Kind, Figures> figures = new LinkedHashMap<>();
         synchronized (latenciesMs) {
             latenciesMs.forEach((kind, values) -> {
@@ -165,7 +169,7 @@ final class QueryProbe {
         try {
             return sample();
         } catch (SQLException e) {
-            say("query probe: no payments sampled from the read model (" + e + ")");
+            Bench.say("query probe: no payments sampled from the read model (" + e + ")");
             return List.of();
         }
     }
@@ -219,9 +223,5 @@ final class QueryProbe {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static void say(String line) {
-        Bench.say(line);
     }
 }
