@@ -32,7 +32,11 @@ export const config = Object.freeze({
   scenario,
   // Targets. Loopback only unless ALLOW_REMOTE=1: the suite creates banks and moves (test) money.
   // payment-api and reporting-service speak mutual TLS only; clearing-service has no participant API.
-  apiUrl: url('API_URL', __ENV.BASE_URL || 'https://127.0.0.1:8080'),
+  // API_URL may list several payment-api instances (comma-separated, the scaled platform's two): each VU sends to
+  // one (by VU number) and, when its instance does not answer at all, sends the same request (same key: an
+  // idempotent replay) to the next (lib/payments.js).
+  apiUrls: urls('API_URL', __ENV.BASE_URL || 'https://127.0.0.1:8080'),
+  apiUrl: pick(urls('API_URL', __ENV.BASE_URL || 'https://127.0.0.1:8080')),
   reportingUrl: url('REPORTING_URL', 'https://127.0.0.1:8082'),
   clearingUrl: url('CLEARING_URL', 'http://127.0.0.1:8081'),
   // Identity (lib/identity.js): the participant this run is (operator | ispb-NNNNNNNN; empty: the first
@@ -122,7 +126,7 @@ if (config.scenario === 'stress' && config.maxRate < config.startRate) {
 if (config.maxVUs < config.preAllocatedVUs) {
   throw new Error(`MAX_VUS (${config.maxVUs}) must be at least PRE_VUS (${config.preAllocatedVUs})`);
 }
-for (const [name, target] of [['API_URL', config.apiUrl], ['REPORTING_URL', config.reportingUrl],
+for (const [name, target] of [...config.apiUrls.map((api) => ['API_URL', api]), ['REPORTING_URL', config.reportingUrl],
   ['CLEARING_URL', config.clearingUrl]]) {
   if (!config.allowRemote && !isLoopback(target)) {
     throw new Error(`${name}=${target} is not a loopback address (127.0.0.0/8, localhost, [::1]); `
@@ -161,6 +165,15 @@ function url(name, fallback) {
     throw new Error(`${name} must be scheme://host:port without a path, got '${value}'`);
   }
   return value;
+}
+
+function urls(name, fallback) {
+  return text(name, fallback).split(',').map((one, i) => url(`${name}[${i}]`, one));
+}
+
+// This VU's instance: VUs spread over the instances (__VU is 0 in setup and teardown).
+function pick(list) {
+  return list[(typeof __VU === 'number' ? __VU : 0) % list.length];
 }
 
 function int(name, fallback, min, max) {

@@ -187,21 +187,38 @@ function finishBatch(payments, ids, batchIndex, acceptedAtMs, tags) {
 }
 
 function post(key, body, expected, tags) {
-  return http.post(`${config.apiUrl}/payments`, body, {
+  return failover((api) => http.post(`${api}/payments`, body, {
     headers: Object.assign({ 'Idempotency-Key': key }, JSON_HEADERS),
     timeout: `${config.requestTimeoutSeconds}s`,
     responseCallback: expected,
     tags: Object.assign({ name: 'POST /payments' }, tags),
-  });
+  }));
 }
 
 function postBatch(items, tags) {
-  return http.post(`${config.apiUrl}/payments/batch`, JSON.stringify({ payments: items }), {
+  return failover((api) => http.post(`${api}/payments/batch`, JSON.stringify({ payments: items }), {
     headers: JSON_HEADERS,
     timeout: `${config.requestTimeoutSeconds}s`,
     responseCallback: BATCH_OK,
     tags: Object.assign({ name: 'POST /payments/batch' }, tags),
-  });
+  }));
+}
+
+// With several payment-api instances (API_URL's list), a call no instance answered at all (status 0: refused, reset,
+// timed out) goes once to each other instance, as a client behind a load balancer would see it. Every payment carries
+// its idempotency key, so a call that did arrive before its connection broke is replayed, never paid twice.
+// A retry answered 429 or 5xx says nothing of the first attempt, which may have arrived: the call stays unanswered
+// (its payment may exist), never counted as refused.
+function failover(send) {
+  const res = send(config.apiUrl);
+  const first = config.apiUrls.indexOf(config.apiUrl);
+  for (let step = 1; res.status === 0 && step < config.apiUrls.length; step++) {
+    const again = send(config.apiUrls[(first + step) % config.apiUrls.length]);
+    if (again.status !== 0 && again.status !== 429 && again.status < 500) {
+      return again;
+    }
+  }
+  return res;
 }
 
 // Records a POST /payments answer; returns the payment id of a 202, else null.

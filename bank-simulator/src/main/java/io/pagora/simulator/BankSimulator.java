@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * {@code POST /banks/{ispb}/up|down|slow?ms=N} to switch one bank's behaviour at runtime.
  *
  * <pre>
- * java -jar bank-simulator.jar --switch=https://127.0.0.1:8080 --tls=var/tls --banks=10001111,10002222
+ * java -jar bank-simulator.jar --switch=https://127.0.0.1:8080[,https://127.0.0.1:8180] --tls=var/tls --banks=10001111,10002222
  *      [--accept=0.95] [--refuse=0.05] [--latency-ms=0] [--jitter-ms=0] [--control-port=8090]
  * </pre>
  */
@@ -34,7 +35,8 @@ public final class BankSimulator {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
-        URI switchUri = URI.create(required(options, "switch"));
+        // One or more payment-api instances, comma-separated: bank i starts on instance i mod their number.
+        List<URI> switchUris = java.util.Arrays.stream(required(options, "switch").split(",")).map(URI::create).toList();
         Path tls = Path.of(required(options, "tls"));
         Behaviour behaviour = new Behaviour(number(options, "accept", 0.95), number(options, "refuse", 0.05),
                 (long) number(options, "latency-ms", 0), (long) number(options, "jitter-ms", 0), Behaviour.Mode.UP, 0);
@@ -45,14 +47,14 @@ public final class BankSimulator {
                 throw new IllegalArgumentException("an ISPB is 8 digits: " + ispb);
             }
             Path identity = tls.resolve("participants").resolve("ispb-" + ispb);
-            SwitchClient client = new SwitchClient(switchUri, ispb, PemTls.mutual(Path.of(identity + ".crt"),
+            SwitchClient client = new SwitchClient(switchUris, banks.size(), ispb, PemTls.mutual(Path.of(identity + ".crt"),
                     Path.of(identity + ".key"), tls.resolve("ca.crt")), Duration.ofSeconds(30));
             banks.put(ispb, new SimulatedBank(ispb, client, behaviour, metrics));
         }
         HttpServer control = control((int) number(options, "control-port", 8090), banks, metrics);
         banks.values().forEach(SimulatedBank::start);
         log.info("bank simulator started: {} banks {} answering {} at {} ({}), control on 127.0.0.1:{}", banks.size(),
-                banks.keySet(), switchUri, behaviour, "accept/refuse/none", control.getAddress().getPort());
+                banks.keySet(), switchUris, behaviour, "accept/refuse/none", control.getAddress().getPort());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             banks.values().forEach(SimulatedBank::stop);

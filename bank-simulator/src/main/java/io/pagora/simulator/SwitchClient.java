@@ -15,6 +15,11 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * One bank's HTTPS client of the switch, as docs/participants.md describes the protocol: pull the stream, follow
  * {@code PI-Pull-Next}, post answers in batches. Mutual TLS with the bank's own certificate. Every call has a deadline.
+ *
+ * <p>The switch may have several payment-api instances (the scaled platform's two): the bank uses one, and when a call to
+ * it fails on the way (refused, reset, timed out) moves to the next for every later call. Its stream's token belongs
+ * to the instance that issued it, so the reader then starts a new stream there: what was not acknowledged comes again
+ * (and is dropped by id), nothing is lost (docs/participants.md).
  */
 final class SwitchClient {
 
@@ -38,12 +43,22 @@ final class SwitchClient {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     private final HttpClient http;
-    private final URI base;
+    private final List<URI> bases;
+    private final java.util.concurrent.atomic.AtomicInteger current;
     private final String ispb;
     private final Duration timeout;
 
     SwitchClient(URI base, String ispb, SSLContext tls, Duration timeout) {
-        this.base = base;
+        this(List.of(base), 0, ispb, tls, timeout);
+    }
+
+    /** @param preferred the instance this bank starts on (banks spread over the instances) */
+    SwitchClient(List<URI> bases, int preferred, String ispb, SSLContext tls, Duration timeout) {
+        if (bases.isEmpty() || bases.size() > 16) {
+            throw new IllegalArgumentException("1..16 switch instances: " + bases);
+        }
+        this.bases = List.copyOf(bases);
+        this.current = new java.util.concurrent.atomic.AtomicInteger(Math.floorMod(preferred, bases.size()));
         this.ispb = ispb;
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1)
@@ -55,8 +70,9 @@ final class SwitchClient {
     }
 
     Pulled pull(String path) throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).GET().build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        int used = current.get();
+        HttpResponse<byte[]> response = send(used, HttpRequest.newBuilder(bases.get(used).resolve(path)).timeout(timeout)
+                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
         String next = response.headers().firstValue("PI-Pull-Next").orElse(null);
         return switch (response.statusCode()) {
             case 200 -> new Pulled(200, messagesOf(response.body()), next);
@@ -71,15 +87,36 @@ final class SwitchClient {
     }
 
     void close(String path) throws IOException, InterruptedException {
-        http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).DELETE().build(),
+        int used = current.get();
+        send(used, HttpRequest.newBuilder(bases.get(used).resolve(path)).timeout(timeout).DELETE().build(),
                 HttpResponse.BodyHandlers.discarding());
     }
 
     /** Posts a batch of answers (JSON built by the caller); returns the status and body. */
     HttpResponse<String> answer(String json) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(base.resolve("/participants/" + ispb + "/answers")).timeout(timeout)
-                        .header("Content-Type", "application/json")
+        int used = current.get();
+        return send(used, HttpRequest.newBuilder(bases.get(used).resolve("/participants/" + ispb + "/answers"))
+                        .timeout(timeout).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The instance this bank calls now. */
+    URI base() {
+        return bases.get(current.get());
+    }
+
+    /**
+     * A call that failed on the way moves the bank to the next instance; calls failing together on the same instance
+     * move it once (the first to fail wins the compare-and-set).
+     */
+    private <T> HttpResponse<T> send(int used, HttpRequest request, HttpResponse.BodyHandler<T> body)
+            throws IOException, InterruptedException {
+        try {
+            return http.send(request, body);
+        } catch (IOException failed) {
+            current.compareAndSet(used, (used + 1) % bases.size());
+            throw failed;
+        }
     }
 }

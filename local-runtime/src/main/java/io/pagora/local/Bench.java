@@ -103,7 +103,10 @@ public final class Bench {
         Options options = new Options(args);
         Path accountsFile = options.path("accounts");
         Path outDir = options.path("out-dir");
-        URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
+        // payment-api's instances, comma-separated (the scaled platform's two): the load's banks are spread over them.
+        List<URI> apis = java.util.Arrays.stream(options.string("api-url", "https://127.0.0.1:8080").split(","))
+                .map(URI::create).toList();
+        URI api = apis.getFirst();
         URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
         LocalTls tls = LocalTls.of(options);
         String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
@@ -154,8 +157,8 @@ public final class Bench {
             System.exit(exit);
         }
         try (HikariDataSource dataSource = new HikariDataSource(config);
-                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), api, tls, customers,
-                        acceptedLog, inFlightMax)) {
+                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), apis, tls, customers,
+                        java.util.Set.of(), acceptedLog, inFlightMax)) {
             Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks), new DiskUsage(dataSource, dataDirs),
                     () -> new QueryProbe(reporting, tls, customers, dataSource));
             exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings, bootstrap);

@@ -59,7 +59,6 @@ final class LoadGenerator implements AutoCloseable {
 
     private final Mode mode;
     private final int batchSize;
-    private final URI uri;
     private final List<Id128> customers;
     private final String runId;
     /**
@@ -97,29 +96,40 @@ final class LoadGenerator implements AutoCloseable {
 
     LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Path acceptedLog,
             int inFlightMax) throws IOException {
-        this(mode, batchSize, apiUrl, tls, customers, Set.of(), acceptedLog, inFlightMax);
+        this(mode, batchSize, List.of(apiUrl), tls, customers, Set.of(), acceptedLog, inFlightMax);
+    }
+
+    LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Set<BankId> payingBanks,
+            Path acceptedLog, int inFlightMax) throws IOException {
+        this(mode, batchSize, List.of(apiUrl), tls, customers, payingBanks, acceptedLog, inFlightMax);
     }
 
     /**
      * @param payingBanks the banks whose customers pay (each call is sent by one of them); empty: every bank's.
      *     Payees are drawn from every customer either way.
+     * @param apiUrls payment-api's instances: bank i sends to instance i mod their number (the scaled platform's two
+     *     share the banks, as a load balancer pinning each bank's connections would)
      */
-    LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Set<BankId> payingBanks,
-            Path acceptedLog, int inFlightMax) throws IOException {
+    LoadGenerator(Mode mode, int batchSize, List<URI> apiUrls, LocalTls tls, List<Id128> customers,
+            Set<BankId> payingBanks, Path acceptedLog, int inFlightMax) throws IOException {
+        Check.that(!apiUrls.isEmpty() && apiUrls.size() <= 16, "1..16 payment-api instances");
         Check.that(batchSize >= 1 && batchSize <= 1000, "batch size 1..1000");
         Check.that(customers.size() >= 2, "at least two customers to pay between");
         Check.that(inFlightMax >= 1 && inFlightMax <= 100_000, "in-flight bound 1..100000");
         this.mode = mode;
         this.batchSize = mode == Mode.SINGLE ? 1 : batchSize;
-        this.uri = LocalTls.requireHttps(apiUrl).resolve(mode == Mode.SINGLE ? "/payments" : "/payments/batch");
+        String path = mode == Mode.SINGLE ? "/payments" : "/payments/batch";
+        List<URI> uris = apiUrls.stream().map(api -> LocalTls.requireHttps(api).resolve(path)).toList();
         this.customers = List.copyOf(customers);
         this.customerHex = customers.stream().map(id -> id.toString().getBytes(StandardCharsets.US_ASCII))
                 .toArray(byte[][]::new);
         this.runId = Long.toString(System.currentTimeMillis(), 36);
         Map<BankId, int[]> byBank = customersByBank(this.customers);
         this.customersOfBank = byBank.values().toArray(int[][]::new);
-        this.clients = byBank.keySet().stream()
-                .map(bank -> new WireClient(tls.bank(bank), uri, CONNECTIONS_PER_BANK_MAX, inFlightMax))
+        List<BankId> bankOrder = List.copyOf(byBank.keySet());
+        this.clients = IntStream.range(0, bankOrder.size())
+                .mapToObj(i -> new WireClient(tls.bank(bankOrder.get(i)), uris.get(i % uris.size()), CONNECTIONS_PER_BANK_MAX,
+                        inFlightMax))
                 .toArray(WireClient[]::new);
         this.bankOfCustomer = new int[customers.size()];
         for (int bank = 0; bank < customersOfBank.length; bank++) {

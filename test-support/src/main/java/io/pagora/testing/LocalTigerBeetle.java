@@ -269,7 +269,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
         throw new IllegalStateException("unreachable: the last attempt returns or throws");
     }
 
-    private static void run(List<String> command, Path log) {
+    static void run(List<String> command, Path log) {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             if (!process.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -290,7 +290,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
     }
 
     /** True once the port accepts a connection; false if the process exits or the start timeout passes. */
-    private static boolean awaitPort(Process process, int port) {
+    static boolean awaitPort(Process process, int port) {
         long deadlineNanos = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadlineNanos) {
             if (!process.isAlive()) {
@@ -306,7 +306,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
         return false;
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -314,7 +314,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
         }
     }
 
-    private static void stopProcess(Process process) {
+    static void stopProcess(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -325,7 +325,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path directory) {
+    static void deleteTree(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {

@@ -181,8 +181,16 @@ public final class Pagora implements AutoCloseable {
 
     /** Starts (or restarts) clearing-service with the test's own receiving bank (clearing's "provided" bank). */
     public ConfigurableApplicationContext startClearingWithBank(ReceivingBank bank) {
-        return startClearing(context -> ((GenericApplicationContext) context).registerBean("testReceivingBank",
-                ReceivingBank.class, () -> bank), "provided");
+        return startClearingWithBank(bank, context -> {});
+    }
+
+    /** The same; {@code initializer} may add beans of this instance's own (e.g. a consumer factory customizer). */
+    public ConfigurableApplicationContext startClearingWithBank(ReceivingBank bank,
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+        return startClearing(context -> {
+            ((GenericApplicationContext) context).registerBean("testReceivingBank", ReceivingBank.class, () -> bank);
+            initializer.initialize(context);
+        }, "provided");
     }
 
     private ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer,

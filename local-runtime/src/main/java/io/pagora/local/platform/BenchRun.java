@@ -154,14 +154,15 @@ final class BenchRun {
         Platform.createDirectories(directory);
         Console.say("bench on the %s ledger: results in %s", ledger, directory);
         List<String> arguments = new ArrayList<>(List.of("--accounts=" + platform.layout.accounts(),
-                "--out-dir=" + directory, "--api-url=" + platform.serviceUrl("payment-api", ""),
+                "--out-dir=" + directory, "--api-url=" + platform.serviceUrls("payment-api"),
                 "--reporting-url=" + platform.serviceUrl("reporting-service", ""),
                 "--tls-dir=" + platform.layout.tls(), "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER,
                 "--db-password=" + Postgres.PASSWORD, "--ledger-backend=" + ledger,
-                "--tigerbeetle-addresses=" + Platform.TIGERBEETLE, "--clock-ticks=" + Demo.clockTicks(),
-                "--bootstrap-servers=" + Platform.KAFKA, "--components=" + platform.componentPids(),
-                "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle") + ",kafka="
-                        + platform.layout.var().resolve("kafka")));
+                "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(), "--clock-ticks=" + Demo.clockTicks(),
+                "--bootstrap-servers=" + platform.kafkaBootstrap(), "--components=" + platform.componentPids(),
+                "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle") + platform.runningTopology()
+                        .kafka().stream().map(node -> "," + node.name() + "=" + platform.layout.var().resolve(node.name()))
+                        .collect(java.util.stream.Collectors.joining())));
         arguments.addAll(options);
         Process bench = platform.tools.start(List.of("-Xms512m", "-Xmx12g", "--enable-native-access=ALL-UNNAMED"),
                 "bench", arguments, null, platform.layout.log("bench"));

@@ -202,9 +202,9 @@ final class Chaos {
                 "--accounts=" + layout.accounts(), "--fault-start-epoch-ms=" + faultStartMs,
                 "--fault-end-epoch-ms=" + faultEndMs, "--load-done-file=" + done,
                 "--final-wait-seconds=" + settings.integer("CHAOS_FINAL_WAIT_SECONDS"),
-                "--offered-payments=" + (long) rate * (before + after), "--bootstrap-servers=" + Platform.KAFKA,
+                "--offered-payments=" + (long) rate * (before + after), "--bootstrap-servers=" + platform.kafkaBootstrap(),
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + ledger, "--tigerbeetle-addresses=" + Platform.TIGERBEETLE));
+                "--ledger-backend=" + ledger, "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()));
         if (scenario.equals("kafka-outage")) {
             arguments.addAll(List.of("--planted-file=" + directory.resolve(scenario + ".planted"),
                     "--reporting-url=" + platform.serviceUrl("reporting-service", ""), "--tls-dir=" + layout.tls()));
@@ -251,7 +251,7 @@ final class Chaos {
             }
             case "poison" -> {
                 Console.say("FAULT: malformed records into every consumed topic (local-runtime poison)");
-                if (platform.tools.run(List.of(), "poison", List.of("--bootstrap-servers=" + Platform.KAFKA), null,
+                if (platform.tools.run(List.of(), "poison", List.of("--bootstrap-servers=" + platform.kafkaBootstrap()), null,
                         layout.log("chaos-check")) != 0) {
                     throw Console.fail("the poison producer failed (log: %s)", layout.log("chaos-check"));
                 }

@@ -95,7 +95,8 @@ final class Demo {
             return 0;
         }
         int warmupSeconds = settings.integer("WARMUP_SECONDS");
-        int rate = settings.integer("RATE");
+        // The scaled platform is fourteen processes on the same cores: its demo offers half the single one's rate.
+        int rate = settings.integer(platform.runningTopology().scaled() ? "SCALED_RATE" : "RATE");
         Console.say("sending with k6 (%s, k6/pagora.js SCENARIO=load): a %ds warm-up up to %d/s (not judged), then %d"
                 + " payments at %d/s, duplicates %s, key re-uses %s, insufficient funds %s (log %s)", k6.get().binary(),
                 warmupSeconds, rate, payments, rate, settings.text("DUP_SHARE"), settings.text("CONFLICT_SHARE"),
@@ -182,9 +183,9 @@ final class Demo {
 
     private int report() {
         List<String> arguments = new ArrayList<>(List.of("--accounts=" + layout.accounts(), "--accepted=" + answers(),
-                "--k6-summary=" + layout.demo().resolve("k6-summary.json"), "--bootstrap-servers=" + Platform.KAFKA,
+                "--k6-summary=" + layout.demo().resolve("k6-summary.json"), "--bootstrap-servers=" + platform.kafkaBootstrap(),
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + Platform.TIGERBEETLE,
+                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(),
                 "--html=" + layout.demo().resolve("report.html")));
         Path before = layout.demo().resolve("cpu-before.txt");
         Path after = layout.demo().resolve("cpu-after.txt");

@@ -76,7 +76,7 @@ final class K6 {
         Map<String, String> variables = new LinkedHashMap<>();
         variables.put("TLS_DIR", platform.layout.tls().toString());
         variables.put("SCENARIO", "load");
-        variables.put("API_URL", platform.serviceUrl("payment-api", ""));
+        variables.put("API_URL", platform.serviceUrls("payment-api"));
         variables.put("REPORTING_URL", platform.serviceUrl("reporting-service", ""));
         variables.put("CLEARING_URL", platform.serviceUrl("clearing-service", ""));
         variables.put("ACCOUNTS_FILE", platform.layout.accounts().toString());

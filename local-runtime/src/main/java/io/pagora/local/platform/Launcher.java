@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Launcher {
 
+    /** The commands that start a platform, and so may start the scaled one (docs/scale-out.md). */
+    static final List<String> SCALABLE = List.of("demo", "bench", "chaos", "up");
     static final List<String> COMMANDS = List.of("demo", "bench", "chaos", "up", "certs", "down", "status", "verify",
             "logs", "walkthrough", "clean", "help");
 
@@ -51,6 +53,14 @@ public final class Launcher {
         }
         if (!COMMANDS.contains(command) && !command.equals("--help") && !command.equals("-h")) {
             throw Console.fail("unknown command '%s' (%s)", command, String.join("|", COMMANDS));
+        }
+        if (options.contains("--scale")) {
+            if (!SCALABLE.contains(command)) {
+                throw Console.fail("--scale is an option of %s, not of %s", String.join(", ", SCALABLE), command);
+            }
+            List<String> rest = new java.util.ArrayList<>(List.of(command));
+            options.stream().filter(option -> !option.equals("--scale")).forEach(rest::add);
+            return new Launcher(platform.with(platform.settings.with("PAGORA_SCALE", "1"))).run(rest);
         }
         platform.settings.validate();
         Platform.createDirectories(platform.layout.run());
@@ -161,11 +171,11 @@ public final class Launcher {
         platform.certs().ensure(Load.accounts(platform.layout.accounts(), "bank").stream().map(Long::parseLong).toList());
         int status = platform.tools.run(List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"), "verify", List.of(
                 "--accounts=" + platform.layout.accounts(), "--accepted=" + platform.layout.demo().resolve("k6-answers.log"),
-                "--bootstrap-servers=" + Platform.KAFKA,
+                "--bootstrap-servers=" + platform.kafkaBootstrap(),
                 "--in-flight-seconds=" + platform.settings.integer("VERIFY_IN_FLIGHT_SECONDS"),
                 "--account-pages-max=" + platform.settings.integer("VERIFY_ACCOUNT_PAGES_MAX"),
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + Platform.TIGERBEETLE),
+                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()),
                 null, platform.layout.log("verify"));
         if (status != 0) {
             System.err.println(Supervisor.tail(platform.layout.log("verify"), 5));

@@ -39,8 +39,6 @@ final class Platform {
     static final int KAFKA_CONTROLLER_PORT = 9093;
     static final int TIGERBEETLE_PORT = 3000;
     static final int PROMETHEUS_PORT = 9090;
-    static final String KAFKA = Layout.HOST + ":" + KAFKA_PORT;
-    static final String TIGERBEETLE = Layout.HOST + ":" + TIGERBEETLE_PORT;
     /** The TigerBeetle server release this project is tested with (docs/testing.md: server and client). */
     static final String TIGERBEETLE_VERSION = "0.16.78";
     private static final int READY_SECONDS = 120;
@@ -87,8 +85,39 @@ final class Platform {
         return TLS_SERVICES.contains(service) && runningTransport().equals("tls");
     }
 
+    /** The first instance's URL: the launcher's own calls (seeding, the verifier, health of the platform). */
     String serviceUrl(String service, String path) {
-        return (usesTls(service) ? "https" : "http") + "://" + Layout.HOST + ":" + SERVICE_PORT.get(service) + path;
+        return instanceUrl(service, SERVICE_PORT.get(service), path);
+    }
+
+    /** Every instance's URL, comma-separated: what k6, the bench and the bank simulator spread their calls over. */
+    String serviceUrls(String service) {
+        return String.join(",", runningTopology().instances(service, SERVICE_PORT.get(service)).stream()
+                .map(instance -> instanceUrl(service, instance.port(), "")).toList());
+    }
+
+    private String instanceUrl(String service, int port, String path) {
+        return (usesTls(service) ? "https" : "http") + "://" + Layout.HOST + ":" + port + path;
+    }
+
+    // ------------------------------------------------------------------------------------- topology
+
+    /** The topology {@code up} starts: PAGORA_SCALE=1 (the commands' {@code --scale}) or one of everything. */
+    Topology requestedTopology() {
+        return settings.flag("PAGORA_SCALE") ? Topology.SCALED : Topology.SINGLE;
+    }
+
+    /** The topology the running platform was started with (one of everything when none runs). */
+    Topology runningTopology() {
+        return Postgres.read(layout.state("topology")).map(Topology::named).orElseGet(this::requestedTopology);
+    }
+
+    String kafkaBootstrap() {
+        return runningTopology().kafkaBootstrap();
+    }
+
+    String tigerBeetleAddresses() {
+        return runningTopology().tigerBeetleAddresses();
     }
 
     String ledgerBackend() {
@@ -116,7 +145,8 @@ final class Platform {
                     + " only, never for a measurement");
         }
         if (backend.equals("tigerbeetle")) {
-            Console.banner("LEDGER: TigerBeetle (%s) on %s".formatted(settings.text("TIGERBEETLE_BIN"), TIGERBEETLE));
+            Console.banner("LEDGER: TigerBeetle (%s) on %s".formatted(settings.text("TIGERBEETLE_BIN"),
+                    requestedTopology().tigerBeetleAddresses()));
         } else {
             Console.banner("LEDGER: PostgreSQL (schema 'ledger' in database %s) -- set TIGERBEETLE_BIN for TigerBeetle"
                     .formatted(Postgres.DATABASE));
@@ -126,6 +156,18 @@ final class Platform {
             throw Console.fail("the running platform uses the %s ledger: run 'infra/local/pagora down' first", running.get());
         }
         Postgres.write(layout.state("ledger-backend"), backend);
+        Topology topology = requestedTopology();
+        if (Files.exists(layout.state("topology")) && !runningTopology().equals(topology) && anyRunning()) {
+            throw Console.fail("the running platform is %s: run 'infra/local/pagora down' first", runningTopology().name());
+        }
+        requireDataOf(topology);
+        Postgres.write(layout.state("topology"), topology.name());
+        if (topology.scaled()) {
+            Console.banner(("SCALED: %d Kafka nodes (topics replicated %d times, min.insync.replicas %d), %d TigerBeetle"
+                    + " replicas, %d instances of each service (docs/scale-out.md)").formatted(topology.kafkaNodes(),
+                    topology.replicationFactor(), topology.minInsyncReplicas(), topology.tigerBeetleReplicas(),
+                    topology.serviceInstances()));
+        }
         postgres.start();
         startKafka();
         if (backend.equals("tigerbeetle")) {
@@ -137,69 +179,142 @@ final class Platform {
         printEndpoints();
     }
 
+    /**
+     * The data under var/ belongs to the topology that wrote it: a single Kafka node's log is not a quorum member's, a
+     * one-replica TigerBeetle file is not a cluster's. Starting the other topology on it is refused, with the way out.
+     */
+    private void requireDataOf(Topology topology) {
+        Path marker = layout.var().resolve("data-topology");
+        boolean anyData = Files.exists(layout.var().resolve("kafka").resolve("logs").resolve("meta.properties"))
+                || Files.exists(layout.var().resolve("tigerbeetle").resolve("0_0.tigerbeetle"));
+        String written = Postgres.read(marker).orElse(anyData ? Topology.SINGLE.name() : topology.name());
+        if (!written.equals(topology.name())) {
+            throw Console.fail("the data under %s is the %s platform's: start it as it was (%s), or remove the data"
+                    + " ('infra/local/pagora clean') first", layout.var(), written,
+                    written.equals("scaled") ? "with --scale" : "without --scale");
+        }
+        Postgres.write(marker, topology.name());
+    }
+
     Certs certs() {
         return new Certs(layout.tls());
     }
 
+    /**
+     * Every Kafka node of the topology, launched together (a quorum elects its leader only once a majority runs),
+     * then each waited for. Nodes of a quorum share a cluster id, chosen when their data is new.
+     */
     void startKafka() {
-        if (supervisor.alive("kafka")) {
-            Console.say("Kafka already running");
-            return;
+        Topology topology = runningTopology();
+        String clusterId = topology.kafkaNodes() == 1 ? "" : kafkaClusterId();
+        Map<String, Long> launched = new LinkedHashMap<>();
+        for (Topology.Instance node : topology.kafka()) {
+            if (supervisor.alive(node.name())) {
+                Console.say("%s already running", node.name());
+                continue;
+            }
+            launched.put(node.name(), startKafkaNode(topology, node, clusterId));
         }
-        Supervisor.requireFreePort("kafka", KAFKA_PORT);
-        Supervisor.requireFreePort("kafka-controller", KAFKA_CONTROLLER_PORT);
-        Console.say("starting Kafka (KRaft, local-runtime LocalKafka) on %s, data %s", KAFKA, layout.var().resolve("kafka"));
-        Supervisor.Launched launched = supervisor.launch("kafka", tools.command(List.of("-Xms256m", "-Xmx1g"), "kafka",
-                List.of("--data-dir=" + layout.var().resolve("kafka"), "--port=" + KAFKA_PORT,
-                        "--controller-port=" + KAFKA_CONTROLLER_PORT)), Map.of(), true);
-        supervisor.waitForLogLine("kafka", launched.logOffset(), "LocalKafka: ready", READY_SECONDS);
+        launched.forEach((name, logOffset) -> supervisor.waitForLogLine(name, logOffset, "LocalKafka: ready", READY_SECONDS));
     }
 
+    /** Starts one Kafka node (also chaos's restart of a killed one); returns its log's offset before the start. */
+    long startKafkaNode(Topology topology, Topology.Instance node, String clusterId) {
+        Supervisor.requireFreePort(node.name(), node.port());
+        Supervisor.requireFreePort(node.name() + "-controller", node.port() + 1);
+        Path data = layout.var().resolve(node.name());
+        Console.say("starting %s (KRaft node %d of %d, local-runtime LocalKafka) on %s:%d, data %s", node.name(),
+                node.index(), topology.kafkaNodes(), Layout.HOST, node.port(), data);
+        List<String> arguments = new ArrayList<>(List.of("--data-dir=" + data, "--port=" + node.port(),
+                "--controller-port=" + (node.port() + 1)));
+        if (topology.kafkaNodes() > 1) {
+            arguments.addAll(List.of("--node-id=" + node.index(), "--voters=" + topology.kafkaVoters(),
+                    "--cluster-id=" + clusterId, "--replication-factor=" + topology.replicationFactor()));
+        }
+        // A node of three gets less heap: three brokers and eight JVMs share the machine's memory (docs/scale-out.md).
+        String heap = topology.kafkaNodes() == 1 ? "-Xmx1g" : "-Xmx512m";
+        return supervisor.launch(node.name(), tools.command(List.of("-Xms256m", heap), "kafka", arguments), Map.of(), true)
+                .logOffset();
+    }
+
+    /** The quorum's cluster id: chosen once per fresh data, kept beside it so a restarted node formats alike. */
+    String kafkaClusterId() {
+        Path file = layout.var().resolve("kafka-cluster-id");
+        return Postgres.read(file).orElseGet(() -> {
+            String id = org.apache.kafka.common.Uuid.randomUuid().toString();
+            Postgres.write(file, id);
+            return id;
+        });
+    }
+
+    /**
+     * Every TigerBeetle replica of the topology: each its own process and data file ({@code 0_<replica>.tigerbeetle}),
+     * each given every replica's address, launched together (a cluster serves once a quorum of them runs).
+     */
     void startTigerBeetle() {
         Path binary = Path.of(settings.text("TIGERBEETLE_BIN"));
         if (!Files.isExecutable(binary)) {
             throw Console.fail("TIGERBEETLE_BIN=%s is not an executable", binary);
         }
-        if (supervisor.alive("tigerbeetle")) {
-            Console.say("TigerBeetle already running");
-            return;
-        }
-        Supervisor.requireFreePort("tigerbeetle", TIGERBEETLE_PORT);
         String version = Exec.capture(List.of(binary.toString(), "version")).output().lines().findFirst().orElse("");
         checkTigerBeetleVersion(version);
+        Topology topology = runningTopology();
+        List<Topology.Instance> started = new ArrayList<>();
+        for (Topology.Instance replica : topology.tigerBeetle()) {
+            if (supervisor.alive(replica.name())) {
+                Console.say("%s already running", replica.name());
+                continue;
+            }
+            startTigerBeetleReplica(topology, replica, version);
+            started.add(replica);
+        }
+        for (Topology.Instance replica : started) {
+            supervisor.waitForPort(replica.name(), replica.port(), 60);
+        }
+    }
+
+    /** Formats the replica's data file when it is new, then starts it (also chaos's restart of a killed replica). */
+    void startTigerBeetleReplica(Topology topology, Topology.Instance replica, String version) {
+        Path binary = Path.of(settings.text("TIGERBEETLE_BIN"));
+        Supervisor.requireFreePort(replica.name(), replica.port());
         Path directory = layout.var().resolve("tigerbeetle");
-        Path data = directory.resolve("0_0.tigerbeetle");
+        int replicaIndex = replica.index() - 1;
+        Path data = directory.resolve("0_" + replicaIndex + ".tigerbeetle");
         createDirectories(directory);
         // Production mode (Direct IO, full-size batches), as docker-compose.yml runs it. Only where the file
         // system refuses Direct IO (tmpfs, some overlay file systems) does it fall back to --development, loudly.
         boolean development = Files.exists(directory.resolve("development"));
         if (!Files.exists(data)) {
-            Console.say("formatting %s (%s, production mode)", data, version);
-            List<String> format = new ArrayList<>(List.of(binary.toString(), "format", "--cluster=0", "--replica=0",
-                    "--replica-count=1", data.toString()));
-            if (Exec.capture(format, Map.of(), layout.log("tigerbeetle")).status() != 0) {
+            Console.say("formatting %s (%s, replica %d of %d, production mode)", data, version, replicaIndex,
+                    topology.tigerBeetleReplicas());
+            List<String> format = new ArrayList<>(List.of(binary.toString(), "format", "--cluster=0",
+                    "--replica=" + replicaIndex, "--replica-count=" + topology.tigerBeetleReplicas(), data.toString()));
+            if (development) {
+                format.add(format.size() - 1, "--development");
+            }
+            if (Exec.capture(format, Map.of(), layout.log(replica.name())).status() != 0 && !development) {
                 Supervisor.delete(data);
                 Console.warn("TigerBeetle could not format in production mode (Direct IO unavailable under %s?):"
                         + " using --development", layout.var());
                 development = true;
                 Postgres.write(directory.resolve("development"), "");
                 format.add(format.size() - 1, "--development");
-                if (Exec.capture(format, Map.of(), layout.log("tigerbeetle")).status() != 0) {
-                    throw Console.fail("tigerbeetle format failed (log: %s)", layout.log("tigerbeetle"));
+                if (Exec.capture(format, Map.of(), layout.log(replica.name())).status() != 0) {
+                    throw Console.fail("tigerbeetle format failed (log: %s)", layout.log(replica.name()));
                 }
             }
         }
-        List<String> start = new ArrayList<>(List.of(binary.toString(), "start", "--addresses=" + TIGERBEETLE,
-                "--cache-grid=" + settings.text("TB_CACHE_GRID")));
+        List<String> start = new ArrayList<>(List.of(binary.toString(), "start",
+                "--addresses=" + topology.tigerBeetleAddresses(), "--cache-grid=" + settings.text("TB_CACHE_GRID")));
         if (development) {
             // --limit-request=1MiB keeps full 8189-transfer batches possible in development mode.
             start.addAll(List.of("--development", "--experimental", "--limit-request=1MiB"));
         }
         start.add(data.toString());
-        Console.say("starting TigerBeetle on %s, data %s, cache grid %s %s", TIGERBEETLE, data,
-                settings.text("TB_CACHE_GRID"), development ? "--development" : "(production mode)");
-        supervisor.launch("tigerbeetle", start, Map.of(), true);
-        supervisor.waitForPort("tigerbeetle", TIGERBEETLE_PORT, 60);
+        Console.say("starting %s (replica %d of %d) on %s:%d, data %s, cache grid %s %s", replica.name(), replicaIndex,
+                topology.tigerBeetleReplicas(), Layout.HOST, replica.port(), data, settings.text("TB_CACHE_GRID"),
+                development ? "--development" : "(production mode)");
+        supervisor.launch(replica.name(), start, Map.of(), true);
     }
 
     /**
@@ -269,37 +384,50 @@ final class Platform {
         supervisor.waitForPort("prometheus", PROMETHEUS_PORT, 60);
     }
 
+    /** Every instance of every service not running yet, then each waited for until healthy; then the bank simulator. */
     void startServices(String backend) {
         for (String service : SERVICES) {
-            if (supervisor.alive(service)) {
-                Console.say("%s already running", service);
-                continue;
-            }
-            Supervisor.requireFreePort(service, SERVICE_PORT.get(service));
-            Map<String, String> environment = new LinkedHashMap<>();
-            if (TLS_SERVICES.contains(service)) {
-                if (runningTransport().equals("tls")) {
-                    environment.put("PAGORA_TLS_DIRECTORY", layout.tls().toString());
-                } else {
-                    environment.put("SPRING_PROFILES_ACTIVE", "plain-http");
+            for (Topology.Instance instance : instancesOf(service)) {
+                if (supervisor.alive(instance.name())) {
+                    Console.say("%s already running", instance.name());
+                    continue;
                 }
+                startInstance(service, instance, backend);
             }
-            List<String> jvmOptions = new ArrayList<>(List.of(settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
-            jvmOptions.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"));
-            List<String> arguments = serviceArguments(service, backend);
-            List<String> command = new ArrayList<>();
-            command.add(Tools.java());
-            command.addAll(jvmOptions);
-            command.addAll(settings.flag("AOT_CACHE") ? new AotCache(layout, tools).jarArguments(service, jvmOptions,
-                    arguments, environment) : List.of("-jar", tools.jar(service).toString()));
-            command.addAll(arguments);
-            Console.say("starting %s on %s:%d", service, Layout.HOST, SERVICE_PORT.get(service));
-            supervisor.launch(service, command, environment, true);
         }
         for (String service : SERVICES) {
-            waitForHealth(service);
+            for (Topology.Instance instance : instancesOf(service)) {
+                waitForHealth(service, instance);
+            }
         }
         startBankSimulator();
+    }
+
+    List<Topology.Instance> instancesOf(String service) {
+        return runningTopology().instances(service, SERVICE_PORT.get(service));
+    }
+
+    private void startInstance(String service, Topology.Instance instance, String backend) {
+        Supervisor.requireFreePort(instance.name(), instance.port());
+        Map<String, String> environment = new LinkedHashMap<>();
+        if (TLS_SERVICES.contains(service)) {
+            if (runningTransport().equals("tls")) {
+                environment.put("PAGORA_TLS_DIRECTORY", layout.tls().toString());
+            } else {
+                environment.put("SPRING_PROFILES_ACTIVE", "plain-http");
+            }
+        }
+        List<String> jvmOptions = new ArrayList<>(List.of(settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
+        jvmOptions.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"));
+        List<String> arguments = serviceArguments(service, instance, backend);
+        List<String> command = new ArrayList<>();
+        command.add(Tools.java());
+        command.addAll(jvmOptions);
+        command.addAll(settings.flag("AOT_CACHE") ? new AotCache(layout, tools).jarArguments(service, jvmOptions,
+                arguments, environment) : List.of("-jar", tools.jar(service).toString()));
+        command.addAll(arguments);
+        Console.say("starting %s on %s:%d", instance.name(), Layout.HOST, instance.port());
+        supervisor.launch(instance.name(), command, environment, true);
     }
 
     /** Participants answer (RECEIVING_BANKS=participants) over mutual TLS: the bank simulator acts for the seeded banks. */
@@ -322,7 +450,7 @@ final class Platform {
         certs().ensure(ispbs);
         Supervisor.requireFreePort(BANK_SIMULATOR, SIMULATOR_CONTROL_PORT);
         List<String> command = new ArrayList<>(List.of(Tools.java(), "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar",
-                tools.jar(BANK_SIMULATOR).toString(), "--switch=" + serviceUrl("payment-api", ""), "--tls=" + layout.tls(),
+                tools.jar(BANK_SIMULATOR).toString(), "--switch=" + serviceUrls("payment-api"), "--tls=" + layout.tls(),
                 "--banks=" + String.join(",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList()),
                 "--accept=" + accept, "--refuse=" + refuse,
                 "--latency-ms=" + millisOf(settings.text("BANK_ANSWER_LATENCY")),
@@ -365,23 +493,27 @@ final class Platform {
         }
     }
 
-    List<String> serviceArguments(String service, String backend) {
+    List<String> serviceArguments(String service, Topology.Instance instance, String backend) {
+        Topology topology = runningTopology();
         List<String> arguments = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + Postgres.JDBC_URL,
                 "--spring.datasource.username=" + Postgres.USER,
                 "--spring.datasource.password=" + Postgres.PASSWORD,
-                "--spring.kafka.bootstrap-servers=" + KAFKA,
+                "--spring.kafka.bootstrap-servers=" + topology.kafkaBootstrap(),
+                "--pagora.topics.replication-factor=" + topology.replicationFactor(),
+                "--pagora.topics.min-insync-replicas=" + topology.minInsyncReplicas(),
                 "--pagora.ledger.backend=" + backend,
-                "--pagora.ledger.tigerbeetle.addresses=" + TIGERBEETLE,
+                "--pagora.ledger.tigerbeetle.addresses=" + topology.tigerBeetleAddresses(),
                 "--pagora.ledger.tigerbeetle.cluster-id=0",
-                "--server.port=" + SERVICE_PORT.get(service),
+                "--server.port=" + instance.port(),
                 "--server.address=" + Layout.HOST));
         if (STATIC_MEMBERS.contains(service)) {
             // Static group membership (KIP-345): a service killed -9 and started again rejoins its consumer groups
             // under the same name and gets its partitions back at once, instead of waiting for the dead member's
-            // session timeout (15 s) while its backlog grows. One instance per service here; a deployment names
-            // each instance (e.g. a StatefulSet's pod name). Spring Kafka suffixes it per listener thread.
-            arguments.add("--spring.kafka.consumer.properties.group.instance.id=" + service + "-local");
+            // session timeout (15 s) while its backlog grows. Each instance has its own name (clearing-service-local,
+            // clearing-service-2-local), as a deployment names each (a StatefulSet's pod name); Spring Kafka suffixes
+            // it per listener thread.
+            arguments.add("--spring.kafka.consumer.properties.group.instance.id=" + instance.name() + "-local");
         }
         if (TLS_SERVICES.contains(service)) {
             arguments.add("--pagora.web.connections-per-participant-max=" + settings.integer("PARTICIPANT_CONNECTIONS_MAX"));
@@ -409,9 +541,9 @@ final class Platform {
     // --------------------------------------------------------------------------------------- health
 
     /** UP when /actuator/health answers 200 (Spring answers 503 for DOWN), else the status it reports, else "". */
-    String health(String service) {
+    String health(String service, Topology.Instance instance) {
         try {
-            HttpResponse<String> response = get(anonymous(service), serviceUrl(service, "/actuator/health"));
+            HttpResponse<String> response = get(anonymous(service), instanceUrl(service, instance.port(), "/actuator/health"));
             if (response.statusCode() == 200) {
                 return "UP";
             }
@@ -422,23 +554,24 @@ final class Platform {
         }
     }
 
-    void waitForHealth(String service) {
+    void waitForHealth(String service, Topology.Instance instance) {
+        String name = instance.name();
         int waitSeconds = settings.integer("HEALTH_WAIT_SECONDS");
         long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
-        String status = health(service);
+        String status = health(service, instance);
         while (!status.equals("UP")) {
-            if (!supervisor.alive(service)) {
-                System.err.println(Supervisor.tail(layout.log(service), 40));
-                throw Console.fail("%s exited during startup (log: %s)", service, layout.log(service));
+            if (!supervisor.alive(name)) {
+                System.err.println(Supervisor.tail(layout.log(name), 40));
+                throw Console.fail("%s exited during startup (log: %s)", name, layout.log(name));
             }
             if (System.nanoTime() > deadline) {
-                throw Console.fail("%s not UP within %ds (status '%s', log: %s)", service, waitSeconds,
-                        status.isEmpty() ? "no answer" : status, layout.log(service));
+                throw Console.fail("%s not UP within %ds (status '%s', log: %s)", name, waitSeconds,
+                        status.isEmpty() ? "no answer" : status, layout.log(name));
             }
             Supervisor.sleep(2000);
-            status = health(service);
+            status = health(service, instance);
         }
-        Console.say("%s is UP (%s)", service, serviceUrl(service, "/actuator/health"));
+        Console.say("%s is UP (%s)", name, instanceUrl(service, instance.port(), "/actuator/health"));
     }
 
     /** The settled count reporting-service's /stats shows the operator, or 0 when it does not answer. */
@@ -473,7 +606,7 @@ final class Platform {
     // ----------------------------------------------------------------------------------------- down
 
     boolean anyRunning() {
-        return Stream.concat(Stream.of("kafka", "tigerbeetle", "postgres", "prometheus", "k6", BANK_SIMULATOR), SERVICES.stream())
+        return Stream.concat(Stream.of("postgres", "prometheus", "k6", BANK_SIMULATOR), Topology.SCALED.names(SERVICES).stream())
                 .anyMatch(supervisor::alive) || postgres.running();
     }
 
@@ -481,8 +614,23 @@ final class Platform {
         supervisor.stop("k6", 10);
         supervisor.stop(BANK_SIMULATOR, 10);
         supervisor.stop("prometheus", 20);
-        List<Thread> stoppers = SERVICES.stream().map(service -> Thread.ofPlatform().start(() -> supervisor.stop(service, 40)))
-                .toList();
+        // Whatever topology runs, every name the scaled one may use is stopped (a name not running is skipped).
+        Topology all = Topology.SCALED;
+        stopTogether(SERVICES.stream().flatMap(service -> all.instances(service, 0).stream()).map(Topology.Instance::name)
+                .toList(), 40);
+        // A quorum's nodes together: one stopped after the others would wait for a controller majority that is gone.
+        stopTogether(all.kafka().stream().map(Topology.Instance::name).toList(), 60);
+        stopTogether(all.tigerBeetle().stream().map(Topology.Instance::name).toList(), 30);
+        postgres.stop();
+        Supervisor.delete(layout.state("ledger-backend"));
+        Supervisor.delete(layout.state("transport"));
+        Supervisor.delete(layout.state("topology"));
+        Console.say("stopped");
+    }
+
+    private void stopTogether(List<String> names, int seconds) {
+        List<Thread> stoppers = names.stream().filter(supervisor::alive)
+                .map(name -> Thread.ofPlatform().start(() -> supervisor.stop(name, seconds))).toList();
         for (Thread stopper : stoppers) {
             try {
                 stopper.join();
@@ -490,12 +638,6 @@ final class Platform {
                 Thread.currentThread().interrupt();
             }
         }
-        supervisor.stop("kafka", 60);
-        supervisor.stop("tigerbeetle", 30);
-        postgres.stop();
-        Supervisor.delete(layout.state("ledger-backend"));
-        Supervisor.delete(layout.state("transport"));
-        Console.say("stopped");
     }
 
     /** Stops a running platform and removes its data: demo, bench, chaos and walkthrough start from fresh data. */
@@ -504,11 +646,12 @@ final class Platform {
             Console.say("stopping the running platform first: %s starts from fresh data", who);
             down();
         }
-        for (Path data : List.of(layout.var().resolve("postgres"), layout.var().resolve("postgres-embedded"),
-                layout.var().resolve("kafka"), layout.var().resolve("tigerbeetle"), layout.var().resolve("prometheus"),
-                layout.demo(), postgres.fallbackHome())) {
-            deleteTree(data);
-        }
+        List<Path> data = new ArrayList<>(List.of(layout.var().resolve("postgres"), layout.var().resolve("postgres-embedded"),
+                layout.var().resolve("tigerbeetle"), layout.var().resolve("prometheus"), layout.var().resolve("kafka-cluster-id"),
+                layout.var().resolve("data-topology"),
+                layout.demo(), postgres.fallbackHome()));
+        Topology.SCALED.kafka().forEach(node -> data.add(layout.var().resolve(node.name())));
+        data.forEach(Platform::deleteTree);
     }
 
     /** Everything the platform's runs wrote except certificates, logs and k6: a 5-minute bench leaves tens of GB. */
@@ -545,7 +688,13 @@ final class Platform {
     /** name=pid of every component whose CPU the bench and the report measure (each with its descendants). */
     String componentPids() {
         List<String> parts = new ArrayList<>();
-        for (String name : Stream.concat(SERVICES.stream(), Stream.of("kafka", "tigerbeetle", BANK_SIMULATOR)).toList()) {
+        Topology topology = runningTopology();
+        List<String> names = new ArrayList<>();
+        SERVICES.forEach(service -> instancesOf(service).forEach(instance -> names.add(instance.name())));
+        topology.kafka().forEach(node -> names.add(node.name()));
+        topology.tigerBeetle().forEach(replica -> names.add(replica.name()));
+        names.add(BANK_SIMULATOR);
+        for (String name : names) {
             if (supervisor.alive(name)) {
                 parts.add(name + "=" + supervisor.pid(name).orElseThrow());
             }
@@ -558,18 +707,18 @@ final class Platform {
 
     void printEndpoints() {
         System.out.printf("  payment-api        %s  (POST /banks, /accounts, /payments ...)  log %s%n",
-                serviceUrl("payment-api", ""), layout.log("payment-api"));
+                serviceUrls("payment-api"), layout.log("payment-api"));
         System.out.printf("  clearing-service   %s   (actuator only)                           log %s%n",
-                serviceUrl("clearing-service", ""), layout.log("clearing-service"));
+                serviceUrls("clearing-service"), layout.log("clearing-service"));
         System.out.printf("  reporting-service  %s  (GET /payments/{id}, /stats ...)          log %s%n",
-                serviceUrl("reporting-service", ""), layout.log("reporting-service"));
-        System.out.printf("  Kafka              %s                                                 log %s%n", KAFKA,
-                layout.log("kafka"));
+                serviceUrls("reporting-service"), layout.log("reporting-service"));
+        System.out.printf("  Kafka              %s                                                 log %s%n",
+                kafkaBootstrap(), layout.log("kafka"));
         System.out.printf("  PostgreSQL         %s:%d  database %s, user %s                    log %s%n", Layout.HOST,
                 Postgres.PORT, Postgres.DATABASE, Postgres.USER, layout.log("postgres"));
         if (Postgres.read(layout.state("ledger-backend")).orElse("").equals("tigerbeetle")) {
             System.out.printf("  TigerBeetle        %s                                                 log %s%n",
-                    TIGERBEETLE, layout.log("tigerbeetle"));
+                    tigerBeetleAddresses(), layout.log("tigerbeetle"));
         }
         if (supervisor.alive("prometheus")) {
             System.out.printf("  Prometheus         http://%s:%d  (every service's /actuator/prometheus)    log %s%n",
@@ -592,21 +741,33 @@ final class Platform {
         System.out.printf("  %-18s %s%n", "postgres", postgres.running()
                 ? "running (%s) on %s:%d   log %s".formatted(postgres.mode(), Layout.HOST, Postgres.PORT, layout.log("postgres"))
                 : "stopped");
-        for (String name : Stream.concat(Stream.of("kafka", "tigerbeetle", "prometheus"), SERVICES.stream()).toList()) {
-            if (!supervisor.alive(name)) {
-                System.out.printf("  %-18s stopped%n", name);
-                continue;
+        Topology topology = runningTopology();
+        List<String> names = new ArrayList<>();
+        topology.kafka().forEach(node -> names.add(node.name()));
+        topology.tigerBeetle().forEach(replica -> names.add(replica.name()));
+        names.add("prometheus");
+        for (String name : names) {
+            System.out.printf("  %-20s %s%n", name, supervisor.alive(name) ? "running (pid %d)   log %s".formatted(
+                    supervisor.pid(name).orElseThrow(), layout.log(name)) : "stopped");
+        }
+        for (String service : SERVICES) {
+            for (Topology.Instance instance : instancesOf(service)) {
+                String name = instance.name();
+                if (!supervisor.alive(name)) {
+                    System.out.printf("  %-20s stopped%n", name);
+                    continue;
+                }
+                String health = Optional.of(health(service, instance)).filter(s -> !s.isEmpty()).orElse("?");
+                System.out.printf("  %-20s running (pid %d), health %s   log %s%n", name, supervisor.pid(name).orElseThrow(),
+                        health, layout.log(name));
             }
-            String health = SERVICES.contains(name) ? ", health " + Optional.of(health(name)).filter(s -> !s.isEmpty()).orElse("?") : "";
-            System.out.printf("  %-18s running (pid %d)%s   log %s%n", name, supervisor.pid(name).orElseThrow(), health,
-                    layout.log(name));
         }
     }
 
     void logs(List<String> names) {
         List<String> shown = names.isEmpty()
-                ? Stream.concat(Stream.of("postgres", "kafka", "tigerbeetle"), Stream.concat(SERVICES.stream(),
-                        Stream.of("prometheus", "k6"))).toList()
+                ? Stream.of(List.of("postgres"), Topology.SCALED.names(SERVICES), List.of("prometheus", "k6"))
+                        .flatMap(List::stream).toList()
                 : names;
         for (String name : shown) {
             Path log = layout.log(name);

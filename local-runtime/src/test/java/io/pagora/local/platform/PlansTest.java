@@ -126,15 +126,50 @@ class PlansTest {
         Platform platform = new Platform(TemporaryRepository.create(),
                 Settings.fromEnvironment(Map.of("PENDING_TIMEOUT", "3s", "PARTICIPANT_BURST", "3750")));
 
-        assertThat(platform.serviceArguments("clearing-service", "postgresql")).contains(
+        assertThat(arguments(platform, "clearing-service", "postgresql")).contains(
                 "--pagora.clearing.pending-timeout=3s", "--pagora.ledger.backend=postgresql", "--server.port=8081")
                 .noneMatch(argument -> argument.startsWith("--pagora.web."));
-        assertThat(platform.serviceArguments("payment-api", "tigerbeetle")).contains(
+        assertThat(arguments(platform, "payment-api", "tigerbeetle")).contains(
                 "--pagora.payments.participant-limits.burst=3750", "--pagora.ledger.backend=tigerbeetle",
                 "--pagora.payments.status-base-url=https://127.0.0.1:8082",
                 "--pagora.web.connections-per-participant-max=800");
-        assertThat(platform.serviceArguments("reporting-service", "postgresql"))
+        assertThat(arguments(platform, "reporting-service", "postgresql"))
                 .contains("--pagora.reporting.reconciliation.enabled=true");
+    }
+
+    @Test
+    void the_scaled_platform_runs_two_instances_of_each_service_on_three_brokers_and_three_replicas() {
+        Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of("PAGORA_SCALE", "1")));
+        String staticMember = "--spring.kafka.consumer.properties.group.instance.id=";
+
+        assertThat(platform.instancesOf("clearing-service")).extracting(Topology.Instance::name, Topology.Instance::port)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("clearing-service", 8081),
+                        org.assertj.core.groups.Tuple.tuple("clearing-service-2", 8181));
+        List<String> second = platform.serviceArguments("clearing-service", platform.instancesOf("clearing-service").get(1),
+                "tigerbeetle");
+        assertThat(second).contains("--server.port=8181",
+                "--spring.kafka.bootstrap-servers=127.0.0.1:9092,127.0.0.1:9094,127.0.0.1:9096",
+                "--pagora.topics.replication-factor=3", "--pagora.topics.min-insync-replicas=2",
+                "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000,127.0.0.1:3001,127.0.0.1:3002",
+                staticMember + "clearing-service-2-local");
+        assertThat(arguments(platform, "clearing-service", "tigerbeetle")).as("each instance its own member name")
+                .contains(staticMember + "clearing-service-local");
+        assertThat(Topology.SCALED.kafkaVoters()).isEqualTo("1@127.0.0.1:9093,2@127.0.0.1:9095,3@127.0.0.1:9097");
+        assertThat(platform.serviceUrls("payment-api")).isEqualTo("https://127.0.0.1:8080,https://127.0.0.1:8180");
+    }
+
+    @Test
+    void one_of_everything_unless_scaled() {
+        Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
+
+        assertThat(platform.instancesOf("payment-api")).hasSize(1);
+        assertThat(arguments(platform, "payment-api", "tigerbeetle")).contains(
+                "--spring.kafka.bootstrap-servers=127.0.0.1:9092", "--pagora.topics.replication-factor=1",
+                "--pagora.topics.min-insync-replicas=1", "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000");
+    }
+
+    private static List<String> arguments(Platform platform, String service, String backend) {
+        return platform.serviceArguments(service, platform.instancesOf(service).getFirst(), backend);
     }
 
     @Test
@@ -142,11 +177,11 @@ class PlansTest {
         Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
         String staticMember = "--spring.kafka.consumer.properties.group.instance.id=";
 
-        assertThat(platform.serviceArguments("clearing-service", "tigerbeetle"))
+        assertThat(arguments(platform, "clearing-service", "tigerbeetle"))
                 .contains(staticMember + "clearing-service-local");
-        assertThat(platform.serviceArguments("reporting-service", "tigerbeetle"))
+        assertThat(arguments(platform, "reporting-service", "tigerbeetle"))
                 .contains(staticMember + "reporting-service-local");
-        assertThat(platform.serviceArguments("payment-api", "tigerbeetle"))
+        assertThat(arguments(platform, "payment-api", "tigerbeetle"))
                 .as("payment-api reads without a consumer group: nothing to rejoin")
                 .noneMatch(argument -> argument.startsWith(staticMember));
     }

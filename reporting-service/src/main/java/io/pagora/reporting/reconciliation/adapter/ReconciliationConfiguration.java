@@ -37,11 +37,14 @@ public class ReconciliationConfiguration {
                 projectionGroup, PIPELINE_REQUEST_TIMEOUT);
     }
 
+    /** One instance at a time runs the rounds: the read model's database hands out the lease (AdvisoryLockLease). */
     @Bean
     ReconciliationJob reconciliationJob(Ledger ledger, JdbcTemplate jdbc, KafkaPaymentPipeline pipeline, Clock clock,
-            ReconciliationProperties properties, MeterRegistry meters) {
+            ReconciliationProperties properties, MeterRegistry meters, @Value("${spring.datasource.url}") String url,
+            @Value("${spring.datasource.username}") String user, @Value("${spring.datasource.password:}") String password) {
         Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline, clock,
                 properties.settings());
-        return new ReconciliationJob(reconciler, clock, properties.interval(), meters);
+        RoundLease lease = new AdvisoryLockLease(url, user, password, AdvisoryLockLease.RECONCILIATION_KEY);
+        return new ReconciliationJob(reconciler, lease, clock, properties.interval(), meters);
     }
 }

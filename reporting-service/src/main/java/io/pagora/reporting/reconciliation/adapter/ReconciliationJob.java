@@ -29,6 +29,9 @@ import org.springframework.context.SmartLifecycle;
  * A mismatch is logged as an error (the first few with their evidence); a failing round (the ledger or
  * the database unreachable) keeps what it judged before the failure, is logged and retried after the
  * interval. Neither ever stops the service.
+ *
+ * <p>Rounds run only while this instance holds the {@link RoundLease} ({@code pagora_reconciliation_leader} 1); an
+ * instance without it asks again every interval, so when the holder goes another takes over within an interval.
  */
 public final class ReconciliationJob implements SmartLifecycle {
 
@@ -37,6 +40,8 @@ public final class ReconciliationJob implements SmartLifecycle {
     private static final Duration BACKLOG_PAUSE = Duration.ofMillis(200);
 
     private final Reconciler reconciler;
+    private final RoundLease lease;
+    private final AtomicLong leader = new AtomicLong();
     private final Clock clock;
     private final Duration interval;
     private final Counter paymentsChecked;
@@ -51,7 +56,12 @@ public final class ReconciliationJob implements SmartLifecycle {
     private volatile ScheduledExecutorService executor;
 
     public ReconciliationJob(Reconciler reconciler, Clock clock, Duration interval, MeterRegistry meters) {
+        this(reconciler, RoundLease.ALWAYS, clock, interval, meters);
+    }
+
+    ReconciliationJob(Reconciler reconciler, RoundLease lease, Clock clock, Duration interval, MeterRegistry meters) {
         this.reconciler = reconciler;
+        this.lease = lease;
         this.clock = clock;
         this.interval = interval;
         this.paymentsChecked = checked(meters, "payment");
@@ -67,6 +77,9 @@ public final class ReconciliationJob implements SmartLifecycle {
                 .description("now minus the projection time before which every payment is judged").register(meters);
         Gauge.builder("pagora.reconciliation.accounts.deferred", accountsDeferred, AtomicLong::get)
                 .description("accounts waiting for the projection to hold their ledger read, or for a second cut, in the last round")
+                .register(meters);
+        Gauge.builder("pagora.reconciliation.leader", leader, AtomicLong::get)
+                .description("1 while this instance holds the reconciliation's lease and runs its rounds, else 0")
                 .register(meters);
         Gauge.builder("pagora.reconciliation.last.run.timestamp", lastRunEpochMillis, value -> value.get() / 1000.0)
                 .baseUnit("seconds").description("end of the last successful round (Unix time)").register(meters);
@@ -111,7 +124,9 @@ public final class ReconciliationJob implements SmartLifecycle {
     }
 
     private void loop() {
-        RoundReport report = runRound();
+        boolean leading = lease.held();
+        leader.set(leading ? 1 : 0);
+        RoundReport report = leading ? runRound() : null;
         boolean backlog = report != null && !report.failed() && !report.paymentsCaughtUp();
         ScheduledExecutorService current = executor;
         if (current != null && !current.isShutdown()) {
@@ -145,6 +160,9 @@ public final class ReconciliationJob implements SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // After the round's thread: another instance may take over as soon as this one lets go.
+        lease.release();
+        leader.set(0);
     }
 
     @Override
