@@ -68,6 +68,8 @@ public final class ChaosCheck {
         Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
         Duration loadWait = Duration.ofSeconds(options.integer("load-wait-seconds", 600));
         long offered = Long.parseLong(options.required("offered-payments"));
+        // When the scenario's load began: the stretch before the fault gives settlement's steady rate.
+        Instant loadStart = faultStart.minusSeconds(options.integer("before-seconds", 0));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         String schema = options.string("reporting-schema", "reporting");
         String plantedFile = options.string("planted-file", "");
@@ -89,6 +91,7 @@ public final class ChaosCheck {
             Instant recoveredAt = ReadModel.awaitFinal(dataSource, schema, acceptedByFaultEnd,
                     Instant.now().plus(loadWait).plus(finalWait), "chaos-check");
             awaitFile(loadDone, Instant.now().plus(loadWait));
+            Instant loadEnd = Instant.now();
             List<UUID> accepted = acceptedIds(AcceptedPayments.read(answers));
             ReadModel.awaitFinal(dataSource, schema, accepted, Instant.now().plus(finalWait), "chaos-check");
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
@@ -108,9 +111,11 @@ public final class ChaosCheck {
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
             Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
+            int degraded = SettledRate.degradedSeconds(SettledRate.perSecond(dataSource, schema, loadStart, loadEnd),
+                    loadStart, faultStart, loadEnd);
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
             summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount, settled,
-                    accepted.size() - finalCount, duplicated, nonNegative(Duration.between(faultStart, faultEnd)), recovery, passed, verdicts.size(),
+                    accepted.size() - finalCount, duplicated, nonNegative(Duration.between(faultStart, faultEnd)), recovery, degraded, passed, verdicts.size(),
                     OutcomeLog.deadLettered(bootstrap));
         }
         System.out.println(summary.line());

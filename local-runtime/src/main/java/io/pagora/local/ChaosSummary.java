@@ -23,11 +23,13 @@ import java.util.Locale;
  *     {@code recovery}, what the platform's users felt. Printed beside recovery because recovery alone rewards a
  *     slow restart (a consumer group's dead member times out during it)
  * @param recovery from the fault's end until every payment accepted by then was final; null if that never happened
+ * @param degradedSeconds seconds from the fault's start to the load's end during which settled/s stayed below half
+ *     its steady value before the fault ({@link SettledRate}); -1 when there was no steady value to compare with
  * @param invariantsPassed of {@code invariantsTotal} money checks (the demo report's four)
  * @param deadLettered records in the dead-letter topics so far (the whole run, poison included)
  */
 record ChaosSummary(String scenario, String ledger, long offered, int accepted, int finalCount, int settled, int lost,
-        int duplicated, Duration fault, Duration recovery, int invariantsPassed, int invariantsTotal, long deadLettered) {
+        int duplicated, Duration fault, Duration recovery, int degradedSeconds, int invariantsPassed, int invariantsTotal, long deadLettered) {
 
     /**
      * The share of the offered load (outside the fault) that must have been accepted. Half, not all: around a fault
@@ -74,8 +76,9 @@ record ChaosSummary(String scenario, String ledger, long offered, int accepted, 
         String recovered = recovery == null ? "never" : seconds(recovery);
         return String.format(Locale.ROOT,
                 "CHAOS %-22s ledger=%-11s offered=%d accepted=%d final=%d settled=%d lost=%d duplicated=%d fault=%s "
-                        + "recovery=%s invariants=%d/%d dead-lettered=%d %s",
+                        + "recovery=%s degraded=%s invariants=%d/%d dead-lettered=%d %s",
                 scenario, ledger, offered, accepted, finalCount, settled, lost, duplicated, seconds(fault), recovered,
+                degradedSeconds < 0 ? "n/a" : degradedSeconds + "s",
                 invariantsPassed,
                 invariantsTotal, deadLettered, passed() ? "PASS" : "FAIL");
     }

@@ -16,7 +16,8 @@ import java.util.List;
  * <pre>
  *   ca.crt, ca.key                          the local CA (EC P-256, self-signed)
  *   server.crt, server.key                  payment-api's and reporting-service's server certificate
- *                                           (SAN localhost, 127.0.0.1, payment-api, reporting-service, *.pagora.test)
+ *                                           (SAN localhost, 127.0.0.1, payment-api, reporting-service, their -1 and -2
+ *                                           (docker-compose.scale.yml), *.pagora.test)
  *   participants/operator.crt|.key          the switch operator (CN=operator)
  *   participants/monitor.crt|.key           the metrics scraper, Prometheus (CN=monitor)
  *   participants/ispb-NNNNNNNN.crt|.key     one bank each (CN=ispb-NNNNNNNN)
@@ -32,7 +33,8 @@ final class Certs {
             + "extendedKeyUsage=clientAuth\n";
     private static final String SERVER = "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
             + "extendedKeyUsage=serverAuth\n"
-            + "subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:payment-api,DNS:reporting-service,DNS:*.pagora.test\n";
+            + "subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:payment-api,DNS:reporting-service,DNS:payment-api-1,"
+            + "DNS:payment-api-2,DNS:reporting-service-1,DNS:reporting-service-2,DNS:*.pagora.test\n";
 
     private final Path directory;
     private final Path participants;

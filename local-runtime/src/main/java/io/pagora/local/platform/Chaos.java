@@ -51,20 +51,45 @@ final class Chaos {
         seconds.put("slow-bank", 95);
         seconds.put("bank-down", 60);
         seconds.put("kafka-outage", -1); // CHAOS_KAFKA_OUTAGE_SECONDS + 20
+        // The scaled platform's (chaos --scale, docs/scale-out.md): one machine of each kind lost, the rest carry on.
+        // Each fault lasts CHAOS_NODE_DOWN_SECONDS plus the restart (a service's on 14 busy processes: up to ~40 s; a
+        // TigerBeetle replica's ~40 s, most of it reading its 1 GiB journal back with Direct IO).
+        seconds.put("kill-tigerbeetle-replica", 75);
+        seconds.put("kill-tigerbeetle-primary", 75);
+        seconds.put("pause-tigerbeetle-primary", 40);
+        seconds.put("kill-kafka-broker", 60);
+        seconds.put("kill-kafka-controller", 60);
+        seconds.put("kill-payment-api-instance", 75);
+        seconds.put("kill-clearing-instance", 75);
+        seconds.put("kill-reporting-instance", 75);
         return java.util.Collections.unmodifiableMap(seconds);
+    }
+
+    /** The scenarios that need the scaled platform (a second of everything to fail over to). */
+    static final List<String> SCALED_SCENARIOS = List.of("kill-tigerbeetle-replica", "kill-tigerbeetle-primary",
+            "pause-tigerbeetle-primary", "kill-kafka-broker", "kill-kafka-controller", "kill-payment-api-instance",
+            "kill-clearing-instance", "kill-reporting-instance");
+
+    /** {@code all}: the single platform's catalogue, or the scaled one's with --scale. */
+    static List<String> catalogue(boolean scaled) {
+        return FAULT_SECONDS.keySet().stream().filter(scenario -> SCALED_SCENARIOS.contains(scenario) == scaled).toList();
     }
 
     /** The scenarios named on the command line ({@code all}: every one) and the ledger option. */
     record Plan(List<String> scenarios, List<String> ledgers) {}
 
     static Plan plan(List<String> arguments, String defaultLedger) {
+        return plan(arguments, defaultLedger, false);
+    }
+
+    static Plan plan(List<String> arguments, String defaultLedger, boolean scaled) {
         List<String> scenarios = new ArrayList<>();
         String ledger = defaultLedger;
         for (String argument : arguments) {
             if (argument.startsWith("--ledger=")) {
                 ledger = argument.substring("--ledger=".length());
             } else if (argument.equals("all")) {
-                scenarios.addAll(FAULT_SECONDS.keySet());
+                scenarios.addAll(catalogue(scaled));
             } else if (argument.startsWith("-")) {
                 throw Console.fail("unknown chaos option: %s (see: infra/local/pagora chaos --help)", argument);
             } else if (FAULT_SECONDS.containsKey(argument)) {
@@ -76,12 +101,17 @@ final class Chaos {
         if (scenarios.isEmpty()) {
             throw Console.fail("chaos needs a scenario: %s or all", String.join(" ", FAULT_SECONDS.keySet()));
         }
+        List<String> needScale = scenarios.stream().filter(SCALED_SCENARIOS::contains).toList();
+        if (!scaled && !needScale.isEmpty()) {
+            throw Console.fail("%s need the scaled platform: chaos --scale %s", String.join(", ", needScale),
+                    String.join(" ", needScale));
+        }
         return new Plan(List.copyOf(scenarios), BenchRun.ledgers(ledger));
     }
 
     static int run(Platform base, List<String> arguments) {
         base.refusePlainHttp("chaos");
-        Plan plan = plan(arguments, base.ledgerBackend());
+        Plan plan = plan(arguments, base.ledgerBackend(), base.requestedTopology().scaled());
         BenchRun.requireTigerBeetle(plan.ledgers(), base.settings);
         Path summary = base.layout.chaos().resolve("summary.txt");
         Platform.createDirectories(base.layout.chaos());
@@ -143,7 +173,7 @@ final class Chaos {
         if (warmupSeconds > 0) {
             // Its answers sit with the scenarios' (*.answers.log): the money checks judge its payments like every other.
             Console.say("warm-up: %ds at %d/s with k6 (not a scenario; its payments are checked with the first)",
-                    warmupSeconds, settings.integer("CHAOS_RATE"));
+                    warmupSeconds, rate());
             k6.await(k6.start("chaos-warmup-" + System.currentTimeMillis() / 1000, directory.resolve("warmup.answers.log"),
                     load(warmupSeconds)));
         }
@@ -167,12 +197,17 @@ final class Chaos {
     private Map<String, String> load(int seconds) {
         Map<String, String> variables = new LinkedHashMap<>();
         variables.put("DURATION", seconds + "s");
-        variables.put("RATE", Integer.toString(settings.integer("CHAOS_RATE")));
+        variables.put("RATE", Integer.toString(rate()));
         variables.put("SETTLE_TIMEOUT", "1s");
         variables.put("ACCEPT_P95_MS", "600000");
         variables.put("ACCEPT_P99_MS", "600000");
         variables.put("ERROR_RATE_MAX", "1");
         return variables;
+    }
+
+    /** The load's rate: CHAOS_RATE, or CHAOS_SCALED_RATE on the scaled platform (its fourteen processes share the cores). */
+    private int rate() {
+        return settings.integer(platform.runningTopology().scaled() ? "CHAOS_SCALED_RATE" : "CHAOS_RATE");
     }
 
     static int faultSeconds(String scenario, Settings settings) {
@@ -184,7 +219,7 @@ final class Chaos {
     private void scenario(K6 k6, String ledger, Path directory, String scenario) {
         platform.supervisor.stop("k6", 10); // what an earlier scenario that died left running
         platform.supervisor.stop("chaos-check", 5);
-        int rate = settings.integer("CHAOS_RATE");
+        int rate = rate();
         int before = settings.integer("CHAOS_BEFORE_SECONDS");
         int after = settings.integer("CHAOS_AFTER_SECONDS");
         int loadSeconds = before + faultSeconds(scenario, settings) + after;
@@ -202,7 +237,8 @@ final class Chaos {
                 "--accounts=" + layout.accounts(), "--fault-start-epoch-ms=" + faultStartMs,
                 "--fault-end-epoch-ms=" + faultEndMs, "--load-done-file=" + done,
                 "--final-wait-seconds=" + settings.integer("CHAOS_FINAL_WAIT_SECONDS"),
-                "--offered-payments=" + (long) rate * (before + after), "--bootstrap-servers=" + platform.kafkaBootstrap(),
+                "--offered-payments=" + (long) rate * (before + after), "--before-seconds=" + before,
+                "--bootstrap-servers=" + platform.kafkaBootstrap(),
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
                 "--ledger-backend=" + ledger, "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()));
         if (scenario.equals("kafka-outage")) {
@@ -284,8 +320,85 @@ final class Chaos {
                 }
             }
             case "kafka-outage" -> kafkaOutage(directory);
+            case "kill-tigerbeetle-replica" -> killForAWhile(tigerBeetleBackup(), platform::startTigerBeetle);
+            case "kill-tigerbeetle-primary" -> killForAWhile(tigerBeetlePrimary(), platform::startTigerBeetle);
+            case "pause-tigerbeetle-primary" -> pauseTigerBeetlePrimary();
+            case "kill-kafka-broker" -> killForAWhile(kafkaNode(false), platform::startKafka);
+            case "kill-kafka-controller" -> killForAWhile(kafkaNode(true), platform::startKafka);
+            case "kill-payment-api-instance" -> killForAWhile("payment-api-2", this::startServices);
+            case "kill-clearing-instance" -> killForAWhile("clearing-service-2", this::startServices);
+            case "kill-reporting-instance" -> killForAWhile(reconciliationHolder(), this::startServices);
             default -> throw Console.fail("no fault for scenario %s", scenario);
         }
+    }
+
+    /**
+     * One process of the scaled platform killed -9 (as its machine lost) and kept down for CHAOS_NODE_DOWN_SECONDS while
+     * the others carry the load, then started again on its own data, where it catches up.
+     */
+    private void killForAWhile(String name, Runnable restart) {
+        if (!platform.supervisor.alive(name)) {
+            throw Console.fail("%s is not running", name);
+        }
+        int downSeconds = settings.integer("CHAOS_NODE_DOWN_SECONDS");
+        Console.say("FAULT: kill -9 %s (pid %d), down for %ds", name, platform.supervisor.pid(name).orElseThrow(), downSeconds);
+        platform.supervisor.signal(name, "KILL");
+        Supervisor.waitUntil(() -> !platform.supervisor.alive(name), 30_000);
+        Supervisor.sleep(downSeconds * 1000L);
+        Console.say("starting %s again", name);
+        restart.run();
+    }
+
+    private void startServices() {
+        platform.startServices(platform.runningLedger());
+    }
+
+    /**
+     * The primary frozen (SIGSTOP) for CHAOS_LEDGER_DOWN_SECONDS, longer than the client's 10 s request deadline: its
+     * sockets stay open, it answers nothing; the two others elect a new primary. Thawed, it rejoins as a backup.
+     */
+    private void pauseTigerBeetlePrimary() {
+        String primary = tigerBeetlePrimary();
+        int seconds = settings.integer("CHAOS_LEDGER_DOWN_SECONDS");
+        Console.say("FAULT: TigerBeetle primary %s frozen (SIGSTOP) for %ds", primary, seconds);
+        platform.supervisor.signal(primary, "STOP");
+        Supervisor.sleep(seconds * 1000L);
+        platform.supervisor.signal(primary, "CONT");
+    }
+
+    private String tigerBeetlePrimary() {
+        return TigerBeetleRoles.primary(platform.runningTopology().tigerBeetle().stream()
+                .map(replica -> layout.log(replica.name())).toList(), platform.runningTopology().tigerBeetle().stream()
+                .map(Topology.Instance::name).toList());
+    }
+
+    private String tigerBeetleBackup() {
+        String primary = tigerBeetlePrimary();
+        return platform.runningTopology().tigerBeetle().stream().map(Topology.Instance::name)
+                .filter(name -> !name.equals(primary)).reduce((first, second) -> second).orElseThrow();
+    }
+
+    /** The KRaft quorum's leader (the active controller), or a node that is not it. */
+    private String kafkaNode(boolean controller) {
+        int leader;
+        try {
+            leader = KafkaQuorum.leaderId(platform.kafkaBootstrap());
+        } catch (Exception e) {
+            throw Console.fail("could not ask Kafka for its controller: %s", e.getMessage());
+        }
+        return platform.runningTopology().kafka().stream()
+                .filter(node -> (node.index() == leader) == controller).map(Topology.Instance::name)
+                .reduce((first, second) -> second).orElseThrow();
+    }
+
+    /** The reporting instance that runs the online reconciliation (its pagora_reconciliation_leader gauge says 1). */
+    private String reconciliationHolder() {
+        List<String> holders = platform.instancesOf("reporting-service").stream()
+                .filter(platform::holdsReconciliationLease).map(Topology.Instance::name).toList();
+        if (holders.size() != 1) {
+            throw Console.fail("expected one reporting instance holding the reconciliation lease, found %s", holders);
+        }
+        return holders.getFirst();
     }
 
     /** kill -9 (no shutdown hook, no offset commit, mid-batch under load), then the same service started again. */

@@ -43,6 +43,7 @@ final class Platform {
     static final String TIGERBEETLE_VERSION = "0.16.78";
     private static final int READY_SECONDS = 120;
     private static final Pattern STATUS = Pattern.compile("\"status\":\"([A-Z_]+)\"");
+    private static final Pattern LEADER = Pattern.compile("(?m)^pagora_reconciliation_leader(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
 
     final Layout layout;
     final Supervisor supervisor;
@@ -585,6 +586,24 @@ final class Platform {
         } catch (IOException | RuntimeException unanswered) {
             return 0;
         }
+    }
+
+    /** Whether this reporting instance runs the online reconciliation now: its {@code pagora_reconciliation_leader} is 1. */
+    boolean holdsReconciliationLease(Topology.Instance instance) {
+        try {
+            SSLContext monitor = PemTls.mutual(layout.participants().resolve("monitor.crt"),
+                    layout.participants().resolve("monitor.key"), layout.tls().resolve("ca.crt"));
+            HttpResponse<String> response = get(Optional.of(monitor),
+                    instanceUrl("reporting-service", instance.port(), "/actuator/prometheus"));
+            return reconciliationLeader(response.body());
+        } catch (IOException | RuntimeException unanswered) {
+            return false;
+        }
+    }
+
+    static boolean reconciliationLeader(String metrics) {
+        Matcher matcher = LEADER.matcher(metrics);
+        return matcher.find() && Double.parseDouble(matcher.group(1)) == 1.0;
     }
 
     private Optional<SSLContext> anonymous(String service) {

@@ -259,6 +259,10 @@ final class Settings {
         defaults.put("CHAOS_WARMUP_SECONDS", "30");
         defaults.put("CHAOS_FINAL_WITHIN_SECONDS", "20");
         defaults.put("CHAOS_KAFKA_OUTAGE_SECONDS", "40");
+        // chaos --scale: how long a killed broker, replica or service instance stays down before it is started again.
+        defaults.put("CHAOS_NODE_DOWN_SECONDS", "20");
+        // chaos --scale's load: as demo --scale's, half the single platform's (SCALED_RATE).
+        defaults.put("CHAOS_SCALED_RATE", "100");
         defaults.put("CHAOS_RESERVE_FUNDING", "5000000000");
         return Collections.unmodifiableMap(defaults);
     }

@@ -159,6 +159,16 @@ class PlansTest {
     }
 
     @Test
+    void the_reconciliation_lease_holder_is_the_instance_whose_leader_gauge_is_one() {
+        String holder = "# HELP pagora_reconciliation_leader 1 while this instance holds the lease\n"
+                + "pagora_reconciliation_leader{application=\"reporting-service\"} 1.0\n";
+        assertThat(Platform.reconciliationLeader(holder)).isTrue();
+        assertThat(Platform.reconciliationLeader(holder.replace("} 1.0", "} 0.0"))).isFalse();
+        assertThat(Platform.reconciliationLeader("pagora_reconciliation_lag_seconds 1.0\n")).as("no gauge: not the holder")
+                .isFalse();
+    }
+
+    @Test
     void one_of_everything_unless_scaled() {
         Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
 
