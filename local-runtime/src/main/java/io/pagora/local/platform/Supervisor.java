@@ -34,13 +34,16 @@ final class Supervisor {
     /** A started process and where its output of this run starts in its log (readiness is looked for from there). */
     record Launched(Process process, long logOffset) {}
 
+    /** Begins the line each start appends to its process's log: what follows the last one is the running process's. */
+    static final String START_MARKER = "==== ";
+
     Launched launch(String name, List<String> command, Map<String, String> environment, boolean ownSession) {
         Path log = layout.log(name);
         try {
             Files.createDirectories(layout.run());
             Files.createDirectories(layout.log());
             long offset = Files.exists(log) ? Files.size(log) : 0;
-            Files.writeString(log, "==== %s starting: %s%n".formatted(LocalDateTime.now().format(STAMP),
+            Files.writeString(log, (START_MARKER + "%s starting: %s%n").formatted(LocalDateTime.now().format(STAMP),
                     String.join(" ", command)), StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             List<String> full = new ArrayList<>();

@@ -35,6 +35,23 @@ class TigerBeetleRolesTest {
         assertThat(TigerBeetleRoles.primary(files, NAMES)).isEqualTo("tigerbeetle-3");
     }
 
+    @Test
+    void only_the_views_since_each_replica_last_started_count_and_a_restart_says_its_view_too() throws Exception {
+        // An earlier platform reached view 5 (its primary: replica 2); this one started fresh and is in view 1. Replica 0
+        // was killed and restarted: it says its view on recovering, without the "a..b" of a view change.
+        String earlier = "info(replica): 2N: transition_to_normal_from_view_change_status: view=4..5 primary\n";
+        List<Path> files = write(
+                earlier + "==== 2026-11-27 16:45:00 starting: tigerbeetle start\n"
+                        + "info(replica): 0n: transition_to_normal_from_view_change_status: view=0..1 backup\n"
+                        + "==== 2026-11-27 16:50:00 starting: tigerbeetle start\n"
+                        + "info(replica): 0n: transition_to_normal_from_recovering_status: view=1 backup",
+                earlier + "==== 2026-11-27 16:45:00 starting: tigerbeetle start\n",
+                earlier + "==== 2026-11-27 16:45:00 starting: tigerbeetle start\n"
+                        + "info(replica): 2n: transition_to_normal_from_view_change_status: view=0..1 backup");
+
+        assertThat(TigerBeetleRoles.primary(files, NAMES)).isEqualTo("tigerbeetle-2");
+    }
+
     private List<Path> write(String... contents) throws Exception {
         for (int i = 0; i < contents.length; i++) {
             Files.writeString(logs.resolve(NAMES.get(i) + ".log"), contents[i].replace("\\n", "\n"));
