@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The TigerBeetle adapter on a three-replica cluster (docs/scale-out.md) with a replica down: the cluster keeps
- * settling with any one replica killed (the primary included) or paused past the client's deadline, a replica brought
- * back catches up, and a batch whose fate the client could not learn (no quorum: two replicas down) is settled exactly
- * once by sending it again with the same ids. Each step's payments are chains of linked pending transfers posted
+ * settling with each replica killed in turn (the primary among them) or one paused past the client's deadline, a
+ * replica brought back catches up, and a batch whose fate the client could not learn (no quorum: two replicas down)
+ * is settled exactly once by sending it again with the same ids. Each step's payments are chains of linked pending transfers posted
  * afterwards, as clearing settles them; after each step every transfer is accounted for and the money invariants hold.
  */
 @ServerBacked
@@ -83,9 +83,10 @@ class TigerBeetleClusterTest {
     @Test
     void settlesWithAnyOneReplicaKilledThePrimaryIncludedAndARestartedReplicaCatchesUp() {
         settle(20, "all three replicas up");
-        // Replica 0 is the primary of view 0: killing it forces a view change before the cluster answers again.
+        // Each replica killed in turn, so the primary too, whichever it is (a cluster often starts with a view change):
+        // killing it forces another before the cluster answers again. A restart alone moves no primary.
         cluster.kill(0);
-        settle(20, "replica 0 (the first view's primary) killed");
+        settle(20, "replica 0 killed");
         cluster.restart(0);
         cluster.kill(1);
         settle(20, "replica 0 back, replica 1 killed");
