@@ -232,7 +232,7 @@ final class Platform {
             arguments.addAll(List.of("--node-id=" + node.index(), "--voters=" + topology.kafkaVoters(),
                     "--cluster-id=" + clusterId, "--replication-factor=" + topology.replicationFactor()));
         }
-        // A node of three gets less heap: three brokers and eight JVMs share the machine's memory (docs/scale-out.md).
+        // A node of three gets less heap: three brokers and seven other JVMs share the machine (docs/scale-out.md).
         String heap = topology.kafkaNodes() == 1 ? "-Xmx1g" : "-Xmx512m";
         return supervisor.launch(node.name(), tools.command(List.of("-Xms256m", heap), "kafka", arguments), Map.of(), true)
                 .logOffset();
@@ -286,14 +286,18 @@ final class Platform {
         // system refuses Direct IO (tmpfs, some overlay file systems) does it fall back to --development, loudly.
         boolean development = Files.exists(directory.resolve("development"));
         if (!Files.exists(data)) {
-            Console.say("formatting %s (%s, replica %d of %d, production mode)", data, version, replicaIndex,
-                    topology.tigerBeetleReplicas());
+            Console.say("formatting %s (%s, replica %d of %d, %s)", data, version, replicaIndex,
+                    topology.tigerBeetleReplicas(), development ? "--development" : "production mode");
             List<String> format = new ArrayList<>(List.of(binary.toString(), "format", "--cluster=0",
                     "--replica=" + replicaIndex, "--replica-count=" + topology.tigerBeetleReplicas(), data.toString()));
             if (development) {
                 format.add(format.size() - 1, "--development");
             }
-            if (Exec.capture(format, Map.of(), layout.log(replica.name())).status() != 0 && !development) {
+            boolean formatted = Exec.capture(format, Map.of(), layout.log(replica.name())).status() == 0;
+            if (!formatted && development) {
+                throw Console.fail("tigerbeetle format --development failed (log: %s)", layout.log(replica.name()));
+            }
+            if (!formatted) {
                 Supervisor.delete(data);
                 Console.warn("TigerBeetle could not format in production mode (Direct IO unavailable under %s?):"
                         + " using --development", layout.var());
