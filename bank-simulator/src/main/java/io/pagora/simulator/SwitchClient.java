@@ -101,11 +101,6 @@ final class SwitchClient {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The instance this bank calls now. */
-    URI base() {
-        return bases.get(current.get());
-    }
-
     /**
      * A call that failed on the way moves the bank to the next instance; calls failing together on the same instance
      * move it once (the first to fail wins the compare-and-set).
