@@ -12,6 +12,11 @@ public final class Topics {
     public static final String PAYMENTS_REQUESTED = "pagora.payments.requested.v1";
     public static final String PAYMENT_OUTCOMES = "pagora.payments.outcomes.v1";
     /**
+     * On every outcome record: the payment's id (32 hex digits, ASCII), so a reader that needs only which payments
+     * are resolved (each clearing instance, for its instructed window) does not decode the outcome.
+     */
+    public static final String PAYMENT_ID_HEADER = "pagora-payment-id";
+    /**
      * Requests set aside, never silently dropped (see {@link DeadLetterConvention}), by two writers: clearing (not
      * a valid payment request, failed alone after retries, or an integrity alarm) and reporting (not projectable).
      */

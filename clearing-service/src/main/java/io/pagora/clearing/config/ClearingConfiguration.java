@@ -5,9 +5,11 @@ import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
 import io.pagora.clearing.adapter.ledger.PostgresExpirySweeper;
 import io.pagora.clearing.adapter.metrics.MeteredOutcomePublisher;
 import io.pagora.clearing.adapter.kafka.KafkaInstructions;
+import io.pagora.clearing.adapter.kafka.OutcomesFollower;
 import io.pagora.clearing.adapter.metrics.ObservedInstructions;
 import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import io.pagora.clearing.adapter.metrics.InstructedWindow;
 import io.pagora.clearing.adapter.metrics.PendingChains;
@@ -70,6 +72,17 @@ public class ClearingConfiguration {
     public InstructedWindow instructedWindow(PendingChains pending, ClearingProperties properties, MeterRegistry meters) {
         Duration waitMax = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
         return new InstructedWindow(pending, INSTRUCTED_CHAINS_MAX, waitMax, System::nanoTime, meters);
+    }
+
+    /**
+     * With participants, each instance resolves its chains from every instance's outcomes: the answers are applied by
+     * whichever instance owns their partition, not by the one that instructed ({@link OutcomesFollower}).
+     */
+    @Bean
+    @ConditionalOnProperty(name = "pagora.clearing.receiving-bank", havingValue = ClearingProperties.PARTICIPANTS_BANK)
+    public OutcomesFollower outcomesFollower(ConsumerFactory<String, byte[]> consumers, PendingChains pending,
+            Clock clock, MeterRegistry meters) {
+        return new OutcomesFollower(consumers.getConfigurationProperties(), pending::resolved, clock, meters);
     }
 
     /**

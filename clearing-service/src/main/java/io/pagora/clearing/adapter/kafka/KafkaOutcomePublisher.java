@@ -8,6 +8,7 @@ import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.Topics;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +23,9 @@ import org.springframework.stereotype.Component;
 /**
  * Publishes outcomes to {@link Topics#PAYMENT_OUTCOMES}, keyed by payer, and waits for every acknowledgement. With
  * participants as receiving banks, the same outcomes go to the banks' streams too ({@link ParticipantMessages}), in
- * the same wait: a payment's outcome is never told to the read model and not to its banks.
+ * the same wait: a payment's outcome is never told to the read model and not to its banks. Each outcome carries its
+ * payment's id in {@value Topics#PAYMENT_ID_HEADER}, for the clearing instances that follow all outcomes
+ * ({@link OutcomesFollower}).
  */
 @Component
 public class KafkaOutcomePublisher implements OutcomePublisher {
@@ -43,7 +46,10 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
     public void publish(List<PaymentOutcome> outcomes) {
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(outcomes.size());
         for (PaymentOutcome outcome : outcomes) {
-            sends.add(kafka.send(new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(), PaymentEventCodec.encode(outcome))));
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(),
+                    PaymentEventCodec.encode(outcome));
+            record.headers().add(Topics.PAYMENT_ID_HEADER, outcome.paymentId().getBytes(StandardCharsets.US_ASCII));
+            sends.add(kafka.send(record));
         }
         if (toParticipants) {
             ParticipantMessages.outcomes(outcomes).forEach(record -> sends.add(kafka.send(record)));

@@ -16,14 +16,16 @@ import java.util.Map;
 /**
  * The pending chains this clearing process holds: reserved in the ledger (the receiving bank was asked
  * about them, which happens only for reserved chains) and not yet resolved by an acknowledged outcome —
- * chains inside a running batch and chains parked for the expiry worker alike. Exported as
+ * chains inside a running batch and chains parked for the expiry worker alike. An outcome resolves the chain
+ * whichever instance published it: this one when it does, any other through the outcomes follower (with
+ * participants, answers are applied by the instance owning their partition). Exported as
  * {@value #CHAINS} and {@value #OLDEST_AGE} (seconds): a growing count or age means receiving banks do
  * not answer, or the expiry worker lags behind its deadlines; and per receiving bank as {@value #AWAITING}
  * (tag {@code bank}): the payments waiting for that bank's answer, which grows for a bank that is down or slow.
  *
  * <p>Bounded in time and size. A chain is forgotten {@code forgetAfter} after it was reserved, chosen
  * beyond the pending timeout plus the expiry margin: by then the ledger itself has expired it (so it is
- * no longer pending), and an entry whose outcome another instance published, or whose batch was
+ * no longer pending), and an entry whose outcome was missed (a follower behind or down), or whose batch was
  * dead-lettered, cannot stay forever. At most {@code capacity} chains are held; beyond that the oldest is
  * forgotten. A restarted process does not know the chains its predecessor parked: they are resolved
  * within one pending timeout, meanwhile the expiry consumer's lag shows them.
