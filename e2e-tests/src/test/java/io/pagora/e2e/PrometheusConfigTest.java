@@ -36,6 +36,9 @@ class PrometheusConfigTest {
     static final List<String> SERVICES = List.of("payment-api", "clearing-service", "reporting-service");
     static final String LOCAL = "infra/prometheus/prometheus.yml";
     static final String COMPOSE = "infra/prometheus/prometheus-compose.yml";
+    /** The scaled platform's ({@code --scale}); its second instances listen local-runtime's Topology step above. */
+    static final String SCALE = "infra/prometheus/prometheus-scale.yml";
+    static final int SECOND_INSTANCE_PORT_STEP = 100;
 
     @Test
     void theLocalConfigurationScrapesTheThreeServicesAtTheirPorts() {
@@ -43,6 +46,17 @@ class PrometheusConfigTest {
         Map<String, String> expected = new LinkedHashMap<>();
         SERVICES.forEach(service -> expected.put(service, "127.0.0.1:" + configuredPort(service)));
         assertThat(targets).as("%s: job -> target", LOCAL).isEqualTo(expected);
+    }
+
+    @Test
+    void theScaledConfigurationScrapesBothInstancesOfEachService() {
+        Map<String, List<String>> targets = scrapeTargetLists(SCALE);
+        Map<String, List<String>> expected = new LinkedHashMap<>();
+        SERVICES.forEach(service -> expected.put(service, List.of("127.0.0.1:" + configuredPort(service),
+                "127.0.0.1:" + (configuredPort(service) + SECOND_INSTANCE_PORT_STEP))));
+        assertThat(targets).as("%s: job -> targets", SCALE).isEqualTo(expected);
+        assertThat(yaml(SCALE).get("scrape_configs")).as("the same jobs as %s but for their targets", LOCAL)
+                .isEqualTo(withoutTargets(LOCAL, SCALE));
     }
 
     @Test
@@ -105,7 +119,7 @@ class PrometheusConfigTest {
                 + " and the dashboard queries are SKIPPED; the scrape targets are still checked by the other tests");
         // Syntax only: the configurations name the operator's certificate files, which `infra/local/pagora certs`
         // (or the compose volume) provides at run time and a fresh clone does not have.
-        for (String config : List.of(LOCAL, COMPOSE)) {
+        for (String config : List.of(LOCAL, COMPOSE, SCALE)) {
             run(promtool.get(), "check", "config", "--syntax-only", Repository.path(config).toString());
         }
         // Every dashboard query as a recording rule: promtool parses it with Prometheus' PromQL parser.
@@ -130,19 +144,40 @@ class PrometheusConfigTest {
 
     /** job_name -> its one target, checking the interval and path on the way. */
     private static Map<String, String> scrapeTargets(String config) {
+        Map<String, String> targets = new LinkedHashMap<>();
+        scrapeTargetLists(config).forEach((job, jobTargets) -> {
+            assertThat(jobTargets).as("%s %s", config, job).hasSize(1);
+            targets.put(job, jobTargets.getFirst());
+        });
+        return targets;
+    }
+
+    /** job_name -> its targets, checking the interval and path on the way. */
+    private static Map<String, List<String>> scrapeTargetLists(String config) {
         Map<String, Object> prometheus = yaml(config);
         assertThat(map(prometheus.get("global"))).as("%s global", config).containsEntry("scrape_interval", "5s");
-        Map<String, String> targets = new LinkedHashMap<>();
+        Map<String, List<String>> targets = new LinkedHashMap<>();
         for (Object job : list(prometheus.get("scrape_configs"))) {
             Map<String, Object> scrape = map(job);
             assertThat(scrape.get("metrics_path")).as("%s %s", config, scrape.get("job_name")).isEqualTo("/actuator/prometheus");
             List<Object> statics = list(scrape.get("static_configs"));
             assertThat(statics).hasSize(1);
-            List<Object> jobTargets = list(map(statics.getFirst()).get("targets"));
-            assertThat(jobTargets).hasSize(1);
-            targets.put((String) scrape.get("job_name"), (String) jobTargets.getFirst());
+            targets.put((String) scrape.get("job_name"), list(map(statics.getFirst()).get("targets")).stream()
+                    .map(String.class::cast).toList());
         }
         return targets;
+    }
+
+    /** {@code config}'s scrape jobs with {@code targetsOf}'s targets: equal to {@code targetsOf}'s when only targets differ. */
+    private static List<Object> withoutTargets(String config, String targetsOf) {
+        Map<String, List<String>> targets = scrapeTargetLists(targetsOf);
+        List<Object> jobs = new ArrayList<>();
+        for (Object job : list(yaml(config).get("scrape_configs"))) {
+            Map<String, Object> scrape = new LinkedHashMap<>(map(job));
+            scrape.put("static_configs", List.of(Map.of("targets", targets.get((String) scrape.get("job_name")))));
+            jobs.add(scrape);
+        }
+        return jobs;
     }
 
     /** server.port in the service's own application.y(a)ml (unpacked by this module's build). */

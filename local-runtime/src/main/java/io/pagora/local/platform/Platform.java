@@ -349,7 +349,8 @@ final class Platform {
     }
 
     /**
-     * Optional: Prometheus scraping the three services every 5 s (infra/prometheus/prometheus.yml). Skipped,
+     * Optional: Prometheus scraping the three services every 5 s (infra/prometheus/prometheus.yml; with --scale
+     * prometheus-scale.yml, every instance). Skipped,
      * saying so, without a binary, with PAGORA_NO_PROMETHEUS=1, or when port 9090 is taken.
      */
     void startPrometheus() {
@@ -376,14 +377,17 @@ final class Platform {
         }
         Path data = layout.var().resolve("prometheus");
         createDirectories(data);
-        Console.say("starting Prometheus (%s) on %s:%d, scraping the three services every 5 s (the two TLS ones as"
-                + " the monitor), data %s", binary, Layout.HOST, PROMETHEUS_PORT, data);
+        Path config = layout.root().resolve(runningTopology().scaled() ? "infra/prometheus/prometheus-scale.yml"
+                : "infra/prometheus/prometheus.yml");
+        Console.say("starting Prometheus (%s) on %s:%d, scraping every instance of the three services every 5 s (the"
+                + " two TLS ones as the monitor; %s), data %s", binary, Layout.HOST, PROMETHEUS_PORT, config.getFileName(),
+                data);
         if (!runningTransport().equals("tls")) {
             Console.warn("plain-http: Prometheus scrapes payment-api and reporting-service over mutual TLS only;"
                     + " their targets stay down");
         }
         supervisor.launch("prometheus", List.of(binary.toString(),
-                "--config.file=" + layout.root().resolve("infra/prometheus/prometheus.yml"),
+                "--config.file=" + config,
                 "--storage.tsdb.path=" + data, "--storage.tsdb.retention.time=2d",
                 "--web.listen-address=" + Layout.HOST + ":" + PROMETHEUS_PORT), Map.of(), true);
         supervisor.waitForPort("prometheus", PROMETHEUS_PORT, 60);
