@@ -228,7 +228,7 @@ class DashboardMetricsTest {
         List<Path> dashboards = dashboardFiles().stream().filter(which).toList();
         assertThat(dashboards).as("dashboards in %s", Repository.path("infra/grafana/dashboards")).isNotEmpty();
         for (Path file : dashboards) {
-            JsonNode dashboard = Http.JSON.readTree(read(file));
+            JsonNode dashboard = Http.JSON.readTree(Repository.read(file));
             String where = file.getFileName().toString();
             collectExpressions(dashboard, where, usedBy);
             for (JsonNode variable : dashboard.path("templating").path("list")) {
@@ -264,14 +264,6 @@ class DashboardMetricsTest {
     static List<Path> dashboardFiles() {
         try (Stream<Path> files = Files.list(Repository.path("infra/grafana/dashboards"))) {
             return new ArrayList<>(files.filter(file -> file.toString().endsWith(".json")).sorted().toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

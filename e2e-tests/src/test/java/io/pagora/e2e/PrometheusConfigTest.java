@@ -1,8 +1,11 @@
 package io.pagora.e2e;
 
+import static io.pagora.e2e.support.YamlFiles.list;
+import static io.pagora.e2e.support.YamlFiles.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.Repository;
+import io.pagora.e2e.support.YamlFiles;
 import io.pagora.testing.Http;
 import java.io.File;
 import java.io.IOException;
@@ -55,7 +58,7 @@ class PrometheusConfigTest {
         SERVICES.forEach(service -> expected.put(service, List.of("127.0.0.1:" + configuredPort(service),
                 "127.0.0.1:" + (configuredPort(service) + SECOND_INSTANCE_PORT_STEP))));
         assertThat(targets).as("%s: job -> targets", SCALE).isEqualTo(expected);
-        assertThat(yaml(SCALE).get("scrape_configs")).as("the same jobs as %s but for their targets", LOCAL)
+        assertThat(YamlFiles.load(SCALE).get("scrape_configs")).as("the same jobs as %s but for their targets", LOCAL)
                 .isEqualTo(withoutTargets(LOCAL, SCALE));
     }
 
@@ -66,7 +69,7 @@ class PrometheusConfigTest {
         SERVICES.forEach(service -> expected.put(service, service + ":" + configuredPort(service)));
         assertThat(targets).as("%s: job -> target", COMPOSE).isEqualTo(expected);
 
-        Map<String, Object> compose = yaml("docker-compose.yml");
+        Map<String, Object> compose = YamlFiles.load("docker-compose.yml");
         Map<String, Object> services = map(compose.get("services"));
         assertThat(services).containsKeys("prometheus", "grafana");
         assertThat(list(map(services.get("prometheus")).get("volumes")))
@@ -85,17 +88,17 @@ class PrometheusConfigTest {
 
     @Test
     void grafanaReadsThatPrometheusAndEveryPanelNamesItsDataSource() {
-        Map<String, Object> datasource = map(list(yaml("infra/grafana/provisioning/datasources/prometheus.yml")
+        Map<String, Object> datasource = map(list(YamlFiles.load("infra/grafana/provisioning/datasources/prometheus.yml")
                 .get("datasources")).getFirst());
         assertThat(datasource).containsEntry("type", "prometheus").containsEntry("url", "http://prometheus:9090");
         Object uid = datasource.get("uid");
-        Map<String, Object> provider = map(list(yaml("infra/grafana/provisioning/dashboards/dashboards.yml")
+        Map<String, Object> provider = map(list(YamlFiles.load("infra/grafana/provisioning/dashboards/dashboards.yml")
                 .get("providers")).getFirst());
         assertThat(map(provider.get("options"))).containsEntry("path", "/var/lib/grafana/dashboards");
 
         List<String> titles = new ArrayList<>();
         for (Path file : DashboardMetricsTest.dashboardFiles()) {
-            JsonNode dashboard = Http.JSON.readTree(read(file));
+            JsonNode dashboard = Http.JSON.readTree(Repository.read(file));
             titles.add(dashboard.path("title").asString());
             assertThat(dashboard.path("uid").asString()).as("%s has a stable uid", file).isNotEmpty();
             for (JsonNode panel : dashboard.path("panels")) {
@@ -126,7 +129,7 @@ class PrometheusConfigTest {
         StringBuilder rules = new StringBuilder("groups:\n  - name: dashboards\n    rules:\n");
         int n = 0;
         for (Path file : DashboardMetricsTest.dashboardFiles()) {
-            for (String expression : expressions(Http.JSON.readTree(read(file)), new ArrayList<>())) {
+            for (String expression : expressions(Http.JSON.readTree(Repository.read(file)), new ArrayList<>())) {
                 String concrete = expression.replace("$__rate_interval", "1m").replace("$application", ".*");
                 rules.append("      - record: dashboard_query_").append(n++).append('\n')
                         .append("        expr: '").append(concrete.replace("'", "''")).append("'\n");
@@ -154,7 +157,7 @@ class PrometheusConfigTest {
 
     /** job_name -> its targets, checking the interval and path on the way. */
     private static Map<String, List<String>> scrapeTargetLists(String config) {
-        Map<String, Object> prometheus = yaml(config);
+        Map<String, Object> prometheus = YamlFiles.load(config);
         assertThat(map(prometheus.get("global"))).as("%s global", config).containsEntry("scrape_interval", "5s");
         Map<String, List<String>> targets = new LinkedHashMap<>();
         for (Object job : list(prometheus.get("scrape_configs"))) {
@@ -172,7 +175,7 @@ class PrometheusConfigTest {
     private static List<Object> withoutTargets(String config, String targetsOf) {
         Map<String, List<String>> targets = scrapeTargetLists(targetsOf);
         List<Object> jobs = new ArrayList<>();
-        for (Object job : list(yaml(config).get("scrape_configs"))) {
+        for (Object job : list(YamlFiles.load(config).get("scrape_configs"))) {
             Map<String, Object> scrape = new LinkedHashMap<>(map(job));
             scrape.put("static_configs", List.of(Map.of("targets", targets.get((String) scrape.get("job_name")))));
             jobs.add(scrape);
@@ -240,29 +243,5 @@ class PrometheusConfigTest {
             }
         }
         return Optional.empty();
-    }
-
-    private static Map<String, Object> yaml(String relative) {
-        return new Yaml().load(read(Repository.path(relative)));
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
-        assertThat(value).isInstanceOf(Map.class);
-        return (Map<String, Object>) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(Object value) {
-        assertThat(value).isInstanceOf(List.class);
-        return (List<Object>) value;
     }
 }

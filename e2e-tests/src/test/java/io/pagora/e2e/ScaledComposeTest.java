@@ -2,15 +2,14 @@ package io.pagora.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.e2e.support.Repository;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import static io.pagora.e2e.support.YamlFiles.map;
+import static io.pagora.e2e.support.YamlFiles.strings;
+
+import io.pagora.e2e.support.YamlFiles;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * docker-compose.scale.yml describes the topology the launcher's {@code --scale} runs (docs/scale-out.md). No Docker
@@ -21,8 +20,7 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ScaledComposeTest {
 
-    final Map<String, Object> compose = load();
-    final Map<String, Object> services = map(compose.get("services"));
+    final Map<String, Object> services = map(YamlFiles.load("docker-compose.scale.yml").get("services"));
 
     @Test
     void a_three_replica_tigerbeetle_cluster_whose_addresses_the_services_are_given() {
@@ -31,7 +29,7 @@ class ScaledComposeTest {
         String addresses = environment("payment-api-1").get("PAGORA_LEDGER_TIGERBEETLE_ADDRESSES");
         for (int replica = 0; replica < 3; replica++) {
             Map<String, Object> service = map(services.get("tigerbeetle-" + replica));
-            String command = String.join(" ", list(service.get("command")));
+            String command = String.join(" ", strings(service.get("command")));
             assertThat(command).contains("--replica-count=3", "--replica=$${REPLICA}", "--addresses=" + addresses);
             assertThat(map(service.get("environment")).get("REPLICA")).isEqualTo(Integer.toString(replica));
             String ip = map(map(map(service.get("networks")).get("pagora"))).get("ipv4_address").toString();
@@ -67,7 +65,7 @@ class ScaledComposeTest {
                 }
             }
         }
-        assertThat(String.join(" ", list(map(services.get("bank-simulator")).get("command"))))
+        assertThat(String.join(" ", strings(map(services.get("bank-simulator")).get("command"))))
                 .contains("--switch=https://payment-api-1:8080,https://payment-api-2:8080");
     }
 
@@ -78,25 +76,5 @@ class ScaledComposeTest {
     private Map<String, String> environment(String service) {
         return map(map(services.get(service)).get("environment")).entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey, entry -> String.valueOf(entry.getValue())));
-    }
-
-    private static Map<String, Object> load() {
-        try {
-            return new Yaml().load(Files.readString(Repository.path("docker-compose.scale.yml")));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
-        assertThat(value).isInstanceOf(Map.class);
-        return (Map<String, Object>) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> list(Object value) {
-        assertThat(value).isInstanceOf(List.class);
-        return (List<String>) value;
     }
 }

@@ -1,5 +1,7 @@
 package io.pagora.e2e.support;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -22,5 +24,13 @@ public final class Repository {
 
     public static Path path(String relative) {
         return root().resolve(relative);
+    }
+
+    public static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
