@@ -40,17 +40,21 @@ import org.springframework.context.SmartLifecycle;
  * <p>So every instance reads all of {@link Topics#PAYMENT_OUTCOMES} outside any consumer group (it commits nothing and
  * takes no partition from anyone), from the time it started, and passes each poll's payment ids on. It reads only the
  * {@value Topics#PAYMENT_ID_HEADER} header, not the outcome (decoded only when a record has no header). It serves flow
- * control and gauges, never money: a lagging or stopped follower makes the window wait longer, at most its bound.
+ * control and gauges, never money: a lagging follower makes the window wait longer, at most its bound, and a failed
+one is started again.
  */
 public final class OutcomesFollower implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(OutcomesFollower.class);
 
     public static final String FOLLOWED = "pagora.clearing.outcomes.followed";
+    public static final String FAILURES = "pagora.clearing.outcomes.follower.failures";
     static final Duration POLL = Duration.ofMillis(500);
     /** Between attempts to learn the topic's partitions (the broker may be down or the topic not created yet). */
     static final Duration RETRY = Duration.ofSeconds(1);
     static final Duration STOP_WAIT = Duration.ofSeconds(10);
+    /** After a failure, before a new consumer: a failure that repeats costs a log line this often, not a busy loop. */
+    static final Duration RESTART_PAUSE = Duration.ofSeconds(5);
     /** Outcomes published just before this instance started may belong to chains it reserves in its first moments. */
     static final Duration START_LOOKBACK = Duration.ofSeconds(5);
     static final int RECORDS_PER_POLL_MAX = 10_000;
@@ -59,6 +63,7 @@ public final class OutcomesFollower implements SmartLifecycle {
     private final Consumer<List<PaymentId>> resolved;
     private final Clock clock;
     private final Counter followed;
+    private final Counter failures;
     private volatile boolean running;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private Thread thread;
@@ -85,6 +90,9 @@ public final class OutcomesFollower implements SmartLifecycle {
         this.followed = Counter.builder(FOLLOWED)
                 .description("Outcomes, of every clearing instance, read to resolve this instance's instructed chains")
                 .register(meters);
+        this.failures = Counter.builder(FAILURES)
+                .description("Times the outcomes follower failed and was started again")
+                .register(meters);
     }
 
     @Override
@@ -92,7 +100,7 @@ public final class OutcomesFollower implements SmartLifecycle {
         Check.that(thread == null, "the outcomes follower is started once");
         running = true;
         long startedMillis = clock.millis() - START_LOOKBACK.toMillis();
-        thread = new Thread(() -> follow(startedMillis), "clearing-outcomes-follower");
+        thread = new Thread(() -> followUntilStopped(startedMillis), "clearing-outcomes-follower");
         thread.setDaemon(true);
         thread.start();
     }
@@ -120,6 +128,23 @@ public final class OutcomesFollower implements SmartLifecycle {
         return thread != null;
     }
 
+    /**
+     * Follows until stopped. A failure closes the consumer and opens a new one {@link #RESTART_PAUSE} later, from just
+     * before the failure: a follower that stayed down would leave every poll of this instance waiting for its window's
+     * bound, a pending timeout and more.
+     */
+    private void followUntilStopped(long fromMillis) {
+        long from = fromMillis;
+        while (running) {
+            follow(from);
+            from = clock.millis() - START_LOOKBACK.toMillis();
+            if (running && !pause()) {
+                return;
+            }
+        }
+    }
+
+    /** Follows with one consumer until stopped or until it fails (logged). */
     private void follow(long fromMillis) {
         try (KafkaConsumer<byte[], byte[]> opened = new KafkaConsumer<>(consumerProperties)) {
             consumer = opened;
@@ -132,10 +157,21 @@ public final class OutcomesFollower implements SmartLifecycle {
         } catch (WakeupException e) {
             // stop() asked.
         } catch (RuntimeException e) {
-            // Only flow control depends on this thread: the window's wait stays bounded without it.
-            log.error("the outcomes follower stopped; the instructed window counts only this instance's outcomes", e);
+            failures.increment();
+            log.error("the outcomes follower failed; following again in {}", RESTART_PAUSE, e);
         } finally {
             consumer = null;
+        }
+    }
+
+    /** False when interrupted. */
+    private static boolean pause() {
+        try {
+            Thread.sleep(RESTART_PAUSE.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -160,13 +196,11 @@ public final class OutcomesFollower implements SmartLifecycle {
         Map<TopicPartition, Long> from = new HashMap<>();
         partitions.forEach(partition -> from.put(partition, fromMillis));
         Map<TopicPartition, OffsetAndTimestamp> offsets = opened.offsetsForTimes(from);
+        // The end as of now, not seekToEnd: that is resolved at the first poll and would skip what came meanwhile.
+        Map<TopicPartition, Long> ends = opened.endOffsets(partitions);
         for (TopicPartition partition : partitions) {
             OffsetAndTimestamp offset = offsets.get(partition);
-            if (offset == null) {
-                opened.seekToEnd(List.of(partition));
-            } else {
-                opened.seek(partition, offset.offset());
-            }
+            opened.seek(partition, offset == null ? ends.get(partition) : offset.offset());
         }
         log.info("following {} partitions of {} for outcomes published by any clearing instance", partitions.size(),
                 Topics.PAYMENT_OUTCOMES);
