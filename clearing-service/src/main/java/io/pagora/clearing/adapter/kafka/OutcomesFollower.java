@@ -195,12 +195,14 @@ public final class OutcomesFollower implements SmartLifecycle {
         opened.assign(partitions);
         Map<TopicPartition, Long> from = new HashMap<>();
         partitions.forEach(partition -> from.put(partition, fromMillis));
-        Map<TopicPartition, OffsetAndTimestamp> offsets = opened.offsetsForTimes(from);
-        // The end as of now, not seekToEnd: that is resolved at the first poll and would skip what came meanwhile.
+        // The end first, then the first offset at the time: a record appended between the two calls is at or past
+        // that end, so none is skipped (seekToEnd, resolved at the first poll, skipped what came meanwhile; the
+        // end read after the time lookup skipped what came between them).
         Map<TopicPartition, Long> ends = opened.endOffsets(partitions);
+        Map<TopicPartition, OffsetAndTimestamp> offsets = opened.offsetsForTimes(from);
         for (TopicPartition partition : partitions) {
             OffsetAndTimestamp offset = offsets.get(partition);
-            opened.seek(partition, offset == null ? ends.get(partition) : offset.offset());
+            opened.seek(partition, offset == null ? ends.get(partition) : Math.min(offset.offset(), ends.get(partition)));
         }
         log.info("following {} partitions of {} for outcomes published by any clearing instance", partitions.size(),
                 Topics.PAYMENT_OUTCOMES);
