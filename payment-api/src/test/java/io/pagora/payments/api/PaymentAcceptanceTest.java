@@ -14,7 +14,9 @@ import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
+import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.PixId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,8 +91,9 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
     void acceptedPaymentIsOnKafkaBeforeThe202WithItsFieldsKeyedByThePayer() {
         Map<TopicPartition, Long> mark = events.mark();
         Instant before = Instant.now().minusMillis(1);
+        String endToEndId = PixId.of(PixId.Kind.END_TO_END, new BankId(11), before, "Fatura42abc").value();
         Map<String, Object> body = Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 12_345,
-                "currency", "BRL", "description", "Fatura 42 — março", "endToEndId", "E1100000020250101120000000000001");
+                "currency", "BRL", "description", "Fatura 42 — março", "endToEndId", endToEndId);
 
         Http.Response response = http.post("/payments", body, "Idempotency-Key", "accept-" + UUID.randomUUID());
 
@@ -115,7 +118,8 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
         assertThat(event.payment().amountCentavos()).isEqualTo(12_345);
         assertThat(event.payment().currency()).isEqualTo("BRL");
         assertThat(event.payment().description()).isEqualTo("Fatura 42 — março");
-        assertThat(event.payment().endToEndId()).isEqualTo("E1100000020250101120000000000001");
+        assertThat(event.payment().endToEndId()).isEqualTo(endToEndId);
+        assertThat(response.json().path("endToEndId").asString()).isEqualTo(endToEndId);
         assertThat(event.payment().acceptedAt()).isBetween(before, Instant.now())
                 .isEqualTo(Instant.parse(response.json().path("acceptedAt").asString()));
     }
@@ -163,7 +167,8 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
                 Http.payment(payer, payee, 1_001),
                 Http.payment(payer, onUsPayee, 1_000),
                 Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 1_000, "description", "x"),
-                Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 1_000, "endToEndId", "E1"));
+                Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 1_000, "endToEndId",
+                        PixId.of(PixId.Kind.END_TO_END, new BankId(11), Instant.now(), "changedE2E1").value()));
         for (Object body : changed) {
             Http.Response response = http.post("/payments", body, "Idempotency-Key", key);
             assertThat(response.status()).as("%s", response).isEqualTo(422);

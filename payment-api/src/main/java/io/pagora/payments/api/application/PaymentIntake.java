@@ -54,8 +54,12 @@ public final class PaymentIntake {
 
     /** What happened to one payment order. */
     public sealed interface Outcome {
-        /** The broker holds the payment; {@code replayed} if the key was claimed by an earlier request. */
-        record Accepted(PaymentId paymentId, Instant acceptedAt, boolean replayed) implements Outcome {}
+        /**
+         * The broker holds the payment; {@code replayed} if its key or end-to-end id was claimed by an earlier
+         * request; {@code endToEndId} the one its bank gave or the switch made.
+         */
+        record Accepted(PaymentId paymentId, Instant acceptedAt, boolean replayed, String endToEndId)
+                implements Outcome {}
 
         /**
          * Final: no payment exists under the key and none will (nothing was published for it, by this request or an
@@ -140,8 +144,10 @@ public final class PaymentIntake {
         List<Integer> admissible = checkAccounts(orders, valid, outcomes);
         KeyUses uses = KeyUses.of(orders, admissible);
         if (!uses.firstUse().isEmpty()) {
-            Map<Scoped, Stored> stored = claimKeys(uses);
-            publish(orders, uses, stored, outcomes);
+            Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
+            Map<Scoped, Stored> stored = claimKeys(uses, acceptedAt);
+            Map<Scoped, Stored> pixIds = claimEndToEndIds(orders, uses, stored, acceptedAt);
+            publish(orders, uses, stored, pixIds, outcomes);
         }
         followFirstUses(orders, uses, outcomes);
         for (int i = 0; i < outcomes.length; i++) {
@@ -161,7 +167,8 @@ public final class PaymentIntake {
             Order order = orders.get(i);
             Optional<Refusal> problem = order.problem() != null
                     ? Optional.of(order.problem())
-                    : rules.checkRequest(order.request()).or(() -> checkPayer(order));
+                    : rules.checkRequest(order.request()).or(() -> checkPayer(order))
+                            .or(() -> rules.checkEndToEndId(order.request(), clock.instant()));
             if (problem.isPresent()) {
                 outcomes[i] = new Outcome.Rejected(problem.get());
             } else {
@@ -238,40 +245,103 @@ public final class PaymentIntake {
     }
 
     /** 4. One SQL statement claims every key, each with a new payment id it keeps if it is new. */
-    private Map<Scoped, Stored> claimKeys(KeyUses uses) {
-        Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
+    private Map<Scoped, Stored> claimKeys(KeyUses uses, Instant acceptedAt) {
         List<Claim> claims = new ArrayList<>(uses.firstUse().size());
         uses.firstUse().forEach((key, i) -> claims.add(new Claim(key, uses.fingerprints()[i], ids.nextPaymentId())));
         return keys.claimAll(claims, acceptedAt);
     }
 
     /**
-     * 5. Publish new and replayed payments alike; refuse a key reused for another request. All sends go
-     * out before one bounded wait for all acknowledgements.
+     * 5. One more statement claims each payment's end-to-end id for the payment its key names, under the payer's
+     * bank: an id names one payment as a key does. A key claimed again (a replay) claims its id again for the same
+     * payment, so a claim interrupted between the two statements is completed by the retry. An id two orders of
+     * the batch share is claimed once, by the first. A key reused for another request claims nothing.
      */
-    private void publish(List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored, Outcome[] outcomes) {
+    private Map<Scoped, Stored> claimEndToEndIds(List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored,
+            Instant acceptedAt) {
+        Map<Scoped, Claim> claims = new LinkedHashMap<>();
+        for (Map.Entry<Scoped, Integer> use : uses.firstUse().entrySet()) {
+            int i = use.getValue();
+            Stored key = stored.get(use.getKey());
+            Check.that(key != null, "every claimed key is answered: %s", use.getKey());
+            if (Arrays.equals(key.requestSha256(), uses.fingerprints()[i])) {
+                Scoped pixKey = endToEndKey(orders.get(i), key);
+                claims.putIfAbsent(pixKey, new Claim(pixKey, uses.fingerprints()[i], key.paymentId()));
+            }
+        }
+        return claims.isEmpty() ? Map.of() : keys.claimAll(List.copyOf(claims.values()), acceptedAt);
+    }
+
+    /** The payment an order's key names, and the end-to-end id it has, as the payer's bank's key. */
+    private static Scoped endToEndKey(Order order, Stored key) {
+        return new Scoped(order.caller(), IdempotencyKey.ofPixId(
+                order.request().endToEndIdOf(key.paymentId(), key.acceptedAt())));
+    }
+
+    /**
+     * The payment an order names, once its key and its end-to-end id are claimed, or the refusal.
+     *
+     * @param firstClaim true when this request's claim created the payment (nothing published it before)
+     */
+    private record Naming(PaymentId paymentId, Instant acceptedAt, boolean firstClaim, Refusal refusal) {}
+
+    /**
+     * A key names a payment made with another request: refused. Else the end-to-end id decides: it names the
+     * key's payment (new, or replayed), or an earlier payment of the payer's bank — the same request sent under
+     * another key is a replay of that payment; another request is a reuse of the id, refused.
+     */
+    private static Naming naming(Order order, byte[] fingerprint, Stored key, Map<Scoped, Stored> pixIds) {
+        if (!Arrays.equals(key.requestSha256(), fingerprint)) {
+            return refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED, "this Idempotency-Key already names payment "
+                    + key.paymentId() + " made with a different request; use a new key for a new payment"));
+        }
+        Scoped pixKey = endToEndKey(order, key);
+        Stored pixId = pixIds.get(pixKey);
+        Check.that(pixId != null, "every claimed end-to-end id is answered: %s", pixKey);
+        if (pixId.paymentId().equals(key.paymentId())) {
+            return new Naming(key.paymentId(), key.acceptedAt(), key.inserted(), null);
+        }
+        // The switch makes ids from payment ids: only a bank's own id can name an earlier payment.
+        Check.that(order.request().endToEndId() != null, "a made end-to-end id %s names two payments, %s and %s",
+                pixKey, key.paymentId(), pixId.paymentId());
+        if (Arrays.equals(pixId.requestSha256(), fingerprint)) {
+            return new Naming(pixId.paymentId(), pixId.acceptedAt(), false, null);
+        }
+        return refused(Refusal.ofField(RefusalReason.END_TO_END_ID_REUSED, "endToEndId", "endToEndId "
+                + order.request().endToEndId() + " already names payment " + pixId.paymentId() + ", made with a"
+                + " different request: an end-to-end id names one payment of its bank"));
+    }
+
+    private static Naming refused(Refusal refusal) {
+        return new Naming(null, null, false, refusal);
+    }
+
+    /**
+     * 6. Publish new and replayed payments alike; refuse a key or an end-to-end id reused for another request.
+     * All sends go out before one bounded wait for all acknowledgements.
+     */
+    private void publish(List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored, Map<Scoped, Stored> pixIds,
+            Outcome[] outcomes) {
         int firstUses = uses.firstUse().size();
         List<Integer> publishing = new ArrayList<>(firstUses);
-        List<Stored> publishingKeys = new ArrayList<>(firstUses);
+        List<Naming> publishingNames = new ArrayList<>(firstUses);
         List<PaymentRequested> events = new ArrayList<>(firstUses);
         for (Map.Entry<Scoped, Integer> use : uses.firstUse().entrySet()) {
             int i = use.getValue();
-            Stored claim = stored.get(use.getKey());
-            Check.that(claim != null, "every claimed key is answered: %s", use.getKey());
-            if (!claim.inserted() && !Arrays.equals(claim.requestSha256(), uses.fingerprints()[i])) {
-                outcomes[i] = new Outcome.Rejected(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
-                        "this Idempotency-Key already names payment " + claim.paymentId()
-                                + " made with a different request; use a new key for a new payment"));
+            Naming naming = naming(orders.get(i), uses.fingerprints()[i], stored.get(use.getKey()), pixIds);
+            if (naming.refusal() != null) {
+                outcomes[i] = new Outcome.Rejected(naming.refusal());
                 continue;
             }
             publishing.add(i);
-            publishingKeys.add(claim);
-            events.add(orders.get(i).request().toEvent(claim.paymentId(), claim.acceptedAt()));
+            publishingNames.add(naming);
+            events.add(orders.get(i).request().toEvent(naming.paymentId(), naming.acceptedAt()));
         }
         List<Publication> publications = events.isEmpty() ? List.of() : publisher.publishAll(events);
         Check.that(publications.size() == events.size(), "one publication per event");
         for (int p = 0; p < publishing.size(); p++) {
-            outcomes[publishing.get(p)] = outcome(publishingKeys.get(p), publications.get(p));
+            outcomes[publishing.get(p)] = outcome(publishingNames.get(p), events.get(p).endToEndId(),
+                    publications.get(p));
         }
     }
 
@@ -280,15 +350,16 @@ public final class PaymentIntake {
      * claim and never handed to the broker. A replay's first attempt may have been published (it may have been
      * answered UNKNOWN) and may settle, so a replay the broker could not take is UNKNOWN, never a refusal.
      */
-    private static Outcome outcome(Stored claim, Publication publication) {
+    private static Outcome outcome(Naming naming, String endToEndId, Publication publication) {
         return switch (publication) {
-            case Publication.Acked acked -> new Outcome.Accepted(claim.paymentId(), claim.acceptedAt(), !claim.inserted());
-            case Publication.NotSent notSent -> claim.inserted()
+            case Publication.Acked acked -> new Outcome.Accepted(naming.paymentId(), naming.acceptedAt(),
+                    !naming.firstClaim(), endToEndId);
+            case Publication.NotSent notSent -> naming.firstClaim()
                     ? new Outcome.Rejected(Refusal.of(RefusalReason.BROKER_UNAVAILABLE,
                             "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
                                     + " published: retry with the same Idempotency-Key and request"))
-                    : replayNotSent(claim.paymentId().toString(), notSent.reason());
-            case Publication.Unconfirmed unconfirmed -> unknown(claim.paymentId().toString(), unconfirmed.reason());
+                    : replayNotSent(naming.paymentId().toString(), notSent.reason());
+            case Publication.Unconfirmed unconfirmed -> unknown(naming.paymentId().toString(), unconfirmed.reason());
         };
     }
 
@@ -300,7 +371,7 @@ public final class PaymentIntake {
                 + " and request to learn its outcome. Never retry it under a new key."));
     }
 
-    /** 6. Later uses of a key within the batch take their first use's outcome, or are refused. */
+    /** 7. Later uses of a key within the batch take their first use's outcome, or are refused. */
     private static void followFirstUses(List<Order> orders, KeyUses uses, Outcome[] outcomes) {
         for (int i : uses.laterUses()) {
             int first = uses.firstUse().get(orders.get(i).scopedKey());
@@ -308,7 +379,8 @@ public final class PaymentIntake {
                 outcomes[i] = new Outcome.Rejected(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
                         "this idempotencyKey is used by item " + first + " of the same batch with a different request"));
             } else if (outcomes[first] instanceof Outcome.Accepted accepted) {
-                outcomes[i] = new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true);
+                outcomes[i] = new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true,
+                        accepted.endToEndId());
             } else {
                 outcomes[i] = outcomes[first];
             }

@@ -115,9 +115,9 @@ public class PaymentApiConfiguration {
     @Bean
     PaymentIntake paymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission,
-            AccessRefusals refusals, UnknownAccountLimit unknownAccounts) {
+            AccessRefusals refusals, UnknownAccountLimit unknownAccounts, IdempotencyRetentionProperties retention) {
         return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "single", admission, refusals,
-                unknownAccounts);
+                unknownAccounts, retention);
     }
 
     /**
@@ -127,15 +127,16 @@ public class PaymentApiConfiguration {
     @Bean
     PaymentIntake batchPaymentIntake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, Admission admission,
-            AccessRefusals refusals, UnknownAccountLimit unknownAccounts) {
+            AccessRefusals refusals, UnknownAccountLimit unknownAccounts, IdempotencyRetentionProperties retention) {
         return intake(properties, accounts, jdbc, kafka, ids, clock, meters, "batch", admission, refusals,
-                unknownAccounts);
+                unknownAccounts, retention);
     }
 
     private static PaymentIntake intake(PaymentApiProperties properties, AccountDirectory accounts, JdbcTemplate jdbc,
             KafkaTemplate<String, byte[]> kafka, TimeOrderedIds ids, Clock clock, MeterRegistry meters, String endpoint,
-            Admission admission, AccessRefusals refusals, UnknownAccountLimit unknownAccounts) {
-        return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos()), accounts, new JdbcIdempotencyKeys(jdbc),
+            Admission admission, AccessRefusals refusals, UnknownAccountLimit unknownAccounts,
+            IdempotencyRetentionProperties retention) {
+        return new PaymentIntake(new PaymentRules(properties.amountMaxCentavos(), retention.retentionDays()), accounts, new JdbcIdempotencyKeys(jdbc),
                 new KafkaPaymentPublisher(kafka, properties.kafkaAckTimeout(), meters, endpoint), ids, clock, admission,
                 refusals, unknownAccounts);
     }

@@ -1,17 +1,34 @@
 package io.pagora.payments.api.domain;
 
+import io.pagora.settlement.domain.PixId;
+
 /**
  * A client's idempotency key: 1 to {@value #LENGTH_MAX} visible ASCII characters (0x21–0x7E), compared
  * exactly. One key names one payment for as long as it is kept, across restarts and API instances.
+ *
+ * <p>A PIX id (an end-to-end id, a return id) is claimed in the same store, as a key of its bank, so that it too
+ * names one payment for as long as it is kept: {@link #ofPixId} writes it after a space, which no client key can
+ * hold, so a client's key never names what a PIX id names.
  */
 public record IdempotencyKey(String value) {
 
     public static final int LENGTH_MAX = 128;
+    private static final String PIX_ID_PREFIX = "pix-id ";
 
     public IdempotencyKey {
-        if (!isValid(value)) {
+        if (!isValid(value) && !isPixIdKey(value)) {
             throw new IllegalArgumentException("not a valid idempotency key");
         }
+    }
+
+    /** The key under which a bank's PIX id is claimed. */
+    public static IdempotencyKey ofPixId(PixId id) {
+        return new IdempotencyKey(PIX_ID_PREFIX + id.value());
+    }
+
+    private static boolean isPixIdKey(String value) {
+        return value != null && value.startsWith(PIX_ID_PREFIX)
+                && PixId.problem(value.substring(PIX_ID_PREFIX.length())).isEmpty();
     }
 
     public static boolean isValid(String value) {

@@ -3,7 +3,10 @@ package io.pagora.payments.api.domain;
 import io.pagora.events.PaymentRequested;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.PixId;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -19,7 +22,8 @@ import java.util.Objects;
  *
  * @param currency always {@value #CURRENCY_BRL} (an absent currency means BRL)
  * @param description free text, or null
- * @param endToEndId the client's end-to-end id, or null
+ * @param endToEndId the PIX end-to-end id the payer's bank gave ({@link PixId.Kind#END_TO_END}, well-formed), or
+ *     null: the switch then makes one from the payment id ({@link #endToEndIdOf})
  */
 public record PaymentRequest(
         Id128 payer,
@@ -31,7 +35,6 @@ public record PaymentRequest(
 
     public static final String CURRENCY_BRL = "BRL";
     public static final int DESCRIPTION_CHARS_MAX = 140;
-    public static final int END_TO_END_ID_CHARS_MAX = 35;
 
     public PaymentRequest {
         Objects.requireNonNull(payer, "payer");
@@ -39,7 +42,8 @@ public record PaymentRequest(
         Check.that(CURRENCY_BRL.equals(currency), "currency is BRL: %s", currency);
         Check.that(description == null || description.codePointCount(0, description.length()) <= DESCRIPTION_CHARS_MAX,
                 "description too long");
-        Check.that(endToEndId == null || endToEndId.length() <= END_TO_END_ID_CHARS_MAX, "endToEndId too long");
+        Check.that(endToEndId == null || PixId.problem(endToEndId, PixId.Kind.END_TO_END).isEmpty(),
+                "endToEndId is a PIX end-to-end id: %s", endToEndId);
     }
 
     /**
@@ -68,7 +72,20 @@ public record PaymentRequest(
     /** The event that hands this payment to clearing. */
     public PaymentRequested toEvent(PaymentId paymentId, Instant acceptedAt) {
         return new PaymentRequested(paymentId.toString(), payer.toString(), payee.toString(), amountCentavos, currency,
-                description, endToEndId, acceptedAt);
+                description, endToEndIdOf(paymentId, acceptedAt).value(), acceptedAt);
+    }
+
+    /**
+     * The payment's end-to-end id: the one its bank gave, or else the one the switch makes from the payment id and
+     * its acceptance time, so every request that names the payment (a replay included) names the same id.
+     */
+    public PixId endToEndIdOf(PaymentId paymentId, Instant acceptedAt) {
+        if (endToEndId != null) {
+            return new PixId(endToEndId);
+        }
+        BankId payerBank = ChartOfAccounts.bankOf(payer).orElseThrow(
+                () -> new IllegalStateException("a payer account names its bank: " + payer));
+        return PixId.generated(PixId.Kind.END_TO_END, payerBank, acceptedAt, paymentId);
     }
 
     private static void writeOptional(DataOutputStream out, String value) throws IOException {

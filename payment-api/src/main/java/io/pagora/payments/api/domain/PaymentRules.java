@@ -4,7 +4,12 @@ import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.AccountKind;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.PixId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 /**
@@ -13,11 +18,22 @@ import java.util.Optional;
  */
 public final class PaymentRules {
 
-    private final long amountMaxCentavos;
+    /** How far ahead of the switch's clock a bank's clock may name the minute of an end-to-end id. */
+    public static final Duration PIX_ID_CLOCK_AHEAD_MAX = Duration.ofMinutes(5);
 
-    public PaymentRules(long amountMaxCentavos) {
+    private final long amountMaxCentavos;
+    private final int pixIdDaysMax;
+
+    /**
+     * @param pixIdDaysMax the UTC days, today included, whose end-to-end ids are accepted: the days the switch
+     *     keeps claimed ids (the idempotency retention), so an older id, which could no longer be checked for reuse,
+     *     is refused instead of trusted
+     */
+    public PaymentRules(long amountMaxCentavos, int pixIdDaysMax) {
         Check.that(amountMaxCentavos > 0, "amount max must be positive: %d", amountMaxCentavos);
+        Check.that(pixIdDaysMax >= 1, "PIX ids of at least today are accepted: %d", pixIdDaysMax);
         this.amountMaxCentavos = amountMaxCentavos;
+        this.pixIdDaysMax = pixIdDaysMax;
     }
 
     public long amountMaxCentavos() {
@@ -46,6 +62,30 @@ public final class PaymentRules {
             return Optional.of(notCustomer("payeeAccountId", request.payee()));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A bank's end-to-end id names that bank (the payer's) and a recent minute: ids are claimed for reuse checks
+     * for {@code pixIdDaysMax} days, so an id of an earlier day could be a reuse nobody can see any more.
+     */
+    public Optional<Refusal> checkEndToEndId(PaymentRequest request, Instant now) {
+        if (request.endToEndId() == null) {
+            return Optional.empty();
+        }
+        PixId id = new PixId(request.endToEndId());
+        BankId payerBank = ChartOfAccounts.bankOf(request.payer()).orElseThrow();
+        if (!id.bank().equals(payerBank)) {
+            return Optional.of(Refusal.ofField(RefusalReason.INVALID_END_TO_END_ID, "endToEndId", "endToEndId "
+                    + id + " names bank " + id.bank() + ": a payment's end-to-end id is its payer's bank's, "
+                    + payerBank));
+        }
+        return id.timeProblem(oldestPixIdMinute(now), now.plus(PIX_ID_CLOCK_AHEAD_MAX)).map(problem ->
+                Refusal.ofField(RefusalReason.INVALID_END_TO_END_ID, "endToEndId", "endToEndId " + id + " " + problem));
+    }
+
+    /** The start of the oldest UTC day whose PIX ids are still kept for reuse checks. */
+    public Instant oldestPixIdMinute(Instant now) {
+        return now.truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(pixIdDaysMax - 1L));
     }
 
     /** The ledger's view: both accounts exist and are customer accounts in BRL. */

@@ -21,6 +21,10 @@ public enum RefusalReason {
     MISSING_IDEMPOTENCY_KEY("missing-idempotency-key", "Missing Idempotency-Key"),
     INVALID_IDEMPOTENCY_KEY("invalid-idempotency-key", "Invalid Idempotency-Key"),
     IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency-Key reused with a different request"),
+    /** Not a PIX end-to-end id, another bank's, too old to be checked for reuse, or from the future. */
+    INVALID_END_TO_END_ID("invalid-end-to-end-id", "Invalid end-to-end id"),
+    /** The payer's bank already used this end-to-end id for another payment. */
+    END_TO_END_ID_REUSED("end-to-end-id-reused", "End-to-end id already names another payment"),
     IDEMPOTENCY_KEY_FAILED("idempotency-key-failed", "An earlier request with this Idempotency-Key failed"),
     UNKNOWN_BANK("unknown-bank", "Unknown bank"),
     BANK_NAME_CONFLICT("bank-name-conflict", "Bank already registered under another name"),

@@ -18,12 +18,13 @@ import java.util.Map;
 public record BatchResult(int acceptedCount, int replayedCount, int rejectedCount, int unknownCount, List<Item> results) {
 
     /**
-     * One item's answer. {@code paymentId} and {@code acceptedAt} only when ACCEPTED or REPLAYED,
+     * One item's answer. {@code paymentId}, {@code acceptedAt} and {@code endToEndId} only when ACCEPTED or REPLAYED,
      * {@code problem} (the members of a problem+json document) only when REJECTED or UNKNOWN.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    @JsonPropertyOrder({"index", "status", "paymentId", "acceptedAt", "problem"})
-    public record Item(int index, String status, String paymentId, Instant acceptedAt, Map<String, Object> problem) {}
+    @JsonPropertyOrder({"index", "status", "paymentId", "acceptedAt", "endToEndId", "problem"})
+    public record Item(int index, String status, String paymentId, Instant acceptedAt, String endToEndId,
+            Map<String, Object> problem) {}
 
     /**
      * Gathers one batch's outcomes, in order, into its answer: a {@link BatchResult}, or, when nothing
@@ -84,7 +85,8 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
             } else {
                 accepted++;
             }
-            return new Item(i, ok.replayed() ? "REPLAYED" : "ACCEPTED", ok.paymentId().toString(), ok.acceptedAt(), null);
+            return new Item(i, ok.replayed() ? "REPLAYED" : "ACCEPTED", ok.paymentId().toString(), ok.acceptedAt(),
+                    ok.endToEndId(), null);
         }
 
         private Item rejected(int i, Refusal problem) {
@@ -97,7 +99,7 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
                 overloadedProblem = problem;
             }
             // Fields are named within the item; the batch names them within the body.
-            return new Item(i, "REJECTED", null, null, Problems.embedded(problem.field() == null ? problem
+            return new Item(i, "REJECTED", null, null, null, Problems.embedded(problem.field() == null ? problem
                     : problem.withField("payments[" + i + "]." + problem.field())));
         }
 
@@ -105,7 +107,7 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
             unknown++;
             brokerFailures++;
             unknownProblem = problem;
-            return new Item(i, "UNKNOWN", null, null, Problems.embedded(problem));
+            return new Item(i, "UNKNOWN", null, null, null, Problems.embedded(problem));
         }
     }
 }

@@ -39,7 +39,7 @@ public class PaymentController {
     static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
     /** The 202 body. */
-    public record PaymentAccepted(String paymentId, String status, Instant acceptedAt) {}
+    public record PaymentAccepted(String paymentId, String status, Instant acceptedAt, String endToEndId) {}
 
     private final GroupCommit intake;
     private final PaymentIntake batchIntake;
@@ -116,7 +116,8 @@ public class PaymentController {
             case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
                     .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
                     .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
-                    .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt()));
+                    .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt(),
+                            accepted.endToEndId()));
             case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
             case Outcome.Unknown unknown -> Problems.response(unknown.problem(), http.getRequestURI());
         };

@@ -3,6 +3,7 @@ package io.pagora.payments.api.adapter.web;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.domain.PixId;
 import tools.jackson.databind.JsonNode;
 
 /** Reads a payment order's JSON fields into a well-formed {@link PaymentRequest}. */
@@ -29,9 +30,11 @@ final class PaymentJson {
                     "must be at most " + PaymentRequest.DESCRIPTION_CHARS_MAX + " characters without control characters");
         }
         String endToEndId = fields.optionalString("endToEndId");
-        if (endToEndId != null && !JsonFields.isVisibleAscii(endToEndId, PaymentRequest.END_TO_END_ID_CHARS_MAX)) {
-            throw fields.invalid(RefusalReason.INVALID_FIELD, "endToEndId",
-                    "must be 1 to " + PaymentRequest.END_TO_END_ID_CHARS_MAX + " visible ASCII characters");
+        if (endToEndId != null) {
+            PixId.problem(endToEndId, PixId.Kind.END_TO_END).ifPresent(problem -> {
+                throw fields.invalid(RefusalReason.INVALID_END_TO_END_ID, "endToEndId", "must be a PIX end-to-end id ("
+                        + problem + "); omit it and the switch makes one");
+            });
         }
         return new PaymentRequest(payer, payee, amount, currency, description, endToEndId);
     }
