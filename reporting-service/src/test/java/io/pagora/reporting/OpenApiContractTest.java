@@ -94,8 +94,10 @@ class OpenApiContractTest extends ReportingIntegrationTest {
     void everyMalformedRequestGetsADocumentedProblemNeverA500() {
         String account = Payments.customer(7);
         Payment settled = Payments.between(account, Payments.customer(8), 1_234);
+        String endToEndId = Payments.endToEndId(7, settled.acceptedAt());
         try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
-            publisher.publish(settled.requested(), settled.settled(), Payments.between(Payments.customer(8), account, 99).settled());
+            publisher.publish(settled.requested(endToEndId), settled.settled(),
+                    Payments.between(Payments.customer(8), account, 99).settled());
         }
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(bankOf(account).json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
@@ -106,11 +108,12 @@ class OpenApiContractTest extends ReportingIntegrationTest {
         List<Probe> probes = new ArrayList<>(Probe.actuator());
         probes.add(Probe.file("/openapi.yaml"));
         OpenApiFuzz.Config standard = OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, probes,
-                Map.of("accountId", account, "paymentId", settled.paymentId(), "ispb", "00000007"));
+                Map.of("accountId", account, "paymentId", settled.paymentId(), "endToEndId", endToEndId,
+                        "ispb", "00000007"));
         // Two runs sharing the standard budgets: as the operator (the actuator is its), and as bank 7, whose
         // queries reach the rows above (the operator reads no payment and no customer's statement). A bank is
         // answered 403 by the actuator whatever the method, so its run probes the API only: its systematic phase is
-        // about half the operator's (920 requests to 1,634), so it gets 2/5 of the budgets and the operator 3/5.
+        // about half the operator's (920 requests to 1,634 before the end-to-end path), so it gets 2/5 of the budgets and the operator 3/5.
         OpenApiFuzz.Config operator = new OpenApiFuzz.Config(port, standard.seed(), standard.requestsMax() * 3 / 5,
                 standard.timeBudget().multipliedBy(3).dividedBy(5), BODY_BYTES_MAX, probes, standard.knownValues(),
                 TestCertificates.shared().operator().sslContext());

@@ -15,6 +15,12 @@ public interface ReadModelQueries {
     Optional<PaymentView> payment(Id128 paymentId);
 
     /**
+     * The payment whose request carried this EndToEndId. Requests are not checked for unique ids, so several payments
+     * may carry one: the oldest (the lowest payment id, ids being time-ordered) is the one, the same at every call.
+     */
+    Optional<PaymentView> paymentByEndToEndId(String endToEndId);
+
+    /**
      * Settled movements of an account, newest first, keyset-paginated.
      *
      * @param after the last entry of the previous page, or null for the first page

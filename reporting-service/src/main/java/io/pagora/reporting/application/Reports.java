@@ -51,13 +51,16 @@ public final class Reports {
      * neither: the payment must be read to know its parties, and a refused one is then dropped whole.
      */
     public Optional<PaymentView> payment(Caller caller, Id128 paymentId) {
-        Optional<PaymentView> payment = queries.payment(paymentId);
-        if (payment.isEmpty()) {
-            return payment;
-        }
-        Optional<AccessRefusal> refusal = AccessRules.partyToPayment(
-                caller, payment.get().payerAccountId(), payment.get().payeeAccountId());
-        return refused(caller, refusal) ? Optional.empty() : payment;
+        return readable(caller, queries.payment(paymentId));
+    }
+
+    /**
+     * A payment by its EndToEndId, on the terms of {@link #payment}: the id is read from the payment's request, which
+     * any bank may make, so it proves nothing about the caller; only the payment's parties decide.
+     */
+    public Optional<PaymentView> paymentByEndToEndId(Caller caller, String endToEndId) {
+        Check.that(endToEndId != null && !endToEndId.isEmpty(), "an end-to-end id to look up");
+        return readable(caller, queries.paymentByEndToEndId(endToEndId));
     }
 
     /**
@@ -96,6 +99,16 @@ public final class Reports {
             return new Answer.Forbidden<>(refusal.get());
         }
         return new Answer.Granted<>(queries.stats());
+    }
+
+    /** The payment as read, for its payer's or its payee's bank; empty for anyone else, as if never projected. */
+    private Optional<PaymentView> readable(Caller caller, Optional<PaymentView> payment) {
+        if (payment.isEmpty()) {
+            return payment;
+        }
+        Optional<AccessRefusal> refusal = AccessRules.partyToPayment(
+                caller, payment.get().payerAccountId(), payment.get().payeeAccountId());
+        return refused(caller, refusal) ? Optional.empty() : payment;
     }
 
     private boolean refused(Caller caller, Optional<AccessRefusal> refusal) {

@@ -7,9 +7,11 @@ import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.PixId;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Builds a payment's events with real-shaped ids: time-ordered payment ids, PIX chart customer accounts. */
@@ -17,6 +19,7 @@ public final class Payments {
 
     private static final TimeOrderedIds IDS = new TimeOrderedIds();
     private static final AtomicLong ACCOUNT_NUMBERS = new AtomicLong(System.nanoTime() & 0xFFFF_FFFFL);
+    private static final String ALPHANUMERICS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
     private Payments() {}
 
@@ -29,8 +32,12 @@ public final class Payments {
     public record Payment(String paymentId, String payer, String payee, long amountCentavos, Instant acceptedAt) {
 
         public PaymentRequested requested() {
-            return new PaymentRequested(paymentId, payer, payee, amountCentavos, "BRL", "test " + paymentId,
-                    "E2E" + paymentId.substring(0, Math.min(20, paymentId.length())), acceptedAt);
+            return requested("E2E" + paymentId.substring(0, Math.min(20, paymentId.length())));
+        }
+
+        public PaymentRequested requested(String endToEndId) {
+            return new PaymentRequested(paymentId, payer, payee, amountCentavos, "BRL", "test " + paymentId, endToEndId,
+                    acceptedAt);
         }
 
         public PaymentSettled settled(Instant at) {
@@ -58,6 +65,18 @@ public final class Payments {
 
     public static Payment any() {
         return between(customer(1), customer(2), 1_000);
+    }
+
+    /**
+     * A new EndToEndId in the BCB's format, as the payer's bank makes one: E, its ISPB, the UTC minute, 11 letters or
+     * digits (random: unique in this JVM in practice, 62^11 of them).
+     */
+    public static String endToEndId(int payerIspb, Instant at) {
+        StringBuilder suffix = new StringBuilder(PixId.SUFFIX_CHARS);
+        for (int i = 0; i < PixId.SUFFIX_CHARS; i++) {
+            suffix.append(ALPHANUMERICS.charAt(ThreadLocalRandom.current().nextInt(ALPHANUMERICS.length())));
+        }
+        return PixId.of(PixId.Kind.END_TO_END, new BankId(payerIspb), at, suffix.toString()).value();
     }
 
     public static Instant micros(Instant instant) {

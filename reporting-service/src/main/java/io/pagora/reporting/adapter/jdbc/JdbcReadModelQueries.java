@@ -1,6 +1,7 @@
 package io.pagora.reporting.adapter.jdbc;
 
 import io.pagora.kernel.Check;
+import io.pagora.settlement.domain.PixId;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.StatementCursor;
@@ -23,11 +24,22 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /** The queries, each one indexed statement (see V1__reporting_schema.sql for the indexes). */
 public final class JdbcReadModelQueries implements ReadModelQueries {
 
-    private static final String PAYMENT = """
+    private static final String PAYMENT_COLUMNS = """
             SELECT payment_id, status, payer_account_id, payee_account_id, payer_bank_ispb, payee_bank_ispb,
                    amount_centavos, currency, description, end_to_end_id, accepted_at, requested_at, reason, detail,
                    final_at
+            """;
+
+    private static final String PAYMENT = PAYMENT_COLUMNS + """
             FROM reporting.payments WHERE payment_id = ?
+            """;
+
+    // The partial index payments_by_end_to_end_id (V5). An id is its payer bank's (its ISPB is in it, and payment-api
+    // lets one id name one payment of that bank), so only that bank's payments are candidates: another bank's payment
+    // carrying the same text, had one ever been accepted, could not shadow it. The oldest, should two share it.
+    private static final String PAYMENT_BY_END_TO_END_ID = PAYMENT_COLUMNS + """
+            FROM reporting.payments WHERE end_to_end_id = ? AND payer_bank_ispb = ?
+            ORDER BY payment_id LIMIT 1
             """;
 
     // Newest first. The row comparison on the primary key (account_id, final_at, payment_id, direction)
@@ -103,14 +115,16 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
 
     @Override
     public Optional<PaymentView> payment(Id128 paymentId) {
-        List<PaymentView> rows = jdbc.query(PAYMENT, (row, n) -> new PaymentView(
-                id(row, "payment_id"), PaymentStatus.valueOf(row.getString("status")),
-                id(row, "payer_account_id"), id(row, "payee_account_id"),
-                (Integer) row.getObject("payer_bank_ispb"), (Integer) row.getObject("payee_bank_ispb"),
-                row.getLong("amount_centavos"), row.getString("currency"), row.getString("description"),
-                row.getString("end_to_end_id"), instant(row, "accepted_at"), instant(row, "requested_at"),
-                row.getString("reason"), row.getString("detail"), instant(row, "final_at")),
-                paymentId.toUuid());
+        List<PaymentView> rows = jdbc.query(PAYMENT, JdbcReadModelQueries::view, paymentId.toUuid());
+        return rows.stream().findFirst();
+    }
+
+    @Override
+    public Optional<PaymentView> paymentByEndToEndId(String endToEndId) {
+        List<PaymentView> rows = jdbc.query(PAYMENT_BY_END_TO_END_ID, JdbcReadModelQueries::view, endToEndId,
+                new PixId(endToEndId).bank().ispb());
+        Check.that(rows.isEmpty() || endToEndId.equals(rows.getFirst().endToEndId()),
+                "the payment read carries the end-to-end id asked");
         return rows.stream().findFirst();
     }
 
@@ -165,6 +179,15 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
             counts.put(PaymentStatus.EXPIRED, row.getLong("expired_count"));
             return new Stats(counts, instant(row, "max_final_at"), instant(row, "last_projected_at"));
         });
+    }
+
+    private static PaymentView view(ResultSet row, int n) throws SQLException {
+        return new PaymentView(id(row, "payment_id"), PaymentStatus.valueOf(row.getString("status")),
+                id(row, "payer_account_id"), id(row, "payee_account_id"),
+                (Integer) row.getObject("payer_bank_ispb"), (Integer) row.getObject("payee_bank_ispb"),
+                row.getLong("amount_centavos"), row.getString("currency"), row.getString("description"),
+                row.getString("end_to_end_id"), instant(row, "accepted_at"), instant(row, "requested_at"),
+                row.getString("reason"), row.getString("detail"), instant(row, "final_at"));
     }
 
     private static StatementEntry entry(ResultSet row, int n) throws SQLException {

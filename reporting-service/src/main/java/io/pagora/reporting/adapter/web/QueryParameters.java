@@ -5,6 +5,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.PixId;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
@@ -27,6 +28,15 @@ final class QueryParameters {
             throw new ProblemException(ReportingProblem.INVALID_PAYMENT_ID,
                     "'" + echo(text) + "' is not a payment id: 32 hexadecimal digits, the last two 00.");
         }
+    }
+
+    /** A PIX end-to-end id ({@link PixId}), or a 400 naming what is wrong with it. */
+    static String endToEndId(String text) {
+        PixId.problem(text, PixId.Kind.END_TO_END).ifPresent(problem -> {
+            throw new ProblemException(ReportingProblem.INVALID_END_TO_END_ID, "'" + echo(text)
+                    + "' is not an end-to-end id: it " + problem + ", e.g. E00000001202403041530abcDEF12345.");
+        });
+        return text;
     }
 
     static Id128 accountId(String text) {

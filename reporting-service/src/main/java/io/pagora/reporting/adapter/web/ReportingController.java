@@ -44,6 +44,16 @@ public class ReportingController {
                 "No payment " + id + " has been projected. It may not exist, or its events may still be on their way."));
     }
 
+    /** A payment by its PIX end-to-end id, answered as {@code GET /payments/{paymentId}} answers it. */
+    @GetMapping("/payments/end-to-end/{endToEndId}")
+    Responses.Payment paymentByEndToEndId(Caller caller, @PathVariable("endToEndId") String endToEndId) {
+        String id = QueryParameters.endToEndId(endToEndId);
+        // Another bank's payment is answered with this very problem: only the id asked shows in it.
+        return reports.paymentByEndToEndId(caller, id).map(Responses.Payment::of).orElseThrow(() -> new ProblemException(
+                ReportingProblem.UNKNOWN_PAYMENT, "No payment with end-to-end id " + id
+                        + " has been projected. It may not exist, or its events may still be on their way."));
+    }
+
     @GetMapping("/accounts/{accountId}/statement")
     Responses.Statement statement(Caller caller, @PathVariable("accountId") String accountId,
             @RequestParam(name = "limit", required = false) String limit,

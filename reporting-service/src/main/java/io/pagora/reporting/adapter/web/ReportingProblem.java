@@ -16,6 +16,8 @@ final class ReportingProblem {
     static final ProblemType INVALID_LIMIT = new ProblemType("invalid-limit", "Invalid limit", BAD_REQUEST);
     static final ProblemType INVALID_CURSOR = new ProblemType("invalid-cursor", "Invalid cursor", BAD_REQUEST);
     static final ProblemType INVALID_STATUS = new ProblemType("invalid-status", "Invalid status", BAD_REQUEST);
+    static final ProblemType INVALID_END_TO_END_ID =
+            new ProblemType("invalid-end-to-end-id", "Invalid end-to-end id", BAD_REQUEST);
     static final ProblemType UNKNOWN_PAYMENT = new ProblemType("unknown-payment", "Unknown payment", NOT_FOUND);
     /** Another bank's account: answered from the id alone, whether or not the account exists. */
     static final ProblemType UNKNOWN_ACCOUNT = new ProblemType("unknown-account", "Unknown account", NOT_FOUND);

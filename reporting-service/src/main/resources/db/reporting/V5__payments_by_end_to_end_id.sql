@@ -1,0 +1,13 @@
+-- GET /payments/end-to-end/{endToEndId}: a payment by the PIX end-to-end id its request carried.
+-- Partial: rows whose request is not projected yet (only their outcome is) have no id, and take no entry.
+--
+-- What it costs: one more index entry per inserted payment. The finalize stays a heap-only (HOT) update (V4): it does
+-- not change end_to_end_id. Only a request projected after its outcome (FILL_REQUESTS, rare) sets the id on an
+-- existing row, and writes a new row version with index entries, as it would for any indexed column.
+--
+-- Not unique here: payment-api lets an id name one payment of its bank (the ISPB in the id) for the days it keeps ids,
+-- and the query takes only that bank's payments, the oldest first.
+--
+-- Plain CREATE INDEX, in Flyway's transaction: it blocks the projection's writes (not the queries) while it builds, so
+-- on a large read model the projection lags for that long and catches up from Kafka.
+CREATE INDEX payments_by_end_to_end_id ON payments (end_to_end_id) WHERE end_to_end_id IS NOT NULL;
