@@ -2,7 +2,12 @@ package io.pagora.events;
 
 import java.time.Instant;
 
-/** payment-api accepted a payment: Kafka holds it durably and clearing will settle it exactly once. */
+/**
+ * payment-api accepted a payment: Kafka holds it durably and clearing will settle it exactly once.
+ *
+ * @param endToEndId the payment's PIX end-to-end id (E…); a return's own return id (D…)
+ * @param returnOf what this payment returns, when it is a return (devolução) of a settled payment; null otherwise
+ */
 public record PaymentRequested(
         String paymentId,
         String payerAccountId,
@@ -11,7 +16,24 @@ public record PaymentRequested(
         String currency,
         String description,
         String endToEndId,
-        Instant acceptedAt) implements PaymentEvent {
+        Instant acceptedAt,
+        ReturnOf returnOf) implements PaymentEvent {
+
+    /**
+     * A return: all or part of a settled payment sent back by its payee's bank, from its payee to its payer.
+     *
+     * @param originalPaymentId the payment returned
+     * @param originalAmountCentavos its amount: the most that all its returns together may return
+     * @param reason why (a {@link ReturnReason} code)
+     */
+    public record ReturnOf(String originalPaymentId, long originalAmountCentavos, ReturnReason reason) {}
+
+    /** A payment that returns nothing. */
+    public PaymentRequested(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
+            String currency, String description, String endToEndId, Instant acceptedAt) {
+        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, currency, description, endToEndId, acceptedAt,
+                null);
+    }
 
     @Override
     public Instant occurredAt() {

@@ -17,6 +17,11 @@ public enum RejectionReason {
     IDEMPOTENCY_CONFLICT,
     /** An earlier attempt with the same ids failed on ledger state; the ledger refuses those ids for good. */
     PREVIOUSLY_FAILED,
+    /**
+     * A return for more than what is left of its original payment's amount, counting the returns settled and those
+     * still pending: the ledger refused it (two returns racing for the last centavos: one of them).
+     */
+    RETURN_EXCEEDS_RETURNABLE,
     /** Any other ledger refusal; the event's detail names the ledger code. */
     LEDGER_REFUSED
 }

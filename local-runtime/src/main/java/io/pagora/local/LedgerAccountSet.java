@@ -133,7 +133,10 @@ record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean complet
         return accounts.keySet().stream().filter(id -> !inChart(id)).toList();
     }
 
-    /** Whether {@code id} is the central bank, a bank's reserve or transit, or a customer, as the chart makes them. */
+    /**
+     * Whether {@code id} is the central bank, a bank's reserve or transit, a customer, a payment's returnable account
+     * or returns control, as the chart makes them.
+     */
     static boolean inChart(Id128 id) {
         AccountKind kind = ChartOfAccounts.kindOf(id).orElse(null);
         if (kind == null) {
@@ -144,6 +147,9 @@ record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean complet
             case RESERVE -> ChartOfAccounts.bankOf(id).map(bank -> id.equals(ChartOfAccounts.reserve(bank))).orElse(false);
             case TRANSIT -> ChartOfAccounts.bankOf(id).map(bank -> id.equals(ChartOfAccounts.transit(bank))).orElse(false);
             case CUSTOMER -> ChartOfAccounts.isCustomer(id);
+            case RETURNABLE -> ChartOfAccounts.paymentOfReturnable(id).map(ChartOfAccounts::returnable).map(id::equals)
+                    .orElse(false);
+            case RETURNS_CONTROL -> id.equals(ChartOfAccounts.returnsControl());
         };
     }
 

@@ -549,6 +549,7 @@ public final class Clearing {
             case INSUFFICIENT_RESERVE -> RejectionReason.INSUFFICIENT_RESERVE;
             case UNKNOWN_ACCOUNT -> RejectionReason.UNKNOWN_ACCOUNT;
             case PREVIOUSLY_FAILED -> RejectionReason.PREVIOUSLY_FAILED;
+            case RETURN_EXCEEDS_RETURNABLE -> RejectionReason.RETURN_EXCEEDS_RETURNABLE;
             case LEDGER_REFUSED -> RejectionReason.LEDGER_REFUSED;
         };
     }

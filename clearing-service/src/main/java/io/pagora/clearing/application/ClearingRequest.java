@@ -57,7 +57,20 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
             throw new IllegalArgumentException("only BRL is cleared, not " + event.currency());
         }
         return new Payment(PaymentId.parse(event.paymentId()), Id128.parse(event.payerAccountId()),
-                Id128.parse(event.payeeAccountId()), event.amountCentavos(), Math.max(0, event.acceptedAt().toEpochMilli()));
+                Id128.parse(event.payeeAccountId()), event.amountCentavos(), Math.max(0, event.acceptedAt().toEpochMilli()),
+                returnOf(event.returnOf()));
+    }
+
+    /** A return's original, with its amount (which opens its returnable account); a return must name both and why. */
+    private static Payment.ReturnOf returnOf(PaymentRequested.ReturnOf returnOf) {
+        if (returnOf == null) {
+            return null;
+        }
+        if (returnOf.originalPaymentId() == null || returnOf.reason() == null || returnOf.originalAmountCentavos() <= 0) {
+            throw new IllegalArgumentException("a return names its original, the original's amount and a reason: "
+                    + returnOf);
+        }
+        return new Payment.ReturnOf(PaymentId.parse(returnOf.originalPaymentId()), returnOf.originalAmountCentavos());
     }
 
     static String shorten(String reason) {

@@ -4,9 +4,13 @@ import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.ledger.port.AccountResult;
+import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.ChainState;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.TransferCode;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
@@ -16,6 +20,7 @@ import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.VoidCause;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -46,15 +51,77 @@ public final class Settlement {
      * reserved earlier, with another timeout, is its reservation.
      */
     public List<ReservationOutcome> reserve(List<Payment> payments) {
-        List<ReservationOutcome> outcomes = execute(payments, plan -> plan.pendingChain(pendingTimeoutSeconds),
+        Map<PaymentId, ReservationOutcome.IntegrityAlarm> unopened = openReturnables(payments);
+        List<Payment> reservable = payments.stream().filter(payment -> !unopened.containsKey(payment.id())).toList();
+        List<ReservationOutcome> outcomes = execute(reservable, plan -> plan.pendingChain(pendingTimeoutSeconds),
                 ReservationOutcome::classify);
-        return askLedgerAbout(payments, outcomes, ReservationOutcome.IntegrityAlarm.class, ReservationOutcome::fromLedger);
+        outcomes = askLedgerAbout(reservable, outcomes, ReservationOutcome.IntegrityAlarm.class,
+                ReservationOutcome::fromLedger);
+        if (unopened.isEmpty()) {
+            return outcomes;
+        }
+        List<ReservationOutcome> all = new ArrayList<>(payments.size());
+        int next = 0;
+        for (Payment payment : payments) {
+            ReservationOutcome alarm = unopened.get(payment.id());
+            all.add(alarm != null ? alarm : outcomes.get(next++));
+        }
+        return all;
+    }
+
+    /**
+     * Before the returns of a batch reserve: the returns control account and each original's returnable account
+     * (one request; {@code exists} is fine), then each original's opening, its amount credited once (one request;
+     * {@code exists} is fine: an earlier return opened it). An opening the ledger holds with other fields is an
+     * integrity alarm for the returns of that original, which are not reserved; an account it holds with other
+     * fields stops the batch (the chart of accounts is wrong: nothing can be settled against it).
+     */
+    private Map<PaymentId, ReservationOutcome.IntegrityAlarm> openReturnables(List<Payment> payments) {
+        Map<PaymentId, SettlementPlan> openings = new LinkedHashMap<>();
+        for (Payment payment : payments) {
+            if (payment.isReturn()) {
+                openings.putIfAbsent(payment.returnOf().original(), SettlementPlan.of(payment));
+            }
+        }
+        if (openings.isEmpty()) {
+            return Map.of();
+        }
+        Check.that(openings.size() < Ledger.BATCH_SIZE_MAX, "returned originals fit one ledger request: %d",
+                openings.size());
+        List<NewAccount> accounts = new ArrayList<>(openings.size() + 1);
+        accounts.add(ChartOfAccounts.returnsControlAccount());
+        openings.keySet().forEach(original -> accounts.add(ChartOfAccounts.returnableAccount(original)));
+        List<AccountResult> created = ledger.createAccounts(accounts);
+        for (int i = 0; i < accounts.size(); i++) {
+            Check.that(created.get(i) == AccountResult.OK || created.get(i) == AccountResult.EXISTS,
+                    "account %s answered %s: the ledger holds another account under its id", accounts.get(i).id(),
+                    created.get(i));
+        }
+        List<NewTransfer> transfers = openings.values().stream().map(SettlementPlan::returnableOpening).toList();
+        List<TransferResult> opened = ledger.createTransfers(transfers);
+        Check.that(opened.size() == transfers.size(), "one ledger result per opening");
+        Map<PaymentId, TransferResult> failedByOriginal = new HashMap<>();
+        int i = 0;
+        for (PaymentId original : openings.keySet()) {
+            TransferResult result = opened.get(i++);
+            if (!result.isSuccess()) {
+                failedByOriginal.put(original, result);
+            }
+        }
+        Map<PaymentId, ReservationOutcome.IntegrityAlarm> alarms = new HashMap<>();
+        for (Payment payment : payments) {
+            TransferResult failed = payment.isReturn() ? failedByOriginal.get(payment.returnOf().original()) : null;
+            if (failed != null) {
+                alarms.put(payment.id(), new ReservationOutcome.IntegrityAlarm(0, failed));
+            }
+        }
+        return alarms;
     }
 
     /** Phase 2, accepted: post every payment's chain. */
     public List<ResolutionOutcome> post(List<Payment> payments) {
         List<ResolutionOutcome> outcomes = execute(payments, SettlementPlan::postChain,
-                results -> ResolutionOutcome.classify(results, null));
+                (plan, results) -> ResolutionOutcome.classify(results, null));
         return askLedgerAbout(payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
     }
 
@@ -64,7 +131,7 @@ public final class Settlement {
      */
     public List<ResolutionOutcome> voidAll(List<Payment> payments, VoidCause cause) {
         List<ResolutionOutcome> outcomes = execute(payments, plan -> plan.voidChain(cause),
-                results -> ResolutionOutcome.classify(results, cause));
+                (plan, results) -> ResolutionOutcome.classify(results, cause));
         return askLedgerAbout(payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
     }
 
@@ -111,28 +178,35 @@ public final class Settlement {
 
     /**
      * The payments whose chains the ledger holds reserved under these ids, read back from their pending legs (one
-     * lookup per ledger batch of ids): the payer, payee and amount an answer to the payment must settle. An id
-     * without a chain of this scheme's (never reserved, or not a payment id) is absent from the map.
+     * lookup per ledger batch of ids): the payer, payee, amount and (a return) original an answer to the payment must
+     * settle. An id without a chain of this scheme's (never reserved, or not a payment id) is absent from the map.
      */
     public Map<PaymentId, Payment> reservedPayments(List<PaymentId> ids) {
         Map<PaymentId, Payment> payments = new HashMap<>();
-        int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / 2;
+        int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / LegId.LEGS_MAX;
         for (int from = 0; from < ids.size(); from += paymentsPerLookup) {
             List<PaymentId> slice = ids.subList(from, Math.min(ids.size(), from + paymentsPerLookup));
-            List<Id128> legIds = new ArrayList<>(slice.size() * 2);
+            List<Id128> legIds = new ArrayList<>(slice.size() * LegId.LEGS_MAX);
             for (PaymentId id : slice) {
-                legIds.add(LegId.of(id, LegId.Phase.PENDING, 1));
-                legIds.add(LegId.of(id, LegId.Phase.PENDING, LegId.LEGS_MAX));
+                for (int leg = 1; leg <= LegId.LEGS_MAX; leg++) {
+                    legIds.add(LegId.of(id, LegId.Phase.PENDING, leg));
+                }
             }
             Map<Id128, Transfer> found = new HashMap<>();
             ledger.lookupTransfers(legIds).forEach(transfer -> found.put(transfer.id(), transfer));
             for (PaymentId id : slice) {
-                SettlementPlan.reservedPayment(id, found.get(LegId.of(id, LegId.Phase.PENDING, 1)),
-                        found.get(LegId.of(id, LegId.Phase.PENDING, LegId.LEGS_MAX)))
-                        .ifPresent(payment -> payments.put(id, payment));
+                reservedPayment(id, found).ifPresent(payment -> payments.put(id, payment));
             }
         }
         return payments;
+    }
+
+    /** One chain read back from its pending legs: on-us, leg 2 is a return's returned amount; interbank, leg 4. */
+    private static java.util.Optional<Payment> reservedPayment(PaymentId id, Map<Id128, Transfer> found) {
+        Transfer first = found.get(LegId.of(id, LegId.Phase.PENDING, 1));
+        boolean onUs = first != null && first.code() == TransferCode.ON_US;
+        return SettlementPlan.reservedPayment(id, first, found.get(LegId.of(id, LegId.Phase.PENDING, 3)),
+                found.get(LegId.of(id, LegId.Phase.PENDING, onUs ? 2 : 4)));
     }
 
     /** Replaces each alarm by what the ledger says of its payment's chain (one lookup for all of them). */
@@ -163,37 +237,38 @@ public final class Settlement {
     private <T> List<T> execute(
             List<Payment> payments,
             Function<SettlementPlan, List<NewTransfer>> chainOf,
-            Function<List<TransferResult>, T> classify) {
+            BiFunction<SettlementPlan, List<TransferResult>, T> classify) {
         List<T> outcomes = new ArrayList<>(payments.size());
         List<NewTransfer> request = new ArrayList<>(Math.min(Ledger.BATCH_SIZE_MAX, payments.size() * 3));
-        List<Integer> chainSizes = new ArrayList<>();
+        List<SettlementPlan> plans = new ArrayList<>();
         for (Payment payment : payments) {
-            List<NewTransfer> chain = chainOf.apply(SettlementPlan.of(payment));
+            SettlementPlan plan = SettlementPlan.of(payment);
+            List<NewTransfer> chain = chainOf.apply(plan);
             if (request.size() + chain.size() > Ledger.BATCH_SIZE_MAX) {
-                send(request, chainSizes, classify, outcomes);
+                send(request, plans, classify, outcomes);
             }
             request.addAll(chain);
-            chainSizes.add(chain.size());
+            plans.add(plan);
         }
-        send(request, chainSizes, classify, outcomes);
+        send(request, plans, classify, outcomes);
         Check.that(outcomes.size() == payments.size(), "one outcome per payment");
         return outcomes;
     }
 
     private <T> void send(
-            List<NewTransfer> request, List<Integer> chainSizes,
-            Function<List<TransferResult>, T> classify, List<T> outcomes) {
+            List<NewTransfer> request, List<SettlementPlan> plans,
+            BiFunction<SettlementPlan, List<TransferResult>, T> classify, List<T> outcomes) {
         if (request.isEmpty()) {
             return;
         }
         List<TransferResult> results = ledger.createTransfers(request);
         Check.that(results.size() == request.size(), "one ledger result per transfer");
         int offset = 0;
-        for (int size : chainSizes) {
-            outcomes.add(classify.apply(results.subList(offset, offset + size)));
-            offset += size;
+        for (SettlementPlan plan : plans) {
+            outcomes.add(classify.apply(plan, results.subList(offset, offset + plan.legCount())));
+            offset += plan.legCount();
         }
         request.clear();
-        chainSizes.clear();
+        plans.clear();
     }
 }

@@ -11,7 +11,16 @@ public enum AccountKind {
     /** A participant's internal clearing account: collects from payers, pays out to payees, funds customers. */
     TRANSIT(3),
     /** A customer's account at a participant bank. */
-    CUSTOMER(4);
+    CUSTOMER(4),
+    /**
+     * A settled payment's returnable amount, a memorandum account (no customer's or bank's money): credited once with
+     * the payment's amount when its first return is reserved, debited by each return's chain. Limited, so the ledger
+     * itself refuses a return beyond what is left, pending returns included — two returns racing for the last
+     * centavos cannot both reserve.
+     */
+    RETURNABLE(5),
+    /** The other side of every returnable account's entries: one per ledger, unlimited (it goes negative). */
+    RETURNS_CONTROL(6);
 
     public final int code;
 
@@ -26,6 +35,8 @@ public enum AccountKind {
             case 2 -> RESERVE;
             case 3 -> TRANSIT;
             case 4 -> CUSTOMER;
+            case 5 -> RETURNABLE;
+            case 6 -> RETURNS_CONTROL;
             default -> null;
         });
     }

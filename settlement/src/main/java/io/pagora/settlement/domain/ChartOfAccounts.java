@@ -47,6 +47,41 @@ public final class ChartOfAccounts {
         return new Id128(((long) AccountKind.CUSTOMER.code << KIND_SHIFT) | bank.ispb(), accountNumber);
     }
 
+    /** The returns control account, one per ledger. */
+    public static Id128 returnsControl() {
+        return new Id128((long) AccountKind.RETURNS_CONTROL.code << KIND_SHIFT, 0);
+    }
+
+    /**
+     * A settled payment's returnable account: the kind in the top byte, then the payment id without its low byte
+     * (always zero, {@link PaymentId}) — so the account names its payment and no lookup maps one to the other.
+     */
+    public static Id128 returnable(PaymentId payment) {
+        long hi = payment.value().hi();
+        long lo = payment.value().lo();
+        return new Id128(((long) AccountKind.RETURNABLE.code << KIND_SHIFT) | (hi >>> 8), (hi << 56) | (lo >>> 8));
+    }
+
+    /** The payment a returnable account belongs to; empty for any other account. */
+    public static Optional<PaymentId> paymentOfReturnable(Id128 account) {
+        if (kindOf(account).orElse(null) != AccountKind.RETURNABLE) {
+            return Optional.empty();
+        }
+        long hi = (account.hi() << 8) | (account.lo() >>> 56);
+        long lo = account.lo() << 8;
+        Id128 id = new Id128(hi, lo);
+        return id.isZero() ? Optional.empty() : Optional.of(new PaymentId(id));
+    }
+
+    public static NewAccount returnsControlAccount() {
+        return NewAccount.of(returnsControl(), LEDGER_BRL, AccountKind.RETURNS_CONTROL.code, AccountFlags.NONE);
+    }
+
+    public static NewAccount returnableAccount(PaymentId payment) {
+        return NewAccount.of(returnable(payment), LEDGER_BRL, AccountKind.RETURNABLE.code,
+                AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS);
+    }
+
     public static Optional<AccountKind> kindOf(Id128 account) {
         return AccountKind.ofCode((int) (account.hi() >>> KIND_SHIFT));
     }
@@ -54,7 +89,8 @@ public final class ChartOfAccounts {
     /** The bank an account belongs to; empty for the central bank and for ids outside the scheme. */
     public static Optional<BankId> bankOf(Id128 account) {
         Optional<AccountKind> kind = kindOf(account);
-        if (kind.isEmpty() || kind.get() == AccountKind.CENTRAL_BANK) {
+        if (kind.isEmpty() || kind.get() == AccountKind.CENTRAL_BANK || kind.get() == AccountKind.RETURNABLE
+                || kind.get() == AccountKind.RETURNS_CONTROL) {
             return Optional.empty();
         }
         long ispb = account.hi() & 0xFFFF_FFFFL;

@@ -8,7 +8,9 @@ import io.pagora.kernel.Id128;
  *
  * <pre>
  *   transferId = paymentId with its low byte set to (phase &lt;&lt; 4) | leg
- *   phase: 1 pending, 2 post, 3 void          leg: 1, 2, 3 (interbank) or 1 (on-us)
+ *   phase: 1 pending, 2 post, 3 void          leg: 1, 2, 3 (interbank) or 1 (on-us), then the returned
+ *                                             amount's leg of a return: 4 (interbank) or 2 (on-us)
+ *   a returnable account's opening: the original payment's id with its low byte 0x40 (phase 4, leg 0)
  * </pre>
  *
  * For payment {@code 0x…00}: pending legs are {@code 0x…11, 0x…12, 0x…13}, post legs
@@ -27,7 +29,8 @@ public final class LegId {
         }
     }
 
-    public static final int LEGS_MAX = 3;
+    public static final int LEGS_MAX = 4;
+    private static final int OPENING_TAG = 0x40;
 
     private LegId() {}
 
@@ -36,6 +39,11 @@ public final class LegId {
             throw new IllegalArgumentException("leg is 1.." + LEGS_MAX + ": " + leg);
         }
         return new Id128(payment.value().hi(), payment.value().lo() | (phase.tag << 4) | leg);
+    }
+
+    /** The transfer that opens {@code original}'s returnable account (credits it with the payment's amount). */
+    public static Id128 returnableOpening(PaymentId original) {
+        return new Id128(original.value().hi(), original.value().lo() | OPENING_TAG);
     }
 
     /** The payment a derived transfer id belongs to. */

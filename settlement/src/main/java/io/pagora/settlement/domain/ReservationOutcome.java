@@ -1,5 +1,6 @@
 package io.pagora.settlement.domain;
 
+import io.pagora.kernel.Check;
 import io.pagora.ledger.port.TransferResult;
 import java.util.List;
 
@@ -20,7 +21,10 @@ public sealed interface ReservationOutcome {
     /** The ledger refused the chain; nothing is reserved and nothing moved. */
     record Refused(RefusalReason reason, int leg, TransferResult code) implements ReservationOutcome {}
 
-    /** A leg id exists with different fields: a derivation bug or corrupted data. Stop and alert. */
+    /**
+     * A leg id exists with different fields: a derivation bug or corrupted data. Stop and alert. Leg 0 is a return's
+     * returnable opening ({@link SettlementPlan#returnableOpening}), held by the ledger with another amount.
+     */
     record IntegrityAlarm(int leg, TransferResult code) implements ReservationOutcome {}
 
     enum RefusalReason {
@@ -35,6 +39,8 @@ public sealed interface ReservationOutcome {
          * (TigerBeetle 0.16 then refuses the ids for good: {@code id_already_failed}).
          */
         PREVIOUSLY_FAILED,
+        /** A return for more than its original payment's amount not yet returned (settled or pending returns). */
+        RETURN_EXCEEDS_RETURNABLE,
         /** Any other ledger refusal; {@code code} says which. */
         LEDGER_REFUSED
     }
@@ -43,7 +49,8 @@ public sealed interface ReservationOutcome {
      * Classifies the results of one pending chain, given in leg order. The root cause is the first
      * result that is neither {@code ok} nor {@code linked_event_failed}.
      */
-    static ReservationOutcome classify(List<TransferResult> chainResults) {
+    static ReservationOutcome classify(SettlementPlan plan, List<TransferResult> chainResults) {
+        Check.that(chainResults.size() == plan.legCount(), "one result per leg");
         if (isAppliedNowOrBefore(chainResults)) {
             return new Reserved(chainResults.contains(TransferResult.EXISTS));
         }
@@ -53,7 +60,7 @@ public sealed interface ReservationOutcome {
         if (code.isIntegrityAlarm() || code == TransferResult.EXISTS) {
             return new IntegrityAlarm(leg, code);
         }
-        return new Refused(reasonOf(code, leg, chainResults.size()), leg, code);
+        return new Refused(reasonOf(code, plan, leg), leg, code);
     }
 
     /**
@@ -89,9 +96,9 @@ public sealed interface ReservationOutcome {
                         result == TransferResult.LINKED_EVENT_FAILED || result == TransferResult.EXISTS);
     }
 
-    private static RefusalReason reasonOf(TransferResult code, int leg, int legCount) {
+    private static RefusalReason reasonOf(TransferResult code, SettlementPlan plan, int leg) {
         return switch (code) {
-            case EXCEEDS_CREDITS -> leg == 2 && legCount == 3 ? RefusalReason.INSUFFICIENT_RESERVE : RefusalReason.INSUFFICIENT_FUNDS;
+            case EXCEEDS_CREDITS -> plan.exceedsCreditsReason(leg);
             case DEBIT_ACCOUNT_NOT_FOUND, CREDIT_ACCOUNT_NOT_FOUND -> RefusalReason.UNKNOWN_ACCOUNT;
             case ID_ALREADY_FAILED -> RefusalReason.PREVIOUSLY_FAILED;
             default -> RefusalReason.LEDGER_REFUSED;

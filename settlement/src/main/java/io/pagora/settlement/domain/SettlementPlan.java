@@ -10,6 +10,7 @@ import io.pagora.ledger.port.TransferFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.pagora.kernel.Check;
 import io.pagora.ledger.port.Transfer;
 
 /**
@@ -28,6 +29,12 @@ import io.pagora.ledger.port.Transfer;
  * a transfer from a reserve to itself (which the ledger forbids), and the two transit legs would
  * cancel out on the same transit account. One pending transfer keeps the same two-phase guarantee.
  *
+ * <p>A return (devolução) is planned as a payment from the original payee to the original payer, plus one more leg,
+ * last: the original payment's returnable account → returns control, for the amount returned. The returnable account
+ * is limited and holds what is left to return ({@link #returnableOpening}), so a return beyond it fails that leg
+ * (exceeds_credits) and with it the whole chain: the ledger enforces the limit, pending returns included, and a
+ * return voided or expired releases its amount.
+ *
  * <p>Every leg carries the payment id in {@code user_data_128}; ids follow {@link LegId}.
  */
 public record SettlementPlan(Payment payment, List<Leg> legs) {
@@ -36,15 +43,45 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
     public record Leg(int number, Id128 debit, Id128 credit, int code) {}
 
     public static SettlementPlan of(Payment payment) {
+        List<Leg> legs = new ArrayList<>(LegId.LEGS_MAX);
         if (payment.onUs()) {
-            return new SettlementPlan(payment, List.of(new Leg(1, payment.payer(), payment.payee(), TransferCode.ON_US)));
+            legs.add(new Leg(1, payment.payer(), payment.payee(), TransferCode.ON_US));
+        } else {
+            BankId payerBank = payment.payerBank();
+            BankId payeeBank = payment.payeeBank();
+            legs.add(new Leg(1, payment.payer(), transit(payerBank), TransferCode.PAYER_TO_TRANSIT));
+            legs.add(new Leg(2, reserve(payerBank), reserve(payeeBank), TransferCode.RESERVE_TO_RESERVE));
+            legs.add(new Leg(3, transit(payeeBank), payment.payee(), TransferCode.TRANSIT_TO_PAYEE));
         }
-        BankId payerBank = payment.payerBank();
-        BankId payeeBank = payment.payeeBank();
-        return new SettlementPlan(payment, List.of(
-                new Leg(1, payment.payer(), transit(payerBank), TransferCode.PAYER_TO_TRANSIT),
-                new Leg(2, reserve(payerBank), reserve(payeeBank), TransferCode.RESERVE_TO_RESERVE),
-                new Leg(3, transit(payeeBank), payment.payee(), TransferCode.TRANSIT_TO_PAYEE)));
+        if (payment.isReturn()) {
+            legs.add(new Leg(legs.size() + 1, ChartOfAccounts.returnable(payment.returnOf().original()),
+                    ChartOfAccounts.returnsControl(), TransferCode.RETURNED_AMOUNT));
+        }
+        return new SettlementPlan(payment, List.copyOf(legs));
+    }
+
+    /**
+     * A return's first step, before its chain: returns control → the original payment's returnable account, for the
+     * original's amount. Its id derives from the original's, so every return of one payment opens the account with
+     * the same transfer, and the ledger applies it once ({@code exists} after). Its {@code user_data_128} is zero, not
+     * the original's id: the original's legs are the only transfers that carry it.
+     */
+    public NewTransfer returnableOpening() {
+        Check.that(payment.isReturn() && payment.returnOf().originalAmountCentavos() > 0,
+                "only a return with its original's amount opens a returnable account: %s", payment);
+        PaymentId original = payment.returnOf().original();
+        return NewTransfer.posted(LegId.returnableOpening(original), ChartOfAccounts.returnsControl(),
+                ChartOfAccounts.returnable(original), payment.returnOf().originalAmountCentavos(), LEDGER_BRL,
+                TransferCode.RETURNABLE_OPENING, Id128.ZERO);
+    }
+
+    /** Why the ledger refused leg {@code number} for lack of credit: whose balance it debits. */
+    public ReservationOutcome.RefusalReason exceedsCreditsReason(int number) {
+        return switch (legs.get(number - 1).code()) {
+            case TransferCode.RESERVE_TO_RESERVE -> ReservationOutcome.RefusalReason.INSUFFICIENT_RESERVE;
+            case TransferCode.RETURNED_AMOUNT -> ReservationOutcome.RefusalReason.RETURN_EXCEEDS_RETURNABLE;
+            default -> ReservationOutcome.RefusalReason.INSUFFICIENT_FUNDS;
+        };
     }
 
     /**
@@ -53,13 +90,23 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
      * this payment's; the caller then treats the id as an unknown payment.
      */
     public static Optional<Payment> reservedPayment(PaymentId id, Transfer first, Transfer last) {
+        return reservedPayment(id, first, last, null);
+    }
+
+    /**
+     * As {@link #reservedPayment(PaymentId, Transfer, Transfer)}, for a chain that may be a return: {@code returned}
+     * is the pending leg after the payment's own (leg 2 on-us, 4 interbank), or null. A return is read back with its
+     * original (from the returnable account the leg debits), not the original's amount.
+     */
+    public static Optional<Payment> reservedPayment(PaymentId id, Transfer first, Transfer last, Transfer returned) {
         if (first == null || !first.hasFlag(TransferFlags.PENDING) || !first.userData128().equals(id.value())) {
             return Optional.empty();
         }
         try {
+            Payment.ReturnOf returnOf = returnOf(id, first, returned);
             if (first.code() == TransferCode.ON_US) {
                 return Optional.of(new Payment(id, first.debitAccountId(), first.creditAccountId(), first.amount(),
-                        first.userData64()));
+                        first.userData64(), returnOf));
             }
             if (first.code() != TransferCode.PAYER_TO_TRANSIT || last == null || !last.hasFlag(TransferFlags.PENDING)
                     || last.code() != TransferCode.TRANSIT_TO_PAYEE || !last.userData128().equals(id.value())
@@ -67,12 +114,26 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
                 return Optional.empty();
             }
             Payment payment = new Payment(id, first.debitAccountId(), last.creditAccountId(), first.amount(),
-                    first.userData64());
+                    first.userData64(), returnOf);
             return of(payment).legs().getFirst().credit().equals(first.creditAccountId()) ? Optional.of(payment)
                     : Optional.empty();
         } catch (IllegalArgumentException notAPayment) {
             return Optional.empty();
         }
+    }
+
+    /** What a reserved chain returns, from its returned-amount leg; null when it has none (not a return). */
+    private static Payment.ReturnOf returnOf(PaymentId id, Transfer first, Transfer returned) {
+        if (returned == null || returned.code() != TransferCode.RETURNED_AMOUNT) {
+            return null;
+        }
+        if (!returned.hasFlag(TransferFlags.PENDING) || !returned.userData128().equals(id.value())
+                || returned.amount() != first.amount()
+                || !returned.creditAccountId().equals(ChartOfAccounts.returnsControl())) {
+            throw new IllegalArgumentException("not this chain's returned-amount leg: " + returned);
+        }
+        return new Payment.ReturnOf(ChartOfAccounts.paymentOfReturnable(returned.debitAccountId()).orElseThrow(
+                () -> new IllegalArgumentException("debits no returnable account: " + returned)), 0);
     }
 
     public int legCount() {

@@ -17,4 +17,8 @@ public final class TransferCode {
     public static final int TRANSIT_TO_PAYEE = 103;
     /** The single leg of an on-us payment: payer → payee at the same bank. */
     public static final int ON_US = 104;
+    /** The last leg of a return: the original payment's returnable account → returns control, the amount returned. */
+    public static final int RETURNED_AMOUNT = 105;
+    /** Returns control → a settled payment's returnable account: its amount, once, before its first return. */
+    public static final int RETURNABLE_OPENING = 30;
 }

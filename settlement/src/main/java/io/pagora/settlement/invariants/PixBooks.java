@@ -11,10 +11,13 @@ import java.util.function.Predicate;
 /** The ledger's books read with the PIX chart of accounts: accounts named by role, customers and reserves limited. */
 public final class PixBooks {
 
-    /** Customers and reserves must never go below zero, so they must carry debits_must_not_exceed_credits. */
+    /**
+     * Customers and reserves must never go below zero, so they must carry debits_must_not_exceed_credits; and so must a
+     * payment's returnable account (its returns never exceed its amount).
+     */
     public static final Predicate<Id128> MUST_BE_DEBIT_LIMITED = account -> {
         AccountKind kind = ChartOfAccounts.kindOf(account).orElse(null);
-        return kind == AccountKind.CUSTOMER || kind == AccountKind.RESERVE;
+        return kind == AccountKind.CUSTOMER || kind == AccountKind.RESERVE || kind == AccountKind.RETURNABLE;
     };
 
     private PixBooks() {}
@@ -35,6 +38,9 @@ public final class PixBooks {
             case RESERVE -> "reserve of bank " + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
             case TRANSIT -> "transit of bank " + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
             case CUSTOMER -> "customer";
+            case RETURNABLE -> "returnable amount of payment "
+                    + ChartOfAccounts.paymentOfReturnable(account).map(Object::toString).orElse("?");
+            case RETURNS_CONTROL -> "returns control";
         };
     }
 }

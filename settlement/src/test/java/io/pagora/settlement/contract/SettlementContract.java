@@ -405,6 +405,179 @@ public abstract class SettlementContract extends LedgerFixture {
         assertMoneyInvariants();
     }
 
+    // =============================================================================================
+    // Returns (devolução): a settled payment sent back, in part or whole, never beyond its amount
+
+    @Test
+    @DisplayName("PIX return: a settled payment returned whole moves the money back through the reserves and uses up its returnable amount")
+    void pixFullReturnMovesTheMoneyBack() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(1_000);
+        Id128 payer = pix.customer(payerBank, 500);
+        Id128 payee = pix.customer(payeeBank, 50); // so that only the returnable amount can refuse a second return
+        Payment original = pix.settled(pix.payment(payer, payee, 120));
+        Map<Id128, Balances> afterOriginal = balancesOfAll();
+
+        Payment refund = pix.returnOf(original, 120);
+        assertThat(pix.settlement.reserve(List.of(refund))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(returnable(original)).as("pending: counted as used").isEqualTo(new Balances(120, 0, 0, 120));
+        assertThat(pix.settlement.post(List.of(refund))).containsExactly(new ResolutionOutcome.Posted());
+
+        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(500);
+        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(50);
+        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted()).as("back to its funding")
+                .isEqualTo(1_000);
+        assertThat(balances(ChartOfAccounts.reserve(payeeBank)).creditsPosted()).as("as received, no more")
+                .isEqualTo(afterOriginal.get(ChartOfAccounts.reserve(payeeBank)).creditsPosted());
+        assertThat(returnable(original)).isEqualTo(new Balances(0, 120, 0, 120));
+        assertThat(pix.settlement.reserve(List.of(pix.returnOf(original, 1)))).as("nothing left to return")
+                .containsExactly(new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX return: partial returns add up to the amount; one centavo more is refused by the ledger, nothing moves")
+    void pixPartialReturnsUpToTheAmount() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(1_000);
+        Id128 payer = pix.customer(payerBank, 500);
+        Id128 payee = pix.customer(payeeBank, 50);
+        Payment original = pix.settled(pix.payment(payer, payee, 100));
+
+        pix.settled(pix.returnOf(original, 60));
+        pix.settled(pix.returnOf(original, 39));
+        Map<Id128, Balances> before = balancesOfAll();
+        assertThat(pix.settlement.reserve(List.of(pix.returnOf(original, 2)))).as("one centavo over")
+                .containsExactly(new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
+        assertThat(balancesOfAll()).isEqualTo(before);
+        pix.settled(pix.returnOf(original, 1));
+        assertThat(returnable(original)).isEqualTo(new Balances(0, 100, 0, 100));
+        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(500);
+        assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(50);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX return: two returns racing for the remainder, in one batch or from two threads: exactly one reserves")
+    void pixRacingReturnsOneReserves() throws Exception {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(1_000);
+        Id128 payer = pix.customer(payerBank, 500);
+        Id128 payee = pix.customer(payeeBank, 500);
+        Payment inOneBatch = pix.settled(pix.payment(payer, payee, 100));
+        assertThat(pix.settlement.reserve(List.of(pix.returnOf(inOneBatch, 70), pix.returnOf(inOneBatch, 70))))
+                .containsExactly(new ReservationOutcome.Reserved(),
+                        new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
+
+        Payment fromTwoThreads = pix.settled(pix.payment(payer, payee, 100));
+        Payment first = pix.returnOf(fromTwoThreads, 70);
+        Payment second = pix.returnOf(fromTwoThreads, 70);
+        List<List<ReservationOutcome>> raced = race(List.of(() -> pix.settlement.reserve(List.of(first)),
+                () -> pix.settlement.reserve(List.of(second))));
+        assertThat(raced.stream().flatMap(List::stream).filter(ReservationOutcome.Reserved.class::isInstance))
+                .as("%s", raced).hasSize(1);
+        assertThat(raced.stream().flatMap(List::stream).filter(outcome -> outcome.equals(new ReservationOutcome.Refused(
+                RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS)))).hasSize(1);
+        assertThat(returnable(fromTwoThreads)).isEqualTo(new Balances(70, 0, 0, 100));
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX return: a return voided (refused) releases its amount, which is returnable again")
+    void pixVoidedReturnReleasesItsAmount() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(1_000);
+        Id128 payer = pix.customer(payerBank, 500);
+        Id128 payee = pix.customer(payeeBank, 0);
+        Payment original = pix.settled(pix.payment(payer, payee, 100));
+        Payment refused = pix.returnOf(original, 100);
+        Map<Id128, Balances> before = balancesOfAll();
+        assertThat(pix.settlement.reserve(List.of(refused))).containsExactly(new ReservationOutcome.Reserved());
+
+        assertThat(pix.settlement.voidAll(List.of(refused), VoidCause.RECEIVING_BANK_REFUSED))
+                .containsExactly(new ResolutionOutcome.Voided(VoidCause.RECEIVING_BANK_REFUSED));
+        assertThat(returnable(original)).isEqualTo(new Balances(0, 0, 0, 100));
+        assertThat(balancesOfAll()).as("nothing moved").isEqualTo(before);
+        pix.settled(pix.returnOf(original, 100));
+        assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(500);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @Timeout(30)
+    @DisplayName("PIX return: a return never answered expires, and its amount is returnable again")
+    void pixExpiredReturnReleasesItsAmount() throws InterruptedException {
+        Pix quick = new Pix(1);
+        BankId payerBank = quick.bank(1_000);
+        BankId payeeBank = quick.bank(1_000);
+        Id128 payer = quick.customer(payerBank, 500);
+        Id128 payee = quick.customer(payeeBank, 0);
+        Payment original = quick.settled(quick.payment(payer, payee, 100));
+        Payment unanswered = quick.returnOf(original, 100);
+        long reservedAt = System.nanoTime();
+        assertThat(quick.settlement.reserve(List.of(unanswered))).containsExactly(new ReservationOutcome.Reserved());
+
+        sleepUntil(reservedAt + Duration.ofMillis(1_300).toNanos());
+        assertThat(quick.settlement.post(List.of(unanswered))).containsExactly(new ResolutionOutcome.Expired());
+        awaitTrue(() -> returnable(original).equals(new Balances(0, 0, 0, 100)), Duration.ofSeconds(5));
+        assertThat(new Pix(60).settlement.reserve(List.of(quick.returnOf(original, 100))))
+                .containsExactly(new ReservationOutcome.Reserved());
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("PIX return: an on-us payment returns on one leg and its returnable amount (leg 2); a reserved return reads back with its original")
+    void pixOnUsReturnAndReadBack() {
+        Pix pix = new Pix(60);
+        BankId bank = pix.bank(1_000);
+        Id128 payer = pix.customer(bank, 400);
+        Id128 payee = pix.customer(bank, 0);
+        Payment original = pix.settled(pix.payment(payer, payee, 300));
+        Payment onUs = pix.returnOf(original, 100);
+        assertThat(pix.settlement.reserve(List.of(onUs))).containsExactly(new ReservationOutcome.Reserved());
+        assertThat(lookupTransfer(LegId.of(onUs.id(), LegId.Phase.PENDING, 2)).debitAccountId())
+                .isEqualTo(ChartOfAccounts.returnable(original.id()));
+
+        Payment interbankOriginal = pix.settled(pix.payment(payer, pix.customer(pix.bank(1_000), 0), 50));
+        Payment interbank = pix.returnOf(interbankOriginal, 50);
+        pix.settlement.reserve(List.of(interbank));
+        Map<PaymentId, Payment> found = pix.settlement.reservedPayments(List.of(onUs.id(), interbank.id()));
+        assertThat(found).containsOnly(Map.entry(onUs.id(), onUs), Map.entry(interbank.id(), interbank));
+        assertThat(found.get(interbank.id()).returnOf().original()).isEqualTo(interbankOriginal.id());
+        assertThat(pix.settlement.post(List.of(onUs, interbank)))
+                .containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
+        assertThat(lookupAccount(payer).creditBalancePosted()).as("400 - 300 + 100 - 50 + 50").isEqualTo(200);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("PIX return: a second opening of one original with another amount is an integrity alarm, never reserved")
+    void pixOpeningWithAnotherAmountIsAnAlarm() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        BankId payeeBank = pix.bank(1_000);
+        Payment original = pix.settled(pix.payment(pix.customer(payerBank, 100), pix.customer(payeeBank, 0), 100));
+        pix.settled(pix.returnOf(original, 10));
+        Payment lying = new Payment(pix.ids.nextPaymentId(), original.payee(), original.payer(), 10, 0,
+                new Payment.ReturnOf(original.id(), 1_000));
+        assertThat(pix.settlement.reserve(List.of(lying)))
+                .containsExactly(new ReservationOutcome.IntegrityAlarm(0, EXISTS_WITH_DIFFERENT_AMOUNT));
+        assertThat(returnable(original)).isEqualTo(new Balances(0, 10, 0, 100));
+        assertMoneyInvariants();
+    }
+
+    private Balances returnable(Payment original) {
+        return balances(ChartOfAccounts.returnable(original.id()));
+    }
+
     /**
      * A PIX world for one test: banks with random ISPBs, reserves funded from the test's own issuer
      * (standing in for the central bank, which a shared ledger holds only once), customers funded by
@@ -413,7 +586,7 @@ public abstract class SettlementContract extends LedgerFixture {
     protected final class Pix {
         final Participants participants = new Participants(ledger);
         final Settlement settlement;
-        private final TimeOrderedIds ids = new TimeOrderedIds();
+        final TimeOrderedIds ids = new TimeOrderedIds();
         private long nextCustomer = 1;
 
         Pix(int pendingTimeoutSeconds) {
@@ -448,6 +621,19 @@ public abstract class SettlementContract extends LedgerFixture {
 
         Payment payment(Id128 payer, Id128 payee, long amount) {
             return new Payment(ids.nextPaymentId(), payer, payee, amount);
+        }
+
+        /** A return of {@code amount} of {@code original}: from its payee back to its payer. */
+        Payment returnOf(Payment original, long amount) {
+            return new Payment(ids.nextPaymentId(), original.payee(), original.payer(), amount, 0,
+                    new Payment.ReturnOf(original.id(), original.amountCentavos()));
+        }
+
+        /** Reserves and posts {@code payment}, asserting both. */
+        Payment settled(Payment payment) {
+            assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+            assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
+            return payment;
         }
 
         /** The issuer must be on the BRL ledger to fund reserves. */

@@ -107,29 +107,32 @@ class SettlementPlanTest {
         assertThatThrownBy(() -> new Payment(id, ChartOfAccounts.reserve(ITAU), BOB, 1)).hasMessageContaining("customer");
     }
 
+    private static final SettlementPlan INTERBANK = SettlementPlan.of(
+            new Payment(new TimeOrderedIds().nextPaymentId(), ALICE, BOB, 1));
+
     @Test
     void chainOutcomesAreClassifiedByTheirRootCause() {
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK)))
+        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
         // TigerBeetle breaks a linked chain on `exists` too: a retried committed chain answers this.
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
+        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
                 TransferResult.LINKED_EVENT_FAILED)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
                 TransferResult.LINKED_EVENT_FAILED), null))
                 .isInstanceOf(ResolutionOutcome.Posted.class);
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXISTS,
+        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXISTS,
                 TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.IntegrityAlarm(2, TransferResult.EXISTS));
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.EXCEEDS_CREDITS, TransferResult.LINKED_EVENT_FAILED,
+        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.EXCEEDS_CREDITS, TransferResult.LINKED_EVENT_FAILED,
                 TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.Refused(ReservationOutcome.RefusalReason.INSUFFICIENT_FUNDS, 1,
                         TransferResult.EXCEEDS_CREDITS));
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXCEEDS_CREDITS,
+        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXCEEDS_CREDITS,
                 TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.Refused(ReservationOutcome.RefusalReason.INSUFFICIENT_RESERVE, 2,
                         TransferResult.EXCEEDS_CREDITS));
-        assertThat(ReservationOutcome.classify(List.of(TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT,
+        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT,
                 TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.IntegrityAlarm(1, TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT));
         assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_EXPIRED,

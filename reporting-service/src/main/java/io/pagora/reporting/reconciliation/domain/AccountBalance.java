@@ -17,7 +17,9 @@ import java.util.List;
  *   customer, reserve:  debits_posted  = outgoing        credits_posted ≥ incoming   (fundings credit them)
  *   transit:            credits_posted = outgoing (leg 1) debits_posted ≥ incoming (leg 3; customer fundings debit it)
  * </pre>
- * The central bank is moved by fundings only and is not judged here (the zero-sum check covers it).
+ * The central bank is moved by fundings only and is not judged here (the zero-sum check covers it); nor are the
+ * returns' memorandum accounts (a payment's returnable amount, returns control), which hold no participant's money and
+ * which only returns' own legs move.
  *
  * <p>The read model is read after the ledger, once it holds every payment the ledger read could hold (the caller
  * proves that: {@code PaymentPipeline}), so it holds those and, while payments flow, some posted after the cut: the
@@ -46,7 +48,7 @@ public final class AccountBalance {
             case CUSTOMER, RESERVE -> compare(atCut.debitsPosted(), atCut.creditsPosted(), readModel, window, "debits",
                     "credits");
             case TRANSIT -> compare(atCut.creditsPosted(), atCut.debitsPosted(), readModel, window, "credits", "debits");
-            case CENTRAL_BANK -> Verdict.AGREES;
+            case CENTRAL_BANK, RETURNABLE, RETURNS_CONTROL -> Verdict.AGREES;
         };
     }
 
