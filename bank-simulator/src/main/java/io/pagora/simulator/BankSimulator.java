@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * java -jar bank-simulator.jar --switch=https://127.0.0.1:8080[,https://127.0.0.1:8180] --tls=var/tls --banks=10001111,10002222
- *      [--accept=0.95] [--refuse=0.05] [--latency-ms=0] [--jitter-ms=0] [--control-port=8090]
+ *      [--accept=0.95] [--refuse=0.05] [--latency-ms=0] [--jitter-ms=0] [--control-port=8090] [--return-rate=0]
  * </pre>
  */
 public final class BankSimulator {
@@ -49,7 +49,7 @@ public final class BankSimulator {
             Path identity = tls.resolve("participants").resolve("ispb-" + ispb);
             SwitchClient client = new SwitchClient(switchUris, banks.size(), ispb, PemTls.mutual(Path.of(identity + ".crt"),
                     Path.of(identity + ".key"), tls.resolve("ca.crt")), Duration.ofSeconds(30));
-            banks.put(ispb, new SimulatedBank(ispb, client, behaviour, metrics));
+            banks.put(ispb, new SimulatedBank(ispb, client, behaviour, metrics, number(options, "return-rate", 0)));
         }
         HttpServer control = control((int) number(options, "control-port", 8090), banks, metrics);
         banks.values().forEach(SimulatedBank::start);

@@ -7,8 +7,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,12 +61,39 @@ final class SimulatedBank {
         }
     };
     private final List<Thread> threads = new ArrayList<>();
+    /**
+     * Returns to send: a bank returns a share of the payments it was paid ({@code returnShare}), like a customer
+     * asking for a refund. Bounded: past it, a return is dropped and counted, never queued without end.
+     */
+    private final BlockingQueue<Returning> returns = new ArrayBlockingQueue<>(RETURNS_QUEUED_MAX);
+    /** Payment ids of returns instructed to this bank: a return settled to it is never returned (the switch refuses). */
+    private final Map<String, Boolean> returnsReceived = new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > RETURNS_REMEMBERED_MAX;
+        }
+    };
+    private final double returnShare;
+
+    static final int RETURNS_QUEUED_MAX = 10_000;
+    static final int RETURNS_REMEMBERED_MAX = 100_000;
+    static final int RETURN_ATTEMPTS_MAX = 5;
+    private static final String[] RETURN_REASONS = {"MD06", "BE08", "FR01", "SL02"};
 
     SimulatedBank(String ispb, SwitchClient client, Behaviour behaviour, Metrics metrics) {
+        this(ispb, client, behaviour, metrics, 0);
+    }
+
+    /** @param returnShare of the payments settled to this bank, the share it returns (0..1) */
+    SimulatedBank(String ispb, SwitchClient client, Behaviour behaviour, Metrics metrics, double returnShare) {
+        if (returnShare < 0 || returnShare > 1) {
+            throw new IllegalArgumentException("a return share is 0..1: " + returnShare);
+        }
         this.ispb = ispb;
         this.client = client;
         this.behaviour = behaviour;
         this.metrics = metrics;
+        this.returnShare = returnShare;
     }
 
     void start() {
@@ -71,6 +101,9 @@ final class SimulatedBank {
         // Several answering calls in flight: each waits for the ledger's verdicts, and answers must not queue behind it.
         for (int i = 0; i < SENDERS; i++) {
             threads.add(Thread.ofVirtual().name("bank-" + ispb + "-sender-" + i).start(this::send));
+        }
+        if (returnShare > 0) {
+            threads.add(Thread.ofVirtual().name("bank-" + ispb + "-returns").start(this::sendReturns));
         }
     }
 
@@ -135,13 +168,72 @@ final class SimulatedBank {
         }
         switch (message.type()) {
             case SwitchClient.Message.INSTRUCTION -> instructed(message);
-            case SwitchClient.Message.CONCLUDED -> metrics.count("pagora_simulator_outcomes_total", ispb,
-                    "role", message.role(), "status", message.status());
+            case SwitchClient.Message.CONCLUDED -> concluded(message);
             case null, default -> metrics.count("pagora_simulator_unknown_messages_total", ispb);
         }
     }
 
+    private void concluded(SwitchClient.Message message) {
+        metrics.count("pagora_simulator_outcomes_total", ispb, "role", message.role(), "status", message.status());
+        if (returnShare == 0 || !"PAYEE".equals(message.role()) || !"SETTLED".equals(message.status())
+                || message.amountCentavos() <= 0 || ThreadLocalRandom.current().nextDouble() >= returnShare) {
+            return;
+        }
+        synchronized (returnsReceived) {
+            if (returnsReceived.containsKey(message.paymentId())) {
+                return;
+            }
+        }
+        // Most returns are whole (a refund); some are part of the payment.
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long amount = random.nextInt(10) < 7 ? message.amountCentavos() : Math.max(1, message.amountCentavos() / 2);
+        Returning returning = new Returning(message.paymentId(), amount, RETURN_REASONS[random.nextInt(RETURN_REASONS.length)], 0);
+        if (!returns.offer(returning)) {
+            metrics.count("pagora_simulator_returns_total", ispb, "status", "dropped");
+        }
+    }
+
+    /** Sends the queued returns one at a time, each with its idempotency key, retried a bounded number of times. */
+    private void sendReturns() {
+        while (running) {
+            try {
+                Returning returning = returns.take();
+                if (behaviour.mode() == Behaviour.Mode.DOWN) {
+                    // Down: no call at all; the return waits (or is dropped, counted, if the queue filled meanwhile).
+                    if (!returns.offer(returning)) {
+                        metrics.count("pagora_simulator_returns_total", ispb, "status", "dropped");
+                    }
+                    Thread.sleep(200);
+                    continue;
+                }
+                int status = client.returnPayment(returning.paymentId(), "return-" + returning.paymentId(),
+                        "{\"amountCentavos\":" + returning.amountCentavos() + ",\"reason\":\"" + returning.reason() + "\"}");
+                metrics.count("pagora_simulator_returns_total", ispb, "status", Integer.toString(status));
+                if ((status == 429 || status == 503) && returning.attempts() + 1 < RETURN_ATTEMPTS_MAX) {
+                    Thread.sleep(500);
+                    returns.offer(returning.again());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                metrics.count("pagora_simulator_returns_total", ispb, "status", "io-error");
+            }
+        }
+    }
+
+    /** A return this bank will ask for. */
+    record Returning(String paymentId, long amountCentavos, String reason, int attempts) {
+        Returning again() {
+            return new Returning(paymentId, amountCentavos, reason, attempts + 1);
+        }
+    }
+
     private void instructed(SwitchClient.Message instruction) {
+        if (instruction.originalPaymentId() != null) {
+            synchronized (returnsReceived) {
+                returnsReceived.put(instruction.paymentId(), Boolean.TRUE);
+            }
+        }
         Behaviour now = behaviour;
         Behaviour.Decision decision = now.decide();
         metrics.count("pagora_simulator_instructions_total", ispb, "decision", decision.name());

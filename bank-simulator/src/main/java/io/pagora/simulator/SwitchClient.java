@@ -31,7 +31,8 @@ final class SwitchClient {
      * A bank keeps its own model of the protocol; decoding every field into the switch's typed records (instants
      * parsed, subtypes resolved) was half the simulator's CPU (issue 18).
      */
-    record Message(String type, String id, String paymentId, String role, String status, String acceptedAt) {
+    record Message(String type, String id, String paymentId, String role, String status, String acceptedAt,
+            long amountCentavos, String originalPaymentId) {
 
         static final String INSTRUCTION = "PaymentInstruction";
         static final String CONCLUDED = "PaymentConcluded";
@@ -99,6 +100,15 @@ final class SwitchClient {
                         .timeout(timeout).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Asks to return (all or part of) a payment this bank received; returns the status. */
+    int returnPayment(String paymentId, String key, String json) throws IOException, InterruptedException {
+        int used = current.get();
+        return send(used, HttpRequest.newBuilder(bases.get(used).resolve("/payments/" + paymentId + "/returns"))
+                        .timeout(timeout).header("Content-Type", "application/json").header("Idempotency-Key", key)
+                        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /**

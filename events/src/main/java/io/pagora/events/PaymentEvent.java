@@ -34,6 +34,9 @@ public sealed interface PaymentEvent permits PaymentRequested, PaymentOutcome {
     /** When this fact happened. */
     Instant occurredAt();
 
+    /** What the payment returns, if it is a return (devolução) of a settled payment; null otherwise. */
+    ReturnOf returnOf();
+
     /** The Kafka key: the payer's account, so one account's payments stay ordered on one partition. */
     default String key() {
         return payerAccountId();

@@ -11,7 +11,14 @@ public record PaymentRejected(
         RejectionReason reason,
         String detail,
         Instant acceptedAt,
-        Instant occurredAt) implements PaymentOutcome {
+        Instant occurredAt,
+        ReturnOf returnOf) implements PaymentOutcome {
+
+    /** The outcome of a payment that returns nothing. */
+    public PaymentRejected(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
+            RejectionReason reason, String detail, Instant acceptedAt, Instant occurredAt) {
+        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, reason, detail, acceptedAt, occurredAt, null);
+    }
 
     @Override
     public String status() {

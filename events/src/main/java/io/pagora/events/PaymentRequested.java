@@ -19,15 +19,6 @@ public record PaymentRequested(
         Instant acceptedAt,
         ReturnOf returnOf) implements PaymentEvent {
 
-    /**
-     * A return: all or part of a settled payment sent back by its payee's bank, from its payee to its payer.
-     *
-     * @param originalPaymentId the payment returned
-     * @param originalAmountCentavos its amount: the most that all its returns together may return
-     * @param reason why (a {@link ReturnReason} code)
-     */
-    public record ReturnOf(String originalPaymentId, long originalAmountCentavos, ReturnReason reason) {}
-
     /** A payment that returns nothing. */
     public PaymentRequested(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
             String currency, String description, String endToEndId, Instant acceptedAt) {

@@ -9,7 +9,14 @@ public record PaymentSettled(
         String payeeAccountId,
         long amountCentavos,
         Instant acceptedAt,
-        Instant occurredAt) implements PaymentOutcome {
+        Instant occurredAt,
+        ReturnOf returnOf) implements PaymentOutcome {
+
+    /** The outcome of a payment that returns nothing. */
+    public PaymentSettled(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
+            Instant acceptedAt, Instant occurredAt) {
+        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, acceptedAt, occurredAt, null);
+    }
 
     @Override
     public String status() {

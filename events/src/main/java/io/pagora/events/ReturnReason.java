@@ -8,18 +8,31 @@ import java.util.Optional;
  */
 public enum ReturnReason {
     /** The payee's bank made an error. */
-    BE08("bank error"),
+    BE08(1, "bank error"),
     /** Fraud is suspected. */
-    FR01("fraud"),
+    FR01(2, "fraud"),
     /** The payee (the customer who was paid) asked to refund it. */
-    MD06("refund requested by the customer"),
+    MD06(3, "refund requested by the customer"),
     /** A reason specific to the service the payment paid for (PIX Saque / Troco). */
-    SL02("service-specific reason");
+    SL02(4, "service-specific reason");
 
+    /** The number the ledger keeps for it (a return's returned-amount leg's {@code user_data_32}); never 0. */
+    public final int number;
     public final String meaning;
 
-    ReturnReason(String meaning) {
+    ReturnReason(int number, String meaning) {
+        this.number = number;
         this.meaning = meaning;
+    }
+
+    /** The reason the ledger's number names, or empty. */
+    public static Optional<ReturnReason> ofNumber(int number) {
+        for (ReturnReason reason : values()) {
+            if (reason.number == number) {
+                return Optional.of(reason);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The reason a code names, or empty if it names none (a code is exact: upper case, 4 characters). */

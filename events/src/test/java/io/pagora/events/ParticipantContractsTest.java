@@ -55,6 +55,8 @@ class ParticipantContractsTest {
                 new PaymentInstruction(PaymentInstruction.idOf(PAYMENT), PAYMENT, null, "a", "b", 1, AT, withNanos),
                 new PaymentInstruction("i", PAYMENT, "E\"quote\\back\n\t\r\b\f\u0001\u001f\u007f/ção €😀", "a", "b",
                         Long.MAX_VALUE, withNanos, Instant.EPOCH),
+                new PaymentInstruction("r", PAYMENT, "D0000000120261127134500000000001", "b", "a", 7, AT, withNanos,
+                        "01a21a0c061daa909fd6699a6b441c00", "MD06"),
                 new PaymentConcluded(PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYER), PAYMENT,
                         PaymentConcluded.Role.PAYER, "REJECTED", "INSUFFICIENT_FUNDS", "a", "b", 0, AT),
                 new PaymentConcluded("o", PAYMENT, null, null, null, null, null, -5, null));

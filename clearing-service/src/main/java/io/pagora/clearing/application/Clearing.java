@@ -7,6 +7,8 @@ import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
+import io.pagora.events.ReturnOf;
+import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Check;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.ChainState;
@@ -556,35 +558,52 @@ public final class Clearing {
 
     private PaymentSettled settled(Payment payment) {
         return new PaymentSettled(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
-                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
+                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
+                returnOf(payment));
     }
 
     private PaymentRejected rejected(Payment payment, RejectionReason reason, String detail) {
         return new PaymentRejected(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
-                payment.amountCentavos(), reason, detail, Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
+                payment.amountCentavos(), reason, detail, Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
+                returnOf(payment));
     }
 
     private PaymentExpired expired(Payment payment) {
         return new PaymentExpired(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
-                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant());
+                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
+                returnOf(payment));
+    }
+
+    /**
+     * What a payment read back from the ledger returns, for its outcome: the original and the reason the ledger keeps
+     * (not the original's amount, which the return's legs do not hold: 0).
+     */
+    private static ReturnOf returnOf(Payment payment) {
+        if (!payment.isReturn()) {
+            return null;
+        }
+        ReturnReason reason = ReturnReason.ofNumber(payment.returnOf().reasonNumber()).orElseThrow(
+                () -> new IllegalStateException("return " + payment.id() + " names reason number "
+                        + payment.returnOf().reasonNumber() + ", which no return reason has"));
+        return new ReturnOf(payment.returnOf().original().toString(), payment.returnOf().originalAmountCentavos(), reason);
     }
 
     private PaymentSettled settled(ClearingRequest request) {
         PaymentRequested event = request.event();
         return new PaymentSettled(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), event.acceptedAt(), clock.instant());
+                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf());
     }
 
     private PaymentRejected rejected(ClearingRequest request, RejectionReason reason, String detail) {
         PaymentRequested event = request.event();
         return new PaymentRejected(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), reason, detail, event.acceptedAt(), clock.instant());
+                event.amountCentavos(), reason, detail, event.acceptedAt(), clock.instant(), event.returnOf());
     }
 
     private PaymentExpired expired(ClearingRequest request) {
         PaymentRequested event = request.event();
         return new PaymentExpired(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), event.acceptedAt(), clock.instant());
+                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf());
     }
 
     /**

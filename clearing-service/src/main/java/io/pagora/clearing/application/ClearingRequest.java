@@ -3,6 +3,7 @@ package io.pagora.clearing.application;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
+import io.pagora.events.ReturnOf;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
@@ -62,7 +63,7 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
     }
 
     /** A return's original, with its amount (which opens its returnable account); a return must name both and why. */
-    private static Payment.ReturnOf returnOf(PaymentRequested.ReturnOf returnOf) {
+    private static Payment.ReturnOf returnOf(ReturnOf returnOf) {
         if (returnOf == null) {
             return null;
         }
@@ -70,7 +71,8 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
             throw new IllegalArgumentException("a return names its original, the original's amount and a reason: "
                     + returnOf);
         }
-        return new Payment.ReturnOf(PaymentId.parse(returnOf.originalPaymentId()), returnOf.originalAmountCentavos());
+        return new Payment.ReturnOf(PaymentId.parse(returnOf.originalPaymentId()), returnOf.originalAmountCentavos(),
+                returnOf.reason().number);
     }
 
     static String shorten(String reason) {

@@ -71,6 +71,8 @@ public final class Pagora implements AutoCloseable {
             "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration");
 
     private final Options options;
+    /** payment-api settings a scenario sets beyond the common ones (e.g. a short return window). */
+    private final Map<String, String> paymentApiSettings;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<ConfigurableApplicationContext> clearings = new ArrayList<>();
     private TestKafka kafka;
@@ -83,8 +85,9 @@ public final class Pagora implements AutoCloseable {
     private Service paymentApi;
     private Ledger ledger;
 
-    private Pagora(Options options) {
+    private Pagora(Options options, Map<String, String> paymentApiSettings) {
         this.options = options;
+        this.paymentApiSettings = Map.copyOf(paymentApiSettings);
     }
 
     /**
@@ -93,7 +96,12 @@ public final class Pagora implements AutoCloseable {
      * test is aborted (SKIPPED) before anything starts.
      */
     public static Pagora start(Options options) {
-        Pagora pagora = new Pagora(options);
+        return start(options, Map.of());
+    }
+
+    /** As {@link #start(Options)}, with {@code paymentApiSettings} set on payment-api besides the common ones. */
+    public static Pagora start(Options options, Map<String, String> paymentApiSettings) {
+        Pagora pagora = new Pagora(options, paymentApiSettings);
         try {
             pagora.startEverythingButClearing();
         } catch (RuntimeException | Error e) {
@@ -135,6 +143,7 @@ public final class Pagora implements AutoCloseable {
         paymentApiProperties.putAll(ledgerProperties());
         // The 202's Location names the payment's status on this run's reporting-service.
         paymentApiProperties.put("pagora.payments.status-base-url", reporting.base());
+        paymentApiProperties.putAll(paymentApiSettings);
         paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
                 List.of());
         resources.add(paymentApiContext);

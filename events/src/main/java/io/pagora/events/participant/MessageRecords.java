@@ -46,7 +46,8 @@ public final class MessageRecords {
                     .field("paymentId", m.paymentId()).field("endToEndId", m.endToEndId())
                     .field("payerAccountId", m.payerAccountId()).field("payeeAccountId", m.payeeAccountId())
                     .field("amountCentavos", m.amountCentavos()).field("acceptedAt", text(m.acceptedAt()))
-                    .field("answerBy", text(m.answerBy()));
+                    .field("answerBy", text(m.answerBy())).field("originalPaymentId", m.originalPaymentId())
+                    .field("returnReason", m.returnReason());
             case PaymentConcluded m -> json.field("type", "PaymentConcluded").field("id", m.id())
                     .field("paymentId", m.paymentId()).field("role", m.role() == null ? null : m.role().name())
                     .field("status", m.status()).field("reason", m.reason())

@@ -447,7 +447,8 @@ final class Platform {
     /**
      * The bank simulator process (module bank-simulator): acts for the seeded banks with their own certificates over
      * docs/participants.md's protocol, answering with BANK_ACCEPT_RATE / BANK_NO_ANSWER_RATE (the rest refused) after
-     * BANK_ANSWER_LATENCY; its control port switches a bank up, slow or down (chaos bank-down).
+     * BANK_ANSWER_LATENCY, and returning RETURN_RATE of the payments settled to them (a devolução); its control port
+     * switches a bank up, slow or down (chaos bank-down).
      */
     void startBankSimulator() {
         if (!participantsAnswer() || supervisor.alive(BANK_SIMULATOR)) {
@@ -463,6 +464,7 @@ final class Platform {
                 "--banks=" + String.join(",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList()),
                 "--accept=" + accept, "--refuse=" + refuse,
                 "--latency-ms=" + millisOf(settings.text("BANK_ANSWER_LATENCY")),
+                "--return-rate=" + settings.share("RETURN_RATE"),
                 "--control-port=" + SIMULATOR_CONTROL_PORT));
         Console.say("starting the bank simulator for banks %s (accept %.2f, refuse %.2f, the rest unanswered), control on %s:%d",
                 ispbs, accept, refuse, Layout.HOST, SIMULATOR_CONTROL_PORT);

@@ -218,6 +218,10 @@ final class Settings {
         defaults.put("BANK_ACCEPT_RATE", "0.9");
         defaults.put("BANK_NO_ANSWER_RATE", "0.04");
         defaults.put("BANK_ANSWER_LATENCY", "2ms");
+        // Of the payments settled to a participant bank, the share it returns (a devolução, docs/returns.md): the
+        // demo's, the chaos runs' and the bench's load includes returns (participants only: the in-process bank has
+        // no stream to be paid on, and returns nothing).
+        defaults.put("RETURN_RATE", "0.01");
         defaults.put("FINAL_WAIT_SECONDS", "120");
         defaults.put("HEALTH_WAIT_SECONDS", "180");
         // payment-api's per-participant limits, above PIX's 3,750 / 750/s: the bench sends thousands per second

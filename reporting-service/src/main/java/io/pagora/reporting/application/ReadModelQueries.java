@@ -20,6 +20,9 @@ public interface ReadModelQueries {
      */
     Optional<PaymentView> paymentByEndToEndId(String endToEndId);
 
+    /** The returns of {@code original}: the oldest {@link Returns#LISTED_MAX}, and the totals over all. */
+    Returns returnsOf(Id128 original);
+
     /**
      * Settled movements of an account, newest first, keyset-paginated.
      *
@@ -38,11 +41,38 @@ public interface ReadModelQueries {
 
     Stats stats();
 
-    /** @param reason and detail null unless REJECTED; finalAt null while ACCEPTED; request fields null until projected */
+    /**
+     * @param reason and detail null unless REJECTED; finalAt null while ACCEPTED; request fields null until projected
+     * @param returnOf the payment this one returns, null unless it is a return
+     * @param returnReason why it returns it (a PIX return reason code), null unless it is a return
+     * @param returns a payment's own returns (not a return's): null for a return
+     */
     record PaymentView(Id128 paymentId, PaymentStatus status, Id128 payerAccountId, Id128 payeeAccountId,
             Integer payerBankIspb, Integer payeeBankIspb, long amountCentavos, String currency, String description,
             String endToEndId, Instant acceptedAt, Instant requestedProjectedAt, String reason, String detail,
-            Instant finalAt) {}
+            Instant finalAt, Id128 returnOf, String returnReason, Returns returns) {
+
+        public PaymentView withReturns(Returns returns) {
+            return new PaymentView(paymentId, status, payerAccountId, payeeAccountId, payerBankIspb, payeeBankIspb,
+                    amountCentavos, currency, description, endToEndId, acceptedAt, requestedProjectedAt, reason, detail,
+                    finalAt, returnOf, returnReason, returns);
+        }
+    }
+
+    /**
+     * A payment's returns as projected: the oldest {@link #LISTED_MAX} of them, and the totals over all of them.
+     *
+     * @param count every return of the payment, of any status
+     * @param settledCentavos returned and settled
+     * @param inFlightCentavos returns accepted and not final yet (they hold their amount in the ledger)
+     */
+    record Returns(List<ReturnSummary> listed, long count, long settledCentavos, long inFlightCentavos) {
+        public static final int LISTED_MAX = 100;
+    }
+
+    /** @param returnId the return's PIX return id (D…), null until its request is projected */
+    record ReturnSummary(Id128 paymentId, String returnId, long amountCentavos, String reason, PaymentStatus status,
+            Instant acceptedAt, Instant finalAt) {}
 
     enum Direction {
         /** The account paid: it was the payer. */
@@ -51,8 +81,9 @@ public interface ReadModelQueries {
         CREDIT
     }
 
+    /** @param returnOf the payment this entry's payment returns, and {@code returnReason} why; null for a payment */
     record StatementEntry(Instant settledAt, Id128 paymentId, Direction direction, Id128 counterpartyAccountId,
-            long amountCentavos) {
+            long amountCentavos, Id128 returnOf, String returnReason) {
 
         public StatementCursor cursor() {
             return new StatementCursor(settledAt, paymentId, direction);

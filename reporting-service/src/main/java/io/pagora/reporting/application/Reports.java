@@ -101,14 +101,21 @@ public final class Reports {
         return new Answer.Granted<>(queries.stats());
     }
 
-    /** The payment as read, for its payer's or its payee's bank; empty for anyone else, as if never projected. */
+    /**
+     * The payment as read, for its payer's or its payee's bank, with its returns unless it is one; empty for anyone
+     * else, as if never projected.
+     */
     private Optional<PaymentView> readable(Caller caller, Optional<PaymentView> payment) {
         if (payment.isEmpty()) {
             return payment;
         }
         Optional<AccessRefusal> refusal = AccessRules.partyToPayment(
                 caller, payment.get().payerAccountId(), payment.get().payeeAccountId());
-        return refused(caller, refusal) ? Optional.empty() : payment;
+        if (refused(caller, refusal)) {
+            return Optional.empty();
+        }
+        PaymentView view = payment.get();
+        return Optional.of(view.returnOf() != null ? view : view.withReturns(queries.returnsOf(view.paymentId())));
     }
 
     private boolean refused(Caller caller, Optional<AccessRefusal> refusal) {

@@ -42,6 +42,24 @@ public final class EventRules {
         if (event instanceof PaymentRejected rejected && rejected.reason() == null) {
             return Optional.of("PaymentRejected lacks a reason");
         }
+        if (event.returnOf() != null) {
+            return problemWithReturn(event);
+        }
+        return Optional.empty();
+    }
+
+    /** A return names the payment it returns (another one) and why. */
+    private static Optional<String> problemWithReturn(PaymentEvent event) {
+        try {
+            if (PaymentId.parse(event.returnOf().originalPaymentId()).toString().equals(event.paymentId())) {
+                return Optional.of("a return returns another payment, not itself: " + event.paymentId());
+            }
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return Optional.of("returnOf.originalPaymentId is not a payment id: " + e.getMessage());
+        }
+        if (event.returnOf().reason() == null) {
+            return Optional.of("returnOf lacks a reason");
+        }
         return Optional.empty();
     }
 

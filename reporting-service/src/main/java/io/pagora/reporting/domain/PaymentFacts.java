@@ -11,6 +11,8 @@ import java.time.Instant;
  *
  * @param request null when the poll had no PaymentRequested for the payment
  * @param outcome null when the poll had no outcome for the payment
+ * @param returnOf what the payment returns, from whichever of its events came first (every event of a return carries
+ *     it); null for a payment that returns nothing
  */
 public record PaymentFacts(
         Id128 paymentId,
@@ -19,7 +21,11 @@ public record PaymentFacts(
         long amountCentavos,
         Instant acceptedAt,
         Request request,
-        FinalState outcome) {
+        FinalState outcome,
+        ReturnLink returnOf) {
+
+    /** A return's link to the payment it returns, and why (a PIX return reason code). */
+    public record ReturnLink(Id128 originalPaymentId, String reason) {}
 
     public PaymentFacts {
         Check.that(amountCentavos > 0, "amounts are positive: %d", amountCentavos);

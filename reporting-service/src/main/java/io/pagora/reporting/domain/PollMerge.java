@@ -44,13 +44,17 @@ public final class PollMerge {
             Id128 paymentId = Id128.parse(event.paymentId());
             Builder builder = byPayment.get(paymentId);
             if (builder == null) {
-                byPayment.put(paymentId, new Builder(paymentId, event));
-                builder = byPayment.get(paymentId);
+                builder = new Builder(paymentId, event);
+                byPayment.put(paymentId, builder);
             } else if (!builder.sameParties(event)) {
                 alarms.add(IntegrityAlarm.inconsistentEvent(paymentId.toString(),
                         PaymentFacts.describeParties(builder.payer, builder.payee, builder.amountCentavos),
                         PaymentFacts.describeParties(Id128.parse(event.payerAccountId()),
                                 Id128.parse(event.payeeAccountId()), event.amountCentavos())));
+            }
+            if (builder.returnOf == null && event.returnOf() != null) {
+                builder.returnOf = new PaymentFacts.ReturnLink(Id128.parse(event.returnOf().originalPaymentId()),
+                        event.returnOf().reason().name());
             }
             switch (event) {
                 case PaymentRequested requested -> {
@@ -104,6 +108,7 @@ public final class PollMerge {
         final Instant acceptedAt;
         PaymentFacts.Request request;
         FinalState outcome;
+        PaymentFacts.ReturnLink returnOf;
 
         Builder(Id128 paymentId, PaymentEvent first) {
             this.paymentId = paymentId;
@@ -119,7 +124,7 @@ public final class PollMerge {
         }
 
         PaymentFacts build() {
-            return new PaymentFacts(paymentId, payer, payee, amountCentavos, acceptedAt, request, outcome);
+            return new PaymentFacts(paymentId, payer, payee, amountCentavos, acceptedAt, request, outcome, returnOf);
         }
     }
 }

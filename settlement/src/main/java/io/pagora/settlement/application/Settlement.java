@@ -10,7 +10,6 @@ import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.ChartOfAccounts;
-import io.pagora.settlement.domain.TransferCode;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
@@ -195,18 +194,10 @@ public final class Settlement {
             Map<Id128, Transfer> found = new HashMap<>();
             ledger.lookupTransfers(legIds).forEach(transfer -> found.put(transfer.id(), transfer));
             for (PaymentId id : slice) {
-                reservedPayment(id, found).ifPresent(payment -> payments.put(id, payment));
+                SettlementPlan.reservedPayment(id, found).ifPresent(payment -> payments.put(id, payment));
             }
         }
         return payments;
-    }
-
-    /** One chain read back from its pending legs: on-us, leg 2 is a return's returned amount; interbank, leg 4. */
-    private static java.util.Optional<Payment> reservedPayment(PaymentId id, Map<Id128, Transfer> found) {
-        Transfer first = found.get(LegId.of(id, LegId.Phase.PENDING, 1));
-        boolean onUs = first != null && first.code() == TransferCode.ON_US;
-        return SettlementPlan.reservedPayment(id, first, found.get(LegId.of(id, LegId.Phase.PENDING, 3)),
-                found.get(LegId.of(id, LegId.Phase.PENDING, onUs ? 2 : 4)));
     }
 
     /** Replaces each alarm by what the ledger says of its payment's chain (one lookup for all of them). */

@@ -19,13 +19,22 @@ public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavo
     /**
      * What a return returns: the original payment, and its amount, which opens the original's returnable account at
      * its first return. {@code originalAmountCentavos} is 0 when the return is read back from its pending legs (the
-     * opening is then done: only reserving opens).
+     * opening is then done: only reserving opens). {@code reasonNumber} is why, as the ledger keeps it (the
+     * returned-amount leg's {@code user_data_32}, so a return read back from the ledger still says why): 1 to
+     * {@value #REASON_NUMBER_MAX}, each a PIX return reason (the events' ReturnReason numbers them).
      */
-    public record ReturnOf(PaymentId original, long originalAmountCentavos) {
+    public record ReturnOf(PaymentId original, long originalAmountCentavos, int reasonNumber) {
+
+        public static final int REASON_NUMBER_MAX = 4;
+
         public ReturnOf {
             java.util.Objects.requireNonNull(original, "original");
             if (originalAmountCentavos < 0) {
                 throw new IllegalArgumentException("original amount must not be negative: " + originalAmountCentavos);
+            }
+            if (reasonNumber < 1 || reasonNumber > REASON_NUMBER_MAX) {
+                throw new IllegalArgumentException("a return reason number is 1.." + REASON_NUMBER_MAX + ": "
+                        + reasonNumber);
             }
         }
     }

@@ -122,6 +122,17 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
         }
     }
 
+    /**
+     * A chain read back from its pending legs, found by id among (at least) pending legs 1 to {@link LegId#LEGS_MAX}:
+     * on-us, leg 2 is a return's returned amount; interbank, leg 4.
+     */
+    public static Optional<Payment> reservedPayment(PaymentId id, java.util.Map<Id128, Transfer> found) {
+        Transfer first = found.get(LegId.of(id, LegId.Phase.PENDING, 1));
+        boolean onUs = first != null && first.code() == TransferCode.ON_US;
+        return reservedPayment(id, first, found.get(LegId.of(id, LegId.Phase.PENDING, 3)),
+                found.get(LegId.of(id, LegId.Phase.PENDING, onUs ? 2 : 4)));
+    }
+
     /** What a reserved chain returns, from its returned-amount leg; null when it has none (not a return). */
     private static Payment.ReturnOf returnOf(PaymentId id, Transfer first, Transfer returned) {
         if (returned == null || returned.code() != TransferCode.RETURNED_AMOUNT) {
@@ -133,7 +144,8 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
             throw new IllegalArgumentException("not this chain's returned-amount leg: " + returned);
         }
         return new Payment.ReturnOf(ChartOfAccounts.paymentOfReturnable(returned.debitAccountId()).orElseThrow(
-                () -> new IllegalArgumentException("debits no returnable account: " + returned)), 0);
+                () -> new IllegalArgumentException("debits no returnable account: " + returned)), 0,
+                returned.userData32());
     }
 
     public int legCount() {
@@ -146,9 +158,12 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
         }
         List<NewTransfer> chain = new ArrayList<>(legs.size());
         for (Leg leg : legs) {
-            chain.add(NewTransfer.pending(LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()),
+            NewTransfer pending = NewTransfer.pending(LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()),
                     leg.debit(), leg.credit(), payment.amountCentavos(), timeoutSeconds, LEDGER_BRL, leg.code(),
-                    payment.id().value()).withUserData64(payment.acceptedAtMillis()));
+                    payment.id().value()).withUserData64(payment.acceptedAtMillis());
+            // A return's reason travels in its returned-amount leg, so a return read back from the ledger says why.
+            chain.add(leg.code() == TransferCode.RETURNED_AMOUNT
+                    ? pending.withUserData32(payment.returnOf().reasonNumber()) : pending);
         }
         return linkAllButLast(chain);
     }

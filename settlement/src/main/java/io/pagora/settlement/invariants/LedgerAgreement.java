@@ -21,8 +21,8 @@ import java.util.Set;
  * payment's amount, posting its own pending leg), any other final state ⇔ none is; and every account's
  * posted debits and credits equal its fundings plus the legs of exactly the SETTLED payments. With
  * {@link Traces#ALL_PHASES} the other outcomes must also leave their traces: a receiving bank's refusal
- * voided every leg, a refusal for insufficient funds reserved nothing, everything else reserved every leg,
- * and a settled payment voided nothing.
+ * voided every leg, a refusal by the ledger (insufficient funds or reserve, a return beyond what is left, ...)
+ * reserved nothing, everything else reserved every leg, and a settled payment voided nothing.
  */
 public final class LedgerAgreement {
 
@@ -162,17 +162,19 @@ public final class LedgerAgreement {
         int voided = count(plan, LegId.Phase.VOID, transfers);
         int reserved = count(plan, LegId.Phase.PENDING, transfers);
         String payment = claim.outcome() + " " + plan.payment().id();
-        boolean refusedForFunds = "REJECTED(INSUFFICIENT_FUNDS)".equals(claim.outcome());
+        // Only the receiving bank's refusal voids a reserved chain; every other rejection is the ledger's, at reservation.
+        boolean refusedAtReservation = claim.outcome().startsWith("REJECTED(")
+                && !"REJECTED(RECEIVING_BANK_REFUSED)".equals(claim.outcome());
         if (claim.settled() && voided != 0) {
             violations.add(payment + ": " + voided + " legs voided");
         }
         if ("REJECTED(RECEIVING_BANK_REFUSED)".equals(claim.outcome()) && voided != plan.legCount()) {
             violations.add(payment + ": " + voided + " of " + plan.legCount() + " legs voided, not every one");
         }
-        if (refusedForFunds && reserved != 0) {
-            violations.add(payment + " reserved " + reserved + " legs, though refused for insufficient funds");
+        if (refusedAtReservation && reserved != 0) {
+            violations.add(payment + " reserved " + reserved + " legs, though the ledger refused it");
         }
-        if (!refusedForFunds && reserved != plan.legCount()) {
+        if (!refusedAtReservation && reserved != plan.legCount()) {
             violations.add(payment + ": " + reserved + " of " + plan.legCount() + " legs were reserved");
         }
     }

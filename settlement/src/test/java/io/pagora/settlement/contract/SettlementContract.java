@@ -551,6 +551,7 @@ public abstract class SettlementContract extends LedgerFixture {
         Map<PaymentId, Payment> found = pix.settlement.reservedPayments(List.of(onUs.id(), interbank.id()));
         assertThat(found).containsOnly(Map.entry(onUs.id(), onUs), Map.entry(interbank.id(), interbank));
         assertThat(found.get(interbank.id()).returnOf().original()).isEqualTo(interbankOriginal.id());
+        assertThat(found.get(interbank.id()).returnOf().reasonNumber()).as("the reason, kept in the ledger").isEqualTo(3);
         assertThat(pix.settlement.post(List.of(onUs, interbank)))
                 .containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
         assertThat(lookupAccount(payer).creditBalancePosted()).as("400 - 300 + 100 - 50 + 50").isEqualTo(200);
@@ -567,7 +568,7 @@ public abstract class SettlementContract extends LedgerFixture {
         Payment original = pix.settled(pix.payment(pix.customer(payerBank, 100), pix.customer(payeeBank, 0), 100));
         pix.settled(pix.returnOf(original, 10));
         Payment lying = new Payment(pix.ids.nextPaymentId(), original.payee(), original.payer(), 10, 0,
-                new Payment.ReturnOf(original.id(), 1_000));
+                new Payment.ReturnOf(original.id(), 1_000, 1));
         assertThat(pix.settlement.reserve(List.of(lying)))
                 .containsExactly(new ReservationOutcome.IntegrityAlarm(0, EXISTS_WITH_DIFFERENT_AMOUNT));
         assertThat(returnable(original)).isEqualTo(new Balances(0, 10, 0, 100));
@@ -626,7 +627,7 @@ public abstract class SettlementContract extends LedgerFixture {
         /** A return of {@code amount} of {@code original}: from its payee back to its payer. */
         Payment returnOf(Payment original, long amount) {
             return new Payment(ids.nextPaymentId(), original.payee(), original.payer(), amount, 0,
-                    new Payment.ReturnOf(original.id(), original.amountCentavos()));
+                    new Payment.ReturnOf(original.id(), original.amountCentavos(), 3));
         }
 
         /** Reserves and posts {@code payment}, asserting both. */

@@ -31,14 +31,16 @@ public final class ParticipantMessages {
 
     private ParticipantMessages() {}
 
-    /** One instruction per payment, to its payee's bank. */
+    /** One instruction per payment, to its payee's bank; a return's names what it returns and why. */
     public static List<ProducerRecord<String, byte[]>> instructions(List<PaymentRequested> payments, Instant answerBy) {
         Map<String, List<ParticipantMessage>> byBank = new LinkedHashMap<>();
         for (PaymentRequested payment : payments) {
             byBank.computeIfAbsent(bankOf(payment.payeeAccountId()), bank -> new ArrayList<>())
                     .add(new PaymentInstruction(PaymentInstruction.idOf(payment.paymentId()), payment.paymentId(),
                             payment.endToEndId(), payment.payerAccountId(), payment.payeeAccountId(),
-                            payment.amountCentavos(), payment.acceptedAt(), answerBy));
+                            payment.amountCentavos(), payment.acceptedAt(), answerBy,
+                            payment.returnOf() == null ? null : payment.returnOf().originalPaymentId(),
+                            payment.returnOf() == null ? null : payment.returnOf().reason().name()));
         }
         return records(byBank);
     }

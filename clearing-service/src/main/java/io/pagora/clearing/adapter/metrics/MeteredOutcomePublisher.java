@@ -7,6 +7,7 @@ import io.pagora.clearing.application.OutcomePublisher;
 import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentSettled;
+import io.pagora.events.ReturnReason;
 import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
@@ -32,6 +33,11 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
     public static final String ACCEPT_TO_SETTLED = "pagora.clearing.accept.to.settled";
     /** Expiries per receiving bank: its answer did not come before the pending timeout. */
     public static final String EXPIRED = "pagora.clearing.expired";
+    /**
+     * Returns (devoluções) by PIX reason and outcome (SETTLED, REJECTED, EXPIRED), as published: 4 × 3 series. How
+     * many were asked for, and how many payment-api refused at once, is payment-api's {@code pagora.returns.requested}.
+     */
+    public static final String RETURNS = "pagora.clearing.returns";
 
     private final OutcomePublisher delegate;
     private final PendingChains pending;
@@ -47,6 +53,17 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
         this.acceptToSettled = LatencyHistograms.timer(ACCEPT_TO_SETTLED,
                         "From the payment's acceptance to its PaymentSettled acknowledged by Kafka")
                 .register(registry);
+        // Every series up front (a closed set), so a dashboard shows zeros before the first return.
+        for (ReturnReason reason : ReturnReason.values()) {
+            for (String status : List.of("SETTLED", "REJECTED", "EXPIRED")) {
+                returns(reason, status);
+            }
+        }
+    }
+
+    private Counter returns(ReturnReason reason, String status) {
+        return Counter.builder(RETURNS).description("Returns by PIX reason and outcome (publications)")
+                .tag("reason", reason.name()).tag("outcome", status).register(registry);
     }
 
     @Override
@@ -56,6 +73,9 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
         List<PaymentId> resolved = new ArrayList<>(outcomes.size());
         for (PaymentOutcome outcome : outcomes) {
             resolved.add(PaymentId.parse(outcome.paymentId()));
+            if (outcome.returnOf() != null) {
+                returns(outcome.returnOf().reason(), outcome.status()).increment();
+            }
             if (outcome instanceof PaymentSettled settled) {
                 Duration latency = Duration.between(settled.acceptedAt(), acknowledged);
                 // A clock behind payment-api's would give a negative latency: it is a zero, not a skipped sample.

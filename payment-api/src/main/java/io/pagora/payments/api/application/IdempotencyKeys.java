@@ -34,4 +34,7 @@ public interface IdempotencyKeys {
      * @param acceptedAt stored with every newly claimed key; microsecond precision
      */
     Map<Scoped, Stored> claimAll(List<Claim> claims, Instant acceptedAt);
+
+    /** What the keys name now, claiming nothing: one entry per key found ({@code inserted} false), in one query. */
+    Map<Scoped, Stored> find(List<Scoped> keys);
 }

@@ -307,9 +307,11 @@ public final class PaymentIntake {
         if (Arrays.equals(pixId.requestSha256(), fingerprint)) {
             return new Naming(pixId.paymentId(), pixId.acceptedAt(), false, null);
         }
-        return refused(Refusal.ofField(RefusalReason.END_TO_END_ID_REUSED, "endToEndId", "endToEndId "
-                + order.request().endToEndId() + " already names payment " + pixId.paymentId() + ", made with a"
-                + " different request: an end-to-end id names one payment of its bank"));
+        String field = PaymentRules.pixIdField(order.request());
+        return refused(Refusal.ofField(order.request().isReturn() ? RefusalReason.RETURN_ID_REUSED
+                : RefusalReason.END_TO_END_ID_REUSED, field, field + " " + order.request().endToEndId()
+                + " already names payment " + pixId.paymentId() + ", made with a different request: a PIX id names"
+                + " one payment of its bank"));
     }
 
     private static Naming refused(Refusal refusal) {

@@ -19,6 +19,9 @@ import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.AccountDirectory;
 import io.pagora.payments.api.application.ParticipantAdministration;
 import io.pagora.payments.api.application.GroupCommit;
+import io.pagora.payments.api.application.Returns;
+import io.pagora.payments.api.adapter.ledger.LedgerOriginalPayments;
+import io.pagora.payments.api.domain.ReturnRules;
 import io.pagora.payments.api.application.ParticipantLimits;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.ParticipantTokenBuckets;
@@ -222,10 +225,17 @@ public class PaymentApiConfiguration {
     @Bean
     PaymentController paymentController(GroupCommit singlePaymentGroupCommit,
             @Qualifier("batchPaymentIntake") PaymentIntake batchPaymentIntake, Admission admission,
-            ParticipantLimits participantLimits, PaymentApiProperties properties, MeterRegistry meters) {
+            ParticipantLimits participantLimits, PaymentApiProperties properties, MeterRegistry meters, Returns returns) {
         return new PaymentController(singlePaymentGroupCommit, batchPaymentIntake, admission, participantLimits,
                 properties.bodyMaxBytes(), properties.batchBodyMaxBytes(), properties.batchItemsMax(),
-                properties.statusBaseUrl(), meters);
+                properties.statusBaseUrl(), meters, returns);
+    }
+
+    /** Returns are checked against their original in the ledger, then paid through the single-payment intake. */
+    @Bean
+    Returns returns(Ledger ledger, JdbcTemplate jdbc, ReturnProperties properties, Clock clock) {
+        return new Returns(new LedgerOriginalPayments(ledger), new ReturnRules(properties.window()),
+                new JdbcIdempotencyKeys(jdbc), clock);
     }
 
     /**

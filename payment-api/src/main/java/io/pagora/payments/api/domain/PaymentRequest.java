@@ -1,6 +1,7 @@
 package io.pagora.payments.api.domain;
 
 import io.pagora.events.PaymentRequested;
+import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
@@ -22,8 +23,11 @@ import java.util.Objects;
  *
  * @param currency always {@value #CURRENCY_BRL} (an absent currency means BRL)
  * @param description free text, or null
- * @param endToEndId the PIX end-to-end id the payer's bank gave ({@link PixId.Kind#END_TO_END}, well-formed), or
- *     null: the switch then makes one from the payment id ({@link #endToEndIdOf})
+ * @param endToEndId the PIX id the payer's bank gave, well-formed: an end-to-end id ({@link PixId.Kind#END_TO_END}),
+ *     or a return's return id ({@link PixId.Kind#RETURN}); or null: the switch then makes one from the payment id
+ *     ({@link #endToEndIdOf})
+ * @param returnOf for a return (devolução): what it returns; its payer is the original's payee and its payee the
+ *     original's payer. Null for a payment.
  */
 public record PaymentRequest(
         Id128 payer,
@@ -31,10 +35,29 @@ public record PaymentRequest(
         long amountCentavos,
         String currency,
         String description,
-        String endToEndId) {
+        String endToEndId,
+        ReturnOf returnOf) {
 
     public static final String CURRENCY_BRL = "BRL";
     public static final int DESCRIPTION_CHARS_MAX = 140;
+
+    /**
+     * What a return returns, as the ledger showed it when the return was asked for: the original payment, its amount
+     * (the most all its returns may return, which the ledger enforces), and why.
+     */
+    public record ReturnOf(PaymentId original, long originalAmountCentavos, ReturnReason reason) {
+        public ReturnOf {
+            Objects.requireNonNull(original, "original");
+            Objects.requireNonNull(reason, "reason");
+            Check.that(originalAmountCentavos > 0, "an original amount is positive: %d", originalAmountCentavos);
+        }
+    }
+
+    /** A payment (not a return). */
+    public PaymentRequest(Id128 payer, Id128 payee, long amountCentavos, String currency, String description,
+            String endToEndId) {
+        this(payer, payee, amountCentavos, currency, description, endToEndId, null);
+    }
 
     public PaymentRequest {
         Objects.requireNonNull(payer, "payer");
@@ -42,8 +65,10 @@ public record PaymentRequest(
         Check.that(CURRENCY_BRL.equals(currency), "currency is BRL: %s", currency);
         Check.that(description == null || description.codePointCount(0, description.length()) <= DESCRIPTION_CHARS_MAX,
                 "description too long");
-        Check.that(endToEndId == null || PixId.problem(endToEndId, PixId.Kind.END_TO_END).isEmpty(),
-                "endToEndId is a PIX end-to-end id: %s", endToEndId);
+        Check.that(endToEndId == null || PixId.problem(endToEndId, idKind(returnOf)).isEmpty(),
+                "endToEndId is a PIX id of kind %s: %s", idKind(returnOf), endToEndId);
+        Check.that(returnOf == null || amountCentavos <= returnOf.originalAmountCentavos(),
+                "a return returns at most its original's amount");
     }
 
     /**
@@ -63,6 +88,15 @@ public record PaymentRequest(
             writeOptional(out, currency);
             writeOptional(out, description);
             writeOptional(out, endToEndId);
+            // Only a return writes more, so a payment's fingerprint is what it was before returns existed: a key
+            // claimed then is still a replay of the same request.
+            if (returnOf != null) {
+                out.writeUTF("return-of");
+                out.writeLong(returnOf.original().value().hi());
+                out.writeLong(returnOf.original().value().lo());
+                out.writeLong(returnOf.originalAmountCentavos());
+                out.writeUTF(returnOf.reason().name());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -72,7 +106,18 @@ public record PaymentRequest(
     /** The event that hands this payment to clearing. */
     public PaymentRequested toEvent(PaymentId paymentId, Instant acceptedAt) {
         return new PaymentRequested(paymentId.toString(), payer.toString(), payee.toString(), amountCentavos, currency,
-                description, endToEndIdOf(paymentId, acceptedAt).value(), acceptedAt);
+                description, endToEndIdOf(paymentId, acceptedAt).value(), acceptedAt, returnOf == null ? null
+                        : new io.pagora.events.ReturnOf(returnOf.original().toString(), returnOf.originalAmountCentavos(),
+                                returnOf.reason()));
+    }
+
+    public boolean isReturn() {
+        return returnOf != null;
+    }
+
+    /** The kind of PIX id a request carries: a payment's end-to-end id, or a return's return id. */
+    public static PixId.Kind idKind(ReturnOf returnOf) {
+        return returnOf == null ? PixId.Kind.END_TO_END : PixId.Kind.RETURN;
     }
 
     /**
@@ -85,7 +130,7 @@ public record PaymentRequest(
         }
         BankId payerBank = ChartOfAccounts.bankOf(payer).orElseThrow(
                 () -> new IllegalStateException("a payer account names its bank: " + payer));
-        return PixId.generated(PixId.Kind.END_TO_END, payerBank, acceptedAt, paymentId);
+        return PixId.generated(idKind(returnOf), payerBank, acceptedAt, paymentId);
     }
 
     private static void writeOptional(DataOutputStream out, String value) throws IOException {

@@ -73,14 +73,20 @@ public final class PaymentRules {
             return Optional.empty();
         }
         PixId id = new PixId(request.endToEndId());
+        RefusalReason invalid = request.isReturn() ? RefusalReason.INVALID_RETURN_ID : RefusalReason.INVALID_END_TO_END_ID;
+        String field = pixIdField(request);
         BankId payerBank = ChartOfAccounts.bankOf(request.payer()).orElseThrow();
         if (!id.bank().equals(payerBank)) {
-            return Optional.of(Refusal.ofField(RefusalReason.INVALID_END_TO_END_ID, "endToEndId", "endToEndId "
-                    + id + " names bank " + id.bank() + ": a payment's end-to-end id is its payer's bank's, "
-                    + payerBank));
+            return Optional.of(Refusal.ofField(invalid, field, field + " " + id + " names bank " + id.bank()
+                    + ": it must be the id of the bank that sends it, " + payerBank));
         }
         return id.timeProblem(oldestPixIdMinute(now), now.plus(PIX_ID_CLOCK_AHEAD_MAX)).map(problem ->
-                Refusal.ofField(RefusalReason.INVALID_END_TO_END_ID, "endToEndId", "endToEndId " + id + " " + problem));
+                Refusal.ofField(invalid, field, field + " " + id + " " + problem));
+    }
+
+    /** The field a request's PIX id is given in: a payment's endToEndId, a return's returnId. */
+    public static String pixIdField(PaymentRequest request) {
+        return request.isReturn() ? "returnId" : "endToEndId";
     }
 
     /** The start of the oldest UTC day whose PIX ids are still kept for reuse checks. */

@@ -25,6 +25,22 @@ public enum RefusalReason {
     INVALID_END_TO_END_ID("invalid-end-to-end-id", "Invalid end-to-end id"),
     /** The payer's bank already used this end-to-end id for another payment. */
     END_TO_END_ID_REUSED("end-to-end-id-reused", "End-to-end id already names another payment"),
+    /** Not a PIX return id, another bank's, too old to be checked for reuse, or from the future. */
+    INVALID_RETURN_ID("invalid-return-id", "Invalid return id"),
+    /** The returning bank already used this return id for another return. */
+    RETURN_ID_REUSED("return-id-reused", "Return id already names another return"),
+    /** Not one of the PIX return reasons (BE08, FR01, MD06, SL02). */
+    INVALID_RETURN_REASON("invalid-return-reason", "Invalid return reason"),
+    /** A payment is returned by its payee's bank only. */
+    NOT_THE_PAYEES_BANK("not-the-payees-bank", "Only the payee's bank returns a payment"),
+    /** The payment is not settled (still in flight, refused or expired): nothing to return. */
+    PAYMENT_NOT_SETTLED("payment-not-settled", "Payment not settled"),
+    /** The payment is itself a return: a return is not returned (the payer pays again). */
+    RETURN_OF_A_RETURN("return-of-a-return", "A return cannot be returned"),
+    /** The payment settled longer ago than the return window. */
+    RETURN_WINDOW_CLOSED("return-window-closed", "Return window closed"),
+    /** More than the payment's amount not yet returned (settled returns and returns in flight counted). */
+    RETURN_EXCEEDS_RETURNABLE("return-exceeds-returnable", "Return exceeds the returnable amount"),
     IDEMPOTENCY_KEY_FAILED("idempotency-key-failed", "An earlier request with this Idempotency-Key failed"),
     UNKNOWN_BANK("unknown-bank", "Unknown bank"),
     BANK_NAME_CONFLICT("bank-name-conflict", "Bank already registered under another name"),

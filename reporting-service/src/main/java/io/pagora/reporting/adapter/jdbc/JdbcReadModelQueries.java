@@ -1,12 +1,12 @@
 package io.pagora.reporting.adapter.jdbc;
 
 import io.pagora.kernel.Check;
-import io.pagora.settlement.domain.PixId;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
 import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.PixId;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -27,7 +27,21 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
     private static final String PAYMENT_COLUMNS = """
             SELECT payment_id, status, payer_account_id, payee_account_id, payer_bank_ispb, payee_bank_ispb,
                    amount_centavos, currency, description, end_to_end_id, accepted_at, requested_at, reason, detail,
-                   final_at
+                   final_at, return_of, return_reason
+            """;
+
+    // The index payments_returns_of (V6): a payment's few returns.
+    private static final String RETURNS_LISTED = """
+            SELECT payment_id, end_to_end_id, amount_centavos, return_reason, status, accepted_at, final_at
+            FROM reporting.payments WHERE return_of = ?
+            ORDER BY payment_id LIMIT %d
+            """.formatted(Returns.LISTED_MAX);
+
+    private static final String RETURNS_TOTALS = """
+            SELECT count(*) AS count,
+                   COALESCE(sum(amount_centavos) FILTER (WHERE status = 'SETTLED'), 0) AS settled,
+                   COALESCE(sum(amount_centavos) FILTER (WHERE status = 'ACCEPTED'), 0) AS in_flight
+            FROM reporting.payments WHERE return_of = ?
             """;
 
     private static final String PAYMENT = PAYMENT_COLUMNS + """
@@ -44,20 +58,27 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
 
     // Newest first. The row comparison on the primary key (account_id, final_at, payment_id, direction)
     // is one backward index range scan, however deep the page.
+    // A page's entries, then each one's return link from its payment row (a primary key probe per entry of the page).
     private static final String STATEMENT_FIRST = """
-            SELECT final_at, payment_id, direction, counterparty_account_id, amount_centavos
-            FROM reporting.statement_entries
-            WHERE account_id = ?
-            ORDER BY final_at DESC, payment_id DESC, direction DESC
-            LIMIT ?
+            SELECT e.final_at, e.payment_id, e.direction, e.counterparty_account_id, e.amount_centavos,
+                   p.return_of, p.return_reason
+            FROM (SELECT * FROM reporting.statement_entries
+                  WHERE account_id = ?
+                  ORDER BY final_at DESC, payment_id DESC, direction DESC
+                  LIMIT ?) e
+            LEFT JOIN reporting.payments p ON p.payment_id = e.payment_id
+            ORDER BY e.final_at DESC, e.payment_id DESC, e.direction DESC
             """;
 
     private static final String STATEMENT_AFTER = """
-            SELECT final_at, payment_id, direction, counterparty_account_id, amount_centavos
-            FROM reporting.statement_entries
-            WHERE account_id = ? AND (final_at, payment_id, direction) < (?::timestamptz, ?::uuid, ?::text)
-            ORDER BY final_at DESC, payment_id DESC, direction DESC
-            LIMIT ?
+            SELECT e.final_at, e.payment_id, e.direction, e.counterparty_account_id, e.amount_centavos,
+                   p.return_of, p.return_reason
+            FROM (SELECT * FROM reporting.statement_entries
+                  WHERE account_id = ? AND (final_at, payment_id, direction) < (?::timestamptz, ?::uuid, ?::text)
+                  ORDER BY final_at DESC, payment_id DESC, direction DESC
+                  LIMIT ?) e
+            LEFT JOIN reporting.payments p ON p.payment_id = e.payment_id
+            ORDER BY e.final_at DESC, e.payment_id DESC, e.direction DESC
             """;
 
     // One row per bank and UTC day, kept by the projection (V4); none yet: nothing settled that day.
@@ -117,6 +138,16 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
     public Optional<PaymentView> payment(Id128 paymentId) {
         List<PaymentView> rows = jdbc.query(PAYMENT, JdbcReadModelQueries::view, paymentId.toUuid());
         return rows.stream().findFirst();
+    }
+
+    @Override
+    public Returns returnsOf(Id128 original) {
+        List<ReturnSummary> listed = jdbc.query(RETURNS_LISTED, (row, n) -> new ReturnSummary(id(row, "payment_id"),
+                row.getString("end_to_end_id"), row.getLong("amount_centavos"), row.getString("return_reason"),
+                PaymentStatus.valueOf(row.getString("status")), instant(row, "accepted_at"), instant(row, "final_at")),
+                original.toUuid());
+        return jdbc.queryForObject(RETURNS_TOTALS, (row, n) -> new Returns(listed, row.getLong("count"),
+                row.getLong("settled"), row.getLong("in_flight")), original.toUuid());
     }
 
     @Override
@@ -187,13 +218,19 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
                 (Integer) row.getObject("payer_bank_ispb"), (Integer) row.getObject("payee_bank_ispb"),
                 row.getLong("amount_centavos"), row.getString("currency"), row.getString("description"),
                 row.getString("end_to_end_id"), instant(row, "accepted_at"), instant(row, "requested_at"),
-                row.getString("reason"), row.getString("detail"), instant(row, "final_at"));
+                row.getString("reason"), row.getString("detail"), instant(row, "final_at"), optionalId(row, "return_of"),
+                row.getString("return_reason"), null);
+    }
+
+    private static Id128 optionalId(ResultSet row, String column) throws SQLException {
+        UUID value = row.getObject(column, UUID.class);
+        return value == null ? null : Id128.fromUuid(value);
     }
 
     private static StatementEntry entry(ResultSet row, int n) throws SQLException {
         return new StatementEntry(instant(row, "final_at"), id(row, "payment_id"),
                 Direction.valueOf(row.getString("direction")), id(row, "counterparty_account_id"),
-                row.getLong("amount_centavos"));
+                row.getLong("amount_centavos"), optionalId(row, "return_of"), row.getString("return_reason"));
     }
 
     private static PaymentSummary summary(ResultSet row, int n) throws SQLException {

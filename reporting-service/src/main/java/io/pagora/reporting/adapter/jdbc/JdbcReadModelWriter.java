@@ -72,21 +72,22 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             WITH input AS (
                 SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::bigint[],
                                      ?::text[], ?::text[], ?::text[], ?::bigint[], ?::boolean[],
-                                     ?::text[], ?::text[], ?::text[], ?::bigint[])
+                                     ?::text[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::text[])
                     AS i(payment_id, payer_account_id, payee_account_id, payer_bank_ispb, payee_bank_ispb,
                          amount_centavos, currency, description, end_to_end_id, accepted_at_micros, requested,
-                         status, reason, detail, final_at_micros)
+                         status, reason, detail, final_at_micros, return_of, return_reason)
             ), inserted AS (
                 INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, payer_bank_ispb,
                         payee_bank_ispb, amount_centavos, currency, description, end_to_end_id, accepted_at,
-                        requested_at, status, reason, detail, final_at, projected_at, updated_at)
+                        requested_at, status, reason, detail, final_at, projected_at, updated_at, return_of,
+                        return_reason)
                 SELECT payment_id, payer_account_id, payee_account_id, payer_bank_ispb, payee_bank_ispb,
                        amount_centavos, currency, description, end_to_end_id,
                        TIMESTAMPTZ 'epoch' + accepted_at_micros * INTERVAL '1 microsecond',
                        CASE WHEN requested THEN now() END,
                        status, reason, detail,
                        TIMESTAMPTZ 'epoch' + final_at_micros * INTERVAL '1 microsecond',
-                       now(), now()
+                       now(), now(), return_of, return_reason
                 FROM input
                 ORDER BY payment_id
                 ON CONFLICT (payment_id) DO NOTHING
@@ -120,8 +121,10 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
     private static final String FILL_REQUESTS = """
             UPDATE reporting.payments p
             SET requested_at = now(), currency = i.currency, description = i.description,
-                end_to_end_id = i.end_to_end_id, updated_at = now()
-            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) AS i(payment_id, currency, description, end_to_end_id)
+                end_to_end_id = i.end_to_end_id, updated_at = now(),
+                return_of = COALESCE(p.return_of, i.return_of), return_reason = COALESCE(p.return_reason, i.return_reason)
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::uuid[], ?::text[])
+                AS i(payment_id, currency, description, end_to_end_id, return_of, return_reason)
             WHERE p.payment_id = i.payment_id AND p.requested_at IS NULL
             RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos, p.status, p.reason
             """;
@@ -328,6 +331,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             statement.setArray(++p, array(c, "text", facts, f -> f.outcome() == null ? null : f.outcome().detail()));
             statement.setArray(++p, array(c, "bigint", facts,
                     f -> f.outcome() == null ? null : micros(f.outcome().finalAt())));
+            setReturnLinks(c, statement, p, facts);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Id128 paymentId = Id128.fromUuid(rows.getObject("payment_id", UUID.class));
@@ -382,6 +386,14 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         return finalized;
     }
 
+    /** The two last parameters of a statement: each payment's return link (its original, its reason), or nulls. */
+    private static void setReturnLinks(Connection c, PreparedStatement statement, int p, List<PaymentFacts> facts)
+            throws SQLException {
+        statement.setArray(p + 1, c.createArrayOf("uuid", facts.stream()
+                .map(f -> f.returnOf() == null ? null : f.returnOf().originalPaymentId().toUuid()).toArray()));
+        statement.setArray(p + 2, array(c, "text", facts, f -> f.returnOf() == null ? null : f.returnOf().reason()));
+    }
+
     private static Set<Id128> fillRequests(Connection c, List<PaymentFacts> facts, Map<Id128, Stored> stored)
             throws SQLException {
         Set<Id128> filled = new HashSet<>();
@@ -394,6 +406,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             statement.setArray(++p, array(c, "text", facts, f -> f.request().currency()));
             statement.setArray(++p, array(c, "text", facts, f -> f.request().description()));
             statement.setArray(++p, array(c, "text", facts, f -> f.request().endToEndId()));
+            setReturnLinks(c, statement, p, facts);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Stored row = Stored.of(rows);

@@ -73,6 +73,17 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
             SELECT participant, idempotency_key, request_sha256, payment_id, accepted_at, false AS inserted FROM earlier
             """;
 
+    /** Keys are looked for in every partition, as a claim does; at most one row per key (V3's design). */
+    private static final String FIND = """
+            SELECT k.participant, k.idempotency_key, k.request_sha256, k.payment_id, k.accepted_at
+            FROM payment_api.idempotency_keys k
+            JOIN unnest(?::text[], ?::text[]) AS r(participant, idempotency_key)
+              ON r.participant = k.participant AND r.idempotency_key = k.idempotency_key
+            """;
+
+    /** The most keys one {@link #find} looks for: a return asks for two. */
+    static final int FIND_KEYS_MAX = 1_000;
+
     private final JdbcTemplate jdbc;
 
     public JdbcIdempotencyKeys(JdbcTemplate jdbc) {
@@ -98,6 +109,29 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
             pending = missing;
         }
         return answered;
+    }
+
+    @Override
+    public Map<Scoped, Stored> find(List<Scoped> keys) {
+        Check.that(keys.size() <= FIND_KEYS_MAX, "at most %d keys looked for at once: %d", FIND_KEYS_MAX, keys.size());
+        if (keys.isEmpty()) {
+            return Map.of();
+        }
+        String[] participants = keys.stream().map(key -> key.participant().principalName()).toArray(String[]::new);
+        String[] values = keys.stream().map(key -> key.key().value()).toArray(String[]::new);
+        Map<Scoped, Stored> found = new HashMap<>();
+        jdbc.query(connection -> {
+            PreparedStatement statement = connection.prepareStatement(FIND);
+            statement.setArray(1, connection.createArrayOf("text", participants));
+            statement.setArray(2, connection.createArrayOf("text", values));
+            return statement;
+        }, row -> {
+            Scoped key = new Scoped(participant(row.getString(1)), new IdempotencyKey(row.getString(2)));
+            Check.that(found.put(key, new Stored(key, row.getBytes(3),
+                    new PaymentId(Id128.fromUuid(row.getObject(4, UUID.class))),
+                    row.getObject(5, OffsetDateTime.class).toInstant(), false)) == null, "one row per key: %s", key);
+        });
+        return found;
     }
 
     /** One claim in its own transaction (the claim day's lock is held until it commits). */

@@ -7,6 +7,7 @@ import io.pagora.payments.api.application.ParticipantLimits;
 import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.PaymentIntake.Order;
 import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.Returns;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
@@ -41,6 +43,10 @@ public class PaymentController {
     /** The 202 body. */
     public record PaymentAccepted(String paymentId, String status, Instant acceptedAt, String endToEndId) {}
 
+    /** A return's 202 body: the return is a payment of its own ({@code paymentId}), linked to its original. */
+    public record ReturnAccepted(String paymentId, String status, Instant acceptedAt, String returnId,
+            String originalPaymentId) {}
+
     private final GroupCommit intake;
     private final PaymentIntake batchIntake;
     private final Admission admission;
@@ -50,6 +56,8 @@ public class PaymentController {
     private final int batchItemsMax;
     private final String statusBaseUrl;
     private final AcceptMetrics acceptMetrics;
+    private final Returns returns;
+    private final ReturnMetrics returnMetrics;
 
     /**
      * @param intake accepts {@code POST /payments}, committing concurrent calls in groups
@@ -57,7 +65,8 @@ public class PaymentController {
      *     metrics say "batch" (the intake itself knows nothing of endpoints)
      */
     public PaymentController(GroupCommit intake, PaymentIntake batchIntake, Admission admission, ParticipantLimits limits,
-            int bodyMaxBytes, int batchBodyMaxBytes, int batchItemsMax, URI statusBaseUrl, MeterRegistry meters) {
+            int bodyMaxBytes, int batchBodyMaxBytes, int batchItemsMax, URI statusBaseUrl, MeterRegistry meters,
+            Returns returns) {
         this.intake = intake;
         this.batchIntake = batchIntake;
         this.admission = admission;
@@ -68,6 +77,8 @@ public class PaymentController {
         String base = statusBaseUrl.toString();
         this.statusBaseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         this.acceptMetrics = new AcceptMetrics(meters);
+        this.returns = returns;
+        this.returnMetrics = new ReturnMetrics(meters);
     }
 
     /**
@@ -77,6 +88,12 @@ public class PaymentController {
     @PostMapping("/payments")
     public ResponseEntity<Object> pay(Caller caller, HttpServletRequest http) {
         long started = System.nanoTime();
+        return withinLimits(caller, http, started, () -> payOne(caller, http, started));
+    }
+
+    /** One order (a payment, a return) within the caller's in-flight slot and one token of its rate. */
+    private ResponseEntity<Object> withinLimits(Caller caller, HttpServletRequest http, long started,
+            java.util.function.Supplier<ResponseEntity<Object>> order) {
         Optional<Refusal> refused = limits.enter(caller);
         if (refused.isPresent()) {
             return overLimit(AcceptMetrics.Endpoint.SINGLE, refused.get(), http, started);
@@ -86,7 +103,7 @@ public class PaymentController {
             if (refused.isPresent()) {
                 return overLimit(AcceptMetrics.Endpoint.SINGLE, refused.get(), http, started);
             }
-            return payOne(caller, http, started);
+            return order.get();
         } catch (RuntimeException e) {
             acceptMetrics.failed(AcceptMetrics.Endpoint.SINGLE, e, System.nanoTime() - started);
             throw e;
@@ -118,6 +135,41 @@ public class PaymentController {
                     .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
                     .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt(),
                             accepted.endToEndId()));
+            case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
+            case Outcome.Unknown unknown -> Problems.response(unknown.problem(), http.getRequestURI());
+        };
+    }
+
+    /**
+     * A return (devolução) of a settled payment by its payee's bank: checked against the original in the ledger
+     * ({@link Returns}), then accepted as a payment back to the original payer, through the same group commit as
+     * single payments. Limited as a single payment is.
+     */
+    @PostMapping("/payments/{paymentId}/returns")
+    public ResponseEntity<Object> returnPayment(Caller caller, @PathVariable("paymentId") String paymentId,
+            HttpServletRequest http) {
+        long started = System.nanoTime();
+        return withinLimits(caller, http, started, () -> returnOne(caller, paymentId, http));
+    }
+
+    private ResponseEntity<Object> returnOne(Caller caller, String paymentId, HttpServletRequest http) {
+        JsonNode body = JsonBodies.read(http, bodyMaxBytes);
+        IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(IDEMPOTENCY_KEY), IDEMPOTENCY_KEY);
+        if (key.problem() != null) {
+            throw new RefusalException(key.problem());
+        }
+        Returns.ReturnOrder order = ReturnJson.parse(paymentId, body);
+        Outcome outcome = switch (returns.prepare(caller, key.key(), order)) {
+            case Returns.Prepared.Refused refusal -> new Outcome.Rejected(refusal.problem());
+            case Returns.Prepared.Ready ready -> intake.accept(caller, key.key(), ready.request());
+        };
+        returnMetrics.record(order.reason(), outcome);
+        return switch (outcome) {
+            case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
+                    .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
+                    .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
+                    .body(new ReturnAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt(),
+                            accepted.endToEndId(), order.original().toString()));
             case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
             case Outcome.Unknown unknown -> Problems.response(unknown.problem(), http.getRequestURI());
         };
