@@ -15,3 +15,7 @@ ALTER TABLE payments ADD CONSTRAINT return_reason_known
 -- A payment's returns (GET /payments/{id}: its returns and the amount left to return). Partial: only returns have an
 -- entry. The finalize stays a heap-only update (V4): it changes no column of this index.
 CREATE INDEX payments_returns_of ON payments (return_of) WHERE return_of IS NOT NULL;
+
+-- Of the final payments payment_stats counts, the returns: what a load generator's own payments are is then the
+-- rest (the bench's backlog: accepted by it − final, returns apart). A constant default on a one-row table.
+ALTER TABLE payment_stats ADD COLUMN returns_final_count bigint NOT NULL DEFAULT 0 CHECK (returns_final_count >= 0);

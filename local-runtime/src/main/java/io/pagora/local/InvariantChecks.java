@@ -1,5 +1,6 @@
 package io.pagora.local;
 
+import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
@@ -12,6 +13,7 @@ import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.invariants.Claim;
 import io.pagora.settlement.invariants.FinalStates;
 import io.pagora.settlement.invariants.LedgerAgreement;
+import io.pagora.settlement.invariants.Movement;
 import io.pagora.settlement.invariants.PixBooks;
 import java.time.Duration;
 import java.time.Instant;
@@ -160,11 +162,15 @@ final class InvariantChecks {
     /**
      * (c) For every final payment of the read model, SETTLED ⇔ all its post legs are in the ledger (with its
      * amount), REJECTED/EXPIRED ⇔ none is; and every account's posted debits and credits equal its seeded
-     * funding plus the legs of the SETTLED payments that touch it.
+     * funding plus the legs of the SETTLED payments that touch it. A return's legs include its returned amount, and
+     * every returnable account the ledger holds was opened once with its original's amount as the read model has it:
+     * so each original's returnable account = its amount − its returns the read model shows SETTLED, exactly.
      */
     Verdict readModelEqualsLedger() {
         List<String> invalid = new ArrayList<>();
-        Finding finding = LedgerAgreement.check(ledger, READ_MODEL, books(), accounts.fundings(), () -> claims(invalid),
+        List<Movement> movements = new ArrayList<>(accounts.fundings());
+        movements.addAll(returnableOpenings(invalid));
+        Finding finding = LedgerAgreement.check(ledger, READ_MODEL, books(), movements, () -> claims(invalid),
                 inFlight.movingAccounts(), LedgerAgreement.Traces.POSTS_ONLY);
         List<String> violations = new ArrayList<>(invalid);
         violations.addAll(finding.violations());
@@ -209,10 +215,46 @@ final class InvariantChecks {
         };
     }
 
-    /** @throws IllegalArgumentException if the row does not describe a payment */
+    /**
+     * The opening of every returnable account the ledger holds (returns control → the account, its original's amount,
+     * once at the first return): the original as the read model has it. An account whose original the read model
+     * does not hold, or not SETTLED, is a violation.
+     */
+    private List<Movement> returnableOpenings(List<String> invalid) {
+        Map<PaymentId, Id128> returnables = new LinkedHashMap<>();
+        for (Id128 account : books().ids()) {
+            ChartOfAccounts.paymentOfReturnable(account).ifPresent(original -> returnables.put(original, account));
+        }
+        List<Movement> openings = new ArrayList<>(returnables.size());
+        if (returnables.isEmpty()) {
+            return openings;
+        }
+        for (ReadModel.Row row : readModel) {
+            Id128 account = returnables.remove(new PaymentId(Id128.fromUuid(row.paymentId())));
+            if (account == null) {
+                continue;
+            }
+            if (!ReadModel.SETTLED.equals(row.status())) {
+                problem(invalid, "payment " + row.paymentId() + " has a returnable account, but is " + row.status()
+                        + " in the read model: only a settled payment is returned");
+            }
+            openings.add(new Movement(ChartOfAccounts.returnsControl(), account, row.amountCentavos()));
+        }
+        returnables.keySet().forEach(original -> problem(invalid, "the ledger holds a returnable account of payment "
+                + original + ", which the read model does not hold"));
+        return openings;
+    }
+
+    /** @throws IllegalArgumentException if the row does not describe a payment (or a return) */
     private static Claim toClaim(ReadModel.Row row) {
+        Payment.ReturnOf returnOf = null;
+        if (row.isReturn()) {
+            ReturnReason reason = ReturnReason.ofCode(row.returnReason()).orElseThrow(() ->
+                    new IllegalArgumentException("return reason " + row.returnReason() + " is no PIX return reason"));
+            returnOf = new Payment.ReturnOf(new PaymentId(row.returnOf()), 0, reason.number);
+        }
         return new Claim(new Payment(new PaymentId(Id128.fromUuid(row.paymentId())), row.payer(), row.payee(),
-                row.amountCentavos()), row.status(), row.reason());
+                row.amountCentavos(), 0, returnOf), row.status(), row.reason());
     }
 
     /** The row as a claim, or null if it does not describe a payment ((c) reports it). */
@@ -264,9 +306,34 @@ final class InvariantChecks {
                         + " in the read model, but no outcome on the outcomes topic says so");
             }
         }
+        // Returns are asked for by the participant banks (the bank simulator), not the load generator: each must be
+        // final all the same, and return a payment the read model holds SETTLED.
+        Set<String> returns = new HashSet<>();
+        int returnsSettled = 0;
+        for (Map.Entry<String, ReadModel.Row> entry : byId.entrySet()) {
+            ReadModel.Row row = entry.getValue();
+            if (!row.isReturn()) {
+                continue;
+            }
+            returns.add(entry.getKey());
+            returnsSettled += ReadModel.SETTLED.equals(row.status()) ? 1 : 0;
+            ReadModel.Row original = byId.get(normalize(new PaymentId(row.returnOf()).toString()));
+            if (original == null || !ReadModel.SETTLED.equals(original.status())) {
+                problem(problems, "return " + entry.getKey() + " returns payment " + new PaymentId(row.returnOf())
+                        + ", which the read model " + (original == null ? "does not hold" : "holds " + original.status()));
+            }
+        }
         // Accepted payments not final yet but accepted within the in-flight window are not judged.
         int young = 0;
         Map<PaymentId, Payment> judged = new LinkedHashMap<>();
+        for (String id : returns) {
+            ReadModel.Row row = byId.get(id);
+            if (!row.isFinal() && inFlight.young(id)) {
+                young++;
+            } else {
+                judged.put(PaymentId.parse(id), null);
+            }
+        }
         for (String id : keyById.keySet()) {
             ReadModel.Row row = byId.get(id);
             if ((row == null || !row.isFinal()) && inFlight.young(id)) {
@@ -289,7 +356,7 @@ final class InvariantChecks {
         if (inFlight != InFlight.NONE) {
             // While it runs, payments of other clients than the load generator must become final all the same.
             for (Map.Entry<String, ReadModel.Row> entry : byId.entrySet()) {
-                if (entry.getValue().isFinal() || keyById.containsKey(entry.getKey())) {
+                if (entry.getValue().isFinal() || keyById.containsKey(entry.getKey()) || returns.contains(entry.getKey())) {
                     continue;
                 }
                 if (inFlight.young(entry.getKey())) {
@@ -303,6 +370,7 @@ final class InvariantChecks {
         }
         Set<String> unacknowledged = new HashSet<>(byId.keySet());
         unacknowledged.removeAll(keyById.keySet());
+        unacknowledged.removeAll(returns);
         // The load generator may not have logged the answer of a payment accepted a moment ago yet.
         unacknowledged.removeIf(inFlight::young);
         // A running platform may also serve other clients than the load generator: there the count is information.
@@ -314,9 +382,11 @@ final class InvariantChecks {
         String summary = String.format("%d accepted payment ids (%d answers, %d of them deliberate duplicate re-sends "
                 + "answered with the original id): %s; %d more not final; outcomes topic: %d payments, %d with two final "
                 + "states, %d final in the read model without an outcome; "
-                + "%d read-model payments unacknowledged (%d requests unanswered)%s",
+                + "%d read-model payments unacknowledged (%d requests unanswered); %d returns asked by the participants, "
+                + "%d settled%s",
                 keyById.size(), acceptedPayments.accepted().size(), duplicatesResent, finalStates.summary(), notFinal,
                 outcomes.statusesByPayment().size(), twoFinalStates.size(), withoutOutcome, unacknowledged.size(), acceptedPayments.unanswered(),
+                returns.size(), returnsSettled,
                 inFlight == InFlight.NONE ? "" : "; " + young + " accepted less than " + inFlight.window().toSeconds()
                         + " s ago and not final yet: in flight");
         return verdict("(d) no payment missing or duplicated", problems, summary);

@@ -26,12 +26,24 @@ final class ReadModel {
     static final String EXPIRED = "EXPIRED";
     static final String ACCEPTED = "ACCEPTED";
 
-    /** One payment as projected. {@code finalAt} is null while the payment is not final. */
+    /**
+     * One payment as projected. {@code finalAt} is null while the payment is not final; {@code returnOf} and
+     * {@code returnReason} are null unless it is a return (devolução) of another payment.
+     */
     record Row(UUID paymentId, Id128 payer, Id128 payee, long amountCentavos, String status, String reason,
-            Instant acceptedAt, Instant finalAt) {
+            Instant acceptedAt, Instant finalAt, Id128 returnOf, String returnReason) {
+
+        Row(UUID paymentId, Id128 payer, Id128 payee, long amountCentavos, String status, String reason,
+                Instant acceptedAt, Instant finalAt) {
+            this(paymentId, payer, payee, amountCentavos, status, reason, acceptedAt, finalAt, null, null);
+        }
 
         boolean isFinal() {
             return ReadModel.isFinal(status);
+        }
+
+        boolean isReturn() {
+            return returnOf != null;
         }
     }
 
@@ -39,7 +51,8 @@ final class ReadModel {
 
     static List<Row> load(DataSource dataSource, String schema) throws SQLException {
         String sql = "SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, "
-                + "accepted_at, final_at FROM " + LocalPostgres.quoteIdentifier(schema) + ".payments ORDER BY payment_id";
+                + "accepted_at, final_at, return_of, return_reason FROM " + LocalPostgres.quoteIdentifier(schema)
+                + ".payments ORDER BY payment_id";
         List<Row> rows = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false); // lets the driver stream with a cursor instead of loading all at once
@@ -56,7 +69,9 @@ final class ReadModel {
                                 result.getString(5),
                                 result.getString(6),
                                 instant(result.getTimestamp(7)),
-                                instant(result.getTimestamp(8))));
+                                instant(result.getTimestamp(8)),
+                                result.getObject(9) == null ? null : Id128.fromUuid(result.getObject(9, UUID.class)),
+                                result.getString(10)));
                     }
                 }
             }

@@ -91,11 +91,13 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 FROM input
                 ORDER BY payment_id
                 ON CONFLICT (payment_id) DO NOTHING
-                RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at
+                RETURNING payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at,
+                          return_of IS NOT NULL AS is_return
             ), entries AS (""" + statementEntriesOf("inserted") + """
             ), not_settled AS (""" + notSettledOf("inserted") + """
             )
-            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at FROM inserted
+            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, final_at, is_return
+            FROM inserted
             """;
 
     private static final String FINALIZE = """
@@ -110,11 +112,11 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 FROM input i
                 WHERE p.payment_id = i.payment_id AND p.status = 'ACCEPTED'
                 RETURNING p.payment_id, p.payer_account_id, p.payee_account_id, p.amount_centavos,
-                          p.status, p.reason, p.final_at
+                          p.status, p.reason, p.final_at, p.return_of IS NOT NULL AS is_return
             ), entries AS (""" + statementEntriesOf("finalized") + """
             ), not_settled AS (""" + notSettledOf("finalized") + """
             )
-            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, final_at
+            SELECT payment_id, payer_account_id, payee_account_id, amount_centavos, status, reason, final_at, is_return
             FROM finalized
             """;
 
@@ -178,6 +180,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             UPDATE reporting.payment_stats
             SET accepted_count = accepted_count + ?, settled_count = settled_count + ?,
                 rejected_count = rejected_count + ?, expired_count = expired_count + ?,
+                returns_final_count = returns_final_count + ?,
                 max_final_at = GREATEST(max_final_at, TIMESTAMPTZ 'epoch' + ?::bigint * INTERVAL '1 microsecond'),
                 last_projected_at = now()
             WHERE id = 1
@@ -342,7 +345,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     PaymentStatus status = PaymentStatus.valueOf(rows.getString("status"));
                     stats.add(status, 1);
                     if (status.isFinal()) {
-                        stats.finalized(rows.getObject("final_at", OffsetDateTime.class));
+                        stats.finalized(rows.getObject("final_at", OffsetDateTime.class), rows.getBoolean("is_return"));
                     }
                     if (status == PaymentStatus.SETTLED) {
                         stats.settled(Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
@@ -376,7 +379,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                     stats.add(PaymentStatus.ACCEPTED, -1);
                     stats.add(row.status, 1);
                     OffsetDateTime finalAt = rows.getObject("final_at", OffsetDateTime.class);
-                    stats.finalized(finalAt);
+                    stats.finalized(finalAt, rows.getBoolean("is_return"));
                     if (row.status == PaymentStatus.SETTLED) {
                         stats.settled(row.payer, row.payee, row.amountCentavos, finalAt);
                     }
@@ -478,6 +481,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             statement.setLong(++p, stats.delta(PaymentStatus.SETTLED));
             statement.setLong(++p, stats.delta(PaymentStatus.REJECTED));
             statement.setLong(++p, stats.delta(PaymentStatus.EXPIRED));
+            statement.setLong(++p, stats.returnsFinalized);
             if (stats.maxFinalAt == null) {
                 statement.setNull(++p, Types.BIGINT);
             } else {
@@ -549,6 +553,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         /** Per bank and UTC day: {sent, sent count, received, received count, on-us, on-us count} (see V4). */
         final Map<BankDay, long[]> positions = new TreeMap<>();
         int finalized;
+        /** Of {@link #finalized}, the returns (devoluções): payment_stats counts them apart too. */
+        int returnsFinalized;
         Instant maxFinalAt;
         /** The rows this poll inserted, as the reconciliation will add them up (see {@link ProjectionDigest}). */
         ProjectionDigest inserted = ProjectionDigest.NONE;
@@ -587,8 +593,9 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             deltas.merge(status, delta, Long::sum);
         }
 
-        void finalized(OffsetDateTime at) {
+        void finalized(OffsetDateTime at, boolean isReturn) {
             finalized++;
+            returnsFinalized += isReturn ? 1 : 0;
             Instant instant = at.toInstant();
             if (maxFinalAt == null || instant.isAfter(maxFinalAt)) {
                 maxFinalAt = instant;
