@@ -138,6 +138,10 @@ class ReturnsEndToEndTest {
         answer(BANK_A, refund, true);
         assertThat(finalStatus(refund, BANK_B)).isEqualTo("SETTLED");
         assertThat(balance(alice)).as("the money came back").isEqualTo(aliceBefore);
+        String outcome = StreamReader.outcomeId(refund.toString(), "payee");
+        stream(BANK_A).pullUntil(messages -> messages.containsKey(outcome), PULLS_MAX);
+        assertThat(stream(BANK_A).messages().get(outcome).path("endToEndId").asString())
+                .as("the outcome on the stream carries the return id").isEqualTo(returnId);
 
         JsonNode originalView = awaitReturnsProjected(original, BANK_A, 10_000);
         assertThat(originalView.path("returnableCentavos").asLong()).isZero();

@@ -10,12 +10,13 @@ public record PaymentSettled(
         long amountCentavos,
         Instant acceptedAt,
         Instant occurredAt,
-        ReturnOf returnOf) implements PaymentOutcome {
+        ReturnOf returnOf,
+        String endToEndId) implements PaymentOutcome {
 
-    /** The outcome of a payment that returns nothing. */
+    /** The outcome of a payment that returns nothing, its end-to-end id not known here. */
     public PaymentSettled(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
             Instant acceptedAt, Instant occurredAt) {
-        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, acceptedAt, occurredAt, null);
+        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, acceptedAt, occurredAt, null, null);
     }
 
     @Override

@@ -59,7 +59,9 @@ class ParticipantContractsTest {
                         "01a21a0c061daa909fd6699a6b441c00", "MD06"),
                 new PaymentConcluded(PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYER), PAYMENT,
                         PaymentConcluded.Role.PAYER, "REJECTED", "INSUFFICIENT_FUNDS", "a", "b", 0, AT),
-                new PaymentConcluded("o", PAYMENT, null, null, null, null, null, -5, null));
+                new PaymentConcluded("o", PAYMENT, null, null, null, null, null, -5, null),
+                new PaymentConcluded("e", PAYMENT, PaymentConcluded.Role.PAYEE, "SETTLED", "", "a", "b", 9, AT,
+                        "E0000000120261127134500000000001"));
         for (ParticipantMessage message : messages) {
             assertThat(new String(MessageRecords.encode(List.of(message)), StandardCharsets.UTF_8))
                     .isEqualTo(new String(jackson.writeValueAsBytes(List.of(message)), StandardCharsets.UTF_8));

@@ -582,7 +582,7 @@ class DemoReportTest {
     }
 
     private void createReadModel() throws SQLException {
-        // The columns DemoReport reads, as reporting-service's V1 migration defines them.
+        // The columns DemoReport reads, as reporting-service's migrations define them (V1, and V6's return link).
         sql("CREATE SCHEMA reporting");
         sql("CREATE SCHEMA payment_api");
         sql("CREATE TABLE payment_api.banks (ispb integer PRIMARY KEY)");
@@ -590,14 +590,15 @@ class DemoReportTest {
                 CREATE TABLE reporting.payments (
                     payment_id uuid PRIMARY KEY, payer_account_id uuid NOT NULL, payee_account_id uuid NOT NULL,
                     amount_centavos bigint NOT NULL, accepted_at timestamptz NOT NULL, status text NOT NULL,
-                    reason text, final_at timestamptz)""");
+                    reason text, final_at timestamptz, return_of uuid, return_reason text)""");
     }
 
     private void project(Payment payment, String status, String reason) throws SQLException {
         Instant acceptedAt = Instant.ofEpochMilli(payment.id().epochMillis());
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement insert = connection.prepareStatement(
-                        "INSERT INTO reporting.payments VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                        "INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, amount_centavos,"
+                                + " accepted_at, status, reason, final_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
             insert.setObject(1, payment.id().value().toUuid());
             insert.setObject(2, payment.payer().toUuid());
             insert.setObject(3, payment.payee().toUuid());

@@ -23,6 +23,7 @@ import io.pagora.events.participant.RefusalCode;
 import io.pagora.events.participant.Verdict;
 import io.pagora.settlement.domain.PaymentId;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -66,6 +67,21 @@ public final class Clearing {
     private final UnansweredPayments unanswered;
     private final Clock clock;
     private final Duration expiryMargin;
+    /**
+     * The end-to-end ids of the payments this instance instructed, for their outcomes on the answer and expiry paths
+     * (which read a payment back from the ledger, where no id is kept). Bounded: the oldest are forgotten first, and a
+     * payment answered after that, or by another instance, gets an outcome without one (its request has it).
+     */
+    private final Map<PaymentId, String> instructedEndToEndIds = Collections.synchronizedMap(
+            new LinkedHashMap<>(1024, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<PaymentId, String> eldest) {
+                    return size() > INSTRUCTED_END_TO_END_IDS_MAX;
+                }
+            });
+
+    /** About 16 s of instructions at 12,000/s (pending timeout 5 s), ~30 MB at most. */
+    static final int INSTRUCTED_END_TO_END_IDS_MAX = 200_000;
 
     /**
      * @param expiryMargin added to the pending timeout to get an unanswered payment's deadline, so the
@@ -199,6 +215,7 @@ public final class Clearing {
         if (!toInstruct.isEmpty()) {
             Instant answerBy = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds());
             List<PaymentRequested> events = toInstruct.stream().map(ClearingRequest::event).toList();
+            toInstruct.forEach(request -> instructedEndToEndIds.put(request.payment().id(), request.event().endToEndId()));
             unanswered.parkInstructed(toInstruct.stream().map(request -> request.payment().id()).toList(),
                     answerBy.plus(expiryMargin));
             instructions.issue(events, answerBy);
@@ -559,19 +576,19 @@ public final class Clearing {
     private PaymentSettled settled(Payment payment) {
         return new PaymentSettled(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
                 payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
-                returnOf(payment));
+                returnOf(payment), instructedEndToEndIds.get(payment.id()));
     }
 
     private PaymentRejected rejected(Payment payment, RejectionReason reason, String detail) {
         return new PaymentRejected(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
                 payment.amountCentavos(), reason, detail, Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
-                returnOf(payment));
+                returnOf(payment), instructedEndToEndIds.get(payment.id()));
     }
 
     private PaymentExpired expired(Payment payment) {
         return new PaymentExpired(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
                 payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
-                returnOf(payment));
+                returnOf(payment), instructedEndToEndIds.get(payment.id()));
     }
 
     /**
@@ -591,19 +608,20 @@ public final class Clearing {
     private PaymentSettled settled(ClearingRequest request) {
         PaymentRequested event = request.event();
         return new PaymentSettled(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf());
+                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf(), event.endToEndId());
     }
 
     private PaymentRejected rejected(ClearingRequest request, RejectionReason reason, String detail) {
         PaymentRequested event = request.event();
         return new PaymentRejected(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), reason, detail, event.acceptedAt(), clock.instant(), event.returnOf());
+                event.amountCentavos(), reason, detail, event.acceptedAt(), clock.instant(), event.returnOf(),
+                event.endToEndId());
     }
 
     private PaymentExpired expired(ClearingRequest request) {
         PaymentRequested event = request.event();
         return new PaymentExpired(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf());
+                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf(), event.endToEndId());
     }
 
     /**

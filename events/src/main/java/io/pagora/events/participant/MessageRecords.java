@@ -52,7 +52,8 @@ public final class MessageRecords {
                     .field("paymentId", m.paymentId()).field("role", m.role() == null ? null : m.role().name())
                     .field("status", m.status()).field("reason", m.reason())
                     .field("payerAccountId", m.payerAccountId()).field("payeeAccountId", m.payeeAccountId())
-                    .field("amountCentavos", m.amountCentavos()).field("occurredAt", text(m.occurredAt()));
+                    .field("amountCentavos", m.amountCentavos()).field("occurredAt", text(m.occurredAt()))
+                    .field("endToEndId", m.endToEndId());
         }
         json.endObject();
     }

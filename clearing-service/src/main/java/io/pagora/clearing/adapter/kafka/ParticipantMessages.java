@@ -74,7 +74,7 @@ public final class ParticipantMessages {
         String reason = outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
         return new PaymentConcluded(PaymentConcluded.idOf(outcome.paymentId(), role), outcome.paymentId(), role,
                 outcome.status(), reason, outcome.payerAccountId(), outcome.payeeAccountId(), outcome.amountCentavos(),
-                outcome.occurredAt());
+                outcome.occurredAt(), outcome.endToEndId());
     }
 
     /** The ISPB (8 digits) of a customer account's bank: the key of that bank's messages. */
