@@ -149,9 +149,10 @@ public final class Clearing {
             return Report.EMPTY;
         }
         // Phase 1: reserve every chain in one request (Settlement splits beyond the ledger's batch limit).
+        Instant reservedAt = clock.instant();
         List<ClearingRequest> reserved = reserve(pass);
         if (instructions != null) {
-            return instruct(pass, reserved);
+            return instruct(pass, reserved, reservedAt);
         }
 
         // Ask the receiving banks about everything reserved, in one call.
@@ -187,23 +188,47 @@ public final class Clearing {
     }
 
     /**
-     * Participants answer: park every fresh reservation for the expiry path and issue its instruction; the poll is
+     * Participants answer: issue every fresh reservation's instruction, then park it for the expiry path; the poll is
      * then done. A chain an earlier attempt reserved (a redelivered poll) is first looked up: posted or voided, it
-     * gets the outcome the ledger holds and no second instruction; still open, it is instructed and parked again
-     * (the bank drops the duplicate instruction by its id).
+     * gets the outcome the ledger holds and no second instruction; still open, it is instructed again with the
+     * deadline its first reservation set in the ledger (the bank drops the duplicate instruction by its id), or, that
+     * deadline passed, voided as unanswered and expired, never instructed. Parking comes after the instruction is
+     * stored: the expiry path publishes an outcome only for a parked payment, so a payment's outcome never precedes
+     * its instruction on the bank's stream, however long issuing keeps failing.
+     *
+     * @param reservedAt read before the reservation: a fresh chain lapses no earlier than this plus the pending timeout
      */
-    private Report instruct(Pass pass, List<ClearingRequest> reserved) {
+    private Report instruct(Pass pass, List<ClearingRequest> reserved, Instant reservedAt) {
+        Instant now = clock.instant();
+        Instant freshAnswerBy = reservedAt.plusSeconds(settlement.pendingTimeoutSeconds());
         List<ClearingRequest> toInstruct = new ArrayList<>(reserved.size());
+        List<Instructions.Instruction> instructed = new ArrayList<>(reserved.size());
+        List<ClearingRequest> lapsed = new ArrayList<>();
         List<ClearingRequest> earlier = new ArrayList<>();
         for (ClearingRequest request : reserved) {
-            (pass.reservedEarlier().contains(request) ? earlier : toInstruct).add(request);
+            if (pass.reservedEarlier().contains(request)) {
+                earlier.add(request);
+            } else if (freshAnswerBy.isAfter(now)) {
+                toInstruct.add(request);
+                instructed.add(new Instructions.Instruction(request.event(), freshAnswerBy));
+            } else {
+                lapsed.add(request);
+            }
         }
         if (!earlier.isEmpty()) {
             List<ChainState> states = settlement.inspect(payments(earlier));
             for (int i = 0; i < earlier.size(); i++) {
                 ClearingRequest request = earlier.get(i);
                 switch (states.get(i)) {
-                    case ChainState.Open ignored -> toInstruct.add(request);
+                    case ChainState.Open open -> {
+                        // The ledger's deadline, not a new one: the bank is never given time the ledger does not.
+                        if (open.expiresAt().isAfter(now)) {
+                            toInstruct.add(request);
+                            instructed.add(new Instructions.Instruction(request.event(), open.expiresAt()));
+                        } else {
+                            lapsed.add(request);
+                        }
+                    }
                     case ChainState.Posted ignored -> pass.results().add(settled(request));
                     case ChainState.Voided voided -> pass.results().add(voided(request, voided.cause(), ""));
                     case ChainState.Absent ignored -> pass.alarms().add(alarm(request, "reserved, yet the ledger holds no chain"));
@@ -212,13 +237,16 @@ public final class Clearing {
                 }
             }
         }
+        // A lapsed chain takes the expiry path here and now: voided as unanswered (or read back as expired, or as
+        // whatever an answer to an earlier instruction did first), and published, never instructed after.
+        resolve(lapsed, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), pass, i -> "");
         if (!toInstruct.isEmpty()) {
-            Instant answerBy = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds());
-            List<PaymentRequested> events = toInstruct.stream().map(ClearingRequest::event).toList();
             toInstruct.forEach(request -> instructedEndToEndIds.put(request.payment().id(), request.event().endToEndId()));
+            instructions.issue(instructed);
+            Instant latest = instructed.stream().map(Instructions.Instruction::answerBy).max(Instant::compareTo)
+                    .orElseThrow();
             unanswered.parkInstructed(toInstruct.stream().map(request -> request.payment().id()).toList(),
-                    answerBy.plus(expiryMargin));
-            instructions.issue(events, answerBy);
+                    latest.plus(expiryMargin));
         }
         outcomes.publish(pass.results());
         return pass.report(toInstruct.size());

@@ -61,7 +61,7 @@ class InstructedPaymentsExpireTest {
             }
         };
         clearing = Clearing.byParticipants(new Settlement(world.ledger(), 60),
-                (payments, answerBy) -> instructed.addAll(payments), published::addAll, parked, Clock.systemUTC(),
+                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())), published::addAll, parked, Clock.systemUTC(),
                 Duration.ZERO);
     }
 

@@ -472,6 +472,32 @@ public abstract class LedgerContract extends LedgerFixture {
     class TwoPhase {
 
         @Test
+        @DisplayName("a pending transfer reads back its timeout and its ledger time (epoch ns at creation): when it lapses")
+        void pendingTransferReadsBackWhenItLapses() {
+            Id128 from = funded(100);
+            Id128 to = account(NO_LIMIT);
+            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            java.time.Instant before = java.time.Instant.now();
+            assertThat(create(hold)).isEqualTo(OK);
+            java.time.Instant after = java.time.Instant.now();
+
+            Transfer stored = lookupTransfer(hold.id());
+            assertThat(stored.timeoutSeconds()).isEqualTo(LONG_TIMEOUT);
+            // Wall-clock time, so timestamp + timeout is an instant others can be given as a deadline (TigerBeetle's
+            // cluster time may stray from this host's clock by a little).
+            long slackNanos = Duration.ofSeconds(1).toNanos();
+            assertThat(stored.timestamp()).isBetween(epochNanos(before) - slackNanos, epochNanos(after) + slackNanos);
+            // A retry answers EXISTS and keeps the first creation's time: the timeout still runs from then.
+            assertThat(create(hold)).isEqualTo(EXISTS);
+            assertThat(lookupTransfer(hold.id()).timestamp()).isEqualTo(stored.timestamp());
+            assertMoneyInvariants();
+        }
+
+        private static long epochNanos(java.time.Instant instant) {
+            return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+        }
+
+        @Test
         @DisplayName("posting the full amount moves the reservation into posted balances; the post carries the pending's fields")
         void postFullAmount() {
             Id128 from = funded(100);

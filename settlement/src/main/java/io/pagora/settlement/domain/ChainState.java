@@ -1,8 +1,10 @@
 package io.pagora.settlement.domain;
 
+import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferFlags;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -19,9 +21,20 @@ public sealed interface ChainState {
     /**
      * Every pending leg exists and belongs to this payment, and none is posted or voided: the chain
      * is reserved (or has expired; the ledger says which when it is posted or voided), with whatever
-     * timeout the configuration named when it was reserved.
+     * timeout the configuration named when it was reserved. {@code expiresAtNanos} (ledger time, epoch
+     * nanoseconds) is when its first leg lapses, its pending timestamp plus its timeout: the ledger
+     * refuses a post or void from then on, so no deadline a payer or payee is given may lie beyond it.
      */
-    record Open() implements ChainState {}
+    record Open(long expiresAtNanos) implements ChainState {
+
+        public Open {
+            Check.that(expiresAtNanos > 0, "an open chain lapses at a ledger time: %d", expiresAtNanos);
+        }
+
+        public Instant expiresAt() {
+            return Instant.ofEpochSecond(0, expiresAtNanos);
+        }
+    }
 
     /** Every leg is posted: the payment settled. */
     record Posted() implements ChainState {}
@@ -47,6 +60,7 @@ public sealed interface ChainState {
         int posts = 0;
         int voids = 0;
         VoidCause cause = null;
+        long expiresAtNanos = Long.MAX_VALUE;
         for (SettlementPlan.Leg leg : plan.legs()) {
             Transfer reserved = found.get(LegId.of(id, LegId.Phase.PENDING, leg.number()));
             Transfer post = found.get(LegId.of(id, LegId.Phase.POST, leg.number()));
@@ -61,6 +75,9 @@ public sealed interface ChainState {
                 return new Conflicting("void leg " + leg.number() + " does not void this payment's leg: " + voided);
             }
             pending += reserved == null ? 0 : 1;
+            if (reserved != null) {
+                expiresAtNanos = Math.min(expiresAtNanos, expiresAtNanos(reserved));
+            }
             posts += post == null ? 0 : 1;
             if (voided != null) {
                 voids++;
@@ -71,10 +88,11 @@ public sealed interface ChainState {
                 cause = legCause;
             }
         }
-        return classify(plan, pending, posts, voids, cause);
+        return classify(plan, pending, posts, voids, cause, expiresAtNanos);
     }
 
-    private static ChainState classify(SettlementPlan plan, int pending, int posts, int voids, VoidCause cause) {
+    private static ChainState classify(SettlementPlan plan, int pending, int posts, int voids, VoidCause cause,
+            long expiresAtNanos) {
         int legs = plan.legCount();
         if (pending == 0 && posts == 0 && voids == 0) {
             return new Absent();
@@ -87,7 +105,7 @@ public sealed interface ChainState {
             return new Voided(cause);
         }
         if (pending == legs && posts == 0 && voids == 0) {
-            return new Open();
+            return new Open(expiresAtNanos);
         }
         return new Conflicting("a partial chain: " + pending + " pending, " + posts + " posted, " + voids
                 + " voided of " + legs + " legs");
@@ -102,6 +120,14 @@ public sealed interface ChainState {
                 && transfer.ledger() == ChartOfAccounts.LEDGER_BRL
                 && transfer.code() == leg.code()
                 && transfer.userData128().equals(plan.payment().id().value());
+    }
+
+    /** When a pending leg lapses, as the ledger reckons it (TigerBeetle: timestamp + timeout seconds); 0: never. */
+    private static long expiresAtNanos(Transfer pending) {
+        if (pending.timeoutSeconds() == 0) {
+            return Long.MAX_VALUE;
+        }
+        return Math.addExact(pending.timestamp(), pending.timeoutSeconds() * 1_000_000_000L);
     }
 
     private static boolean resolves(Transfer resolution, Transfer reserved, int flag) {

@@ -153,6 +153,44 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
+    @DisplayName("PIX: an open chain reads back the instant it lapses: its pending legs' ledger time plus the timeout")
+    void pixOpenChainReadsBackWhenItLapses() {
+        Pix pix = new Pix(60);
+        BankId payerBank = pix.bank(1_000);
+        Id128 payer = pix.customer(payerBank, 300);
+        Id128 payee = pix.customer(pix.bank(0), 0);
+        Payment payment = pix.payment(payer, payee, 100);
+        long beforeNanos = epochNanosNow();
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
+        long afterNanos = epochNanosNow();
+
+        ChainState state = pix.settlement.inspect(List.of(payment)).getFirst();
+        assertThat(state).isInstanceOf(ChainState.Open.class);
+        long expiresAtNanos = ((ChainState.Open) state).expiresAtNanos();
+        Transfer first = lookupTransfer(LegId.of(payment.id(), LegId.Phase.PENDING, 1));
+        assertThat(expiresAtNanos).as("the first leg's ledger time plus its timeout")
+                .isEqualTo(first.timestamp() + 60 * 1_000_000_000L);
+        // Ledger time is epoch nanoseconds at the reservation, not a counter: a clearing process can compare it to
+        // its own clock (TigerBeetle's cluster time may stray from this host's by a little).
+        long slackNanos = Duration.ofSeconds(1).toNanos();
+        assertThat(expiresAtNanos - 60 * 1_000_000_000L).isBetween(beforeNanos - slackNanos, afterNanos + slackNanos);
+        assertThat(((ChainState.Open) state).expiresAt().toEpochMilli()).isEqualTo(expiresAtNanos / 1_000_000);
+
+        // A retried reservation keeps the first one's lapse instant: the ledger's timeout runs from the first.
+        assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved(true));
+        assertThat(pix.settlement.inspect(List.of(payment))).containsExactly(new ChainState.Open(expiresAtNanos));
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED))
+                .containsExactly(new ResolutionOutcome.Voided(VoidCause.UNANSWERED));
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    private static long epochNanosNow() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    @Test
     @DisplayName("PIX: an on-us payment is one leg payer → payee; the bank's reserve does not move")
     void pixOnUsPaymentSettles() {
         Pix pix = new Pix(60);

@@ -1,9 +1,7 @@
 package io.pagora.clearing.adapter.kafka;
 
 import io.pagora.clearing.application.Instructions;
-import io.pagora.events.PaymentRequested;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,8 +20,8 @@ public final class KafkaInstructions implements Instructions {
     }
 
     @Override
-    public void issue(List<PaymentRequested> payments, Instant answerBy) {
-        List<CompletableFuture<SendResult<String, byte[]>>> sends = ParticipantMessages.instructions(payments, answerBy)
+    public void issue(List<Instruction> instructions) {
+        List<CompletableFuture<SendResult<String, byte[]>>> sends = ParticipantMessages.instructions(instructions)
                 .stream().map((ProducerRecord<String, byte[]> record) -> kafka.send(record)).toList();
         KafkaSends.awaitAll(sends, timeout, "instructions");
     }

@@ -1,5 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
+import io.pagora.clearing.application.Instructions;
 import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;
@@ -15,7 +16,6 @@ import io.pagora.events.participant.PaymentInstruction;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,13 +32,14 @@ public final class ParticipantMessages {
     private ParticipantMessages() {}
 
     /** One instruction per payment, to its payee's bank; a return's names what it returns and why. */
-    public static List<ProducerRecord<String, byte[]>> instructions(List<PaymentRequested> payments, Instant answerBy) {
+    public static List<ProducerRecord<String, byte[]>> instructions(List<Instructions.Instruction> instructions) {
         Map<String, List<ParticipantMessage>> byBank = new LinkedHashMap<>();
-        for (PaymentRequested payment : payments) {
+        for (Instructions.Instruction instruction : instructions) {
+            PaymentRequested payment = instruction.payment();
             byBank.computeIfAbsent(bankOf(payment.payeeAccountId()), bank -> new ArrayList<>())
                     .add(new PaymentInstruction(PaymentInstruction.idOf(payment.paymentId()), payment.paymentId(),
                             payment.endToEndId(), payment.payerAccountId(), payment.payeeAccountId(),
-                            payment.amountCentavos(), payment.acceptedAt(), answerBy,
+                            payment.amountCentavos(), payment.acceptedAt(), instruction.answerBy(),
                             payment.returnOf() == null ? null : payment.returnOf().originalPaymentId(),
                             payment.returnOf() == null ? null : payment.returnOf().reason().name()));
         }
