@@ -162,19 +162,41 @@ public final class PaymentIntake {
      * Answers the indexes of the orders still open.
      */
     private List<Integer> checkRequests(List<Order> orders, Outcome[] outcomes) {
+        Instant now = clock.instant();
         List<Integer> valid = new ArrayList<>(orders.size());
+        Map<Integer, Refusal> aged = new LinkedHashMap<>();
         for (int i = 0; i < orders.size(); i++) {
             Order order = orders.get(i);
             Optional<Refusal> problem = order.problem() != null
                     ? Optional.of(order.problem())
                     : rules.checkRequest(order.request()).or(() -> checkPayer(order))
-                            .or(() -> rules.checkEndToEndId(order.request(), clock.instant()));
+                            .or(() -> rules.checkEndToEndId(order.request(), now));
             if (problem.isPresent()) {
                 outcomes[i] = new Outcome.Rejected(problem.get());
+                continue;
+            }
+            Optional<Refusal> age = rules.checkEndToEndIdAge(order.request(), now);
+            if (age.isPresent()) {
+                aged.put(i, age.get());
             } else {
                 valid.add(i);
             }
         }
+        if (aged.isEmpty()) {
+            return valid;
+        }
+        // An old id is refused only for a new payment: while its key is kept the request is a replay (or a reuse of
+        // the key), which the claim answers. One look-up, rare: clients retry within minutes.
+        Map<Scoped, Stored> found = keys.find(aged.keySet().stream().map(i -> orders.get(i).scopedKey()).distinct()
+                .toList());
+        aged.forEach((i, refusal) -> {
+            if (found.containsKey(orders.get(i).scopedKey())) {
+                valid.add(i);
+            } else {
+                outcomes[i] = new Outcome.Rejected(refusal);
+            }
+        });
+        valid.sort(null);
         return valid;
     }
 

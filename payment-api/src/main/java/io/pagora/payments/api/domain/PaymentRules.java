@@ -65,8 +65,9 @@ public final class PaymentRules {
     }
 
     /**
-     * A bank's end-to-end id names that bank (the payer's) and a recent minute: ids are claimed for reuse checks
-     * for {@code pixIdDaysMax} days, so an id of an earlier day could be a reuse nobody can see any more.
+     * A bank's end-to-end id names that bank (the payer's) and a minute not ahead of the switch's clock. Its age is
+     * {@link #checkEndToEndIdAge}'s, asked of new requests only: a replay is recognised by its key while the key is
+     * kept, however old its id.
      */
     public Optional<Refusal> checkEndToEndId(PaymentRequest request, Instant now) {
         if (request.endToEndId() == null) {
@@ -80,7 +81,22 @@ public final class PaymentRules {
             return Optional.of(Refusal.ofField(invalid, field, field + " " + id + " names bank " + id.bank()
                     + ": it must be the id of the bank that sends it, " + payerBank));
         }
-        return id.timeProblem(oldestPixIdMinute(now), now.plus(PIX_ID_CLOCK_AHEAD_MAX)).map(problem ->
+        return id.timeProblem(Instant.EPOCH, now.plus(PIX_ID_CLOCK_AHEAD_MAX)).map(problem ->
+                Refusal.ofField(invalid, field, field + " " + id + " " + problem));
+    }
+
+    /**
+     * A new request's end-to-end id names a recent minute: ids are claimed for reuse checks for {@code pixIdDaysMax}
+     * days, so an id of an earlier day could be a reuse nobody can see any more.
+     */
+    public Optional<Refusal> checkEndToEndIdAge(PaymentRequest request, Instant now) {
+        if (request.endToEndId() == null) {
+            return Optional.empty();
+        }
+        PixId id = new PixId(request.endToEndId());
+        RefusalReason invalid = request.isReturn() ? RefusalReason.INVALID_RETURN_ID : RefusalReason.INVALID_END_TO_END_ID;
+        String field = pixIdField(request);
+        return id.timeProblem(oldestPixIdMinute(now), Instant.MAX).map(problem ->
                 Refusal.ofField(invalid, field, field + " " + id + " " + problem));
     }
 
