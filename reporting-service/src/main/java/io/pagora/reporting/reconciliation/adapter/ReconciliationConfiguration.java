@@ -27,6 +27,10 @@ public class ReconciliationConfiguration {
 
     /** A Kafka admin request (or the read of a balance check's window) that takes longer fails the check's round. */
     private static final Duration PIPELINE_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** The lease lasts this many intervals from its last renewal. */
+    private static final int LEASE_INTERVALS = 3;
+    /** A lease never shorter: a renewal is a database round trip, and the pool may keep it waiting a moment. */
+    private static final Duration LEASE_MIN = Duration.ofSeconds(3);
 
     /** The pipeline's positions, read with the service's own Kafka client settings. */
     @Bean(destroyMethod = "close")
@@ -37,14 +41,19 @@ public class ReconciliationConfiguration {
                 projectionGroup, PIPELINE_REQUEST_TIMEOUT);
     }
 
-    /** One instance at a time runs the rounds: the read model's database hands out the lease (AdvisoryLockLease). */
+    /**
+     * One instance at a time runs the rounds, holding the lease in the read model's database (ExpiringLease). It lasts
+     * {@link #LEASE_INTERVALS} intervals (at least {@link #LEASE_MIN}) and its holder renews it every interval: a holder
+     * gone without a word is replaced within a few intervals, and one missed renewal costs it nothing.
+     */
     @Bean
     ReconciliationJob reconciliationJob(Ledger ledger, JdbcTemplate jdbc, KafkaPaymentPipeline pipeline, Clock clock,
-            ReconciliationProperties properties, MeterRegistry meters, @Value("${spring.datasource.url}") String url,
-            @Value("${spring.datasource.username}") String user, @Value("${spring.datasource.password:}") String password) {
+            ReconciliationProperties properties, MeterRegistry meters) {
         Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline, clock,
                 properties.settings());
-        RoundLease lease = new AdvisoryLockLease(url, user, password, AdvisoryLockLease.RECONCILIATION_KEY);
+        Duration leaseDuration = properties.interval().multipliedBy(LEASE_INTERVALS);
+        RoundLease lease = new ExpiringLease(jdbc, ExpiringLease.RECONCILIATION,
+                leaseDuration.compareTo(LEASE_MIN) < 0 ? LEASE_MIN : leaseDuration);
         return new ReconciliationJob(reconciler, lease, clock, properties.interval(), meters);
     }
 }

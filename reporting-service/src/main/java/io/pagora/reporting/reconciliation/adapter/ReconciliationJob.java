@@ -30,8 +30,9 @@ import org.springframework.context.SmartLifecycle;
  * the database unreachable) keeps what it judged before the failure, is logged and retried after the
  * interval. Neither ever stops the service.
  *
- * <p>Rounds run only while this instance holds the {@link RoundLease} ({@code pagora_reconciliation_leader} 1); an
- * instance without it asks again every interval, so when the holder goes another takes over within an interval.
+ * <p>Rounds run only while this instance holds the {@link RoundLease} ({@code pagora_reconciliation_leader} 1), asked
+ * right before each round. A thread of its own asks (renews) every interval besides, so a round longer than the lease
+ * does not lose it; an instance without it asks on that thread too, and takes over once the holder's lease lapses.
  */
 public final class ReconciliationJob implements SmartLifecycle {
 
@@ -54,6 +55,7 @@ public final class ReconciliationJob implements SmartLifecycle {
     private final AtomicLong accountsDeferred = new AtomicLong();
     private final AtomicLong lastRunEpochMillis = new AtomicLong();
     private volatile ScheduledExecutorService executor;
+    private volatile ScheduledExecutorService renewer;
 
     public ReconciliationJob(Reconciler reconciler, Clock clock, Duration interval, MeterRegistry meters) {
         this(reconciler, RoundLease.ALWAYS, clock, interval, meters);
@@ -134,14 +136,16 @@ public final class ReconciliationJob implements SmartLifecycle {
         }
     }
 
+    private void renew() {
+        leader.set(lease.held() ? 1 : 0);
+    }
+
     @Override
     public void start() {
-        executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "reconciliation");
-            thread.setDaemon(true);
-            return thread;
-        });
+        executor = daemon("reconciliation");
         executor.schedule(this::loop, interval.toMillis(), TimeUnit.MILLISECONDS);
+        renewer = daemon("reconciliation-lease");
+        renewer.scheduleWithFixedDelay(this::renew, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         log.info("online reconciliation started: a round every {}", interval);
     }
 
@@ -153,9 +157,13 @@ public final class ReconciliationJob implements SmartLifecycle {
             return;
         }
         current.shutdownNow();
+        renewer.shutdownNow();
         try {
             if (!current.awaitTermination(15, TimeUnit.SECONDS)) {
                 log.warn("the reconciliation round did not end within 15 s of shutdown");
+            }
+            if (!renewer.awaitTermination(15, TimeUnit.SECONDS)) {
+                log.warn("the reconciliation lease's renewal did not end within 15 s of shutdown");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -168,6 +176,14 @@ public final class ReconciliationJob implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return executor != null;
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     private static Counter checked(MeterRegistry meters, String check) {
