@@ -137,7 +137,7 @@ final class InvariantChecks {
         return Verdict.of("(a) ledger zero-sum", summary, new Finding(finding.invariant(), summary, violations));
     }
 
-    /** "1 central bank, N banks × reserve+transit, M customers[, K other accounts]". */
+    /** "1 central bank, N banks × reserve+transit, M customers[, R returnable accounts][, returns control][, K other accounts]". */
     private static String kinds(List<Id128> ids) {
         Map<AccountKind, Integer> counts = new EnumMap<>(AccountKind.class);
         int others = 0;
@@ -148,9 +148,13 @@ final class InvariantChecks {
                 others++;
             }
         }
-        return String.format("%d central bank, %d banks × reserve+transit, %d customers%s",
+        int returnables = counts.getOrDefault(AccountKind.RETURNABLE, 0);
+        return String.format("%d central bank, %d banks × reserve+transit, %d customers%s%s%s",
                 counts.getOrDefault(AccountKind.CENTRAL_BANK, 0), counts.getOrDefault(AccountKind.RESERVE, 0),
-                counts.getOrDefault(AccountKind.CUSTOMER, 0), others == 0 ? "" : ", " + others + " other accounts");
+                counts.getOrDefault(AccountKind.CUSTOMER, 0),
+                returnables == 0 ? "" : ", " + returnables + (returnables == 1 ? " returnable account" : " returnable accounts"),
+                counts.containsKey(AccountKind.RETURNS_CONTROL) ? ", returns control" : "",
+                others == 0 ? "" : ", " + others + " other accounts");
     }
 
     /** (b) No account with a limit is beyond it; customers and reserves must carry that limit. */

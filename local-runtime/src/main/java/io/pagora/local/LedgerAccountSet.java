@@ -154,12 +154,23 @@ record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean complet
     }
 
     /**
-     * The books of {@code ids} (and of every account walked): balances as the walk read them; an id the walk did not
-     * reach (created since, or past the bound) is looked up in the ledger now.
+     * The accounts every checker judges (the demo report, verify, the bench's and chaos's checks): {@code named} (the
+     * central bank, the banks' reserves and transits, the customers a checker knows of), then every account walked, in
+     * creation order: returnable accounts, returns control and accounts outside the chart too, since any of them may
+     * carry a payment's money and each must then be judged, not reported as unchecked.
      */
-    LedgerBooks books(Ledger ledger, Collection<Id128> ids) {
-        Set<Id128> all = new LinkedHashSet<>(ids);
+    List<Id128> judged(Collection<Id128> named) {
+        Set<Id128> all = new LinkedHashSet<>(named);
         all.addAll(accounts.keySet());
+        return List.copyOf(all);
+    }
+
+    /**
+     * The books of the accounts {@link #judged} names: balances as the walk read them; an id the walk did not reach
+     * (created since, or past the bound) is looked up in the ledger now.
+     */
+    LedgerBooks books(Ledger ledger, Collection<Id128> named) {
+        List<Id128> all = judged(named);
         return LedgerBooks.read(requested -> {
             List<Id128> unwalked = requested.stream().filter(id -> !accounts.containsKey(id)).toList();
             Map<Id128, Account> looked = new LinkedHashMap<>();

@@ -40,7 +40,8 @@ import javax.sql.DataSource;
  * <p><b>Which accounts.</b> The ledger's whole account set ({@link LedgerAccountSet}: {@code query_accounts} walked
  * in creation order, at most {@code account-pages-max} pages of 8,189; a ledger holding more fails (a), it is never
  * judged in part), plus the seeded ones (the accounts file) and every bank registered with payment-api
- * ({@code payment_api.banks}), which must all be in it. So a bank registered or a customer opened since seeding is
+ * ({@code payment_api.banks}), which must all be in it: {@link LedgerAccountSet#judged}, the demo report's set too,
+ * so the returnable accounts and returns control a settled return moves money on are judged like the rest. So a bank registered or a customer opened since seeding is
  * judged whether or not a payment names it. A funding made since seeding (the README's walk-through funds a reserve
  * and a customer) is not in the accounts file: it is taken from the ledger, as the part of a reserve's or a
  * customer's posted credits that no settled payment explains (never less than what was seeded). Fundings are the only
@@ -129,7 +130,7 @@ public final class Verify {
             banks.addAll(accountSet.banks());
             customers.addAll(accountSet.customers());
             others.addAll(accountSet.others());
-            first = firstRead(ledger, accountSet, accountIds(banks, customers, others));
+            first = firstRead(ledger, accountSet, accountSet.judged(accountIds(banks, customers)));
             Thread.sleep(inputs.quiet().toMillis());
             rows = ReadModel.load(database, inputs.reportingSchema());
             // A customer opened and paid since the walk: read at the next attempt.
@@ -148,7 +149,7 @@ public final class Verify {
         // Newcomers of the last attempt: read now, not judged (their payments are later than the cut's read).
         Map<Id128, Account> judgedAt = new LinkedHashMap<>(first);
         judgedAt.putAll(PixBooks.read(ledger, List.copyOf(newcomers)).found());
-        List<Id128> ids = accountIds(banks, customers, others);
+        List<Id128> ids = accountSet.judged(accountIds(banks, customers));
         LedgerBooks books = LedgerBooks.read(requested -> requested.stream().map(judgedAt::get).filter(Objects::nonNull)
                 .toList(), ids, PixBooks::describe);
         DemoAccounts accounts = withFundingsSinceSeeding(seeded, banks, customers, books.found(), rows, cut.settledAfter());
@@ -184,8 +185,8 @@ public final class Verify {
         return new DemoReport.Result(out, verdicts);
     }
 
-    /** Central bank, then each bank's reserve and transit, then the customers, then accounts outside the chart. */
-    private static List<Id128> accountIds(Set<BankId> banks, Set<Id128> customers, Set<Id128> others) {
+    /** Central bank, then each bank's reserve and transit, then the customers: the rest is the walk's. */
+    private static List<Id128> accountIds(Set<BankId> banks, Set<Id128> customers) {
         List<Id128> ids = new ArrayList<>();
         ids.add(ChartOfAccounts.centralBank());
         for (BankId bank : banks) {
@@ -193,7 +194,6 @@ public final class Verify {
             ids.add(ChartOfAccounts.transit(bank));
         }
         ids.addAll(customers);
-        ids.addAll(others);
         return ids;
     }
 

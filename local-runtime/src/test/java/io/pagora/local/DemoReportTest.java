@@ -11,6 +11,7 @@ import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
+import io.pagora.events.ReturnReason;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.AccountFlags;
@@ -343,6 +344,33 @@ class DemoReportTest {
     }
 
     @Test
+    void verifyAndTheReportPassAfterASettledPaymentIsPartlyReturned() throws Exception {
+        Payment partReturn = returnOf(interbankSettled, 1_000);
+        settle(partReturn);
+        projectReturn(partReturn, partReturn.amountCentavos());
+
+        for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
+            assertThat(result.verdicts()).allSatisfy(verdict -> assertThat(verdict.passed()).as(verdict.toString())
+                    .isTrue());
+            assertThat(result.passed()).isTrue();
+        }
+    }
+
+    @Test
+    void verifyAndTheReportFailAReturnTheReadModelMisstates() throws Exception {
+        Payment partReturn = returnOf(interbankSettled, 1_000);
+        settle(partReturn);
+        projectReturn(partReturn, 900); // the ledger moved 1,000 centavos back
+
+        for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
+            InvariantChecks.Verdict c = verdicts(result).get("(c)");
+            assertThat(c.passed()).as(c.toString()).isFalse();
+            assertThat(c.problems()).anyMatch(p -> p.contains(partReturn.id().toString()))
+                    .noneMatch(p -> p.contains("not among the accounts checked"));
+        }
+    }
+
+    @Test
     void aPaymentPublishedTwoDifferentFinalStatesFailsVerifyAndTheReport() throws Exception {
         publish(interbankSettled, "REJECTED", "RECEIVING_BANK_REFUSED"); // the read model keeps the first: SETTLED
 
@@ -570,6 +598,21 @@ class DemoReportTest {
 
     private Payment payment(Id128 payer, Id128 payee, long amount) {
         return new Payment(ids.nextPaymentId(), payer, payee, amount);
+    }
+
+    /** A return of {@code amount} of {@code original}, from its payee back to its payer (reason BE08, number 1). */
+    private Payment returnOf(Payment original, long amount) {
+        return new Payment(ids.nextPaymentId(), original.payee(), original.payer(), amount, 0,
+                new Payment.ReturnOf(original.id(), original.amountCentavos(), ReturnReason.BE08.number));
+    }
+
+    /** A settled return as the read model holds it, claiming {@code amount}, and its outcome on the topic. */
+    private void projectReturn(Payment payment, long amount) throws SQLException {
+        Payment claimed = new Payment(payment.id(), payment.payer(), payment.payee(), amount);
+        project(claimed, "SETTLED", null);
+        sql("UPDATE reporting.payments SET return_of = '" + payment.returnOf().original().value().toUuid()
+                + "', return_reason = '" + ReturnReason.BE08.name() + "' WHERE payment_id = '"
+                + payment.id().value().toUuid() + "'");
     }
 
     private void settle(Payment payment) {
