@@ -19,6 +19,10 @@ public interface MessageLog {
      * The bank's records from {@code from} (inclusive) to {@code until} (exclusive), whole, until they hold at least
      * {@code messagesMax} messages or there are no more; {@code next} is the position after the last record examined
      * (other banks' records on the way are skipped). Waits at most {@code waitMillis} for the first record.
+     *
+     * <p>A read may stop early (the log's read timeout: a slow fetch, a broker failing over) and return part of a
+     * bounded range or none of it: then {@code next < until}, and exactly the bank's records in [{@code from},
+     * {@code next}) were returned. It may also throw. A caller treats only [{@code from}, {@code next}) as read.
      */
     Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis);
 

@@ -89,7 +89,18 @@ public final class ParticipantStreams {
             streams.open.put(stream.id, stream);
             token = new Token(stream.id, 0);
         }
-        return pull(bank, token.toString());
+        try {
+            return pull(bank, token.toString());
+        } catch (RuntimeException e) {
+            // The client never got this stream's token: left open, it would count toward streamsMax until idle.
+            synchronized (streams) {
+                Stream stream = streams.open.remove(token.streamId());
+                if (stream != null) {
+                    streams.release(stream);
+                }
+            }
+            throw e;
+        }
     }
 
     /** Acknowledges the stream's previous pull and pulls the next messages. @throws RefusalException for a bad token */
@@ -149,6 +160,8 @@ public final class ParticipantStreams {
             return new Pull(java.util.List.of(), 0, next.toString());
         }
         MessageLog.Slice slice = log.read(bank, lease.from, lease.to, Integer.MAX_VALUE, 0);
+        // Read again only in part (a slow fetch): the next pull acknowledges what this one hands out, no more.
+        stream.lease = streams.handOut(lease, slice.next());
         return new Pull(slice.records(), slice.count(), next.toString(), slice.oldestMillis());
     }
 
@@ -229,14 +242,13 @@ public final class ParticipantStreams {
     private static final class Lease {
         final long from;
         final long to;
-        final int count;
         Stream holder;
         long expiresMillis;
 
-        Lease(long from, long to, int count) {
+        Lease(long from, long to) {
+            Check.that(from < to, "a lease covers at least one position: [%d, %d)", from, to);
             this.from = from;
             this.to = to;
-            this.count = count;
         }
     }
 
@@ -281,14 +293,23 @@ public final class ParticipantStreams {
             }
         }
 
-        /** The stream's next range: a lapsed one first, else new records from the frontier (no wait). */
+        /**
+         * The stream's next range: a lapsed one first, else new records from the frontier (no wait). The stream's
+         * lease covers exactly what was read: a read that stops early (the log's read timeout) or fails leaves the
+         * rest of a lapsed range first in line for the next pull, never acknowledged unread.
+         */
         MessageLog.Slice next(BankId bank, Stream stream, long nowMillis) {
             loadPositions();
             reclaimLapsed(nowMillis);
-            Lease lease = redeliver.poll();
+            Lease lease = redeliver.peek();
             MessageLog.Slice slice;
             if (lease != null) {
                 slice = log.read(bank, lease.from, lease.to, Integer.MAX_VALUE, 0);
+                redeliver.poll();
+                lease = handOut(lease, slice.next());
+                if (lease == null) {
+                    return MessageLog.Slice.empty(slice.next());
+                }
             } else {
                 slice = log.read(bank, frontier, Long.MAX_VALUE, limits.messagesMax(), 0);
                 if (slice.count() == 0) {
@@ -296,7 +317,7 @@ public final class ParticipantStreams {
                     saveAcknowledged();
                     return slice;
                 }
-                lease = new Lease(frontier, slice.next(), slice.count());
+                lease = new Lease(frontier, slice.next());
                 frontier = slice.next();
                 outstanding.put(lease.from, lease);
             }
@@ -304,6 +325,41 @@ public final class ParticipantStreams {
             lease.expiresMillis = nowMillis + limits.leaseTimeout().toMillis();
             stream.lease = lease;
             return slice;
+        }
+
+        /**
+         * The part of {@code lease} read up to {@code readTo}, which the caller hands out (null when nothing was
+         * read); the unread rest goes first in line for redelivery. A range the log no longer holds (aged out) is
+         * gone: it is dropped, as a restart would skip it.
+         */
+        Lease handOut(Lease lease, long readTo) {
+            if (readTo >= lease.to) {
+                return lease;
+            }
+            Stream holder = lease.holder;
+            if (holder != null) {
+                holder.lease = null;
+            }
+            outstanding.remove(lease.from);
+            long restFrom = Math.max(readTo, lease.from);
+            if (restFrom == lease.from && log.start(bank) > lease.from) {
+                saveAcknowledged();
+                return null;
+            }
+            Lease rest = new Lease(restFrom, lease.to);
+            outstanding.put(rest.from, rest);
+            redeliver.addFirst(rest);
+            if (restFrom == lease.from) {
+                return null;
+            }
+            Lease read = new Lease(lease.from, restFrom);
+            read.holder = holder;
+            read.expiresMillis = lease.expiresMillis;
+            if (holder != null) {
+                holder.lease = read;
+            }
+            outstanding.put(read.from, read);
+            return read;
         }
 
         void closeIdle(long nowMillis) {

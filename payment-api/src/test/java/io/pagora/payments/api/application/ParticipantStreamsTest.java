@@ -28,7 +28,7 @@ class ParticipantStreamsTest {
     static final BankId OTHER = new BankId(10_002_222);
 
     /** One partition: records of both banks, in order, one message each. */
-    static final class Log implements MessageLog {
+    static class Log implements MessageLog {
         final List<BankId> owners = new ArrayList<>();
 
         void append(BankId bank, int records) {
@@ -155,6 +155,70 @@ class ParticipantStreamsTest {
         assertThat(offsets(redelivered)).as("after the lease, another stream gets them").containsExactly("[0]", "[1]");
         streams.close(BANK, token(redelivered));
         assertThat(positions.saved.get(BANK)).isEqualTo(4L);
+    }
+
+    @Test
+    void aRedeliveredRangeReadOnlyInPartIsAcknowledgedOnlyAsFarAsItWasHandedOut() {
+        PartialLog partial = new PartialLog();
+        partial.append(BANK, 2);
+        ParticipantStreams streams = new ParticipantStreams(partial, positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams.Pull abandoned = streams.start(BANK);
+        assertThat(offsets(abandoned)).containsExactly("[0]", "[1]");
+
+        clock.now = clock.now.plusSeconds(31);
+        ParticipantStreams.Pull partly = streams.start(BANK);
+        assertThat(offsets(partly)).as("the read of the lapsed range stopped after its first record").containsExactly("[0]");
+        ParticipantStreams.Pull rest = streams.pull(BANK, token(partly));
+        assertThat(positions.saved.getOrDefault(BANK, 0L)).as("offset 1 was never handed out: not acknowledged")
+                .isLessThanOrEqualTo(1L);
+        assertThat(offsets(rest)).as("the rest of the range comes again").containsExactly("[1]");
+        streams.pull(BANK, token(rest));
+        assertThat(positions.saved.get(BANK)).isEqualTo(2L);
+    }
+
+    @Test
+    void aRedeliveredRangeWhoseReadFailsComesOnALaterPull() {
+        FailingLog failing = new FailingLog();
+        failing.append(BANK, 2);
+        ParticipantStreams streams = new ParticipantStreams(failing, positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams.Pull slow = streams.start(BANK);
+        assertThat(offsets(slow)).containsExactly("[0]", "[1]");
+
+        clock.now = clock.now.plusSeconds(31);
+        failing.rangeFailures = 1;
+        assertThatThrownBy(() -> streams.start(BANK)).isInstanceOf(IllegalStateException.class);
+        ParticipantStreams.Pull later = streams.pull(BANK, token(slow));
+        assertThat(offsets(later)).as("the lapsed range, whose read failed once, on the next pull")
+                .containsExactly("[0]", "[1]");
+        assertThat(positions.saved.getOrDefault(BANK, 0L)).isZero();
+        streams.pull(BANK, token(later));
+        assertThat(positions.saved.get(BANK)).isEqualTo(2L);
+    }
+
+    /** A log whose reads of a bounded range stop after the first record (a read timeout on a slow fetch). */
+    static final class PartialLog extends Log {
+
+        @Override
+        public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
+            return super.read(bank, from, until == Long.MAX_VALUE ? until : Math.min(until, from + 1), messagesMax,
+                    waitMillis);
+        }
+    }
+
+    /** A log whose next {@code rangeFailures} reads of a bounded range throw (a broker failing over). */
+    static final class FailingLog extends Log {
+        int rangeFailures;
+
+        @Override
+        public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
+            if (until != Long.MAX_VALUE && rangeFailures > 0) {
+                rangeFailures--;
+                throw new IllegalStateException("the broker did not answer the fetch");
+            }
+            return super.read(bank, from, until, messagesMax, waitMillis);
+        }
     }
 
     @Test

@@ -108,6 +108,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
                 break; // this bank's messages found, and the fetch was not full: nothing more is waiting now
             }
         } while (next < until && count < messagesMax && System.nanoTime() < deadline);
+        // A range cut short by the deadline answers next < until: the caller leases only [from, next).
         return new Slice(records, count, next, oldestMillis);
     }
 
