@@ -534,7 +534,12 @@ final class Platform {
                     "--pagora.payments.status-base-url=" + serviceUrl("reporting-service", ""),
                     "--pagora.payments.participant-limits.burst=" + settings.number("PARTICIPANT_BURST"),
                     "--pagora.payments.participant-limits.refill-per-second=" + settings.number("PARTICIPANT_REFILL_PER_SECOND"),
-                    "--pagora.payments.participant-limits.in-flight-max=" + settings.number("PARTICIPANT_IN_FLIGHT_MAX")));
+                    "--pagora.payments.participant-limits.in-flight-max=" + settings.number("PARTICIPANT_IN_FLIGHT_MAX"),
+                    // Pulled, unacknowledged messages go to another stream well inside the time to answer (a third
+                    // of it, at least payment-api's 1 s): redelivered after it, an instruction only expires.
+                    "--pagora.participants.answer-window=" + settings.text("PENDING_TIMEOUT"),
+                    "--pagora.participants.lease-timeout="
+                            + Math.max(1000, millisOf(settings.text("PENDING_TIMEOUT")) / 3) + "ms"));
             case "reporting-service" -> arguments.addAll(List.of(
                     "--pagora.reporting.reconciliation.enabled=" + settings.flag("RECONCILIATION"),
                     "--pagora.reporting.reconciliation.final-within=" + settings.text("RECONCILIATION_FINAL_WITHIN")));

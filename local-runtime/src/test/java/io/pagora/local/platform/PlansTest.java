@@ -138,6 +138,17 @@ class PlansTest {
     }
 
     @Test
+    void payment_api_leases_pulled_messages_well_inside_the_time_a_bank_has_to_answer() {
+        Platform local = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
+        assertThat(arguments(local, "payment-api", "postgresql")).as("a third of the 5 s pending timeout")
+                .contains("--pagora.participants.answer-window=5s", "--pagora.participants.lease-timeout=1666ms");
+        Platform chaos = new Platform(TemporaryRepository.create(),
+                Settings.fromEnvironment(Map.of("PENDING_TIMEOUT", "2s")));
+        assertThat(arguments(chaos, "payment-api", "postgresql")).as("never below payment-api's 1 s, half of 2 s")
+                .contains("--pagora.participants.answer-window=2s", "--pagora.participants.lease-timeout=1000ms");
+    }
+
+    @Test
     void the_scaled_platform_runs_two_instances_of_each_service_on_three_brokers_and_three_replicas() {
         Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of("PAGORA_SCALE", "1")));
         String staticMember = "--spring.kafka.consumer.properties.group.instance.id=";

@@ -14,26 +14,30 @@ import org.springframework.util.unit.DataSize;
  * @param messagesMax messages per pull at most (whole records of up to 500: a pull may return a little less)
  * @param pullWait how long a pull with nothing new waits before answering 204
  * @param leaseTimeout how long pulled messages wait for their acknowledgement (the next pull) before any stream of
- *     the bank gets them again
+ *     the bank gets them again; at most half the answer window, so a redelivered instruction still has time to be
+ *     answered
  * @param idleTimeout a stream not pulled for this long is closed
  * @param readersMax banks whose stream reader (a Kafka consumer each) is kept between reads
  * @param answersMax answers per {@code POST …/answers}
  * @param answersBodyMax the largest body of an answering call
  * @param verdictTimeout how long an answering call waits for the ledger's verdicts before answering 503 verdict-pending
  * @param waitingCallsMax answering calls waiting for verdicts at once; beyond, 503 at once
+ * @param answerWindow the time a bank has to answer an instruction: clearing-service's
+ *     {@code pagora.clearing.pending-timeout}, which payment-api cannot read; set both together
  */
 @ConfigurationProperties("pagora.participants")
 public record ParticipantProperties(
         @DefaultValue("6") int streamsMax,
         @DefaultValue("2000") int messagesMax,
         @DefaultValue("5s") Duration pullWait,
-        @DefaultValue("30s") Duration leaseTimeout,
+        @DefaultValue("10s") Duration leaseTimeout,
         @DefaultValue("60s") Duration idleTimeout,
         @DefaultValue("64") int readersMax,
         @DefaultValue("1000") int answersMax,
         @DefaultValue("1MB") DataSize answersBodyMax,
         @DefaultValue("10s") Duration verdictTimeout,
-        @DefaultValue("256") int waitingCallsMax) {
+        @DefaultValue("256") int waitingCallsMax,
+        @DefaultValue("30s") Duration answerWindow) {
 
     public ParticipantProperties {
         Check.that(readersMax >= 1 && readersMax <= 64, "pagora.participants.readers-max in [1, 64]: %d", readersMax);
@@ -44,6 +48,11 @@ public record ParticipantProperties(
                 "pagora.participants.verdict-timeout in [100ms, 1m]: %s", verdictTimeout);
         Check.that(waitingCallsMax >= 1 && waitingCallsMax <= 10_000,
                 "pagora.participants.waiting-calls-max in [1, 10000]: %d", waitingCallsMax);
+        // A lease that lapses only when the answer window is (nearly) over redelivers instructions nobody can still
+        // answer: every one would expire all the same.
+        Check.that(leaseTimeout.multipliedBy(2).compareTo(answerWindow) <= 0,
+                "pagora.participants.lease-timeout (%s) is at most half of pagora.participants.answer-window (%s,"
+                        + " clearing's pagora.clearing.pending-timeout)", leaseTimeout, answerWindow);
     }
 
     public ParticipantStreams.Limits limits() {
