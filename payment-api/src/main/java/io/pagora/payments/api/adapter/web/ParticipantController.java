@@ -52,6 +52,13 @@ public class ParticipantController {
     private static final byte[] CLOSE = "]}".getBytes(StandardCharsets.US_ASCII);
 
     private final ParticipantStreams streams;
+    /**
+     * The answers' batch of the wrong size: 400, as docs/participants.md has always promised the banks (the payments'
+     * batch answers the same type with 422, as docs/api.md says).
+     */
+    static final io.pagora.service.web.ProblemType INVALID_ANSWERS_BATCH_SIZE = new io.pagora.service.web.ProblemType(
+            HttpProblems.INVALID_BATCH_SIZE.slug(), HttpProblems.INVALID_BATCH_SIZE.title(), HttpStatus.BAD_REQUEST);
+
     private final ParticipantAnswers answers;
     private final int answersMax;
     private final int bodyMaxBytes;
@@ -94,7 +101,7 @@ public class ParticipantController {
             throw body.missing("answers");
         }
         if (!items.isArray() || items.isEmpty() || items.size() > answersMax) {
-            throw new io.pagora.service.web.ProblemException(HttpProblems.INVALID_BATCH_SIZE, "answers",
+            throw new io.pagora.service.web.ProblemException(INVALID_ANSWERS_BATCH_SIZE, "answers",
                     "answers must be an array of 1 to " + answersMax + " answers");
         }
         List<Answer> parsed = new ArrayList<>(items.size());
