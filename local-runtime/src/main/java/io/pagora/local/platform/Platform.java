@@ -472,6 +472,12 @@ final class Platform {
         supervisor.waitForPort(BANK_SIMULATOR, SIMULATOR_CONTROL_PORT, 60);
     }
 
+    /** A third of the answer window, at least 1 s, at most half of it (payment-api refuses more). */
+    static long leaseTimeoutMillis(String answerWindow) {
+        long windowMillis = millisOf(answerWindow);
+        return Math.min(windowMillis / 2, Math.max(1000, windowMillis / 3));
+    }
+
     /** A latency as the settings write it ({@code 2ms}, {@code 3s}) in milliseconds. */
     static long millisOf(String text) {
         Matcher matcher = Pattern.compile("([0-9]+)(ms|s)").matcher(text.trim());
@@ -536,10 +542,10 @@ final class Platform {
                     "--pagora.payments.participant-limits.refill-per-second=" + settings.number("PARTICIPANT_REFILL_PER_SECOND"),
                     "--pagora.payments.participant-limits.in-flight-max=" + settings.number("PARTICIPANT_IN_FLIGHT_MAX"),
                     // Pulled, unacknowledged messages go to another stream well inside the time to answer (a third
-                    // of it, at least payment-api's 1 s): redelivered after it, an instruction only expires.
+                    // of it, at least 1 s, never above half of it as payment-api requires): redelivered after it, an
+                    // instruction only expires.
                     "--pagora.participants.answer-window=" + settings.text("PENDING_TIMEOUT"),
-                    "--pagora.participants.lease-timeout="
-                            + Math.max(1000, millisOf(settings.text("PENDING_TIMEOUT")) / 3) + "ms"));
+                    "--pagora.participants.lease-timeout=" + leaseTimeoutMillis(settings.text("PENDING_TIMEOUT")) + "ms"));
             case "reporting-service" -> arguments.addAll(List.of(
                     "--pagora.reporting.reconciliation.enabled=" + settings.flag("RECONCILIATION"),
                     "--pagora.reporting.reconciliation.final-within=" + settings.text("RECONCILIATION_FINAL_WITHIN")));

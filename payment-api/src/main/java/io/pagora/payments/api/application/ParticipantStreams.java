@@ -45,7 +45,7 @@ public final class ParticipantStreams {
             Check.that(messagesMax >= 1 && messagesMax <= 10_000, "messages per pull in [1, 10000]: %d", messagesMax);
             Check.that(!waitMax.isNegative() && waitMax.compareTo(Duration.ofSeconds(60)) <= 0,
                     "pull wait in [0, 60s]: %s", waitMax);
-            Check.that(leaseTimeout.toMillis() >= 1000, "lease timeout at least 1s: %s", leaseTimeout);
+            Check.that(leaseTimeout.toMillis() >= 250, "lease timeout at least 250ms: %s", leaseTimeout);
             Check.that(idleTimeout.compareTo(waitMax) > 0, "idle timeout above the pull wait: %s", idleTimeout);
         }
     }

@@ -1,11 +1,14 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.pagora.ledger.port.LedgerUnavailableException;
+import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
+import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.service.web.EdgeProblems;
 import io.pagora.service.web.ProblemExceptionHandler;
 import io.pagora.service.web.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.kafka.common.KafkaException;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
@@ -45,6 +48,18 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
         log.error("database failure on {}", request.getRequestURI(), e);
         return Problems.response(HttpProblems.DATABASE_UNAVAILABLE, null,
                 "the database could not serve the request; retry the same request (it is idempotent)",
+                request.getRequestURI());
+    }
+
+    /**
+     * The broker failed a read a stream pull needs (a timeout, a failover): nothing was handed out or acknowledged, so
+     * the same pull again is safe. Transient, so 503 and not the generic 500.
+     */
+    @ExceptionHandler(KafkaException.class)
+    public ResponseEntity<Object> brokerUnavailable(KafkaException e, HttpServletRequest request) {
+        log.warn("broker unavailable on {} {}: {}", request.getMethod(), request.getRequestURI(), e.toString());
+        return Problems.response(Refusal.retryAfter(RefusalReason.BROKER_UNAVAILABLE, 1, "the message broker did not"
+                + " answer in time; nothing was delivered or acknowledged: retry the same request after Retry-After"),
                 request.getRequestURI());
     }
 
