@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -132,19 +131,19 @@ public final class Launcher {
         return 0;
     }
 
-    private int certs(List<String> options) {
-        List<Long> ispbs = new ArrayList<>();
-        for (String option : options) {
-            if (!option.startsWith("--ispbs=")) {
-                throw Console.fail("unknown certs option: %s (only --ispbs=NNNNNNNN,...)", option);
+    private int certs(List<String> arguments) {
+        Certs.Options options = Certs.Options.parse(arguments);
+        if (options.signing().isPresent()) {
+            Certs.Signing signing = options.signing().get();
+            if (Load.seededIspbs(platform.settings.integer("BANKS")).contains(signing.ispb())) {
+                Console.warn("%08d is a bank the launcher seeds and the bank simulator serves (BANKS=%d): a client on it"
+                        + " shares that bank's stream and answers; an outside bank takes an ISPB of its own"
+                        + " (docs/operations.md)", signing.ispb(), platform.settings.integer("BANKS"));
             }
-            for (String ispb : option.substring("--ispbs=".length()).split(",")) {
-                if (!ispb.matches("\\d{1,8}")) {
-                    throw Console.fail("an ISPB is up to 8 digits, not '%s'", ispb);
-                }
-                ispbs.add(Long.parseLong(ispb));
-            }
+            platform.certs().sign(signing);
+            return 0;
         }
+        List<Long> ispbs = options.ispbs();
         platform.certs().ensure(ispbs.isEmpty() ? Load.seededIspbs(platform.settings.integer("BANKS")) : ispbs);
         try (var clients = Files.list(platform.layout.participants())) {
             Console.say("certs: CA %s, server %s, clients in %s: %s", platform.layout.tls().resolve("ca.crt"),
