@@ -7,6 +7,7 @@ import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
+import io.pagora.payments.api.application.RandomAccountNumbers;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
@@ -31,7 +32,8 @@ import tools.jackson.databind.JsonNode;
  * accounts open with allocated or chosen numbers (allocation never takes a number chosen explicitly; unknown
  * bank → 422); reserve and customer fundings are idempotent per key (same key → same transfer, 200;
  * other amount → 422 idempotency-key-reused; a funding refused for an unknown bank does not burn its
- * key); balances read back equal the ledger's, and the money invariants hold at the end. Each request presents
+ * key); balances read back equal the ledger's, and the money invariants hold at the end; a bank reads back as
+ * registered (GET /banks/{ispb}); an account opened with an Idempotency-Key is opened once and replayed. Each request presents
  * the identity that may make it: the operator registers banks and funds reserves, bank 12345678 opens,
  * funds and reads its customers' accounts (who else is refused: {@link AuthorizationTest}).
  */
@@ -201,6 +203,59 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         }
         assertThat(balanceOf(ChartOfAccounts.centralBank().toString()).path("postedDebitsCentavos").asLong())
                 .as("the issuer created exactly the reserves' money").isEqualTo(5_000_000_00L + 100);
+    }
+
+    @Test
+    @Order(7)
+    void aBankReadsBackAsItWasRegistered() {
+        Http.Response read = operator.get("/banks/12345678");
+        assertThat(read.status()).as("%s", read).isEqualTo(200);
+        assertThat(read.json()).as("what POST /banks answered")
+                .isEqualTo(operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A.")).json());
+        assertThat(bank.get("/banks/12345678").json()).as("the bank reads itself").isEqualTo(read.json());
+        assertThat(operator.get("/banks/00000777").json().path("name").asString()).isEqualTo("Banco Tardio");
+
+        assertProblem(operator.get("/banks/4242"), 404, "bank-not-found");
+        assertProblem(operator.get("/banks/123456789"), 400, "invalid-field");
+        assertProblem(operator.get("/banks/abc"), 400, "invalid-field");
+    }
+
+    @Test
+    @Order(8)
+    void anAccountOpenedWithAnIdempotencyKeyIsOpenedOnceAndReplayed() {
+        Http.Response first = bank.post("/accounts", Map.of("ispb", 12_345_678), "Idempotency-Key", "open-ana");
+        assertThat(first.status()).as("%s", first).isEqualTo(201);
+        assertThat(first.header("Idempotent-Replayed")).isEqualTo("false");
+        long number = first.json().path("accountNumber").asLong();
+        assertThat(number).as("drawn").isGreaterThanOrEqualTo(RandomAccountNumbers.FLOOR);
+
+        Http.Response again = bank.post("/accounts", Map.of("ispb", 12_345_678), "Idempotency-Key", "open-ana");
+        assertThat(again.status()).as("%s: a lost answer retried", again).isEqualTo(200);
+        assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(again.json()).isEqualTo(first.json());
+
+        Http.Response other = bank.post("/accounts", Map.of("ispb", 12_345_678), "Idempotency-Key", "open-bia");
+        assertThat(other.status()).as("another key, another account").isEqualTo(201);
+        assertThat(other.json().path("accountNumber").asLong()).isNotEqualTo(number);
+
+        assertProblem(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 3), "Idempotency-Key", "open-ana"),
+                422, "idempotency-key-reused");
+        assertThat(ledger.lookupAccounts(List.of(ChartOfAccounts.customer(new BankId(12_345_678), 3))))
+                .as("a reused key opens nothing").isEmpty();
+
+        Http.Response chosen = bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 4), "Idempotency-Key",
+                "open-four");
+        assertThat(chosen.status()).isEqualTo(201);
+        assertThat(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 4), "Idempotency-Key", "open-four")
+                .header("Idempotent-Replayed")).isEqualTo("true");
+
+        // Keys are each participant's own: bank 777's "open-ana" is its own account, at its own bank.
+        Http.Response elsewhere = participants.bank(777).post("/accounts", Map.of("ispb", 777), "Idempotency-Key", "open-ana");
+        assertThat(elsewhere.status()).as("%s", elsewhere).isEqualTo(201);
+        assertThat(elsewhere.json().path("ispb").asInt()).isEqualTo(777);
+
+        assertProblem(bank.post("/accounts", Map.of("ispb", 12_345_678), "Idempotency-Key", "two words"), 400,
+                "invalid-idempotency-key");
     }
 
     private JsonNode balanceOf(String accountId) {

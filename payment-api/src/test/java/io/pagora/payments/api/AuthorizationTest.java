@@ -51,6 +51,7 @@ import tools.jackson.databind.JsonNode;
  * | POST /payments (payer a1)             | A: 202                   | B: 422 unknown-account = missing payer [foreign-account] | 422 unknown-account = missing payer [foreign-account] | 401 unauthenticated [anonymous] |
  * | POST /payments/batch (mixed)          | A: own-payer items ACCEPTED | B's items with A's payers: REJECTED unknown-account = missing payer, per item [foreign-account each]; its own items ACCEPTED | -                | 401 |
  * | POST /banks                           | operator: 201            | 403 forbidden [operator-only]                  | (owner)                                      | 401 |
+ * | GET /banks/A                          | operator, A: 200         | B: 404 bank-not-found = unregistered bank [foreign-bank] | (owner)                            | 401 |
  * | POST /accounts {ispb: A}              | A: 201                   | B: 422 unknown-bank = unregistered bank [foreign-bank] | 422 unknown-bank = unregistered bank [foreign-bank] | 401 |
  * | POST /banks/A/reserve-fundings        | operator: 201            | 403 forbidden, A itself included [operator-only] | (owner)                                    | 401 |
  * | POST /accounts/a1/fundings            | A: 201                   | B: 404 account-not-found = missing [foreign-account] | 404 account-not-found = missing [foreign-account] | 401 |
@@ -273,6 +274,21 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
 
         Http.Response funded = operator.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key);
         assertThat(funded.status()).as("%s: the refusals burned no key", funded).isEqualTo(201);
+    }
+
+    // ---- GET /banks/{ispb}: the operator and the bank itself ---------------------------------------------
+
+    @Test
+    void theOperatorAndTheBankItselfReadABankAndAnotherBankIsAnsweredAsForAnUnregisteredOne() {
+        assertThat(operator.get("/banks/00000051").status()).isEqualTo(200);
+        assertThat(bankA.get("/banks/00000051").json().path("name").asString()).isEqualTo("Banco A");
+
+        Http.Response unregistered = operator.get("/banks/000000" + UNREGISTERED);
+        assertProblem(unregistered, 404, "bank-not-found");
+        Http.Response byOtherBank = refused(AccessRefusal.FOREIGN_BANK, 1, () -> bankB.get("/banks/00000051"));
+        assertSameApartFromIds(byOtherBank, new BankId(A).toString(), unregistered, new BankId(UNREGISTERED).toString());
+        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/banks/00000051")), 401,
+                "unauthenticated");
     }
 
     // ---- POST /accounts: only the bank itself ------------------------------------------------------------

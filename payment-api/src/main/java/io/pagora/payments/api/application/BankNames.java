@@ -1,6 +1,7 @@
 package io.pagora.payments.api.application;
 
 import io.pagora.settlement.domain.BankId;
+import java.util.Optional;
 
 /** The display names of registered banks (the ledger has no room for them). */
 public interface BankNames {
@@ -10,4 +11,7 @@ public interface BankNames {
 
     /** Stores {@code name} for {@code bank} unless it has one; answers the name it has now. */
     Stored register(BankId bank, String name);
+
+    /** The name {@code bank} was registered under, if it was. */
+    Optional<String> nameOf(BankId bank);
 }

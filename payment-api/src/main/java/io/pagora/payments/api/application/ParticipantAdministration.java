@@ -6,8 +6,10 @@ import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.TransferResult;
+import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.domain.DerivedIds;
 import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.settlement.application.AccessRefusals;
@@ -18,6 +20,12 @@ import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.PaymentId;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -26,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sets up participants on the ledger: banks, customer accounts and their funding. Every operation is
  * idempotent, with the ledger as the idempotency store (deterministic account and transfer ids), so a
- * retry after any failure is safe. Outcomes are values; only infrastructure failures throw.
+ * retry after any failure is safe; an account whose number the switch draws is idempotent by its
+ * Idempotency-Key, in payment-api's idempotency store. Outcomes are values; only infrastructure failures throw.
  *
  * <p>Who may do what is decided here, before any ledger request, and every refusal is counted
  * ({@link AccessRefusals}): registering banks and funding reserves are the operator's ({@code Forbidden}, a
@@ -54,8 +63,13 @@ public final class ParticipantAdministration {
         record Forbidden() implements BankRegistration {}
     }
 
+    /** A registered bank as {@code GET /banks/{ispb}} shows it. */
+    public record Bank(BankId bank, String name, Id128 reserve, Id128 transit) {}
+
     public sealed interface AccountOpening {
-        record Opened(Id128 account, BankId bank, long accountNumber, boolean created) implements AccountOpening {}
+        /** {@code replayed}: opened by an earlier request with the same Idempotency-Key (null without a key). */
+        record Opened(Id128 account, BankId bank, long accountNumber, boolean created, Boolean replayed)
+                implements AccountOpening {}
 
         record Refused(Refusal problem) implements AccountOpening {}
     }
@@ -76,10 +90,15 @@ public final class ParticipantAdministration {
     private final AccountDirectory directory;
     private final long fundingMaxCentavos;
     private final AccessRefusals refusals;
+    private final IdempotencyKeys keys;
+    private final Clock clock;
 
     public ParticipantAdministration(Ledger ledger, AccountNumbers accountNumbers, BankNames bankNames,
-            AccountDirectory directory, long fundingMaxCentavos, AccessRefusals refusals) {
+            AccountDirectory directory, long fundingMaxCentavos, AccessRefusals refusals, IdempotencyKeys keys,
+            Clock clock) {
         Check.that(fundingMaxCentavos > 0, "funding max must be positive: %d", fundingMaxCentavos);
+        this.keys = keys;
+        this.clock = clock;
         this.ledger = ledger;
         this.participants = new Participants(ledger);
         this.accountNumbers = accountNumbers;
@@ -123,33 +142,123 @@ public final class ParticipantAdministration {
                 ChartOfAccounts.transit(bank), ledgerCreated || stored.inserted());
     }
 
-    /** Opens {@code accountNumber} at {@code bank} (idempotent), or a freshly allocated number when it is null. */
-    public AccountOpening openAccount(Caller caller, BankId bank, Long accountNumber) {
+    /**
+     * A registered bank, for the operator or the bank itself; empty for any other caller (see {@link #bankNotFound}),
+     * and for a bank whose registration did not complete (its name is stored last: POST /banks again completes it).
+     */
+    public Optional<Bank> bank(Caller caller, BankId bank) {
+        if (refused(caller, AccessRules.bankOrOperator(caller, bank))) {
+            return Optional.empty();
+        }
+        Optional<String> name = bankNames.nameOf(bank);
+        if (name.isEmpty() || !bankExists(bank)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Bank(bank, name.get(), ChartOfAccounts.reserve(bank), ChartOfAccounts.transit(bank)));
+    }
+
+    /** The answer for a bank that is not registered, or that the caller may not read: the same, on purpose. */
+    public static Refusal bankNotFound(BankId bank) {
+        return Refusal.of(RefusalReason.BANK_NOT_FOUND, "bank " + bank + " is not registered");
+    }
+
+    /**
+     * Opens {@code accountNumber} at {@code bank} (idempotent), or a freshly allocated number when it is null. With a
+     * {@code key} (else null) the opening is claimed in the idempotency store, as a payment's key is: the same key and
+     * request name the same account (a drawn number too), replayed; the same key with another request is refused. The
+     * key is claimed before the ledger opens the account, so a retry after any failure opens that one.
+     */
+    public AccountOpening openAccount(Caller caller, BankId bank, Long accountNumber, IdempotencyKey key) {
         if (refused(caller, AccessRules.bankItself(caller, bank)) || !bankExists(bank)) {
             return new AccountOpening.Refused(unknownBank(bank, "ispb"));
         }
+        if (key != null) {
+            return openAccountOnce(caller, bank, accountNumber, key);
+        }
         if (accountNumber != null) {
             AccountResult result = participants.openCustomers(bank, List.of(accountNumber)).getFirst();
-            return opened(bank, accountNumber, result);
+            return opened(bank, accountNumber, result, null);
         }
         for (int attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS_MAX; attempt++) {
             long number = accountNumbers.next();
             AccountResult result = participants.openCustomers(bank, List.of(number)).getFirst();
             if (result != AccountResult.EXISTS) {
-                return opened(bank, number, result);
+                return opened(bank, number, result, null);
             }
             // Taken already (chosen explicitly, or drawn before): it is someone's; draw again.
         }
+        return noFreeNumber(bank);
+    }
+
+    private AccountOpening openAccountOnce(Caller caller, BankId bank, Long accountNumber, IdempotencyKey key) {
+        Scoped scoped = new Scoped(caller, IdempotencyKey.ofAccountOpening(key));
+        byte[] request = accountRequestSha256(bank, accountNumber);
+        IdempotencyKeys.Stored earlier = keys.find(List.of(scoped)).get(scoped);
+        if (earlier == null) {
+            Long number = accountNumber != null ? accountNumber : freeNumber(bank);
+            if (number == null) {
+                return noFreeNumber(bank);
+            }
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+            IdempotencyKeys.Stored claimed = keys.claimAll(List.of(new IdempotencyKeys.Claim(scoped, request,
+                    numberAsStoredId(number))), now).get(scoped);
+            Check.that(claimed != null, "a claimed key is answered: %s", scoped);
+            if (claimed.inserted()) {
+                AccountResult result = participants.openCustomers(bank, List.of(number)).getFirst();
+                if (result == AccountResult.EXISTS && accountNumber == null) {
+                    // Drawn free a moment ago and taken since (as unlikely as a guess): it is someone else's.
+                    log.error("account number drawn for key {} of {} was taken meanwhile", key.value(), caller);
+                    return noFreeNumber(bank);
+                }
+                return opened(bank, number, result, false);
+            }
+            earlier = claimed; // a concurrent request with the same key claimed it first
+        }
+        if (!Arrays.equals(earlier.requestSha256(), request)) {
+            return new AccountOpening.Refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED, "this Idempotency-Key already opened an account with a different request; use a new key for a new"
+                            + " account"));
+        }
+        long number = earlier.paymentId().value().hi();
+        // Opened again, idempotently: the earlier request may have claimed the key and stopped before the ledger.
+        return opened(bank, number, participants.openCustomers(bank, List.of(number)).getFirst(), true);
+    }
+
+    /** A drawn number no account has yet (the ledger says), or null after {@link #ACCOUNT_NUMBER_ATTEMPTS_MAX} draws. */
+    private Long freeNumber(BankId bank) {
+        for (int attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS_MAX; attempt++) {
+            long number = accountNumbers.next();
+            if (ledger.lookupAccounts(List.of(ChartOfAccounts.customer(bank, number))).isEmpty()) {
+                return number;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The store's id column holds payment ids (their low byte zero): an account number is kept in the high half,
+     * which a number of at most 2^63 - 1 fills without touching the low byte.
+     */
+    private static PaymentId numberAsStoredId(long number) {
+        return new PaymentId(new Id128(number, 0));
+    }
+
+    /** What an opening asks for: the bank and the number, or none (drawn). */
+    private static byte[] accountRequestSha256(BankId bank, Long accountNumber) {
+        String request = "POST /accounts " + bank + " " + (accountNumber == null ? "drawn" : accountNumber.toString());
+        return PaymentRequest.sha256(request.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static AccountOpening noFreeNumber(BankId bank) {
         return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
                 "no free account number after " + ACCOUNT_NUMBER_ATTEMPTS_MAX + " allocations at bank " + bank
                         + "; give an explicit accountNumber"));
     }
 
-    private AccountOpening opened(BankId bank, long number, AccountResult result) {
+    private AccountOpening opened(BankId bank, long number, AccountResult result, Boolean replayed) {
         Id128 account = ChartOfAccounts.customer(bank, number);
         if (result.isSuccess()) {
             directory.remember(List.of(account));
-            return new AccountOpening.Opened(account, bank, number, result == AccountResult.OK);
+            return new AccountOpening.Opened(account, bank, number, result == AccountResult.OK, replayed);
         }
         if (result.isIntegrityAlarm()) {
             log.error("integrity alarm: account {} exists with different fields: {}", account, result);

@@ -162,9 +162,9 @@ public class PaymentApiConfiguration {
 
     @Bean
     ParticipantAdministration participantAdministration(Ledger ledger, JdbcTemplate jdbc, AccountDirectory accounts,
-            PaymentApiProperties properties, AccessRefusals refusals) {
+            PaymentApiProperties properties, AccessRefusals refusals, Clock clock) {
         return new ParticipantAdministration(ledger, new RandomAccountNumbers(), new JdbcBankNames(jdbc), accounts,
-                properties.fundingMaxCentavos(), refusals);
+                properties.fundingMaxCentavos(), refusals, new JdbcIdempotencyKeys(jdbc), clock);
     }
 
     /**

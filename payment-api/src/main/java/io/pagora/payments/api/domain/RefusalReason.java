@@ -43,6 +43,8 @@ public enum RefusalReason {
     RETURN_EXCEEDS_RETURNABLE("return-exceeds-returnable", "Return exceeds the returnable amount"),
     IDEMPOTENCY_KEY_FAILED("idempotency-key-failed", "An earlier request with this Idempotency-Key failed"),
     UNKNOWN_BANK("unknown-bank", "Unknown bank"),
+    /** {@code GET /banks/{ispb}}: no such bank, or one the caller may not read (the two read alike). */
+    BANK_NOT_FOUND("bank-not-found", "Bank not found"),
     BANK_NAME_CONFLICT("bank-name-conflict", "Bank already registered under another name"),
     ACCOUNT_NOT_FOUND("account-not-found", "Account not found"),
     LEDGER_REFUSED("ledger-refused", "The ledger refused the operation"),

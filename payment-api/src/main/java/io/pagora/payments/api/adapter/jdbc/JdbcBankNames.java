@@ -4,6 +4,7 @@ import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.BankNames;
 import io.pagora.settlement.domain.BankId;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Bank names in {@code payment_api.banks}; the first registration's name wins. */
@@ -19,6 +20,8 @@ public final class JdbcBankNames implements BankNames {
             UNION ALL
             SELECT name, false FROM payment_api.banks WHERE ispb = ?
             """;
+
+    private static final String NAME = "SELECT name FROM payment_api.banks WHERE ispb = ?";
 
     private final JdbcTemplate jdbc;
 
@@ -38,5 +41,10 @@ public final class JdbcBankNames implements BankNames {
         }
         Check.that(false, "bank %s neither inserted nor found", bank);
         throw new AssertionError();
+    }
+
+    @Override
+    public Optional<String> nameOf(BankId bank) {
+        return jdbc.query(NAME, (row, n) -> row.getString(1), bank.ispb()).stream().findFirst();
     }
 }

@@ -76,15 +76,34 @@ public class AdministrationController {
         };
     }
 
+    /** The operator's, and the bank's own: anyone else is answered as for an unregistered bank. */
+    @GetMapping("/banks/{ispb}")
+    public ResponseEntity<Object> bank(@PathVariable("ispb") String ispb, Caller caller, HttpServletRequest http) {
+        BankId bank = parseIspb(ispb);
+        return administration.bank(caller, bank)
+                .<ResponseEntity<Object>>map(found -> ResponseEntity.ok(new BankResponse(bank.ispb(), found.name(),
+                        found.reserve().toString(), found.transit().toString())))
+                .orElseGet(() -> Problems.response(ParticipantAdministration.bankNotFound(bank), http.getRequestURI()));
+    }
+
+    /**
+     * Idempotent by number; without one, by the optional {@code Idempotency-Key} (then answered with
+     * {@code Idempotent-Replayed}): without either, a retried request opens a second account.
+     */
     @PostMapping("/accounts")
     public ResponseEntity<Object> openAccount(Caller caller, HttpServletRequest http) {
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
         Long accountNumber = fields.optionalLong("accountNumber", 1, Long.MAX_VALUE);
-        return switch (administration.openAccount(caller, bank, accountNumber)) {
-            case AccountOpening.Opened opened -> ResponseEntity
-                    .status(opened.created() ? HttpStatus.CREATED : HttpStatus.OK)
-                    .body(new AccountResponse(opened.account().toString(), bank.ispb(), opened.accountNumber()));
+        IdempotencyKey key = http.getHeader(PaymentController.IDEMPOTENCY_KEY) == null ? null : idempotencyKey(http);
+        return switch (administration.openAccount(caller, bank, accountNumber, key)) {
+            case AccountOpening.Opened opened -> {
+                ResponseEntity.BodyBuilder answer = ResponseEntity.status(opened.created() ? HttpStatus.CREATED : HttpStatus.OK);
+                if (opened.replayed() != null) {
+                    answer.header(PaymentController.IDEMPOTENT_REPLAYED, opened.replayed().toString());
+                }
+                yield answer.body(new AccountResponse(opened.account().toString(), bank.ispb(), opened.accountNumber()));
+            }
             case AccountOpening.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
         };
     }
