@@ -291,6 +291,21 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
                 "unauthenticated");
     }
 
+    // ---- /participants/{ispb}/...: only the bank the path names --------------------------------------------
+
+    /** Another bank's stream or answers, or the operator on any: 403 not-your-stream, counted as foreign-stream. */
+    @Test
+    void anotherBanksStreamAndAnswersAreRefusedAndCounted() {
+        String pathOfA = "/participants/" + new BankId(A);
+        assertProblem(refused(AccessRefusal.FOREIGN_STREAM, 1, () -> bankB.get(pathOfA + "/stream/start")), 403,
+                "not-your-stream");
+        assertProblem(refused(AccessRefusal.FOREIGN_STREAM, 1, () -> operator.get(pathOfA + "/stream/start")), 403,
+                "not-your-stream");
+        assertProblem(refused(AccessRefusal.FOREIGN_STREAM, 1, () -> bankB.post(pathOfA + "/answers",
+                Map.of("answers", List.of(Map.of("paymentId", "01a21a0c061daa909fd6699a6b441d00",
+                        "decision", "ACCEPT"))))), 403, "not-your-stream");
+    }
+
     // ---- POST /accounts: only the bank itself ------------------------------------------------------------
 
     @Test

@@ -7,6 +7,7 @@ import io.pagora.payments.api.adapter.kafka.KafkaMessageLog;
 import io.pagora.payments.api.adapter.web.ParticipantController;
 import io.pagora.payments.api.application.ParticipantAnswers;
 import io.pagora.payments.api.application.ParticipantStreams;
+import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.events.Topics;
 import io.pagora.service.config.TopicsProperties;
 import java.time.Clock;
@@ -57,8 +58,8 @@ public class ParticipantConfiguration {
 
     @Bean
     ParticipantController participantController(ParticipantStreams streams, KafkaAnswerChannel channel,
-            ParticipantProperties properties, MeterRegistry meters) {
+            ParticipantProperties properties, MeterRegistry meters, AccessRefusals refusals) {
         return new ParticipantController(streams, new ParticipantAnswers(channel, properties.verdictTimeout()),
-                properties.answersMax(), Math.toIntExact(properties.answersBodyMax().toBytes()), meters);
+                properties.answersMax(), Math.toIntExact(properties.answersBodyMax().toBytes()), meters, refusals);
     }
 }

@@ -19,6 +19,8 @@ public enum AccessRefusal {
     FOREIGN_BANK("foreign-bank"),
     /** A payment in which the caller's bank is neither the payer's nor the payee's. */
     FOREIGN_PAYMENT("foreign-payment"),
+    /** Another participant's stream or answers (the path names an ISPB that is not the caller's). */
+    FOREIGN_STREAM("foreign-stream"),
     /** A function only a participant bank may use, for its own records (listing its payments): not the operator. */
     BANK_ONLY("bank-only");
 

@@ -13,7 +13,9 @@ import io.pagora.payments.api.application.ParticipantStreams;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.settlement.domain.access.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
@@ -63,10 +65,12 @@ public class ParticipantController {
     private final int answersMax;
     private final int bodyMaxBytes;
     private final MeterRegistry meters;
+    private final AccessRefusals refusals;
 
     public ParticipantController(ParticipantStreams streams, ParticipantAnswers answers, int answersMax, int bodyMaxBytes,
-            MeterRegistry meters) {
+            MeterRegistry meters, AccessRefusals refusals) {
         this.streams = streams;
+        this.refusals = refusals;
         this.answers = answers;
         this.answersMax = answersMax;
         this.bodyMaxBytes = bodyMaxBytes;
@@ -225,9 +229,10 @@ public class ParticipantController {
         return text;
     }
 
-    /** The bank the path names, which must be the caller. */
-    private static BankId own(Caller caller, String ispb) {
+    /** The bank the path names, which must be the caller; any other caller is refused and counted. */
+    private BankId own(Caller caller, String ispb) {
         if (!(caller instanceof Caller.Bank(BankId bank)) || !bank.toString().equals(ispb)) {
+            refusals.refused(caller, AccessRefusal.FOREIGN_STREAM);
             throw new RefusalException(Refusal.of(RefusalReason.NOT_YOUR_STREAM,
                     "a participant reads and answers only its own messages: the path must name the caller's ISPB"));
         }
