@@ -12,6 +12,7 @@ import io.pagora.payments.api.adapter.jdbc.JdbcBankNames;
 import io.pagora.payments.api.adapter.jdbc.JdbcIdempotencyKeys;
 import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.payments.api.adapter.web.AdministrationController;
+import io.pagora.payments.api.adapter.web.AnswerTimingFilter;
 import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
 import io.pagora.payments.api.adapter.web.OpenApiController;
 import io.pagora.payments.api.adapter.web.OverRateFilter;
@@ -248,6 +249,17 @@ public class PaymentApiConfiguration {
         FilterRegistrationBean<OverRateFilter> registration =
                 new FilterRegistrationBean<>(new OverRateFilter(connections, participantLimits, meters));
         registration.addUrlPatterns(OverRateFilter.PATH);
+        registration.setOrder(EdgeProblemsConfiguration.EDGE_FILTERS_LAST_ORDER + 2);
+        return registration;
+    }
+
+    /** First after the edge's header checks, before any limit: each participant's calls, timed and counted by answer. */
+    @Bean
+    FilterRegistrationBean<AnswerTimingFilter> answerTimingFilter(ParticipantConnections connections,
+            MeterRegistry meters) {
+        FilterRegistrationBean<AnswerTimingFilter> registration =
+                new FilterRegistrationBean<>(new AnswerTimingFilter(connections, meters));
+        registration.addUrlPatterns(AnswerTimingFilter.SINGLE_PATH, AnswerTimingFilter.BATCH_PATH);
         registration.setOrder(EdgeProblemsConfiguration.EDGE_FILTERS_LAST_ORDER + 1);
         return registration;
     }

@@ -136,7 +136,10 @@ public class PaymentController {
                     .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt(),
                             accepted.endToEndId()));
             case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
-            case Outcome.Unknown unknown -> Problems.response(unknown.problem(), http.getRequestURI());
+            case Outcome.Unknown unknown -> {
+                AnswerTimingFilter.outcomeUnknown(http);
+                yield Problems.response(unknown.problem(), http.getRequestURI());
+            }
         };
     }
 
@@ -229,6 +232,9 @@ public class PaymentController {
         }
         Refusal wholeBatch = tally.wholeBatchProblem();
         if (wholeBatch != null) {
+            if (wholeBatch.type() == RefusalReason.OUTCOME_UNKNOWN) {
+                AnswerTimingFilter.outcomeUnknown(http);
+            }
             return Problems.response(wholeBatch, http.getRequestURI());
         }
         return ResponseEntity.ok(tally.result());
