@@ -74,10 +74,14 @@ public final class Returns {
         if (refusal.isPresent()) {
             return refused(refusal.get());
         }
+        refusal = rules.checkReturnable(order.original(), original, order.amountCentavos(), clock.instant());
+        if (refusal.isPresent() && order.amountCentavos() > original.payment().amountCentavos()) {
+            // More than the whole payment: no return was ever accepted so, hence no replay, and no order to build.
+            return refused(refusal.get());
+        }
         PaymentRequest request = new PaymentRequest(original.payment().payee(), original.payment().payer(),
                 order.amountCentavos(), PaymentRequest.CURRENCY_BRL, order.description(), order.returnId(),
                 new PaymentRequest.ReturnOf(order.original(), original.payment().amountCentavos(), order.reason()));
-        refusal = rules.checkReturnable(order.original(), original, order.amountCentavos(), clock.instant());
         if (refusal.isPresent() && !isReplay(caller, key, request)) {
             return refused(refusal.get());
         }

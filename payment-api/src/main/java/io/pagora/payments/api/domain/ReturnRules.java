@@ -9,10 +9,15 @@ import java.util.Optional;
 
 /**
  * Who may return what: the payee's bank, a settled payment that is not itself a return, within the window, at most
- * what is left of it. The ledger enforces the last one again where the money moves (two returns racing for the
+ * what is left of it. A payment is answered as unknown to anyone who may not see it (any caller but its payer's and
+ * its payee's banks), so its existence and its payee's bank cannot be probed; its payer's bank, which reads it
+ * anyway, is told that only the payee's bank returns it. The ledger enforces the last one again where the money moves (two returns racing for the
  * remainder: one is refused there); these answer the common case at once, with a specific problem, moving nothing.
  */
 public final class ReturnRules {
+
+    /** The member of a {@code return-exceeds-returnable} problem that says what is left to return. */
+    public static final String RETURNABLE_CENTAVOS = "returnableCentavos";
 
     private final Duration window;
 
@@ -27,9 +32,8 @@ public final class ReturnRules {
 
     /** What cannot change once true: the payment is unknown, another bank's, a return, or not settled. */
     public Optional<Refusal> checkOriginal(Caller caller, PaymentId id, OriginalPayment original) {
-        if (original == null) {
-            return Optional.of(Refusal.of(RefusalReason.UNKNOWN_PAYMENT, "no payment " + id
-                    + " is known to the ledger: only a settled payment is returned"));
+        if (original == null || !mayRead(caller, original)) {
+            return Optional.of(unknown(id));
         }
         if (!(caller instanceof Caller.Bank bank) || !bank.bank().equals(original.payment().payeeBank())) {
             return Optional.of(Refusal.of(RefusalReason.NOT_THE_PAYEES_BANK, "payment " + id + " is returned by its"
@@ -46,6 +50,18 @@ public final class ReturnRules {
         return Optional.empty();
     }
 
+    /** The one answer for a payment the ledger does not hold and for one the caller may not see: the same bytes. */
+    private static Refusal unknown(PaymentId id) {
+        return Refusal.of(RefusalReason.UNKNOWN_PAYMENT, "no payment " + id
+                + " is known to the ledger: only a settled payment is returned");
+    }
+
+    /** Its payer's and its payee's banks see a payment (as {@code GET /payments/{id}} does); nobody else. */
+    private static boolean mayRead(Caller caller, OriginalPayment original) {
+        return caller instanceof Caller.Bank bank && (bank.bank().equals(original.payment().payerBank())
+                || bank.bank().equals(original.payment().payeeBank()));
+    }
+
     /** What time or other returns may change: the window has closed, or less is left than asked. */
     public Optional<Refusal> checkReturnable(PaymentId id, OriginalPayment original, long amountCentavos, Instant now) {
         if (original.settledAt().plus(window).isBefore(now)) {
@@ -56,7 +72,8 @@ public final class ReturnRules {
             return Optional.of(Refusal.ofField(RefusalReason.RETURN_EXCEEDS_RETURNABLE, "amountCentavos",
                     "amountCentavos " + amountCentavos + " is more than the " + original.returnableCentavos()
                             + " centavos of payment " + id + " left to return (its amount "
-                            + original.payment().amountCentavos() + " less the returns settled and in flight)"));
+                            + original.payment().amountCentavos() + " less the returns settled and in flight)")
+                    .withNumber(RETURNABLE_CENTAVOS, original.returnableCentavos()));
         }
         return Optional.empty();
     }

@@ -77,9 +77,16 @@ public final class LedgerOriginalPayments implements OriginalPayments {
         return post == null ? null : Instant.ofEpochSecond(0, post.timestamp());
     }
 
-    /** Credits (the opening) less every debit, posted or pending: what no return holds or took. */
+    /**
+     * Credits (the opening) less every debit, posted or pending: what no return holds or took. An account not yet
+     * opened (clearing creates it, then opens it in a second request; a crash or an outage in between) holds nothing
+     * and no return can have debited it (its limit): the whole amount is left, and the return reserved next opens it
+     * with the one opening transfer, which the ledger applies once.
+     */
     private static long returnable(Payment payment, Account account) {
-        if (account == null) {
+        if (account == null || account.creditsPosted() == 0) {
+            Check.that(account == null || account.debitsPosted() == 0 && account.debitsPending() == 0,
+                    "returnable account of %s: debited before its opening", payment.id());
             return payment.amountCentavos();
         }
         long left = account.creditsPosted() - account.debitsPosted() - account.debitsPending();

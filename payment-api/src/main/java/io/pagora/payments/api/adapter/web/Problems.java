@@ -72,16 +72,17 @@ final class Problems {
         Check.that(problem.retryAfterSeconds() == 0 || status == HttpStatus.TOO_MANY_REQUESTS
                 || status == HttpStatus.SERVICE_UNAVAILABLE, "only a refusal for now says when to retry: %s", problem);
         return response(http(problem.type()), problem.field(), problem.detail(), path,
-                problem.retryAfterSeconds() == 0 ? RETRY_AFTER_SECONDS : Long.toString(problem.retryAfterSeconds()));
+                problem.retryAfterSeconds() == 0 ? RETRY_AFTER_SECONDS : Long.toString(problem.retryAfterSeconds()),
+                problem.numbers());
     }
 
     static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
             String detail, @Nullable String path) {
-        return response(type, field, detail, path, RETRY_AFTER_SECONDS);
+        return response(type, field, detail, path, RETRY_AFTER_SECONDS, Map.of());
     }
 
     private static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
-            String detail, @Nullable String path, String retryAfterSeconds) {
+            String detail, @Nullable String path, String retryAfterSeconds, Map<String, Long> numbers) {
         ProblemDetail problem = ProblemExceptionHandler.problem(type, detail);
         if (path != null) {
             problem.setInstance(URI.create(path));
@@ -89,6 +90,7 @@ final class Problems {
         if (field != null) {
             problem.setProperty("field", field);
         }
+        numbers.forEach(problem::setProperty);
         ResponseEntity.BodyBuilder builder = ResponseEntity.status(problem.getStatus())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (problem.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()
@@ -108,6 +110,7 @@ final class Problems {
         if (problem.field() != null) {
             body.put("field", problem.field());
         }
+        body.putAll(problem.numbers());
         return body;
     }
 }

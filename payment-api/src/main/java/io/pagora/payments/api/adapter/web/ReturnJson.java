@@ -42,12 +42,13 @@ final class ReturnJson {
         return new ReturnOrder(original, amount, reason, returnId, description);
     }
 
-    /** A payment id as the API writes it: 32 lowercase hexadecimal digits, its low byte zero. */
+    /** A payment id as the API writes it: 32 lowercase hexadecimal digits, its low byte zero, not all zero. */
     private static PaymentId paymentId(String text) {
         if (text == null || !Id128.isHexDigits32(text) || !text.equals(text.toLowerCase(Locale.ROOT))
-                || !text.endsWith("00")) {
+                || !text.endsWith("00") || Id128.parse(text).isZero()) {
             throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, "paymentId",
-                    "the path's payment id is 32 lowercase hexadecimal digits, as the switch gave it"));
+                    "the path's payment id is 32 lowercase hexadecimal digits, not all zero, the last two 0, as the"
+                            + " switch gave it"));
         }
         return PaymentId.parse(text);
     }
