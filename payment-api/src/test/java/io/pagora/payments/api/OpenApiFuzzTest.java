@@ -13,8 +13,12 @@ import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.testing.fuzz.OpenApiDocument;
 import io.pagora.testing.fuzz.OpenApiFuzz;
 import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.PixId;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -50,13 +54,18 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
         String account = participants.openAccount(1);
         String payee = participants.openAccount(1);
         participants.fundCustomer(account, 10_000_00);
+        Instant now = Instant.now();
         Http.Response served = http.get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         JsonNode document = Http.JSON.valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
                 BODY_BYTES_MAX, List.of(), Map.of("accountId", account, "ispb", "1",
-                        "payerAccountId", account, "payeeAccountId", payee))
+                        "payerAccountId", account, "payeeAccountId", payee,
+                        // Recent and the caller's, which no schema can say: the schema's own would be refused 400.
+                        "endToEndId", PixId.of(PixId.Kind.END_TO_END, new BankId(1), now, "fuzzEndToEn").value(),
+                        "returnId", PixId.of(PixId.Kind.RETURN, new BankId(1), now, "fuzzReturnI").value()))
+                .notBoundable(Set.of("endToEndId", "returnId"))
                 .over(TestCertificates.shared().bank(1).sslContext())).published("payment-api");
         // The actuator (all but health: the operator's) is probed as the operator, with no operation to fuzz.
         OpenApiFuzz.Report actuator = OpenApiFuzz.run(new OpenApiDocument(Http.JSON.createObjectNode()),

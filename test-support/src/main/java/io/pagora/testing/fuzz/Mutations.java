@@ -175,6 +175,76 @@ final class Mutations {
         return mutations;
     }
 
+    /**
+     * Ids at the edges of their range, all zeros and all {@code f}s (with and without the low byte a payment id keeps
+     * zero), in every path parameter and body field: a value the API cannot parse must be a 4xx, never a 500.
+     */
+    static final List<String> EDGE_IDS = List.of("0".repeat(32), "f".repeat(32), "f".repeat(30) + "00",
+            "F".repeat(32), "0".repeat(31) + "1");
+
+    static List<Mutation> edgeIds(Operation operation, Map<String, String> validPathValues) {
+        List<Mutation> mutations = new ArrayList<>();
+        for (Parameter parameter : operation.in("path")) {
+            for (String id : EDGE_IDS) {
+                mutations.add(new Mutation("{" + parameter.name() + "} = " + id,
+                        r -> r.withTarget(Targets.expand(operation.path(), validPathValues, parameter.name(), id)
+                                + Targets.queryOf(r.target()))));
+            }
+        }
+        if (operation.bodySchema() != null) {
+            for (List<Object> field : Targets.fieldPaths(operation.bodySchema())) {
+                for (String id : EDGE_IDS) {
+                    mutations.add(new Mutation("body " + Targets.describe(field) + " = " + id,
+                            r -> editJson(r, tree -> Targets.set(tree, field, NODES.stringNode(id)))));
+                }
+            }
+        }
+        return mutations;
+    }
+
+    /**
+     * The boundary values each parameter's and body field's schema admits ({@link SchemaSamples#admitted}), one at a
+     * time in an otherwise well-formed request: the document says the API takes them, so none may be answered 400 (a
+     * schema looser than the API's checks: a client generated from the document sends what the API refuses). Every
+     * other documented status is fine (a generated id names no payment: 404). Names in {@code notBoundable} are
+     * skipped: no schema says which of their values the API takes (a recent end-to-end id, an opaque cursor).
+     */
+    static List<Mutation> admitted(Operation operation, Map<String, String> validPathValues, Set<String> notBoundable) {
+        Set<Integer> statuses = new java.util.TreeSet<>(operation.statuses());
+        statuses.remove(400);
+        List<Mutation> mutations = new ArrayList<>();
+        for (Parameter parameter : operation.parameters()) {
+            if (notBoundable.contains(parameter.name())) {
+                continue;
+            }
+            for (JsonNode value : SchemaSamples.admitted(parameter.schema())) {
+                String text = value.isString() ? value.asString() : value.toString();
+                String label = "admitted " + parameter.in() + " " + parameter.name() + " = " + abbreviate(text);
+                mutations.add(new Mutation(label, r -> switch (parameter.in()) {
+                    case "path" -> r.withTarget(Targets.expand(operation.path(), validPathValues, parameter.name(),
+                            encode(text)) + Targets.queryOf(r.target())).withMethod(r.method(), statuses);
+                    case "query" -> r.withTarget(withQuery(r.target(), parameter.name(), encode(text)))
+                            .withMethod(r.method(), statuses);
+                    case "header" -> r.withHeader(parameter.name(), text).withMethod(r.method(), statuses);
+                    default -> r;
+                }));
+            }
+        }
+        if (operation.bodySchema() != null) {
+            for (List<Object> field : Targets.fieldPaths(operation.bodySchema())) {
+                if (field.getLast() instanceof String name && notBoundable.contains(name)) {
+                    continue;
+                }
+                for (JsonNode value : SchemaSamples.admitted(Targets.schemaAt(operation.bodySchema(), field))) {
+                    mutations.add(new Mutation("admitted body " + Targets.describe(field) + " = "
+                            + abbreviate(value.toString()), r -> editJson(r, tree -> Targets.set(tree, field, value))
+                            .withMethod(r.method(), statuses)));
+                }
+            }
+        }
+        return mutations;
+    }
+
     static List<Mutation> body(Operation operation, int bodyBytesMax) {
         List<Mutation> mutations = new ArrayList<>();
         if (operation.bodySchema() == null) {

@@ -60,9 +60,20 @@ public final class OpenApiFuzz {
      * @param knownValues valid values for path parameters and body properties by name, where a generated one would only
      *     reach "not found" (optional; the schema's own values are used otherwise)
      * @param tls the caller's TLS context (its client certificate) for a service with mutual TLS; null for plain HTTP
+     * @param notBoundable names of parameters and body fields whose schema cannot say which values the API takes (a
+     *     recent end-to-end id of the caller's bank, an opaque cursor): their boundary values are not sent as admitted
      */
     public record Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax,
-            List<Probe> probes, Map<String, String> knownValues, SSLContext tls) {
+            List<Probe> probes, Map<String, String> knownValues, SSLContext tls, Set<String> notBoundable) {
+
+        public Config {
+            notBoundable = Set.copyOf(notBoundable);
+        }
+
+        public Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax, List<Probe> probes,
+                Map<String, String> knownValues, SSLContext tls) {
+            this(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls, Set.of());
+        }
 
         public static final long SEED_DEFAULT = 20_261_121L;
         public static final int REQUESTS_MAX_DEFAULT = 5_000;
@@ -81,7 +92,12 @@ public final class OpenApiFuzz {
 
         /** The same run over TLS, as the caller {@code tls} presents (a service with mutual TLS). */
         public Config over(SSLContext tls) {
-            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls);
+            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls, notBoundable);
+        }
+
+        /** The same run, not sending the boundary values of {@code names} (see {@link #notBoundable}). */
+        public Config notBoundable(Set<String> names) {
+            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls, names);
         }
     }
 
@@ -174,6 +190,8 @@ public final class OpenApiFuzz {
         List<Operation> operations = document.operations();
         Map<Operation, FuzzRequest> valid = new LinkedHashMap<>();
         Map<Operation, List<Mutation>> mutations = new LinkedHashMap<>();
+        // Not composed at random with the others: a broken request may be a 400 whatever else it holds.
+        Map<Operation, List<Mutation>> admitted = new LinkedHashMap<>();
         for (Operation operation : operations) {
             Map<String, String> pathValues = pathValues(operation);
             FuzzRequest request = wellFormed(operation, pathValues);
@@ -182,12 +200,14 @@ public final class OpenApiFuzz {
             all.addAll(Mutations.headers(operation, request));
             all.addAll(Mutations.query(operation));
             all.addAll(Mutations.path(operation, pathValues));
+            all.addAll(Mutations.edgeIds(operation, pathValues));
             all.addAll(Mutations.body(operation, config.bodyBytesMax()));
             mutations.put(operation, all);
+            admitted.put(operation, Mutations.admitted(operation, pathValues, config.notBoundable()));
         }
         // The systematic phase is bounded by its own size (every operation's every mutation), not by the clock: a slow
         // machine takes longer but still sends every class of input. The time budget bounds the random phase only.
-        systematic(operations, valid, mutations);
+        systematic(operations, valid, mutations, admitted);
         int systematicRequests = requests;
         boolean systematicComplete = withinBudget();
         timeBound = true;
@@ -198,11 +218,14 @@ public final class OpenApiFuzz {
     }
 
     private void systematic(List<Operation> operations, Map<Operation, FuzzRequest> valid,
-            Map<Operation, List<Mutation>> mutations) {
+            Map<Operation, List<Mutation>> mutations, Map<Operation, List<Mutation>> admitted) {
         Set<String> paths = new HashSet<>();
         for (Operation operation : operations) {
             send(valid.get(operation));
             for (Mutation mutation : mutations.get(operation)) {
+                send(mutation.applyTo(valid.get(operation)));
+            }
+            for (Mutation mutation : admitted.get(operation)) {
                 send(mutation.applyTo(valid.get(operation)));
             }
             if (paths.add(operation.path())) {

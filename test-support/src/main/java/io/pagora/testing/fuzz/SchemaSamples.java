@@ -1,5 +1,7 @@
 package io.pagora.testing.fuzz;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import tools.jackson.databind.JsonNode;
@@ -19,6 +21,7 @@ final class SchemaSamples {
     /** A generated array never holds more, whatever minItems says: the fuzz is about shape, not volume. */
     private static final int ARRAY_ITEMS_MAX = 3;
     private static final int DEPTH_MAX = 8;
+    private static final int EXCLUDED_ATTEMPTS_MAX = 8;
 
     private final Random random;
     private final Map<String, String> knownProperties;
@@ -81,7 +84,14 @@ final class SchemaSamples {
 
     String string(JsonNode schema) {
         if (schema.has("pattern")) {
-            return new PatternSamples(random).matching(schema.get("pattern").asString());
+            // A pattern's random value is the value "not" excludes (an all-zero id) about never; a few tries at most.
+            for (int attempt = 0; attempt < EXCLUDED_ATTEMPTS_MAX; attempt++) {
+                String value = new PatternSamples(random).matching(schema.get("pattern").asString());
+                if (!excluded(schema, value)) {
+                    return value;
+                }
+            }
+            throw new IllegalStateException("no value of " + schema + " that its \"not\" admits");
         }
         String format = schema.path("format").asString("");
         if (format.equals("date")) {
@@ -100,6 +110,58 @@ final class SchemaSamples {
         return text.toString();
     }
 
+    /**
+     * The boundary values the schema admits, to be sent as they are and never answered 400: an integer's minimum and
+     * maximum; a pattern's lowest and highest value (all zeros, all {@code f}s), less what {@code not} excludes; a
+     * plain string of its maxLength. Empty for what has no boundary worth sending (enums, objects, arrays).
+     */
+    static List<JsonNode> admitted(JsonNode schema) {
+        List<JsonNode> values = new ArrayList<>();
+        if (schema.has("const") || schema.has("enum")) {
+            return values;
+        }
+        switch (typeOf(schema)) {
+            case "integer" -> {
+                if (schema.has("minimum")) {
+                    values.add(NODES.numberNode(schema.get("minimum").asLong()));
+                }
+                if (schema.has("maximum")) {
+                    values.add(NODES.numberNode(schema.get("maximum").asLong()));
+                }
+            }
+            case "string" -> {
+                if (schema.has("pattern")) {
+                    String pattern = schema.get("pattern").asString();
+                    for (String value : List.of(PatternSamples.lowest(pattern), PatternSamples.highest(pattern))) {
+                        if (!excluded(schema, value)) {
+                            values.add(NODES.stringNode(value));
+                        }
+                    }
+                } else if (schema.has("maxLength") && !schema.has("format")) {
+                    values.add(NODES.stringNode("a".repeat(schema.get("maxLength").asInt())));
+                }
+            }
+            default -> {
+                // nothing: objects and arrays are reached through their fields
+            }
+        }
+        return values;
+    }
+
+    /** Whether the schema's {@code not} (a const, or an enum) excludes {@code value}. */
+    static boolean excluded(JsonNode schema, String value) {
+        JsonNode not = schema.path("not");
+        if (not.has("const")) {
+            return not.get("const").asString().equals(value);
+        }
+        for (JsonNode each : not.path("enum")) {
+            if (each.asString().equals(value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private ArrayNode array(JsonNode schema, int depth) {
         ArrayNode array = NODES.arrayNode();
         int size = Math.min(ARRAY_ITEMS_MAX, Math.max(1, schema.path("minItems").asInt(1)));
@@ -111,8 +173,10 @@ final class SchemaSamples {
 
     private ObjectNode object(JsonNode schema, int depth) {
         ObjectNode object = NODES.objectNode();
+        // A known value is text: it stands for a string property only (an "ispb" known for a path is no integer field).
         schema.path("properties").properties().forEach(property -> object.set(property.getKey(),
-                knownProperties.containsKey(property.getKey()) ? NODES.stringNode(knownProperties.get(property.getKey()))
+                knownProperties.containsKey(property.getKey()) && "string".equals(typeOf(property.getValue()))
+                        ? NODES.stringNode(knownProperties.get(property.getKey()))
                         : valid(property.getValue(), depth + 1)));
         return object;
     }

@@ -55,6 +55,15 @@ final class Targets {
         });
     }
 
+    /** The schema of the field at {@code path} (as {@link #fieldPaths} names it); a missing node when there is none. */
+    static JsonNode schemaAt(JsonNode schema, List<Object> path) {
+        JsonNode node = schema;
+        for (Object step : path) {
+            node = step instanceof Integer ? node.path("items") : node.path("properties").path((String) step);
+        }
+        return node;
+    }
+
     static String describe(List<Object> path) {
         StringBuilder text = new StringBuilder();
         for (Object step : path) {

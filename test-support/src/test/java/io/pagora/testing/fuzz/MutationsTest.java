@@ -69,6 +69,40 @@ class MutationsTest {
         }
     }
 
+    @Test
+    void idsOfAllZerosAndAllFsGoToEveryPathParameterAndBodyField() {
+        Operation returns = new Operation("POST", "/payments/{paymentId}/returns",
+                List.of(new Parameter("paymentId", "path", true, NODES.objectNode().put("type", "string"))),
+                NODES.objectNode().put("type", "object").set("properties", NODES.objectNode()
+                        .set("returnId", NODES.objectNode().put("type", "string"))), Set.of(202, 400, 404));
+        FuzzRequest valid = new FuzzRequest(returns.key(), "", "POST", "/payments/" + "1".repeat(30) + "00/returns",
+                List.of(Map.entry("Accept", "*/*")), "{\"returnId\":\"x\"}".getBytes(), returns.statuses());
+
+        List<FuzzRequest> sent = Mutations.edgeIds(returns, Map.of("paymentId", "1".repeat(30) + "00")).stream()
+                .map(mutation -> mutation.applyTo(valid)).toList();
+
+        for (String id : List.of("0".repeat(32), "f".repeat(32), "f".repeat(30) + "00")) {
+            assertThat(sent).as("path " + id).anyMatch(request -> request.target().equals("/payments/" + id + "/returns"));
+            assertThat(sent).as("body " + id).anyMatch(request -> new String(request.body()).contains("\"" + id + "\""));
+        }
+    }
+
+    @Test
+    void theBoundaryValuesASchemaAdmitsMayNotBeAnswered400() {
+        Operation get = new Operation("GET", "/payments/{paymentId}", List.of(new Parameter("paymentId", "path", true,
+                NODES.objectNode().put("type", "string").put("pattern", "^[0-9a-f]{30}00$"))), null, Set.of(200, 400, 404));
+        FuzzRequest valid = new FuzzRequest(get.key(), "", "GET", "/payments/" + "1".repeat(30) + "00",
+                List.of(Map.entry("Accept", "*/*")), null, get.statuses());
+
+        List<FuzzRequest> sent = Mutations.admitted(get, Map.of("paymentId", "1".repeat(30) + "00"), Set.of()).stream()
+                .map(mutation -> mutation.applyTo(valid)).toList();
+
+        assertThat(sent).extracting(FuzzRequest::target).containsExactly("/payments/" + "0".repeat(32),
+                "/payments/" + "f".repeat(30) + "00");
+        assertThat(sent).allSatisfy(request -> assertThat(request.allowedStatuses()).containsExactlyInAnyOrder(200, 404));
+        assertThat(Mutations.admitted(get, Map.of(), Set.of("paymentId"))).as("a known value is the test's").isEmpty();
+    }
+
     private static List<FuzzRequest> headerMutations(Operation operation) {
         FuzzRequest valid = new FuzzRequest(operation.key(), "", operation.method(), operation.path(),
                 operation == POST ? List.of(Map.entry("Accept", "*/*"), Map.entry("Idempotency-Key", "k1"),
