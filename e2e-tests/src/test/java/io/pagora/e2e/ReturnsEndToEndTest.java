@@ -271,7 +271,7 @@ class ReturnsEndToEndTest {
     private void badReturnsAreRefusedAndMoveNothing() {
         PaymentId original = settled(4_000);
         Map<Id128, Long> before = balances();
-        expectProblem(askReturn(BANK_C, original, 100, "MD06", key()), 403, "not-the-payees-bank");
+        expectProblem(askReturn(BANK_C, original, 100, "MD06", key()), 404, "unknown-payment"); // as an unknown id
         expectProblem(askReturn(BANK_A, original, 100, "MD06", key()), 403, "not-the-payees-bank");
         expectProblem(askReturn(BANK_B, new PaymentId(new Id128(original.value().hi(), original.value().lo() + 0x100)),
                 100, "MD06", key()), 404, "unknown-payment");
