@@ -360,7 +360,12 @@ public final class OpenApiFuzz {
         headers.add(Map.entry("Accept", "*/*"));
         for (Parameter parameter : operation.parameters()) {
             if (parameter.in().equals("query")) {
-                String value = samples.valid(parameter.schema()).asString();
+                if (!parameter.required() && !config.knownValues().containsKey(parameter.name())
+                        && config.notBoundable().contains(parameter.name())) {
+                    continue; // a generated value of it is refused (an opaque cursor): the request would be a 400
+                }
+                String value = config.knownValues().getOrDefault(parameter.name(),
+                        samples.valid(parameter.schema()).asString());
                 target.append(target.indexOf("?") < 0 ? "?" : "&").append(parameter.name()).append('=')
                         .append(Mutations.encode(value));
             } else if (parameter.in().equals("header")) {
