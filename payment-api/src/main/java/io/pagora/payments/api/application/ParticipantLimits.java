@@ -7,6 +7,7 @@ import io.pagora.settlement.domain.access.Caller;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 /**
  * Per-participant limits on payment requests, so one bank's flood is answered 429 at once and the other banks keep
@@ -17,7 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>a token bucket</b> ({@link ParticipantTokenBuckets}): each payment takes one token ({@link #take}: a batch
  *       takes one per item, as a switch counts messages).
  * </ul>
- * A refusal is decided with no wait and no queue, before anything is read, claimed or published.
+ * A refusal is decided with no wait and no queue, before anything is read, claimed or published. Both hold for the
+ * whole switch: the bucket when it is leased from the store every instance shares ({@link LeasedTokenBuckets}), the
+ * requests in flight because each of {@code n} live instances allows {@code max(1, inFlightMax / n)} of them.
  *
  * <p>Cheap on the hot path (measured at 12,000 payments/s): one map lookup and one atomic increment for the slot,
  * one lookup and one compare-and-set for the bucket; nothing allocated unless refused. Memory is bounded by the
@@ -26,7 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ParticipantLimits {
 
     private final int inFlightMax;
-    private final ParticipantTokenBuckets buckets;
+    private final ParticipantBuckets buckets;
+    private final IntSupplier instances;
     /** Keys: a subset of the participants {@link #buckets} tracks, so bounded as they are. */
     private final ConcurrentHashMap<Caller, AtomicInteger> inFlight;
 
@@ -34,10 +38,20 @@ public final class ParticipantLimits {
      * @param inFlightMax payment requests of one participant worked on at once
      * @param buckets one token per payment: its burst at least the largest batch
      */
-    public ParticipantLimits(int inFlightMax, ParticipantTokenBuckets buckets) {
+    public ParticipantLimits(int inFlightMax, ParticipantBuckets buckets) {
+        this(inFlightMax, buckets, () -> 1);
+    }
+
+    /**
+     * @param inFlightMax payment requests of one participant worked on at once, switch-wide
+     * @param buckets one token per payment: its burst at least the largest batch
+     * @param instances the live payment-api instances, each taking its share of {@code inFlightMax}
+     */
+    public ParticipantLimits(int inFlightMax, ParticipantBuckets buckets, IntSupplier instances) {
         Check.that(inFlightMax >= 1 && inFlightMax <= 100_000, "in-flight max in 1..100000: %d", inFlightMax);
         this.inFlightMax = inFlightMax;
         this.buckets = buckets;
+        this.instances = instances;
         this.inFlight = new ConcurrentHashMap<>(Math.min(buckets.participantsMax(), 1024));
     }
 
@@ -55,11 +69,13 @@ public final class ParticipantLimits {
                     + buckets.participantsMax() + " participants (pagora.payments.participant-limits.participants-max)"
                     + " and all are taken; nothing was done with this request: retry it after Retry-After"));
         }
-        if (slots.incrementAndGet() > inFlightMax) {
+        // Rounded down, at least one: the instances together never exceed inFlightMax (unless there are more of them).
+        int share = Math.max(1, inFlightMax / Math.max(1, instances.getAsInt()));
+        if (slots.incrementAndGet() > share) {
             slots.decrementAndGet();
-            return Optional.of(Refusal.retryAfter(RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED, 1, inFlightMax
-                    + " payment requests of this participant are being worked on already (pagora.payments."
-                    + "participant-limits.in-flight-max); nothing was done with this one: retry it after Retry-After"));
+            return Optional.of(Refusal.retryAfter(RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED, 1, share
+                    + " payment requests of this participant are being worked on already here (its share of "
+                    + inFlightMax + " switch-wide: pagora.payments.participant-limits.in-flight-max); nothing was done with this one: retry it after Retry-After"));
         }
         return Optional.empty();
     }

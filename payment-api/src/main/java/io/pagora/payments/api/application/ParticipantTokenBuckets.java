@@ -9,8 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket per participant: {@code burst} tokens, refilled at {@code refillPerSecond}; the one bucket behind
- * every per-participant rate ({@link ParticipantLimits}' payments, {@link UnknownAccountLimit}'s answers).
+ * A token bucket per participant in this instance's memory: {@code burst} tokens, refilled at
+ * {@code refillPerSecond}; behind {@link ParticipantLimits}' payments and {@link UnknownAccountLimit}'s answers when
+ * the limits are not shared, and an instance's share of them while the shared store is out of reach
+ * ({@link LeasedTokenBuckets}).
  * <ul>
  *   <li>{@link #take}: tokens taken before the work, all or none;
  *   <li>{@link #takeIntoDebt}: a cost known only after the work (an answer already given); the participant pays the
@@ -24,7 +26,7 @@ import java.util.function.LongSupplier;
  * forgotten one would start again with a full bucket and shed its debt); a newcomer past the bound is not
  * {@link #track tracked}, and its limit refuses it. Participants hold certificates the operator issued: a known set.
  */
-public final class ParticipantTokenBuckets {
+public final class ParticipantTokenBuckets implements ParticipantBuckets {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     /** A full bucket refills within a day: keeps every sum far below overflow (see {@link #DEBT_MAX_NANOS}). */
@@ -75,6 +77,7 @@ public final class ParticipantTokenBuckets {
      * Tracks the participant from now on (a newcomer starts with a full bucket), or answers false when
      * {@code participantsMax} are tracked already. Every other method wants a tracked participant.
      */
+    @Override
     public boolean track(Caller participant) {
         if (fullAtNanos.get(participant) != null) {
             return true;
@@ -90,11 +93,13 @@ public final class ParticipantTokenBuckets {
     }
 
     /** Whether the participant is tracked already (a participant that is not has a full bucket). Changes nothing. */
+    @Override
     public boolean tracks(Caller participant) {
         return fullAtNanos.get(participant) != null;
     }
 
     /** Takes {@code tokens}, all or none: 0 if taken, else the whole seconds until they would be (at least 1). */
+    @Override
     public long take(Caller participant, int tokens) {
         Check.that(tokens >= 1 && tokens <= burst, "1..burst tokens at once");
         AtomicLong fullAt = bucket(participant);
@@ -114,6 +119,7 @@ public final class ParticipantTokenBuckets {
     }
 
     /** Whole seconds until the participant's bucket holds {@code tokens}: 0 if it does now. Takes nothing. */
+    @Override
     public long secondsUntil(Caller participant, int tokens) {
         Check.that(tokens >= 1 && tokens <= burst, "1..burst tokens at once");
         long now = nanoTime.getAsLong();
@@ -122,6 +128,7 @@ public final class ParticipantTokenBuckets {
     }
 
     /** Takes {@code tokens} whatever the bucket holds, into debt if need be: for a cost known after the work. */
+    @Override
     public void takeIntoDebt(Caller participant, int tokens) {
         Check.that(tokens >= 0 && tokens <= 1_000_000, "0..1000000 tokens taken at once");
         AtomicLong fullAt = bucket(participant);
@@ -138,15 +145,18 @@ public final class ParticipantTokenBuckets {
     }
 
     /** Participants tracked (a gauge). */
+    @Override
     public int participants() {
         return fullAtNanos.size();
     }
 
+    @Override
     public int participantsMax() {
         return participantsMax;
     }
 
     /** The rate, as a refusal states it: "3750 at once, 750 a second". */
+    @Override
     public String rate() {
         return burst + " at once, " + BigDecimal.valueOf(refillPerSecond).stripTrailingZeros().toPlainString()
                 + " a second";

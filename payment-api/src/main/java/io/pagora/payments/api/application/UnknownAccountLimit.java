@@ -18,9 +18,9 @@ import java.util.Optional;
  */
 public final class UnknownAccountLimit {
 
-    private final ParticipantTokenBuckets buckets;
+    private final ParticipantBuckets buckets;
 
-    public UnknownAccountLimit(ParticipantTokenBuckets buckets) {
+    public UnknownAccountLimit(ParticipantBuckets buckets) {
         this.buckets = buckets;
     }
 

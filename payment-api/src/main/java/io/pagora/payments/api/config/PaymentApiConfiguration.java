@@ -2,6 +2,7 @@ package io.pagora.payments.api.config;
 
 import io.pagora.service.config.ServiceDefaults;
 import io.pagora.service.config.TopicsProperties;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
@@ -28,6 +29,11 @@ import io.pagora.payments.api.application.PaymentIntake;
 import io.pagora.payments.api.application.ParticipantTokenBuckets;
 import io.pagora.payments.api.application.RandomAccountNumbers;
 import io.pagora.payments.api.application.UnknownAccountLimit;
+import io.pagora.payments.api.application.LeasedTokenBuckets;
+import io.pagora.payments.api.application.LimitLeaser;
+import io.pagora.payments.api.application.ParticipantBuckets;
+import io.pagora.payments.api.adapter.jdbc.JdbcSharedLimitStore;
+import java.util.UUID;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.service.ledger.LedgerConfiguration;
@@ -92,18 +98,49 @@ public class PaymentApiConfiguration {
 
     /** One allowance per participant, shared by both intakes: a bank cannot double it by mixing endpoints. */
     @Bean
-    UnknownAccountLimit unknownAccountLimit(UnknownAccountLimitProperties limit, MeterRegistry meters) {
-        return new UnknownAccountLimit(participantBuckets(limit.burst(), limit.refillPerSecond(), limit.participantsMax(),
-                "pagora.payments.unknown.account.limit.participants",
+    UnknownAccountLimit unknownAccountLimit(UnknownAccountLimitProperties limit, SharedLimitProperties shared,
+            LimitLeaser leaser, MeterRegistry meters) {
+        return new UnknownAccountLimit(participantBuckets("unknown-accounts", limit.burst(), limit.refillPerSecond(),
+                limit.participantsMax(), shared, leaser, "pagora.payments.unknown.account.limit.participants",
                 "participants whose unknown-account answers are being counted", meters));
     }
 
-    /** A token bucket per participant on the monotonic clock, its participants tracked as a gauge. */
-    private static ParticipantTokenBuckets participantBuckets(long burst, double refillPerSecond, int participantsMax,
-            String gauge, String description, MeterRegistry meters) {
-        ParticipantTokenBuckets buckets = new ParticipantTokenBuckets(burst, refillPerSecond, participantsMax,
-                System::nanoTime);
-        Gauge.builder(gauge, buckets, ParticipantTokenBuckets::participants).description(description).register(meters);
+    /**
+     * The limits' link to the buckets every instance shares, under a name of its own (a random one: a restarted
+     * instance is a new one, the old one no longer counted once its heartbeat is older than live-for).
+     */
+    @Bean(destroyMethod = "close")
+    LimitLeaser limitLeaser(JdbcTemplate service, SharedLimitProperties shared, MeterRegistry meters) {
+        // The service's template comes after the migrations; the leaser's own has a shorter timeout.
+        JdbcTemplate jdbc = new JdbcTemplate(service.getDataSource());
+        jdbc.setQueryTimeout(Math.toIntExact(shared.queryTimeout().toSeconds()));
+        LimitLeaser leaser = new LimitLeaser(new JdbcSharedLimitStore(jdbc), UUID.randomUUID(),
+                shared.leaseInterval().toMillis(), shared.hold().toMillis(), shared.heartbeat().toMillis(),
+                shared.liveFor().toMillis(), shared.failAfter().toMillis(), shared.leaseWait().toMillis(), System::nanoTime);
+        Gauge.builder("pagora.payments.limits.instances", leaser, LimitLeaser::instances)
+                .description("live payment-api instances sharing each participant's limits").register(meters);
+        Gauge.builder("pagora.payments.limits.fallback", leaser, l -> shared.enabled() && l.stale() ? 1 : 0)
+                .description("1 while the shared limits' database is out of reach: each instance admits on its share")
+                .register(meters);
+        FunctionCounter.builder("pagora.payments.limits.leases", leaser,
+                LimitLeaser::exchanges).description("round trips leasing participants' tokens").register(meters);
+        FunctionCounter.builder("pagora.payments.limits.lease.failures", leaser,
+                LimitLeaser::failures).description("lease and heartbeat round trips the database did not answer")
+                .register(meters);
+        if (shared.enabled()) {
+            leaser.start();
+        }
+        return leaser;
+    }
+
+    /** A token bucket per participant (switch-wide unless disabled), its participants tracked as a gauge. */
+    private static ParticipantBuckets participantBuckets(String name, long burst, double refillPerSecond,
+            int participantsMax, SharedLimitProperties shared, LimitLeaser leaser, String gauge, String description,
+            MeterRegistry meters) {
+        ParticipantBuckets buckets = shared.enabled()
+                ? new LeasedTokenBuckets(name, burst, refillPerSecond, participantsMax, leaser, System::nanoTime)
+                : new ParticipantTokenBuckets(burst, refillPerSecond, participantsMax, System::nanoTime);
+        Gauge.builder(gauge, buckets, ParticipantBuckets::participants).description(description).register(meters);
         return buckets;
     }
 
@@ -216,11 +253,13 @@ public class PaymentApiConfiguration {
 
     /** Per-participant limits of both payment endpoints. */
     @Bean
-    ParticipantLimits participantLimits(PaymentApiProperties properties, MeterRegistry meters) {
+    ParticipantLimits participantLimits(PaymentApiProperties properties, SharedLimitProperties shared,
+            LimitLeaser leaser, MeterRegistry meters) {
         PaymentApiProperties.ParticipantLimitSettings settings = properties.participantLimits();
-        return new ParticipantLimits(settings.inFlightMax(), participantBuckets(settings.burst(),
-                settings.refillPerSecond(), settings.participantsMax(), "pagora.payments.participants.tracked",
-                "participants whose payment limits are tracked", meters));
+        return new ParticipantLimits(settings.inFlightMax(), participantBuckets("payments", settings.burst(),
+                settings.refillPerSecond(), settings.participantsMax(), shared, leaser,
+                "pagora.payments.participants.tracked", "participants whose payment limits are tracked", meters),
+                shared.enabled() ? leaser::instances : () -> 1);
     }
 
     @Bean

@@ -1,0 +1,149 @@
+package io.pagora.payments.api;
+
+import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pagora.payments.api.testsupport.Participants;
+import io.pagora.payments.api.testsupport.SecondInstance;
+import io.pagora.payments.api.testsupport.SecondInstanceTest;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * A participant's limits hold for the whole switch, however many payment-api instances serve it: here two, on one
+ * PostgreSQL. A bank whose payments are split over both gets its burst once (plus the refill while the test runs), not
+ * once per instance; its unknown-account answers are counted once; and a restarted instance forgives no debt.
+ * Each test has its own bank: the limits are the bank's, whichever test spends them.
+ */
+@TestPropertySource(properties = {
+        "pagora.payments.participant-limits.burst=" + SharedParticipantLimitsTest.BURST,
+        "pagora.payments.participant-limits.refill-per-second=" + SharedParticipantLimitsTest.REFILL_PER_SECOND,
+        "pagora.payments.batch-items-max=" + SharedParticipantLimitsTest.BURST,
+        "pagora.payments.unknown-account-limit.burst=" + SharedParticipantLimitsTest.UNKNOWN_BURST,
+        "pagora.payments.unknown-account-limit.refill-per-second=0.001"})
+class SharedParticipantLimitsTest extends SecondInstanceTest {
+
+    static final int BURST = 10;
+    static final String REFILL_PER_SECOND = "1";
+    static final int UNKNOWN_BURST = 3;
+    static final int OTHER_BANK = 72;
+    /** Its own bank, so the payments bucket the other test empties does not answer its probes. */
+    static final int PROBING_BANK = 73;
+    static final int RESTART_BANK = 74;
+
+    ConfigurableApplicationContext second;
+    Http secondHttp;
+    String prober;
+    String restartProber;
+
+    @Override
+    protected int bankIspb() {
+        return 71;
+    }
+
+    @BeforeAll
+    void startSecondInstance() {
+        second = startInstance();
+        secondHttp = SecondInstance.http(second, bankIdentity());
+        Participants participants = new Participants(port);
+        participants.registerBank(OTHER_BANK, "Banco " + OTHER_BANK);
+        participants.registerBank(PROBING_BANK, "Banco " + PROBING_BANK);
+        prober = participants.openAccount(PROBING_BANK);
+        participants.registerBank(RESTART_BANK, "Banco " + RESTART_BANK);
+        restartProber = participants.openAccount(RESTART_BANK);
+    }
+
+    @AfterAll
+    void stopSecondInstance() {
+        if (second != null) {
+            second.close();
+        }
+    }
+
+    /** Another payment-api on the test's database and broker, with the test's limits. */
+    private ConfigurableApplicationContext startInstance() {
+        return SecondInstance.start(database, context -> {},
+                "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
+                "--pagora.payments.participant-limits.burst=" + BURST,
+                "--pagora.payments.participant-limits.refill-per-second=" + REFILL_PER_SECOND,
+                "--pagora.payments.batch-items-max=" + BURST,
+                "--pagora.payments.unknown-account-limit.burst=" + UNKNOWN_BURST,
+                "--pagora.payments.unknown-account-limit.refill-per-second=0.001");
+    }
+
+    @Test
+    void aBurstSplitOverTwoInstancesIsAcceptedOnceSwitchWide() {
+        int sent = 3 * BURST;
+        List<Integer> statuses = new ArrayList<>(sent);
+        long started = System.nanoTime();
+        for (int i = 0; i < sent; i++) {
+            Http instance = i % 2 == 0 ? healthy : secondHttp;
+            statuses.add(instance.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key",
+                    "burst-" + UUID.randomUUID()).status());
+        }
+        double elapsedSeconds = (System.nanoTime() - started) / 1e9;
+
+        long accepted = statuses.stream().filter(status -> status == 202).count();
+        long refilled = (long) Math.floor(Double.parseDouble(REFILL_PER_SECOND) * elapsedSeconds) + 1;
+        assertThat(statuses).as("accepted or refused over the rate, nothing else").containsOnly(202, 429);
+        assertThat(accepted).as("the burst (%d) once, plus at most the refill of %.1f s: %s", BURST, elapsedSeconds,
+                statuses).isLessThanOrEqualTo(BURST + refilled);
+        assertThat(accepted).as("the burst is there to be spent: %s", statuses).isGreaterThanOrEqualTo(BURST / 2);
+    }
+
+    @Test
+    void unknownAccountAnswersAreCountedOnceSwitchWideAndARestartForgivesNoDebt() {
+        Http first = new Participants(port).bank(PROBING_BANK);
+        Http other = SecondInstance.http(second, TestCertificates.shared().bank(PROBING_BANK));
+        List<Http.Response> answers = new ArrayList<>();
+        for (int probe = 1; probe <= 3 * UNKNOWN_BURST; probe++) {
+            answers.add(probe(probe % 2 == 0 ? first : other, probe));
+        }
+        List<String> types = answers.stream().map(answer -> answer.status() + " " + answer.json().path("type")
+                .asString().replaceAll(".*/", "")).toList();
+        assertThat(types).as("told, then refused").containsOnly("422 unknown-account", "429 unknown-account-limit");
+        assertThat(types.stream().filter(type -> type.startsWith("422")).count())
+                .as("the allowance (%d) once, switch-wide: %s", UNKNOWN_BURST, types).isEqualTo(UNKNOWN_BURST);
+
+    }
+
+    /** A bank spends its allowance on one instance: the other refuses it too, and so does the first, restarted. */
+    @Test
+    void aRestartedInstanceForgivesNoDebt() {
+        Http before = SecondInstance.http(second, TestCertificates.shared().bank(RESTART_BANK));
+        for (int probe = 1; probe <= UNKNOWN_BURST; probe++) {
+            assertProblem(probe(before, restartProber, probe), 422, "unknown-account");
+        }
+        assertProblem(probe(before, restartProber, 10), 429, "unknown-account-limit");
+        assertProblem(probe(new Participants(port).bank(RESTART_BANK), restartProber, 11), 429, "unknown-account-limit");
+
+        second.close();
+        second = startInstance();
+        secondHttp = SecondInstance.http(second, bankIdentity());
+        Http restarted = SecondInstance.http(second, TestCertificates.shared().bank(RESTART_BANK));
+        assertProblem(probe(restarted, restartProber, 12), 429, "unknown-account-limit");
+    }
+
+    private Http.Response probe(Http instance, long number) {
+        return probe(instance, prober, number);
+    }
+
+    private static Http.Response probe(Http instance, String from, long number) {
+        return instance.post("/payments", Http.payment(from, unknownAt(number), 1_00), "Idempotency-Key",
+                "probe-" + UUID.randomUUID());
+    }
+
+    private static String unknownAt(long number) {
+        return ChartOfAccounts.customer(new BankId(OTHER_BANK), 8_000_000 + number).toString();
+    }
+}
