@@ -86,6 +86,8 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         /** What the shared bucket held after the last grant, and when: for a refusal's Retry-After. */
         volatile double sharedLeft;
         volatile long sharedSeenNanos;
+        /** The largest take refused here: the holding's target is at least that, so a large batch is not refused forever. */
+        volatile long needed;
         /** The leaser's alone: when to ask again a bucket that had nothing left, and what is in flight. */
         long askAtNanos;
         long debtSent;
@@ -135,6 +137,10 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         for (int attempt = 0; attempt < CONTENDED_ATTEMPTS_MAX; attempt++) {
             long have = held.get();
             if (have < tokens) {
+                if (tokens > holding.needed) {
+                    // A batch above the share's target: the next rounds lease that much for it.
+                    holding.needed = tokens;
+                }
                 return seconds(holding, tokens - have);
             }
             if (held.compareAndSet(have, have - tokens)) {
@@ -209,9 +215,11 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
             long debt = held < 0 ? -held : 0;
             long returned = 0;
             long want = 0;
+            long needed = holding.needed;
             if (active) {
-                if (held < lowWater && (now - holding.askAtNanos >= 0 || !holding.leased)) {
-                    want = target - Math.max(0, held);
+                long holdingTarget = Math.max(target, needed);
+                if ((held < lowWater || held < needed) && (now - holding.askAtNanos >= 0 || !holding.leased)) {
+                    want = holdingTarget - Math.max(0, held);
                 }
             } else if (holding.leased) {
                 // Idle: what it holds goes back, and its next payment waits for a lease (a few milliseconds).

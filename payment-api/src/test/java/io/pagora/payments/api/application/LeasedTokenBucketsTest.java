@@ -172,6 +172,19 @@ class LeasedTokenBucketsTest {
     }
 
     @Test
+    void aBatchLargerThanAnInstancesShareIsLeasedForOnItsRetry() {
+        List<Instance> four = started(4, 12, 0.001);
+        Instance a = four.get(0);
+        assertThat(a.takeOne()).isZero();
+        assertThat(a.buckets.held(BANK)).as("a quarter of 12, one spent").isEqualTo(2);
+
+        assertThat(a.buckets.take(BANK, 9)).as("the store holds them: retry in a second").isEqualTo(1);
+        a.leaser.tick();
+        assertThat(a.buckets.take(BANK, 9)).as("the round leased what the batch needs").isZero();
+        assertThat(takeUntilRefused(four)).as("12 - 1 - 9 left, switch-wide").isEqualTo(2);
+    }
+
+    @Test
     void eachOfTheLiveInstancesAllowsItsShareOfTheRequestsInFlight() {
         List<Instance> two = started(2, 10, 1);
         Instance a = two.get(0);
