@@ -161,7 +161,7 @@ public final class ParticipantStreams {
         }
         MessageLog.Slice slice = log.read(bank, lease.from, lease.to, Integer.MAX_VALUE, 0);
         // Read again only in part (a slow fetch): the next pull acknowledges what this one hands out, no more.
-        stream.lease = streams.handOut(lease, slice.next());
+        stream.lease = streams.handOut(lease, slice.next(), streams.logStartIfNothingRead(lease, slice));
         return new Pull(slice.records(), slice.count(), next.toString(), slice.oldestMillis());
     }
 
@@ -305,8 +305,9 @@ public final class ParticipantStreams {
             MessageLog.Slice slice;
             if (lease != null) {
                 slice = log.read(bank, lease.from, lease.to, Integer.MAX_VALUE, 0);
+                long logStart = logStartIfNothingRead(lease, slice);
                 redeliver.poll();
-                lease = handOut(lease, slice.next());
+                lease = handOut(lease, slice.next(), logStart);
                 if (lease == null) {
                     return MessageLog.Slice.empty(slice.next());
                 }
@@ -328,28 +329,45 @@ public final class ParticipantStreams {
         }
 
         /**
-         * The part of {@code lease} read up to {@code readTo}, which the caller hands out (null when nothing was
-         * read); the unread rest goes first in line for redelivery. A range the log no longer holds (aged out) is
-         * gone: it is dropped, as a restart would skip it.
+         * Where the log starts, asked only when a re-read returned nothing of {@code lease} (it may have aged out), and
+         * before any state changes: if the log cannot say, the lease stays where it was.
          */
-        Lease handOut(Lease lease, long readTo) {
+        long logStartIfNothingRead(Lease lease, MessageLog.Slice slice) {
+            return slice.next() <= lease.from ? log.start(bank) : Long.MIN_VALUE;
+        }
+
+        /**
+         * The part of {@code lease} read up to {@code readTo}, which the caller hands out (null when nothing was
+         * read); the unread rest goes first in line for redelivery. What the log no longer holds ({@code logStart}
+         * past it: aged out) is gone, as a restart would skip it; the rest of the range is kept.
+         */
+        Lease handOut(Lease lease, long readTo, long logStart) {
             if (readTo >= lease.to) {
                 return lease;
+            }
+            boolean nothingRead = readTo <= lease.from;
+            long restFrom = Math.max(readTo, lease.from);
+            if (nothingRead) {
+                if (logStart >= lease.to) {
+                    restFrom = lease.to;
+                } else {
+                    restFrom = Math.max(restFrom, logStart);
+                }
             }
             Stream holder = lease.holder;
             if (holder != null) {
                 holder.lease = null;
             }
             outstanding.remove(lease.from);
-            long restFrom = Math.max(readTo, lease.from);
-            if (restFrom == lease.from && log.start(bank) > lease.from) {
+            if (restFrom == lease.to) {
+                // The whole range aged out of the log: gone, as a restart would skip it.
                 saveAcknowledged();
                 return null;
             }
             Lease rest = new Lease(restFrom, lease.to);
             outstanding.put(rest.from, rest);
             redeliver.addFirst(rest);
-            if (restFrom == lease.from) {
+            if (nothingRead) {
                 return null;
             }
             Lease read = new Lease(lease.from, restFrom);

@@ -197,6 +197,69 @@ class ParticipantStreamsTest {
         assertThat(positions.saved.get(BANK)).isEqualTo(2L);
     }
 
+    @Test
+    void aRedeliveryReadThatFindsNothingKeepsWhatTheLogStillHoldsOfTheRange() {
+        AgingLog aging = new AgingLog();
+        aging.append(BANK, 4);
+        ParticipantStreams streams = new ParticipantStreams(aging, positions,
+                new ParticipantStreams.Limits(2, 4, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams.Pull abandoned = streams.start(BANK);
+        assertThat(offsets(abandoned)).containsExactly("[0]", "[1]", "[2]", "[3]");
+
+        clock.now = clock.now.plusSeconds(31);
+        aging.start = 2;
+        aging.emptyRangeReads = 1;
+        ParticipantStreams.Pull empty = streams.start(BANK);
+        assertThat(offsets(empty)).as("the re-read found nothing: nothing handed out").isEmpty();
+        ParticipantStreams.Pull later = streams.pull(BANK, token(empty));
+        assertThat(offsets(later)).as("offsets 0 and 1 aged out; 2 and 3 are still in the log and come again")
+                .containsExactly("[2]", "[3]");
+        assertThat(positions.saved.getOrDefault(BANK, 0L)).as("never past what was not handed out").isLessThanOrEqualTo(2L);
+        streams.pull(BANK, token(later));
+        assertThat(positions.saved.get(BANK)).isEqualTo(4L);
+    }
+
+    @Test
+    void aRedeliveryWhoseLogStartCannotBeReadStaysFirstInLine() {
+        AgingLog aging = new AgingLog();
+        aging.append(BANK, 2);
+        ParticipantStreams streams = new ParticipantStreams(aging, positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams.Pull slow = streams.start(BANK);
+        clock.now = clock.now.plusSeconds(31);
+        aging.emptyRangeReads = 1;
+        aging.startFailures = 1;
+        assertThatThrownBy(() -> streams.start(BANK)).isInstanceOf(IllegalStateException.class);
+        ParticipantStreams.Pull later = streams.pull(BANK, token(slow));
+        assertThat(offsets(later)).as("the lapsed range, on the next pull").containsExactly("[0]", "[1]");
+        assertThat(positions.saved.getOrDefault(BANK, 0L)).isZero();
+    }
+
+    /** A log whose start moves (messages age out), whose range reads can find nothing, and whose start can fail. */
+    static final class AgingLog extends Log {
+        long start;
+        int emptyRangeReads;
+        int startFailures;
+
+        @Override
+        public long start(BankId bank) {
+            if (startFailures > 0) {
+                startFailures--;
+                throw new IllegalStateException("the broker did not answer the offsets request");
+            }
+            return start;
+        }
+
+        @Override
+        public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
+            if (until != Long.MAX_VALUE && emptyRangeReads > 0) {
+                emptyRangeReads--;
+                return Slice.empty(from);
+            }
+            return super.read(bank, Math.max(from, start), until, messagesMax, waitMillis);
+        }
+    }
+
     /** A log whose reads of a bounded range stop after the first record (a read timeout on a slow fetch). */
     static final class PartialLog extends Log {
 
