@@ -204,6 +204,8 @@ public final class Clearing {
         List<ClearingRequest> toInstruct = new ArrayList<>(reserved.size());
         List<Instructions.Instruction> instructed = new ArrayList<>(reserved.size());
         List<ClearingRequest> lapsed = new ArrayList<>();
+        // Lapsed before any instruction was issued: the payee's bank never heard of them.
+        Set<String> neverInstructed = new HashSet<>();
         List<ClearingRequest> earlier = new ArrayList<>();
         for (ClearingRequest request : reserved) {
             if (pass.reservedEarlier().contains(request)) {
@@ -213,6 +215,7 @@ public final class Clearing {
                 instructed.add(new Instructions.Instruction(request.event(), freshAnswerBy));
             } else {
                 lapsed.add(request);
+                neverInstructed.add(request.event().paymentId());
             }
         }
         if (!earlier.isEmpty()) {
@@ -248,7 +251,8 @@ public final class Clearing {
             unanswered.parkInstructed(toInstruct.stream().map(request -> request.payment().id()).toList(),
                     latest.plus(expiryMargin));
         }
-        outcomes.publish(pass.results());
+        // An earlier attempt may have instructed a redelivered chain before it lapsed: its payee's bank is told.
+        outcomes.publish(pass.results(), neverInstructed);
         return pass.report(toInstruct.size());
     }
 

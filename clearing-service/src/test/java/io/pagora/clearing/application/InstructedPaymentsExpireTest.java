@@ -61,7 +61,7 @@ class InstructedPaymentsExpireTest {
             }
         };
         clearing = Clearing.byParticipants(new Settlement(world.ledger(), 60),
-                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())), published::addAll, parked, Clock.systemUTC(),
+                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())), (outcomes, payerOnly) -> published.addAll(outcomes), parked, Clock.systemUTC(),
                 Duration.ZERO);
     }
 

@@ -3,10 +3,13 @@ package io.pagora.clearing.application;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pagora.clearing.adapter.kafka.ParticipantMessages;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
+import io.pagora.events.participant.MessageRecords;
+import io.pagora.events.participant.PaymentConcluded;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.settlement.application.Settlement;
@@ -36,13 +39,17 @@ class InstructionDeadlinesTest {
     private static final Duration EXPIRY_MARGIN = Duration.ofSeconds(2);
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-28T10:00:00Z"));
-    private final ReferenceLedger ledger = new ReferenceLedger(() -> epochNanos(clock.instant()));
+    /** The ledger's next call takes this long (a slow reserve call), then calls take no time again. */
+    private Duration nextLedgerCallTakes = Duration.ZERO;
+    private final ReferenceLedger ledger = new ReferenceLedger(() -> epochNanos(ledgerTime()));
     private final PixWorld world = new PixWorld(ledger);
     /** The bank's stream, in order: instructions and outcomes. */
     private final List<Message> stream = new ArrayList<>();
     private final List<PaymentOutcome> published = new ArrayList<>();
     private final List<PaymentId> parked = new ArrayList<>();
     private final List<Instant> parkedDeadlines = new ArrayList<>();
+    /** What each bank is told of outcomes: the participant messages the Kafka publisher would write. */
+    private final List<Told> told = new ArrayList<>();
     /** Issuing fails while this is set (Kafka unreachable, or the process dies before the instruction is stored). */
     private boolean issuingFails;
     private Clearing clearing;
@@ -52,6 +59,8 @@ class InstructionDeadlinesTest {
     private record Instructed(String paymentId, Instant answerBy) implements Message {}
 
     private record Concluded(String paymentId, String status) implements Message {}
+
+    private record Told(String bank, PaymentConcluded.Role role, String paymentId) {}
 
     @BeforeEach
     void clearing() {
@@ -75,9 +84,14 @@ class InstructionDeadlinesTest {
             issued.forEach(instruction -> stream.add(
                     new Instructed(instruction.payment().paymentId(), instruction.answerBy())));
         };
-        OutcomePublisher outcomes = results -> {
+        OutcomePublisher outcomes = (results, payerOnly) -> {
             published.addAll(results);
             results.forEach(outcome -> stream.add(new Concluded(outcome.paymentId(), outcome.status())));
+            ParticipantMessages.outcomes(results, payerOnly).forEach(record -> MessageRecords.decode(record.value()).forEach(
+                    message -> {
+                        PaymentConcluded concluded = (PaymentConcluded) message;
+                        told.add(new Told(record.key(), concluded.role(), concluded.paymentId()));
+                    }));
         };
         clearing = Clearing.byParticipants(new Settlement(ledger, PENDING_TIMEOUT_SECONDS), instructions, outcomes,
                 unanswered, clock, EXPIRY_MARGIN);
@@ -153,6 +167,45 @@ class InstructionDeadlinesTest {
                 .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
         assertThat(Books.check(world, List.of(payment), published))
                 .containsExactly(Map.entry(payment.paymentId(), "EXPIRED"));
+    }
+
+    @Test
+    void aFreshChainThatLapsesWhileBeingReservedIsToldToThePayerBankOnly() {
+        PaymentRequested payment = payment();
+        // The reserve call outlasts the pending timeout: the chain is never instructed, so the payee's bank, which
+        // never heard of the payment, must not be told it expired.
+        nextLedgerCallTakes = Duration.ofSeconds(PENDING_TIMEOUT_SECONDS + 1);
+        Clearing.Report report = clearing.clear(List.of(request(payment)));
+
+        assertThat(stream).as("never instructed; expired")
+                .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
+        assertThat(report.expired()).isEqualTo(1);
+        assertThat(told).as("the payer's bank only")
+                .containsExactly(new Told(PixWorld.BANK_A.toString(), PaymentConcluded.Role.PAYER, payment.paymentId()));
+        assertThat(Books.check(world, List.of(payment), published))
+                .containsExactly(Map.entry(payment.paymentId(), "EXPIRED"));
+    }
+
+    @Test
+    void aRedeliveredChainThatLapsedIsToldToBothBanksForItsFirstAttemptMayHaveInstructedIt() {
+        PaymentRequested payment = payment();
+        issuingFails = true;
+        assertThatThrownBy(() -> clearing.clear(List.of(request(payment)))).isInstanceOf(IllegalStateException.class);
+
+        clock.advance(Duration.ofSeconds(PENDING_TIMEOUT_SECONDS + 1));
+        issuingFails = false;
+        clearing.clear(List.of(request(payment))); // the redelivered poll
+
+        assertThat(told).containsExactly(
+                new Told(PixWorld.BANK_A.toString(), PaymentConcluded.Role.PAYER, payment.paymentId()),
+                new Told(PixWorld.BANK_B.toString(), PaymentConcluded.Role.PAYEE, payment.paymentId()));
+    }
+
+    /** The ledger's clock: the test's, moved on first by however long this call is to take. */
+    private Instant ledgerTime() {
+        clock.advance(nextLedgerCallTakes);
+        nextLedgerCallTakes = Duration.ZERO;
+        return clock.instant();
     }
 
     /** When the payment's first pending leg lapses, read from the ledger: its timestamp plus its timeout. */

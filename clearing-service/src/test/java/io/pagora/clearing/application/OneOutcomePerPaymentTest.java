@@ -139,7 +139,7 @@ class OneOutcomePerPaymentTest {
     }
 
     private Clearing clearing(int pendingTimeoutSeconds) {
-        return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, published::addAll,
+        return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, (outcomes, payerOnly) -> published.addAll(outcomes),
                 new UnansweredPayments() {
                     @Override
                     public void park(List<PaymentRequested> payments, Instant deadline) {

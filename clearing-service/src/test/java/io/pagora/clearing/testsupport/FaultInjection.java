@@ -15,6 +15,7 @@ import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.Payment;
 import java.util.List;
+import java.util.Set;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
@@ -79,9 +80,9 @@ public final class FaultInjection implements BeanPostProcessor {
 
     record HookedPublisher(OutcomePublisher delegate, Faults faults) implements OutcomePublisher {
         @Override
-        public void publish(List<PaymentOutcome> outcomes) {
+        public void publish(List<PaymentOutcome> outcomes, Set<String> payerOnly) {
             faults.publisherPoint();
-            delegate.publish(outcomes);
+            delegate.publish(outcomes, payerOnly);
         }
     }
 }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -43,7 +44,7 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
     }
 
     @Override
-    public void publish(List<PaymentOutcome> outcomes) {
+    public void publish(List<PaymentOutcome> outcomes, Set<String> payerOnly) {
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(outcomes.size());
         for (PaymentOutcome outcome : outcomes) {
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(),
@@ -52,7 +53,7 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
             sends.add(kafka.send(record));
         }
         if (toParticipants) {
-            ParticipantMessages.outcomes(outcomes).forEach(record -> sends.add(kafka.send(record)));
+            ParticipantMessages.outcomes(outcomes, payerOnly).forEach(record -> sends.add(kafka.send(record)));
         }
         KafkaSends.awaitAll(sends, timeout, "outcomes");
         // Counted per (status, reason) once a poll, not looked up in the registry once a payment.

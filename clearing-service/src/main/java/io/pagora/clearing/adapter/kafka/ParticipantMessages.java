@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -48,14 +49,15 @@ public final class ParticipantMessages {
 
     /**
      * Each outcome to the payer's bank, and to the payee's bank when it was instructed (settled, refused by it, or
-     * expired waiting for it); a payment the ledger refused at reservation never reached the payee's bank.
+     * expired waiting for it); a payment the ledger refused at reservation never reached the payee's bank, nor did
+     * one in {@code payerOnly} (its chain lapsed before its instruction was issued).
      */
-    public static List<ProducerRecord<String, byte[]>> outcomes(List<PaymentOutcome> outcomes) {
+    public static List<ProducerRecord<String, byte[]>> outcomes(List<PaymentOutcome> outcomes, Set<String> payerOnly) {
         Map<String, List<ParticipantMessage>> byBank = new LinkedHashMap<>();
         for (PaymentOutcome outcome : outcomes) {
             byBank.computeIfAbsent(bankOf(outcome.payerAccountId()), bank -> new ArrayList<>())
                     .add(concluded(outcome, PaymentConcluded.Role.PAYER));
-            if (reachedPayeeBank(outcome)) {
+            if (reachedPayeeBank(outcome) && !payerOnly.contains(outcome.paymentId())) {
                 byBank.computeIfAbsent(bankOf(outcome.payeeAccountId()), bank -> new ArrayList<>())
                         .add(concluded(outcome, PaymentConcluded.Role.PAYEE));
             }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The outcome port, metered. When {@link OutcomePublisher#publish} returns, Kafka has acknowledged every
@@ -67,8 +68,8 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
     }
 
     @Override
-    public void publish(List<PaymentOutcome> outcomes) {
-        delegate.publish(outcomes);
+    public void publish(List<PaymentOutcome> outcomes, Set<String> payerOnly) {
+        delegate.publish(outcomes, payerOnly);
         Instant acknowledged = clock.instant();
         List<PaymentId> resolved = new ArrayList<>(outcomes.size());
         for (PaymentOutcome outcome : outcomes) {

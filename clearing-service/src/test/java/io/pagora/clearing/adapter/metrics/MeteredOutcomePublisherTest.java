@@ -32,7 +32,7 @@ class MeteredOutcomePublisherTest {
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     final PendingChains pending = new PendingChains(clock, Duration.ofSeconds(60), 100, registry);
     final List<PaymentOutcome> delegated = new ArrayList<>();
-    final MeteredOutcomePublisher publisher = new MeteredOutcomePublisher(delegated::addAll, pending, clock, registry);
+    final MeteredOutcomePublisher publisher = new MeteredOutcomePublisher((outcomes, payerOnly) -> delegated.addAll(outcomes), pending, clock, registry);
 
     @Test
     void expiriesAreCountedPerReceivingBankAndPublishedChainsNoLongerWait() {
