@@ -14,6 +14,9 @@ import java.util.Map;
  */
 public interface IdempotencyKeys {
 
+    /** The most keys one {@link #find} looks for. */
+    int FIND_KEYS_MAX = 1_000;
+
     /** A key as one participant uses it: the same text used by two participants is two keys. */
     record Scoped(Caller participant, IdempotencyKey key) {}
 
@@ -35,6 +38,9 @@ public interface IdempotencyKeys {
      */
     Map<Scoped, Stored> claimAll(List<Claim> claims, Instant acceptedAt);
 
-    /** What the keys name now, claiming nothing: one entry per key found ({@code inserted} false), in one query. */
+    /**
+     * What the keys name now, claiming nothing: one entry per key found ({@code inserted} false), in one query. At
+     * most {@link #FIND_KEYS_MAX} keys.
+     */
     Map<Scoped, Stored> find(List<Scoped> keys);
 }

@@ -18,12 +18,14 @@ import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.settlement.domain.access.AccessRules;
 import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.PixId;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Collections;
@@ -51,6 +53,9 @@ import java.util.Set;
  * no ledger lookup, no key claimed, nothing published. Keys are the caller's own ({@link Scoped}).
  */
 public final class PaymentIntake {
+
+    /** Orders admitted with an old end-to-end id are looked up by two names each, in look-ups of at most this many. */
+    private static final int FIND_ORDERS_MAX = IdempotencyKeys.FIND_KEYS_MAX / 2;
 
     /** What happened to one payment order. */
     public sealed interface Outcome {
@@ -140,12 +145,13 @@ public final class PaymentIntake {
             return Collections.nCopies(orders.size(), new Outcome.Rejected(overloaded.get()));
         }
         Outcome[] outcomes = new Outcome[orders.size()];
-        List<Integer> valid = checkRequests(orders, outcomes);
+        Map<Integer, Stored> oldIdReplays = new HashMap<>();
+        List<Integer> valid = checkRequests(orders, outcomes, oldIdReplays);
         List<Integer> admissible = checkAccounts(orders, valid, outcomes);
         KeyUses uses = KeyUses.of(orders, admissible);
         if (!uses.firstUse().isEmpty()) {
             Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
-            Map<Scoped, Stored> stored = claimKeys(uses, acceptedAt);
+            Map<Scoped, Stored> stored = claimKeys(uses, oldIdReplays, acceptedAt);
             Map<Scoped, Stored> pixIds = claimEndToEndIds(orders, uses, stored, acceptedAt);
             publish(orders, uses, stored, pixIds, outcomes);
         }
@@ -160,8 +166,10 @@ public final class PaymentIntake {
      * 1. Everything decidable without I/O, the caller's right to the payer account last (after the checks a
      * missing payer would fail too, so a foreign payer and a missing one are answered alike in every case).
      * Answers the indexes of the orders still open.
+     *
+     * @param oldIdReplays filled with what names the payment of each order admitted with an old end-to-end id
      */
-    private List<Integer> checkRequests(List<Order> orders, Outcome[] outcomes) {
+    private List<Integer> checkRequests(List<Order> orders, Outcome[] outcomes, Map<Integer, Stored> oldIdReplays) {
         Instant now = clock.instant();
         List<Integer> valid = new ArrayList<>(orders.size());
         Map<Integer, Refusal> aged = new LinkedHashMap<>();
@@ -185,17 +193,36 @@ public final class PaymentIntake {
         if (aged.isEmpty()) {
             return valid;
         }
-        // An old id is refused only for a new payment: while its key is kept the request is a replay (or a reuse of
-        // the key), which the claim answers. One look-up, rare: clients retry within minutes.
-        Map<Scoped, Stored> found = keys.find(aged.keySet().stream().map(i -> orders.get(i).scopedKey()).distinct()
-                .toList());
-        aged.forEach((i, refusal) -> {
-            if (found.containsKey(orders.get(i).scopedKey())) {
-                valid.add(i);
-            } else {
-                outcomes[i] = new Outcome.Rejected(refusal);
+        // An old id is refused only for a new payment. While the key is kept the request is a replay (or a reuse of
+        // the key, which the claim answers); while the id's own claim is kept and names a payment made with this
+        // very request, it is that payment's replay under another key. What was found names the payment, and
+        // nothing is claimed for it: the retention job may drop a day's keys between this look-up and the claim,
+        // which would then take the key for a new payment under the old id. Rare: clients retry within minutes.
+        List<Integer> agedOrders = List.copyOf(aged.keySet());
+        for (int from = 0; from < agedOrders.size(); from += FIND_ORDERS_MAX) {
+            List<Integer> slice = agedOrders.subList(from, Math.min(agedOrders.size(), from + FIND_ORDERS_MAX));
+            List<Scoped> names = new ArrayList<>(2 * slice.size());
+            for (int i : slice) {
+                names.add(orders.get(i).scopedKey());
+                names.add(pixIdKey(orders.get(i)));
             }
-        });
+            Map<Scoped, Stored> found = keys.find(names.stream().distinct().toList());
+            for (int i : slice) {
+                Order order = orders.get(i);
+                Stored key = found.get(order.scopedKey());
+                Stored pixId = found.get(pixIdKey(order));
+                if (key != null) {
+                    oldIdReplays.put(i, key);
+                    valid.add(i);
+                } else if (pixId != null && Arrays.equals(pixId.requestSha256(), order.request().fingerprint())) {
+                    oldIdReplays.put(i, new Stored(order.scopedKey(), pixId.requestSha256(), pixId.paymentId(),
+                            pixId.acceptedAt(), false));
+                    valid.add(i);
+                } else {
+                    outcomes[i] = new Outcome.Rejected(aged.get(i));
+                }
+            }
+        }
         valid.sort(null);
         return valid;
     }
@@ -266,11 +293,30 @@ public final class PaymentIntake {
         }
     }
 
-    /** 4. One SQL statement claims every key, each with a new payment id it keeps if it is new. */
-    private Map<Scoped, Stored> claimKeys(KeyUses uses, Instant acceptedAt) {
+    /**
+     * 4. One SQL statement claims every key, each with a new payment id it keeps if it is new. An order admitted
+     * with an old end-to-end id claims nothing: what its look-up found names its payment.
+     */
+    private Map<Scoped, Stored> claimKeys(KeyUses uses, Map<Integer, Stored> oldIdReplays, Instant acceptedAt) {
         List<Claim> claims = new ArrayList<>(uses.firstUse().size());
-        uses.firstUse().forEach((key, i) -> claims.add(new Claim(key, uses.fingerprints()[i], ids.nextPaymentId())));
-        return keys.claimAll(claims, acceptedAt);
+        Map<Scoped, Stored> stored = new HashMap<>(uses.firstUse().size() * 2);
+        uses.firstUse().forEach((key, i) -> {
+            Stored found = oldIdReplays.get(i);
+            if (found != null) {
+                stored.put(key, found);
+            } else {
+                claims.add(new Claim(key, uses.fingerprints()[i], ids.nextPaymentId()));
+            }
+        });
+        if (!claims.isEmpty()) {
+            stored.putAll(keys.claimAll(claims, acceptedAt));
+        }
+        return stored;
+    }
+
+    /** The key an order's own end-to-end id is claimed under, as its payer's bank's (the order gives the id). */
+    private static Scoped pixIdKey(Order order) {
+        return new Scoped(order.caller(), IdempotencyKey.ofPixId(new PixId(order.request().endToEndId())));
     }
 
     /**

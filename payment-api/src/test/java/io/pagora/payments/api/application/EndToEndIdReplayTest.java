@@ -94,15 +94,55 @@ class EndToEndIdReplayTest {
         assertThat(published).as("nothing published for the refused").hasSize(publishedBefore);
     }
 
+    @Test
+    void aKeyDroppedBetweenItsLookUpAndItsClaimNeverMakesANewPaymentUnderAnOldId() {
+        IdempotencyKey key = new IdempotencyKey("retry-across-the-drop");
+        PaymentRequest request = new PaymentRequest(payer, payee, 12_34, PaymentRequest.CURRENCY_BRL, "rent",
+                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "dropRace001").value());
+        Outcome.Accepted first = (Outcome.Accepted) intake.accept(CALLER, key, request);
+
+        clock.set(Instant.parse("2026-11-27T23:59:00Z")); // day D + 7: the key is kept when it is looked up...
+        keys.afterNextFind = keys.stored::clear; // ...and the retention job drops day D's partition right after
+        Outcome retry = intake.accept(CALLER, key, request);
+
+        assertThat(published).as("no payment but the first under its end-to-end id")
+                .extracting(PaymentRequested::paymentId).containsOnly(first.paymentId().toString());
+        assertThat(retry).as("the payment the key named when it was looked up, replayed")
+                .isEqualTo(new Outcome.Accepted(first.paymentId(), first.acceptedAt(), true, first.endToEndId()));
+        assertThat(keys.find(List.of(new Scoped(CALLER, key)))).as("the dropped key is not claimed again").isEmpty();
+    }
+
+    @Test
+    void theSameRequestUnderAnotherKeyIsAReplayWhileItsEndToEndIdIsKeptHoweverOld() {
+        PaymentRequest request = new PaymentRequest(payer, payee, 12_34, PaymentRequest.CURRENCY_BRL, "rent",
+                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "otherKey001").value());
+        Outcome.Accepted first = (Outcome.Accepted) intake.accept(CALLER, new IdempotencyKey("first-key"), request);
+
+        clock.set(Instant.parse("2026-11-27T23:59:00Z")); // day D + 7: the id's claim is still kept
+        Outcome underAnotherKey = intake.accept(CALLER, new IdempotencyKey("another-key"), request);
+        assertThat(underAnotherKey).as("the same payment, replayed")
+                .isEqualTo(new Outcome.Accepted(first.paymentId(), first.acceptedAt(), true, first.endToEndId()));
+
+        PaymentRequest another = new PaymentRequest(payer, payee, 99_99, PaymentRequest.CURRENCY_BRL, "rent",
+                request.endToEndId());
+        Outcome reuse = intake.accept(CALLER, new IdempotencyKey("a-third-key"), another);
+        assertThat(reuse).as("another request with the old id is a new payment: refused").isInstanceOf(Outcome.Rejected.class);
+        assertThat(((Outcome.Rejected) reuse).problem().type())
+                .isEqualTo(io.pagora.payments.api.domain.RefusalReason.INVALID_END_TO_END_ID);
+        assertThat(published).extracting(PaymentRequested::paymentId).containsOnly(first.paymentId().toString());
+    }
+
     /** The idempotency store as its partitions keep it: a key claimed on day D is found through D + retention. */
     private final class RetainedKeys implements IdempotencyKeys {
         private final Map<Scoped, Stored> stored = new HashMap<>();
+        /** Run once after the next look-up: what happens between it and the claim. */
+        private Runnable afterNextFind = () -> {};
 
         @Override
         public Map<Scoped, Stored> claimAll(List<Claim> claims, Instant acceptedAt) {
             Map<Scoped, Stored> answers = new HashMap<>();
             for (Claim claim : claims) {
-                Stored kept = find(List.of(claim.key())).get(claim.key());
+                Stored kept = kept(claim.key());
                 if (kept == null) {
                     kept = new Stored(claim.key(), claim.requestSha256(), claim.candidateId(), acceptedAt, true);
                     stored.put(claim.key(), kept);
@@ -117,16 +157,27 @@ class EndToEndIdReplayTest {
 
         @Override
         public Map<Scoped, Stored> find(List<Scoped> wanted) {
-            LocalDate oldestKept = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(RETENTION_DAYS);
             Map<Scoped, Stored> found = new HashMap<>();
             for (Scoped key : wanted) {
-                Stored kept = stored.get(key);
-                if (kept != null && !LocalDate.ofInstant(kept.acceptedAt(), ZoneOffset.UTC).isBefore(oldestKept)) {
-                    found.put(key, new Stored(kept.key(), kept.requestSha256(), kept.paymentId(), kept.acceptedAt(),
-                            false));
+                Stored kept = kept(key);
+                if (kept != null) {
+                    found.put(key, kept);
                 }
             }
+            Runnable after = afterNextFind;
+            afterNextFind = () -> {};
+            after.run();
             return found;
+        }
+
+        /** The key as kept today, or null once its day's partition is dropped (or never claimed). */
+        private Stored kept(Scoped key) {
+            LocalDate oldestKept = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(RETENTION_DAYS);
+            Stored kept = stored.get(key);
+            if (kept == null || LocalDate.ofInstant(kept.acceptedAt(), ZoneOffset.UTC).isBefore(oldestKept)) {
+                return null;
+            }
+            return new Stored(kept.key(), kept.requestSha256(), kept.paymentId(), kept.acceptedAt(), false);
         }
     }
 

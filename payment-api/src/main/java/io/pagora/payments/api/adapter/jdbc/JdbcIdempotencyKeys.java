@@ -81,9 +81,6 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
               ON r.participant = k.participant AND r.idempotency_key = k.idempotency_key
             """;
 
-    /** The most keys one {@link #find} looks for: a return asks for two. */
-    static final int FIND_KEYS_MAX = 1_000;
-
     private final JdbcTemplate jdbc;
 
     public JdbcIdempotencyKeys(JdbcTemplate jdbc) {
