@@ -150,17 +150,25 @@ public final class AnswerTimingFilter extends OncePerRequestFilter {
             return other;
         }
         Meters known = participants.get(principal);
-        return known != null ? known : register(principal);
+        if (known != null) {
+            return known;
+        }
+        // Most misses never get meters of their own (the operator, every bank past the first ones): they are
+        // answered here, without the lock every such call of the switch would otherwise wait on.
+        if (participants.size() >= PARTICIPANTS_MAX
+                || !(Caller.ofPrincipalName(principal).orElse(null) instanceof Caller.Bank bank)) {
+            return other;
+        }
+        return register(principal, bank);
     }
 
     /** A bank seen for the first time: its own meters while fewer than {@link #PARTICIPANTS_MAX} have them. */
-    private synchronized Meters register(String principal) {
+    private synchronized Meters register(String principal, Caller.Bank bank) {
         Meters known = participants.get(principal);
         if (known != null) {
             return known;
         }
-        if (participants.size() >= PARTICIPANTS_MAX
-                || !(Caller.ofPrincipalName(principal).orElse(null) instanceof Caller.Bank bank)) {
+        if (participants.size() >= PARTICIPANTS_MAX) {
             return other;
         }
         Meters meters = new Meters(registry, bank.bank().toString());
