@@ -27,8 +27,9 @@ import java.util.Set;
  * through the intake like any payment (keys, return id, publication), and through clearing: its chain debits the
  * original's returnable account, so the ledger holds the line on the total returned.
  *
- * <p>Before that, the original is read from the ledger (one lookup of its legs, one of its returnable account) and
- * the return refused at once, moving nothing, when it cannot be right: an unknown payment, another bank's, a return,
+ * <p>Before that, the original is read from the ledger (one lookup of its legs, then, for a caller that may see it,
+ * one of its returnable account: to anyone else it is unknown, at an unknown id's cost) and the return refused at
+ * once, moving nothing, when it cannot be right: an unknown payment, another bank's, a return,
  * not settled, past the window, or for more than is left. The last two change with time and with other returns, so
  * a request whose key or return id already names this very return (a retry of one accepted earlier) is not refused
  * for them: it is a replay, answered as the first time.
@@ -69,7 +70,8 @@ public final class Returns {
             return refused(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",
                     "amountCentavos must be a positive integer, got " + order.amountCentavos()));
         }
-        OriginalPayment original = originals.find(Set.of(order.original())).get(order.original());
+        OriginalPayment original = originals.find(Set.of(order.original()),
+                payment -> ReturnRules.mayRead(caller, payment)).get(order.original());
         Optional<Refusal> refusal = rules.checkOriginal(caller, order.original(), original);
         if (refusal.isPresent()) {
             return refused(refusal.get());

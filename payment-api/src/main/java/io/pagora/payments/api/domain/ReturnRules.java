@@ -1,6 +1,7 @@
 package io.pagora.payments.api.domain;
 
 import io.pagora.kernel.Check;
+import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.access.Caller;
 import java.time.Duration;
@@ -32,7 +33,7 @@ public final class ReturnRules {
 
     /** What cannot change once true: the payment is unknown, another bank's, a return, or not settled. */
     public Optional<Refusal> checkOriginal(Caller caller, PaymentId id, OriginalPayment original) {
-        if (original == null || !mayRead(caller, original)) {
+        if (original == null || !mayRead(caller, original.payment())) {
             return Optional.of(unknown(id));
         }
         if (!(caller instanceof Caller.Bank bank) || !bank.bank().equals(original.payment().payeeBank())) {
@@ -57,9 +58,9 @@ public final class ReturnRules {
     }
 
     /** Its payer's and its payee's banks see a payment (as {@code GET /payments/{id}} does); nobody else. */
-    private static boolean mayRead(Caller caller, OriginalPayment original) {
-        return caller instanceof Caller.Bank bank && (bank.bank().equals(original.payment().payerBank())
-                || bank.bank().equals(original.payment().payeeBank()));
+    public static boolean mayRead(Caller caller, Payment payment) {
+        return caller instanceof Caller.Bank bank && (bank.bank().equals(payment.payerBank())
+                || bank.bank().equals(payment.payeeBank()));
     }
 
     /** What time or other returns may change: the window has closed, or less is left than asked. */

@@ -18,11 +18,13 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Reads payments back from the ledger for returns, in two requests per {@link #IDS_PER_LOOKUP} ids: one lookup of
  * each chain's pending legs and first post leg (parties, amount, what it returns, and whether and when it settled),
- * one of the returnable accounts (how much is left). The ledger is the only place that knows all of it.
+ * one of the returnable accounts (how much is left), of the payments the caller may see only. The ledger is the only
+ * place that knows all of it.
  */
 public final class LedgerOriginalPayments implements OriginalPayments {
 
@@ -37,16 +39,16 @@ public final class LedgerOriginalPayments implements OriginalPayments {
     }
 
     @Override
-    public Map<PaymentId, OriginalPayment> find(Collection<PaymentId> ids) {
+    public Map<PaymentId, OriginalPayment> find(Collection<PaymentId> ids, Predicate<Payment> visible) {
         List<PaymentId> all = List.copyOf(ids);
         Map<PaymentId, OriginalPayment> found = new HashMap<>();
         for (int from = 0; from < all.size(); from += IDS_PER_LOOKUP) {
-            found.putAll(findSlice(all.subList(from, Math.min(all.size(), from + IDS_PER_LOOKUP))));
+            found.putAll(findSlice(all.subList(from, Math.min(all.size(), from + IDS_PER_LOOKUP)), visible));
         }
         return found;
     }
 
-    private Map<PaymentId, OriginalPayment> findSlice(List<PaymentId> ids) {
+    private Map<PaymentId, OriginalPayment> findSlice(List<PaymentId> ids, Predicate<Payment> visible) {
         List<Id128> transferIds = new ArrayList<>(ids.size() * TRANSFERS_PER_PAYMENT);
         for (PaymentId id : ids) {
             for (int leg = 1; leg <= LegId.LEGS_MAX; leg++) {
@@ -58,7 +60,7 @@ public final class LedgerOriginalPayments implements OriginalPayments {
         ledger.lookupTransfers(transferIds).forEach(transfer -> transfers.put(transfer.id(), transfer));
         Map<PaymentId, Payment> payments = new HashMap<>();
         for (PaymentId id : ids) {
-            SettlementPlan.reservedPayment(id, transfers).ifPresent(payment -> payments.put(id, payment));
+            SettlementPlan.reservedPayment(id, transfers).filter(visible).ifPresent(payment -> payments.put(id, payment));
         }
         Map<Id128, Account> returnables = new HashMap<>();
         if (!payments.isEmpty()) {
