@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
@@ -14,11 +16,13 @@ import java.util.function.LongSupplier;
  * bucket itself lives in the {@link SharedLimitStore}, and each instance spends tokens it leased from it.
  * <ul>
  *   <li>The hot path is this instance's share only: one map lookup and one compare-and-set on the tokens it holds,
- *       never a round trip. A refusal is immediate.
- *   <li>{@link LimitLeaser}'s thread, every few milliseconds and in one round trip for every participant, tops up
- *       the holdings below their low-water mark (to {@code burst / live instances}: one instance alone holds the
- *       whole burst, as before), writes debts back, and returns what a participant left unspent for
- *       {@code holdNanos}, so an idle holding cannot starve the other instances of the burst.
+ *       never a round trip. A refusal from what it holds is immediate.
+ *   <li>{@link LimitLeaser}'s thread, every few milliseconds and in one transaction for every participant, tops up
+ *       the holdings an eighth of their target or more below it (the target is {@code burst / live instances}: one
+ *       instance alone holds the whole burst), writes debts back, and returns what a participant left unspent for
+ *       {@code holdNanos}, so an idle holding cannot starve the other instances of the burst. Each exchange also says
+ *       what the instance holds: the store refills only up to the burst less what the instances hold, so the bucket
+ *       and the holdings together never exceed the burst.
  *   <li>A participant's first payment on this instance (or its first after an idle spell) waits for its lease, at
  *       most the leaser's lease wait: a few milliseconds, once per participant and idle spell, never per payment; no
  *       lease by then, and this instance's share decides, as when the store is away.
@@ -38,6 +42,12 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
     private static final long ASK_BACKOFF_NANOS_MAX = NANOS_PER_SECOND;
     private static final int CONTENDED_ATTEMPTS_MAX = 1024;
     private static final long ACTIVE_GRANULARITY_NANOS = 1_000_000;
+    /**
+     * A holding is topped up once this fraction of its target is spent. What an instance spent since it last said what
+     * it holds is not refilled in the store until it says so again: a small step keeps that loss small, and a bank
+     * spending its whole burst costs a few exchanges, not one per payment.
+     */
+    private static final long TOP_UP_FRACTION = 8;
 
     private final String bucket;
     private final long burst;
@@ -83,6 +93,9 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         volatile long activeAtNanos;
         /** A lease answered since this instance last held nothing: its tokens say what the participant has. */
         volatile boolean leased;
+        /** Guards the wait for {@link #leased}: a lock, not a monitor, so a waiting virtual thread frees its carrier. */
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition leasedNow = lock.newCondition();
         /** What the shared bucket held after the last grant, and when: for a refusal's Retry-After. */
         volatile double sharedLeft;
         volatile long sharedSeenNanos;
@@ -93,6 +106,7 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         long debtSent;
         long returnedSent;
         long wantSent;
+        boolean activeSent;
 
         Holding(String name, long now) {
             this.name = name;
@@ -208,32 +222,44 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
      */
     void due(long now, int instances, long holdNanos, List<Holding> asked, List<SharedLimitStore.Lease> into) {
         long target = Math.max(1, (burst + instances - 1) / instances);
-        long lowWater = Math.max(1, target / 2);
         for (Holding holding : holdings.values()) {
             boolean active = now - holding.activeAtNanos < holdNanos;
             long held = holding.tokens.get();
             long debt = held < 0 ? -held : 0;
             long returned = 0;
             long want = 0;
-            long needed = holding.needed;
+            boolean idleReturn = false;
             if (active) {
-                long holdingTarget = Math.max(target, needed);
-                if ((held < lowWater || held < needed) && (now - holding.askAtNanos >= 0 || !holding.leased)) {
+                long holdingTarget = Math.max(target, holding.needed);
+                long topUpStep = Math.max(1, holdingTarget / TOP_UP_FRACTION);
+                if (holdingTarget - held >= topUpStep && (now - holding.askAtNanos >= 0 || !holding.leased)) {
                     want = holdingTarget - Math.max(0, held);
                 }
             } else if (holding.leased) {
-                // Idle: what it holds goes back, and its next payment waits for a lease (a few milliseconds).
+                // Idle: what it holds goes back, and its next payment waits for a lease (a few milliseconds). Sent
+                // even with nothing to return: the store then counts it as holding nothing.
                 holding.leased = false;
-                if (held > 0 && holding.tokens.compareAndSet(held, 0)) {
-                    returned = held;
+                if (held <= 0 || holding.tokens.compareAndSet(held, 0)) {
+                    returned = Math.max(0, held);
+                    idleReturn = true;
+                } else {
+                    // A payment took some meanwhile: active again, it keeps its holding, leased as it was.
+                    markLeased(holding);
                 }
             }
-            if (want > 0 || debt > 0 || returned > 0) {
+            long kept = Math.max(0, held) - returned;
+            Check.that(kept >= 0, "a holding keeps what it does not return");
+            // Active and not leased (its first payment, after an idle spell, or a return the store did not answer):
+            // asked even for nothing, as the answer is what marks it leased.
+            boolean confirm = active && !holding.leased;
+            if (want > 0 || debt > 0 || idleReturn || confirm) {
                 holding.debtSent = debt;
                 holding.returnedSent = returned;
                 holding.wantSent = want;
+                holding.activeSent = active;
                 asked.add(holding);
-                into.add(new SharedLimitStore.Lease(bucket, holding.name, want, debt, returned, burst, refillPerSecond));
+                into.add(new SharedLimitStore.Lease(bucket, holding.name, want, debt, returned, kept, burst,
+                        refillPerSecond));
             }
         }
         if (instances != fallbackInstances) {
@@ -254,17 +280,28 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         } else {
             holding.askAtNanos = now;
         }
-        if (holding.wantSent > 0 || holding.leased) {
-            synchronized (holding) {
-                holding.leased = true;
-                holding.notifyAll();
-            }
+        if (holding.activeSent) {
+            markLeased(holding);
         }
     }
 
     /** The store did not answer: the returned tokens are this instance's again; the debts are sent next time. */
     void unanswered(Holding holding) {
-        holding.tokens.addAndGet(holding.returnedSent);
+        if (holding.returnedSent > 0) {
+            holding.tokens.addAndGet(holding.returnedSent);
+            // It holds them again, as before the round: its payments spend them rather than wait for a lease.
+            markLeased(holding);
+        }
+    }
+
+    private static void markLeased(Holding holding) {
+        holding.lock.lock();
+        try {
+            holding.leased = true;
+            holding.leasedNow.signalAll();
+        } finally {
+            holding.lock.unlock();
+        }
     }
 
     private Holding holding(Caller participant) {
@@ -284,18 +321,17 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         }
         leaser.wake();
         long waitNanos = leaser.leaseWaitNanos();
-        long deadline = System.nanoTime() + waitNanos;
-        synchronized (holding) {
+        holding.lock.lock();
+        try {
             while (!holding.leased && waitNanos > 0) {
-                try {
-                    holding.wait(Math.max(1, waitNanos / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-                waitNanos = deadline - System.nanoTime();
+                waitNanos = holding.leasedNow.awaitNanos(waitNanos);
             }
             return holding.leased;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            holding.lock.unlock();
         }
     }
 

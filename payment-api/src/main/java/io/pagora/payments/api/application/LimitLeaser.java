@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one thread through which an instance's {@link LeasedTokenBuckets} talk to the {@link SharedLimitStore}: every
- * {@code leaseIntervalNanos}, one round trip for every participant that needs tokens, owes a debt or returns an idle
+ * {@code leaseIntervalNanos}, one transaction for every participant that needs tokens, owes a debt or returns an idle
  * holding, and every {@code heartbeatNanos} a heartbeat that also counts the live instances (the share each one
  * takes: of the burst, of the in-flight bound, and of the limit while the store is out of reach).
  *
@@ -120,7 +120,7 @@ public final class LimitLeaser implements AutoCloseable {
         }
         List<SharedLimitStore.Grant> grants;
         try {
-            grants = store.lease(leases);
+            grants = store.lease(instance, liveMillis, leases);
             Check.that(grants.size() == leases.size(), "one grant per lease");
         } catch (RuntimeException e) {
             failed(leases.size() + " leases", e);

@@ -13,14 +13,18 @@ public interface SharedLimitStore {
 
     /**
      * What one instance asks of one participant's shared bucket, in one exchange: first the bucket is refilled by
-     * the time elapsed (capped at {@code burst}), then {@code returned} unspent tokens go back (capped again) and
-     * {@code debt} tokens spent into debt come off, then at most {@code want} whole tokens are granted, never more
-     * than the bucket holds. A bucket not there yet starts full.
+     * the time elapsed, up to the burst less what the live instances hold (as each last said, this one included), so
+     * the tokens in the bucket and those held by instances never exceed the burst together; then {@code returned}
+     * unspent tokens go back and {@code debt} tokens spent into debt come off, then at most {@code want} whole tokens
+     * are granted, never more than the bucket holds; then this instance holds {@code kept} plus the grant. A bucket
+     * not there yet starts full.
      *
      * @param bucket which limit ({@code payments}, {@code unknown-accounts})
      * @param participant the caller's principal name
+     * @param kept the tokens the instance still holds after returning {@code returned} (at least what it holds when
+     *     the grant arrives: it only spends meanwhile)
      */
-    record Lease(String bucket, String participant, long want, long debt, long returned, long burst,
+    record Lease(String bucket, String participant, long want, long debt, long returned, long kept, long burst,
             double refillPerSecond) {}
 
     /**
@@ -29,8 +33,11 @@ public interface SharedLimitStore {
      */
     record Grant(long granted, double left) {}
 
-    /** One exchange per lease, all in one round trip; the grants in the leases' order. */
-    List<Grant> lease(List<Lease> leases);
+    /**
+     * One exchange per lease for {@code instance}, all at once; the grants in the leases' order. What instances not
+     * seen within {@code liveMillis} hold no longer counts: they are gone, and so are their tokens.
+     */
+    List<Grant> lease(UUID instance, long liveMillis, List<Lease> leases);
 
     /** Says this instance is alive, and answers how many are (this one included), seen within {@code liveMillis}. */
     int heartbeat(UUID instance, long liveMillis);

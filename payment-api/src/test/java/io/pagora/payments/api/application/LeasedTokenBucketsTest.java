@@ -185,6 +185,96 @@ class LeasedTokenBucketsTest {
     }
 
     @Test
+    void aHoldingWhoseReturnFailedIsLeasedAgainOnceTheBankIsBack() {
+        Instance alone = started(1, 10, 0.001).get(0);
+        assertThat(alone.takeOne()).isZero();
+        assertThat(alone.buckets.held(BANK)).isEqualTo(9);
+        advanceMillis(HOLD_MILLIS + 1);
+        store.reachable = false;
+        alone.leaser.tick();
+        assertThat(alone.buckets.held(BANK)).as("the return failed: the tokens are this instance's again").isEqualTo(9);
+
+        store.reachable = true;
+        assertThat(alone.takeOne()).isZero();
+        assertThat(alone.buckets.held(BANK)).as("the payment spent the holding, not the fallback share (which waits"
+                + " for a lease on every payment)").isEqualTo(8);
+        assertThat(alone.buckets.take(BANK, 1)).as("leased: no round needed").isZero();
+        assertThat(alone.buckets.held(BANK)).isEqualTo(7);
+    }
+
+    @Test
+    void oneInstanceHoldingItsTokensWhileTheStoreRefillsAdmitsNoMoreThanTheBurstAtOnce() {
+        long burst = 100;
+        double refillPerSecond = 10;
+        Instance alone = started(1, burst, refillPerSecond).get(0);
+        long startedNanos = clock.get();
+        int admitted = 0;
+        for (int trickle = 0; trickle < 10; trickle++) {
+            admitted += alone.takeOne() == 0 ? 1 : 0;
+            advanceMillis(900);
+        }
+        assertThat(admitted).as("a trickle well below the refill: all admitted").isEqualTo(10);
+
+        int atOnce = takeUntilRefused(List.of(alone));
+        admitted += atOnce;
+        double elapsedSeconds = (clock.get() - startedNanos) / 1e9;
+        assertThat(atOnce).as("a burst with no time passing: the bucket holds the burst at most").isLessThanOrEqualTo(
+                (int) burst);
+        assertThat((double) admitted).as("admitted over the whole run: the burst plus the refill of %.1f s",
+                elapsedSeconds).isLessThanOrEqualTo(burst + refillPerSecond * elapsedSeconds);
+    }
+
+    @Test
+    void aHoldingSpentToNothingThenIdleNoLongerKeepsTheBucketFromRefilling() {
+        Instance alone = started(1, 10, 1).get(0);
+        assertThat(alone.takeOne()).isZero();
+        for (int i = 0; i < 9; i++) {
+            assertThat(alone.buckets.take(BANK, 1)).as("the holding, spent with no round between").isZero();
+        }
+        advanceMillis(HOLD_MILLIS + 1);
+        alone.leaser.tick();
+        for (int second = 0; second < 10; second++) {
+            advanceMillis(1_000);
+            alone.leaser.tick();
+        }
+        assertThat(alone.leaser.stale()).isFalse();
+
+        assertThat(takeUntilRefused(List.of(alone))).as("10 s at 1 a second: the whole burst again").isEqualTo(10);
+    }
+
+    @Test
+    void twoInstancesHoldingTheirSharesWhileTheStoreRefillsAdmitNoMoreThanTheBurstAtOnce() {
+        List<Instance> two = started(2, 100, 10);
+        for (int trickle = 0; trickle < 10; trickle++) {
+            two.forEach(instance -> assertThat(instance.takeOne()).isZero());
+            advanceMillis(900);
+        }
+        assertThat(takeUntilRefused(two)).as("a burst with no time passing, over both: the burst at most")
+                .isLessThanOrEqualTo(100);
+    }
+
+    @Test
+    void aPaymentOnAVirtualThreadWaitingForItsLeaseGoesOnWhenTheRoundAnswers() throws Exception {
+        LimitLeaser leaser = new LimitLeaser(store, UUID.randomUUID(), 10, HOLD_MILLIS, 1_000, 5_000,
+                FAIL_AFTER_MILLIS, 10_000, clock::get);
+        LeasedTokenBuckets buckets = new LeasedTokenBuckets("payments", 10, 0.001, 16, leaser, clock::get);
+        leaser.tick();
+        buckets.track(BANK);
+        java.util.concurrent.CompletableFuture<Long> taken = new java.util.concurrent.CompletableFuture<>();
+        Thread payment = Thread.ofVirtual().start(() -> taken.complete(buckets.take(BANK, 1)));
+        for (int spin = 0; spin < 10_000 && payment.getState() != Thread.State.WAITING
+                && payment.getState() != Thread.State.TIMED_WAITING; spin++) {
+            Thread.sleep(1);
+        }
+        assertThat(payment.getState()).as("waiting for its lease").isIn(Thread.State.WAITING,
+                Thread.State.TIMED_WAITING);
+
+        leaser.tick();
+        assertThat(taken.get(5, TimeUnit.SECONDS)).as("woken by the answer, well before its 10 s bound").isZero();
+        assertThat(buckets.held(BANK)).as("spent from the lease").isEqualTo(9);
+    }
+
+    @Test
     void eachOfTheLiveInstancesAllowsItsShareOfTheRequestsInFlight() {
         List<Instance> two = started(2, 10, 1);
         Instance a = two.get(0);
