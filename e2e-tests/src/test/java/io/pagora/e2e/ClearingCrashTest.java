@@ -122,8 +122,8 @@ class ClearingCrashTest {
             if (!(bean instanceof OutcomePublisher delegate)) {
                 return bean;
             }
-            return (OutcomePublisher) outcomes -> {
-                delegate.publish(outcomes); // returns once Kafka acknowledged every outcome
+            return (OutcomePublisher) (outcomes, payerOnly) -> {
+                delegate.publish(outcomes, payerOnly); // returns once Kafka acknowledged every outcome
                 if (died.getCount() > 0) {
                     published = List.copyOf(outcomes);
                     died.countDown();
