@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -21,7 +22,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,8 +64,7 @@ class LocalKafkaQuorumTest {
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
                     .all().get(30, TimeUnit.SECONDS);
-            assertThat(admin.describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC).partitions())
-                    .allSatisfy(partition -> assertThat(partition.isr()).hasSize(NODES));
+            awaitFullyReplicated(admin);
             send(bootstrap, 10);
             long started = System.nanoTime();
 
@@ -83,6 +85,29 @@ class LocalKafkaQuorumTest {
                 server.shutdown();
                 server.awaitShutdown();
             })).toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A created topic reaches each broker's metadata a moment later: until then a describe may answer "this server does
+     * not host this topic-partition". Asked again, bounded, until every partition has its three replicas in sync.
+     */
+    private static void awaitFullyReplicated(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                List<TopicPartitionInfo> partitions = admin.describeTopics(List.of(TOPIC)).allTopicNames()
+                        .get(30, TimeUnit.SECONDS).get(TOPIC).partitions();
+                if (partitions.size() == 3 && partitions.stream().allMatch(partition -> partition.isr().size() == NODES)) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+            assertThat(System.nanoTime() - deadline).as("the topic fully replicated within 60 s").isNegative();
+            Thread.sleep(100);
         }
     }
 
