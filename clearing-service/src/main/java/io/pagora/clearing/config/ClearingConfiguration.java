@@ -11,6 +11,7 @@ import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import io.pagora.clearing.adapter.metrics.AnswerTimes;
 import io.pagora.clearing.adapter.metrics.InstructedWindow;
 import io.pagora.clearing.adapter.metrics.PendingChains;
 import io.pagora.clearing.application.Clearing;
@@ -51,27 +52,41 @@ public class ClearingConfiguration {
         return Clock.systemUTC();
     }
 
+    /** The banks' answer times, read by the instructed window: an answer after half the pending timeout is late. */
+    @Bean
+    public AnswerTimes answerTimes(ClearingProperties properties) {
+        return new AnswerTimes(properties.pendingTimeout().dividedBy(2), properties.pendingTimeout());
+    }
+
     /**
      * The pending chains gauges. A chain is forgotten a minute after the ledger itself has expired it
      * (pending timeout plus the expiry margin): see {@link PendingChains}.
      */
     @Bean
-    public PendingChains pendingChains(Clock clock, ClearingProperties properties, MeterRegistry meters) {
+    public PendingChains pendingChains(Clock clock, ClearingProperties properties, AnswerTimes answerTimes,
+            MeterRegistry meters) {
         Duration forgetAfter = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
-        return new PendingChains(clock, forgetAfter, PENDING_CHAINS_MAX, meters);
+        return new PendingChains(clock, forgetAfter, PENDING_CHAINS_MAX, meters, answerTimes);
     }
 
     /**
-     * With participants, the poll waits while this many instructed chains wait for their answers (two polls' worth):
-     * see {@link InstructedWindow}. Sized above what the banks answer within a round trip at the rates the path
-     * carries; it is global, so a bank that is down holds its share of it for one pending timeout.
+     * With participants, a poll is reserved in parts while at most a limit of instructed chains wait for their answers:
+     * see {@link InstructedWindow}. The limit starts at {@value #INSTRUCTED_CHAINS_MIN} (a restarted process does not
+     * reserve an outage's backlog at once) and follows the answers up to two polls' worth, growing at most once per round
+     * of answers; after halving it holds for half a pending timeout, the time the chains reserved before answer late
+     * all the same.
      */
+    static final int INSTRUCTED_CHAINS_MIN = 256;
     static final int INSTRUCTED_CHAINS_MAX = 2 * 2729;
+    /** The window grows at most this often, however quickly the banks answer (a few of clearing's polls). */
+    static final Duration INSTRUCTED_ROUND_MIN = Duration.ofMillis(250);
 
     @Bean
-    public InstructedWindow instructedWindow(PendingChains pending, ClearingProperties properties, MeterRegistry meters) {
+    public InstructedWindow instructedWindow(PendingChains pending, AnswerTimes answerTimes, ClearingProperties properties,
+            MeterRegistry meters) {
         Duration waitMax = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
-        return new InstructedWindow(pending, INSTRUCTED_CHAINS_MAX, waitMax, System::nanoTime, meters);
+        return new InstructedWindow(pending, answerTimes, INSTRUCTED_CHAINS_MIN, INSTRUCTED_CHAINS_MAX,
+                INSTRUCTED_ROUND_MIN, properties.pendingTimeout().dividedBy(2), waitMax, System::nanoTime, meters);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.pagora.clearing.application.InstructionWindow;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.Topics;
+import io.pagora.kernel.Check;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,8 @@ import org.springframework.stereotype.Component;
  * Consumes {@link Topics#PAYMENTS_REQUESTED} one poll at a time and clears the whole poll as one batch.
  *
  * <p>Records that are not valid payment requests go to the dead-letter topic first (synchronously);
- * the rest are cleared with a constant number of ledger requests. A record clearing keeps failing on
+ * the rest are cleared with a constant number of ledger requests per part (with participants, a poll is cleared in
+ * parts no larger than the room in the {@link InstructionWindow}). A record clearing keeps failing on
  * (not for a transient reason) is found by {@link BadRecordIsolation} and set aside alone — dead-lettered
  * and parked for expiry — while the rest of the poll settles; a payment the ledger shows to conflict
  * with another under its id (an integrity alarm) is dead-lettered with the alarm, and gets no outcome. The listener returns only after
@@ -58,9 +60,6 @@ public class PaymentRequestsListener {
             clientIdPrefix = ID,
             containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
-        if (window != null) {
-            window.awaitRoom();
-        }
         List<ClearingRequest> requests = new ArrayList<>(records.size());
         Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
@@ -76,8 +75,18 @@ public class PaymentRequestsListener {
         deadLetters.send(rejects);
         // A valid payment clearing failed on alone is parked for the expiry path, which resolves it from
         // the ledger (expired, or whatever an earlier attempt did): it still reaches a final state.
-        BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::clear, clearing::parkForExpiry);
+        // With participants, in parts no larger than the instructed window's room: the rest waits unreserved, where
+        // no pending timeout runs. Bounded: each part takes at least one request.
+        int parts = 0;
+        for (int from = 0; from < requests.size(); parts++) {
+            int size = window == null ? requests.size() - from : window.awaitRoom(requests.size() - from);
+            Check.that(size >= 1 && from + size <= requests.size(), "part of %d from %d of %d", size, from, requests.size());
+            BadRecordIsolation.Result result = isolation.run(requests.subList(from, from + size), origins, clearing::clear,
+                    clearing::parkForExpiry);
+            log.debug("cleared {} of a poll's {} records: {}", size, records.size(), result.reports());
+            from += size;
+        }
         batchSizes.record(records.size());
-        log.debug("cleared a poll of {} records: {} dead-lettered, {}", records.size(), rejects.size(), result.reports());
+        log.debug("cleared a poll of {} records in {} parts, {} dead-lettered", records.size(), parts, rejects.size());
     }
 }

@@ -45,18 +45,25 @@ public final class PendingChains {
     private final Duration forgetAfter;
     private final int capacity;
     private final MeterRegistry registry;
+    /** Told the age of every chain resolved by an outcome (null: nobody listens). */
+    private final AnswerTimes answerTimes;
     /** Insertion order = reservation order (one clock), so the first entry is the oldest. */
     private final LinkedHashMap<PaymentId, Entry> reservedAt = new LinkedHashMap<>();
     /** Chains per receiving bank: at most one entry per bank that was ever instructed (a bounded set, the participants). */
     private final Map<BankId, Integer> awaiting = new HashMap<>();
 
     public PendingChains(Clock clock, Duration forgetAfter, int capacity, MeterRegistry registry) {
+        this(clock, forgetAfter, capacity, registry, null);
+    }
+
+    public PendingChains(Clock clock, Duration forgetAfter, int capacity, MeterRegistry registry, AnswerTimes answerTimes) {
         Check.that(forgetAfter.toMillis() > 0, "forgetAfter must be positive: %s", forgetAfter);
         Check.that(capacity > 0, "capacity must be positive: %d", capacity);
         this.clock = clock;
         this.forgetAfter = forgetAfter;
         this.capacity = capacity;
         this.registry = registry;
+        this.answerTimes = answerTimes;
         Gauge.builder(CHAINS, this, PendingChains::count)
                 .description("Chains reserved in the ledger and not yet posted, voided or expired (parked unanswered included)")
                 .register(registry);
@@ -84,10 +91,15 @@ public final class PendingChains {
 
     /** The chains of these payments are resolved (their outcome is acknowledged); unknown ones are ignored. */
     public synchronized void resolved(Iterable<PaymentId> payments) {
+        Instant now = clock.instant();
         for (PaymentId payment : payments) {
             Entry entry = reservedAt.remove(payment);
             if (entry != null) {
                 counted(entry.bank(), -1);
+                if (answerTimes != null) {
+                    Duration age = Duration.between(entry.reservedAt(), now);
+                    answerTimes.resolvedAfter(entry.bank(), age.isNegative() ? Duration.ZERO : age);
+                }
             }
         }
     }
