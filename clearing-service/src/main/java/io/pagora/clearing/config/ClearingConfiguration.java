@@ -72,9 +72,9 @@ public class ClearingConfiguration {
     /**
      * With participants, a poll is reserved in parts while at most a limit of instructed chains wait for their answers:
      * see {@link InstructedWindow}. The limit starts at {@value #INSTRUCTED_CHAINS_MIN} (a restarted process does not
-     * reserve an outage's backlog at once) and follows the answers up to two polls' worth, growing at most once per round
-     * of answers; after halving it holds for half a pending timeout, the time the chains reserved before answer late
-     * all the same.
+     * reserve an outage's backlog at once) and follows the answers up to two polls' worth, never above what the answers
+     * carried lately within half a pending timeout, growing at most once per round of answers; after halving it holds
+     * for half a pending timeout, the time the chains reserved before answer late all the same.
      */
     static final int INSTRUCTED_CHAINS_MIN = 256;
     static final int INSTRUCTED_CHAINS_MAX = 2 * 2729;

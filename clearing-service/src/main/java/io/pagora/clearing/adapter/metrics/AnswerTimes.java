@@ -22,13 +22,15 @@ public final class AnswerTimes {
     /**
      * The resolutions of a sample, over the banks that answered in time.
      *
-     * @param answered chains answered in time, plus those banks' expiries
+     * @param inTime chains answered in time (by any bank)
+     * @param answered chains answered in time, plus the expiries of the banks that answered in time
      * @param late of those, answered at or after {@code lateAfter}, or expired
      * @param roundNanos the longest answer in time: how long the effect of a reservation takes to show
      */
-    public record Sample(long answered, long late, long roundNanos) {
+    public record Sample(long inTime, long answered, long late, long roundNanos) {
 
         public Sample {
+            Check.that(inTime >= 0 && inTime <= answered, "in time %d of %d answered", inTime, answered);
             Check.that(late >= 0 && late <= answered, "late %d of %d answered", late, answered);
             Check.that(roundNanos >= 0, "roundNanos %d", roundNanos);
         }
@@ -81,17 +83,19 @@ public final class AnswerTimes {
 
     /** The resolutions since the previous sample; starts the next. */
     public synchronized Sample take() {
+        long inTime = 0;
         long answered = 0;
         long late = 0;
         long roundNanos = 0;
         for (Counts counts : banks.values()) {
             if (counts.inTime > 0) {
+                inTime += counts.inTime;
                 answered += counts.inTime + counts.expired;
                 late += counts.lateInTime + counts.expired;
                 roundNanos = Math.max(roundNanos, counts.roundNanos);
             }
         }
         banks.clear();
-        return new Sample(answered, late, roundNanos);
+        return new Sample(inTime, answered, late, roundNanos);
     }
 }

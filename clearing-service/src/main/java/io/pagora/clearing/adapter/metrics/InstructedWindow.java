@@ -11,21 +11,20 @@ import java.util.function.LongSupplier;
 /**
  * With participants, clearing reserves no faster than the banks answer: a poll of requests is reserved and instructed
  * in parts, each only as large as the room left under the window's limit of this process's instructed chains still
- * waiting for an answer ({@link PendingChains}). Without a window, an arrival rate above what the banks' answers and
- * clearing's answer path can carry is reserved all the same; every chain's pending timeout runs while its answer
- * queues, and once the queue is longer than the timeout nearly everything expires: at 12,000/s offered on TigerBeetle
- * the participants' path settled 96/s, expiring 1.76 million payments. With it the excess waits in Kafka, where no
- * timeout runs, and the path settles what it can carry.
+ * waiting for an answer ({@link PendingChains}). A chain's pending timeout runs from its reservation, so reserving more
+ * than the answer path carries within it only queues answers until they expire; the excess waits in Kafka instead,
+ * where no timeout runs.
  *
- * <p>The limit follows the answers, because what the path carries within a pending timeout depends on the machine, the
- * load and the timeout: a fixed two polls' worth (5,458) reserved at once after a restart, on two cores with a 2 s
- * timeout, expired nearly the whole backlog an outage had left in Kafka. It starts at {@code chainsMin}. It grows by half
- * while the window holds parts back and the answers come in time, at most once per round (the longest answer in time of
- * the last sample, at least {@code roundMin}): a reservation's effect on the answers shows only a round later, and
- * growing faster reserved a burst the answers could not carry. It halves when more than {@value #LATE_SHARE_PERCENT} %
- * of an interval's resolutions were late ({@link AnswerTimes}: late answers, and expiries of the banks that answered in
- * time; a bank that never answers, by design or because it is down, is a few percent, below the threshold), then holds
- * for {@code holdAfterDecrease} (the chains reserved before the decrease answer late all the same).
+ * <p>The limit follows the answers, because what the path carries depends on the machine, the load and the timeout.
+ * It starts at {@code chainsMin}, so a restarted process does not reserve an outage's backlog at once. It never exceeds
+ * what the answers carried lately within {@code answerWithin} (half the pending timeout): the chains answered in time
+ * per second over the last {@value #CARRIED_INTERVALS} intervals, times {@code answerWithin}; so the queue of chains
+ * waiting for answers is one the path has shown it empties in time. Under that cap it grows by half while the window
+ * holds parts back and the answers come in time, at most once per round (the longest answer in time of the last
+ * sample, at least {@code roundMin}): a reservation shows in the answers only a round later. It halves when more than
+ * {@value #LATE_SHARE_PERCENT} % of an interval's resolutions were late ({@link AnswerTimes}: late answers, and
+ * expiries of the banks that answered in time; a bank that never answers, by design or because it is down, is left
+ * out), then holds for {@code answerWithin}, while the chains reserved before the decrease are answered.
 
  * <p>The wait is bounded: a chain leaves the count when its outcome is published (an answer, or the expiry path) and in
  * any case once forgotten, {@code waitMax} after its reservation; after {@code waitMax} the part goes on regardless, at
@@ -39,6 +38,8 @@ public final class InstructedWindow implements InstructionWindow {
     /** More late answers than this share of an interval's answers halve the limit. */
     static final int LATE_SHARE_PERCENT = 10;
     static final long ADJUST_INTERVAL_NANOS = Duration.ofMillis(250).toNanos();
+    /** The intervals over which the answers' rate is measured for the cap (about a second). */
+    static final int CARRIED_INTERVALS = 4;
     private static final long SLICE_MILLIS = 10;
 
     private final PendingChains pending;
@@ -46,7 +47,7 @@ public final class InstructedWindow implements InstructionWindow {
     private final int chainsMin;
     private final int chainsMax;
     private final Duration waitMax;
-    private final long holdAfterDecreaseNanos;
+    private final long answerWithinNanos;
     private final long roundMinNanos;
     private final LongSupplier nanoTime;
     private final Timer waits;
@@ -56,26 +57,30 @@ public final class InstructedWindow implements InstructionWindow {
     private long decreasedAtNanos;
     private long increasedAtNanos;
     private long roundNanos;
+    /** The last intervals' answers in time and lengths, oldest overwritten first. */
+    private final long[] carriedInTime = new long[CARRIED_INTERVALS];
+    private final long[] carriedNanos = new long[CARRIED_INTERVALS];
+    private int carriedNext;
     /** Since the limit last changed, some part was cut or held back by it. */
     private boolean limited;
 
     public InstructedWindow(PendingChains pending, AnswerTimes answerTimes, int chainsMin, int chainsMax,
-            Duration roundMin, Duration holdAfterDecrease, Duration waitMax, LongSupplier nanoTime, MeterRegistry meters) {
+            Duration roundMin, Duration answerWithin, Duration waitMax, LongSupplier nanoTime, MeterRegistry meters) {
         Check.that(chainsMin >= 1 && chainsMin <= chainsMax, "1 <= chainsMin <= chainsMax: %d, %d", chainsMin, chainsMax);
-        Check.that(!holdAfterDecrease.isNegative(), "holdAfterDecrease must not be negative: %s", holdAfterDecrease);
+        Check.that(!answerWithin.isNegative(), "answerWithin must not be negative: %s", answerWithin);
         Check.that(!roundMin.isNegative(), "roundMin must not be negative: %s", roundMin);
-        Check.that(waitMax.toMillis() > 0, "waitMax must be positive: %s", waitMax);
+        Check.that(waitMax.toNanos() > 0, "waitMax must be positive: %s", waitMax);
         this.pending = pending;
         this.answerTimes = answerTimes;
         this.chainsMin = chainsMin;
         this.chainsMax = chainsMax;
-        this.holdAfterDecreaseNanos = holdAfterDecrease.toNanos();
+        this.answerWithinNanos = answerWithin.toNanos();
         this.roundMinNanos = roundMin.toNanos();
         this.waitMax = waitMax;
         this.nanoTime = nanoTime;
         this.limit = chainsMin;
         this.adjustedAtNanos = nanoTime.getAsLong();
-        this.decreasedAtNanos = adjustedAtNanos - holdAfterDecreaseNanos;
+        this.decreasedAtNanos = adjustedAtNanos - answerWithinNanos;
         this.increasedAtNanos = adjustedAtNanos;
         this.roundNanos = roundMinNanos;
         this.waits = Timer.builder(WAIT).description("Parts of polls of requests held back while the instructed window was full")
@@ -126,13 +131,16 @@ public final class InstructedWindow implements InstructionWindow {
         if (now - adjustedAtNanos < ADJUST_INTERVAL_NANOS) {
             return;
         }
-        adjustedAtNanos = now;
         AnswerTimes.Sample sample = answerTimes.take();
-        if (sample.answered() > 0) {
+        carriedInTime[carriedNext] = sample.inTime();
+        carriedNanos[carriedNext] = now - adjustedAtNanos;
+        carriedNext = (carriedNext + 1) % CARRIED_INTERVALS;
+        adjustedAtNanos = now;
+        if (sample.inTime() > 0) {
             roundNanos = Math.max(roundMinNanos, sample.roundNanos());
         }
         if (sample.lateAbove(LATE_SHARE_PERCENT)) {
-            if (now - decreasedAtNanos >= holdAfterDecreaseNanos) {
+            if (now - decreasedAtNanos >= answerWithinNanos) {
                 limit = Math.max(chainsMin, limit / 2);
                 decreasedAtNanos = now;
                 increasedAtNanos = now;
@@ -143,6 +151,19 @@ public final class InstructedWindow implements InstructionWindow {
             increasedAtNanos = now;
             limited = false;
         }
+        limit = (int) Math.max(chainsMin, Math.min(limit, carried()));
         Check.that(limit >= chainsMin && limit <= chainsMax, "limit %d in [%d, %d]", limit, chainsMin, chainsMax);
+    }
+
+    /** The chains the answers carried in time per {@code answerWithin}, at the rate of the last intervals. */
+    private long carried() {
+        long inTime = 0;
+        long nanos = 0;
+        for (int i = 0; i < CARRIED_INTERVALS; i++) {
+            inTime += carriedInTime[i];
+            nanos += carriedNanos[i];
+        }
+        Check.that(nanos > 0, "the carried intervals last %d ns", nanos);
+        return (long) Math.min((double) inTime / nanos * answerWithinNanos, chainsMax);
     }
 }

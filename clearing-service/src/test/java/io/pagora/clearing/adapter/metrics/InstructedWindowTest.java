@@ -8,6 +8,7 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +40,9 @@ class InstructedWindowTest {
     long nextId = 1;
 
     InstructedWindow window(Duration waitMax) {
+        // Each reading of the test's time moves it on by a nanosecond, so that a bounded wait ends.
         return new InstructedWindow(pending, answerTimes, MIN, MAX, ROUND_MIN, PENDING_TIMEOUT.dividedBy(2), waitMax,
-                nanos::get, registry);
+                nanos::getAndIncrement, registry);
     }
 
     @Test
@@ -133,16 +135,32 @@ class InstructedWindowTest {
     @Test
     void itGrowsAtMostOncePerRoundOfAnswers() throws InterruptedException {
         InstructedWindow window = window(Duration.ofSeconds(30));
-        List<Long> part = reserve(window.awaitRoom(1000));
-        answer(part, Duration.ofMillis(800)); // answered in 0.8 s: in time, not late
-        assertThat(limitAfter(window, Duration.ofMillis(800).toNanos())).as("a round after the start").isEqualTo(6);
-
-        reserve(window.awaitRoom(1000) - 1); // held back, and room left for the next part's question
-        for (int interval = 0; interval < 3; interval++) { // 750 ms: less than the round the answers took
-            assertThat(limitAfter(window, INTERVAL_NANOS)).as("held %d ms, within the round", 250 * (interval + 1))
-                    .isEqualTo(6);
+        growTo(window, 13);
+        for (int interval = 1; interval <= 3; interval++) { // 750 ms: less than the round the answers take
+            answer(reserve(window.awaitRoom(1000)), Duration.ofMillis(800)); // in time, not late
+            assertThat(limitAfter(window, INTERVAL_NANOS)).as("held %d ms, within the round", 250 * interval)
+                    .isEqualTo(13);
         }
-        assertThat(limitAfter(window, INTERVAL_NANOS)).as("a round later").isEqualTo(9);
+        answer(reserve(window.awaitRoom(1000)), Duration.ofMillis(800));
+        assertThat(limitAfter(window, INTERVAL_NANOS)).as("a round after it last grew").isEqualTo(19);
+    }
+
+    @Test
+    void theLimitNeverExceedsWhatTheAnswersCarriedWithinHalfTheTimeout() throws InterruptedException {
+        InstructedWindow window = window(Duration.ofNanos(10)); // the last question finds the window over its limit
+        growTo(window, MAX);
+        List<Long> waiting = new ArrayList<>();
+        for (int interval = 0; interval < InstructedWindow.CARRIED_INTERVALS; interval++) {
+            waiting.addAll(reserve(window.awaitRoom(1000)));
+            List<Long> oldest = List.copyOf(waiting.subList(0, 5)); // the path answers 5 a quarter-second: 20/s
+            waiting.removeAll(oldest);
+            answer(oldest, Duration.ofMillis(100));
+            elapse(INTERVAL_NANOS);
+        }
+        window.awaitRoom(1);
+
+        // 20 (the readings of the test's time add a few nanoseconds to the second: 19.99...)
+        assertThat(window.limit()).as("20 answers a second in time, for 1 s: half the 2 s timeout").isBetween(19, 20);
     }
 
     @Test
