@@ -6,9 +6,16 @@ package io.pagora.clearing.application;
  */
 public interface InstructionWindow {
 
-    /**
-     * Returns how many of {@code wanted} requests may be reserved now: at least one and at most {@code wanted}, once
-     * there is room or after a bounded wait.
-     */
-    int awaitRoom(int wanted) throws InterruptedException;
+    /** One poll's questions: its parts share one bounded wait, so a poll in many parts is not held many times over. */
+    interface Poll {
+
+        /**
+         * Returns how many of {@code wanted} requests may be reserved now: at least one and at most {@code wanted},
+         * once there is room or once the poll's wait is spent.
+         */
+        int awaitRoom(int wanted) throws InterruptedException;
+    }
+
+    /** Starts a poll's wait. */
+    Poll poll();
 }

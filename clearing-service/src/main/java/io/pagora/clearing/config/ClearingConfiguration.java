@@ -80,11 +80,17 @@ public class ClearingConfiguration {
     static final int INSTRUCTED_CHAINS_MAX = 2 * 2729;
     /** The window grows at most this often, however quickly the banks answer (a few of clearing's polls). */
     static final Duration INSTRUCTED_ROUND_MIN = Duration.ofMillis(250);
+    /**
+     * A poll of requests waits for room at most until its chains would be forgotten, and never above two minutes: the
+     * requests consumers' {@code max.poll.interval.ms} is five, and the poll's ledger work comes after the wait.
+     */
+    static final Duration INSTRUCTED_POLL_WAIT_MAX = Duration.ofMinutes(2);
 
     @Bean
     public InstructedWindow instructedWindow(PendingChains pending, AnswerTimes answerTimes, ClearingProperties properties,
             MeterRegistry meters) {
-        Duration waitMax = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
+        Duration forgotten = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
+        Duration waitMax = forgotten.compareTo(INSTRUCTED_POLL_WAIT_MAX) < 0 ? forgotten : INSTRUCTED_POLL_WAIT_MAX;
         return new InstructedWindow(pending, answerTimes, INSTRUCTED_CHAINS_MIN, INSTRUCTED_CHAINS_MAX,
                 INSTRUCTED_ROUND_MIN, properties.pendingTimeout().dividedBy(2), waitMax, System::nanoTime, meters);
     }

@@ -77,9 +77,10 @@ public class PaymentRequestsListener {
         // the ledger (expired, or whatever an earlier attempt did): it still reaches a final state.
         // With participants, in parts no larger than the instructed window's room: the rest waits unreserved, where
         // no pending timeout runs. Bounded: each part takes at least one request.
+        InstructionWindow.Poll poll = window == null ? null : window.poll();
         int parts = 0;
         for (int from = 0; from < requests.size(); parts++) {
-            int size = window == null ? requests.size() - from : window.awaitRoom(requests.size() - from);
+            int size = poll == null ? requests.size() - from : poll.awaitRoom(requests.size() - from);
             Check.that(size >= 1 && from + size <= requests.size(), "part of %d from %d of %d", size, from, requests.size());
             BadRecordIsolation.Result result = isolation.run(requests.subList(from, from + size), origins, clearing::clear,
                     clearing::parkForExpiry);

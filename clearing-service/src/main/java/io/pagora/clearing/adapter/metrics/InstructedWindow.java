@@ -27,8 +27,8 @@ import java.util.function.LongSupplier;
  * out), then holds for {@code answerWithin}, while the chains reserved before the decrease are answered.
 
  * <p>The wait is bounded: a chain leaves the count when its outcome is published (an answer, or the expiry path) and in
- * any case once forgotten, {@code waitMax} after its reservation; after {@code waitMax} the part goes on regardless, at
- * most {@code chainsMin} of it. Two consumer threads may each take the room seen at once: the window overshoots by at
+ * any case once forgotten; a poll's parts wait {@code waitMax} in all (below the consumer's poll interval), after which
+ * each goes on regardless, at most {@code chainsMin} at a time. Two consumer threads may each take the room seen at once: the window overshoots by at
  * most one part per thread.
  */
 public final class InstructedWindow implements InstructionWindow {
@@ -90,15 +90,20 @@ public final class InstructedWindow implements InstructionWindow {
                 .register(meters);
     }
 
+    /** A poll whose parts share one wait of at most {@code waitMax}. */
+    @Override
+    public Poll poll() {
+        long deadline = nanoTime.getAsLong() + waitMax.toNanos();
+        return wanted -> awaitRoom(wanted, deadline);
+    }
+
     /**
      * Returns how many of {@code wanted} may be reserved now: the room under the limit once there is some, or
-     * {@code min(wanted, chainsMin)} after {@code waitMax}.
+     * {@code min(wanted, chainsMin)} once the poll's deadline passed.
      */
-    @Override
-    public int awaitRoom(int wanted) throws InterruptedException {
+    private int awaitRoom(int wanted, long deadline) throws InterruptedException {
         Check.that(wanted >= 1, "wanted must be positive: %d", wanted);
         long started = nanoTime.getAsLong();
-        long deadline = started + waitMax.toNanos();
         boolean waited = false;
         while (true) {
             long now = nanoTime.getAsLong();

@@ -3,6 +3,7 @@ package io.pagora.clearing.adapter.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pagora.clearing.application.InstructionWindow;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
@@ -49,19 +50,19 @@ class InstructedWindowTest {
     void aRestartedProcessReservesOnlyTheMinimumOfABacklogPoll() throws InterruptedException {
         InstructedWindow window = window(Duration.ofSeconds(30));
 
-        assertThat(window.awaitRoom(2729)).as("a poll of an outage's backlog, nothing instructed yet").isEqualTo(MIN);
-        assertThat(window.awaitRoom(3)).as("a smaller poll whole").isEqualTo(3);
+        assertThat(window.poll().awaitRoom(2729)).as("a poll of an outage's backlog, nothing instructed yet").isEqualTo(MIN);
+        assertThat(window.poll().awaitRoom(3)).as("a smaller poll whole").isEqualTo(3);
         assertThat(registry.get(InstructedWindow.WAIT).timer().count()).as("no wait recorded").isZero();
     }
 
     @Test
     void aFullWindowHoldsThePartUntilAnswersFreeIt() throws Exception {
         InstructedWindow window = window(Duration.ofSeconds(30));
-        reserve(window.awaitRoom(100));
+        reserve(window.poll().awaitRoom(100));
 
         CompletableFuture<Integer> part = CompletableFuture.supplyAsync(() -> {
             try {
-                return window.awaitRoom(100);
+                return window.poll().awaitRoom(100);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -78,12 +79,24 @@ class InstructedWindowTest {
     void aWindowThatStaysFullHoldsThePartNoLongerThanItsBound() throws InterruptedException {
         InstructedWindow window = new InstructedWindow(pending, answerTimes, MIN, MAX, ROUND_MIN, Duration.ZERO,
                 Duration.ofMillis(150), System::nanoTime, registry);
-        reserve(window.awaitRoom(100));
+        reserve(window.poll().awaitRoom(100));
 
         long started = System.nanoTime();
-        assertThat(window.awaitRoom(100)).as("after the bound, the minimum goes on").isEqualTo(MIN);
+        assertThat(window.poll().awaitRoom(100)).as("after the bound, the minimum goes on").isEqualTo(MIN);
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(150), Duration.ofSeconds(5));
+    }
+
+    @Test
+    void thePartsOfAPollShareOneBoundedWait() throws InterruptedException {
+        InstructedWindow window = window(Duration.ofNanos(10));
+        reserve(window.poll().awaitRoom(100)); // the window full, and no answer coming
+        InstructionWindow.Poll poll = window.poll();
+
+        assertThat(poll.awaitRoom(100)).as("the first part, after the poll's wait").isEqualTo(MIN);
+        assertThat(poll.awaitRoom(96)).as("the next part at once").isEqualTo(MIN);
+        assertThat(registry.get(InstructedWindow.WAIT).timer().count()).as("one wait for the poll, not one per part")
+                .isEqualTo(1);
     }
 
     @Test
@@ -91,10 +104,10 @@ class InstructedWindowTest {
         InstructedWindow window = window(Duration.ofSeconds(30));
         int[] limits = new int[8];
         for (int round = 0; round < limits.length; round++) {
-            List<Long> part = reserve(window.awaitRoom(1000)); // always more than the room: the limit holds back
+            List<Long> part = reserve(window.poll().awaitRoom(1000)); // always more than the room: the limit holds back
             answer(part, Duration.ofMillis(100)); // answered in a tenth of the timeout
             elapse(INTERVAL_NANOS);
-            window.awaitRoom(1); // the next part asks: the interval is over, the limit adjusts
+            window.poll().awaitRoom(1); // the next part asks: the interval is over, the limit adjusts
             limits[round] = window.limit();
         }
         assertThat(limits).as("4 grows by half each interval it held a poll back, to 40").containsExactly(6, 9, 13, 19, 28,
@@ -105,7 +118,7 @@ class InstructedWindowTest {
     void aLimitNotReachedDoesNotGrow() throws InterruptedException {
         InstructedWindow window = window(Duration.ofSeconds(30));
         for (int round = 0; round < 5; round++) {
-            List<Long> part = reserve(window.awaitRoom(2)); // a trickle below the limit
+            List<Long> part = reserve(window.poll().awaitRoom(2)); // a trickle below the limit
             answer(part, Duration.ofMillis(100));
             elapse(INTERVAL_NANOS);
         }
@@ -117,7 +130,7 @@ class InstructedWindowTest {
         InstructedWindow window = window(Duration.ofSeconds(30));
         growTo(window, MAX);
 
-        List<Long> part = reserve(window.awaitRoom(1000));
+        List<Long> part = reserve(window.poll().awaitRoom(1000));
         answer(part, Duration.ofMillis(1500)); // three quarters of the pending timeout: late
         assertThat(limitAfter(window, INTERVAL_NANOS)).as("halved").isEqualTo(MAX / 2);
 
@@ -137,11 +150,11 @@ class InstructedWindowTest {
         InstructedWindow window = window(Duration.ofSeconds(30));
         growTo(window, 13);
         for (int interval = 1; interval <= 3; interval++) { // 750 ms: less than the round the answers take
-            answer(reserve(window.awaitRoom(1000)), Duration.ofMillis(800)); // in time, not late
+            answer(reserve(window.poll().awaitRoom(1000)), Duration.ofMillis(800)); // in time, not late
             assertThat(limitAfter(window, INTERVAL_NANOS)).as("held %d ms, within the round", 250 * interval)
                     .isEqualTo(13);
         }
-        answer(reserve(window.awaitRoom(1000)), Duration.ofMillis(800));
+        answer(reserve(window.poll().awaitRoom(1000)), Duration.ofMillis(800));
         assertThat(limitAfter(window, INTERVAL_NANOS)).as("a round after it last grew").isEqualTo(19);
     }
 
@@ -151,13 +164,13 @@ class InstructedWindowTest {
         growTo(window, MAX);
         List<Long> waiting = new ArrayList<>();
         for (int interval = 0; interval < InstructedWindow.CARRIED_INTERVALS; interval++) {
-            waiting.addAll(reserve(window.awaitRoom(1000)));
+            waiting.addAll(reserve(window.poll().awaitRoom(1000)));
             List<Long> oldest = List.copyOf(waiting.subList(0, 5)); // the path answers 5 a quarter-second: 20/s
             waiting.removeAll(oldest);
             answer(oldest, Duration.ofMillis(100));
             elapse(INTERVAL_NANOS);
         }
-        window.awaitRoom(1);
+        window.poll().awaitRoom(1);
 
         // 20 (the readings of the test's time add a few nanoseconds to the second: 19.99...)
         assertThat(window.limit()).as("20 answers a second in time, for 1 s: half the 2 s timeout").isBetween(19, 20);
@@ -169,7 +182,7 @@ class InstructedWindowTest {
         growTo(window, MAX);
 
         List<Long> expiring = reserve(10); // answered after the timeout: the switch's own queue
-        List<Long> answered = reserve(window.awaitRoom(1000));
+        List<Long> answered = reserve(window.poll().awaitRoom(1000));
         answer(answered, Duration.ofMillis(200));
         answer(expiring, PENDING_TIMEOUT);
         assertThat(limitAfter(window, INTERVAL_NANOS)).as("10 expired of 40 resolutions of a bank that answers")
@@ -182,7 +195,7 @@ class InstructedWindowTest {
         growTo(window, MAX);
 
         List<Long> unanswered = reserve(3); // the bank leaves some payments unanswered: they expire
-        List<Long> answered = reserve(window.awaitRoom(1000));
+        List<Long> answered = reserve(window.poll().awaitRoom(1000));
         answer(answered, Duration.ofMillis(200));
         answer(unanswered, PENDING_TIMEOUT);
         assertThat(limitAfter(window, INTERVAL_NANOS)).as("3 expired of 40: under the threshold").isEqualTo(MAX);
@@ -194,7 +207,7 @@ class InstructedWindowTest {
         growTo(window, MAX);
 
         List<Long> unanswered = reserve(20, DOWN); // a bank that is down: all its chains expire
-        List<Long> answered = reserve(window.awaitRoom(1000));
+        List<Long> answered = reserve(window.poll().awaitRoom(1000));
         answer(answered, Duration.ofMillis(200));
         answer(unanswered, PENDING_TIMEOUT.plusSeconds(1)); // the expiry path resolves the others
         assertThat(limitAfter(window, INTERVAL_NANOS)).isEqualTo(MAX);
@@ -202,10 +215,10 @@ class InstructedWindowTest {
 
     private void growTo(InstructedWindow window, int limit) throws InterruptedException {
         for (int round = 0; round < 20 && window.limit() < limit; round++) {
-            List<Long> part = reserve(window.awaitRoom(1000));
+            List<Long> part = reserve(window.poll().awaitRoom(1000));
             answer(part, Duration.ofMillis(100));
             elapse(INTERVAL_NANOS);
-            window.awaitRoom(1);
+            window.poll().awaitRoom(1);
         }
         assertThat(window.limit()).isEqualTo(limit);
         answerTimes.take();
@@ -220,7 +233,7 @@ class InstructedWindowTest {
     /** The limit once the next part asked, {@code nanosElapsed} later. */
     private int limitAfter(InstructedWindow window, long nanosElapsed) throws InterruptedException {
         elapse(nanosElapsed);
-        window.awaitRoom(1);
+        window.poll().awaitRoom(1);
         return window.limit();
     }
 
