@@ -9,12 +9,14 @@ import java.util.UUID;
 
 /**
  * Waits (bounded) until every payment the load generator was told was accepted is final in the read
- * model, so the demo's CPU snapshot and report come after the last settlement. Never fails: a payment
+ * model, then until the platform is quiet ({@link Quiescence}: the participants' returns final too), so the demo's
+ * CPU snapshot and report come after the last settlement. Never fails: a payment
  * still not final at the deadline is the report's to judge.
  *
  * <pre>
  *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-answers.log --final-wait-seconds=120
- *       [--reporting-schema=reporting] [ReadSide's connection options; the ledger's are accepted and unused]
+ *       [--reporting-schema=reporting] [--bootstrap-servers=127.0.0.1:9092]
+ *       [ReadSide's connection options; the ledger's are accepted and unused]
  * </pre>
  */
 final class AwaitFinal {
@@ -26,6 +28,7 @@ final class AwaitFinal {
         List<Path> accepted = AcceptedPayments.files(options.required("accepted"));
         Duration wait = Duration.ofSeconds(options.longValue("final-wait-seconds", 120));
         String schema = options.string("reporting-schema", "reporting");
+        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
         options.rejectUnknown();
         List<UUID> ids = ChaosCheck.acceptedIds(AcceptedPayments.read(accepted));
@@ -37,6 +40,11 @@ final class AwaitFinal {
             Instant finalAt = ReadModel.awaitFinal(database, schema, ids, started.plus(wait), "await-final");
             System.out.println(finalAt == null ? "not every payment is final: the report will say which"
                     : "every accepted payment final after " + Duration.between(started, finalAt).toMillis() + " ms");
+            // The report judges every payment, the participants' returns too: wait for those asked after the last
+            // settlement.
+            Quiescence.Result quiet = Quiescence.await(database, schema, bootstrap, Quiescence.QUIET_DEFAULT,
+                    Quiescence.atLeastQuiet(Duration.between(Instant.now(), started.plus(wait))));
+            System.out.println(quiet.describe());
         }
     }
 }

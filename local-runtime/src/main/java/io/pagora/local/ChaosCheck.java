@@ -93,7 +93,12 @@ public final class ChaosCheck {
             awaitFile(loadDone, Instant.now().plus(loadWait));
             Instant loadEnd = Instant.now();
             List<UUID> accepted = acceptedIds(AcceptedPayments.read(answers));
-            ReadModel.awaitFinal(dataSource, schema, accepted, Instant.now().plus(finalWait), "chaos-check");
+            Instant finalDeadline = Instant.now().plus(finalWait);
+            ReadModel.awaitFinal(dataSource, schema, accepted, finalDeadline, "chaos-check");
+            // Every payment is judged, the participants' returns too: wait for those asked after the last settlement.
+            Quiescence.Result quiet = Quiescence.await(dataSource, schema, bootstrap, Quiescence.QUIET_DEFAULT,
+                    Quiescence.atLeastQuiet(Duration.between(Instant.now(), finalDeadline)));
+            System.out.println("  before the checks: " + quiet.describe());
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
             int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
             int settled = (int) statuses.values().stream().filter(ReadModel.SETTLED::equals).count();

@@ -10,6 +10,7 @@ import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.invariants.Claim;
 import io.pagora.settlement.invariants.FinalStates;
 import io.pagora.settlement.invariants.LedgerAgreement;
@@ -356,6 +357,10 @@ final class InvariantChecks {
             return claim == null ? List.of() : List.of(claim);
         }, true);
         finalStates.violations().forEach(violation -> problem(problems, violation));
+        String open = openJudged(judged.keySet(), byId, outcomes);
+        if (!open.isEmpty()) {
+            problem(problems, open);
+        }
         int notFinal = 0;
         if (inFlight != InFlight.NONE) {
             // While it runs, payments of other clients than the load generator must become final all the same.
@@ -394,6 +399,38 @@ final class InvariantChecks {
                 inFlight == InFlight.NONE ? "" : "; " + young + " accepted less than " + inFlight.window().toSeconds()
                         + " s ago and not final yet: in flight");
         return verdict("(d) no payment missing or duplicated", problems, summary);
+    }
+
+    /**
+     * What the judged payments the read model holds not final have in common, for the one who reads a failed run: how
+     * many are returns the participants asked, when they were accepted (their ids' time), and how many the outcomes
+     * topic, read after the read model, holds a final state for (a late outcome, not a lost one). Empty if none.
+     */
+    static String openJudged(Set<PaymentId> judged, Map<String, ReadModel.Row> byId, OutcomeLog outcomes) {
+        int open = 0;
+        int returns = 0;
+        int outcomeOnTopic = 0;
+        long firstMillis = Long.MAX_VALUE;
+        long lastMillis = Long.MIN_VALUE;
+        for (PaymentId id : judged) {
+            ReadModel.Row row = byId.get(id.toString());
+            if (row == null || row.isFinal()) {
+                continue;
+            }
+            open++;
+            returns += row.isReturn() ? 1 : 0;
+            outcomeOnTopic += outcomes.statusesByPayment().containsKey(id.toString()) ? 1 : 0;
+            long issuedMillis = TimeOrderedIds.issuedAtMillis(id.value());
+            firstMillis = Math.min(firstMillis, issuedMillis);
+            lastMillis = Math.max(lastMillis, issuedMillis);
+        }
+        if (open == 0) {
+            return "";
+        }
+        return String.format("of the %d payments the read model holds not final: %d returns asked by the participants, "
+                + "accepted from %s to %s (their ids' time); the outcomes topic, read after the read model, holds a final "
+                + "state for %d", open, returns, Instant.ofEpochMilli(firstMillis), Instant.ofEpochMilli(lastMillis),
+                outcomeOnTopic);
     }
 
     /** Problems kept in memory per check (the verdict lists the first few and counts the rest). */

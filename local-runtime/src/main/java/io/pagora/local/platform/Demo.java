@@ -171,10 +171,14 @@ final class Demo {
         return ticks.matches("\\d+") ? Long.parseLong(ticks) : 100;
     }
 
-    /** Bounded: until the read model has a final state for every accepted payment (local-runtime await-final). */
+    /**
+     * Bounded: until the read model has a final state for every accepted payment and the platform is quiet, the
+     * participants' returns final too (local-runtime await-final).
+     */
     private void awaitOutcomes() {
         int status = platform.tools.run(List.of(), "await-final", List.of("--accepted=" + answers(),
-                "--final-wait-seconds=" + settings.integer("FINAL_WAIT_SECONDS"), "--jdbc-url=" + Postgres.JDBC_URL,
+                "--final-wait-seconds=" + settings.integer("FINAL_WAIT_SECONDS"),
+                "--bootstrap-servers=" + platform.kafkaBootstrap(), "--jdbc-url=" + Postgres.JDBC_URL,
                 "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD), null, layout.log("report"));
         if (status != 0) {
             Console.warn("could not wait for the outcomes (log: %s); the report will say what is not final", layout.log("report"));
