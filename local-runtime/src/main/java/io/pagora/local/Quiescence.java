@@ -67,9 +67,11 @@ final class Quiescence {
     record Result(boolean quiet, Duration waited, Look last) {
 
         String describe() {
-            return quiet ? String.format("quiet after %d ms: %d payments in the read model, every one final, every "
-                    + "record projected", waited.toMillis(), last.payments())
-                    : String.format("not quiet after %d ms: %d payments in the read model, %d not final, %s records not "
+            if (quiet) {
+                return String.format("quiet after %d ms: %d payments in the read model, every one final, every record "
+                        + "projected", waited.toMillis(), last.payments());
+            }
+            return String.format("not quiet after %d ms: %d payments in the read model, %d not final, %s records not "
                     + "projected", waited.toMillis(), last.payments(), last.open(),
                     last.unprojected() < 0 ? "(not looked at)" : Long.toString(last.unprojected()));
         }
