@@ -24,9 +24,12 @@ import org.apache.kafka.common.utils.Utils;
  * The participants' messages as Kafka holds them: {@link Topics#PARTICIPANT_MESSAGES}, keyed by the recipient's
  * ISPB, so a bank's messages are one partition's records with its key. Each bank being read has a consumer of its
  * own (no group: the positions are the streams'), kept assigned to the bank's partition between reads so a stream
- * that reads on from where it stopped costs one fetch and no seek; at most {@code readersMax} are kept (the least
- * recently used is closed). ParticipantStreams reads a bank under that bank's lock, so a consumer is never shared
- * by two threads at once; the map itself is guarded by this object.
+ * that reads on from where it stopped costs one fetch and no seek; at most {@code readersMax} are kept. Beyond that
+ * the least recently used reader no thread is reading with is closed; if every one is in use, the least recently
+ * used is taken out of the map and closed by the thread reading with it when its read ends: a KafkaConsumer is not
+ * safe for two threads, and closing one another bank's thread is reading with failed one of the two reads.
+ * ParticipantStreams reads a bank under that bank's lock, so a consumer is never shared by two threads at once; the
+ * map and the use counts are guarded by this object, and consumers are closed outside that lock.
  */
 public final class KafkaMessageLog implements MessageLog, AutoCloseable {
 
@@ -38,7 +41,21 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
     private final int readersMax;
     private final Duration readTimeout;
     private final int partitions = Topics.PARTITIONS;
-    private final LinkedHashMap<BankId, KafkaConsumer<String, byte[]>> consumers = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<BankId, Reader> readers = new LinkedHashMap<>(16, 0.75f, true);
+
+    /** A bank's consumer, the threads reading with it now, and whether it left the map while in use. */
+    private static final class Reader {
+        final KafkaConsumer<String, byte[]> consumer;
+        int users;
+        boolean retired;
+
+        Reader(KafkaConsumer<String, byte[]> consumer) {
+            this.consumer = consumer;
+        }
+    }
+
+    /** How long closing an evicted consumer may take (it has no group to leave: it only closes its connections). */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(1);
 
     public KafkaMessageLog(Map<String, Object> kafkaProperties, int readersMax, Duration readTimeout) {
         this.readersMax = readersMax;
@@ -67,13 +84,26 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
     @Override
     public long start(BankId bank) {
         TopicPartition partition = partition(bank);
-        return consumer(bank).beginningOffsets(List.of(partition), readTimeout).get(partition);
+        Reader reader = acquire(bank);
+        try {
+            return reader.consumer.beginningOffsets(List.of(partition), readTimeout).get(partition);
+        } finally {
+            release(reader);
+        }
     }
 
     @Override
     public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
+        Reader reader = acquire(bank);
+        try {
+            return read(reader.consumer, bank, from, until, messagesMax);
+        } finally {
+            release(reader);
+        }
+    }
+
+    private Slice read(KafkaConsumer<String, byte[]> consumer, BankId bank, long from, long until, int messagesMax) {
         TopicPartition partition = partition(bank);
-        KafkaConsumer<String, byte[]> consumer = consumer(bank);
         if (consumer.position(partition, readTimeout) != from) {
             consumer.seek(partition, from);
         }
@@ -125,27 +155,78 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         return new TopicPartition(Topics.PARTICIPANT_MESSAGES, partitionOf(bank));
     }
 
-    private synchronized KafkaConsumer<String, byte[]> consumer(BankId bank) {
-        KafkaConsumer<String, byte[]> consumer = consumers.get(bank);
-        if (consumer != null) {
-            return consumer;
+    /** The bank's reader, counted as in use until {@link #release}; an idle reader evicted for it is closed here. */
+    private Reader acquire(BankId bank) {
+        List<Reader> evicted = new ArrayList<>();
+        Reader reader;
+        synchronized (this) {
+            reader = readers.get(bank);
+            if (reader == null) {
+                evict(evicted);
+                reader = new Reader(newConsumer(bank));
+                readers.put(bank, reader);
+            }
+            reader.users++;
         }
-        if (consumers.size() >= readersMax) {
-            Map.Entry<BankId, KafkaConsumer<String, byte[]>> eldest = consumers.entrySet().iterator().next();
-            consumers.remove(eldest.getKey());
-            eldest.getValue().close(Duration.ofSeconds(1));
+        evicted.forEach(idle -> idle.consumer.close(CLOSE_TIMEOUT));
+        return reader;
+    }
+
+    /** Makes room for one more reader: the least recently used idle ones go to {@code idle}, to be closed. */
+    private void evict(List<Reader> idle) {
+        var entries = readers.entrySet().iterator();
+        while (readers.size() >= readersMax && entries.hasNext()) {
+            Reader reader = entries.next().getValue();
+            if (reader.users == 0) {
+                entries.remove();
+                idle.add(reader);
+            }
         }
+        if (readers.size() >= readersMax) {
+            // Every reader is in use (more banks reading at once than readersMax): the eldest leaves the map now and
+            // is closed by its last user, so the bound holds again once the reads in flight end.
+            Map.Entry<BankId, Reader> eldest = readers.entrySet().iterator().next();
+            readers.remove(eldest.getKey());
+            eldest.getValue().retired = true;
+        }
+    }
+
+    private void release(Reader reader) {
+        boolean close;
+        synchronized (this) {
+            reader.users--;
+            close = reader.retired && reader.users == 0;
+        }
+        if (close) {
+            reader.consumer.close(CLOSE_TIMEOUT);
+        }
+    }
+
+    private KafkaConsumer<String, byte[]> newConsumer(BankId bank) {
         Map<String, Object> own = new HashMap<>(config);
         own.put(ConsumerConfig.CLIENT_ID_CONFIG, "payment-api-stream-" + bank);
-        consumer = new KafkaConsumer<>(own);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(own);
         consumer.assign(List.of(partition(bank)));
-        consumers.put(bank, consumer);
         return consumer;
     }
 
+    /** Readers kept now (in the map), for tests. */
+    synchronized int readersKept() {
+        return readers.size();
+    }
+
     @Override
-    public synchronized void close() {
-        consumers.values().forEach(consumer -> consumer.close(Duration.ofSeconds(2)));
-        consumers.clear();
+    public void close() {
+        List<Reader> all;
+        synchronized (this) {
+            all = new ArrayList<>(readers.values());
+            readers.clear();
+            // One in use is closed by its last user, as an evicted one.
+            all.removeIf(reader -> {
+                reader.retired = reader.users > 0;
+                return reader.retired;
+            });
+        }
+        all.forEach(reader -> reader.consumer.close(Duration.ofSeconds(2)));
     }
 }

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -52,14 +54,9 @@ class KafkaMessageLogTest {
                 }
             });
             try {
-                // As a stream pulls: a read that finds nothing yet (the consumer's first fetch) answers at once, and
-                // the next read is made; the read that finds messages must return with them.
+                // The read that finds messages must return with them.
                 long started = System.nanoTime();
-                MessageLog.Slice slice;
-                int reads = 0;
-                do {
-                    slice = log.read(bank, from, Long.MAX_VALUE, 10_000, 0);
-                } while (slice.count() == 0 && ++reads < READS_MAX);
+                MessageLog.Slice slice = readUntilFound(log, bank, from);
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
 
                 assertThat(slice.count()).as("the bank's messages there now").isPositive();
@@ -72,6 +69,53 @@ class KafkaMessageLogTest {
                 trickle.join();
             }
         }
+    }
+
+    /**
+     * More banks reading than readers kept: the reader evicted for a second bank is one the first bank's thread is
+     * reading with. Closed from the second bank's thread, one of the two reads failed (a KafkaConsumer is not safe for
+     * two threads: "KafkaConsumer is not safe for multi-threaded access", or the first read's next poll on a closed
+     * consumer); now the first read ends normally and its reader is closed after it.
+     */
+    @Test
+    void aReaderInUseIsNotClosedUnderItsReadWhenAnotherBankNeedsRoom() throws Exception {
+        TestKafka kafka = TestKafka.shared();
+        createMessagesTopic(kafka);
+        BankId first = new BankId(77_770_011);
+        BankId second = new BankId(77_770_012);
+        Duration rangeReadTimeout = Duration.ofSeconds(3);
+        try (KafkaMessageLog log = new KafkaMessageLog(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), 1, rangeReadTimeout)) {
+            long firstFrom = log.start(first);
+            long secondFrom = log.start(second);
+            publish(kafka, first, "mine");
+            publish(kafka, second, "theirs");
+            // A range beyond the partition's end keeps the first bank's read polling until its deadline.
+            CompletableFuture<MessageLog.Slice> firstRead = CompletableFuture.supplyAsync(
+                    () -> log.read(first, firstFrom, firstFrom + 1_000_000, 10_000, 0));
+            sleep(rangeReadTimeout.toMillis() / 3);
+
+            MessageLog.Slice secondSlice = readUntilFound(log, second, secondFrom);
+            MessageLog.Slice firstSlice = firstRead.get(rangeReadTimeout.multipliedBy(3).toMillis(),
+                    TimeUnit.MILLISECONDS);
+
+            assertThat(secondSlice.count()).as("the second bank's read, made while the first's reader was in use")
+                    .isPositive();
+            assertThat(firstSlice.count()).as("the first bank's read, its reader evicted under it").isPositive();
+            assertThat(log.readersKept()).as("the bound holds once the reads in flight end").isEqualTo(1);
+            assertThat(readUntilFound(log, first, firstFrom).count()).as("the first bank reads again with a new reader")
+                    .isPositive();
+        }
+    }
+
+    /** Reads as a stream pulls: a read that finds nothing yet (a new consumer's first fetch) is made again. */
+    private static MessageLog.Slice readUntilFound(KafkaMessageLog log, BankId bank, long from) {
+        MessageLog.Slice slice;
+        int reads = 0;
+        do {
+            slice = log.read(bank, from, Long.MAX_VALUE, 10_000, 0);
+        } while (slice.count() == 0 && ++reads < READS_MAX);
+        return slice;
     }
 
     private static void publish(TestKafka kafka, BankId bank, String text) {
