@@ -25,11 +25,11 @@ import java.util.function.LongSupplier;
  * {@value #LATE_SHARE_PERCENT} % of an interval's resolutions were late ({@link AnswerTimes}: late answers, and
  * expiries of the banks that answered in time; a bank that never answers, by design or because it is down, is left
  * out), then holds for {@code answerWithin}, while the chains reserved before the decrease are answered.
-
+ *
  * <p>The wait is bounded: a chain leaves the count when its outcome is published (an answer, or the expiry path) and in
  * any case once forgotten; a poll's parts wait {@code waitMax} in all (below the consumer's poll interval), after which
- * each goes on regardless, at most {@code chainsMin} at a time. Two consumer threads may each take the room seen at once: the window overshoots by at
- * most one part per thread.
+ * each goes on regardless, at most {@code chainsMin} at a time. Two consumer threads may each take the room seen at
+ * once: the window overshoots by at most one part per thread.
  */
 public final class InstructedWindow implements InstructionWindow {
 
