@@ -26,11 +26,22 @@ final class Quiescence {
 
     private static final Duration LOOK_INTERVAL = Duration.ofMillis(500);
 
-    /** One look at the platform; {@code unprojected} is -1 when not looked at (the cheaper look was not quiet). */
-    record Look(long payments, long open, long unprojected) {
+    /**
+     * One look at the platform; {@code unprojected} is -1 when not looked at (the cheaper look was not quiet);
+     * {@code failure} is why a look could not be made (the database or Kafka not answering), else empty.
+     */
+    record Look(long payments, long open, long unprojected, String failure) {
+
+        Look(long payments, long open, long unprojected) {
+            this(payments, open, unprojected, "");
+        }
+
+        static Look failed(Exception e) {
+            return new Look(-1, -1, -1, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
 
         boolean quiet() {
-            return open == 0 && unprojected == 0;
+            return failure.isEmpty() && open == 0 && unprojected == 0;
         }
     }
 
@@ -67,6 +78,10 @@ final class Quiescence {
     record Result(boolean quiet, Duration waited, Look last) {
 
         String describe() {
+            if (!last.failure().isEmpty()) {
+                return String.format("not quiet after %d ms: the last look failed (%s)", waited.toMillis(),
+                        last.failure());
+            }
             if (quiet) {
                 return String.format("quiet after %d ms: %d payments in the read model, every one final, every record "
                         + "projected", waited.toMillis(), last.payments());
@@ -103,7 +118,7 @@ final class Quiescence {
      * Looks every {@link #LOOK_INTERVAL} until the platform was quiet, with the same number of payments, at two looks
      * at least {@code quietFor} apart and at every look between them; or until {@code wait} is spent.
      */
-    static Result await(Looks looks, Duration quietFor, Duration wait, Time time) throws Exception {
+    static Result await(Looks looks, Duration quietFor, Duration wait, Time time) throws InterruptedException {
         Check.that(!quietFor.isNegative() && quietFor.compareTo(wait) <= 0, "a quiet period in [0, wait]: %s, %s",
                 quietFor, wait);
         long started = time.nanos();
@@ -128,11 +143,18 @@ final class Quiescence {
         }
     }
 
-    private static Look look(Looks looks) throws Exception {
-        long[] readModel = looks.readModel();
+    /** A look that fails (PostgreSQL or Kafka not answering) is not quiet, and the wait goes on to its bound. */
+    private static Look look(Looks looks) {
+        long[] readModel;
+        long unprojected;
+        try {
+            readModel = looks.readModel();
+            unprojected = readModel.length == 2 && readModel[1] == 0 ? looks.unprojected() : -1;
+        } catch (Exception e) {
+            return Look.failed(e);
+        }
         Check.that(readModel.length == 2 && readModel[0] >= 0 && readModel[1] >= 0 && readModel[1] <= readModel[0],
                 "read-model counters {payments, open}: %s", java.util.Arrays.toString(readModel));
-        long unprojected = readModel[1] == 0 ? looks.unprojected() : -1;
         return new Look(readModel[0], readModel[1], unprojected);
     }
 

@@ -100,6 +100,53 @@ class QuiescenceTest {
     }
 
     @Test
+    void aLookThatFailsIsNotQuietAndTheWaitGoesOn() throws Exception {
+        Script script = new Script().then(100, 0, 0);
+        int[] failures = {2};
+        Quiescence.Looks failingTwice = new Quiescence.Looks() {
+            @Override
+            public long[] readModel() throws java.sql.SQLException {
+                if (failures[0]-- > 0) {
+                    throw new java.sql.SQLException("the database system is starting up");
+                }
+                return script.readModel();
+            }
+
+            @Override
+            public long unprojected() {
+                return script.unprojected();
+            }
+        };
+
+        Quiescence.Result result = Quiescence.await(failingTwice, QUIET, WAIT, script);
+
+        assertThat(result.quiet()).isTrue();
+        assertThat(result.waited()).as("quiet from the third look (1 s) on").isEqualTo(Duration.ofSeconds(6));
+    }
+
+    @Test
+    void aWaitWhoseLooksAllFailEndsAtItsBoundAndSaysWhy() throws Exception {
+        Script script = new Script();
+        Quiescence.Looks down = new Quiescence.Looks() {
+            @Override
+            public long[] readModel() throws java.sql.SQLException {
+                throw new java.sql.SQLException("Connection refused");
+            }
+
+            @Override
+            public long unprojected() {
+                return 0;
+            }
+        };
+
+        Quiescence.Result result = Quiescence.await(down, QUIET, WAIT, script);
+
+        assertThat(result.quiet()).isFalse();
+        assertThat(result.describe()).isEqualTo("not quiet after 60000 ms: the last look failed (SQLException: "
+                + "Connection refused)");
+    }
+
+    @Test
     void aQuietPeriodLongerThanTheWaitIsRefused() {
         Script script = new Script().then(0, 0, 0);
 
