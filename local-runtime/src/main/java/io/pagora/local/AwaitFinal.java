@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Waits (bounded) until every payment the load generator was told was accepted is final in the read
- * model, then until the platform is quiet ({@link Quiescence}: the participants' returns final too), so the demo's
- * CPU snapshot and report come after the last settlement. Never fails: a payment
- * still not final at the deadline is the report's to judge.
+ * Waits (bounded) until every payment the load generator was told was accepted is final in the read model, then
+ * until the platform is quiet ({@link Quiescence}: the participants' returns final too), so the demo's CPU snapshot
+ * and report come after the last settlement. Never fails: a payment still not final at the deadline is the report's
+ * to judge.
  *
  * <pre>
  *   java -jar local-runtime.jar await-final --accepted=var/demo/k6-answers.log --final-wait-seconds=120
