@@ -102,8 +102,13 @@ public final class BankSimulator {
     }
 
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {
+        reply(exchange, status, "text/plain; charset=utf-8", body);
+    }
+
+    /** Answers with {@code body}, UTF-8, and closes the exchange. */
+    static void reply(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+        exchange.getResponseHeaders().add("Content-Type", contentType);
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
         exchange.close();

@@ -19,8 +19,11 @@ final class ProtocolJson {
     /** The verdict counted for a result that says neither a state nor a problem this bank can read. */
     static final String UNREADABLE = "unreadable";
 
+    // A field a message leaves out reads as null, or 0 for an amount: a message of a type this bank does not know
+    // may lack the fields it never reads, and must be counted as unknown, not fail its whole pull.
     private static final JsonMapper JSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
 
     private ProtocolJson() {}
 

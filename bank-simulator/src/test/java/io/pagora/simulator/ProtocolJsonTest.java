@@ -49,6 +49,14 @@ class ProtocolJsonTest {
     }
 
     @Test
+    void aMessageOfAnUnknownTypeIsReadWithoutTheFieldsItLacks() {
+        String body = "{\"messages\":[{\"type\":\"SomethingNew\",\"id\":\"new-1\",\"paymentId\":\"" + PAID + "\"}]}";
+
+        assertThat(ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8))).containsExactly(
+                new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null));
+    }
+
+    @Test
     void aBodyWithoutMessagesHoldsNone() {
         assertThat(ProtocolJson.messages("{}".getBytes(StandardCharsets.UTF_8))).isEmpty();
     }
