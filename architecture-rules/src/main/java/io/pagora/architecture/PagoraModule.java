@@ -27,6 +27,11 @@ public enum PagoraModule {
     LEDGER_PORT("io.pagora.ledger.port", Framework.NONE, KERNEL),
     SETTLEMENT("io.pagora.settlement", Framework.NONE, KERNEL, LEDGER_PORT),
     EVENTS("io.pagora.events", Framework.NONE, KERNEL),
+    /**
+     * The participant banks, as their own process: they speak to the switch over docs/participants.md only,
+     * with their own model of its JSON, so they use the kernel (its PEM loader) and no service or contract.
+     */
+    BANK_SIMULATOR("io.pagora.simulator", Framework.NONE, KERNEL),
     /** A plain library: local-runtime and the benchmarks use the ledgers without Spring. */
     LEDGER_ADAPTER("io.pagora.ledger.adapter", Framework.NONE, KERNEL, LEDGER_PORT),
     /** Shared Spring configuration of the services: it may wire the ledger, the settlement and the events. */

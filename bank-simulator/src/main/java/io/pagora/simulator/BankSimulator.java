@@ -67,12 +67,9 @@ public final class BankSimulator {
     static HttpServer control(int port, Map<String, SimulatedBank> banks, Metrics metrics) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 16);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.createContext("/metrics", exchange -> {
-            StringBuilder text = new StringBuilder(metrics.render());
-            banks.values().forEach(bank -> text.append("pagora_simulator_answers_waiting{bank=\"").append(bank.ispb())
-                    .append("\"} ").append(bank.waitingAnswers()).append('\n'));
-            reply(exchange, 200, text.toString());
-        });
+        banks.values().forEach(bank ->
+                metrics.gauge("pagora.simulator.answers.waiting", bank.ispb(), bank::waitingAnswers));
+        server.createContext("/metrics", exchange -> reply(exchange, 200, metrics.scrape()));
         server.createContext("/banks", exchange -> {
             String[] path = exchange.getRequestURI().getPath().split("/");
             if (path.length == 2 && exchange.getRequestMethod().equals("GET")) {
@@ -105,8 +102,13 @@ public final class BankSimulator {
     }
 
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {
+        reply(exchange, status, "text/plain; charset=utf-8", body);
+    }
+
+    /** Answers with {@code body}, UTF-8, and closes the exchange. */
+    static void reply(HttpExchange exchange, int status, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+        exchange.getResponseHeaders().add("Content-Type", contentType);
         exchange.sendResponseHeaders(status, bytes.length);
         exchange.getResponseBody().write(bytes);
         exchange.close();

@@ -24,7 +24,11 @@ record Behaviour(double acceptShare, double refuseShare, long latencyMs, long ji
     }
 
     Decision decide() {
-        double draw = ThreadLocalRandom.current().nextDouble();
+        return decide(ThreadLocalRandom.current().nextDouble());
+    }
+
+    /** The decision for a uniform draw in [0, 1): below the accept share accept, then refuse, the rest none. */
+    Decision decide(double draw) {
         return draw < acceptShare ? Decision.ACCEPT : draw < acceptShare + refuseShare ? Decision.REFUSE : Decision.NONE;
     }
 

@@ -1,78 +1,53 @@
 package io.pagora.simulator;
 
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.function.Supplier;
 
-/** The simulator's own counters and latency histograms, in Prometheus' text format (its load is reported apart). */
+/**
+ * The simulator's own meters, per bank, scraped from its control port in Prometheus' text format (its load is
+ * reported apart from the platform's). Names are Micrometer's dotted ones: {@code pagora.simulator.pulls} is scraped
+ * as {@code pagora_simulator_pulls_total}, the latency timer as {@code pagora_simulator_accept_to_answered_seconds}.
+ */
 final class Metrics {
 
-    private static final double[] BUCKETS_SECONDS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+    /** The latency histogram's buckets: from a fast bank's answer to one that waited out a long pending timeout. */
+    static final Duration[] BUCKETS = Arrays.stream(new double[] {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+            10, 30, 60}).mapToObj(seconds -> Duration.ofNanos((long) (seconds * 1e9))).toArray(Duration[]::new);
 
-    private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
-    private final Map<String, Histogram> histograms = new ConcurrentHashMap<>();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
+    /** Counts one event of {@code name} for {@code bank}, with further labels as name, value pairs. */
     void count(String name, String bank, String... labels) {
-        counters.computeIfAbsent(series(name, bank, labels), key -> new LongAdder()).increment();
+        Counter.builder(name).tag("bank", bank).tags(tags(labels)).register(registry).increment();
     }
 
-    void observe(String name, String bank, double seconds) {
-        histograms.computeIfAbsent(name + "\u0000" + bank, key -> new Histogram()).observe(seconds);
+    /** Records one latency of {@code name} for {@code bank}. */
+    void observe(String name, String bank, Duration latency) {
+        Timer.builder(name).tag("bank", bank).serviceLevelObjectives(BUCKETS).register(registry).record(latency);
     }
 
-    long total(String name, String bank, String... labels) {
-        LongAdder adder = counters.get(series(name, bank, labels));
-        return adder == null ? 0 : adder.sum();
+    /** Reports {@code value} as the gauge {@code name} of {@code bank}, read at every scrape. */
+    void gauge(String name, String bank, Supplier<Number> value) {
+        Gauge.builder(name, value).tag("bank", bank).register(registry);
     }
 
-    String render() {
-        StringBuilder text = new StringBuilder();
-        new TreeMap<>(counters).forEach((series, adder) -> text.append(series).append(' ').append(adder.sum()).append('\n'));
-        new TreeMap<>(histograms).forEach((key, histogram) -> {
-            String[] parts = key.split("\u0000");
-            histogram.render(parts[0], parts[1], text);
-        });
-        return text.toString();
+    /** Every meter, in Prometheus' text format. */
+    String scrape() {
+        return registry.scrape();
     }
 
-    private static String series(String name, String bank, String... labels) {
-        StringBuilder series = new StringBuilder(name).append("{bank=\"").append(bank).append('"');
-        for (int i = 0; i + 1 < labels.length; i += 2) {
-            series.append(',').append(labels[i]).append("=\"").append(labels[i + 1]).append('"');
+    // A label without a value (a field the switch left out) is reported as "null", never dropped.
+    private static String[] tags(String... labels) {
+        String[] tags = new String[labels.length - labels.length % 2];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = String.valueOf(labels[i]);
         }
-        return series.append('}').toString();
-    }
-
-    private static final class Histogram {
-        private final LongAdder[] buckets = new LongAdder[BUCKETS_SECONDS.length];
-        private final LongAdder count = new LongAdder();
-        private final java.util.concurrent.atomic.DoubleAdder sum = new java.util.concurrent.atomic.DoubleAdder();
-
-        Histogram() {
-            for (int i = 0; i < buckets.length; i++) {
-                buckets[i] = new LongAdder();
-            }
-        }
-
-        void observe(double seconds) {
-            for (int i = 0; i < BUCKETS_SECONDS.length; i++) {
-                if (seconds <= BUCKETS_SECONDS[i]) {
-                    buckets[i].increment();
-                }
-            }
-            count.increment();
-            sum.add(seconds);
-        }
-
-        void render(String name, String bank, StringBuilder text) {
-            for (int i = 0; i < BUCKETS_SECONDS.length; i++) {
-                text.append(name).append("_bucket{bank=\"").append(bank).append("\",le=\"").append(BUCKETS_SECONDS[i])
-                        .append("\"} ").append(buckets[i].sum()).append('\n');
-            }
-            text.append(name).append("_bucket{bank=\"").append(bank).append("\",le=\"+Inf\"} ").append(count.sum()).append('\n');
-            text.append(name).append("_count{bank=\"").append(bank).append("\"} ").append(count.sum()).append('\n');
-            text.append(name).append("_sum{bank=\"").append(bank).append("\"} ").append(sum.sum()).append('\n');
-        }
+        return tags;
     }
 }

@@ -2,6 +2,7 @@ package io.pagora.simulator;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,8 +14,6 @@ import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,22 +29,20 @@ final class SimulatedBank {
 
     static final int ANSWERS_PER_CALL_MAX = 1000;
     /**
-     * Message ids remembered to drop duplicates. A duplicate comes within a lease timeout (30 s) of the first delivery,
-     * and at the most the platform carries here (~1,600 payments/s, about 1,200 messages/s per bank) that is ~36,000
-     * ids. Bounded by the heap too: an id costs ~130 bytes, and at 500,000 per bank the four banks' ids outgrew the
-     * simulator's 256 MB (OutOfMemoryError at 12,000/s offered: it stopped reading, and what it had not answered
-     * expired).
+     * Message ids remembered to drop duplicates. A duplicate comes within a lease timeout (30 s at most) of the first
+     * delivery: at ~1,200 messages/s per bank that is ~36,000 ids. Bounded by the heap too: an id costs ~130 bytes,
+     * and the simulator runs in 256 MB for four banks.
      */
     static final int SEEN_IDS_MAX = 100_000;
     static final int SEND_ATTEMPTS_MAX = 20;
     /**
      * Answering calls in flight per bank at most. Each call waits for the ledger's verdicts (a clearing poll or two),
-     * so with few senders due answers queue behind calls in flight and arrive after the pending timeout: 4 senders let
-     * answers wait ~2 call times under load (most expired at 2,000/s); 16 (virtual threads) keep that wait short.
+     * so with few senders due answers queue behind the calls in flight and arrive after the pending timeout; 16
+     * (virtual threads) keep that wait short under load.
      */
     static final int SENDERS = 16;
-    private static final Pattern PROBLEM_TYPE = Pattern.compile("\"type\":\"https://pagora.io/problems/([a-z-]+)\"");
-    private static final Pattern STATUS = Pattern.compile("\"status\":\"([A-Z]+)\"");
+    /** The reason of every refusal: AC06, blocked account. */
+    static final String REFUSAL_REASON = "AC06";
 
     private final String ispb;
     private final SwitchClient client;
@@ -140,7 +137,7 @@ final class SimulatedBank {
                     continue;
                 }
                 SwitchClient.Pulled pulled = next == null ? client.start() : client.pull(next);
-                metrics.count("pagora_simulator_pulls_total", ispb, "status", Integer.toString(pulled.status()));
+                metrics.count("pagora.simulator.pulls", ispb, "status", Integer.toString(pulled.status()));
                 if (pulled.status() == 200 || pulled.status() == 204) {
                     pulled.messages().forEach(this::receive);
                     next = pulled.next();
@@ -152,7 +149,7 @@ final class SimulatedBank {
                 return;
             } catch (IOException | RuntimeException e) {
                 log.debug("bank {}: pull failed: {}", ispb, e.toString());
-                metrics.count("pagora_simulator_pull_failures_total", ispb);
+                metrics.count("pagora.simulator.pull.failures", ispb);
                 next = null;
                 sleep(500);
             }
@@ -162,19 +159,19 @@ final class SimulatedBank {
     private void receive(SwitchClient.Message message) {
         synchronized (seen) {
             if (seen.put(message.id(), Boolean.TRUE) != null) {
-                metrics.count("pagora_simulator_duplicates_total", ispb);
+                metrics.count("pagora.simulator.duplicates", ispb);
                 return;
             }
         }
         switch (message.type()) {
             case SwitchClient.Message.INSTRUCTION -> instructed(message);
             case SwitchClient.Message.CONCLUDED -> concluded(message);
-            case null, default -> metrics.count("pagora_simulator_unknown_messages_total", ispb);
+            case null, default -> metrics.count("pagora.simulator.unknown.messages", ispb);
         }
     }
 
     private void concluded(SwitchClient.Message message) {
-        metrics.count("pagora_simulator_outcomes_total", ispb, "role", message.role(), "status", message.status());
+        metrics.count("pagora.simulator.outcomes", ispb, "role", message.role(), "status", message.status());
         if (returnShare == 0 || !"PAYEE".equals(message.role()) || !"SETTLED".equals(message.status())
                 || message.amountCentavos() <= 0 || ThreadLocalRandom.current().nextDouble() >= returnShare) {
             return;
@@ -189,7 +186,7 @@ final class SimulatedBank {
         long amount = random.nextInt(10) < 7 ? message.amountCentavos() : Math.max(1, message.amountCentavos() / 2);
         Returning returning = new Returning(message.paymentId(), amount, RETURN_REASONS[random.nextInt(RETURN_REASONS.length)], 0);
         if (!returns.offer(returning)) {
-            metrics.count("pagora_simulator_returns_total", ispb, "status", "dropped");
+            metrics.count("pagora.simulator.returns", ispb, "status", "dropped");
         }
     }
 
@@ -201,14 +198,14 @@ final class SimulatedBank {
                 if (behaviour.mode() == Behaviour.Mode.DOWN) {
                     // Down: no call at all; the return waits (or is dropped, counted, if the queue filled meanwhile).
                     if (!returns.offer(returning)) {
-                        metrics.count("pagora_simulator_returns_total", ispb, "status", "dropped");
+                        metrics.count("pagora.simulator.returns", ispb, "status", "dropped");
                     }
                     Thread.sleep(200);
                     continue;
                 }
                 int status = client.returnPayment(returning.paymentId(), "return-" + returning.paymentId(),
-                        "{\"amountCentavos\":" + returning.amountCentavos() + ",\"reason\":\"" + returning.reason() + "\"}");
-                metrics.count("pagora_simulator_returns_total", ispb, "status", Integer.toString(status));
+                        ProtocolJson.returnRequest(returning.amountCentavos(), returning.reason()));
+                metrics.count("pagora.simulator.returns", ispb, "status", Integer.toString(status));
                 if ((status == 429 || status == 503) && returning.attempts() + 1 < RETURN_ATTEMPTS_MAX) {
                     Thread.sleep(500);
                     returns.offer(returning.again());
@@ -216,7 +213,7 @@ final class SimulatedBank {
             } catch (InterruptedException e) {
                 return;
             } catch (IOException | RuntimeException e) {
-                metrics.count("pagora_simulator_returns_total", ispb, "status", "io-error");
+                metrics.count("pagora.simulator.returns", ispb, "status", "io-error");
             }
         }
     }
@@ -236,7 +233,7 @@ final class SimulatedBank {
         }
         Behaviour now = behaviour;
         Behaviour.Decision decision = now.decide();
-        metrics.count("pagora_simulator_instructions_total", ispb, "decision", decision.name());
+        metrics.count("pagora.simulator.instructions", ispb, "decision", decision.name());
         if (decision != Behaviour.Decision.NONE) {
             due.add(new DueAnswer(instruction.paymentId(), decision, instruction.acceptedAt(),
                     System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(now.delayMs()), 0));
@@ -261,51 +258,40 @@ final class SimulatedBank {
     }
 
     private void post(List<DueAnswer> batch) throws InterruptedException {
-        StringBuilder json = new StringBuilder(batch.size() * 80).append("{\"answers\":[");
-        for (int i = 0; i < batch.size(); i++) {
-            DueAnswer answer = batch.get(i);
-            json.append(i == 0 ? "" : ",").append("{\"paymentId\":\"").append(answer.paymentId()).append("\",");
-            json.append(answer.decision() == Behaviour.Decision.ACCEPT ? "\"decision\":\"ACCEPT\"}"
-                    : "\"decision\":\"REFUSE\",\"reason\":\"AC06\"}");
+        List<ProtocolJson.Answer> answers = new ArrayList<>(batch.size());
+        for (DueAnswer answer : batch) {
+            answers.add(answer.decision() == Behaviour.Decision.ACCEPT ? ProtocolJson.Answer.accept(answer.paymentId())
+                    : ProtocolJson.Answer.refuse(answer.paymentId(), REFUSAL_REASON));
         }
-        json.append("]}");
         try {
-            HttpResponse<String> response = client.answer(json.toString());
+            HttpResponse<String> response = client.answer(ProtocolJson.answers(answers));
             if (response.statusCode() != 200) {
-                metrics.count("pagora_simulator_answer_calls_total", ispb, "status", Integer.toString(response.statusCode()));
+                metrics.count("pagora.simulator.answer.calls", ispb, "status", Integer.toString(response.statusCode()));
                 retry(batch);
                 return;
             }
-            metrics.count("pagora_simulator_answer_calls_total", ispb, "status", "200");
+            metrics.count("pagora.simulator.answer.calls", ispb, "status", "200");
             tally(response.body(), batch);
         } catch (IOException e) {
-            metrics.count("pagora_simulator_answer_calls_total", ispb, "status", "io-error");
+            metrics.count("pagora.simulator.answer.calls", ispb, "status", "io-error");
             retry(batch);
         }
     }
 
     /** Counts each answer's verdict: the payment's state, or the problem type that says why it moved nothing. */
     private void tally(String body, List<DueAnswer> batch) {
-        // One result object per answer, in order: {"index":i,"paymentId":..,"status":..} or {..,"problem":{"type":..}}.
-        String[] results = body.split("\\{\"index\":");
         List<DueAnswer> again = new ArrayList<>();
-        for (int i = 1; i < results.length && i <= batch.size(); i++) {
-            Matcher problem = PROBLEM_TYPE.matcher(results[i]);
-            String verdict;
-            if (problem.find()) {
-                verdict = problem.group(1);
-                // verdict-pending: the answer is stored and will be applied, and the stream brings the payment's
-                // outcome; sending it again would only ask clearing to apply it twice while it is behind. Nothing was
-                // received on broker-unavailable: that one goes again.
-                if (verdict.equals("broker-unavailable")) {
-                    again.add(batch.get(i - 1));
-                }
-            } else {
-                Matcher status = STATUS.matcher(results[i]);
-                verdict = status.find() ? status.group(1) : "unreadable";
-                observeAcceptToAnswered(batch.get(i - 1).acceptedAt());
+        for (ProtocolJson.Verdict verdict : ProtocolJson.verdicts(body, batch.size())) {
+            DueAnswer answer = batch.get(verdict.index());
+            if (verdict.applied()) {
+                observeAcceptToAnswered(answer.acceptedAt());
+            } else if (verdict.name().equals("broker-unavailable")) {
+                // Nothing was received: that answer goes again. Not on verdict-pending: the answer is stored and
+                // will be applied, the stream brings the payment's outcome, and sending it again would only ask
+                // clearing to apply it twice while it is behind.
+                again.add(answer);
             }
-            metrics.count("pagora_simulator_verdicts_total", ispb, "verdict", verdict);
+            metrics.count("pagora.simulator.verdicts", ispb, "verdict", verdict.name());
         }
         retry(again);
     }
@@ -313,17 +299,17 @@ final class SimulatedBank {
     /** Acceptance (the instruction's {@code acceptedAt}) to the verdict on the answer; an unreadable time is no sample. */
     private void observeAcceptToAnswered(String acceptedAt) {
         try {
-            long millis = java.time.Duration.between(Instant.parse(acceptedAt), Instant.now()).toMillis();
-            metrics.observe("pagora_simulator_accept_to_answered_seconds", ispb, Math.max(0, millis) / 1000.0);
+            long millis = Duration.between(Instant.parse(acceptedAt), Instant.now()).toMillis();
+            metrics.observe("pagora.simulator.accept.to.answered", ispb, Duration.ofMillis(Math.max(0, millis)));
         } catch (RuntimeException e) {
-            metrics.count("pagora_simulator_unreadable_times_total", ispb);
+            metrics.count("pagora.simulator.unreadable.times", ispb);
         }
     }
 
     private void retry(List<DueAnswer> batch) {
         for (DueAnswer answer : batch) {
             if (answer.attempts() + 1 >= SEND_ATTEMPTS_MAX) {
-                metrics.count("pagora_simulator_answers_given_up_total", ispb);
+                metrics.count("pagora.simulator.answers.given.up", ispb);
                 continue;
             }
             due.add(answer.again());

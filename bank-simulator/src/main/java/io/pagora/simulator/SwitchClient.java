@@ -9,8 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLContext;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One bank's HTTPS client of the switch, as docs/participants.md describes the protocol: pull the stream, follow
@@ -28,8 +26,8 @@ final class SwitchClient {
 
     /**
      * A message as this bank reads it: the fields it acts on, as text (docs/participants.md: ignore unknown fields).
-     * A bank keeps its own model of the protocol; decoding every field into the switch's typed records (instants
-     * parsed, subtypes resolved) was half the simulator's CPU (issue 18).
+     * A bank keeps its own model of the protocol, and text is cheaper to read than the switch's typed records
+     * (instants parsed, subtypes resolved), which the simulator would only print back.
      */
     record Message(String type, String id, String paymentId, String role, String status, String acceptedAt,
             long amountCentavos, String originalPaymentId) {
@@ -37,11 +35,6 @@ final class SwitchClient {
         static final String INSTRUCTION = "PaymentInstruction";
         static final String CONCLUDED = "PaymentConcluded";
     }
-
-    private record Messages(List<Message> messages) {}
-
-    private static final JsonMapper JSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     private final HttpClient http;
     private final List<URI> bases;
@@ -76,15 +69,10 @@ final class SwitchClient {
                 .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
         String next = response.headers().firstValue("PI-Pull-Next").orElse(null);
         return switch (response.statusCode()) {
-            case 200 -> new Pulled(200, messagesOf(response.body()), next);
+            case 200 -> new Pulled(200, ProtocolJson.messages(response.body()), next);
             case 204 -> new Pulled(204, List.of(), next);
             default -> new Pulled(response.statusCode(), List.of(), null);
         };
-    }
-
-    static List<Message> messagesOf(byte[] body) {
-        Messages messages = JSON.readValue(body, Messages.class);
-        return messages == null || messages.messages() == null ? List.of() : messages.messages();
     }
 
     void close(String path) throws IOException, InterruptedException {
@@ -93,7 +81,7 @@ final class SwitchClient {
                 HttpResponse.BodyHandlers.discarding());
     }
 
-    /** Posts a batch of answers (JSON built by the caller); returns the status and body. */
+    /** Posts a batch of answers ({@link ProtocolJson#answers}); returns the status and body. */
     HttpResponse<String> answer(String json) throws IOException, InterruptedException {
         int used = current.get();
         return send(used, HttpRequest.newBuilder(bases.get(used).resolve("/participants/" + ispb + "/answers"))
