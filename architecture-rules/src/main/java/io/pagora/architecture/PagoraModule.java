@@ -23,6 +23,8 @@ import java.util.Set;
  * own ArchitectureTest fails ({@link ModuleRules#staysInItsPackage}).
  */
 public enum PagoraModule {
+    /** This map and its rules: plain Java over ArchUnit, used by every module's tests and no main code. */
+    ARCHITECTURE_RULES("io.pagora.architecture", Framework.NONE),
     KERNEL("io.pagora.kernel", Framework.NONE),
     LEDGER_PORT("io.pagora.ledger.port", Framework.NONE, KERNEL),
     SETTLEMENT("io.pagora.settlement", Framework.NONE, KERNEL, LEDGER_PORT),
