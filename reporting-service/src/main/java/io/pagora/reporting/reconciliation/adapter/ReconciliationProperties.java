@@ -1,6 +1,7 @@
 package io.pagora.reporting.reconciliation.adapter;
 
 import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -55,8 +56,8 @@ public record ReconciliationProperties(
         @DefaultValue("pagora-clearing-expiry") String clearingExpiryGroupId,
         @DefaultValue("20") int detailsLogged) {
 
-    public Reconciler.Settings settings() {
-        return new Reconciler.Settings(finalWithin, startLookback, paymentsPerRoundMax, legSamplePerMille,
+    public ReconciliationSettings settings() {
+        return new ReconciliationSettings(finalWithin, startLookback, paymentsPerRoundMax, legSamplePerMille,
                 legLookupIdsMax, ledgerRequestsPerSecondMax, accountsPerRound, balanceInterval, pipelineWait,
                 windowRecordsMax, detailsLogged);
     }

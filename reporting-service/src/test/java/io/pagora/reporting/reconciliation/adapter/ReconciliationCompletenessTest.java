@@ -13,6 +13,7 @@ import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
 import io.pagora.reporting.adapter.kafka.ProjectionListener;
@@ -71,7 +72,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     private static final long RESERVE_FUNDING = 50_000_000;
     private static final int PENDING_TIMEOUT_SECONDS = 60;
     /** Every payment's legs checked (the sample is everything): these tests are about which payments are judged. */
-    private static final Reconciler.Settings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
+    private static final ReconciliationSettings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
 
     @Autowired
     Ledger reconciliationLedger;
@@ -700,7 +701,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         return job(ledger, SETTINGS, meters);
     }
 
-    private ReconciliationJob job(Ledger ledger, Reconciler.Settings settings, SimpleMeterRegistry meters) {
+    private ReconciliationJob job(Ledger ledger, ReconciliationSettings settings, SimpleMeterRegistry meters) {
         Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline,
                 Clock.systemUTC(), settings);
         return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
