@@ -130,7 +130,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         settle(List.of(late));
         publish(List.of(late), true);
         awaitStatus(late, "REJECTED");
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        letProjectedRowsFallDue();
 
         RoundReport after = job.runRound();
 
@@ -152,7 +152,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     void aRowCommittedAfterALaterProjectionIsStillJudged() throws Exception {
         ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
         // Every row earlier tests projected is due and judged first, so the round below can only see this test's.
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        letProjectedRowsFallDue();
         assertThat(job.runRound().paymentsCaughtUp()).isTrue();
         Payment slow = new Payment(ids.nextPaymentId(), customers.get(1), customers.get(CUSTOMERS_PER_BANK + 1), 333);
         Payment quick = new Payment(ids.nextPaymentId(), customers.get(2), customers.get(CUSTOMERS_PER_BANK + 2), 444);
@@ -185,12 +185,12 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
             }
             publish(List.of(quick), false);
             awaitStatus(quick, "SETTLED");
-            Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+            letProjectedRowsFallDue();
 
             whileOpen = job.runRound();
             open.commit();
         }
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        letProjectedRowsFallDue();
         RoundReport afterCommit = job.runRound();
 
         assertThat(whileOpen.paymentsChecked()).as("the later projection waits for the open transaction").isZero();
@@ -219,7 +219,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                 """, planted.id().value().toUuid(), planted.payer().toUuid(), planted.payee().toUuid(), BANK_A.ispb(),
                 BANK_B.ispb(), planted.amountCentavos());
         try {
-            Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+            letProjectedRowsFallDue();
             List<RoundReport> rounds = List.of(job.runRound(), job.runRound());
 
             assertThat(rounds.stream().mapToLong(RoundReport::paymentLegsChecked).sum())
@@ -274,7 +274,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     @Test
     void aRoundWhoseBalanceStepFailsKeepsWhatItsPaymentStepFound() throws InterruptedException {
         Payment flipped = settled.get(4);
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3); // every row projected so far is due: none left for later
+        letProjectedRowsFallDue(); // none left for later
         tamper("UPDATE reporting.payments SET status = 'EXPIRED' WHERE payment_id = ?", flipped);
         AtomicBoolean accountsFail = new AtomicBoolean(true);
         Ledger failingAccounts = new ForwardingLedger(reconciliationLedger) {
@@ -492,11 +492,13 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         try (Flow flow = new Flow(payers, payees, flowed)) {
             ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
             await().atMost(Duration.ofSeconds(30)).until(() -> flowed.size() >= 3);
-            for (int round = 0; round < 12 && !reported(rounds, ChartOfAccounts.transit(sender)); round++) {
-                // Long enough between rounds for the flow to move every account of it (a payment every few ms).
-                Thread.sleep(200);
-                rounds.add(job.runRound());
-            }
+            // 200 ms between rounds: long enough for the flow to move every account of it (a payment every few ms).
+            Duration betweenRounds = Duration.ofMillis(200);
+            await().atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(betweenRounds)
+                    .pollInterval(betweenRounds).until(() -> {
+                        rounds.add(job.runRound());
+                        return reported(rounds, ChartOfAccounts.transit(sender));
+                    });
             flow.assertFlowing();
         } finally {
             jdbc.update("UPDATE reporting.bank_flows SET sent_centavos = sent_centavos - 1 WHERE bank_ispb = ?",
@@ -643,6 +645,11 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
             sentNanos.add(System.nanoTime());
             return super.queryAccounts(ledger, timestampAfter, limit);
         }
+    }
+
+    /** Lets time pass, on purpose (no condition to wait for): every row projected so far is then due. */
+    private static void letProjectedRowsFallDue() throws InterruptedException {
+        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
     }
 
     private List<Id128> openBank(Participants participants, BankId bank, long firstNumber, int count) {
