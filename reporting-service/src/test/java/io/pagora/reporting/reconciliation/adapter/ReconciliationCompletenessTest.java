@@ -52,7 +52,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * What the reconciliation must never miss (issue 16, items 2 and 3), on real servers as {@link OnlineReconciliationTest}:
+ * What the reconciliation must never miss, on real servers as {@link OnlineReconciliationTest}:
  * a payment projected long after it was accepted is judged once it projects; a round whose later step fails keeps
  * (counts and logs) what its earlier steps found; a payment the ledger settled but the read model never saw shows
  * as a balance mismatch of accounts the read model knows nothing of; and the projection keeps each account's
@@ -113,9 +113,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: the cursor followed acceptance time, so a payment accepted ten minutes ago and projected only now
-     * (a replay of an old key, a Kafka outage longer than final-within, a payment-api clock behind) was behind
-     * the cursor and never judged. Its read model here says REJECTED while the ledger posted it.
+     * The cursor follows projection order, not acceptance time: a payment accepted ten minutes ago and projected only
+     * now (a replay of an old key, a Kafka outage longer than final-within, a payment-api clock behind) is judged once
+     * it projects. Its read model here says REJECTED while the ledger posted it.
      */
     @Test
     void aPaymentProjectedAfterTheCursorPassedItsAcceptanceIsJudgedOnceItProjects() throws Exception {
@@ -202,10 +202,10 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: a row written into the read model outside the projection (here a SETTLED payment the ledger never saw,
-     * as a restore or a hand-written fix might leave) moved no account's totals, so the balances agreed, and only the
-     * leg sample could find it: with no sample it was never reported. Now its transaction's rows disagree with the
-     * digest the projection writes for what it inserts, the row is reported, and the ledger is asked about it.
+     * A row written into the read model outside the projection (here a SETTLED payment the ledger never saw, as a
+     * restore or a hand-written fix might leave) moves no account's totals, so the balances agree; even with no leg
+     * sample it is reported: its transaction's rows disagree with the digest the projection writes for what it
+     * inserts, and the ledger is asked about it.
      */
     @Test
     void aRowWrittenOutsideTheProjectionIsReportedWhateverTheSample() throws Exception {
@@ -268,8 +268,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: the balance step threw after the payments step had found a mismatch and moved its cursor past it;
-     * the job dropped the whole report, so the mismatch was never counted, logged nor judged again.
+     * A balance step that throws after the payment step found a mismatch and moved its cursor past it: the round's
+     * report still counts and logs that mismatch (it is never judged again).
      */
     @Test
     void aRoundWhoseBalanceStepFailsKeepsWhatItsPaymentStepFound() throws InterruptedException {
@@ -307,8 +307,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: the accounts checked were those with projected payments, so a payment the ledger settled and the
-     * read model never received, between customers (and banks) with no other payment, was invisible.
+     * The accounts checked are the ledger's own, not those with projected payments: a payment the ledger settled and
+     * the read model never received, between customers (and banks) with no other payment, shows.
      */
     @Test
     void aPaymentWhollyMissingFromTheReadModelShowsAsABalanceMismatch() {
@@ -330,8 +330,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: a bank's settled flows were summed over every settled payment at each balance round (BANK_FLOWS), a
-     * query that grows with the table. Now the projection keeps each account's totals in its own transaction.
+     * The projection keeps each account's and each bank's settled totals in its own transaction, so a balance check
+     * reads them by key instead of summing a table that grows.
      */
     @Test
     void theProjectionKeepsEachAccountsAndEachBanksSettledTotalsCurrent() {
@@ -422,9 +422,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: a quiet account that disagreed was reported once it still disagreed confirm-after later (here at its
-     * second sight), so a projection lag longer than that (a Kafka outage, a reporting backlog) raised balance alarms
-     * on a healthy platform. Here the projection is stopped (a backlog) while a payment settles in the ledger and its
+     * A projection lag longer than a disagreement's confirmation (a Kafka outage, a reporting backlog) raises no
+     * balance alarm on a healthy platform. Here the projection is stopped (a backlog) while a payment settles in the ledger and its
      * outcome is published: the ledger is ahead of the read model for as long as the lag lasts, which is lag, not a
      * mismatch. Once the projection catches up, the same balances are judged, and agree.
      */
@@ -463,8 +462,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: an account that moved between the two ledger reads was deferred, and a disagreement was only reported
-     * with the same ledger balance at two sights, so under load a reserve or a transit was never judged. Here payments
+     * Accounts that move all the time (a reserve, a transit) are judged under load, at a consistent cut. Here payments
      * keep flowing from bank 97 to bank 108 (each settled in the ledger, then its outcome published, as clearing does)
      * through every round, while bank 97's settled interbank total in the read model is one centavo off: its reserve
      * and its transit are reported, and no other account of the flow is.
@@ -585,8 +583,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
     /**
      * The walk in projection order is an index range scan in xid order: it never reads the table from its start, and
-     * never sorts the transaction ids as text (it once did: the output column {@code projected_xid::text} kept the
-     * column's name, and ORDER BY resolves output names first).
+     * never sorts the transaction ids as text (an output column {@code projected_xid::text} keeps the column's name,
+     * and ORDER BY resolves output names first).
      */
     @Test
     void theWalkInProjectionOrderIsAnIndexRangeScan() throws Exception {
