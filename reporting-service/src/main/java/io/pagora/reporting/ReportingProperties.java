@@ -15,6 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("pagora.reporting")
 public record ReportingProperties(@DefaultValue Projection projection, @DefaultValue TopicSettings topics) {
 
+    /** The projection's consumer group unless {@code pagora.reporting.projection.group-id} says otherwise. */
+    public static final String PROJECTION_GROUP = "pagora-reporting";
+
     /**
      * @param groupId the consumer group: one read model per group
      * @param autoStartup false to start the listener by hand (tests)
@@ -27,7 +30,7 @@ public record ReportingProperties(@DefaultValue Projection projection, @DefaultV
      * @param transactionTimeout the database transaction of one poll
      */
     public record Projection(
-            @DefaultValue("pagora-reporting") String groupId,
+            @DefaultValue(PROJECTION_GROUP) String groupId,
             @DefaultValue("true") boolean autoStartup,
             @DefaultValue("2") int concurrency,
             @DefaultValue("3") int failedPollAttempts,

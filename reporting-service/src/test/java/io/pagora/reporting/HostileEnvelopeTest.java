@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What an outside fuzzer found answered 500 over mutual TLS (issue 16, item 9), sent byte for byte: a
+ * Envelopes a fuzzer sends over mutual TLS, byte for byte, each answered with a typed problem (never a 500): a
  * {@code multipart/form-data} Content-Type without a boundary on every query (reporting takes no bodies: it is
  * served as if the request had no Content-Type, like any unusable one), and header values with bytes outside ASCII
  * in the headers the service reads (400 {@code invalid-header} naming the header).
@@ -62,8 +62,8 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Found by the extended fuzz (Range values): the OpenAPI document is a static file, served with HTTP's ranges; a
-     * range beyond it was a 416 typed bad-request (a 400's type), now its own type.
+     * The OpenAPI document is a static file, served with HTTP's ranges: a range beyond it is a 416 with a type of its
+     * own (not a 400's bad-request type).
      */
     @Test
     void aRangeBeyondTheDocumentIsARangeNotSatisfiableProblem() {

@@ -6,6 +6,7 @@ import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
+import io.pagora.reporting.ReportingProperties;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.domain.EventRules;
 import java.time.Clock;
@@ -56,7 +57,7 @@ public class ProjectionListener {
     @KafkaListener(
             id = LISTENER_ID,
             clientIdPrefix = LISTENER_ID,
-            groupId = "${pagora.reporting.projection.group-id:pagora-reporting}",
+            groupId = "${pagora.reporting.projection.group-id:" + ReportingProperties.PROJECTION_GROUP + "}",
             topics = {Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES},
             containerFactory = "projectionContainerFactory",
             batch = "true")

@@ -2,11 +2,11 @@ package io.pagora.reporting.reconciliation.adapter;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.reporting.ReportingProperties;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.service.ledger.LedgerConfiguration;
 import java.time.Clock;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,13 +32,13 @@ public class ReconciliationConfiguration {
     /** A lease never shorter: a renewal is a database round trip, and the pool may keep it waiting a moment. */
     private static final Duration LEASE_MIN = Duration.ofSeconds(3);
 
-    /** The pipeline's positions, read with the service's own Kafka client settings. */
+    /** The pipeline's positions, read with the service's own Kafka client settings, for the projection's group. */
     @Bean(destroyMethod = "close")
     KafkaPaymentPipeline paymentPipeline(KafkaAdmin kafkaAdmin, ReconciliationProperties properties,
-            @Value("${spring.kafka.consumer.group-id}") String projectionGroup) {
+            ReportingProperties reporting) {
         return new KafkaPaymentPipeline(kafkaAdmin.getConfigurationProperties(),
                 KafkaPaymentPipeline.clearingStages(properties.clearingGroupId(), properties.clearingExpiryGroupId()),
-                projectionGroup, PIPELINE_REQUEST_TIMEOUT);
+                reporting.projection().groupId(), PIPELINE_REQUEST_TIMEOUT);
     }
 
     /**

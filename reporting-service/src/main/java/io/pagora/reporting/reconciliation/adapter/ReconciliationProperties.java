@@ -1,6 +1,7 @@
 package io.pagora.reporting.reconciliation.adapter;
 
 import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -33,8 +34,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     ledger read could hold (then it waits round after round: a projection lag is lag, never a mismatch)
  * @param windowRecordsMax outcome records a balance check reads at most, published since its ledger read: more (a
  *     projection that lagged long, then caught up) and the check is given up for a new one
- * @param clearingGroupId clearing's consumer group on the requests topic (it posts the ledger from it)
- * @param clearingExpiryGroupId clearing's consumer group on its expiry topic
+ * @param clearingGroupId clearing's consumer group on the requests topic (it posts the ledger from it): reporting's
+ *     own setting, to be set with clearing's {@code pagora.clearing.group-id} when that is changed
+ * @param clearingExpiryGroupId clearing's consumer group on its expiry topic: likewise, with clearing's
+ *     {@code pagora.clearing.expiry-group-id}
  * @param detailsLogged mismatches logged with their details per round (all are counted)
  */
 @ConfigurationProperties("pagora.reporting.reconciliation")
@@ -55,8 +58,8 @@ public record ReconciliationProperties(
         @DefaultValue("pagora-clearing-expiry") String clearingExpiryGroupId,
         @DefaultValue("20") int detailsLogged) {
 
-    public Reconciler.Settings settings() {
-        return new Reconciler.Settings(finalWithin, startLookback, paymentsPerRoundMax, legSamplePerMille,
+    public ReconciliationSettings settings() {
+        return new ReconciliationSettings(finalWithin, startLookback, paymentsPerRoundMax, legSamplePerMille,
                 legLookupIdsMax, ledgerRequestsPerSecondMax, accountsPerRound, balanceInterval, pipelineWait,
                 windowRecordsMax, detailsLogged);
     }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Issue 19: migration V4 drops the three indexes that covered the finalize's columns. A read model that already holds
- * payments keeps answering as before: its banks' daily positions are summed once into bank_day_positions (sent to another
+ * Migration V4 drops the three indexes that covered the finalize's columns. A read model that already holds
+ * payments keeps answering as it did: its banks' daily positions are summed once into bank_day_positions (sent to another
  * bank or outside the id scheme, received, on-us, per UTC day of final_at), and its REJECTED and EXPIRED payments are
  * listed in payments_not_settled; ACCEPTED rows, and SETTLED ones on another day, count nowhere they should not.
  */

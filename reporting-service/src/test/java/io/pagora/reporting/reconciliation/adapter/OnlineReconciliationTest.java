@@ -9,6 +9,7 @@ import io.pagora.events.RejectionReason;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
 import io.pagora.reporting.testsupport.ClearingProgress;
@@ -61,7 +62,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     private static final long RESERVE_FUNDING = 50_000_000;
     /** The workload's pending timeout, long enough for a slow first request; the EXPIRED payments' chains stay pending. */
     private static final int PENDING_TIMEOUT_SECONDS = 60;
-    private static final Reconciler.Settings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
+    private static final ReconciliationSettings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
 
     @Autowired
     Ledger reconciliationLedger;
@@ -219,7 +220,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     @Test
     void aPaymentIsJudgedOnlyOnceItMustBeFinalAndTheLagSaysHowFarBehind() {
-        Reconciler.Settings notYet = ReconciliationFixtures.settings(Duration.ofHours(1), Duration.ofHours(2), 1_000);
+        ReconciliationSettings notYet = ReconciliationFixtures.settings(Duration.ofHours(1), Duration.ofHours(2), 1_000);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
                 new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), notYet), Clock.systemUTC(),
@@ -244,7 +245,7 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         Instant visibleAt = jdbc.queryForObject("SELECT greatest(accepted_at, projected_at) FROM reporting.payments "
                 + "WHERE payment_id = ?", java.time.OffsetDateTime.class, payment.id().value().toUuid()).toInstant();
         Duration age = Duration.between(visibleAt, Instant.now());
-        Reconciler.Settings late = ReconciliationFixtures.settings(age.dividedBy(2), Duration.ofHours(2), 1_000);
+        ReconciliationSettings late = ReconciliationFixtures.settings(age.dividedBy(2), Duration.ofHours(2), 1_000);
         ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
                 new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), late), Clock.systemUTC(),
                 Duration.ofHours(1),

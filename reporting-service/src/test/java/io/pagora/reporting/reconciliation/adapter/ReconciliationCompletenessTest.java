@@ -13,6 +13,7 @@ import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
 import io.pagora.reporting.adapter.kafka.ProjectionListener;
@@ -51,7 +52,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * What the reconciliation must never miss (issue 16, items 2 and 3), on real servers as {@link OnlineReconciliationTest}:
+ * What the reconciliation must never miss, on real servers as {@link OnlineReconciliationTest}:
  * a payment projected long after it was accepted is judged once it projects; a round whose later step fails keeps
  * (counts and logs) what its earlier steps found; a payment the ledger settled but the read model never saw shows
  * as a balance mismatch of accounts the read model knows nothing of; and the projection keeps each account's
@@ -71,7 +72,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     private static final long RESERVE_FUNDING = 50_000_000;
     private static final int PENDING_TIMEOUT_SECONDS = 60;
     /** Every payment's legs checked (the sample is everything): these tests are about which payments are judged. */
-    private static final Reconciler.Settings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
+    private static final ReconciliationSettings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
 
     @Autowired
     Ledger reconciliationLedger;
@@ -112,9 +113,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: the cursor followed acceptance time, so a payment accepted ten minutes ago and projected only now
-     * (a replay of an old key, a Kafka outage longer than final-within, a payment-api clock behind) was behind
-     * the cursor and never judged. Its read model here says REJECTED while the ledger posted it.
+     * The cursor follows projection order, not acceptance time: a payment accepted ten minutes ago and projected only
+     * now (a replay of an old key, a Kafka outage longer than final-within, a payment-api clock behind) is judged once
+     * it projects. Its read model here says REJECTED while the ledger posted it.
      */
     @Test
     void aPaymentProjectedAfterTheCursorPassedItsAcceptanceIsJudgedOnceItProjects() throws Exception {
@@ -129,7 +130,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         settle(List.of(late));
         publish(List.of(late), true);
         awaitStatus(late, "REJECTED");
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        letProjectedRowsFallDue();
 
         RoundReport after = job.runRound();
 
@@ -151,7 +152,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     void aRowCommittedAfterALaterProjectionIsStillJudged() throws Exception {
         ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
         // Every row earlier tests projected is due and judged first, so the round below can only see this test's.
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        letProjectedRowsFallDue();
         assertThat(job.runRound().paymentsCaughtUp()).isTrue();
         Payment slow = new Payment(ids.nextPaymentId(), customers.get(1), customers.get(CUSTOMERS_PER_BANK + 1), 333);
         Payment quick = new Payment(ids.nextPaymentId(), customers.get(2), customers.get(CUSTOMERS_PER_BANK + 2), 444);
@@ -184,12 +185,12 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
             }
             publish(List.of(quick), false);
             awaitStatus(quick, "SETTLED");
-            Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+            letProjectedRowsFallDue();
 
             whileOpen = job.runRound();
             open.commit();
         }
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+        letProjectedRowsFallDue();
         RoundReport afterCommit = job.runRound();
 
         assertThat(whileOpen.paymentsChecked()).as("the later projection waits for the open transaction").isZero();
@@ -201,10 +202,10 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: a row written into the read model outside the projection (here a SETTLED payment the ledger never saw,
-     * as a restore or a hand-written fix might leave) moved no account's totals, so the balances agreed, and only the
-     * leg sample could find it: with no sample it was never reported. Now its transaction's rows disagree with the
-     * digest the projection writes for what it inserts, the row is reported, and the ledger is asked about it.
+     * A row written into the read model outside the projection (here a SETTLED payment the ledger never saw, as a
+     * restore or a hand-written fix might leave) moves no account's totals, so the balances agree; even with no leg
+     * sample it is reported: its transaction's rows disagree with the digest the projection writes for what it
+     * inserts, and the ledger is asked about it.
      */
     @Test
     void aRowWrittenOutsideTheProjectionIsReportedWhateverTheSample() throws Exception {
@@ -218,7 +219,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                 """, planted.id().value().toUuid(), planted.payer().toUuid(), planted.payee().toUuid(), BANK_A.ispb(),
                 BANK_B.ispb(), planted.amountCentavos());
         try {
-            Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+            letProjectedRowsFallDue();
             List<RoundReport> rounds = List.of(job.runRound(), job.runRound());
 
             assertThat(rounds.stream().mapToLong(RoundReport::paymentLegsChecked).sum())
@@ -267,13 +268,13 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: the balance step threw after the payments step had found a mismatch and moved its cursor past it;
-     * the job dropped the whole report, so the mismatch was never counted, logged nor judged again.
+     * A balance step that throws after the payment step found a mismatch and moved its cursor past it: the round's
+     * report still counts and logs that mismatch (it is never judged again).
      */
     @Test
     void aRoundWhoseBalanceStepFailsKeepsWhatItsPaymentStepFound() throws InterruptedException {
         Payment flipped = settled.get(4);
-        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3); // every row projected so far is due: none left for later
+        letProjectedRowsFallDue(); // none left for later
         tamper("UPDATE reporting.payments SET status = 'EXPIRED' WHERE payment_id = ?", flipped);
         AtomicBoolean accountsFail = new AtomicBoolean(true);
         Ledger failingAccounts = new ForwardingLedger(reconciliationLedger) {
@@ -306,8 +307,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: the accounts checked were those with projected payments, so a payment the ledger settled and the
-     * read model never received, between customers (and banks) with no other payment, was invisible.
+     * The accounts checked are the ledger's own, not those with projected payments: a payment the ledger settled and
+     * the read model never received, between customers (and banks) with no other payment, shows.
      */
     @Test
     void aPaymentWhollyMissingFromTheReadModelShowsAsABalanceMismatch() {
@@ -329,8 +330,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: a bank's settled flows were summed over every settled payment at each balance round (BANK_FLOWS), a
-     * query that grows with the table. Now the projection keeps each account's totals in its own transaction.
+     * The projection keeps each account's and each bank's settled totals in its own transaction, so a balance check
+     * reads them by key instead of summing a table that grows.
      */
     @Test
     void theProjectionKeepsEachAccountsAndEachBanksSettledTotalsCurrent() {
@@ -421,9 +422,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: a quiet account that disagreed was reported once it still disagreed confirm-after later (here at its
-     * second sight), so a projection lag longer than that (a Kafka outage, a reporting backlog) raised balance alarms
-     * on a healthy platform. Here the projection is stopped (a backlog) while a payment settles in the ledger and its
+     * A projection lag longer than a disagreement's confirmation (a Kafka outage, a reporting backlog) raises no
+     * balance alarm on a healthy platform. Here the projection is stopped (a backlog) while a payment settles in the ledger and its
      * outcome is published: the ledger is ahead of the read model for as long as the lag lasts, which is lag, not a
      * mismatch. Once the projection catches up, the same balances are judged, and agree.
      */
@@ -462,8 +462,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     /**
-     * Before: an account that moved between the two ledger reads was deferred, and a disagreement was only reported
-     * with the same ledger balance at two sights, so under load a reserve or a transit was never judged. Here payments
+     * Accounts that move all the time (a reserve, a transit) are judged under load, at a consistent cut. Here payments
      * keep flowing from bank 97 to bank 108 (each settled in the ledger, then its outcome published, as clearing does)
      * through every round, while bank 97's settled interbank total in the read model is one centavo off: its reserve
      * and its transit are reported, and no other account of the flow is.
@@ -491,11 +490,13 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         try (Flow flow = new Flow(payers, payees, flowed)) {
             ReconciliationJob job = job(reconciliationLedger, new SimpleMeterRegistry());
             await().atMost(Duration.ofSeconds(30)).until(() -> flowed.size() >= 3);
-            for (int round = 0; round < 12 && !reported(rounds, ChartOfAccounts.transit(sender)); round++) {
-                // Long enough between rounds for the flow to move every account of it (a payment every few ms).
-                Thread.sleep(200);
-                rounds.add(job.runRound());
-            }
+            // 200 ms between rounds: long enough for the flow to move every account of it (a payment every few ms).
+            Duration betweenRounds = Duration.ofMillis(200);
+            await().atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(betweenRounds)
+                    .pollInterval(betweenRounds).until(() -> {
+                        rounds.add(job.runRound());
+                        return reported(rounds, ChartOfAccounts.transit(sender));
+                    });
             flow.assertFlowing();
         } finally {
             jdbc.update("UPDATE reporting.bank_flows SET sent_centavos = sent_centavos - 1 WHERE bank_ispb = ?",
@@ -582,8 +583,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
     /**
      * The walk in projection order is an index range scan in xid order: it never reads the table from its start, and
-     * never sorts the transaction ids as text (it once did: the output column {@code projected_xid::text} kept the
-     * column's name, and ORDER BY resolves output names first).
+     * never sorts the transaction ids as text (an output column {@code projected_xid::text} keeps the column's name,
+     * and ORDER BY resolves output names first).
      */
     @Test
     void theWalkInProjectionOrderIsAnIndexRangeScan() throws Exception {
@@ -644,6 +645,11 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         }
     }
 
+    /** Lets time pass, on purpose (no condition to wait for): every row projected so far is then due. */
+    private static void letProjectedRowsFallDue() throws InterruptedException {
+        Thread.sleep(SETTINGS.finalWithin().toMillis() * 3);
+    }
+
     private List<Id128> openBank(Participants participants, BankId bank, long firstNumber, int count) {
         participants.registerBank(bank);
         participants.fundReserve(ids.next(), bank, RESERVE_FUNDING);
@@ -700,7 +706,7 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         return job(ledger, SETTINGS, meters);
     }
 
-    private ReconciliationJob job(Ledger ledger, Reconciler.Settings settings, SimpleMeterRegistry meters) {
+    private ReconciliationJob job(Ledger ledger, ReconciliationSettings settings, SimpleMeterRegistry meters) {
         Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline,
                 Clock.systemUTC(), settings);
         return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.Ledger;
-import io.pagora.reporting.reconciliation.application.Reconciler;
+import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import java.time.Duration;
 import java.util.List;
@@ -24,19 +24,19 @@ final class ReconciliationFixtures {
      *
      * @param legSamplePerMille payments per thousand whose legs are looked up in the ledger
      */
-    static Reconciler.Settings settings(Duration finalWithin, int legSamplePerMille) {
+    static ReconciliationSettings settings(Duration finalWithin, int legSamplePerMille) {
         return settings(finalWithin, Duration.ofHours(1), legSamplePerMille);
     }
 
     /** As above, starting with the payments accepted {@code startLookback} ago. */
-    static Reconciler.Settings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille) {
+    static ReconciliationSettings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille) {
         return settings(finalWithin, startLookback, legSamplePerMille, 1_020, 1_000);
     }
 
     /** As above, with ledger lookups of at most {@code legLookupIdsMax} ids, {@code ledgerRequestsPerSecondMax} a second. */
-    static Reconciler.Settings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille,
+    static ReconciliationSettings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille,
             int legLookupIdsMax, int ledgerRequestsPerSecondMax) {
-        return new Reconciler.Settings(finalWithin, startLookback, 20_000, legSamplePerMille, legLookupIdsMax,
+        return new ReconciliationSettings(finalWithin, startLookback, 20_000, legSamplePerMille, legLookupIdsMax,
                 ledgerRequestsPerSecondMax, 2_000, Duration.ZERO, PIPELINE_WAIT, 100_000, 50);
     }
 
