@@ -1,13 +1,13 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.payments.api.application.Admission;
-import io.pagora.payments.api.application.GroupCommit;
-import io.pagora.payments.api.application.ParticipantLimits;
-import io.pagora.payments.api.application.PaymentIntake;
-import io.pagora.payments.api.application.PaymentIntake.Order;
-import io.pagora.payments.api.application.PaymentIntake.Outcome;
-import io.pagora.payments.api.application.Returns;
+import io.pagora.payments.api.application.intake.Admission;
+import io.pagora.payments.api.application.intake.GroupCommit;
+import io.pagora.payments.api.application.limits.ParticipantLimits;
+import io.pagora.payments.api.application.intake.PaymentIntake;
+import io.pagora.payments.api.application.intake.PaymentIntake.Order;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.returns.Returns;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;

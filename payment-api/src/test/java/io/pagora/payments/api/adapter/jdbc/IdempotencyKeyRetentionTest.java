@@ -4,9 +4,9 @@ import io.pagora.testing.ServerBacked;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.application.IdempotencyKeys.Claim;
-import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
-import io.pagora.payments.api.application.IdempotencyKeys.Stored;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.TimeOrderedIds;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.Topics;
 import io.pagora.events.participant.MessageRecords;
-import io.pagora.payments.api.application.MessageLog;
+import io.pagora.payments.api.application.streams.MessageLog;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestKafka;
