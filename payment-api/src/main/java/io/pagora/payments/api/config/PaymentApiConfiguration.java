@@ -273,9 +273,10 @@ public class PaymentApiConfiguration {
 
     /** Returns are checked against their original in the ledger, then paid through the single-payment intake. */
     @Bean
-    Returns returns(Ledger ledger, JdbcTemplate jdbc, ReturnProperties properties, Clock clock) {
+    Returns returns(Ledger ledger, JdbcTemplate jdbc, ReturnProperties properties, Clock clock,
+            GroupCommit singlePaymentGroupCommit) {
         return new Returns(new LedgerOriginalPayments(ledger), new ReturnRules(properties.window()),
-                new JdbcIdempotencyKeys(jdbc), clock);
+                new JdbcIdempotencyKeys(jdbc), singlePaymentGroupCommit::accept, clock);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.intake.IdempotencyKeys;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.OriginalPayment;
 import io.pagora.payments.api.domain.PaymentRequest;
@@ -47,6 +48,15 @@ public final class Returns {
         }
     }
 
+    /**
+     * Where a return that passed its checks is paid: the single-payment intake (keys, return id, publication),
+     * committed in groups with the payments.
+     */
+    @FunctionalInterface
+    public interface Intake {
+        Outcome accept(Caller caller, IdempotencyKey key, PaymentRequest request);
+    }
+
     /** What to do with a return: refuse it, or pay it as {@code request}. */
     public sealed interface Prepared {
         record Refused(Refusal problem) implements Prepared {}
@@ -57,15 +67,26 @@ public final class Returns {
     private final OriginalPayments originals;
     private final ReturnRules rules;
     private final IdempotencyKeys keys;
+    private final Intake intake;
     private final Clock clock;
 
-    public Returns(OriginalPayments originals, ReturnRules rules, IdempotencyKeys keys, Clock clock) {
+    public Returns(OriginalPayments originals, ReturnRules rules, IdempotencyKeys keys, Intake intake, Clock clock) {
         this.originals = originals;
         this.rules = rules;
         this.keys = keys;
+        this.intake = intake;
         this.clock = clock;
     }
 
+    /** Checks the return, then pays it through the intake: refused, accepted (or replayed), or unknown. */
+    public Outcome request(Caller caller, IdempotencyKey key, ReturnOrder order) {
+        return switch (prepare(caller, key, order)) {
+            case Prepared.Refused refused -> new Outcome.Rejected(refused.problem());
+            case Prepared.Ready ready -> intake.accept(caller, key, ready.request());
+        };
+    }
+
+    /** The checks alone: the payment order that would settle the return, or why it is refused. */
     public Prepared prepare(Caller caller, IdempotencyKey key, ReturnOrder order) {
         if (order.amountCentavos() <= 0) {
             return refused(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",

@@ -49,7 +49,9 @@ class ReturnLedgerCallsTest {
     private final CountingLedger ledger = new CountingLedger(reference);
     private final TimeOrderedIds ids = new TimeOrderedIds(Clock.systemUTC());
     private final Returns returns = new Returns(new LedgerOriginalPayments(ledger), new ReturnRules(Duration.ofDays(90)),
-            new NoKeys(), Clock.systemUTC());
+            new NoKeys(), (caller, key, request) -> {
+                throw new AssertionError("only the checks are under test: nothing is paid");
+            }, Clock.systemUTC());
 
     @Test
     void aThirdBanksReturnOfAnExistingPaymentCostsTheLedgerCallsOfAnUnknownId() {
