@@ -114,6 +114,8 @@ class IdempotencyKeyRetentionTest {
 
             CompletableFuture<Stored> after = CompletableFuture.supplyAsync(
                     () -> claim("midnight", at(today.plusDays(1), 0)));
+            // Time for the next day's claim to reach the database and block on the first's row: there is nothing to
+            // poll for, a claim that waits looks like one not yet sent.
             Thread.sleep(1_000);
             assertThat(after).as("the next day's claim waits for the day before's").isNotDone();
             first.commit();

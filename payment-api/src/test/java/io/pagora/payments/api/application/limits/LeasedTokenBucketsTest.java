@@ -1,8 +1,10 @@
 package io.pagora.payments.api.application.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.settlement.domain.access.Caller;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -262,10 +264,9 @@ class LeasedTokenBucketsTest {
         buckets.track(BANK);
         java.util.concurrent.CompletableFuture<Long> taken = new java.util.concurrent.CompletableFuture<>();
         Thread payment = Thread.ofVirtual().start(() -> taken.complete(buckets.take(BANK, 1)));
-        for (int spin = 0; spin < 10_000 && payment.getState() != Thread.State.WAITING
-                && payment.getState() != Thread.State.TIMED_WAITING; spin++) {
-            Thread.sleep(1);
-        }
+        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                .until(() -> payment.getState() == Thread.State.WAITING
+                        || payment.getState() == Thread.State.TIMED_WAITING);
         assertThat(payment.getState()).as("waiting for its lease").isIn(Thread.State.WAITING,
                 Thread.State.TIMED_WAITING);
 

@@ -309,7 +309,10 @@ class ParticipantStreamsTest {
         assertThatThrownBy(() -> streams.pull(OTHER, token(second))).as("a token is its bank's")
                 .hasMessageStartingWith("unknown-stream");
         streams.close(BANK, token(second));
-        assertThat(streams.start(BANK)).as("a closed stream frees its place").isNotNull();
+        assertThat(streams.openStreams(BANK)).as("a closed stream frees its place").isEqualTo(1);
+        ParticipantStreams.Pull third = streams.start(BANK);
+        assertThat(token(third)).as("a new stream takes the freed place").isNotEqualTo(token(second));
+        assertThat(streams.openStreams(BANK)).isEqualTo(2);
         clock.now = clock.now.plusSeconds(61);
         assertThat(streams.openStreams(BANK)).isEqualTo(2);
         streams.start(BANK);
