@@ -7,7 +7,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * Account numbers drawn uniformly at random from [{@value #FLOOR}, {@value #CEILING}] (2^40 .. 2^53 - 1, about
- * 9 * 10^15 numbers), so that no bank can guess another bank's customers (issue 16): a sequence hands out
+ * 9 * 10^15 numbers), so that no bank can guess another bank's customers: a sequence hands out
  * neighbours, and a bank that learns one number learns the others. A guess hits one of a bank's N customers with
  * probability N / 9 * 10^15 (one in 900 million for ten million customers), and the answers that tell a hit from
  * a miss are rate-limited per participant ({@link UnknownAccountLimit}).

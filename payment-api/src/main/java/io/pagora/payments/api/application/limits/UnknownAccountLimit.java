@@ -9,12 +9,13 @@ import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.Optional;
 
 /**
- * Limits, per participant, the answers that tell whether another bank's customer account exists (issue 16; PIX's
- * DICT limits key look-ups per participant for the same reason). Each {@code unknown-account} answer about a payee
- * at another bank takes a token from the caller's bucket; while the bucket is empty, EVERY payment of that caller
- * to another bank's customer is refused with {@code 429 unknown-account-limit} before its payee is looked up, so
- * the refusal depends only on the caller's own past and says nothing about the payee. A bank's own customers are
- * no secret to it: payments to them are never limited; nor are payments whose payee exists (they move money).
+ * Limits, per participant, the answers that tell whether another bank's customer account exists, so that no bank
+ * can enumerate another's customers (PIX's DICT limits key look-ups per participant for the same reason). Each
+ * {@code unknown-account} answer about a payee at another bank takes a token from the caller's bucket; while the
+ * bucket is empty, EVERY payment of that caller to another bank's customer is refused with
+ * {@code 429 unknown-account-limit} before its payee is looked up, so the refusal depends only on the caller's own
+ * past and says nothing about the payee. A bank's own customers are no secret to it: payments to them are never
+ * limited; nor are payments whose payee exists (they move money).
  */
 public final class UnknownAccountLimit {
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Issue 16, item 7: idempotency keys are kept for a window, then removed in bulk. The table is partitioned by
+ * Idempotency keys are kept for a window, then removed in bulk. The table is partitioned by
  * claim day; the retention job creates partitions ahead and drops whole partitions past the window; a replay
  * inside the window is recognised whatever partition its key was claimed in, even when two claims of one key
  * race across midnight; keys stored before the migration survive it and still replay.
