@@ -25,7 +25,7 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 16, item 8: a bank cannot list which accounts exist at other banks. Allocated account numbers are
+ * A bank cannot list which accounts exist at other banks. Allocated account numbers are
  * drawn at random from a space far larger than any bank's customers (guessing one is hopeless), numbers a
  * bank chose itself never make an allocation fail, and the answers that reveal whether another bank's account
  * exists ({@code 422 unknown-account} for a payee) are rate-limited per participant: over the limit, every

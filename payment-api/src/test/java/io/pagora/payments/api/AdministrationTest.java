@@ -7,7 +7,7 @@ import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
-import io.pagora.payments.api.application.RandomAccountNumbers;
+import io.pagora.payments.api.application.administration.RandomAccountNumbers;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;

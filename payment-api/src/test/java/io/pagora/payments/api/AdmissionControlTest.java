@@ -4,6 +4,7 @@ import io.pagora.testing.ServerBacked;
 
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.events.Topics;
 import io.pagora.payments.PaymentApiApplication;
@@ -108,14 +109,9 @@ class AdmissionControlTest extends SecondInstanceTest {
         return guarded.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key", "adm-" + UUID.randomUUID());
     }
 
-    private Http.Response awaitStatus(int status) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        Http.Response response = pay();
-        while (response.status() != status && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            response = pay();
-        }
-        return response;
+    private Http.Response awaitStatus(int status) {
+        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(this::pay, response -> response.status() == status);
     }
 
     /** Commits the stuck group's offsets at the start of every partition, or at their end (caught up). */

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What an outside fuzzer found answered 500 over mutual TLS (issue 16, item 9), sent byte for byte as it sent them:
- * a {@code multipart/form-data} Content-Type without a boundary (these APIs take no multipart: a body endpoint
+ * Malformed request envelopes over mutual TLS are answered as problems, never 500, sent byte for byte as a client
+ * would: a {@code multipart/form-data} Content-Type without a boundary (these APIs take no multipart: a body endpoint
  * refuses it 415 naming the header, a request without a body is served as if it had none, like any unusable
  * Content-Type), and a header value with bytes outside ASCII (ISO-8859-1 {@code ×ø} in Idempotency-Key: 400
  * {@code invalid-header} naming the header, before anything reads it).

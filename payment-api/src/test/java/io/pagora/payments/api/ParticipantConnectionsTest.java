@@ -2,6 +2,7 @@ package io.pagora.payments.api;
 
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
 import io.pagora.service.web.ParticipantConnections;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
@@ -93,11 +95,9 @@ class ParticipantConnectionsTest extends PaymentApiIntegrationTest {
     }
 
     /** The server sees a client's close a moment later (its poller): waits, bounded, until none of CLOSER's counts. */
-    private void awaitClosedOnServer(Participants participants) throws InterruptedException {
-        for (int attempt = 0; attempt < 50 && connections.connectionsOf("ispb-" + String.format("%08d", CLOSER)) > 0;
-                attempt++) {
-            Thread.sleep(20);
-        }
+    private void awaitClosedOnServer(Participants participants) {
+        await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(() -> connections.connectionsOf("ispb-" + String.format("%08d", CLOSER)) == 0);
     }
 
     private static Http.Response pay(Http connection, String payer, String payee) {

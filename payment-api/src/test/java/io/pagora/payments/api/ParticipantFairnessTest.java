@@ -3,6 +3,7 @@ package io.pagora.payments.api;
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.payments.api.config.PaymentApiProperties;
 import io.pagora.payments.api.testsupport.Participants;
@@ -196,16 +197,10 @@ class ParticipantFairnessTest extends SecondInstanceTest {
     }
 
     /** The holder's next payment, until its held request has reached the controller (bounded). */
-    private static Http.Response awaitRefusal(Http bank, String from, String to) throws InterruptedException {
-        Http.Response response = null;
-        for (int i = 0; i < 50; i++) {
-            response = bank.post("/payments", Http.payment(from, to, 1_00), "Idempotency-Key", "next-" + UUID.randomUUID());
-            if (response.status() == 429) {
-                return response;
-            }
-            Thread.sleep(100);
-        }
-        return response;
+    private static Http.Response awaitRefusal(Http bank, String from, String to) {
+        return await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(() -> bank.post("/payments", Http.payment(from, to, 1_00), "Idempotency-Key",
+                        "next-" + UUID.randomUUID()), response -> response.status() == 429);
     }
 
     /** A body whose first bytes arrive at once and the rest only once released: the request stays in flight. */

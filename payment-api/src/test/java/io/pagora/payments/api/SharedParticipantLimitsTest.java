@@ -2,6 +2,7 @@ package io.pagora.payments.api;
 
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.SecondInstance;
@@ -10,6 +11,7 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -161,16 +163,15 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
      * restart the payment rate may refuse first; it refills at 1 a second and takes nothing of the allowance.
      */
     private Http.Response pastThePaymentRate(Http instance, long number) {
-        Http.Response answer = probe(instance, restartProber, number);
-        for (int retry = 0; retry < 20 && answer.json().path("type").asString().endsWith("/participant-rate-limited");
-                retry++) {
-            sleepMillis(1_000);
-            answer = probe(instance, restartProber, number);
-        }
-        return answer;
+        return await().atMost(Duration.ofSeconds(21)).pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
+                .until(() -> probe(instance, restartProber, number),
+                        answer -> !answer.json().path("type").asString().endsWith("/participant-rate-limited"));
     }
 
-    /** Longer than a few lease rounds (10 ms each), so a spent holding is topped up between two probes. */
+    /**
+     * Longer than a few lease rounds (10 ms each), so a spent holding is topped up between two probes: a pause that
+     * lets time pass on purpose, with no condition to poll for.
+     */
     private static void pause() {
         sleepMillis(100);
     }

@@ -1,7 +1,7 @@
 package io.pagora.payments.api.config;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.application.ParticipantStreams;
+import io.pagora.payments.api.application.streams.ParticipantStreams;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -18,20 +18,20 @@ import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
 import io.pagora.payments.api.adapter.web.OpenApiController;
 import io.pagora.payments.api.adapter.web.OverRateFilter;
 import io.pagora.payments.api.adapter.web.PaymentController;
-import io.pagora.payments.api.application.AccountDirectory;
-import io.pagora.payments.api.application.ParticipantAdministration;
-import io.pagora.payments.api.application.GroupCommit;
-import io.pagora.payments.api.application.Returns;
+import io.pagora.payments.api.application.intake.AccountDirectory;
+import io.pagora.payments.api.application.administration.ParticipantAdministration;
+import io.pagora.payments.api.application.intake.GroupCommit;
+import io.pagora.payments.api.application.returns.Returns;
 import io.pagora.payments.api.adapter.ledger.LedgerOriginalPayments;
 import io.pagora.payments.api.domain.ReturnRules;
-import io.pagora.payments.api.application.ParticipantLimits;
-import io.pagora.payments.api.application.PaymentIntake;
-import io.pagora.payments.api.application.ParticipantTokenBuckets;
-import io.pagora.payments.api.application.RandomAccountNumbers;
-import io.pagora.payments.api.application.UnknownAccountLimit;
-import io.pagora.payments.api.application.LeasedTokenBuckets;
-import io.pagora.payments.api.application.LimitLeaser;
-import io.pagora.payments.api.application.ParticipantBuckets;
+import io.pagora.payments.api.application.limits.ParticipantLimits;
+import io.pagora.payments.api.application.intake.PaymentIntake;
+import io.pagora.payments.api.application.limits.ParticipantTokenBuckets;
+import io.pagora.payments.api.application.administration.RandomAccountNumbers;
+import io.pagora.payments.api.application.limits.UnknownAccountLimit;
+import io.pagora.payments.api.application.limits.LeasedTokenBuckets;
+import io.pagora.payments.api.application.limits.LimitLeaser;
+import io.pagora.payments.api.application.limits.ParticipantBuckets;
 import io.pagora.payments.api.adapter.jdbc.JdbcSharedLimitStore;
 import java.util.UUID;
 import io.pagora.payments.api.domain.PaymentRules;
@@ -49,7 +49,7 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Admin;
 import io.pagora.payments.api.adapter.kafka.KafkaClearingLag;
-import io.pagora.payments.api.application.Admission;
+import io.pagora.payments.api.application.intake.Admission;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -273,9 +273,10 @@ public class PaymentApiConfiguration {
 
     /** Returns are checked against their original in the ledger, then paid through the single-payment intake. */
     @Bean
-    Returns returns(Ledger ledger, JdbcTemplate jdbc, ReturnProperties properties, Clock clock) {
+    Returns returns(Ledger ledger, JdbcTemplate jdbc, ReturnProperties properties, Clock clock,
+            GroupCommit singlePaymentGroupCommit) {
         return new Returns(new LedgerOriginalPayments(ledger), new ReturnRules(properties.window()),
-                new JdbcIdempotencyKeys(jdbc), clock);
+                new JdbcIdempotencyKeys(jdbc), singlePaymentGroupCommit::accept, clock);
     }
 
     /**

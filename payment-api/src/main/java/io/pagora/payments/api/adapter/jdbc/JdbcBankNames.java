@@ -1,7 +1,7 @@
 package io.pagora.payments.api.adapter.jdbc;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.application.BankNames;
+import io.pagora.payments.api.application.administration.BankNames;
 import io.pagora.settlement.domain.BankId;
 import java.util.List;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package io.pagora.payments.api.adapter.jdbc;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.payments.api.application.IdempotencyKeys;
-import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
+import io.pagora.payments.api.application.intake.IdempotencyKeys;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;

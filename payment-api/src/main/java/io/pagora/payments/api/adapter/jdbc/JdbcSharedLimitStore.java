@@ -1,7 +1,7 @@
 package io.pagora.payments.api.adapter.jdbc;
 
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.application.SharedLimitStore;
+import io.pagora.payments.api.application.limits.SharedLimitStore;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

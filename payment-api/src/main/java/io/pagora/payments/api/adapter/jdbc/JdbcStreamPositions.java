@@ -1,6 +1,6 @@
 package io.pagora.payments.api.adapter.jdbc;
 
-import io.pagora.payments.api.application.StreamPositions;
+import io.pagora.payments.api.application.streams.StreamPositions;
 import io.pagora.settlement.domain.BankId;
 import java.util.List;
 import java.util.OptionalLong;

@@ -4,7 +4,7 @@ import io.pagora.events.Topics;
 import io.pagora.events.participant.AnswerBatch;
 import io.pagora.events.participant.ParticipantCodec;
 import io.pagora.events.participant.VerdictBatch;
-import io.pagora.payments.api.application.AnswerChannel;
+import io.pagora.payments.api.application.answers.AnswerChannel;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.application.Admission;
+import io.pagora.payments.api.application.intake.Admission;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

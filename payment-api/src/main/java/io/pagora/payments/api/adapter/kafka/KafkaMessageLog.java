@@ -2,7 +2,7 @@ package io.pagora.payments.api.adapter.kafka;
 
 import io.pagora.events.Topics;
 import io.pagora.events.participant.MessageRecords;
-import io.pagora.payments.api.application.MessageLog;
+import io.pagora.payments.api.application.streams.MessageLog;
 import io.pagora.settlement.domain.BankId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

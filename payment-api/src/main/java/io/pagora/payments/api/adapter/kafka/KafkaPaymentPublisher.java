@@ -7,7 +7,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.kernel.Check;
-import io.pagora.payments.api.application.PaymentPublisher;
+import io.pagora.payments.api.application.intake.PaymentPublisher;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.Transfer;
-import io.pagora.payments.api.application.OriginalPayments;
+import io.pagora.payments.api.application.returns.OriginalPayments;
 import io.pagora.payments.api.domain.OriginalPayment;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.LegId;

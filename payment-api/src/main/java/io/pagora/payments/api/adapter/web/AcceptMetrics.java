@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.port.LedgerUnavailableException;
-import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;

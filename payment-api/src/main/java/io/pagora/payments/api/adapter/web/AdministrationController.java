@@ -2,10 +2,10 @@ package io.pagora.payments.api.adapter.web;
 
 import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
-import io.pagora.payments.api.application.ParticipantAdministration;
-import io.pagora.payments.api.application.ParticipantAdministration.AccountOpening;
-import io.pagora.payments.api.application.ParticipantAdministration.BankRegistration;
-import io.pagora.payments.api.application.ParticipantAdministration.Funding;
+import io.pagora.payments.api.application.administration.ParticipantAdministration;
+import io.pagora.payments.api.application.administration.ParticipantAdministration.AccountOpening;
+import io.pagora.payments.api.application.administration.ParticipantAdministration.BankRegistration;
+import io.pagora.payments.api.application.administration.ParticipantAdministration.Funding;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;

@@ -2,7 +2,7 @@ package io.pagora.payments.api.adapter.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import java.time.Instant;

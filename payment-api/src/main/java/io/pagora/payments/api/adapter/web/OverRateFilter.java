@@ -2,7 +2,7 @@ package io.pagora.payments.api.adapter.web;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.payments.api.application.ParticipantLimits;
+import io.pagora.payments.api.application.limits.ParticipantLimits;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.service.web.ParticipantConnections;
 import io.pagora.settlement.domain.access.Caller;

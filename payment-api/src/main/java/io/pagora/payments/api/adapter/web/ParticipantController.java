@@ -7,9 +7,8 @@ import io.pagora.kernel.Id128;
 import java.util.concurrent.TimeUnit;
 import io.pagora.events.participant.Answer;
 import io.pagora.service.metrics.LatencyHistograms;
-import io.pagora.events.participant.RefusalCode;
-import io.pagora.payments.api.application.ParticipantAnswers;
-import io.pagora.payments.api.application.ParticipantStreams;
+import io.pagora.payments.api.application.answers.ParticipantAnswers;
+import io.pagora.payments.api.application.streams.ParticipantStreams;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
@@ -20,8 +19,6 @@ import io.pagora.settlement.domain.access.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -33,7 +30,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The participants' side of the switch (docs/participants.md), after PIX's ICOM: each bank pulls its messages from
@@ -54,13 +50,6 @@ public class ParticipantController {
     private static final byte[] CLOSE = "]}".getBytes(StandardCharsets.US_ASCII);
 
     private final ParticipantStreams streams;
-    /**
-     * The answers' batch of the wrong size: 400, as docs/participants.md has always promised the banks (the payments'
-     * batch answers the same type with 422, as docs/api.md says).
-     */
-    static final io.pagora.service.web.ProblemType INVALID_ANSWERS_BATCH_SIZE = new io.pagora.service.web.ProblemType(
-            HttpProblems.INVALID_BATCH_SIZE.slug(), HttpProblems.INVALID_BATCH_SIZE.title(), HttpStatus.BAD_REQUEST);
-
     private final ParticipantAnswers answers;
     private final int answersMax;
     private final int bodyMaxBytes;
@@ -97,46 +86,11 @@ public class ParticipantController {
 
     /** Up to {@code answersMax} answers; 200 with one result per answer, in order (a refused one carries its problem). */
     @PostMapping("/participants/{ispb}/answers")
-    public ResponseEntity<Object> answerMany(Caller caller, @PathVariable("ispb") String ispb, HttpServletRequest http) {
+    public ResponseEntity<AnswerJson.Results> answerMany(Caller caller, @PathVariable("ispb") String ispb,
+            HttpServletRequest http) {
         BankId bank = own(caller, ispb);
-        JsonFields body = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
-        JsonNode items = body.node("answers");
-        if (items == null) {
-            throw body.missing("answers");
-        }
-        if (!items.isArray() || items.isEmpty() || items.size() > answersMax) {
-            throw new io.pagora.service.web.ProblemException(INVALID_ANSWERS_BATCH_SIZE, "answers",
-                    "answers must be an array of 1 to " + answersMax + " answers");
-        }
-        List<Answer> parsed = new ArrayList<>(items.size());
-        for (int i = 0; i < items.size(); i++) {
-            JsonNode item = items.get(i);
-            if (!item.isObject()) {
-                throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, "answers[" + i + "]",
-                        "must be a JSON object, got " + JsonFields.typeOf(item)));
-            }
-            JsonFields fields = new JsonFields(item);
-            parsed.add(parse(fields, paymentId(fields.requiredString("paymentId"), "answers[" + i + "].paymentId"),
-                    "answers[" + i + "]."));
-        }
-        List<Map<String, Object>> results = new ArrayList<>(parsed.size());
-        List<ParticipantAnswers.Result> verdicts = timedAnswer(bank, parsed);
-        for (int i = 0; i < verdicts.size(); i++) {
-            Map<String, Object> item = new LinkedHashMap<>();
-            item.put("index", i);
-            switch (verdicts.get(i)) {
-                case ParticipantAnswers.Result.Applied applied -> {
-                    item.put("paymentId", applied.paymentId());
-                    item.put("status", applied.status());
-                }
-                case ParticipantAnswers.Result.Refused refused -> {
-                    item.put("paymentId", refused.paymentId());
-                    item.put("problem", Problems.embedded(refused.refusal()));
-                }
-            }
-            results.add(item);
-        }
-        return ResponseEntity.ok(Map.of("results", results));
+        List<Answer> parsed = AnswerJson.parseMany(JsonBodies.read(http, bodyMaxBytes), answersMax);
+        return ResponseEntity.ok(AnswerJson.results(timedAnswer(bank, parsed)));
     }
 
     /** One answer: 200 with the payment's state, or the problem that says why it moved nothing. */
@@ -144,11 +98,11 @@ public class ParticipantController {
     public ResponseEntity<Object> answerOne(Caller caller, @PathVariable("ispb") String ispb, @PathVariable("paymentId") String paymentId,
             HttpServletRequest http) {
         BankId bank = own(caller, ispb);
-        String id = paymentId(paymentId, "paymentId");
-        Answer answer = parse(new JsonFields(JsonBodies.read(http, bodyMaxBytes)), id, "");
+        String id = AnswerJson.pathPaymentId(paymentId);
+        Answer answer = AnswerJson.parseOne(id, JsonBodies.read(http, bodyMaxBytes));
         return switch (timedAnswer(bank, List.of(answer)).getFirst()) {
             case ParticipantAnswers.Result.Applied applied ->
-                    ResponseEntity.ok(Map.of("paymentId", applied.paymentId(), "status", applied.status()));
+                    ResponseEntity.ok(new AnswerJson.State(applied.paymentId(), applied.status()));
             case ParticipantAnswers.Result.Refused refused -> Problems.response(refused.refusal(), http.getRequestURI());
         };
     }
@@ -193,40 +147,6 @@ public class ParticipantController {
                 latency.record(ageMillis, TimeUnit.MILLISECONDS);
             }
         }
-    }
-
-    private static Answer parse(JsonFields fields, String paymentId, String prefix) {
-        String decision = fields.requiredString("decision");
-        String reason = fields.optionalString("reason");
-        if ("ACCEPT".equals(decision)) {
-            if (reason != null) {
-                throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason",
-                        "an acceptance has no reason"));
-            }
-            return new Answer(paymentId, true, null);
-        }
-        if (!"REFUSE".equals(decision)) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "decision",
-                    "decision is ACCEPT or REFUSE"));
-        }
-        if (reason == null) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.MISSING_FIELD, prefix + "reason",
-                    "a refusal names its reason, one of " + java.util.Arrays.toString(RefusalCode.values())));
-        }
-        try {
-            return new Answer(paymentId, false, RefusalCode.valueOf(reason));
-        } catch (IllegalArgumentException e) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason",
-                    "reason is one of " + java.util.Arrays.toString(RefusalCode.values())));
-        }
-    }
-
-    private static String paymentId(String text, String field) {
-        if (text == null || !Id128.isHexDigits32(text) || !text.equals(text.toLowerCase(java.util.Locale.ROOT))) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, field,
-                    "a payment id is 32 lowercase hexadecimal digits"));
-        }
-        return text;
     }
 
     /** The bank the path names, which must be the caller; any other caller is refused and counted. */

@@ -1,13 +1,13 @@
 package io.pagora.payments.api.adapter.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.payments.api.application.Admission;
-import io.pagora.payments.api.application.GroupCommit;
-import io.pagora.payments.api.application.ParticipantLimits;
-import io.pagora.payments.api.application.PaymentIntake;
-import io.pagora.payments.api.application.PaymentIntake.Order;
-import io.pagora.payments.api.application.PaymentIntake.Outcome;
-import io.pagora.payments.api.application.Returns;
+import io.pagora.payments.api.application.intake.Admission;
+import io.pagora.payments.api.application.intake.GroupCommit;
+import io.pagora.payments.api.application.limits.ParticipantLimits;
+import io.pagora.payments.api.application.intake.PaymentIntake;
+import io.pagora.payments.api.application.intake.PaymentIntake.Order;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.returns.Returns;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;
@@ -144,8 +144,8 @@ public class PaymentController {
     }
 
     /**
-     * A return (devolução) of a settled payment by its payee's bank: checked against the original in the ledger
-     * ({@link Returns}), then accepted as a payment back to the original payer, through the same group commit as
+     * A return (devolução) of a settled payment by its payee's bank: {@link Returns} checks it against the original
+     * in the ledger, then accepts it as a payment back to the original payer, through the same group commit as
      * single payments. Limited as a single payment is.
      */
     @PostMapping("/payments/{paymentId}/returns")
@@ -162,10 +162,7 @@ public class PaymentController {
             throw new RefusalException(key.problem());
         }
         Returns.ReturnOrder order = ReturnJson.parse(paymentId, body);
-        Outcome outcome = switch (returns.prepare(caller, key.key(), order)) {
-            case Returns.Prepared.Refused refusal -> new Outcome.Rejected(refusal.problem());
-            case Returns.Prepared.Ready ready -> intake.accept(caller, key.key(), ready.request());
-        };
+        Outcome outcome = returns.request(caller, key.key(), order);
         returnMetrics.record(order.reason(), outcome);
         return switch (outcome) {
             case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)

@@ -2,7 +2,7 @@ package io.pagora.payments.api.adapter.web;
 
 import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Id128;
-import io.pagora.payments.api.application.Returns.ReturnOrder;
+import io.pagora.payments.api.application.returns.Returns.ReturnOrder;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;

@@ -3,7 +3,7 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.ReturnReason;
-import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import java.util.EnumMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;

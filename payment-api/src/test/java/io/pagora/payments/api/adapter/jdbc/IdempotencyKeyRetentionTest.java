@@ -4,9 +4,9 @@ import io.pagora.testing.ServerBacked;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.application.IdempotencyKeys.Claim;
-import io.pagora.payments.api.application.IdempotencyKeys.Scoped;
-import io.pagora.payments.api.application.IdempotencyKeys.Stored;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.TimeOrderedIds;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Issue 16, item 7: idempotency keys are kept for a window, then removed in bulk. The table is partitioned by
+ * Idempotency keys are kept for a window, then removed in bulk. The table is partitioned by
  * claim day; the retention job creates partitions ahead and drops whole partitions past the window; a replay
  * inside the window is recognised whatever partition its key was claimed in, even when two claims of one key
  * race across midnight; keys stored before the migration survive it and still replay.
@@ -114,6 +114,8 @@ class IdempotencyKeyRetentionTest {
 
             CompletableFuture<Stored> after = CompletableFuture.supplyAsync(
                     () -> claim("midnight", at(today.plusDays(1), 0)));
+            // Time for the next day's claim to reach the database and block on the first's row: there is nothing to
+            // poll for, a claim that waits looks like one not yet sent.
             Thread.sleep(1_000);
             assertThat(after).as("the next day's claim waits for the day before's").isNotDone();
             first.commit();

@@ -2,8 +2,8 @@ package io.pagora.payments.api.adapter.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.application.SharedLimitStore.Grant;
-import io.pagora.payments.api.application.SharedLimitStore.Lease;
+import io.pagora.payments.api.application.limits.SharedLimitStore.Grant;
+import io.pagora.payments.api.application.limits.SharedLimitStore.Lease;
 import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestPostgres;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.Topics;
 import io.pagora.events.participant.MessageRecords;
-import io.pagora.payments.api.application.MessageLog;
+import io.pagora.payments.api.application.streams.MessageLog;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestKafka;
@@ -50,7 +50,7 @@ class KafkaMessageLogTest {
                 while (trickling.get() && System.nanoTime() < end) {
                     publish(kafka, other, "theirs");
                     publish(kafka, bank, "more");
-                    sleep(20);
+                    sleep(20); // paces the trickle: a few messages a read, for TRICKLE
                 }
             });
             try {
@@ -93,6 +93,8 @@ class KafkaMessageLogTest {
             // A range beyond the partition's end keeps the first bank's read polling until its deadline.
             CompletableFuture<MessageLog.Slice> firstRead = CompletableFuture.supplyAsync(
                     () -> log.read(first, firstFrom, firstFrom + 1_000_000, 10_000, 0));
+            // Lets the first read take its reader and poll for a while (nothing to observe from outside) before the
+            // second bank's read needs one.
             sleep(rangeReadTimeout.toMillis() / 3);
 
             MessageLog.Slice secondSlice = readUntilFound(log, second, secondFrom);

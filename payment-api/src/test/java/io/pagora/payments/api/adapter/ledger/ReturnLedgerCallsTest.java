@@ -11,9 +11,9 @@ import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
-import io.pagora.payments.api.application.IdempotencyKeys;
-import io.pagora.payments.api.application.Returns;
-import io.pagora.payments.api.application.Returns.Prepared;
+import io.pagora.payments.api.application.intake.IdempotencyKeys;
+import io.pagora.payments.api.application.returns.Returns;
+import io.pagora.payments.api.application.returns.Returns.Prepared;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.payments.api.domain.ReturnRules;
@@ -49,7 +49,9 @@ class ReturnLedgerCallsTest {
     private final CountingLedger ledger = new CountingLedger(reference);
     private final TimeOrderedIds ids = new TimeOrderedIds(Clock.systemUTC());
     private final Returns returns = new Returns(new LedgerOriginalPayments(ledger), new ReturnRules(Duration.ofDays(90)),
-            new NoKeys(), Clock.systemUTC());
+            new NoKeys(), (caller, key, request) -> {
+                throw new AssertionError("only the checks are under test: nothing is paid");
+            }, Clock.systemUTC());
 
     @Test
     void aThirdBanksReturnOfAnExistingPaymentCostsTheLedgerCallsOfAnUnknownId() {

@@ -2,8 +2,8 @@ package io.pagora.payments.api.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.api.application.PaymentIntake;
-import io.pagora.payments.api.application.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.intake.PaymentIntake;
+import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import org.junit.jupiter.api.Test;
