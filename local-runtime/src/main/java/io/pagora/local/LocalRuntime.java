@@ -5,7 +5,7 @@ import io.pagora.local.bench.BenchHtml;
 import io.pagora.local.bench.CpuSnapshot;
 import io.pagora.local.chaos.ChaosCheck;
 import io.pagora.local.chaos.PoisonRecords;
-import io.pagora.local.chaos.ReconciliationWatch;
+import io.pagora.local.chaos.WrongRowPlant;
 import io.pagora.local.demo.AwaitFinal;
 import io.pagora.local.demo.DemoReport;
 import io.pagora.local.demo.Verify;
@@ -28,7 +28,7 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
  *   java -jar local-runtime.jar verify   --accounts=... [--accepted=...] [see Verify]: the report's checks, live
  *   java -jar local-runtime.jar chaos-check --scenario=... [see ChaosCheck]   one chaos scenario's verdict
- *   java -jar local-runtime.jar chaos-plant --out=... [see ReconciliationWatch]  a wrong read-model row (kafka-outage)
+ *   java -jar local-runtime.jar chaos-plant --out=... [see WrongRowPlant]  a wrong read-model row (kafka-outage)
  *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
  *   java -jar local-runtime.jar launcher demo|bench|chaos|up|down|... [see launcher.Launcher]: infra/local/pagora's commands
  *   java -jar local-runtime.jar walkthrough [--root=.] [--files=README.md,k6/README.md] [see Walkthrough]
@@ -56,7 +56,7 @@ public final class LocalRuntime {
             case "verify" -> Verify.main(rest);
             case "chaos-check" -> ChaosCheck.main(rest);
             case "poison" -> PoisonRecords.main(rest);
-            case "chaos-plant" -> ReconciliationWatch.main(rest);
+            case "chaos-plant" -> WrongRowPlant.main(rest);
             case "walkthrough" -> Walkthrough.main(rest);
             case "launcher" -> io.pagora.local.launcher.Launcher.main(rest);
             default -> {

@@ -29,7 +29,7 @@ class LauncherArchitectureTest {
     @Test
     void the_launcher_calls_no_tool_in_process() {
         noClasses().that().resideInAPackage(LAUNCHER).should().dependOnClassesThat(
-                        com.tngtech.archunit.base.DescribedPredicate.describe("a local-runtime tool",
+                        com.tngtech.archunit.base.DescribedPredicate.describe("are in a local-runtime tool",
                                 (com.tngtech.archunit.core.domain.JavaClass target) ->
                                         target.getPackageName().startsWith("io.pagora.local")
                                                 && !target.getPackageName().startsWith("io.pagora.local.launcher")))

@@ -14,13 +14,11 @@ import io.pagora.local.runfiles.DemoAccounts;
 import io.pagora.local.tls.LocalTls;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +111,7 @@ public final class ChaosCheck {
             int settled = (int) statuses.values().stream().filter(ReadModel.SETTLED::equals).count();
 
             List<InvariantChecks.Verdict> reconciliation = plantedFile.isBlank() ? List.of()
-                    : watchReconciliation(ReconciliationWatch.Planted.parse(Files.readString(Path.of(plantedFile))),
+                    : watchReconciliation(WrongRowPlant.Planted.parse(Files.readString(Path.of(plantedFile))),
                             dataSource, schema, reporting, tls, Instant.now().plus(finalWait));
             // The read model first, then the outcomes topic: every final state it projected is then on the topic.
             List<ReadModel.Row> rows = ReadModel.load(dataSource, schema);
@@ -141,7 +139,7 @@ public final class ChaosCheck {
      * it judged every payment it owed since the planting and reported the planted row, or the deadline; then removes
      * the planted row, so that the money checks judge the real platform.
      */
-    private static List<InvariantChecks.Verdict> watchReconciliation(ReconciliationWatch.Planted planted,
+    private static List<InvariantChecks.Verdict> watchReconciliation(WrongRowPlant.Planted planted,
             DataSource dataSource, String schema, URI reporting, LocalTls tls, Instant deadline) throws Exception {
         InvariantChecks.Verdict judged;
         InvariantChecks.Verdict reported;
@@ -159,7 +157,7 @@ public final class ChaosCheck {
                 Thread.sleep(RECONCILIATION_POLL_INTERVAL);
             } while (Instant.now().isBefore(deadline));
         } finally {
-            ReconciliationWatch.remove(dataSource, schema, planted.paymentId());
+            WrongRowPlant.remove(dataSource, schema, planted.paymentId());
         }
         return List.of(judged, reported);
     }
