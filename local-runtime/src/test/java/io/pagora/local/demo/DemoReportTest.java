@@ -318,7 +318,7 @@ class DemoReportTest {
         Payment settlingDuringVerify = payment(BRUNO, ANNA, 4_000); // in the ledger, not projected yet
         Thread settler = Thread.ofVirtual().start(() -> {
             try {
-                Thread.sleep(300);
+                Thread.sleep(300); // time passes: the settlement lands after verify's ledger read began
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -544,7 +544,7 @@ class DemoReportTest {
                 settle(payment);
                 try {
                     project(payment, "SETTLED", null);
-                    Thread.sleep(5);
+                    Thread.sleep(5); // paces the payments, as a steady load would
                 } catch (SQLException | InterruptedException e) {
                     throw new IllegalStateException(e);
                 }

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -153,7 +154,7 @@ class WireClientTest {
             CompletableFuture<WireClient.Answer> first = client.post(new byte[0], "first", System.nanoTime() + DEADLINE_NANOS);
             CompletableFuture<WireClient.Answer> behind = client.post(new byte[0], "behind", System.nanoTime() + Duration.ofMillis(200).toNanos());
             waitUntil(() -> keys.size() == 1);
-            Thread.sleep(400);
+            Thread.sleep(400); // time passes: the call behind is past its 200 ms deadline before it could be sent
             release.countDown();
             assertThat(first.get(10, TimeUnit.SECONDS).status()).isEqualTo(202);
             assertThatThrownBy(() -> behind.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(HttpTimeoutException.class)
@@ -205,7 +206,7 @@ class WireClientTest {
             client.post(new byte[0], "a", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
             client.post(new byte[0], "b", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
             assertThat(connectionsSeen.get()).as("back to back: one connection").isEqualTo(1);
-            Thread.sleep(300);
+            Thread.sleep(300); // time passes: the connection idles past its 100 ms bound
             client.post(new byte[0], "c", System.nanoTime() + DEADLINE_NANOS).get(10, TimeUnit.SECONDS);
             assertThat(connectionsSeen.get()).as("after idling past the bound: a new one").isEqualTo(2);
             assertThat(client.openConnections()).isEqualTo(1);
@@ -287,6 +288,7 @@ class WireClientTest {
         return new WireClient.Input(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1)));
     }
 
+    /** Paces a server's answer: time must pass between its pieces. */
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
@@ -342,11 +344,7 @@ class WireClientTest {
         }
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waited 10 s").isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static void waitUntil(java.util.function.BooleanSupplier condition) {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
     }
 }

@@ -1,12 +1,14 @@
 package io.pagora.local.servers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.testing.ServerBacked;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -92,23 +93,13 @@ class LocalKafkaQuorumTest {
      * A created topic reaches each broker's metadata a moment later: until then a describe may answer "this server does
      * not host this topic-partition". Asked again, bounded, until every partition has its three replicas in sync.
      */
-    private static void awaitFullyReplicated(Admin admin) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try {
-                List<TopicPartitionInfo> partitions = admin.describeTopics(List.of(TOPIC)).allTopicNames()
-                        .get(30, TimeUnit.SECONDS).get(TOPIC).partitions();
-                if (partitions.size() == 3 && partitions.stream().allMatch(partition -> partition.isr().size() == NODES)) {
-                    return;
-                }
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e;
-                }
-            }
-            assertThat(System.nanoTime() - deadline).as("the topic fully replicated within 60 s").isNegative();
-            Thread.sleep(100);
-        }
+    private static void awaitFullyReplicated(Admin admin) {
+        await("the topic fully replicated").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsMatching(e -> e instanceof ExecutionException
+                        && e.getCause() instanceof UnknownTopicOrPartitionException)
+                .until(() -> admin.describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
+                        .partitions(), partitions -> partitions.size() == 3
+                        && partitions.stream().allMatch(partition -> partition.isr().size() == NODES));
     }
 
     private KafkaRaftServer start(int id, List<Integer> ports, String voters, String clusterId) {

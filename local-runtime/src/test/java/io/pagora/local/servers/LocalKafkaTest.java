@@ -3,6 +3,7 @@ package io.pagora.local.servers;
 import io.pagora.testing.ServerBacked;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -40,23 +41,15 @@ class LocalKafkaTest {
 
     /**
      * The topic's partitions once the broker's metadata has them: right after the creation is acknowledged, a describe
-     * may still answer unknown-topic-or-partition (seen once in a full verify), so it is asked again, a bounded number
-     * of times.
+     * may still answer unknown-topic-or-partition, so it is asked again, for a bounded time.
      */
     private static java.util.List<org.apache.kafka.common.TopicPartitionInfo> describedPartitions(Admin admin)
             throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return admin.describeTopics(Set.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
-                        .partitions();
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
-                        || attempt == 50) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
+        return await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsMatching(e -> e instanceof java.util.concurrent.ExecutionException
+                        && e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                .until(() -> admin.describeTopics(Set.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
+                        .partitions(), partitions -> true);
     }
 
     @Test
