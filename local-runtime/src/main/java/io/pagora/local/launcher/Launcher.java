@@ -79,11 +79,11 @@ public final class Launcher {
             case "up" -> up(options);
             case "certs" -> certs(options);
             case "down" -> none(options, "down", platform::down);
-            case "status" -> none(options, "status", platform::status);
+            case "status" -> none(options, "status", platform.statusReport::status);
             case "verify" -> verify(options);
             case "clean" -> none(options, "clean", platform::clean);
             case "logs" -> {
-                platform.logs(options);
+                platform.statusReport.logs(options);
                 yield 0;
             }
             default -> {

@@ -164,7 +164,7 @@ public final class BenchRun {
                 "--tls-dir=" + platform.layout.tls(), "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER,
                 "--db-password=" + Postgres.PASSWORD, "--ledger-backend=" + ledger,
                 "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(), "--clock-ticks=" + Demo.clockTicks(),
-                "--bootstrap-servers=" + platform.kafkaBootstrap(), "--components=" + platform.componentPids(),
+                "--bootstrap-servers=" + platform.kafkaBootstrap(), "--components=" + platform.statusReport.componentPids(),
                 "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle") + platform.runningTopology()
                         .kafka().stream().map(node -> "," + node.name() + "=" + platform.layout.var().resolve(node.name()))
                         .collect(java.util.stream.Collectors.joining())));

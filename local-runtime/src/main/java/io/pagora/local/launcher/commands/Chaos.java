@@ -7,6 +7,7 @@ import io.pagora.local.launcher.Supervisor;
 import io.pagora.local.launcher.platform.KafkaQuorum;
 import io.pagora.local.launcher.platform.Platform;
 import io.pagora.local.launcher.platform.Postgres;
+import io.pagora.local.launcher.platform.ServiceProcesses;
 import io.pagora.local.launcher.platform.TigerBeetleRoles;
 import io.pagora.local.launcher.platform.Topology;
 import java.io.IOException;
@@ -286,7 +287,7 @@ public final class Chaos {
             case "kafka-restart" -> {
                 Console.say("FAULT: restarting the Kafka broker");
                 platform.supervisor.stop("kafka", 60);
-                platform.startKafka();
+                platform.kafka.startKafka();
             }
             case "ledger-unavailable" -> ledgerUnavailable(ledger);
             case "postgres-restart" -> {
@@ -302,7 +303,7 @@ public final class Chaos {
                 }
             }
             case "bank-down" -> {
-                if (!platform.participantsAnswer()) {
+                if (!platform.services.participantsAnswer()) {
                     throw Console.fail("chaos bank-down needs the banks as participants (RECEIVING_BANKS=participants)");
                 }
                 List<Long> banks = Load.seededIspbs(settings.integer("BANKS"));
@@ -310,18 +311,18 @@ public final class Chaos {
                 Console.say("FAULT: bank %s down (reads and answers nothing) for %ds, longer than the pending timeout %s:"
                         + " its payments expire, the other banks keep settling", down,
                         settings.integer("CHAOS_BANK_DOWN_SECONDS"), settings.text("CHAOS_PENDING_TIMEOUT"));
-                platform.bankSimulator(down, "down");
+                platform.services.bankSimulator(down, "down");
                 Supervisor.sleep(settings.integer("CHAOS_BANK_DOWN_SECONDS") * 1000L);
-                platform.bankSimulator(down, "up");
+                platform.services.bankSimulator(down, "up");
             }
             case "slow-bank" -> {
                 Console.say("FAULT: the receiving bank answers after %s (pending timeout %s) for %ds",
                         settings.text("CHAOS_SLOW_BANK_LATENCY"), settings.text("CHAOS_PENDING_TIMEOUT"),
                         settings.integer("CHAOS_SLOW_BANK_SECONDS"));
-                if (platform.participantsAnswer()) {
-                    platform.bankSimulator("all", "slow?ms=" + Platform.millisOf(settings.text("CHAOS_SLOW_BANK_LATENCY")));
+                if (platform.services.participantsAnswer()) {
+                    platform.services.bankSimulator("all", "slow?ms=" + ServiceProcesses.millisOf(settings.text("CHAOS_SLOW_BANK_LATENCY")));
                     Supervisor.sleep(settings.integer("CHAOS_SLOW_BANK_SECONDS") * 1000L);
-                    platform.bankSimulator("all", "up");
+                    platform.services.bankSimulator("all", "up");
                 } else {
                     restartClearing(settings.text("CHAOS_SLOW_BANK_LATENCY"));
                     Supervisor.sleep(settings.integer("CHAOS_SLOW_BANK_SECONDS") * 1000L);
@@ -329,11 +330,11 @@ public final class Chaos {
                 }
             }
             case "kafka-outage" -> kafkaOutage(directory);
-            case "kill-tigerbeetle-replica" -> killForAWhile(tigerBeetleBackup(), platform::startTigerBeetle);
-            case "kill-tigerbeetle-primary" -> killForAWhile(tigerBeetlePrimary(), platform::startTigerBeetle);
+            case "kill-tigerbeetle-replica" -> killForAWhile(tigerBeetleBackup(), platform.tigerBeetle::startTigerBeetle);
+            case "kill-tigerbeetle-primary" -> killForAWhile(tigerBeetlePrimary(), platform.tigerBeetle::startTigerBeetle);
             case "pause-tigerbeetle-primary" -> pauseTigerBeetlePrimary();
-            case "kill-kafka-broker" -> killForAWhile(kafkaNode(false), platform::startKafka);
-            case "kill-kafka-controller" -> killForAWhile(kafkaNode(true), platform::startKafka);
+            case "kill-kafka-broker" -> killForAWhile(kafkaNode(false), platform.kafka::startKafka);
+            case "kill-kafka-controller" -> killForAWhile(kafkaNode(true), platform.kafka::startKafka);
             case "kill-payment-api-instance" -> killForAWhile("payment-api-2", this::startServices);
             case "kill-clearing-instance" -> killForAWhile("clearing-service-2", this::startServices);
             case "kill-reporting-instance" -> killForAWhile(reconciliationHolder(), this::startServices);
@@ -359,7 +360,7 @@ public final class Chaos {
     }
 
     private void startServices() {
-        platform.startServices(platform.runningLedger());
+        platform.services.startServices(platform.runningLedger());
     }
 
     /**
@@ -402,8 +403,8 @@ public final class Chaos {
 
     /** The reporting instance that runs the online reconciliation (its pagora_reconciliation_leader gauge says 1). */
     private String reconciliationHolder() {
-        List<String> holders = platform.instancesOf("reporting-service").stream()
-                .filter(platform::holdsReconciliationLease).map(Topology.Instance::name).toList();
+        List<String> holders = platform.services.instancesOf("reporting-service").stream()
+                .filter(platform.services::holdsReconciliationLease).map(Topology.Instance::name).toList();
         if (holders.size() != 1) {
             throw Console.fail("expected one reporting instance holding the reconciliation lease, found %s", holders);
         }
@@ -418,13 +419,13 @@ public final class Chaos {
         Console.say("FAULT: kill -9 %s (pid %d)", service, platform.supervisor.pid(service).orElseThrow());
         platform.supervisor.signal(service, "KILL");
         Supervisor.waitUntil(() -> !platform.supervisor.alive(service), 30_000);
-        platform.startServices(platform.runningLedger());
+        platform.services.startServices(platform.runningLedger());
     }
 
     /** A graceful stop of clearing, then a start whose simulated bank answers after the given latency. */
     private void restartClearing(String latency) {
         platform.supervisor.stop("clearing-service", 60);
-        platform.with(settings.with("BANK_ANSWER_LATENCY", latency)).startServices(platform.runningLedger());
+        platform.with(settings.with("BANK_ANSWER_LATENCY", latency)).services.startServices(platform.runningLedger());
     }
 
     /**
@@ -444,11 +445,11 @@ public final class Chaos {
                 "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD),
                 null, layout.log("chaos-check"));
         if (planted != 0) {
-            platform.startKafka();
+            platform.kafka.startKafka();
             throw Console.fail("chaos-plant failed (log: %s)", layout.log("chaos-check"));
         }
         Supervisor.sleep(Math.max(0, outageSeconds * 1000L - (System.currentTimeMillis() - started)));
-        platform.startKafka();
+        platform.kafka.startKafka();
     }
 
     /**

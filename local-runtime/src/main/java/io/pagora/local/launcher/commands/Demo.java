@@ -61,7 +61,7 @@ public final class Demo {
         } finally {
             if (keep && passed) {
                 Console.say("platform left running (--keep): 'infra/local/pagora down' stops it");
-                platform.printEndpoints();
+                platform.statusReport.printEndpoints();
             } else {
                 Console.say(keep ? "demo failed: stopping the platform" : "demo ending: stopping the platform (use --keep"
                         + " to leave it running)");
@@ -162,14 +162,14 @@ public final class Demo {
 
     /** The CPU and the settled count just before the judged payments: the report's "measured run" starts here. */
     private void snapshotBeforeJudgedRun() {
-        settledBefore = platform.settledCount();
+        settledBefore = platform.services.settledCount();
         if (cpuSnapshot(layout.demo().resolve("cpu-before.txt")) != 0) {
             Console.warn("no CPU snapshot (the report will lack the CPU table)");
         }
     }
 
     private int cpuSnapshot(Path out) {
-        return platform.tools.run(List.of(), "cpu", List.of("--components=" + platform.componentPids(),
+        return platform.tools.run(List.of(), "cpu", List.of("--components=" + platform.statusReport.componentPids(),
                 "--clock-ticks=" + clockTicks(), "--out=" + out), null, layout.log("report"));
     }
 

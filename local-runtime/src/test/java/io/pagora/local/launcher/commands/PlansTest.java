@@ -7,6 +7,8 @@ import io.pagora.local.launcher.Certs;
 import io.pagora.local.launcher.Settings;
 import io.pagora.local.launcher.TemporaryRepository;
 import io.pagora.local.launcher.platform.Platform;
+import io.pagora.local.launcher.platform.ServiceProcesses;
+import io.pagora.local.launcher.platform.TigerBeetleReplicas;
 import io.pagora.local.launcher.platform.Topology;
 import java.util.List;
 import java.util.Map;
@@ -119,11 +121,11 @@ class PlansTest {
 
     @Test
     void a_tigerbeetle_older_than_the_pinned_server_is_refused() {
-        Platform.checkTigerBeetleVersion("TigerBeetle version 0.16.78+c3d9b09");
-        Platform.checkTigerBeetleVersion("TigerBeetle version 0.17.0");
-        assertThatThrownBy(() -> Platform.checkTigerBeetleVersion("TigerBeetle version 0.16.30"))
+        TigerBeetleReplicas.checkTigerBeetleVersion("TigerBeetle version 0.16.78+c3d9b09");
+        TigerBeetleReplicas.checkTigerBeetleVersion("TigerBeetle version 0.17.0");
+        assertThatThrownBy(() -> TigerBeetleReplicas.checkTigerBeetleVersion("TigerBeetle version 0.16.30"))
                 .hasMessageContaining("older than the pinned 0.16.78");
-        assertThatThrownBy(() -> Platform.checkTigerBeetleVersion("garbage")).hasMessageContaining("does not say its version");
+        assertThatThrownBy(() -> TigerBeetleReplicas.checkTigerBeetleVersion("garbage")).hasMessageContaining("does not say its version");
     }
 
     @Test
@@ -158,10 +160,10 @@ class PlansTest {
         Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of("PAGORA_SCALE", "1")));
         String staticMember = "--spring.kafka.consumer.properties.group.instance.id=";
 
-        assertThat(platform.instancesOf("clearing-service")).extracting(Topology.Instance::name, Topology.Instance::port)
+        assertThat(platform.services.instancesOf("clearing-service")).extracting(Topology.Instance::name, Topology.Instance::port)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("clearing-service", 8081),
                         org.assertj.core.groups.Tuple.tuple("clearing-service-2", 8181));
-        List<String> second = platform.serviceArguments("clearing-service", platform.instancesOf("clearing-service").get(1),
+        List<String> second = platform.services.serviceArguments("clearing-service", platform.services.instancesOf("clearing-service").get(1),
                 "tigerbeetle");
         assertThat(second).contains("--server.port=8181",
                 "--spring.kafka.bootstrap-servers=127.0.0.1:9092,127.0.0.1:9094,127.0.0.1:9096",
@@ -178,9 +180,9 @@ class PlansTest {
     void the_reconciliation_lease_holder_is_the_instance_whose_leader_gauge_is_one() {
         String holder = "# HELP pagora_reconciliation_leader 1 while this instance holds the lease\n"
                 + "pagora_reconciliation_leader{application=\"reporting-service\"} 1.0\n";
-        assertThat(Platform.reconciliationLeader(holder)).isTrue();
-        assertThat(Platform.reconciliationLeader(holder.replace("} 1.0", "} 0.0"))).isFalse();
-        assertThat(Platform.reconciliationLeader("pagora_reconciliation_lag_seconds 1.0\n")).as("no gauge: not the holder")
+        assertThat(ServiceProcesses.reconciliationLeader(holder)).isTrue();
+        assertThat(ServiceProcesses.reconciliationLeader(holder.replace("} 1.0", "} 0.0"))).isFalse();
+        assertThat(ServiceProcesses.reconciliationLeader("pagora_reconciliation_lag_seconds 1.0\n")).as("no gauge: not the holder")
                 .isFalse();
     }
 
@@ -188,14 +190,14 @@ class PlansTest {
     void one_of_everything_unless_scaled() {
         Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
 
-        assertThat(platform.instancesOf("payment-api")).hasSize(1);
+        assertThat(platform.services.instancesOf("payment-api")).hasSize(1);
         assertThat(arguments(platform, "payment-api", "tigerbeetle")).contains(
                 "--spring.kafka.bootstrap-servers=127.0.0.1:9092", "--pagora.topics.replication-factor=1",
                 "--pagora.topics.min-insync-replicas=1", "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000");
     }
 
     private static List<String> arguments(Platform platform, String service, String backend) {
-        return platform.serviceArguments(service, platform.instancesOf(service).getFirst(), backend);
+        return platform.services.serviceArguments(service, platform.services.instancesOf(service).getFirst(), backend);
     }
 
     @Test
