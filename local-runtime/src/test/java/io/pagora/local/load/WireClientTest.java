@@ -253,39 +253,39 @@ class WireClientTest {
 
     @Test
     void answersAreReadAsSentAndEveryReadIsBounded() throws IOException {
-        WireClient.Input two = input("HTTP/1.1 202 \r\nContent-Length: 3\r\n\r\none" + "HTTP/1.1 429 \r\nContent-Length: 3\r\n\r\ntwo");
-        assertThat(WireClient.read(two).answer().body()).isEqualTo("one");
-        assertThat(WireClient.read(two).answer()).as("the next answer, intact").isEqualTo(new WireClient.Answer(429, false, "two"));
+        AnswerReader.Input two = input("HTTP/1.1 202 \r\nContent-Length: 3\r\n\r\none" + "HTTP/1.1 429 \r\nContent-Length: 3\r\n\r\ntwo");
+        assertThat(AnswerReader.read(two).answer().body()).isEqualTo("one");
+        assertThat(AnswerReader.read(two).answer()).as("the next answer, intact").isEqualTo(new WireClient.Answer(429, false, "two"));
         assertThat(read("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 \r\nLink: x\r\n\r\nHTTP/1.1 202 \r\nContent-Length: 2\r\n\r\nok"))
-                .as("interim answers are skipped").isEqualTo(new WireClient.Response(new WireClient.Answer(202, false, "ok"), false));
+                .as("interim answers are skipped").isEqualTo(new AnswerReader.Response(new WireClient.Answer(202, false, "ok"), false));
         assertThat(read("HTTP/1.1 202 \r\nContent-Length: 5\r\n\r\nhello")).isEqualTo(
-                new WireClient.Response(new WireClient.Answer(202, false, "hello"), false));
+                new AnswerReader.Response(new WireClient.Answer(202, false, "hello"), false));
         assertThat(read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: t\r\n\r\n"))
-                .isEqualTo(new WireClient.Response(new WireClient.Answer(200, false, "abcde"), false));
+                .isEqualTo(new AnswerReader.Response(new WireClient.Answer(200, false, "abcde"), false));
         assertThat(read("HTTP/1.1 503 \r\nConnection: close\r\nRetry-After: 2\r\nContent-Length: 0\r\n\r\n")).isEqualTo(
-                new WireClient.Response(new WireClient.Answer(503, true, ""), true));
+                new AnswerReader.Response(new WireClient.Answer(503, true, ""), true));
         assertThat(read("HTTP/1.1 200 \r\n\r\nto the end")).as("no length: the body ends with the connection")
-                .isEqualTo(new WireClient.Response(new WireClient.Answer(200, false, "to the end"), true));
+                .isEqualTo(new AnswerReader.Response(new WireClient.Answer(200, false, "to the end"), true));
 
         assertThatThrownBy(() -> read("")).isInstanceOf(EOFException.class).hasMessageContaining("without an answer");
         assertThatThrownBy(() -> read("HTTP/1.1 202 \r\nContent-Length: 9\r\n\r\nshort")).isInstanceOf(EOFException.class);
         assertThatThrownBy(() -> read("SSH-2.0-OpenSSH\r\n\r\n")).isInstanceOf(ProtocolException.class);
-        assertThatThrownBy(() -> read("HTTP/1.1 202 \r\nX: " + "a".repeat(WireClient.LINE_BYTES_MAX) + "\r\n\r\n"))
+        assertThatThrownBy(() -> read("HTTP/1.1 202 \r\nX: " + "a".repeat(AnswerReader.LINE_BYTES_MAX) + "\r\n\r\n"))
                 .isInstanceOf(ProtocolException.class).hasMessageContaining("a line above");
-        assertThatThrownBy(() -> read("HTTP/1.1 202 \r\n" + "X: y\r\n".repeat(WireClient.HEADERS_MAX + 1) + "\r\n"))
+        assertThatThrownBy(() -> read("HTTP/1.1 202 \r\n" + "X: y\r\n".repeat(AnswerReader.HEADERS_MAX + 1) + "\r\n"))
                 .isInstanceOf(ProtocolException.class).hasMessageContaining("headers");
-        assertThatThrownBy(() -> read("HTTP/1.1 202 \r\nContent-Length: " + (WireClient.BODY_BYTES_MAX + 1) + "\r\n\r\n"))
+        assertThatThrownBy(() -> read("HTTP/1.1 202 \r\nContent-Length: " + (AnswerReader.BODY_BYTES_MAX + 1) + "\r\n\r\n"))
                 .isInstanceOf(ProtocolException.class);
         assertThatThrownBy(() -> read("HTTP/1.1 202 \r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"))
                 .isInstanceOf(ProtocolException.class).hasMessageContaining("chunk size");
     }
 
-    private static WireClient.Response read(String wire) throws IOException {
-        return WireClient.read(input(wire));
+    private static AnswerReader.Response read(String wire) throws IOException {
+        return AnswerReader.read(input(wire));
     }
 
-    private static WireClient.Input input(String wire) {
-        return new WireClient.Input(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1)));
+    private static AnswerReader.Input input(String wire) {
+        return new AnswerReader.Input(new ByteArrayInputStream(wire.getBytes(StandardCharsets.ISO_8859_1)));
     }
 
     /** Paces a server's answer: time must pass between its pieces. */
