@@ -40,6 +40,7 @@ import javax.sql.DataSource;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+// Over 400 lines: one bench run (warm-up, window, gate, drain) shares its state; split, it would pass it around.
 /**
  * The benchmark a payments engineer can trust: a constant offered rate, a warm-up that is not measured,
  * a steady-state window that is, a validity gate, CPU per settled payment per component from {@code /proc},

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+// Over 400 lines: the money invariants judge the same inputs side by side, each with its evidence.
 /**
  * The money invariants of a demo run, each answered PASS or FAIL with the evidence: the one money
  * invariant checker ({@link LedgerBooks}, {@code io.pagora.settlement.invariants}) fed with what the demo

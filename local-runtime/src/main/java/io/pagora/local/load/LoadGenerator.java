@@ -32,6 +32,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.time.Duration;
 import java.util.stream.IntStream;
 
+// Over 400 lines: the schedule, the sending and the answers' bookkeeping share one set of counters.
 /**
  * An open-model load generator for the bench: requests leave on a fixed schedule whatever the answers
  * (latency is measured from the scheduled instant, so a slow platform cannot hide by slowing the sender

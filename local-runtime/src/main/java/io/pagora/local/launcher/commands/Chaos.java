@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+// Over 400 lines: the fault catalogue, each fault beside its recovery, reads best as one table.
 /**
  * The fault catalogue (docs/faults.md). One fresh platform per ledger, seeded for the whole run; the scenarios one
  * after the other, each under its own k6 load (CHAOS_RATE/s): CHAOS_BEFORE_SECONDS of load, the fault, load until
