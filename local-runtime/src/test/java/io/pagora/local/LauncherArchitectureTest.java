@@ -42,4 +42,11 @@ class LauncherArchitectureTest {
                 .and().doNotHaveSimpleName("LocalRuntime")
                 .should().dependOnClassesThat().resideInAPackage(LAUNCHER).check(CLASSES);
     }
+
+    @Test
+    void the_platforms_processes_know_no_command() {
+        noClasses().that().resideInAPackage("io.pagora.local.launcher.platform..").should().dependOnClassesThat()
+                .resideInAPackage("io.pagora.local.launcher.commands..")
+                .because("the commands (demo, bench, chaos) drive the platform, never the other way").check(CLASSES);
+    }
 }

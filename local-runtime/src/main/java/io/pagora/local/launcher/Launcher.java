@@ -142,7 +142,7 @@ public final class Launcher {
         Certs.Options options = Certs.Options.parse(arguments);
         if (options.signing().isPresent()) {
             Certs.Signing signing = options.signing().get();
-            if (Load.seededIspbs(platform.settings.integer("BANKS")).contains(signing.ispb())) {
+            if (Settings.seededIspbs(platform.settings.integer("BANKS")).contains(signing.ispb())) {
                 Console.warn("%08d is a bank the launcher seeds and the bank simulator serves (BANKS=%d): a client on it"
                         + " shares that bank's stream and answers; an outside bank takes an ISPB of its own"
                         + " (docs/operations.md)", signing.ispb(), platform.settings.integer("BANKS"));
@@ -151,7 +151,7 @@ public final class Launcher {
             return 0;
         }
         List<Long> ispbs = options.ispbs();
-        platform.certs().ensure(ispbs.isEmpty() ? Load.seededIspbs(platform.settings.integer("BANKS")) : ispbs);
+        platform.certs().ensure(ispbs.isEmpty() ? Settings.seededIspbs(platform.settings.integer("BANKS")) : ispbs);
         try (var clients = Files.list(platform.layout.participants())) {
             Console.say("certs: CA %s, server %s, clients in %s: %s", platform.layout.tls().resolve("ca.crt"),
                     platform.layout.tls().resolve("server.crt"), platform.layout.participants(), String.join(" ",

@@ -1,9 +1,11 @@
 package io.pagora.local.launcher;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -269,5 +271,14 @@ public final class Settings {
         defaults.put("CHAOS_SCALED_RATE", "100");
         defaults.put("CHAOS_RESERVE_FUNDING", "5000000000");
         return Collections.unmodifiableMap(defaults);
+    }
+
+    /** The ISPB of seeded bank number 1..banks: the one copy of this formula. */
+    public static List<Long> seededIspbs(int banks) {
+        List<Long> ispbs = new ArrayList<>();
+        for (int bank = 1; bank <= banks; bank++) {
+            ispbs.add(10_000_000L + bank * 1111L);
+        }
+        return ispbs;
     }
 }

@@ -4,11 +4,9 @@ import io.pagora.local.launcher.Console;
 import io.pagora.local.launcher.Layout;
 import io.pagora.local.launcher.Settings;
 import io.pagora.local.launcher.Supervisor;
-import io.pagora.local.launcher.platform.KafkaQuorum;
 import io.pagora.local.launcher.platform.Platform;
 import io.pagora.local.launcher.platform.Postgres;
 import io.pagora.local.launcher.platform.ServiceProcesses;
-import io.pagora.local.launcher.platform.TigerBeetleRoles;
 import io.pagora.local.launcher.platform.Topology;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -307,7 +305,7 @@ public final class Chaos {
                 if (!platform.services.participantsAnswer()) {
                     throw Console.fail("chaos bank-down needs the banks as participants (RECEIVING_BANKS=participants)");
                 }
-                List<Long> banks = Load.seededIspbs(settings.integer("BANKS"));
+                List<Long> banks = Settings.seededIspbs(settings.integer("BANKS"));
                 String down = "%08d".formatted(banks.getLast());
                 Console.say("FAULT: bank %s down (reads and answers nothing) for %ds, longer than the pending timeout %s:"
                         + " its payments expire, the other banks keep settling", down,

@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,15 +39,6 @@ public final class Load {
 
     private Load() {}
 
-    /** The ISPB of seeded bank number 1..banks: the one copy of this formula. */
-    public static List<Long> seededIspbs(int banks) {
-        List<Long> ispbs = new ArrayList<>();
-        for (int bank = 1; bank <= banks; bank++) {
-            ispbs.add(10_000_000L + bank * 1111L);
-        }
-        return ispbs;
-    }
-
     /** The ISPB an account id names: the low 32 bits of its high half (ChartOfAccounts), hex digits 8..16. */
     static long ispbOf(String accountId) {
         if (!accountId.matches("[0-9a-fA-F]{32}")) {
@@ -59,7 +49,7 @@ public final class Load {
 
     static void seed(Platform platform) {
         Settings settings = platform.settings;
-        List<Long> ispbs = seededIspbs(settings.integer("BANKS"));
+        List<Long> ispbs = Settings.seededIspbs(settings.integer("BANKS"));
         String list = String.join(",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList());
         Console.say("seeding through payment-api: %d banks (%s) x %d customers (log %s)", ispbs.size(), list,
                 settings.integer("CUSTOMERS_PER_BANK"), platform.layout.log("seed"));

@@ -4,9 +4,9 @@ import io.pagora.kernel.tls.PemTls;
 import io.pagora.local.launcher.AotCache;
 import io.pagora.local.launcher.Console;
 import io.pagora.local.launcher.Layout;
+import io.pagora.local.launcher.Settings;
 import io.pagora.local.launcher.Supervisor;
 import io.pagora.local.launcher.Tools;
-import io.pagora.local.launcher.commands.Load;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -100,7 +100,7 @@ public final class ServiceProcesses {
         }
         double accept = platform.settings.share("BANK_ACCEPT_RATE");
         double refuse = Math.max(0, 1.0 - accept - platform.settings.share("BANK_NO_ANSWER_RATE"));
-        List<Long> ispbs = Load.seededIspbs(platform.settings.integer("BANKS"));
+        List<Long> ispbs = Settings.seededIspbs(platform.settings.integer("BANKS"));
         platform.certs().ensure(ispbs);
         Supervisor.requireFreePort(Platform.BANK_SIMULATOR, Platform.SIMULATOR_CONTROL_PORT);
         List<String> command = new ArrayList<>(List.of(Tools.java(), "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar",
@@ -134,7 +134,7 @@ public final class ServiceProcesses {
 
     /** Tells the bank simulator to switch one bank (or "all") up, slow or down. */
     public void bankSimulator(String ispb, String mode) {
-        List<Long> ispbs = ispb.equals("all") ? Load.seededIspbs(platform.settings.integer("BANKS")) : List.of(Long.parseLong(ispb));
+        List<Long> ispbs = ispb.equals("all") ? Settings.seededIspbs(platform.settings.integer("BANKS")) : List.of(Long.parseLong(ispb));
         for (long bank : ispbs) {
             try {
                 HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest

@@ -1,4 +1,4 @@
-package io.pagora.local.launcher.platform;
+package io.pagora.local.launcher.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.pagora.local.launcher.platform;
+package io.pagora.local.launcher.commands;
 
 import java.util.Map;
 import java.util.concurrent.ExecutionException;

@@ -1,7 +1,6 @@
-package io.pagora.local.launcher.platform;
+package io.pagora.local.launcher.commands;
 
 import io.pagora.local.launcher.Supervisor;
-import io.pagora.local.launcher.commands.Chaos;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
