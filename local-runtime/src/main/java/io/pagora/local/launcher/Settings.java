@@ -185,8 +185,8 @@ public final class Settings {
         // The demo's k6 load (k6/pagora.js, SCENARIO=load).
         defaults.put("PAYMENTS", "5000");
         defaults.put("RATE", "200");
-        // demo --scale: three brokers, three replicas and two of each service share the machine. On 2 cores at 200/s
-        // its accept p99 was 4.6 s with 158 iterations dropped (overloaded); 100/s leaves it room.
+        // demo --scale: three brokers, three replicas and two of each service share the machine; on 2 cores 200/s
+        // overloads it, 100/s leaves it room.
         defaults.put("SCALED_RATE", "100");
         defaults.put("DUP_SHARE", "0.02");
         defaults.put("CONFLICT_SHARE", "0.005");
@@ -196,13 +196,12 @@ public final class Settings {
         defaults.put("ACCEPT_P95_MS", "2000");
         defaults.put("ACCEPT_P99_MS", "5000");
         defaults.put("ERROR_RATE_MAX", "0.01");
-        // Just-started JVMs compile their code under the load: on a slow 2-core machine a 30 s warm-up failed the
-        // thresholds, 60 s passed one run of two, 90 s passed.
+        // Just-started JVMs compile their code under the load: on a slow 2-core machine the thresholds hold reliably
+        // only after a 90 s warm-up.
         defaults.put("WARMUP_SECONDS", "90");
-        // With the simulator's connections for the same bank, below PARTICIPANT_CONNECTIONS_MAX (k6 is one bank, a
-        // connection per VU), which leaves the seeded banks' own
-        // connections room below payment-api's max-connections (1,024). At 1,000 VUs the bank simulator's 10-26
-        // connections pushed payment-api past it: connections waited in the accept queue and the demo failed.
+        // k6's VUs (a connection each, all as one bank) plus the bank simulator's connections for that bank stay below
+        // PARTICIPANT_CONNECTIONS_MAX, which leaves the seeded banks' own connections room below payment-api's
+        // max-connections (1,024).
         defaults.put("K6_MAX_VUS", "750");
         // The seeded participants and their money (centavos).
         defaults.put("BANKS", "4");
@@ -241,7 +240,7 @@ public final class Settings {
         defaults.put("BENCH_BANK_ACCEPT_RATE", "1.0");
         defaults.put("BENCH_BANK_NO_ANSWER_RATE", "0");
         // A fixed heap (no resizing work). G1: under thousands of concurrent single requests the Parallel
-        // collector ran back-to-back full collections.
+        // collector runs back-to-back full collections.
         defaults.put("SERVICE_JVM_OPTS", "-Xms768m -Xmx768m");
         // JDK 25's AOT cache for each service, trained by the launcher once per build (AotCache).
         defaults.put("AOT_CACHE", "true");
