@@ -1,5 +1,18 @@
 package io.pagora.local;
 
+import io.pagora.local.bench.Bench;
+import io.pagora.local.bench.BenchHtml;
+import io.pagora.local.bench.CpuSnapshot;
+import io.pagora.local.chaos.ChaosCheck;
+import io.pagora.local.chaos.PoisonRecords;
+import io.pagora.local.chaos.WrongRowPlant;
+import io.pagora.local.demo.AwaitFinal;
+import io.pagora.local.demo.DemoReport;
+import io.pagora.local.demo.Verify;
+import io.pagora.local.demo.Walkthrough;
+import io.pagora.local.load.Seed;
+import io.pagora.local.servers.LocalKafka;
+import io.pagora.local.servers.LocalPostgres;
 import java.util.Arrays;
 
 /**
@@ -15,9 +28,9 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar bench    --accounts=... --out-dir=... --components=name=pid,... [see Bench]
  *   java -jar local-runtime.jar verify   --accounts=... [--accepted=...] [see Verify]: the report's checks, live
  *   java -jar local-runtime.jar chaos-check --scenario=... [see ChaosCheck]   one chaos scenario's verdict
- *   java -jar local-runtime.jar chaos-plant --out=... [see ReconciliationWatch]  a wrong read-model row (kafka-outage)
+ *   java -jar local-runtime.jar chaos-plant --out=... [see WrongRowPlant]  a wrong read-model row (kafka-outage)
  *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
- *   java -jar local-runtime.jar launcher demo|bench|chaos|up|down|... [see platform.Launcher]: infra/local/pagora's commands
+ *   java -jar local-runtime.jar launcher demo|bench|chaos|up|down|... [see launcher.Launcher]: infra/local/pagora's commands
  *   java -jar local-runtime.jar walkthrough [--root=.] [--files=README.md,k6/README.md] [see Walkthrough]
  * </pre>
  */
@@ -43,9 +56,9 @@ public final class LocalRuntime {
             case "verify" -> Verify.main(rest);
             case "chaos-check" -> ChaosCheck.main(rest);
             case "poison" -> PoisonRecords.main(rest);
-            case "chaos-plant" -> ReconciliationWatch.main(rest);
+            case "chaos-plant" -> WrongRowPlant.main(rest);
             case "walkthrough" -> Walkthrough.main(rest);
-            case "launcher" -> io.pagora.local.platform.Launcher.main(rest);
+            case "launcher" -> io.pagora.local.launcher.Launcher.main(rest);
             default -> {
                 usage();
                 System.exit(2);
