@@ -21,7 +21,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class ProjectionLag {
 
-    /** reporting-service's projection group (its application.yml: {@code pagora.reporting.projection.group-id}). */
+    /** reporting-service's projection group: {@code ReportingProperties.PROJECTION_GROUP}, as BenchDrainTest checks. */
     public static final String REPORTING_GROUP = "pagora-reporting";
     public static final List<String> PROJECTED_TOPICS = List.of(Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES);
     private static final int DEADLINE_SECONDS = 30;

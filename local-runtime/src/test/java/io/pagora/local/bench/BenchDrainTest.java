@@ -131,14 +131,13 @@ class BenchDrainTest {
         }
     }
 
-    /** The group the lag is read for is the one reporting-service's projection commits with. */
+    /** The group the lag is read for is the one reporting-service's projection commits with (its record's default). */
     @Test
     void theLagIsReadForReportingsProjectionGroup() throws Exception {
-        String configuration = Files.readString(Path.of("..", "reporting-service", "src", "main", "resources",
-                "application.yml"));
-        String projection = configuration.substring(configuration.indexOf("    projection:"));
+        String properties = Files.readString(Path.of("..", "reporting-service", "src", "main", "java", "io", "pagora",
+                "reporting", "ReportingProperties.java"));
 
-        assertThat(projection).contains("group-id: " + ProjectionLag.REPORTING_GROUP + "\n");
+        assertThat(properties).contains("PROJECTION_GROUP = \"" + ProjectionLag.REPORTING_GROUP + "\";");
     }
 
     private static Bench.Look countdown(long from) {
