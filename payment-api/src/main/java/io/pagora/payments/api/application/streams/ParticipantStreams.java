@@ -28,6 +28,9 @@ import java.util.function.IntSupplier;
  * bank's streams. The same token again (an answer lost on the way) returns the same range again.
  *
  * <p>State is this instance's: a bank's streams must be served by one payment-api instance (docs/participants.md).
+ *
+ * <p>Over 400 lines on purpose: the tokens, leases and streams are this class's private state, guarded by one lock
+ * per bank; split into classes, each would expose what only this lock may touch.
  */
 public final class ParticipantStreams {
 
