@@ -30,8 +30,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Consumes banks' answers ({@link Topics#PARTICIPANT_ANSWERS}) a poll at a time: the poll's answers are applied with
- * one lookup, one post and one void request per {@value #ANSWERS_PER_APPLY_MAX} ({@link ApplyingAnswers}), then each answering call's verdicts go to
- * {@link Topics#PARTICIPANT_VERDICTS} for the gateway holding the call. Offsets are committed after every outcome and
+ * one lookup, one post and one void request per {@value #ANSWERS_PER_APPLY_MAX} ({@link ApplyingAnswers}), then each
+ * answering call's verdicts go to {@link Topics#PARTICIPANT_VERDICTS} for the gateway holding the call. Offsets are committed after every outcome and
  * verdict is acknowledged; a redelivered answer is applied again, idempotently (the ledger answers {@code exists} and
  * the verdict is the same). A record that is not an answer batch is dead-lettered.
  */
@@ -106,13 +106,14 @@ public class AnswersListener {
     private List<Verdict> answerInGroups(List<AnswerRequest> answers) {
         List<Verdict> verdicts = new ArrayList<>(answers.size());
         for (int from = 0; from < answers.size(); from += ANSWERS_PER_APPLY_MAX) {
-            verdicts.addAll(answering.answer(answers.subList(from, Math.min(answers.size(), from + ANSWERS_PER_APPLY_MAX))));
+            int to = Math.min(answers.size(), from + ANSWERS_PER_APPLY_MAX);
+            verdicts.addAll(answering.answer(answers.subList(from, to)));
         }
         return verdicts;
     }
 
     /** The answer as clearing takes it, or null when its id cannot name a payment. */
-    private static AnswerRequest request(BankId bank, Answer answer) {
+    static AnswerRequest request(BankId bank, Answer answer) {
         PaymentId payment = paymentIdOrNull(answer.paymentId());
         if (payment == null) {
             return null;

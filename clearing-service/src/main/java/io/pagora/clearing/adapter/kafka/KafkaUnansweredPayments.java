@@ -31,8 +31,8 @@ import org.springframework.stereotype.Component;
  * by header {@value #KIND_HEADER} = {@value #INSTRUCTED_PAYMENTS}: each is 16 bytes of id (big-endian high then low
  * half), one byte n, then n bytes of its end-to-end id in UTF-8 (n = 0: none; one longer than
  * {@value #END_TO_END_ID_BYTES_MAX} bytes, which no PIX id is, is not carried). Records of the earlier kind
- * {@value #INSTRUCTED_IDS} (16 bytes per id, no end-to-end ids) are still read. Records of one partition are appended in
- * acceptance order, so their deadlines ascend.
+ * {@value #INSTRUCTED_IDS} (16 bytes per id, no end-to-end ids) are still read. Records of one partition are appended
+ * in acceptance order, so their deadlines ascend.
  */
 @Component
 public class KafkaUnansweredPayments implements UnansweredPayments {
