@@ -42,7 +42,7 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
     /** The earlier kind of instructed record: ids alone. Read, no longer written. */
     public static final String INSTRUCTED_IDS = "instructed-ids";
     public static final String INSTRUCTED_PAYMENTS = "instructed-payments";
-    /** 64 KiB of ids: a poll of thousands of payments is a few records, each well under Kafka's record limit. */
+    /** About 200 KB with PIX ids (330 KB at most): a poll of thousands is a few records, each under Kafka's limit. */
     static final int IDS_PER_RECORD_MAX = 4096;
     private static final int ID_BYTES = 16;
     /** A PIX id is 32 ASCII characters: twice that bounds a record of 4,096 to about 330 KB. */
