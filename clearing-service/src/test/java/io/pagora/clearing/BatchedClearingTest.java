@@ -1,6 +1,7 @@
 package io.pagora.clearing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.testsupport.Books;
@@ -18,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Proves that clearing batches: a poll of N payments costs O(1) ledger requests (one reserve, at most
@@ -80,12 +83,9 @@ class BatchedClearingTest extends ClearingTestBase {
                 .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"clearing-expiry-0\"");
         assertThat(meters.get("pagora.clearing.accept.to.settled").timer().count())
                 .as("an accept→settled sample per settled payment").isGreaterThanOrEqualTo(census.get("SETTLED"));
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (meters.get("pagora.clearing.pending.chains").gauge().value() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        assertThat(meters.get("pagora.clearing.pending.chains").gauge().value())
-                .as("every chain is resolved once every outcome is acknowledged").isZero();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                assertThat(meters.get("pagora.clearing.pending.chains").gauge().value())
+                        .as("every chain is resolved once every outcome is acknowledged").isZero());
         assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("no dead letters").isEmpty();
     }
 
@@ -97,12 +97,15 @@ class BatchedClearingTest extends ClearingTestBase {
     private static HttpResponse<String> scrapeOnceEveryConsumerFetched(HttpClient http, String base) throws Exception {
         HttpRequest scrape = HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
                 .timeout(Duration.ofSeconds(10)).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        HttpResponse<String> page = http.send(scrape, HttpResponse.BodyHandlers.ofString());
-        while (!page.body().contains("client_id=\"clearing-expiry-0\"") && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            page = http.send(scrape, HttpResponse.BodyHandlers.ofString());
+        AtomicReference<HttpResponse<String>> page = new AtomicReference<>();
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                page.set(http.send(scrape, HttpResponse.BodyHandlers.ofString()));
+                return page.get().body().contains("client_id=\"clearing-expiry-0\"");
+            });
+        } catch (ConditionTimeoutException lastPage) {
+            // The caller's assertions on the last page say what it lacks.
         }
-        return page;
+        return page.get();
     }
 }

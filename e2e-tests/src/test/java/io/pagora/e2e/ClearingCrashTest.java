@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
 import io.pagora.clearing.application.OutcomePublisher;
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.e2e.support.Books;
 import io.pagora.e2e.support.Books.View;

@@ -2,7 +2,7 @@ package io.pagora.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.e2e.support.Books;
 import io.pagora.e2e.support.Books.View;

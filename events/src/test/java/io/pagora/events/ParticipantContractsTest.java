@@ -90,4 +90,15 @@ class ParticipantContractsTest {
         assertThatThrownBy(() -> ParticipantCodec.decode("{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[]}"
                 .getBytes(StandardCharsets.UTF_8), AnswerBatch.class)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anAnswerCarriesItsEndToEndIdAndOneWrittenWithoutItStillReads() {
+        AnswerBatch batch = new AnswerBatch("call-1", "10001111",
+                List.of(new Answer(PAYMENT, true, null, "E10001111202611262252Xq3vR8sT1aB")));
+        assertThat(ParticipantCodec.decode(ParticipantCodec.encode(batch), AnswerBatch.class).answers().getFirst()
+                .endToEndId()).isEqualTo("E10001111202611262252Xq3vR8sT1aB");
+        AnswerBatch older = ParticipantCodec.decode(("{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[{\"paymentId\":\""
+                + PAYMENT + "\",\"accept\":false,\"refusal\":\"AC03\"}]}").getBytes(StandardCharsets.UTF_8), AnswerBatch.class);
+        assertThat(older.answers()).containsExactly(new Answer(PAYMENT, false, RefusalCode.AC03));
+    }
 }

@@ -1,6 +1,7 @@
 package io.pagora.clearing.application;
 
 import io.pagora.events.PaymentRequested;
+import io.pagora.kernel.Check;
 import io.pagora.settlement.domain.PaymentId;
 import java.time.Instant;
 import java.util.List;
@@ -15,9 +16,20 @@ public interface UnansweredPayments {
     void park(List<PaymentRequested> payments, Instant deadline);
 
     /**
-     * Parks instructed payments by id alone: their chains are reserved, so the ledger holds everything the expiry path
-     * needs (payer, payee, amount, acceptance time), and every payment is parked while most are answered in time, so
-     * the parked form is kept to its id.
+     * Parks instructed payments by id and end-to-end id: their chains are reserved, so the ledger holds everything
+     * else the expiry path needs (payer, payee, amount, acceptance time), and every payment is parked while most are
+     * answered in time, so the parked form is kept small.
      */
-    void parkInstructed(List<PaymentId> payments, Instant deadline);
+    void parkInstructed(List<Instructed> payments, Instant deadline);
+
+    /**
+     * An instructed payment as parked: its id, and its end-to-end id (null if the request had none), which the
+     * ledger does not keep and its outcome carries, whichever instance expires it.
+     */
+    record Instructed(PaymentId payment, String endToEndId) {
+
+        public Instructed {
+            Check.that(payment != null, "an instructed payment has an id");
+        }
+    }
 }

@@ -8,16 +8,22 @@ import io.pagora.clearing.adapter.kafka.KafkaInstructions;
 import io.pagora.clearing.adapter.kafka.OutcomesFollower;
 import io.pagora.clearing.adapter.metrics.ObservedInstructions;
 import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import io.pagora.clearing.adapter.metrics.AnswerTimes;
 import io.pagora.clearing.adapter.metrics.InstructedWindow;
 import io.pagora.clearing.adapter.metrics.PendingChains;
-import io.pagora.clearing.application.Clearing;
 import io.pagora.clearing.application.OutcomePublisher;
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.Outcomes;
 import io.pagora.clearing.application.UnansweredPayments;
+import io.pagora.clearing.application.bank.ReceivingBank;
+import io.pagora.clearing.application.bank.SettlingWithTheBank;
+import io.pagora.clearing.application.expiry.ExpiringInstructed;
+import io.pagora.clearing.application.expiry.ExpiringUnanswered;
+import io.pagora.clearing.application.expiry.ParkingForExpiry;
+import io.pagora.clearing.application.participants.ApplyingAnswers;
+import io.pagora.clearing.application.participants.InstructedEndToEndIds;
+import io.pagora.clearing.application.participants.InstructingParticipants;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.settlement.application.Settlement;
@@ -26,6 +32,7 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -34,7 +41,10 @@ import org.springframework.context.annotation.Import;
 import io.pagora.service.ledger.LedgerConfiguration;
 import io.pagora.service.ledger.LedgerHealthConfiguration;
 
-/** Wires the domain: settlement (on service-support's ledger bean), the receiving bank and the clearing use case. */
+/**
+ * Wires the domain: settlement (on service-support's ledger bean), the shared pieces of the use cases, and one of two
+ * wirings by {@code pagora.clearing.receiving-bank}: participants, or the in-process receiving bank.
+ */
 @Configuration(proxyBeanMethods = false)
 @Import({LedgerConfiguration.class, LedgerHealthConfiguration.class})
 public class ClearingConfiguration {
@@ -132,22 +142,90 @@ public class ClearingConfiguration {
         return new SimulatedReceivingBank(bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
     }
 
-    /**
-     * The clearing use case. Its bank and outcome ports are observed for the metrics (pending chains,
-     * accept→settled latency) here, outermost, so the use case itself knows nothing of metrics.
-     */
+    /** The outcome factory every use case shares. */
     @Bean
-    public Clearing clearing(Settlement settlement, ObjectProvider<ReceivingBank> bank, OutcomePublisher outcomes,
-            UnansweredPayments unanswered, Clock clock, ClearingProperties properties, PendingChains pendingChains,
-            MeterRegistry meters, KafkaTemplate<String, byte[]> kafka) {
-        OutcomePublisher metered = new MeteredOutcomePublisher(outcomes, pendingChains, clock, meters);
-        if (properties.participantsAnswer()) {
+    public Outcomes outcomes(Clock clock) {
+        return new Outcomes(clock);
+    }
+
+    /** Empty unless participants are instructed: see {@link InstructedEndToEndIds}. */
+    @Bean
+    public InstructedEndToEndIds instructedEndToEndIds() {
+        return new InstructedEndToEndIds();
+    }
+
+    /**
+     * The outcome port as the use cases see it: observed for the metrics (pending chains, accept→settled latency)
+     * here, outermost, so the use cases know nothing of metrics. Not an {@link OutcomePublisher} bean itself, so the
+     * publisher bean stays the one to inject (and to decorate, in tests).
+     */
+    public record MeteredOutcomes(OutcomePublisher publisher) {}
+
+    @Bean
+    public MeteredOutcomes meteredOutcomes(OutcomePublisher outcomes, PendingChains pendingChains, Clock clock,
+            MeterRegistry meters) {
+        return new MeteredOutcomes(new MeteredOutcomePublisher(outcomes, pendingChains, clock, meters));
+    }
+
+    @Bean
+    public ParkingForExpiry parkingForExpiry(Settlement settlement, UnansweredPayments unanswered, Clock clock,
+            ClearingProperties properties) {
+        return new ParkingForExpiry(settlement, unanswered, clock, properties.expiryMargin());
+    }
+
+    /** Both wirings read parked instructed records: the expiry listener refuses them unless participants answer. */
+    @Bean
+    public ExpiringInstructed expiringInstructed(Settlement settlement, MeteredOutcomes metered, Outcomes outcomes,
+            InstructedEndToEndIds endToEndIds) {
+        return new ExpiringInstructed(settlement, metered.publisher(), outcomes, endToEndIds);
+    }
+
+    /** Receiving banks are participants: instructed over their streams, answering through payment-api. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "pagora.clearing.receiving-bank", havingValue = ClearingProperties.PARTICIPANTS_BANK)
+    public static class ParticipantsWiring {
+
+        @Bean
+        public InstructingParticipants instructingParticipants(Settlement settlement, MeteredOutcomes metered,
+                Outcomes outcomes, UnansweredPayments unanswered, InstructedEndToEndIds endToEndIds, Clock clock,
+                ClearingProperties properties, PendingChains pendingChains, KafkaTemplate<String, byte[]> kafka) {
             log.info("receiving banks: participants (instructions over their streams, answers through payment-api)");
-            return Clearing.byParticipants(settlement,
+            return new InstructingParticipants(settlement,
                     new ObservedInstructions(new KafkaInstructions(kafka, properties.publishTimeout()), pendingChains),
-                    metered, unanswered, clock, properties.expiryMargin());
+                    metered.publisher(), outcomes, unanswered, endToEndIds, clock, properties.expiryMargin());
         }
-        return new Clearing(settlement, new ObservedReceivingBank(bank.getObject(), pendingChains), metered, unanswered,
-                clock, properties.expiryMargin());
+
+        @Bean
+        public ApplyingAnswers applyingAnswers(Settlement settlement, MeteredOutcomes metered, Outcomes outcomes,
+                InstructedEndToEndIds endToEndIds) {
+            return new ApplyingAnswers(settlement, metered.publisher(), outcomes, endToEndIds);
+        }
+
+        /** Answers resolve most parked chains first: the expiry path looks them up before any write. */
+        @Bean
+        public ExpiringUnanswered expiringUnanswered(Settlement settlement, MeteredOutcomes metered,
+                Outcomes outcomes) {
+            return new ExpiringUnanswered(settlement, metered.publisher(), outcomes, true);
+        }
+    }
+
+    /** The receiving bank answers in process, within the poll: the simulator, or the embedding application's bean. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnExpression("'${pagora.clearing.receiving-bank:}' != '" + ClearingProperties.PARTICIPANTS_BANK + "'")
+    public static class InProcessBankWiring {
+
+        /** The bank port is observed for the pending-chains metrics, like the outcome port. */
+        @Bean
+        public SettlingWithTheBank settlingWithTheBank(Settlement settlement, ReceivingBank bank,
+                MeteredOutcomes metered, Outcomes outcomes, ParkingForExpiry parking, PendingChains pendingChains) {
+            return new SettlingWithTheBank(settlement, new ObservedReceivingBank(bank, pendingChains),
+                    metered.publisher(), outcomes, parking);
+        }
+
+        @Bean
+        public ExpiringUnanswered expiringUnanswered(Settlement settlement, MeteredOutcomes metered,
+                Outcomes outcomes) {
+            return new ExpiringUnanswered(settlement, metered.publisher(), outcomes, false);
+        }
     }
 }

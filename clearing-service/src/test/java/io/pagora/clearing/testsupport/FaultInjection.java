@@ -1,7 +1,7 @@
 package io.pagora.clearing.testsupport;
 
 import io.pagora.clearing.application.OutcomePublisher;
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.ledger.port.Account;

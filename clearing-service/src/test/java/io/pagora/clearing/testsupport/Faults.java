@@ -12,6 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Faults to inject into a running clearing service, and counters of what it asked: shared by the
@@ -96,14 +99,13 @@ public final class Faults {
 
     /** Waits until {@code count} simulated crashes happened in total. */
     public boolean awaitCrashes(int count, long timeoutSeconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        while (crashes.get() < count) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(20);
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(timeoutSeconds)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> crashes.get() >= count);
+            return true;
+        } catch (ConditionTimeoutException tooFew) {
+            return false;
         }
-        return true;
     }
 
     public int ledgerRequests() {

@@ -1,7 +1,7 @@
 package io.pagora.e2e.support;
 
 import org.springframework.context.support.GenericApplicationContext;
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.ClearingServiceApplication;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.port.Ledger;

@@ -1,6 +1,6 @@
 package io.pagora.clearing.adapter.bank;
 
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.kernel.Check;
 import io.pagora.settlement.domain.Payment;

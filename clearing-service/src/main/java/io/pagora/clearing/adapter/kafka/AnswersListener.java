@@ -2,8 +2,8 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.clearing.application.AnswerRequest;
-import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.participants.AnswerRequest;
+import io.pagora.clearing.application.participants.ApplyingAnswers;
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.Topics;
 import io.pagora.events.participant.Answer;
@@ -30,8 +30,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Consumes banks' answers ({@link Topics#PARTICIPANT_ANSWERS}) a poll at a time: the poll's answers are applied with
- * one lookup, one post and one void request per {@value #ANSWERS_PER_APPLY_MAX} ({@link Clearing#answer}), then each answering call's verdicts go to
- * {@link Topics#PARTICIPANT_VERDICTS} for the gateway holding the call. Offsets are committed after every outcome and
+ * one lookup, one post and one void request per {@value #ANSWERS_PER_APPLY_MAX} ({@link ApplyingAnswers}), then each
+ * answering call's verdicts go to {@link Topics#PARTICIPANT_VERDICTS} for the gateway holding the call. Offsets are committed after every outcome and
  * verdict is acknowledged; a redelivered answer is applied again, idempotently (the ledger answers {@code exists} and
  * the verdict is the same). A record that is not an answer batch is dead-lettered.
  */
@@ -45,15 +45,15 @@ public class AnswersListener {
     /** Answers applied per ledger round (a lookup, a post, a void): their legs fill a few ledger requests. */
     static final int ANSWERS_PER_APPLY_MAX = 8_192;
 
-    private final Clearing clearing;
+    private final ApplyingAnswers answering;
     private final DeadLetters deadLetters;
     private final KafkaTemplate<String, byte[]> kafka;
     private final Duration timeout;
     private final DistributionSummary answersPerPoll;
 
-    public AnswersListener(Clearing clearing, DeadLetters deadLetters, KafkaTemplate<String, byte[]> kafka,
+    public AnswersListener(ApplyingAnswers answering, DeadLetters deadLetters, KafkaTemplate<String, byte[]> kafka,
             ClearingProperties properties, MeterRegistry meters) {
-        this.clearing = clearing;
+        this.answering = answering;
         this.deadLetters = deadLetters;
         this.kafka = kafka;
         this.timeout = properties.publishTimeout();
@@ -101,23 +101,26 @@ public class AnswersListener {
     /**
      * Applies the poll's answers {@value #ANSWERS_PER_APPLY_MAX} at a time, verdicts in order: a poll of answering
      * calls can hold millions of answers (each call up to a thousand), and applying them at once would hold all their
-     * chains and legs in memory (the expiry path's id records ended clearing in OutOfMemoryError that way).
+     * chains and legs in memory at once.
      */
     private List<Verdict> answerInGroups(List<AnswerRequest> answers) {
         List<Verdict> verdicts = new ArrayList<>(answers.size());
         for (int from = 0; from < answers.size(); from += ANSWERS_PER_APPLY_MAX) {
-            verdicts.addAll(clearing.answer(answers.subList(from, Math.min(answers.size(), from + ANSWERS_PER_APPLY_MAX))));
+            int to = Math.min(answers.size(), from + ANSWERS_PER_APPLY_MAX);
+            verdicts.addAll(answering.answer(answers.subList(from, to)));
         }
         return verdicts;
     }
 
     /** The answer as clearing takes it, or null when its id cannot name a payment. */
-    private static AnswerRequest request(BankId bank, Answer answer) {
+    static AnswerRequest request(BankId bank, Answer answer) {
         PaymentId payment = paymentIdOrNull(answer.paymentId());
         if (payment == null) {
             return null;
         }
-        return answer.accept() ? AnswerRequest.accept(bank, payment) : AnswerRequest.refuse(bank, payment, answer.refusal());
+        AnswerRequest request = answer.accept() ? AnswerRequest.accept(bank, payment)
+                : AnswerRequest.refuse(bank, payment, answer.refusal());
+        return request.withEndToEndId(answer.endToEndId());
     }
 
     private static boolean isPaymentId(String text) {

@@ -1,6 +1,7 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.Alarm;
+import io.pagora.clearing.application.Report;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.kernel.Check;
 import java.util.ArrayList;
@@ -33,9 +34,9 @@ final class BadRecordIsolation {
     record Failed(ClearingRequest request, ConsumerRecord<String, byte[]> record, RuntimeException cause) {}
 
     /** What a poll came to: the reports of the parts that worked, and the requests that did not. */
-    record Result(List<Clearing.Report> reports, List<Failed> failed) {
+    record Result(List<Report> reports, List<Failed> failed) {
 
-        List<Clearing.Alarm> alarms() {
+        List<Alarm> alarms() {
             return reports.stream().flatMap(report -> report.alarms().stream()).toList();
         }
     }
@@ -56,9 +57,9 @@ final class BadRecordIsolation {
      * then dead-letters them and every integrity alarm raised, and returns only once Kafka acknowledged.
      */
     Result run(List<ClearingRequest> requests, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
-            Function<List<ClearingRequest>, Clearing.Report> work,
-            Function<List<ClearingRequest>, Clearing.Report> lastResort) {
-        List<Clearing.Report> reports = new ArrayList<>();
+            Function<List<ClearingRequest>, Report> work,
+            Function<List<ClearingRequest>, Report> lastResort) {
+        List<Report> reports = new ArrayList<>();
         List<Failed> failed = new ArrayList<>();
         if (!requests.isEmpty()) {
             run(requests, records, work, reports, failed);
@@ -72,7 +73,7 @@ final class BadRecordIsolation {
     }
 
     private void run(List<ClearingRequest> batch, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
-            Function<List<ClearingRequest>, Clearing.Report> work, List<Clearing.Report> reports, List<Failed> failed) {
+            Function<List<ClearingRequest>, Report> work, List<Report> reports, List<Failed> failed) {
         if (batch.size() == 1) {
             runAlone(batch.getFirst(), records, work, reports, failed);
             return;
@@ -90,7 +91,7 @@ final class BadRecordIsolation {
     }
 
     private void runAlone(ClearingRequest request, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
-            Function<List<ClearingRequest>, Clearing.Report> work, List<Clearing.Report> reports, List<Failed> failed) {
+            Function<List<ClearingRequest>, Report> work, List<Report> reports, List<Failed> failed) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= attemptsPerRequest; attempt++) {
             try {

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.Alarm;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.kernel.Check;
@@ -87,8 +87,8 @@ public class DeadLetters {
             failures.put(failed.record(), "failed alone after retries: " + KafkaConfiguration.rootCause(failed.cause()));
         }
         List<DeadLetter> letters = new ArrayList<>();
-        List<Clearing.Alarm> alarms = result.alarms();
-        for (Clearing.Alarm alarm : alarms) {
+        List<Alarm> alarms = result.alarms();
+        for (Alarm alarm : alarms) {
             ConsumerRecord<String, byte[]> record = origins.get(alarm.request());
             Check.that(record != null, "every alarmed request has its record");
             String failure = failures.remove(record);

@@ -1,6 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.clearing.application.Instructions;
+import io.pagora.clearing.application.participants.Instructions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

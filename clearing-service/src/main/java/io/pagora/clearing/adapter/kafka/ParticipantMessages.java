@@ -1,6 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.clearing.application.Instructions;
+import io.pagora.clearing.application.participants.Instructions;
 import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;

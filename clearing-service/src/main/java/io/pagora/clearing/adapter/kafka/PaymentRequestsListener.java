@@ -2,8 +2,9 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pagora.clearing.application.Clearing;
-import io.pagora.clearing.application.InstructionWindow;
+import io.pagora.clearing.application.ClearingRequests;
+import io.pagora.clearing.application.expiry.ParkingForExpiry;
+import io.pagora.clearing.application.participants.InstructionWindow;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.Topics;
@@ -37,16 +38,18 @@ public class PaymentRequestsListener {
 
     public static final String ID = "clearing-payments";
 
-    private final Clearing clearing;
+    private final ClearingRequests clearing;
+    private final ParkingForExpiry parking;
     private final DeadLetters deadLetters;
     private final BadRecordIsolation isolation;
     private final DistributionSummary batchSizes;
     /** Participants only: the in-process bank answers within the poll, and nothing waits for an answer. */
     private final InstructionWindow window;
 
-    public PaymentRequestsListener(Clearing clearing, DeadLetters deadLetters, ClearingProperties properties,
-            InstructionWindow window, MeterRegistry meters) {
+    public PaymentRequestsListener(ClearingRequests clearing, ParkingForExpiry parking, DeadLetters deadLetters,
+            ClearingProperties properties, InstructionWindow window, MeterRegistry meters) {
         this.clearing = clearing;
+        this.parking = parking;
         this.window = properties.participantsAnswer() ? window : null;
         this.deadLetters = deadLetters;
         this.isolation = new BadRecordIsolation(Math.max(1, properties.retry().attempts()), deadLetters);
@@ -83,7 +86,7 @@ public class PaymentRequestsListener {
             int size = poll == null ? requests.size() - from : poll.awaitRoom(requests.size() - from);
             Check.that(size >= 1 && from + size <= requests.size(), "part of %d from %d of %d", size, from, requests.size());
             BadRecordIsolation.Result result = isolation.run(requests.subList(from, from + size), origins, clearing::clear,
-                    clearing::parkForExpiry);
+                    parking::park);
             log.debug("cleared {} of a poll's {} records: {}", size, records.size(), result.reports());
             from += size;
         }

@@ -1,15 +1,17 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.clearing.application.Clearing;
+import io.pagora.clearing.application.UnansweredPayments.Instructed;
+import io.pagora.clearing.application.expiry.ExpiringInstructed;
+import io.pagora.clearing.application.expiry.ExpiringUnanswered;
 import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.Topics;
+import io.pagora.kernel.Check;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import io.pagora.settlement.domain.PaymentId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,7 @@ import org.springframework.stereotype.Component;
  * request. Records arrive in acceptance order, so waiting for the poll's latest deadline is waiting
  * for each; the wait is bounded by the pending timeout plus margin, and the consumer's
  * {@code max.poll.interval.ms} is set above that. A record the worker fails on alone is dead-lettered
- * and gets the outcome the ledger holds for it ({@link Clearing#publishWhatTheLedgerHolds}).
+ * and gets the outcome the ledger holds for it ({@link ExpiringUnanswered#publishWhatTheLedgerHolds}).
  */
 @Component
 public class UnansweredListener {
@@ -38,16 +40,21 @@ public class UnansweredListener {
     /** Instructed ids expired per call: their void legs (three each) fill three ledger requests; a few MB of memory. */
     static final int IDS_PER_EXPIRY_MAX = 8_192;
 
-    private final Clearing clearing;
+    private final ExpiringUnanswered unanswered;
+    private final ExpiringInstructed instructedExpiry;
+    /** Only participants' payments are instructed: an instructed record parked under another wiring fails alone. */
+    private final boolean participants;
     private final DeadLetters deadLetters;
     private final ExpiryDeadlines deadlines;
     private final Clock clock;
     private final Duration waitMax;
     private final BadRecordIsolation isolation;
 
-    public UnansweredListener(Clearing clearing, DeadLetters deadLetters, ExpiryDeadlines deadlines, Clock clock,
-            ClearingProperties properties) {
-        this.clearing = clearing;
+    public UnansweredListener(ExpiringUnanswered unanswered, ExpiringInstructed instructedExpiry,
+            DeadLetters deadLetters, ExpiryDeadlines deadlines, Clock clock, ClearingProperties properties) {
+        this.unanswered = unanswered;
+        this.instructedExpiry = instructedExpiry;
+        this.participants = properties.participantsAnswer();
         this.deadLetters = deadLetters;
         this.deadlines = deadlines;
         this.clock = clock;
@@ -94,8 +101,8 @@ public class UnansweredListener {
         if (!requests.isEmpty()) {
             // There is no later path to park a payment the expiry path failed on alone: it gets the outcome
             // its chain in the ledger shows (an integrity alarm stays an alarm), so it never stays ACCEPTED.
-            BadRecordIsolation.Result result = isolation.run(requests, origins, clearing::expire,
-                    clearing::publishWhatTheLedgerHolds);
+            BadRecordIsolation.Result result = isolation.run(requests, origins, unanswered::expire,
+                    unanswered::publishWhatTheLedgerHolds);
             log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
         }
     }
@@ -103,8 +110,8 @@ public class UnansweredListener {
     /**
      * Expires the instructed payments of the poll's id records, a group of at most {@value #IDS_PER_EXPIRY_MAX} ids (or
      * one record) at a time: a poll of such records can hold millions of ids when answers fall behind, and expiring
-     * them in one go held them all, their pending legs and their voids at once (clearing ended in OutOfMemoryError at
-     * 12,000 payments/s). An unreadable record is dead-lettered.
+     * them in one go would hold them all, their pending legs and their voids in memory at once. An unreadable record
+     * is dead-lettered.
      */
     private void expireInstructed(List<ConsumerRecord<String, byte[]>> records) {
         deadLetters.send(inGroups(records, IDS_PER_EXPIRY_MAX, this::expireGroup));
@@ -115,14 +122,14 @@ public class UnansweredListener {
      * alone), decoding each record only when its group is next; returns the unreadable records, to dead-letter.
      */
     static List<DeadLetters.DeadLetter> inGroups(List<ConsumerRecord<String, byte[]>> records, int idsMax,
-            java.util.function.Consumer<Map<ConsumerRecord<String, byte[]>, List<PaymentId>>> expire) {
+            java.util.function.Consumer<Map<ConsumerRecord<String, byte[]>, List<Instructed>>> expire) {
         List<DeadLetters.DeadLetter> unreadable = new ArrayList<>();
-        Map<ConsumerRecord<String, byte[]>, List<PaymentId>> group = new LinkedHashMap<>();
+        Map<ConsumerRecord<String, byte[]>, List<Instructed>> group = new LinkedHashMap<>();
         int ids = 0;
         for (ConsumerRecord<String, byte[]> record : records) {
-            List<PaymentId> decoded;
+            List<Instructed> decoded;
             try {
-                decoded = KafkaUnansweredPayments.decodeIds(record.value());
+                decoded = KafkaUnansweredPayments.decodeInstructed(record.headers(), record.value());
             } catch (IllegalArgumentException e) {
                 unreadable.add(new DeadLetters.DeadLetter(record, e.getMessage()));
                 continue;
@@ -144,15 +151,15 @@ public class UnansweredListener {
     /**
      * Expires a group's instructed payments in one go; if that fails for a reason that is not transient (a bug),
      * each record alone. A record that still fails gets, for each of its payments, the outcome the ledger holds
-     * ({@link Clearing#publishWhatTheLedgerHoldsFor}: its chain lapses, nothing moves, the payment expired), and is then
+     * ({@link ExpiringInstructed#publishWhatTheLedgerHolds}: its chain lapses, nothing moves, the payment expired), and is then
      * dead-lettered for the operator to see. A transient failure retries the poll.
      */
-    private void expireGroup(Map<ConsumerRecord<String, byte[]>, List<PaymentId>> instructed) {
+    private void expireGroup(Map<ConsumerRecord<String, byte[]>, List<Instructed>> instructed) {
         if (instructed.isEmpty()) {
             return;
         }
         try {
-            clearing.expireInstructed(instructed.values().stream().flatMap(List::stream).toList());
+            expirePayments(instructed.values().stream().flatMap(List::stream).toList());
             return;
         } catch (RuntimeException e) {
             if (KafkaConfiguration.isTransient(e)) {
@@ -162,10 +169,10 @@ public class UnansweredListener {
                     KafkaConfiguration.rootCause(e));
         }
         List<DeadLetters.DeadLetter> failed = new ArrayList<>();
-        List<PaymentId> failedIds = new ArrayList<>();
+        List<Instructed> failedIds = new ArrayList<>();
         instructed.forEach((record, ids) -> {
             try {
-                clearing.expireInstructed(ids);
+                expirePayments(ids);
             } catch (RuntimeException e) {
                 if (KafkaConfiguration.isTransient(e)) {
                     throw e;
@@ -179,9 +186,14 @@ public class UnansweredListener {
         if (!failedIds.isEmpty()) {
             // Published before the record is set aside: a crash in between repeats the outcomes (the same ones), never
             // loses them.
-            clearing.publishWhatTheLedgerHoldsFor(failedIds);
+            instructedExpiry.publishWhatTheLedgerHolds(failedIds);
         }
         deadLetters.send(failed);
+    }
+
+    private void expirePayments(List<Instructed> payments) {
+        Check.that(participants, "only participants' payments are instructed");
+        instructedExpiry.expire(payments);
     }
 
     /**

@@ -3,7 +3,7 @@ package io.pagora.clearing.adapter.metrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.pagora.clearing.application.InstructionWindow;
+import io.pagora.clearing.application.participants.InstructionWindow;
 import io.pagora.kernel.Check;
 import java.time.Duration;
 import java.util.function.LongSupplier;

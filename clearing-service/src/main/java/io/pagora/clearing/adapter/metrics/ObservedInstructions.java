@@ -1,6 +1,6 @@
 package io.pagora.clearing.adapter.metrics;
 
-import io.pagora.clearing.application.Instructions;
+import io.pagora.clearing.application.participants.Instructions;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;

@@ -1,6 +1,6 @@
 package io.pagora.clearing.adapter.metrics;
 
-import io.pagora.clearing.application.ReceivingBank;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.settlement.domain.Payment;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.pagora.clearing.adapter.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pagora.events.Topics;
@@ -66,11 +67,7 @@ class OutcomesFollowerRestartTest {
                 Map.of(Topics.PAYMENT_ID_HEADER, payment.toString()));
     }
 
-    private static void awaitUntil(java.util.function.BooleanSupplier done, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        while (!done.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited %s for %s", WITHIN, what).isNegative();
-            Thread.sleep(50);
-        }
+    private static void awaitUntil(java.util.function.BooleanSupplier done, String what) {
+        await(what).atMost(WITHIN).pollInterval(Duration.ofMillis(50)).until(done::getAsBoolean);
     }
 }

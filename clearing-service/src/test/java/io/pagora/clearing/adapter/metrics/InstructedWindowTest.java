@@ -1,9 +1,10 @@
 package io.pagora.clearing.adapter.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pagora.clearing.application.InstructionWindow;
+import io.pagora.clearing.application.participants.InstructionWindow;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
@@ -67,8 +68,8 @@ class InstructedWindowTest {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(200);
-        assertThat(part).as("held while the window's %d chains wait", MIN).isNotDone();
+        await("held while the window's " + MIN + " chains wait").during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(1)).until(() -> !part.isDone());
         pending.resolved(List.of(id(2)));
 
         assertThat(part.get(5, TimeUnit.SECONDS)).as("the room one answer freed").isEqualTo(1);

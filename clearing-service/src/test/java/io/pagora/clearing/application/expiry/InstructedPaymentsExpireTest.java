@@ -1,8 +1,18 @@
-package io.pagora.clearing.application;
+package io.pagora.clearing.application.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.clearing.application.Outcomes;
+import io.pagora.clearing.application.Report;
+import io.pagora.clearing.application.UnansweredPayments;
+import io.pagora.clearing.application.UnansweredPayments.Instructed;
+import io.pagora.clearing.application.participants.AnswerRequest;
+import io.pagora.clearing.application.participants.ApplyingAnswers;
+import io.pagora.clearing.application.participants.InstructedEndToEndIds;
+import io.pagora.clearing.application.participants.InstructingParticipants;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentOutcome;
@@ -26,7 +36,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * With participants every instructed payment is parked by its id alone, and the expiry path reads everything else
+ * With participants every instructed payment is parked by its id (and end-to-end id), and the expiry path reads everything else
  * back from the ledger: it expires only what no answer resolved, publishes nothing for the answered (their answers
  * did), agrees with itself when run again, and a late answer to what it expired moves nothing. A parked id the ledger
  * holds no chain of gets no outcome (an integrity alarm), never a guess. On the real PostgreSQL ledger; each test
@@ -39,9 +49,11 @@ class InstructedPaymentsExpireTest {
     private PixWorld world;
     private final List<PaymentOutcome> published = new ArrayList<>();
     private final List<PaymentRequested> instructed = new ArrayList<>();
-    private final List<PaymentId> parkedIds = new ArrayList<>();
+    private final List<Instructed> parkedIds = new ArrayList<>();
     private final List<PaymentRequested> parkedRequests = new ArrayList<>();
-    private Clearing clearing;
+    private InstructingParticipants clearing;
+    private ApplyingAnswers answering;
+    private ExpiringInstructed expiring;
     private long customers;
 
     @BeforeEach
@@ -56,13 +68,19 @@ class InstructedPaymentsExpireTest {
             }
 
             @Override
-            public void parkInstructed(List<PaymentId> payments, Instant deadline) {
+            public void parkInstructed(List<Instructed> payments, Instant deadline) {
                 parkedIds.addAll(payments);
             }
         };
-        clearing = Clearing.byParticipants(new Settlement(world.ledger(), 60),
-                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())), (outcomes, payerOnly) -> published.addAll(outcomes), parked, Clock.systemUTC(),
-                Duration.ZERO);
+        Settlement settlement = new Settlement(world.ledger(), 60);
+        OutcomePublisher publisher = (outcomes, payerOnly) -> published.addAll(outcomes);
+        Outcomes outcomes = new Outcomes(Clock.systemUTC());
+        InstructedEndToEndIds endToEndIds = new InstructedEndToEndIds();
+        clearing = new InstructingParticipants(settlement,
+                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())), publisher, outcomes,
+                parked, endToEndIds, Clock.systemUTC(), Duration.ZERO);
+        answering = new ApplyingAnswers(settlement, publisher, outcomes, endToEndIds);
+        expiring = new ExpiringInstructed(settlement, publisher, outcomes, endToEndIds);
     }
 
     @AfterEach
@@ -77,15 +95,15 @@ class InstructedPaymentsExpireTest {
         PaymentRequested silent = payment();
         clearing.clear(List.of(request(accepted), request(refused), request(silent)));
         assertThat(instructed).hasSize(3);
-        assertThat(parkedIds).as("every instructed payment is parked, by id").containsExactlyInAnyOrder(
-                id(accepted), id(refused), id(silent));
+        assertThat(parkedIds).as("every instructed payment is parked, by id").extracting(Instructed::payment)
+                .containsExactlyInAnyOrder(id(accepted), id(refused), id(silent));
         assertThat(parkedRequests).isEmpty();
-        clearing.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
+        answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
                 AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC06)));
 
-        Clearing.Report expiry = clearing.expireInstructed(parkedIds);
-        Clearing.Report redelivered = clearing.expireInstructed(parkedIds);
-        List<Verdict> late = clearing.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(silent))));
+        Report expiry = expiring.expire(parkedIds);
+        Report redelivered = expiring.expire(parkedIds);
+        List<Verdict> late = answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(silent))));
 
         assertThat(expiry.payments()).isEqualTo(3);
         assertThat(List.of(expiry.expired(), expiry.settled(), expiry.rejected())).containsExactly(1, 0, 0);
@@ -103,7 +121,7 @@ class InstructedPaymentsExpireTest {
     void aParkedIdTheLedgerHoldsNoChainOfGetsNoOutcome() {
         PaymentRequested never = payment();
 
-        Clearing.Report report = clearing.expireInstructed(List.of(id(never), id(never)));
+        Report report = expiring.expire(List.of(parked(never), parked(never)));
 
         assertThat(report.payments()).as("duplicates count once").isEqualTo(1);
         assertThat(report.expired() + report.settled() + report.rejected()).isZero();
@@ -118,12 +136,12 @@ class InstructedPaymentsExpireTest {
         PaymentRequested silent = payment();
         PaymentRequested never = payment();
         clearing.clear(List.of(request(accepted), request(refused), request(silent)));
-        clearing.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
+        answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
                 AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC06)));
         int answered = published.size();
 
-        Clearing.Report lastWord = clearing.publishWhatTheLedgerHoldsFor(
-                List.of(id(accepted), id(refused), id(silent), id(never), id(silent)));
+        Report lastWord = expiring.publishWhatTheLedgerHolds(
+                List.of(parked(accepted), parked(refused), parked(silent), parked(never), parked(silent)));
 
         assertThat(lastWord.payments()).as("duplicates count once").isEqualTo(4);
         assertThat(published.subList(answered, published.size()))
@@ -133,7 +151,7 @@ class InstructedPaymentsExpireTest {
                         tuple(silent.paymentId(), "EXPIRED"));
         // The dead-lettered record replayed once the bug is fixed: the chain it called expired is voided, and the
         // outcome is the same one.
-        clearing.expireInstructed(List.of(id(silent)));
+        expiring.expire(List.of(parked(silent)));
         Map<String, String> states = Books.check(world, List.of(accepted, refused, silent), published);
         assertThat(states).containsExactly(Map.entry(accepted.paymentId(), "SETTLED"),
                 Map.entry(refused.paymentId(), "REJECTED"), Map.entry(silent.paymentId(), "EXPIRED"));
@@ -148,6 +166,10 @@ class InstructedPaymentsExpireTest {
 
     private static PaymentId id(PaymentRequested payment) {
         return PaymentId.parse(payment.paymentId());
+    }
+
+    private static Instructed parked(PaymentRequested payment) {
+        return new Instructed(id(payment), payment.endToEndId());
     }
 
     private static ClearingRequest request(PaymentRequested event) {

@@ -1,9 +1,16 @@
-package io.pagora.clearing.application;
+package io.pagora.clearing.application.bank;
 
 import io.pagora.testing.ServerBacked;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.clearing.application.Outcomes;
+import io.pagora.clearing.application.Report;
+import io.pagora.clearing.application.UnansweredPayments;
+import io.pagora.clearing.application.expiry.ExpiringUnanswered;
+import io.pagora.clearing.application.expiry.ParkingForExpiry;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
@@ -13,7 +20,6 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.application.Settlement;
-import io.pagora.settlement.domain.PaymentId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +53,10 @@ class OneOutcomePerPaymentTest {
     private final ScriptedBank bank = new ScriptedBank();
     private final List<PaymentOutcome> published = new ArrayList<>();
     private final List<PaymentRequested> parked = new ArrayList<>();
+    private final OutcomePublisher publisher = (outcomes, payerOnly) -> published.addAll(outcomes);
     /** Clearing as configured: pending chains time out after 60 s. */
-    private Clearing clearing;
+    private SettlingWithTheBank clearing;
+    private ExpiringUnanswered expiring;
 
     @BeforeEach
     void openLedger() {
@@ -56,6 +64,8 @@ class OneOutcomePerPaymentTest {
         world = new PixWorld(PostgresLedger.migrateAndOpen(database.dataSource()));
         world.fundReserve(PixWorld.BANK_A, 1_000_00);
         clearing = clearing(60);
+        expiring = new ExpiringUnanswered(new Settlement(world.ledger(), 60), publisher, new Outcomes(Clock.systemUTC()),
+                false);
     }
 
     @AfterEach
@@ -69,7 +79,7 @@ class OneOutcomePerPaymentTest {
         clear(payment, BankAnswer.ACCEPTED);
         // The outcome was published, but clearing died before committing the poll; it restarts with
         // another pagora.clearing.pending-timeout and the poll is redelivered.
-        Clearing.Report again = clear(clearing(90), payment);
+        Report again = clear(clearing(90), payment);
 
         assertThat(again.alarms()).isEmpty();
         books(payment, "SETTLED", "SETTLED");
@@ -80,7 +90,7 @@ class OneOutcomePerPaymentTest {
         PaymentRequested payment = payment();
         clear(payment, BankAnswer.NO_ANSWER);
         assertThat(parked).hasSize(1);
-        expire(clearing, payment);
+        expire(payment);
         // A redelivery of the original poll now gets an answer: the bank refuses.
         clear(payment, new BankAnswer.Refused("conta encerrada"));
 
@@ -93,7 +103,7 @@ class OneOutcomePerPaymentTest {
         clear(payment, BankAnswer.NO_ANSWER);
         clear(payment, new BankAnswer.Refused("conta\u0000 encerrada"));
         // The attempt that got no answer was parked, and the expiry worker reaches it now.
-        expire(clearing, payment);
+        expire(payment);
 
         assertThat(published.getFirst().toString()).as("the bank's text is cleaned").contains("conta  encerrada");
         books(payment, "REJECTED", "REJECTED");
@@ -103,7 +113,7 @@ class OneOutcomePerPaymentTest {
     void aPaymentSetAsideBeforeItWasReservedStillExpiresAndAReplayAgrees() {
         // Clearing failed on this payment alone before reserving it; it was dead-lettered and parked.
         PaymentRequested payment = payment();
-        expire(clearing, payment);
+        expire(payment);
         // Replayed later from the dead-letter topic, with a bank that accepts.
         clear(payment, BankAnswer.ACCEPTED);
 
@@ -117,7 +127,7 @@ class OneOutcomePerPaymentTest {
         PaymentRequested impostor = new PaymentRequested(payment.paymentId(), payment.payerAccountId(),
                 payment.payeeAccountId(), 7_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
 
-        Clearing.Report report = clear(impostor, BankAnswer.ACCEPTED);
+        Report report = clear(impostor, BankAnswer.ACCEPTED);
 
         assertThat(report.alarms()).hasSize(1);
         assertThat(report.rejected()).isZero();
@@ -138,33 +148,34 @@ class OneOutcomePerPaymentTest {
         return world.payment(payer, payee, 10_00);
     }
 
-    private Clearing clearing(int pendingTimeoutSeconds) {
-        return new Clearing(new Settlement(world.ledger(), pendingTimeoutSeconds), bank, (outcomes, payerOnly) -> published.addAll(outcomes),
-                new UnansweredPayments() {
+    private SettlingWithTheBank clearing(int pendingTimeoutSeconds) {
+        Settlement settlement = new Settlement(world.ledger(), pendingTimeoutSeconds);
+        return new SettlingWithTheBank(settlement, bank, publisher, new Outcomes(Clock.systemUTC()),
+                new ParkingForExpiry(settlement, new UnansweredPayments() {
                     @Override
                     public void park(List<PaymentRequested> payments, Instant deadline) {
                         parked.addAll(payments);
                     }
 
                     @Override
-                    public void parkInstructed(List<PaymentId> payments, Instant deadline) {
+                    public void parkInstructed(List<Instructed> payments, Instant deadline) {
                         throw new AssertionError("the in-process bank instructs no one");
                     }
-                }, Clock.systemUTC(), Duration.ZERO);
+                }, Clock.systemUTC(), Duration.ZERO));
     }
 
     /** Clears the payment with the configured clearing, the receiving bank answering {@code answer}. */
-    private Clearing.Report clear(PaymentRequested payment, BankAnswer answer) {
+    private Report clear(PaymentRequested payment, BankAnswer answer) {
         bank.answer = answer;
         return clear(clearing, payment);
     }
 
-    private static Clearing.Report clear(Clearing clearing, PaymentRequested payment) {
+    private static Report clear(SettlingWithTheBank clearing, PaymentRequested payment) {
         return clearing.clear(List.of(request(payment)));
     }
 
-    private static void expire(Clearing clearing, PaymentRequested payment) {
-        clearing.expire(List.of(request(payment)));
+    private void expire(PaymentRequested payment) {
+        expiring.expire(List.of(request(payment)));
     }
 
     private static ClearingRequest request(PaymentRequested event) {

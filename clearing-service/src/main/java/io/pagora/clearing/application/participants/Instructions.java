@@ -1,4 +1,4 @@
-package io.pagora.clearing.application;
+package io.pagora.clearing.application.participants;
 
 import io.pagora.events.PaymentRequested;
 import io.pagora.kernel.Check;

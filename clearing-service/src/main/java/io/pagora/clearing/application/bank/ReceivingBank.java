@@ -1,4 +1,4 @@
-package io.pagora.clearing.application;
+package io.pagora.clearing.application.bank;
 
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.settlement.domain.Payment;

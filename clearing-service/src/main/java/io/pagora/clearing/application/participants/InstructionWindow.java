@@ -1,4 +1,4 @@
-package io.pagora.clearing.application;
+package io.pagora.clearing.application.participants;
 
 /**
  * With participants, how many instructed payments may wait for their banks' answers before clearing reserves more:

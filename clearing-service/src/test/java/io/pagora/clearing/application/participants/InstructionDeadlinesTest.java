@@ -1,9 +1,15 @@
-package io.pagora.clearing.application;
+package io.pagora.clearing.application.participants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.clearing.adapter.kafka.ParticipantMessages;
+import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.clearing.application.OutcomePublisher;
+import io.pagora.clearing.application.Outcomes;
+import io.pagora.clearing.application.Report;
+import io.pagora.clearing.application.UnansweredPayments;
+import io.pagora.clearing.application.expiry.ExpiringInstructed;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentOutcome;
@@ -46,13 +52,14 @@ class InstructionDeadlinesTest {
     /** The bank's stream, in order: instructions and outcomes. */
     private final List<Message> stream = new ArrayList<>();
     private final List<PaymentOutcome> published = new ArrayList<>();
-    private final List<PaymentId> parked = new ArrayList<>();
+    private final List<UnansweredPayments.Instructed> parked = new ArrayList<>();
     private final List<Instant> parkedDeadlines = new ArrayList<>();
     /** What each bank is told of outcomes: the participant messages the Kafka publisher would write. */
     private final List<Told> told = new ArrayList<>();
     /** Issuing fails while this is set (Kafka unreachable, or the process dies before the instruction is stored). */
     private boolean issuingFails;
-    private Clearing clearing;
+    private InstructingParticipants clearing;
+    private ExpiringInstructed expiring;
 
     private sealed interface Message {}
 
@@ -72,7 +79,7 @@ class InstructionDeadlinesTest {
             }
 
             @Override
-            public void parkInstructed(List<PaymentId> payments, Instant deadline) {
+            public void parkInstructed(List<UnansweredPayments.Instructed> payments, Instant deadline) {
                 parked.addAll(payments);
                 payments.forEach(ignored -> parkedDeadlines.add(deadline));
             }
@@ -93,8 +100,11 @@ class InstructionDeadlinesTest {
                         told.add(new Told(record.key(), concluded.role(), concluded.paymentId()));
                     }));
         };
-        clearing = Clearing.byParticipants(new Settlement(ledger, PENDING_TIMEOUT_SECONDS), instructions, outcomes,
-                unanswered, clock, EXPIRY_MARGIN);
+        Settlement settlement = new Settlement(ledger, PENDING_TIMEOUT_SECONDS);
+        InstructedEndToEndIds endToEndIds = new InstructedEndToEndIds();
+        clearing = new InstructingParticipants(settlement, instructions, outcomes, new Outcomes(clock), unanswered,
+                endToEndIds, clock, EXPIRY_MARGIN);
+        expiring = new ExpiringInstructed(settlement, outcomes, new Outcomes(clock), endToEndIds);
     }
 
     @Test
@@ -128,7 +138,7 @@ class InstructionDeadlinesTest {
 
         clock.advance(Duration.ofSeconds(PENDING_TIMEOUT_SECONDS + 1));
         issuingFails = false;
-        Clearing.Report report = clearing.clear(List.of(request(payment))); // the redelivered poll
+        Report report = clearing.clear(List.of(request(payment))); // the redelivered poll
 
         assertThat(stream).as("no instruction for a lapsed chain; its EXPIRED outcome")
                 .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
@@ -153,7 +163,7 @@ class InstructionDeadlinesTest {
                 clock.advance(Duration.ofSeconds(10));
             }
             if (!parked.isEmpty() && !clock.instant().isBefore(parkedDeadlines.getFirst())) {
-                clearing.expireInstructed(List.copyOf(parked));
+                expiring.expire(List.copyOf(parked));
                 parked.clear();
                 parkedDeadlines.clear();
             }
@@ -175,7 +185,7 @@ class InstructionDeadlinesTest {
         // The reserve call outlasts the pending timeout: the chain is never instructed, so the payee's bank, which
         // never heard of the payment, must not be told it expired.
         nextLedgerCallTakes = Duration.ofSeconds(PENDING_TIMEOUT_SECONDS + 1);
-        Clearing.Report report = clearing.clear(List.of(request(payment)));
+        Report report = clearing.clear(List.of(request(payment)));
 
         assertThat(stream).as("never instructed; expired")
                 .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
