@@ -12,6 +12,7 @@ import io.pagora.e2e.support.Pagora;
 import io.pagora.e2e.support.Participants;
 import io.pagora.e2e.support.Participants.Customer;
 import io.pagora.e2e.support.PaymentBook;
+import io.pagora.e2e.support.Poll;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.e2e.support.StreamReader;
 import io.pagora.events.Topics;
@@ -33,9 +34,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 /**
  * Two clearing instances with participants: one instructs, the other applies the answers. Requests are partitioned by
  * payer and answers by the payee's bank, in two consumer groups, so on a scaled platform this is the common case, not
- * a corner: the instance that reserved a chain must learn that it is resolved from the other's outcome. Before it did,
- * its instructed window stayed full of chains settled elsewhere until they were forgotten (a pending timeout and a
- * minute later) and held its polls back meanwhile: the scaled bench settled 595/s of 2,000.
+ * a corner: the instance that reserved a chain must learn that it is resolved from the other's outcome. Otherwise its
+ * instructed window stays full of chains settled elsewhere until they are forgotten (a pending timeout and a minute
+ * later), holding its polls back meanwhile.
  *
  * <p>Made deterministic: clearing A alone instructs every payment; its answers consumer is then stopped, clearing B
  * starts and owns every answers partition, and the bank's answers are applied by B alone. Every payment settles, A's
@@ -133,15 +134,6 @@ class AnswersAppliedElsewhereTest {
     }
 
     private static void await(BooleanSupplier done, String what, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!done.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited %s for: %s", within, what).isNegative();
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what, e);
-            }
-        }
+        Poll.upTo(within, Duration.ofMillis(100)).alias(what).until(done::getAsBoolean);
     }
 }

@@ -12,6 +12,7 @@ import io.pagora.e2e.support.Participants.Customer;
 import io.pagora.e2e.support.PaymentBook;
 import io.pagora.e2e.support.PaymentBook.Answer;
 import io.pagora.e2e.support.PaymentBook.Order;
+import io.pagora.e2e.support.Poll;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentRejected;
@@ -169,19 +170,15 @@ class ClearingRebalanceTest {
     /** Both instances are members of clearing's group again, each with partitions of the requests topic. */
     private static void awaitBothInstancesOwnPartitions(Pagora pagora) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, pagora.kafka().bootstrapServers()))) {
-            long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
-            while (System.nanoTime() < deadline) {
-                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(CLEARING_GROUP)).all()
-                        .get(10, TimeUnit.SECONDS).get(CLEARING_GROUP);
-                long owners = group.members().stream().filter(member -> member.assignment().topicPartitions().stream()
-                        .anyMatch(partition -> partition.topic().equals(Topics.PAYMENTS_REQUESTED))).count();
-                if (owners == 2) {
-                    Pagora.log("both clearing instances own partitions of %s", Topics.PAYMENTS_REQUESTED);
-                    return;
-                }
-                Thread.sleep(200);
-            }
-            throw new AssertionError("clearing A never rejoined the group after losing its partitions");
+            Poll.upTo(STEP_TIMEOUT, Duration.ofMillis(200))
+                    .alias("clearing A rejoined the group after losing its partitions").until(() -> {
+                        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(CLEARING_GROUP)).all()
+                                .get(10, TimeUnit.SECONDS).get(CLEARING_GROUP);
+                        return group.members().stream().filter(member -> member.assignment().topicPartitions()
+                                .stream().anyMatch(partition -> partition.topic().equals(Topics.PAYMENTS_REQUESTED)))
+                                .count() == 2;
+                    });
+            Pagora.log("both clearing instances own partitions of %s", Topics.PAYMENTS_REQUESTED);
         }
     }
 

@@ -67,7 +67,7 @@ class DashboardMetricsTest {
     static final Set<String> MADE_BY_PROMETHEUS = Set.of("up", "scrape_duration_seconds", "scrape_samples_scraped",
             "scrape_samples_post_metric_relabeling", "scrape_series_added");
 
-    /** The metric names of the contract with the load tests (issue 4), as Prometheus series, by service. */
+    /** The metric names of the contract with the load tests, as Prometheus series, by service. */
     static final Map<String, List<String>> CONTRACT = Map.of(
             "payment-api", List.of("http_server_requests_seconds_bucket", "pagora_payments_accept_seconds_bucket",
                     "pagora_payments_kafka_send_seconds_bucket", "pagora_payments_accepted_total",

@@ -24,8 +24,8 @@ public record Id128(long hi, long lo) implements Comparable<Id128> {
 
     /** Parses the 32-hex-digit form produced by {@link #toString()}, or a UUID with dashes. */
     public static Id128 parse(String text) {
-        // Hand-written: every service parses several ids per payment, and the String.replace and IntStream of the
-        // first version were a visible share of clearing's profile (issue 18). ASCII hex digits only.
+        // Hand-written, without String.replace or streams: every service parses several ids per payment.
+        // ASCII hex digits only.
         if (text.length() > TEXT_CHARS_MAX) {
             throw notAnId(text);
         }
@@ -103,8 +103,8 @@ public record Id128(long hi, long lo) implements Comparable<Id128> {
     /**
      * A mixed hash. The record's default ({@code 31 * h(hi) + h(lo)}) is poor for our ids: a generator's ids
      * within one millisecond differ only in a few middle bits of {@code lo} (they are incremented by 0x100),
-     * so HashMap's low index bits stayed constant, its bins turned into trees, and the profile of every
-     * service showed {@code HashMap$TreeNode} lookups per payment. A 64-bit finalizer spreads every bit.
+     * so HashMap's low index bits would stay constant and its bins turn into trees. A 64-bit finalizer spreads
+     * every bit.
      */
     @Override
     public int hashCode() {

@@ -216,8 +216,8 @@ public final class TestKafka implements AutoCloseable {
                     ProducerConfig.ACKS_CONFIG, "all",
                     ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                     // One request in flight: on a just-created topic, a first batch refused (no leader yet) while
-                    // the next ones were appended left the broker expecting later sequences, and the retried
-                    // first batch failed with OUT_OF_ORDER_SEQUENCE_NUMBER until the timeout (a CI run, once).
+                    // the next ones are appended leaves the broker expecting later sequences, and the retried
+                    // first batch fails with OUT_OF_ORDER_SEQUENCE_NUMBER until the timeout.
                     ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
                     ProducerConfig.LINGER_MS_CONFIG, 5),
                     new StringSerializer(), new ByteArraySerializer());

@@ -36,8 +36,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -72,27 +74,25 @@ public final class Books {
      * read model holds more payments than were accepted.
      */
     public static Map<PaymentId, View> awaitFinalStates(Service reporting, Collection<Accepted> expected, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
         long started = System.nanoTime();
-        JsonNode stats;
-        while (true) {
-            Http.Response response = reporting.asOperator().get("/stats");
-            assertThat(response.status()).as("GET /stats: %s", response).isEqualTo(200);
-            stats = response.json();
-            long total = stats.path("total").asLong();
-            long pending = stats.path("counts").path("ACCEPTED").asLong();
-            assertThat(total).as("the read model holds only accepted payments: %s", stats).isLessThanOrEqualTo(expected.size());
-            if (total == expected.size() && pending == 0) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("after " + timeout + " the read model shows " + stats + " for "
-                        + expected.size() + " accepted payments");
-            }
-            sleep(250);
+        AtomicReference<JsonNode> last = new AtomicReference<>();
+        try {
+            Poll.upTo(timeout, Duration.ofMillis(250)).until(() -> {
+                Http.Response response = reporting.asOperator().get("/stats");
+                assertThat(response.status()).as("GET /stats: %s", response).isEqualTo(200);
+                JsonNode read = response.json();
+                last.set(read);
+                long total = read.path("total").asLong();
+                assertThat(total).as("the read model holds only accepted payments: %s", read)
+                        .isLessThanOrEqualTo(expected.size());
+                return total == expected.size() && read.path("counts").path("ACCEPTED").asLong() == 0;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("after " + timeout + " the read model shows " + last.get() + " for "
+                    + expected.size() + " accepted payments", e);
         }
         Pagora.log("every accepted payment final in the read model after %d ms: %s",
-                (System.nanoTime() - started) / 1_000_000, stats.path("counts"));
+                (System.nanoTime() - started) / 1_000_000, last.get().path("counts"));
 
         Map<PaymentId, View> views = new LinkedHashMap<>();
         for (Accepted payment : expected) {
@@ -129,13 +129,17 @@ public final class Books {
      * nothing pending; and money moved at all.
      */
     public static List<Account> assertMoneyInvariants(Ledger ledger, Set<Id128> accountIds, Duration pendingWait) {
-        long deadline = System.nanoTime() + pendingWait.toNanos();
-        LedgerBooks books = PixBooks.read(ledger, accountIds);
-        // The PostgreSQL ledger releases expired reservations in a sweep (clearing's PostgresExpirySweeper).
-        while (!books.nothingPending().holds() && System.nanoTime() < deadline) {
-            sleep(200);
-            books = PixBooks.read(ledger, accountIds);
+        AtomicReference<LedgerBooks> read = new AtomicReference<>();
+        try {
+            // The PostgreSQL ledger releases expired reservations in a sweep (clearing's PostgresExpirySweeper).
+            Poll.upTo(pendingWait, Duration.ofMillis(200)).until(() -> {
+                read.set(PixBooks.read(ledger, accountIds));
+                return read.get().nothingPending().holds();
+            });
+        } catch (ConditionTimeoutException stillPending) {
+            // Asserted below, naming what is still pending.
         }
+        LedgerBooks books = read.get();
         MoneyInvariants.assertHolds(books.zeroSum(), books.limits(PixBooks.MUST_BE_DEBIT_LIMITED), books.nothingPending());
         assertThat(books.accounts().stream().mapToLong(Account::creditsPosted).sum()).as("money moved at all").isPositive();
         return books.accounts();

@@ -5,9 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A JSON writer for the few flat shapes on the participants' hot path, into one growing buffer: Jackson's databind
- * serialized each message field by field through reflection and was the largest share of clearing's profile on
- * that path (issue 18). Strings are escaped as RFC 8259 requires (quote, backslash, control characters), the rest
- * is written as UTF-8.
+ * serializes each message field by field through reflection, the largest cost on that path. Strings are escaped as
+ * RFC 8259 requires (quote, backslash, control characters), the rest is written as UTF-8.
  */
 final class JsonText {
 

@@ -35,10 +35,10 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * ends with {@link MoneyInvariants#check} over its accounts, and the randomized run ends with them plus
  * nothing left pending.
  *
- * <p>Why it exists: the 0.16.30 server panicked ({@code reached unreachable code},
- * {@code src/lsm/table_memory.zig:104}) or hung in 4 of 7 single runs of these suites; the state that
- * breaks is the LSM's, which grows with every round on the same server, so several rounds in a row are
- * what would show such a regression of a future server pin. Should the server die, the harness fails the
+ * <p>Why it exists: the 0.16.30 server can panic ({@code reached unreachable code},
+ * {@code src/lsm/table_memory.zig:104}) or hang under these suites; the state that breaks is the LSM's,
+ * which grows with every round on the same server, so several rounds in a row are what would show such a
+ * regression of a future server pin. Should the server die, the harness fails the
  * round at once with the server's log tail. SKIPPED (with the reason) when no TigerBeetle can be had.
  */
 @DisplayName("TigerBeetle soak: rounds of the contract and randomized workloads on one server")

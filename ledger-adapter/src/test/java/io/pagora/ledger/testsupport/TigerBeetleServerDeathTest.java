@@ -6,6 +6,7 @@ import io.pagora.testing.TigerBeetleServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.port.AccountFlags;
@@ -35,8 +36,8 @@ import org.junit.jupiter.api.Timeout;
  * server, fails the same way without waiting.
  *
  * <p>The server is this test's own ({@link TigerBeetleServer#startOwn()}), never the shared one. It is
- * frozen (SIGSTOP) before the call, so the call is certainly in flight when the kill comes. The only
- * time bound is generous (a third of the deadline it replaces), so it cannot flake on a busy machine.
+ * frozen (SIGSTOP) before the call, so the call is certainly in flight when the kill comes. Its time
+ * bounds are generous (a third of the deadline it replaces), so it cannot flake on a busy machine.
  * Without {@code TIGERBEETLE_BIN} the test is SKIPPED. It moves no money: its calls create and look up
  * accounts only.
  */
@@ -60,8 +61,8 @@ class TigerBeetleServerDeathTest {
 
             signal(server.pid(), "-STOP");
             CompletableFuture<?> blocked = CompletableFuture.supplyAsync(() -> ledger.lookupAccounts(List.of(account)), caller);
-            Thread.sleep(300);
-            assertThat(blocked).as("a frozen server answers nothing").isNotDone();
+            await().alias("a frozen server answers nothing").during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(RELEASED_WITHIN_SECONDS)).until(() -> !blocked.isDone());
 
             signal(server.pid(), "-KILL");
             String lastLogLine = lastLine(server);

@@ -8,9 +8,9 @@ import org.springframework.security.web.authentication.preauth.x509.X509Principa
 /**
  * Spring Security's X.509 filter, without its per-request cost. Its own {@code extractClientCertificate} logs
  * the certificate at DEBUG through commons-logging 1.3's SLF4J bridge, which formats the message before the
- * level is checked: every request rendered the whole certificate as a hex dump (16% of payment-api's CPU
- * samples under single-payment load, JFR). Here the certificate is read without logging, and the credentials
- * are its subject (an authentication's string form, built by other unguarded debug lines, no longer dumps it).
+ * level is checked: every request would render the whole certificate as a hex dump, a large share of a service's
+ * CPU. Here the certificate is read without logging, and the credentials are its subject, so that an
+ * authentication's string form (built by other unguarded debug lines) does not dump it either.
  */
 final class CertificateAuthenticationFilter extends X509AuthenticationFilter {
 

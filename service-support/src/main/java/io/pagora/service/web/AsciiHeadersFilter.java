@@ -14,7 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Refuses a request whose header values hold a byte outside visible ASCII (and tab) with 400
  * {@code invalid-header} naming the header, before anything reads them. Tomcat passes such bytes on (as
  * ISO-8859-1 characters); Spring Security's firewall then throws when a handler or Spring MVC reads the header
- * (0x80-0x9F read as C1 controls, e.g. curl's UTF-8 {@code ×ø}: C3 97 C3 B8), which only the generic handler caught,
+ * (0x80-0x9F read as C1 controls, e.g. curl's UTF-8 {@code ×ø}: C3 97 C3 B8), which only the generic handler would catch,
  * as a 500. No header of these APIs carries anything but ASCII (Idempotency-Key, media types, the certificate's
  * identity), so one rule for every header, whoever reads it, is the predictable answer.
  */

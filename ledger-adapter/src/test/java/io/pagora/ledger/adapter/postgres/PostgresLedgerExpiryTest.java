@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Proves the PostgreSQL ledger releases timed-out reservations that no sweeper has touched, even when
  * they chain across accounts the batch never names: due reservations X→Y, W→Y and W→Z are all
- * released when a batch touches only X and Y, and W's whole balance is spendable again. (A batch once
- * retried forever here, because releasing W→Z needed a lock on Z it had not taken.)
+ * released when a batch touches only X and Y, and W's whole balance is spendable again. Releasing W→Z touches Z,
+ * which the batch never names: due reservations are released in a transaction of their own that locks both of
+ * their accounts, so the batch then runs without them instead of retrying forever.
  */
 class PostgresLedgerExpiryTest extends PostgresLedgerTestBase {
 
@@ -42,6 +43,7 @@ class PostgresLedgerExpiryTest extends PostgresLedgerTestBase {
                 .as("W's balance is fully reserved before the timeout")
                 .containsExactly(TransferResult.EXCEEDS_CREDITS);
 
+        // Lets the reservations' 1 s timeout run out, no sweeper running: nothing to poll for without touching them.
         Thread.sleep(1_500);
 
         assertThat(ledger.createTransfers(List.of(NewTransfer.voidPending(randomId(), xToY))))

@@ -104,6 +104,7 @@ class TigerBeetleClusterTest {
         cluster.pause(0);
         try {
             settle(20, "replica 0 paused (SIGSTOP)");
+            // Lets a client deadline pass on purpose while the replica stays paused: there is nothing to poll for.
             Thread.sleep(IMPATIENT.requestTimeout().toMillis());
             settle(20, "replica 0 still paused, past a client deadline");
         } finally {
