@@ -1,5 +1,6 @@
 package io.pagora.e2e;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.testing.ServerBacked;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -176,7 +177,7 @@ class ClearingCrashTest {
             first.close();
             Pagora.log("clearing #1 killed between pending and post, context closed");
             assertReservedNotPosted(pagora, participants, held, "after the kill");
-            assertThat(pagora.kafka().lag("pagora-clearing", Topics.PAYMENTS_REQUESTED))
+            assertThat(pagora.kafka().lag(ConsumerGroups.CLEARING, Topics.PAYMENTS_REQUESTED))
                     .as("the held poll was not committed").isGreaterThanOrEqualTo(held.size());
 
             // Clearing #2: completes the redelivered poll, publishes, dies before committing.
@@ -191,7 +192,7 @@ class ClearingCrashTest {
             assertThat(publishedTwice).as("clearing #2 completed a redelivered poll").isNotEmpty();
             Pagora.log("of which %d had been reserved by clearing #1",
                     held.stream().map(Payment::id).filter(publishedTwice::contains).count());
-            assertThat(pagora.kafka().lag("pagora-clearing", Topics.PAYMENTS_REQUESTED))
+            assertThat(pagora.kafka().lag(ConsumerGroups.CLEARING, Topics.PAYMENTS_REQUESTED))
                     .as("the completed poll was not committed either").isGreaterThanOrEqualTo(publishedTwice.size());
 
             // Clearing #3: the same poll a third time, and new payments alongside.

@@ -1,5 +1,6 @@
 package io.pagora.e2e;
 
+import io.pagora.events.ConsumerGroups;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.application.bank.ReceivingBank;
@@ -60,7 +61,7 @@ class ClearingRebalanceTest {
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
     /** A's poll interval: A is thrown out of the group this long after it stopped polling. */
     static final int POLL_INTERVAL_MS = 6_000;
-    static final String CLEARING_GROUP = "pagora-clearing";
+    static final String CLEARING_GROUP = ConsumerGroups.CLEARING;
 
     /** Accepts every payment; its first call is held until {@link #release}. */
     static final class HeldAcceptingBank implements ReceivingBank {

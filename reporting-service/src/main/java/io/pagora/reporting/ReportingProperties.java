@@ -1,5 +1,6 @@
 package io.pagora.reporting;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -16,7 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ReportingProperties(@DefaultValue Projection projection, @DefaultValue TopicSettings topics) {
 
     /** The projection's consumer group unless {@code pagora.reporting.projection.group-id} says otherwise. */
-    public static final String PROJECTION_GROUP = "pagora-reporting";
+    public static final String PROJECTION_GROUP = ConsumerGroups.REPORTING;
 
     /**
      * @param groupId the consumer group: one read model per group

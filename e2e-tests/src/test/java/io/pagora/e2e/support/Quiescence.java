@@ -1,5 +1,6 @@
 package io.pagora.e2e.support;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.testing.TestKafka;
 import java.time.Duration;
@@ -24,8 +25,8 @@ public final class Quiescence {
             // Two quiet readings in a row: a consumer between its poll and its commit shows no lag for a moment.
             Poll.upTo(timeout, Duration.ofMillis(500)).until(() -> {
                 TestKafka kafka = pagora.kafka();
-                long clearing = kafka.lag("pagora-clearing", Topics.PAYMENTS_REQUESTED);
-                long expiry = kafka.lag("pagora-clearing-expiry", Topics.CLEARING_UNANSWERED);
+                long clearing = kafka.lag(ConsumerGroups.CLEARING, Topics.PAYMENTS_REQUESTED);
+                long expiry = kafka.lag(ConsumerGroups.CLEARING_EXPIRY, Topics.CLEARING_UNANSWERED);
                 long reportingRequests = kafka.lag("pagora-reporting", Topics.PAYMENTS_REQUESTED);
                 long reportingOutcomes = kafka.lag("pagora-reporting", Topics.PAYMENT_OUTCOMES);
                 last.set("clearing " + clearing + ", expiry " + expiry + ", reporting " + reportingRequests

@@ -1,5 +1,6 @@
 package io.pagora.local.readside;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class ProjectionLag {
 
     /** reporting-service's projection group: {@code ReportingProperties.PROJECTION_GROUP}, as BenchDrainTest checks. */
-    public static final String REPORTING_GROUP = "pagora-reporting";
+    public static final String REPORTING_GROUP = ConsumerGroups.REPORTING;
     public static final List<String> PROJECTED_TOPICS = List.of(Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES);
     private static final int DEADLINE_SECONDS = 30;
 

@@ -1,5 +1,6 @@
 package io.pagora.local.bench;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.local.readside.ProjectionLag;
 import io.pagora.local.servers.LocalKafka;
 import io.pagora.testing.ServerBacked;
@@ -137,7 +138,8 @@ class BenchDrainTest {
         String properties = Files.readString(Path.of("..", "reporting-service", "src", "main", "java", "io", "pagora",
                 "reporting", "ReportingProperties.java"));
 
-        assertThat(properties).contains("PROJECTION_GROUP = \"" + ProjectionLag.REPORTING_GROUP + "\";");
+        assertThat(properties).contains("PROJECTION_GROUP = ConsumerGroups.REPORTING;");
+        assertThat(ProjectionLag.REPORTING_GROUP).isEqualTo(ConsumerGroups.REPORTING);
     }
 
     private static Bench.Look countdown(long from) {

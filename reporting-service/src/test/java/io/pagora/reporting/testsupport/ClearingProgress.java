@@ -1,5 +1,6 @@
 package io.pagora.reporting.testsupport;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public final class ClearingProgress implements AutoCloseable {
 
     /** Clearing's consumer group on the requests topic (its default {@code pagora.clearing.group-id}). */
-    public static final String CLEARING_GROUP = "pagora-clearing";
+    public static final String CLEARING_GROUP = ConsumerGroups.CLEARING;
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<TopicPartition> partitions;

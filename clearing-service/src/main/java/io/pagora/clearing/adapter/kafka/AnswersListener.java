@@ -1,5 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
+import io.pagora.events.ConsumerGroups;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.application.participants.AnswerRequest;
@@ -63,7 +64,7 @@ public class AnswersListener {
     }
 
     @KafkaListener(id = ID, topics = Topics.PARTICIPANT_ANSWERS, clientIdPrefix = ID,
-            groupId = "${pagora.clearing.answers-group-id:pagora-clearing-answers}",
+            groupId = "${pagora.clearing.answers-group-id:" + ConsumerGroups.CLEARING_ANSWERS + "}",
             containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<AnswerBatch> batches = new ArrayList<>(records.size());

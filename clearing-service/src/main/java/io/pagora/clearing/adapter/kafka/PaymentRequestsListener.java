@@ -1,5 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
+import io.pagora.events.ConsumerGroups;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.application.ClearingRequests;
@@ -59,7 +60,7 @@ public class PaymentRequestsListener {
     }
 
     // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-payments-<n>.
-    @KafkaListener(id = ID, topics = Topics.PAYMENTS_REQUESTED, groupId = "${pagora.clearing.group-id:pagora-clearing}",
+    @KafkaListener(id = ID, topics = Topics.PAYMENTS_REQUESTED, groupId = "${pagora.clearing.group-id:" + ConsumerGroups.CLEARING + "}",
             clientIdPrefix = ID,
             containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.pagora.clearing.adapter.kafka;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.clearing.application.UnansweredPayments.Instructed;
 import io.pagora.clearing.application.expiry.ExpiringInstructed;
 import io.pagora.clearing.application.expiry.ExpiringUnanswered;
@@ -64,7 +65,7 @@ public class UnansweredListener {
 
     // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-expiry-<n>.
     @KafkaListener(id = ID, topics = Topics.CLEARING_UNANSWERED, clientIdPrefix = ID,
-            groupId = "${pagora.clearing.expiry-group-id:pagora-clearing-expiry}",
+            groupId = "${pagora.clearing.expiry-group-id:" + ConsumerGroups.CLEARING_EXPIRY + "}",
             containerFactory = KafkaConfiguration.EXPIRY_LISTENER_FACTORY, batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<ClearingRequest> requests = new ArrayList<>(records.size());

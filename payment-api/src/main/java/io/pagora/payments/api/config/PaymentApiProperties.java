@@ -1,5 +1,6 @@
 package io.pagora.payments.api.config;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.kernel.Check;
 import java.net.URI;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public record PaymentApiProperties(
      * @param batchesInFlightMax batch requests worked on at once (below the database pool)
      */
     public record AdmissionSettings(
-            @DefaultValue("pagora-clearing") String clearingGroupId,
+            @DefaultValue(ConsumerGroups.CLEARING) String clearingGroupId,
             @DefaultValue("600000") long clearingLagMax,
             @DefaultValue("1s") Duration lagRefreshInterval,
             @DefaultValue("8") int batchesInFlightMax) {}

@@ -1,5 +1,6 @@
 package io.pagora.reporting.reconciliation.adapter;
 
+import io.pagora.events.ConsumerGroups;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import java.time.Duration;
@@ -54,8 +55,8 @@ public record ReconciliationProperties(
         @DefaultValue("30s") Duration balanceInterval,
         @DefaultValue("5s") Duration pipelineWait,
         @DefaultValue("100000") int windowRecordsMax,
-        @DefaultValue("pagora-clearing") String clearingGroupId,
-        @DefaultValue("pagora-clearing-expiry") String clearingExpiryGroupId,
+        @DefaultValue(ConsumerGroups.CLEARING) String clearingGroupId,
+        @DefaultValue(ConsumerGroups.CLEARING_EXPIRY) String clearingExpiryGroupId,
         @DefaultValue("20") int detailsLogged) {
 
     public ReconciliationSettings settings() {
