@@ -109,7 +109,7 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("bench", args);
         Path accountsFile = options.path("accounts");
         Path outDir = options.path("out-dir");
         // payment-api's instances, comma-separated (the scaled platform's two): the load's banks are spread over them.

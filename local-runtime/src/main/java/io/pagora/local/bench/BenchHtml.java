@@ -29,7 +29,7 @@ public final class BenchHtml {
 
     /** {@code bench-compare --tigerbeetle=<result.json> --postgresql=<result.json> --out=<page.html>}: the launcher's --ledger=both. */
     public static void main(String[] args) {
-        Options options = new Options(args);
+        Options options = new Options("bench-compare", args);
         Path tigerBeetle = options.path("tigerbeetle");
         Path postgresql = options.path("postgresql");
         Path out = options.path("out");

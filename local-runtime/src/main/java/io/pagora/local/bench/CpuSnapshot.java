@@ -23,7 +23,7 @@ public final class CpuSnapshot {
     private CpuSnapshot() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("cpu", args);
         Map<String, Long> components = Bench.components(options.required("components"));
         long ticks = options.longValue("clock-ticks", 100);
         Path out = options.path("out");

@@ -65,7 +65,7 @@ public final class ChaosCheck {
     private ChaosCheck() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("chaos-check", args);
         String scenario = options.required("scenario");
         Path answersDir = options.path("answers-dir");
         Path accounts = options.path("accounts");

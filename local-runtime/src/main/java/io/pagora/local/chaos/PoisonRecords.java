@@ -68,7 +68,7 @@ public final class PoisonRecords {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("poison", args);
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         int sendTimeoutSeconds = options.integer("send-timeout-seconds", 30);
         options.rejectUnknown();

@@ -69,7 +69,7 @@ public final class WrongRowPlant {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("chaos-plant", args);
         Path out = options.path("out");
         Path accounts = options.path("accounts");
         URI reporting = LocalTls.requireHttps(URI.create(options.required("reporting-url")));

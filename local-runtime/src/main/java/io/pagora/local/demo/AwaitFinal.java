@@ -30,7 +30,7 @@ public final class AwaitFinal {
     private AwaitFinal() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("await-final", args);
         List<Path> accepted = AcceptedPayments.files(options.required("accepted"));
         Duration wait = Duration.ofSeconds(options.longValue("final-wait-seconds", 120));
         String schema = options.string("reporting-schema", "reporting");

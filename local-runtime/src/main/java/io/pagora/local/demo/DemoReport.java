@@ -60,7 +60,7 @@ public final class DemoReport {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("report", args);
         Inputs inputs = new Inputs(options.path("accounts"), AcceptedPayments.files(options.required("accepted")),
                 options.string("k6-summary", "").isBlank() ? null : Path.of(options.string("k6-summary", "")),
                 options.string("reporting-schema", "reporting"));

@@ -97,7 +97,7 @@ public final class Verify {
             Duration inFlight, Duration quiet, LedgerAccountSet.Bound accountWalk) {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("verify", args);
         Inputs inputs = new Inputs(options.path("accounts"), AcceptedPayments.files(options.string("accepted", "")),
                 options.string("reporting-schema", "reporting"), options.string("participants-schema", "payment_api"),
                 Duration.ofSeconds(options.longValue("in-flight-seconds", 60)),

@@ -55,7 +55,7 @@ public final class Walkthrough {
     private Walkthrough() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("walkthrough", args);
         Path root = Path.of(options.string("root", ".")).toAbsolutePath().normalize();
         List<String> files = Arrays.asList(options.string("files", "README.md,k6/README.md").split(","));
         int blockTimeoutSeconds = options.integer("block-timeout-seconds", 300);

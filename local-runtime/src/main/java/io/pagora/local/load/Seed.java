@@ -91,7 +91,7 @@ public final class Seed {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("seed", args);
         Path out = options.path("out");
         URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
         LocalTls tls = LocalTls.of(options);

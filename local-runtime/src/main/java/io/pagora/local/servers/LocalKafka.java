@@ -32,7 +32,7 @@ public final class LocalKafka {
     private LocalKafka() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("kafka", args);
         Path dataDir = options.path("data-dir").toAbsolutePath();
         String host = options.string("host", "127.0.0.1");
         int port = options.integer("port", 9092);

@@ -29,7 +29,7 @@ public final class LocalPostgres {
     private LocalPostgres() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
+        Options options = new Options("postgres", args);
         Path dataDir = options.path("data-dir").toAbsolutePath();
         int port = options.integer("port", 5432);
         String user = options.string("user", "pagora");
