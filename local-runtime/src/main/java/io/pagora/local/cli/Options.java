@@ -77,6 +77,11 @@ public final class Options {
         return parsed(name, Integer::valueOf, "a whole number");
     }
 
+    public long requiredLong(String name) {
+        required(name);
+        return longValue(name, 0);
+    }
+
     public long longValue(String name, long fallback) {
         Long value = parsed(name, Long::valueOf, "a whole number");
         return value == null ? fallback : value;

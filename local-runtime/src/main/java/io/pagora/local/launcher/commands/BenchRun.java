@@ -41,7 +41,7 @@ public final class BenchRun {
     private BenchRun() {}
 
     static Plan plan(List<String> arguments, String defaultLedger) {
-        BenchOptions options = BenchOptions.parse(arguments, defaultLedger);
+        BenchRunOptions options = BenchRunOptions.parse(arguments, defaultLedger);
         return new Plan(ledgers(options.ledger()), options.benchArguments(), options.overload());
     }
 

@@ -9,13 +9,13 @@ import java.util.List;
  * tool's own default then holds (written once, in its options record); only what was typed is handed over, each
  * value checked here, before any platform starts. The overload run floods at twice the rate unless told otherwise.
  */
-record BenchOptions(String ledger, String mode, Double ratePerSecond, Integer batchSize, Integer warmupSeconds,
+record BenchRunOptions(String ledger, String mode, Double ratePerSecond, Integer batchSize, Integer warmupSeconds,
         Integer windowSeconds, Integer drainSeconds, boolean findMax, Double findMaxFactor, boolean overload,
         Double overloadFactor, Double secondBankRatePerSecond) {
 
     static final double OVERLOAD_FACTOR = 2;
 
-    static BenchOptions parse(List<String> arguments, String defaultLedger) {
+    static BenchRunOptions parse(List<String> arguments, String defaultLedger) {
         Options options = new Options("bench", arguments);
         String ledger = options.string("ledger", defaultLedger);
         String mode = options.string("mode", null);
@@ -30,8 +30,9 @@ record BenchOptions(String ledger, String mode, Double ratePerSecond, Integer ba
         Double secondBankRate = options.decimalOrNull("second-bank-rate");
         boolean overload = options.flag("overload") || overloadFactor != null || secondBankRate != null;
         options.rejectUnknown();
-        return new BenchOptions(ledger, mode, rate, batchSize, warmup, window, drain, findMax, findMaxFactor, overload,
-                overload && overloadFactor == null ? Double.valueOf(OVERLOAD_FACTOR) : overloadFactor, secondBankRate);
+        return new BenchRunOptions(ledger, mode, rate, batchSize, warmup, window, drain, findMax, findMaxFactor,
+                overload, overload && overloadFactor == null ? Double.valueOf(OVERLOAD_FACTOR) : overloadFactor,
+                secondBankRate);
     }
 
     /** The bench tool's own options, in its names, for what was given. */

@@ -7,20 +7,20 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The bench command's options record: its defaults, its values, and what it refuses before a platform starts. */
-class BenchOptionsTest {
+class BenchRunOptionsTest {
 
     @Test
     void nothing_typed_leaves_the_bench_its_own_defaults_on_the_platforms_ledger() {
-        BenchOptions options = BenchOptions.parse(List.of(), "tigerbeetle");
+        BenchRunOptions options = BenchRunOptions.parse(List.of(), "tigerbeetle");
 
-        assertThat(options).isEqualTo(new BenchOptions("tigerbeetle", null, null, null, null, null, null, false, null,
-                false, null, null));
+        assertThat(options).isEqualTo(new BenchRunOptions("tigerbeetle", null, null, null, null, null, null, false,
+                null, false, null, null));
         assertThat(options.benchArguments()).isEmpty();
     }
 
     @Test
     void every_option_is_read_typed_and_handed_over_in_the_bench_tools_names() {
-        BenchOptions options = BenchOptions.parse(List.of("--ledger=both", "--mode=single", "--rate=1500.5",
+        BenchRunOptions options = BenchRunOptions.parse(List.of("--ledger=both", "--mode=single", "--rate=1500.5",
                 "--batch-size=100", "--warmup=10", "--window=20", "--drain-seconds=30", "--find-max",
                 "--find-max-factor=1.5", "--second-bank-rate=50"), "postgresql");
 
@@ -36,18 +36,18 @@ class BenchOptionsTest {
 
     @Test
     void a_value_that_is_no_number_is_refused_naming_the_option() {
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--rate=abc"), "postgresql"))
+        assertThatThrownBy(() -> BenchRunOptions.parse(List.of("--rate=abc"), "postgresql"))
                 .hasMessage("--rate is a number, not 'abc'");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--warmup=ten"), "postgresql"))
+        assertThatThrownBy(() -> BenchRunOptions.parse(List.of("--warmup=ten"), "postgresql"))
                 .hasMessage("--warmup is a whole number, not 'ten'");
     }
 
     @Test
     void an_unknown_option_is_refused_with_the_options_the_bench_knows() {
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("--rates=500"), "postgresql"))
+        assertThatThrownBy(() -> BenchRunOptions.parse(List.of("--rates=500"), "postgresql"))
                 .hasMessageStartingWith("unknown bench option: --rates=500 (known: --ledger=... --mode=... --rate=...")
                 .hasMessageContaining("--find-max --find-max-factor=...").hasMessageContaining("--overload");
-        assertThatThrownBy(() -> BenchOptions.parse(List.of("500"), "postgresql"))
+        assertThatThrownBy(() -> BenchRunOptions.parse(List.of("500"), "postgresql"))
                 .hasMessageContaining("unknown bench option: 500");
     }
 }
