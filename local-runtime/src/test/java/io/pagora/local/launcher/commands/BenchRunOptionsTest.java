@@ -50,4 +50,18 @@ class BenchRunOptionsTest {
         assertThatThrownBy(() -> BenchRunOptions.parse(List.of("500"), "postgresql"))
                 .hasMessageContaining("unknown bench option: 500");
     }
+
+    @Test
+    void the_documented_bench_command_lines_still_read_as_before() {
+        assertThat(BenchRunOptions.parse(List.of("--find-max", "--rate=5000", "--warmup=30", "--window=60"), "postgresql")
+                .benchArguments()).containsExactly("--rate=5000", "--warmup-seconds=30", "--window-seconds=60",
+                        "--find-max=true");
+        assertThat(BenchRunOptions.parse(List.of("--ledger=tigerbeetle", "--mode=single", "--rate=2000", "--warmup=60",
+                "--window=120"), "postgresql").benchArguments()).containsExactly("--mode=single", "--rate=2000",
+                        "--warmup-seconds=60", "--window-seconds=120");
+        assertThat(BenchRunOptions.parse(List.of("--ledger=both", "--rate=4000", "--warmup=60", "--window=120"),
+                "postgresql").ledger()).isEqualTo("both");
+        assertThat(BenchRunOptions.parse(List.of("--overload"), "postgresql").benchArguments())
+                .containsExactly("--overload-factor=2");
+    }
 }

@@ -36,4 +36,14 @@ class ChaosOptionsTest {
         assertThatThrownBy(() -> ChaosOptions.parse(List.of("kill-kafka-broker"), "postgresql", false))
                 .hasMessageContaining("need the scaled platform: chaos --scale kill-kafka-broker");
     }
+
+    @Test
+    void the_documented_chaos_command_lines_still_read_as_before() {
+        assertThat(ChaosOptions.parse(List.of("kill-clearing-twice", "bank-down"), "postgresql", false))
+                .isEqualTo(new ChaosOptions(List.of("kill-clearing-twice", "bank-down"), "postgresql"));
+        assertThat(ChaosOptions.parse(List.of("ledger-unavailable", "--ledger=both"), "postgresql", false))
+                .isEqualTo(new ChaosOptions(List.of("ledger-unavailable"), "both"));
+        assertThat(ChaosOptions.parse(List.of("all", "--ledger=tigerbeetle"), "postgresql", true).ledger())
+                .isEqualTo("tigerbeetle");
+    }
 }
