@@ -6,15 +6,12 @@ import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.port.Ledger;
-import io.pagora.local.cli.Options;
 import io.pagora.local.demo.DemoReport;
 import io.pagora.local.load.LoadGenerator;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.readside.ProjectionLag;
 import io.pagora.local.readside.Quiescence;
 import io.pagora.local.runfiles.DemoAccounts;
-import io.pagora.local.tls.LocalTls;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -109,68 +106,42 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Path accountsFile = options.path("accounts");
-        Path outDir = options.path("out-dir");
-        // payment-api's instances, comma-separated (the scaled platform's two): the load's banks are spread over them.
-        List<URI> apis = java.util.Arrays.stream(options.string("api-url", "https://127.0.0.1:8080").split(","))
-                .map(URI::create).toList();
-        URI api = apis.getFirst();
-        URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
-        LocalTls tls = LocalTls.of(options);
-        String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
-        String user = options.string("db-user", "pagora");
-        String password = options.string("db-password", "pagora");
-        Settings settings = new Settings(
-                options.string("ledger-backend", "postgresql"),
-                LoadGenerator.Mode.valueOf(options.string("mode", "bulk").toUpperCase(Locale.ROOT)),
-                Double.parseDouble(options.string("rate", "4000")),
-                options.integer("batch-size", 500),
-                options.integer("warmup-seconds", 60),
-                options.integer("window-seconds", 300),
-                options.integer("drain-seconds", 180),
-                Boolean.parseBoolean(options.string("find-max", "false")),
-                Double.parseDouble(options.string("find-max-factor", "1.25")),
-                components(options.required("components")));
-        int inFlightMax = options.integer("in-flight-max", 4096);
-        double overloadFactor = Double.parseDouble(options.string("overload-factor", "0"));
-        double secondBankRate = Double.parseDouble(options.string("second-bank-rate", "100"));
-        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
-        long ticks = options.longValue("clock-ticks", 100);
-        Ledgers.Settings ledgerSettings = new Ledgers.Settings(settings.ledger(),
-                options.string("tigerbeetle-addresses", "127.0.0.1:3000"), 0, Duration.ofSeconds(30), 16);
-        Map<String, Path> dataDirs = DiskUsage.directories(options.string("data-dirs", ""));
-        options.rejectUnknown();
+        BenchOptions options = BenchOptions.parse(args);
+        Settings settings = options.settings();
         Check.that(settings.warmupSeconds() >= 0 && settings.windowSeconds() >= 10, "warm-up >= 0 s, window >= 10 s");
         Check.that(settings.findMaxFactor() > 1.0, "find-max factor > 1");
-        Files.createDirectories(outDir);
+        Files.createDirectories(options.outDir());
 
-        List<Id128> customers = new ArrayList<>(DemoAccounts.read(accountsFile).customerFundings().keySet());
-        Path acceptedLog = outDir.resolve("accepted.log");
+        List<Id128> customers = new ArrayList<>(DemoAccounts.read(options.accountsFile()).customerFundings().keySet());
+        Path acceptedLog = options.outDir().resolve("accepted.log");
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(jdbcUrl);
-        config.setUsername(user);
-        config.setPassword(password);
+        config.setJdbcUrl(options.jdbcUrl());
+        config.setUsername(options.user());
+        config.setPassword(options.password());
         config.setMaximumPoolSize(2);
         config.setPoolName("bench");
         config.setConnectionTimeout(10_000);
         int exit;
-        if (overloadFactor > 0) {
+        if (options.overloadFactor() > 0) {
             Check.that(settings.mode() == LoadGenerator.Mode.SINGLE && !settings.findMax(),
                     "--overload is a single-mode run at one rate (the highest single mode holds)");
             try (HikariDataSource dataSource = new HikariDataSource(config)) {
-                exit = OverloadBench.run(new OverloadBench.Settings(settings.rate(), overloadFactor, secondBankRate,
-                        settings.warmupSeconds(), settings.windowSeconds(), settings.drainSeconds(), inFlightMax), api, tls,
-                        accountsFile, outDir, dataSource, ledgerSettings, bootstrap, settings.components(), new ProcessCpu(ticks));
+                exit = OverloadBench.run(new OverloadBench.Settings(settings.rate(), options.overloadFactor(),
+                        options.secondBankRatePerSecond(), settings.warmupSeconds(), settings.windowSeconds(),
+                        settings.drainSeconds(), options.inFlightMax()), options.api(), options.tls(),
+                        options.accountsFile(), options.outDir(), dataSource, options.ledgerSettings(),
+                        options.bootstrap(), settings.components(), new ProcessCpu(options.clockTicksPerSecond()));
             }
             System.exit(exit);
         }
         try (HikariDataSource dataSource = new HikariDataSource(config);
-                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), apis, tls, customers,
-                        java.util.Set.of(), acceptedLog, inFlightMax)) {
-            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(ticks), new DiskUsage(dataSource, dataDirs),
-                    () -> new QueryProbe(reporting, tls, customers, dataSource));
-            exit = bench.run(accountsFile, acceptedLog, outDir, ledgerSettings, bootstrap);
+                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), options.apis(),
+                        options.tls(), customers, java.util.Set.of(), acceptedLog, options.inFlightMax())) {
+            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(options.clockTicksPerSecond()),
+                    new DiskUsage(dataSource, options.dataDirs()),
+                    () -> new QueryProbe(options.reporting(), options.tls(), customers, dataSource));
+            exit = bench.run(options.accountsFile(), acceptedLog, options.outDir(), options.ledgerSettings(),
+                    options.bootstrap());
         }
         System.exit(exit);
     }

@@ -1,7 +1,6 @@
 package io.pagora.local.bench;
 
 import io.pagora.local.checks.InvariantChecks;
-import io.pagora.local.cli.Options;
 import io.pagora.local.demo.DemoReport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,12 +28,9 @@ public final class BenchHtml {
 
     /** {@code bench-compare --tigerbeetle=<result.json> --postgresql=<result.json> --out=<page.html>}: the launcher's --ledger=both. */
     public static void main(String[] args) {
-        Options options = new Options(args);
-        Path tigerBeetle = options.path("tigerbeetle");
-        Path postgresql = options.path("postgresql");
-        Path out = options.path("out");
-        options.rejectUnknown();
-        writeComparison(out, JSON.readTree(tigerBeetle.toFile()), JSON.readTree(postgresql.toFile()));
+        BenchHtmlOptions options = BenchHtmlOptions.parse(args);
+        writeComparison(options.out(), JSON.readTree(options.tigerBeetle().toFile()),
+                JSON.readTree(options.postgresql().toFile()));
     }
 
     /** Writes one run's page from its result.json (as {@link BenchReport#json} makes it). */

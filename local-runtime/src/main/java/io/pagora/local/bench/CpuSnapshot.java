@@ -1,6 +1,5 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.cli.Options;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,15 +22,11 @@ public final class CpuSnapshot {
     private CpuSnapshot() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Map<String, Long> components = Bench.components(options.required("components"));
-        long ticks = options.longValue("clock-ticks", 100);
-        Path out = options.path("out");
-        options.rejectUnknown();
+        CpuSnapshotOptions options = CpuSnapshotOptions.parse(args);
         List<String> lines = new ArrayList<>();
-        new ProcessCpu(ticks).seconds(components)
+        new ProcessCpu(options.clockTicksPerSecond()).seconds(options.components())
                 .forEach((name, seconds) -> lines.add(String.format(Locale.ROOT, "%s %.2f", name, seconds)));
-        Files.write(out, lines, StandardCharsets.UTF_8);
+        Files.write(options.out(), lines, StandardCharsets.UTF_8);
     }
 
     /** Reads a snapshot written by {@link #main}. */

@@ -4,7 +4,6 @@ import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.local.checks.InvariantChecks;
-import io.pagora.local.cli.Options;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.readside.Quiescence;
 import io.pagora.local.readside.ReadModel;
@@ -65,70 +64,56 @@ public final class ChaosCheck {
     private ChaosCheck() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        String scenario = options.required("scenario");
-        Path answersDir = options.path("answers-dir");
-        Path accounts = options.path("accounts");
-        Instant faultStart = Instant.ofEpochMilli(Long.parseLong(options.required("fault-start-epoch-ms")));
-        Instant faultEnd = Instant.ofEpochMilli(Long.parseLong(options.required("fault-end-epoch-ms")));
-        Path loadDone = options.path("load-done-file");
-        Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
-        Duration loadWait = Duration.ofSeconds(options.integer("load-wait-seconds", 600));
-        long offered = Long.parseLong(options.required("offered-payments"));
-        // When the scenario's load began: the stretch before the fault gives settlement's steady rate.
-        Instant loadStart = faultStart.minusSeconds(options.integer("before-seconds", 0));
-        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
-        String schema = options.string("reporting-schema", "reporting");
-        String plantedFile = options.string("planted-file", "");
-        URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
-        LocalTls tls = plantedFile.isBlank() ? null : LocalTls.of(options);
-        ReadSide.Settings readSide = ReadSide.Settings.from(options);
-        options.rejectUnknown();
-        Check.that(!finalWait.isNegative() && finalWait.compareTo(Duration.ofHours(1)) <= 0,
-                "--final-wait-seconds in [0, 3600]: %s", finalWait);
-        Check.that(!loadWait.isNegative() && loadWait.compareTo(Duration.ofHours(2)) <= 0,
-                "--load-wait-seconds in [0, 7200]: %s", loadWait);
+        ChaosCheckOptions options = ChaosCheckOptions.parse(args);
+        Check.that(!options.finalWait().isNegative() && options.finalWait().compareTo(Duration.ofHours(1)) <= 0,
+                "--final-wait-seconds in [0, 3600]: %s", options.finalWait());
+        Check.that(!options.loadWait().isNegative() && options.loadWait().compareTo(Duration.ofHours(2)) <= 0,
+                "--load-wait-seconds in [0, 7200]: %s", options.loadWait());
 
         ChaosSummary summary;
-        try (ReadSide platform = ReadSide.open(readSide, "chaos-check")) {
+        try (ReadSide platform = ReadSide.open(options.readSide(), "chaos-check")) {
             DataSource dataSource = platform.dataSource();
             Ledger ledger = platform.ledger();
-            Path answers = answersDir.resolve(scenario + ANSWERS_SUFFIX);
+            Path answers = options.answersDir().resolve(options.scenario() + ANSWERS_SUFFIX);
             List<UUID> acceptedByFaultEnd = acceptedIds(AcceptedPayments.read(answers));
-            Instant recoveredAt = ReadModel.awaitFinal(dataSource, schema, acceptedByFaultEnd,
-                    Instant.now().plus(loadWait).plus(finalWait), "chaos-check");
-            awaitFile(loadDone, Instant.now().plus(loadWait));
+            Instant recoveredAt = ReadModel.awaitFinal(dataSource, options.schema(), acceptedByFaultEnd,
+                    Instant.now().plus(options.loadWait()).plus(options.finalWait()), "chaos-check");
+            awaitFile(options.loadDone(), Instant.now().plus(options.loadWait()));
             Instant loadEnd = Instant.now();
             List<UUID> accepted = acceptedIds(AcceptedPayments.read(answers));
-            Instant finalDeadline = Instant.now().plus(finalWait);
-            ReadModel.awaitFinal(dataSource, schema, accepted, finalDeadline, "chaos-check");
+            Instant finalDeadline = Instant.now().plus(options.finalWait());
+            ReadModel.awaitFinal(dataSource, options.schema(), accepted, finalDeadline, "chaos-check");
             // Every payment is judged, the participants' returns too: wait for those asked after the last settlement.
-            Quiescence.Result quiet = Quiescence.await(dataSource, schema, bootstrap, Quiescence.QUIET_DEFAULT,
-                    Quiescence.atLeastQuiet(Duration.between(Instant.now(), finalDeadline)));
+            Quiescence.Result quiet = Quiescence.await(dataSource, options.schema(), options.bootstrap(),
+                    Quiescence.QUIET_DEFAULT, Quiescence.atLeastQuiet(Duration.between(Instant.now(), finalDeadline)));
             System.out.println("  before the checks: " + quiet.describe());
-            Map<UUID, String> statuses = ReadModel.statuses(dataSource, schema, accepted);
+            Map<UUID, String> statuses = ReadModel.statuses(dataSource, options.schema(), accepted);
             int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
             int settled = (int) statuses.values().stream().filter(ReadModel.SETTLED::equals).count();
 
-            List<InvariantChecks.Verdict> reconciliation = plantedFile.isBlank() ? List.of()
-                    : watchReconciliation(WrongRowPlant.Planted.parse(Files.readString(Path.of(plantedFile))),
-                            dataSource, schema, reporting, tls, Instant.now().plus(finalWait));
+            List<InvariantChecks.Verdict> reconciliation = options.plantedFile().isBlank() ? List.of()
+                    : watchReconciliation(WrongRowPlant.Planted.parse(Files.readString(Path.of(options.plantedFile()))),
+                            dataSource, options.schema(), options.reporting(), options.tls(),
+                            Instant.now().plus(options.finalWait()));
             // The read model first, then the outcomes topic: every final state it projected is then on the topic.
-            List<ReadModel.Row> rows = ReadModel.load(dataSource, schema);
-            OutcomeLog outcomes = OutcomeLog.read(bootstrap);
+            List<ReadModel.Row> rows = ReadModel.load(dataSource, options.schema());
+            OutcomeLog outcomes = OutcomeLog.read(options.bootstrap());
             int duplicated = duplicated(accepted, outcomes);
-            List<InvariantChecks.Verdict> verdicts = new ArrayList<>(new InvariantChecks(ledger, DemoAccounts.read(accounts),
-                    rows, outcomes, allAnswers(answersDir)).runAll());
+            List<InvariantChecks.Verdict> verdicts = new ArrayList<>(new InvariantChecks(ledger,
+                    DemoAccounts.read(options.accounts()), rows, outcomes, allAnswers(options.answersDir())).runAll());
             verdicts.addAll(reconciliation);
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
-            Duration recovery = recoveredAt == null ? null : nonNegative(Duration.between(faultEnd, recoveredAt));
-            int degraded = SettledRate.degradedSeconds(SettledRate.perSecond(dataSource, schema, loadStart, loadEnd),
-                    loadStart, faultStart, loadEnd);
+            Duration recovery = recoveredAt == null ? null
+                    : nonNegative(Duration.between(options.faultEnd(), recoveredAt));
+            int degraded = SettledRate.degradedSeconds(
+                    SettledRate.perSecond(dataSource, options.schema(), options.loadStart(), loadEnd),
+                    options.loadStart(), options.faultStart(), loadEnd);
             int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
-            summary = new ChaosSummary(scenario, ledger.backendName(), offered, accepted.size(), finalCount, settled,
-                    accepted.size() - finalCount, duplicated, nonNegative(Duration.between(faultStart, faultEnd)), recovery, degraded, passed, verdicts.size(),
-                    OutcomeLog.deadLettered(bootstrap));
+            summary = new ChaosSummary(options.scenario(), ledger.backendName(), options.offeredPayments(), accepted.size(),
+                    finalCount, settled, accepted.size() - finalCount, duplicated,
+                    nonNegative(Duration.between(options.faultStart(), options.faultEnd())), recovery, degraded, passed,
+                    verdicts.size(), OutcomeLog.deadLettered(options.bootstrap()));
         }
         System.out.println(summary.line());
         System.exit(summary.passed() ? 0 : 1);

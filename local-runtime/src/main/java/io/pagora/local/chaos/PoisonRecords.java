@@ -2,7 +2,6 @@ package io.pagora.local.chaos;
 
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
-import io.pagora.local.cli.Options;
 import io.pagora.local.readside.OutcomeLog;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -68,13 +67,11 @@ public final class PoisonRecords {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
-        int sendTimeoutSeconds = options.integer("send-timeout-seconds", 30);
-        options.rejectUnknown();
+        PoisonRecordsOptions options = PoisonRecordsOptions.parse(args);
+        int sendTimeoutSeconds = options.sendTimeoutSeconds();
         Check.that(sendTimeoutSeconds >= 1 && sendTimeoutSeconds <= 300, "--send-timeout-seconds in [1, 300]: %d",
                 sendTimeoutSeconds);
-        int sent = send(bootstrap, sendTimeoutSeconds);
+        int sent = send(options.bootstrap(), sendTimeoutSeconds);
         System.out.printf("poison: %d malformed records (%d kinds x %d partitions x %d topics) acknowledged by Kafka%n",
                 sent, poisons().size(), Topics.PARTITIONS, TOPICS.size());
     }

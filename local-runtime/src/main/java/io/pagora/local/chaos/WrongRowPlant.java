@@ -2,17 +2,13 @@ package io.pagora.local.chaos;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.local.cli.Options;
 import io.pagora.local.readside.ReadSide;
 import io.pagora.local.runfiles.DemoAccounts;
 import io.pagora.local.servers.LocalPostgres;
-import io.pagora.local.tls.LocalTls;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,27 +65,20 @@ public final class WrongRowPlant {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Path out = options.path("out");
-        Path accounts = options.path("accounts");
-        URI reporting = LocalTls.requireHttps(URI.create(options.required("reporting-url")));
-        LocalTls tls = LocalTls.of(options);
-        Duration finalWithin = Duration.ofSeconds(options.longValue("final-within-seconds", 60));
-        String schema = options.string("reporting-schema", "reporting");
-        ReadSide.Settings readSide = ReadSide.Settings.from(options);
-        options.rejectUnknown();
+        WrongRowPlantOptions options = WrongRowPlantOptions.parse(args);
         Instant now = Instant.now();
-        String metrics = ReconciliationWatch.fetchMetrics(reporting, tls.monitor());
+        String metrics = ReconciliationWatch.fetchMetrics(options.reporting(), options.tls().monitor());
         Planted planted;
-        try (var database = ReadSide.openDatabase(readSide, "chaos-plant")) {
-            UUID id = plant(database, schema, DemoAccounts.read(accounts), now, finalWithin);
+        try (var database = ReadSide.openDatabase(options.readSide(), "chaos-plant")) {
+            UUID id = plant(database, options.schema(), DemoAccounts.read(options.accounts()), now,
+                    options.finalWithin());
             planted = new Planted(id, ReconciliationWatch.sum(metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND), ReconciliationWatch.sum(metrics, ReconciliationWatch.CHECKED, "check", "payment"),
-                    now.minus(finalWithin));
+                    now.minus(options.finalWithin()));
         }
-        Files.writeString(out, planted.line() + "\n", StandardCharsets.UTF_8);
+        Files.writeString(options.out(), planted.line() + "\n", StandardCharsets.UTF_8);
         System.out.println("planted a wrong read-model row: SETTLED payment " + planted.paymentId()
-                + " that the ledger never saw, accepted " + PLANTED_AGE_FINAL_WITHINS + " x " + finalWithin.toSeconds()
-                + " s before now");
+                + " that the ledger never saw, accepted " + PLANTED_AGE_FINAL_WITHINS + " x "
+                + options.finalWithin().toSeconds() + " s before now");
     }
 
     /**

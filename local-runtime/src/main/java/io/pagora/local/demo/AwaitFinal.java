@@ -2,12 +2,10 @@ package io.pagora.local.demo;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.local.chaos.ChaosCheck;
-import io.pagora.local.cli.Options;
 import io.pagora.local.readside.Quiescence;
 import io.pagora.local.readside.ReadModel;
 import io.pagora.local.readside.ReadSide;
 import io.pagora.local.runfiles.AcceptedPayments;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -30,26 +28,21 @@ public final class AwaitFinal {
     private AwaitFinal() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        List<Path> accepted = AcceptedPayments.files(options.required("accepted"));
-        Duration wait = Duration.ofSeconds(options.longValue("final-wait-seconds", 120));
-        String schema = options.string("reporting-schema", "reporting");
-        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
-        ReadSide.Settings readSide = ReadSide.Settings.from(options);
-        options.rejectUnknown();
-        List<UUID> ids = ChaosCheck.acceptedIds(AcceptedPayments.read(accepted));
+        AwaitFinalOptions options = AwaitFinalOptions.parse(args);
+        List<UUID> ids = ChaosCheck.acceptedIds(AcceptedPayments.read(options.accepted()));
         System.out.printf("waiting up to %d s for %d accepted payments to reach a final state (read model)%n",
-                wait.toSeconds(), ids.size());
+                options.finalWait().toSeconds(), ids.size());
         Instant started = Instant.now();
+        Instant deadline = started.plus(options.finalWait());
         // The read model only: waiting needs no ledger (and opening the PostgreSQL one would migrate it).
-        try (HikariDataSource database = ReadSide.openDatabase(readSide, "await-final")) {
-            Instant finalAt = ReadModel.awaitFinal(database, schema, ids, started.plus(wait), "await-final");
+        try (HikariDataSource database = ReadSide.openDatabase(options.readSide(), "await-final")) {
+            Instant finalAt = ReadModel.awaitFinal(database, options.schema(), ids, deadline, "await-final");
             System.out.println(finalAt == null ? "not every payment is final: the report will say which"
                     : "every accepted payment final after " + Duration.between(started, finalAt).toMillis() + " ms");
             // The report judges every payment, the participants' returns too: wait for those asked after the last
             // settlement.
-            Quiescence.Result quiet = Quiescence.await(database, schema, bootstrap, Quiescence.QUIET_DEFAULT,
-                    Quiescence.atLeastQuiet(Duration.between(Instant.now(), started.plus(wait))));
+            Quiescence.Result quiet = Quiescence.await(database, options.schema(), options.bootstrap(),
+                    Quiescence.QUIET_DEFAULT, Quiescence.atLeastQuiet(Duration.between(Instant.now(), deadline)));
             System.out.println(quiet.describe());
         }
     }

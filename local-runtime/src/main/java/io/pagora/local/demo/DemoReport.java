@@ -5,7 +5,6 @@ import io.pagora.local.bench.BenchHtml;
 import io.pagora.local.bench.CpuSnapshot;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
-import io.pagora.local.cli.Options;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.readside.ReadModel;
 import io.pagora.local.readside.ReadSide;
@@ -60,31 +59,22 @@ public final class DemoReport {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Inputs inputs = new Inputs(options.path("accounts"), AcceptedPayments.files(options.required("accepted")),
-                options.string("k6-summary", "").isBlank() ? null : Path.of(options.string("k6-summary", "")),
-                options.string("reporting-schema", "reporting"));
-        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
-        ReadSide.Settings readSide = ReadSide.Settings.from(options);
-        String cpuBefore = options.string("cpu-before", "");
-        String cpuAfter = options.string("cpu-after", "");
-        long settledBefore = options.longValue("settled-before", 0);
-        String html = options.string("html", "");
-        options.rejectUnknown();
+        DemoReportOptions options = DemoReportOptions.parse(args);
 
         Result result;
-        try (ReadSide platform = ReadSide.open(readSide, "demo-report")) {
-            result = run(inputs, platform.dataSource(), platform.ledger(), () -> OutcomeLog.read(bootstrap));
+        try (ReadSide platform = ReadSide.open(options.readSide(), "demo-report")) {
+            result = run(options.inputs(), platform.dataSource(), platform.ledger(),
+                    () -> OutcomeLog.read(options.bootstrap()));
         }
         List<String> lines = new ArrayList<>(result.lines());
-        if (!cpuBefore.isBlank() && !cpuAfter.isBlank()) {
+        if (!options.cpuBefore().isBlank() && !options.cpuAfter().isBlank()) {
             int at = lines.indexOf("Invariant checks:");
-            lines.addAll(at < 0 ? lines.size() : at, cpuTable(CpuSnapshot.read(Path.of(cpuBefore)),
-                    CpuSnapshot.read(Path.of(cpuAfter)), settledCount(result) - settledBefore));
+            lines.addAll(at < 0 ? lines.size() : at, cpuTable(CpuSnapshot.read(Path.of(options.cpuBefore())),
+                    CpuSnapshot.read(Path.of(options.cpuAfter())), settledCount(result) - options.settledBefore()));
         }
         lines.forEach(System.out::println);
-        if (!html.isBlank()) {
-            BenchHtml.writeDemo(Path.of(html), result, lines);
+        if (!options.html().isBlank()) {
+            BenchHtml.writeDemo(Path.of(options.html()), result, lines);
         }
         System.exit(result.passed() ? 0 : 1);
     }

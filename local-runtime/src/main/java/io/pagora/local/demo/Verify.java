@@ -8,7 +8,6 @@ import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.local.checks.ConsistentCut;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
-import io.pagora.local.cli.Options;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.readside.ReadModel;
 import io.pagora.local.readside.ReadSide;
@@ -97,19 +96,11 @@ public final class Verify {
             Duration inFlight, Duration quiet, LedgerAccountSet.Bound accountWalk) {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Inputs inputs = new Inputs(options.path("accounts"), AcceptedPayments.files(options.string("accepted", "")),
-                options.string("reporting-schema", "reporting"), options.string("participants-schema", "payment_api"),
-                Duration.ofSeconds(options.longValue("in-flight-seconds", 60)),
-                Duration.ofSeconds(options.longValue("quiet-seconds", 3)),
-                new LedgerAccountSet.Bound(LedgerAccountSet.Bound.DEFAULT.pageSize(),
-                        options.integer("account-pages-max", LedgerAccountSet.Bound.DEFAULT.pagesMax())));
-        String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
-        ReadSide.Settings readSide = ReadSide.Settings.from(options);
-        options.rejectUnknown();
+        VerifyOptions options = VerifyOptions.parse(args);
         DemoReport.Result result;
-        try (ReadSide platform = ReadSide.open(readSide, "verify")) {
-            result = run(inputs, platform.dataSource(), platform.ledger(), Clock.systemUTC(), () -> OutcomeLog.read(bootstrap));
+        try (ReadSide platform = ReadSide.open(options.readSide(), "verify")) {
+            result = run(options.inputs(), platform.dataSource(), platform.ledger(), Clock.systemUTC(),
+                    () -> OutcomeLog.read(options.bootstrap()));
         }
         result.lines().forEach(System.out::println);
         System.exit(result.passed() ? 0 : 1);

@@ -1,13 +1,11 @@
 package io.pagora.local.demo;
 
 import io.pagora.kernel.Check;
-import io.pagora.local.cli.Options;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -55,31 +53,29 @@ public final class Walkthrough {
     private Walkthrough() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Path root = Path.of(options.string("root", ".")).toAbsolutePath().normalize();
-        List<String> files = Arrays.asList(options.string("files", "README.md,k6/README.md").split(","));
-        int blockTimeoutSeconds = options.integer("block-timeout-seconds", 300);
-        options.rejectUnknown();
+        WalkthroughOptions options = WalkthroughOptions.parse(args);
+        int blockTimeoutSeconds = options.blockTimeoutSeconds();
         Check.that(blockTimeoutSeconds > 0 && blockTimeoutSeconds <= 3600, "block-timeout-seconds %d", blockTimeoutSeconds);
 
         List<Block> blocks = new ArrayList<>();
-        for (String file : files) {
-            Path path = root.resolve(file);
+        for (String file : options.files()) {
+            Path path = options.root().resolve(file);
             blocks.addAll(blocks(Path.of(file), Files.readAllLines(path, StandardCharsets.UTF_8)));
         }
         if (blocks.isEmpty()) {
-            System.out.println("walkthrough: FAIL: no marked block in " + files + " (marker: " + MARKER + ")");
+            System.out.println("walkthrough: FAIL: no marked block in " + options.files() + " (marker: " + MARKER
+                    + ")");
             System.exit(1);
         }
         for (Block block : blocks) {
             System.out.println("walkthrough: " + block.where() + "\n" + block.script().indent(4).stripTrailing());
-            int status = run(block, root, blockTimeoutSeconds);
+            int status = run(block, options.root(), blockTimeoutSeconds);
             if (status != 0) {
                 System.out.println("walkthrough: FAIL: the block at " + block.where() + " exited " + status);
                 System.exit(1);
             }
         }
-        System.out.println("walkthrough: PASS: " + blocks.size() + " blocks of " + files + " ran as typed");
+        System.out.println("walkthrough: PASS: " + blocks.size() + " blocks of " + options.files() + " ran as typed");
     }
 
     /** The marked blocks of one Markdown file, in order. */

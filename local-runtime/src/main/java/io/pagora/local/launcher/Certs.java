@@ -61,26 +61,19 @@ public final class Certs {
     record Options(List<Long> ispbs, Optional<Signing> signing) {
 
         static Options parse(List<String> arguments) {
+            io.pagora.local.cli.Options options = new io.pagora.local.cli.Options("certs", arguments);
             List<Long> ispbs = new ArrayList<>();
-            Path request = null;
-            Long ispb = null;
-            Path out = null;
-            for (String argument : arguments) {
-                if (argument.startsWith("--ispbs=")) {
-                    for (String each : argument.substring("--ispbs=".length()).split(",")) {
-                        ispbs.add(ispbOf(each));
-                    }
-                } else if (argument.startsWith("--sign-csr=")) {
-                    request = Path.of(argument.substring("--sign-csr=".length())).toAbsolutePath().normalize();
-                } else if (argument.startsWith("--ispb=")) {
-                    ispb = ispbOf(argument.substring("--ispb=".length()));
-                } else if (argument.startsWith("--out=")) {
-                    out = Path.of(argument.substring("--out=".length())).toAbsolutePath().normalize();
-                } else {
-                    throw Console.fail("unknown certs option: %s (--ispbs=NNNNNNNN,... or --sign-csr=FILE"
-                            + " --ispb=NNNNNNNN [--out=FILE])", argument);
+            String listed = options.string("ispbs", null);
+            if (listed != null) {
+                for (String each : listed.split(",")) {
+                    ispbs.add(ispbOf(each));
                 }
             }
+            Path request = absolute(options.string("sign-csr", null));
+            String named = options.string("ispb", null);
+            Long ispb = named == null ? null : ispbOf(named);
+            Path out = absolute(options.string("out", null));
+            options.rejectUnknown();
             if (request == null) {
                 if (ispb != null || out != null) {
                     throw Console.fail("--ispb= and --out= go with --sign-csr=FILE (the bank's request to sign)");
@@ -99,6 +92,10 @@ public final class Certs {
                 throw Console.fail("--out=%s is the request itself: name another file for the certificate", out);
             }
             return new Options(List.of(), Optional.of(new Signing(request, ispb, certificate)));
+        }
+
+        private static Path absolute(String path) {
+            return path == null ? null : Path.of(path).toAbsolutePath().normalize();
         }
 
         private static long ispbOf(String text) {

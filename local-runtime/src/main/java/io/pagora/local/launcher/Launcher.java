@@ -1,5 +1,6 @@
 package io.pagora.local.launcher;
 
+import io.pagora.local.cli.Options;
 import io.pagora.local.launcher.commands.BenchRun;
 import io.pagora.local.launcher.commands.Chaos;
 import io.pagora.local.launcher.commands.Demo;
@@ -42,7 +43,7 @@ public final class Launcher {
             Layout layout = new Layout(Path.of(System.getProperty("pagora.root", ".")).toAbsolutePath().normalize());
             Settings settings = Settings.fromEnvironment(System.getenv());
             status = new Launcher(new Platform(layout, settings)).run(Arrays.asList(args));
-        } catch (Console.Failure failure) {
+        } catch (Console.Failure | Options.Refused failure) {
             System.err.println("[pagora] ERROR: " + failure.getMessage());
             status = 1;
         }
@@ -50,29 +51,46 @@ public final class Launcher {
         System.exit(status);
     }
 
+    /**
+     * The command and the options every command knows: {@code --help} (or {@code -h}) anywhere shows the command's
+     * help, {@code --scale} anywhere starts the scaled platform; the rest are the command's own.
+     */
+    record CommandLine(String command, boolean help, boolean scale, List<String> options) {
+
+        static CommandLine parse(List<String> args) {
+            String command = args.isEmpty() ? "demo" : args.get(0);
+            List<String> rest = args.isEmpty() ? List.of() : args.subList(1, args.size());
+            Options options = new Options(command, rest);
+            boolean help = options.given("help") || options.arguments().contains("-h");
+            return new CommandLine(command, help, options.flag("scale"),
+                    rest.stream().filter(option -> !option.equals("--scale")).toList());
+        }
+    }
+
     int run(List<String> args) {
-        String command = args.isEmpty() ? "demo" : args.get(0);
-        List<String> options = args.isEmpty() ? List.of() : args.subList(1, args.size());
-        if (options.contains("--help") || options.contains("-h")) {
+        CommandLine line = CommandLine.parse(args);
+        String command = line.command();
+        List<String> options = line.options();
+        if (line.help()) {
             System.out.println(help(command));
             return 0;
         }
         if (!COMMANDS.contains(command) && !command.equals("--help") && !command.equals("-h")) {
             throw Console.fail("unknown command '%s' (%s)", command, String.join("|", COMMANDS));
         }
-        if (options.contains("--scale")) {
+        if (line.scale()) {
             if (!SCALABLE.contains(command)) {
                 throw Console.fail("--scale is an option of %s, not of %s", String.join(", ", SCALABLE), command);
             }
             List<String> rest = new java.util.ArrayList<>(List.of(command));
-            options.stream().filter(option -> !option.equals("--scale")).forEach(rest::add);
+            rest.addAll(options);
             return new Launcher(platform.with(platform.settings.with("PAGORA_SCALE", "1"))).run(rest);
         }
         platform.settings.validate();
         Platform.createDirectories(platform.layout.run());
         Platform.createDirectories(platform.layout.log());
         return switch (command) {
-            case "demo" -> owning(() -> new Demo(platform).run(flag(options, "--keep", "demo")));
+            case "demo" -> owning(() -> new Demo(platform).run(flag(options, "keep", "demo")));
             case "bench" -> owning(() -> BenchRun.run(platform, options));
             case "chaos" -> owning(() -> Chaos.run(platform, options));
             case "walkthrough" -> owning(() -> walkthrough(options));
@@ -115,24 +133,21 @@ public final class Launcher {
     }
 
     private int none(List<String> options, String name, Runnable action) {
-        if (!options.isEmpty()) {
-            throw Console.fail("%s takes no option", name);
-        }
+        new Options(name, options).rejectUnknown();
         action.run();
         return 0;
     }
 
-    private static boolean flag(List<String> options, String flag, String command) {
-        for (String option : options) {
-            if (!option.equals(flag)) {
-                throw Console.fail("unknown %s option: %s (only %s)", command, option, flag);
-            }
-        }
-        return options.contains(flag);
+    /** A command whose one option is the bare {@code flag}. */
+    private static boolean flag(List<String> arguments, String flag, String command) {
+        Options options = new Options(command, arguments);
+        boolean given = options.flag(flag);
+        options.rejectUnknown();
+        return given;
     }
 
     private int up(List<String> options) {
-        Platform started = flag(options, "--plain-http", "up") ? platform.with(platform.settings.with("PAGORA_PLAIN_HTTP", "1"))
+        Platform started = flag(options, "plain-http", "up") ? platform.with(platform.settings.with("PAGORA_PLAIN_HTTP", "1"))
                 : platform;
         started.up();
         return 0;
@@ -165,9 +180,7 @@ public final class Launcher {
 
     /** The demo report's four checks on the running platform, now (local-runtime's Verify). */
     private int verify(List<String> options) {
-        if (!options.isEmpty()) {
-            throw Console.fail("verify takes no option");
-        }
+        new Options("verify", options).rejectUnknown();
         if (!platform.supervisor.alive("reporting-service")) {
             throw Console.fail("the platform is not running ('infra/local/pagora up' or 'demo --keep' first)");
         }
@@ -192,9 +205,7 @@ public final class Launcher {
 
     /** The documentation's marked blocks, as typed, on a fresh platform; then stop (local-runtime's Walkthrough). */
     private int walkthrough(List<String> options) {
-        if (!options.isEmpty()) {
-            throw Console.fail("walkthrough takes no option");
-        }
+        new Options("walkthrough", options).rejectUnknown();
         platform.refusePlainHttp("walkthrough");
         platform.removeData("the walk-through");
         try {

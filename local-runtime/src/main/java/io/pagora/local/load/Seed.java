@@ -2,7 +2,6 @@ package io.pagora.local.load;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.local.cli.Options;
 import io.pagora.local.runfiles.DemoAccounts;
 import io.pagora.local.tls.LocalTls;
 import io.pagora.settlement.domain.BankId;
@@ -12,10 +11,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -91,20 +88,12 @@ public final class Seed {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Path out = options.path("out");
-        URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
-        LocalTls tls = LocalTls.of(options);
-        List<BankId> banks = Arrays.stream(options.required("ispbs").split(","))
-                .map(ispb -> new BankId(Integer.parseInt(ispb.strip()))).toList();
-        Plan plan = new Plan(banks, options.integer("customers-per-bank", 50),
-                options.longValue("reserve-funding", 100_000_000), options.longValue("last-reserve-funding", 20_000),
-                options.longValue("customer-funding", 500_000), options.integer("poor-customers", 3));
-        options.rejectUnknown();
-        List<String> lines = new Seed(api, tls).seed(plan);
-        Files.write(out, lines);
+        SeedOptions options = SeedOptions.parse(args);
+        List<String> lines = new Seed(options.api(), options.tls()).seed(options.plan());
+        Files.write(options.out(), lines);
+        Plan plan = options.plan();
         System.out.printf("seeded %d customers at %d banks -> %s%n", plan.banks().size() * plan.customersPerBank(),
-                plan.banks().size(), out);
+                plan.banks().size(), options.out());
     }
 
     /** Seeds every bank in parallel (one thread each); returns the accounts file's lines. */

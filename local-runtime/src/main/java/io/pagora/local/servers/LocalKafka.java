@@ -1,6 +1,5 @@
 package io.pagora.local.servers;
 
-import io.pagora.local.cli.Options;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,17 +31,10 @@ public final class LocalKafka {
     private LocalKafka() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Path dataDir = options.path("data-dir").toAbsolutePath();
-        String host = options.string("host", "127.0.0.1");
-        int port = options.integer("port", 9092);
-        int controllerPort = options.integer("controller-port", 9093);
-        int partitions = options.integer("partitions", 6);
-        Node node = new Node(options.integer("node-id", 1), options.string("voters", "1@" + host + ":" + controllerPort),
-                options.string("cluster-id", ""), options.integer("replication-factor", 1));
-        options.rejectUnknown();
+        LocalKafkaOptions options = LocalKafkaOptions.parse(args);
 
-        KafkaRaftServer server = start(dataDir, host, port, controllerPort, partitions, node);
+        KafkaRaftServer server = start(options.dataDir(), options.host(), options.port(), options.controllerPort(),
+                options.partitions(), options.node());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("LocalKafka: stopping");
@@ -52,7 +44,7 @@ public final class LocalKafka {
             System.out.println("LocalKafka: stopped");
         }, "local-kafka-shutdown"));
         System.out.printf("LocalKafka: ready on %s:%d (KRaft, controller %s:%d, data %s)%n",
-                host, port, host, controllerPort, dataDir);
+                options.host(), options.port(), options.host(), options.controllerPort(), options.dataDir());
         stopped.await();
     }
 

@@ -1,9 +1,7 @@
 package io.pagora.local.servers;
 
-import io.pagora.local.cli.Options;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,26 +27,19 @@ public final class LocalPostgres {
     private LocalPostgres() {}
 
     public static void main(String[] args) throws Exception {
-        Options options = new Options(args);
-        Path dataDir = options.path("data-dir").toAbsolutePath();
-        int port = options.integer("port", 5432);
-        String user = options.string("user", "pagora");
-        String password = options.string("password", "pagora");
-        String database = options.string("database", "pagora");
-        int connectionsMax = options.integer("max-connections", 200);
-        options.rejectUnknown();
+        LocalPostgresOptions options = LocalPostgresOptions.parse(args);
 
-        Files.createDirectories(dataDir.getParent());
+        Files.createDirectories(options.dataDir().getParent());
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir)
+                .setDataDirectory(options.dataDir())
                 .setCleanDataDirectory(false)
-                .setPort(port)
+                .setPort(options.port())
                 .setPGStartupWait(Duration.ofSeconds(60))
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("full_page_writes", "on")
-                .setServerConfig("max_connections", Integer.toString(connectionsMax))
+                .setServerConfig("max_connections", Integer.toString(options.connectionsMax()))
                 .setServerConfig("timezone", "UTC")
                 .start();
         CountDownLatch stopped = new CountDownLatch(1);
@@ -64,9 +55,10 @@ public final class LocalPostgres {
         }, "local-postgres-shutdown"));
 
         DataSource admin = postgres.getPostgresDatabase();
-        ensureRoleAndDatabase(admin, user, password, database);
+        ensureRoleAndDatabase(admin, options.user(), options.password(), options.database());
         System.out.printf("LocalPostgres: ready on 127.0.0.1:%d (embedded PostgreSQL %s, fsync=%s, data %s), database %s, user %s%n",
-                port, setting(admin, "server_version"), setting(admin, "fsync"), dataDir, database, user);
+                options.port(), setting(admin, "server_version"), setting(admin, "fsync"), options.dataDir(),
+                options.database(), options.user());
         stopped.await();
     }
 

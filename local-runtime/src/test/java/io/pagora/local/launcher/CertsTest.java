@@ -162,6 +162,14 @@ class CertsTest {
         assertThat(Launcher.help("certs")).contains("--sign-csr=FILE --ispb=NNNNNNNN");
     }
 
+    @Test
+    void a_certs_option_it_does_not_know_is_refused_with_the_ones_it_does() {
+        assertThatThrownBy(() -> Certs.Options.parse(List.of("--ispbs=1", "--days=30")))
+                .hasMessage("unknown certs option: --days=30 (known: --ispbs=... --sign-csr=... --ispb=... --out=...)");
+        assertThatThrownBy(() -> Certs.Options.parse(List.of("--ispbs"))).hasMessage("--ispbs needs a value: --ispbs=...");
+        assertThatThrownBy(() -> Certs.Options.parse(List.of("10001111"))).hasMessageContaining("unknown certs option: 10001111");
+    }
+
     /**
      * One TLS handshake, the services' way: the server trusts only the local CA and demands a client certificate
      * (JSSE checks its chain and its clientAuth usage); the caller is the certificate's one CN, as service-support's

@@ -41,34 +41,8 @@ public final class BenchRun {
     private BenchRun() {}
 
     static Plan plan(List<String> arguments, String defaultLedger) {
-        String ledger = defaultLedger;
-        List<String> options = new ArrayList<>();
-        boolean overload = false;
-        for (String argument : arguments) {
-            String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : "";
-            if (argument.startsWith("--ledger=")) {
-                ledger = value;
-            } else if (argument.matches("--(mode|rate|batch-size|drain-seconds|find-max-factor)=.*")) {
-                options.add(argument);
-            } else if (argument.startsWith("--warmup=")) {
-                options.add("--warmup-seconds=" + value);
-            } else if (argument.startsWith("--window=")) {
-                options.add("--window-seconds=" + value);
-            } else if (argument.equals("--find-max")) {
-                options.add("--find-max=true");
-            } else if (argument.equals("--overload")) {
-                overload = true;
-            } else if (argument.matches("--(overload-factor|second-bank-rate)=.*")) {
-                overload = true;
-                options.add(argument);
-            } else {
-                throw Console.fail("unknown bench option: %s (see: infra/local/pagora bench --help)", argument);
-            }
-        }
-        if (overload && options.stream().noneMatch(option -> option.startsWith("--overload-factor="))) {
-            options.add("--overload-factor=2");
-        }
-        return new Plan(ledgers(ledger), List.copyOf(options), overload);
+        BenchRunOptions options = BenchRunOptions.parse(arguments, defaultLedger);
+        return new Plan(ledgers(options.ledger()), options.benchArguments(), options.overload());
     }
 
     static List<String> ledgers(String ledger) {

@@ -92,30 +92,8 @@ public final class Chaos {
     }
 
     static Plan plan(List<String> arguments, String defaultLedger, boolean scaled) {
-        List<String> scenarios = new ArrayList<>();
-        String ledger = defaultLedger;
-        for (String argument : arguments) {
-            if (argument.startsWith("--ledger=")) {
-                ledger = argument.substring("--ledger=".length());
-            } else if (argument.equals("all")) {
-                scenarios.addAll(catalogue(scaled));
-            } else if (argument.startsWith("-")) {
-                throw Console.fail("unknown chaos option: %s (see: infra/local/pagora chaos --help)", argument);
-            } else if (FAULT_SECONDS.containsKey(argument)) {
-                scenarios.add(argument);
-            } else {
-                throw Console.fail("unknown chaos scenario '%s' (%s or all)", argument, String.join(" ", FAULT_SECONDS.keySet()));
-            }
-        }
-        if (scenarios.isEmpty()) {
-            throw Console.fail("chaos needs a scenario: %s or all", String.join(" ", FAULT_SECONDS.keySet()));
-        }
-        List<String> needScale = scenarios.stream().filter(SCALED_SCENARIOS::contains).toList();
-        if (!scaled && !needScale.isEmpty()) {
-            throw Console.fail("%s need the scaled platform: chaos --scale %s", String.join(", ", needScale),
-                    String.join(" ", needScale));
-        }
-        return new Plan(List.copyOf(scenarios), BenchRun.ledgers(ledger));
+        ChaosOptions options = ChaosOptions.parse(arguments, defaultLedger, scaled);
+        return new Plan(options.scenarios(), BenchRun.ledgers(options.ledger()));
     }
 
     public static int run(Platform base, List<String> arguments) {
