@@ -87,7 +87,7 @@ class ConfigurationHomesTest {
     @Test
     void aPlaceholderDefaultLivesInOneModuleAndNotAlsoInARecord() {
         Map<String, Set<String>> modulesByKey = new TreeMap<>();
-        placeholders().forEach((file, keys) -> keys.forEach(key -> modulesByKey
+        literalPlaceholders().forEach((file, keys) -> keys.forEach(key -> modulesByKey
                 .computeIfAbsent(key, k -> new TreeSet<>())
                 .add(Repository.root().relativize(file).getName(0).toString())));
         Map<String, Property> known = knownProperties();
@@ -179,6 +179,10 @@ class ConfigurationHomesTest {
 
     /** Main sources and resources of every module holding a {@code ${pagora.…:default}}, with its keys. */
     static Map<Path, List<String>> placeholders() {
+        return placeholders(false);
+    }
+
+    static Map<Path, List<String>> placeholders(boolean literalDefaultsOnly) {
         Map<Path, List<String>> found = new TreeMap<>();
         try (Stream<Path> files = Files.walk(Repository.root(), 24)) {
             files.filter(f -> f.toString().contains("/src/main/") && !f.toString().contains("/target/")
@@ -187,12 +191,25 @@ class ConfigurationHomesTest {
                     .forEach(f -> {
                         Matcher m = PLACEHOLDER_WITH_DEFAULT.matcher(Repository.read(f));
                         while (m.find()) {
+                            if (literalDefaultsOnly && m.group(2).startsWith("\" +")) {
+                                continue;
+                            }
                             found.computeIfAbsent(f, k -> new ArrayList<>()).add(m.group(1));
                         }
                     });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return found;
+    }
+
+    /**
+     * The placeholders whose default is written out in place; one whose default is a Java constant
+     * ({@code "${key:" + Names.CONSTANT + "}"}) takes it from that constant's one home.
+     */
+    static Map<Path, List<String>> literalPlaceholders() {
+        Map<Path, List<String>> found = new TreeMap<>();
+        placeholders(true).forEach(found::put);
         return found;
     }
 
