@@ -2,7 +2,7 @@ package io.pagora.local;
 
 import io.pagora.local.bench.Bench;
 import io.pagora.local.bench.BenchHtml;
-import io.pagora.local.bench.CpuSnapshot;
+import io.pagora.local.measure.CpuSnapshot;
 import io.pagora.local.chaos.ChaosCheck;
 import io.pagora.local.chaos.PoisonRecords;
 import io.pagora.local.chaos.WrongRowPlant;

@@ -5,7 +5,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,16 +23,10 @@ class LauncherArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.pagora.local");
 
-    static final ArchRule LAUNCHER_RUNS_NO_TOOL_IN_PROCESS = noClasses().that().resideInAPackage(LAUNCHER)
-            .should().dependOnClassesThat().resideInAPackage("io.pagora.local..")
-            .andShould().dependOnClassesThat().resideOutsideOfPackage(LAUNCHER)
-            .because("the launcher starts the tools as processes of their own");
-
     @Test
     void the_launcher_calls_no_tool_in_process() {
         noClasses().that().resideInAPackage(LAUNCHER).should().dependOnClassesThat(
-                        com.tngtech.archunit.base.DescribedPredicate.describe("are in a local-runtime tool",
-                                (com.tngtech.archunit.core.domain.JavaClass target) ->
+                        DescribedPredicate.describe("are in a local-runtime tool", (JavaClass target) ->
                                         target.getPackageName().startsWith("io.pagora.local")
                                                 && !target.getPackageName().startsWith("io.pagora.local.launcher")
                                                 && !target.getPackageName().equals("io.pagora.local.cli")))

@@ -1,5 +1,7 @@
 package io.pagora.local.bench;
 
+import io.pagora.local.measure.DiskUsage;
+import io.pagora.local.measure.ProcessCpu;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.kernel.Check;

@@ -1,5 +1,6 @@
 package io.pagora.local.bench;
 
+import io.pagora.local.measure.DiskUsage;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.local.cli.Options;
 import io.pagora.local.load.LoadGenerator;

@@ -1,5 +1,6 @@
 package io.pagora.local.bench;
 
+import io.pagora.local.measure.DiskUsage;
 import io.pagora.local.bench.Bench.Settings;
 import io.pagora.local.bench.Bench.Step;
 import io.pagora.local.load.LoadGenerator;

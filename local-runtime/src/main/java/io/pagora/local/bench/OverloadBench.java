@@ -1,5 +1,6 @@
 package io.pagora.local.bench;
 
+import io.pagora.local.measure.ProcessCpu;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.adapter.Ledgers;

@@ -2,7 +2,7 @@ package io.pagora.local.demo;
 
 import io.pagora.ledger.port.Ledger;
 import io.pagora.local.bench.BenchHtml;
-import io.pagora.local.bench.CpuSnapshot;
+import io.pagora.local.measure.CpuSnapshot;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
 import io.pagora.local.readside.OutcomeLog;

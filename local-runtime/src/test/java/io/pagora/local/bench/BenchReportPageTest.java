@@ -1,5 +1,6 @@
 package io.pagora.local.bench;
 
+import io.pagora.local.measure.DiskUsage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.local.checks.InvariantChecks;

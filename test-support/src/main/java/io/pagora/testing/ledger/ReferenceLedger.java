@@ -35,6 +35,9 @@ import java.util.function.LongSupplier;
  * chains, and expiry applied eagerly before every call (TigerBeetle's pulse may run a little later,
  * but a post or void at or after the expiry instant is refused in both). Time comes from a
  * {@link LongSupplier} of nanoseconds, so the randomized test can drive it by hand.
+ *
+ * <p>Over 400 lines on purpose: an oracle is read side by side with TigerBeetle's state machine, function for
+ * function, which a split into classes would hide.
  */
 public final class ReferenceLedger implements Ledger {
 

@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * A concurrent batch that inserts the same transfer id, or that commits a pending transfer on an
  * account this batch did not lock, makes the attempt abort and retry from scratch (bounded).
+ *
+ * <p>Over 400 lines on purpose: the steps above are one transaction's, in the order written; the state machine and
+ * the SQL are already classes of their own ({@link TransferStateMachine}, {@link LedgerSql}).
  */
 public final class PostgresLedger implements Ledger {
 

@@ -1,4 +1,4 @@
-package io.pagora.local.bench;
+package io.pagora.local.measure;
 
 import io.pagora.kernel.Check;
 import java.io.IOException;
@@ -23,19 +23,19 @@ import javax.sql.DataSource;
 public final class DiskUsage {
 
     /** PostgreSQL's tables, indexes and TOAST, every schema of the database. */
-    static final String POSTGRESQL_TABLES = "postgresql_tables";
+    public static final String POSTGRESQL_TABLES = "postgresql_tables";
     /** WAL written (not at rest: recycled after checkpoints). */
-    static final String POSTGRESQL_WAL = "postgresql_wal";
+    public static final String POSTGRESQL_WAL = "postgresql_wal";
     private static final long DU_TIMEOUT_SECONDS = 30;
 
     private final DataSource database;
     private final Map<String, Path> directories;
 
     /** What the stores held at one instant, in bytes, by store. */
-    record Snapshot(Map<String, Long> bytes) {
+    public record Snapshot(Map<String, Long> bytes) {
 
         /** Each store's growth since {@code before} per payment, the total at rest (WAL excluded) last. */
-        Map<String, Double> bytesPerPaymentSince(Snapshot before, long payments) {
+        public Map<String, Double> bytesPerPaymentSince(Snapshot before, long payments) {
             Map<String, Double> perPayment = new LinkedHashMap<>();
             if (before == null || payments <= 0) {
                 return perPayment;
@@ -57,13 +57,13 @@ public final class DiskUsage {
         }
     }
 
-    DiskUsage(DataSource database, Map<String, Path> directories) {
+    public DiskUsage(DataSource database, Map<String, Path> directories) {
         this.database = database;
         this.directories = Map.copyOf(directories);
     }
 
     /** {@code --data-dirs=tigerbeetle=/path,kafka=/path}: the stores measured by their directory. */
-    static Map<String, Path> directories(String spec) {
+    public static Map<String, Path> directories(String spec) {
         Map<String, Path> directories = new LinkedHashMap<>();
         for (String part : spec.split(",")) {
             if (part.isBlank()) {
@@ -77,7 +77,7 @@ public final class DiskUsage {
     }
 
     /** Every store's size now; a store that cannot be read is left out (and so has no figure), never guessed. */
-    Snapshot snapshot() {
+    public Snapshot snapshot() {
         Map<String, Long> bytes = new LinkedHashMap<>();
         directories.forEach((store, directory) -> {
             long allocated = allocatedBytes(directory);
@@ -102,7 +102,7 @@ public final class DiskUsage {
     }
 
     /** {@code du -s -B1}: the blocks a directory's files use; -1 when it is missing or du fails. */
-    static long allocatedBytes(Path directory) {
+    public static long allocatedBytes(Path directory) {
         if (!Files.isDirectory(directory)) {
             return -1;
         }

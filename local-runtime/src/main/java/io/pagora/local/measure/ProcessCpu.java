@@ -1,4 +1,4 @@
-package io.pagora.local.bench;
+package io.pagora.local.measure;
 
 import io.pagora.kernel.Check;
 import java.io.IOException;
@@ -24,13 +24,13 @@ public final class ProcessCpu {
     /** Clock ticks per second ({@code getconf CLK_TCK}); 100 on every Linux this runs on, passed in to be sure. */
     private final long ticksPerSecond;
 
-    ProcessCpu(long ticksPerSecond) {
+    public ProcessCpu(long ticksPerSecond) {
         Check.that(ticksPerSecond > 0, "clock ticks per second > 0");
         this.ticksPerSecond = ticksPerSecond;
     }
 
     /** CPU seconds of each named tree (absent processes count 0). */
-    Map<String, Double> seconds(Map<String, Long> rootPids) {
+    public Map<String, Double> seconds(Map<String, Long> rootPids) {
         Map<Long, List<Long>> children = new HashMap<>();
         Map<Long, Long> ticks = new HashMap<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
@@ -52,7 +52,7 @@ public final class ProcessCpu {
     }
 
     /** This JVM's own CPU seconds (the load generator). */
-    double ownSeconds() {
+    public double ownSeconds() {
         long[] stat = stat(ProcessHandle.current().pid());
         Check.that(stat != null, "/proc/self/stat is readable");
         return stat[1] / (double) ticksPerSecond;

@@ -1,13 +1,13 @@
-package io.pagora.local.bench;
+package io.pagora.local.measure;
 
 import io.pagora.local.cli.Options;
 import java.nio.file.Path;
 import java.util.Map;
 
 /** The CPU snapshot's command line (cpu), read once: its defaults are written here. */
-record CpuSnapshotOptions(Map<String, Long> components, long clockTicksPerSecond, Path out) {
+public record CpuSnapshotOptions(Map<String, Long> components, long clockTicksPerSecond, Path out) {
 
-    static CpuSnapshotOptions parse(String[] args) {
+    public static CpuSnapshotOptions parse(String[] args) {
         Options options = new Options("cpu", args);
         Map<String, Long> components = Bench.components(options.required("components"));
         long clockTicksPerSecond = options.longValue("clock-ticks", 100);

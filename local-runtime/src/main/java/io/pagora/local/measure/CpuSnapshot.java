@@ -1,4 +1,4 @@
-package io.pagora.local.bench;
+package io.pagora.local.measure;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
