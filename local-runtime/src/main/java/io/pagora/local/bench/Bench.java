@@ -522,16 +522,6 @@ public final class Bench {
         }
     }
 
-    static Map<String, Long> components(String spec) {
-        Map<String, Long> components = new LinkedHashMap<>();
-        for (String part : spec.split(",")) {
-            String[] nameAndPid = part.split("=");
-            Check.that(nameAndPid.length == 2, "components are name=pid, got %s", part);
-            components.put(nameAndPid[0], Long.parseLong(nameAndPid[1]));
-        }
-        return components;
-    }
-
     static double percentile(double[] sorted, double percent) {
         return sorted.length == 0 ? Double.NaN : DemoReport.percentile(sorted, percent);
     }

@@ -1,5 +1,6 @@
 package io.pagora.local.bench;
 
+import io.pagora.local.measure.ProcessCpu;
 import io.pagora.local.measure.DiskUsage;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.local.cli.Options;
@@ -42,7 +43,7 @@ record BenchOptions(Path accountsFile, Path outDir, List<URI> apis, URI api, URI
                 options.integer("drain-seconds", 180),
                 options.flag("find-max"),
                 options.decimal("find-max-factor", 1.25),
-                Bench.components(options.required("components")));
+                ProcessCpu.components(options.required("components")));
         int inFlightMax = options.integer("in-flight-max", 4096);
         double overloadFactor = options.decimal("overload-factor", 0);
         double secondBankRatePerSecond = options.decimal("second-bank-rate", 100);

@@ -9,7 +9,7 @@ public record CpuSnapshotOptions(Map<String, Long> components, long clockTicksPe
 
     public static CpuSnapshotOptions parse(String[] args) {
         Options options = new Options("cpu", args);
-        Map<String, Long> components = Bench.components(options.required("components"));
+        Map<String, Long> components = ProcessCpu.components(options.required("components"));
         long clockTicksPerSecond = options.longValue("clock-ticks", 100);
         Path out = options.path("out");
         options.rejectUnknown();

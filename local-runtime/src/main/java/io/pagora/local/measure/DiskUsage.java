@@ -96,7 +96,7 @@ public final class DiskUsage {
             bytes.put(POSTGRESQL_TABLES, row.getLong(1));
             bytes.put(POSTGRESQL_WAL, row.getLong(2));
         } catch (SQLException e) {
-            Bench.say("disk: PostgreSQL's sizes could not be read (" + e.getMessage() + "): no figure for them");
+            System.out.println("[bench] disk: PostgreSQL's sizes could not be read (" + e.getMessage() + "): no figure for them");
         }
         return new Snapshot(bytes);
     }

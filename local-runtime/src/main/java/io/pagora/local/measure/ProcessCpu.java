@@ -24,6 +24,17 @@ public final class ProcessCpu {
     /** Clock ticks per second ({@code getconf CLK_TCK}); 100 on every Linux this runs on, passed in to be sure. */
     private final long ticksPerSecond;
 
+    /** {@code name=pid,name=pid,…}: the components whose process trees are measured, in order. */
+    public static Map<String, Long> components(String spec) {
+        Map<String, Long> components = new LinkedHashMap<>();
+        for (String part : spec.split(",")) {
+            String[] nameAndPid = part.split("=");
+            Check.that(nameAndPid.length == 2, "components are name=pid, got %s", part);
+            components.put(nameAndPid[0], Long.parseLong(nameAndPid[1]));
+        }
+        return components;
+    }
+
     public ProcessCpu(long ticksPerSecond) {
         Check.that(ticksPerSecond > 0, "clock ticks per second > 0");
         this.ticksPerSecond = ticksPerSecond;

@@ -46,9 +46,9 @@ class BenchMeasurementTest {
 
     @Test
     void componentsAreNamePidPairs() {
-        assertThat(Bench.components("payment-api=12,postgresql=34"))
+        assertThat(ProcessCpu.components("payment-api=12,postgresql=34"))
                 .containsExactly(Map.entry("payment-api", 12L), Map.entry("postgresql", 34L));
-        assertThatThrownBy(() -> Bench.components("payment-api:12")).hasMessageContaining("name=pid");
+        assertThatThrownBy(() -> ProcessCpu.components("payment-api:12")).hasMessageContaining("name=pid");
     }
 
     @Test
