@@ -11,8 +11,7 @@ import java.util.List;
 /** The one condition behind the allow-list rules: every direct dependency goes to an allowed class. */
 final class Dependencies {
 
-    private Dependencies() {
-    }
+    private Dependencies() {}
 
     /**
      * Passes a class whose every direct dependency targets a primitive, an allowed class, or is one of

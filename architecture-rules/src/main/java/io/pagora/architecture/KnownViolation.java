@@ -22,6 +22,7 @@ public record KnownViolation(String originClass, String targetPackage, String re
         String name = origin.getName();
         boolean fromOrigin = name.equals(originClass) || name.startsWith(originClass + "$");
         String targetPackageName = target.getPackageName();
-        return fromOrigin && (targetPackageName.equals(targetPackage) || targetPackageName.startsWith(targetPackage + "."));
+        return fromOrigin
+                && (targetPackageName.equals(targetPackage) || targetPackageName.startsWith(targetPackage + "."));
     }
 }

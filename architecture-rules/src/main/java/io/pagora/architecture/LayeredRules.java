@@ -28,8 +28,7 @@ public final class LayeredRules {
     // Event contracts are plain records (Jackson-annotated, in their own module): a domain may name them.
     private static final String EVENTS = "io.pagora.events..";
 
-    private LayeredRules() {
-    }
+    private LayeredRules() {}
 
     /**
      * Domains and the kernel are plain Java: no Spring, TigerBeetle, JDBC, Kafka, Micrometer, Jackson,
@@ -37,10 +36,11 @@ public final class LayeredRules {
      * other domains, the kernel and the event contracts.
      */
     public static ArchRule domainIsPlainJava(List<KnownViolation> known) {
-        DescribedPredicate<JavaClass> allowed = jdk()
-                .or(resideInAnyPackage(DOMAIN, LEDGER_PORT, KERNEL, EVENTS))
+        DescribedPredicate<JavaClass> allowed = jdk().or(resideInAnyPackage(DOMAIN, LEDGER_PORT, KERNEL, EVENTS))
                 .as("the JDK (without java.sql), domains, the kernel and the event contracts");
-        return classes().that().resideInAnyPackage(DOMAIN, LEDGER_PORT, KERNEL)
+        return classes()
+                .that()
+                .resideInAnyPackage(DOMAIN, LEDGER_PORT, KERNEL)
                 .should(Dependencies.onlyOn(allowed, known))
                 .because("the domain is plain Java: frameworks and backends are adapters behind ports")
                 .allowEmptyShould(true);
@@ -52,10 +52,13 @@ public final class LayeredRules {
      * adapter, a configuration, Spring, Kafka, JDBC, TigerBeetle or Micrometer.
      */
     public static ArchRule applicationUsesOnlyDomainAndPorts(List<KnownViolation> known) {
-        DescribedPredicate<JavaClass> allowed = jdk()
-                .or(resideInAnyPackage(DOMAIN, LEDGER_PORT, APPLICATION, KERNEL, EVENTS, "org.slf4j.."))
-                .as("the JDK (without java.sql), domains and ports, applications, the kernel, the event contracts and SLF4J");
-        return classes().that().resideInAPackage(APPLICATION)
+        DescribedPredicate<JavaClass> allowed = jdk().or(
+                        resideInAnyPackage(DOMAIN, LEDGER_PORT, APPLICATION, KERNEL, EVENTS, "org.slf4j.."))
+                .as(
+                        "the JDK (without java.sql), domains and ports, applications, the kernel, the event contracts and SLF4J");
+        return classes()
+                .that()
+                .resideInAPackage(APPLICATION)
                 .should(Dependencies.onlyOn(allowed, known))
                 .because("use cases run unchanged whatever adapter (ledger backend, broker, bank) is plugged in")
                 .allowEmptyShould(true);
@@ -68,7 +71,8 @@ public final class LayeredRules {
      */
     public static ArchRule adaptersDoNotDependOnEachOther(PagoraModule module) {
         return slices().matching("io.pagora.(**).adapter.(*)..")
-                .should().notDependOnEachOther()
+                .should()
+                .notDependOnEachOther()
                 .ignoreDependency(alwaysTrue(), not(resideInAPackage(module.packagePattern())))
                 .because("an adapter can be replaced only if no other adapter reaches into it")
                 .allowEmptyShould(true);
@@ -76,29 +80,38 @@ public final class LayeredRules {
 
     /** TigerBeetle's client is seen only by the TigerBeetle ledger adapter, behind the Ledger port. */
     public static ArchRule onlyTheTigerBeetleAdapterUsesTigerBeetle() {
-        return noClasses().that().resideOutsideOfPackage("io.pagora.ledger.adapter.tigerbeetle..")
-                .should().dependOnClassesThat().resideInAPackage("com.tigerbeetle..")
+        return noClasses()
+                .that()
+                .resideOutsideOfPackage("io.pagora.ledger.adapter.tigerbeetle..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("com.tigerbeetle..")
                 .because("every other module reaches TigerBeetle through the Ledger port");
     }
 
     /** The TigerBeetle ledger adapter knows no SQL: the PostgreSQL ledger is another adapter, not a helper. */
     public static ArchRule theTigerBeetleAdapterIgnoresSql() {
-        return noClasses().that().resideInAPackage("io.pagora.ledger.adapter.tigerbeetle..")
-                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..", "org.postgresql..",
-                        "org.flywaydb..", "com.zaxxer..")
+        return noClasses()
+                .that()
+                .resideInAPackage("io.pagora.ledger.adapter.tigerbeetle..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.sql..", "javax.sql..", "org.postgresql..", "org.flywaydb..", "com.zaxxer..")
                 .because("each ledger backend stands alone behind the Ledger port")
                 .allowEmptyShould(true);
     }
 
     /** A module that is not a Spring application or Spring configuration has no Spring type at all. */
     public static ArchRule isFreeOfSpring() {
-        return noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..")
+        return noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.springframework..")
                 .because("this module is a plain library: it must run where no Spring context exists");
     }
 
     /** java.base: its java.* packages and its javax security ones (the kernel's PemTls reads PEM into TLS contexts). */
     private static DescribedPredicate<JavaClass> jdk() {
-        return resideInAnyPackage("java..", "javax.net..", "javax.security..")
-                .and(not(resideInAPackage("java.sql..")));
+        return resideInAnyPackage("java..", "javax.net..", "javax.security..").and(not(resideInAPackage("java.sql..")));
     }
 }

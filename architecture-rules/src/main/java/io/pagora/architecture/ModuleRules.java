@@ -15,8 +15,7 @@ import java.util.List;
  */
 public final class ModuleRules {
 
-    private ModuleRules() {
-    }
+    private ModuleRules() {}
 
     /**
      * The module's main classes use no Pagora code outside the modules the map allows it: not another
@@ -24,11 +23,16 @@ public final class ModuleRules {
      * not a package the map does not know yet.
      */
     public static ArchRule dependsOnlyOnAllowedModules(PagoraModule module, List<KnownViolation> known) {
-        List<PagoraModule> usable = Arrays.stream(PagoraModule.values()).filter(module::mayUse).toList();
-        String[] usablePackages = usable.stream().map(PagoraModule::packagePattern).toArray(String[]::new);
+        List<PagoraModule> usable =
+                Arrays.stream(PagoraModule.values()).filter(module::mayUse).toList();
+        String[] usablePackages =
+                usable.stream().map(PagoraModule::packagePattern).toArray(String[]::new);
         return classes()
-                .should(Dependencies.onlyOn(not(resideInAPackage("io.pagora..")).or(resideInAnyPackage(usablePackages))
-                        .as("non-Pagora classes and " + usable), known))
+                .should(Dependencies.onlyOn(
+                        not(resideInAPackage("io.pagora.."))
+                                .or(resideInAnyPackage(usablePackages))
+                                .as("non-Pagora classes and " + usable),
+                        known))
                 .because(module + "'s place in the module map (io.pagora.architecture.PagoraModule)");
     }
 
@@ -37,7 +41,9 @@ public final class ModuleRules {
      * it: a new package in a module is a new entry in the map.
      */
     public static ArchRule staysInItsPackage(PagoraModule module) {
-        return classes().should().resideInAPackage(module.packagePattern())
+        return classes()
+                .should()
+                .resideInAPackage(module.packagePattern())
                 .because("the module map tells modules apart by package; add a new one to PagoraModule");
     }
 }

@@ -46,19 +46,41 @@ public enum PagoraModule {
     TEST_SUPPORT("io.pagora.testing", Framework.SPRING, KERNEL, LEDGER_PORT, EVENTS),
     /** Reaches the ledger through the port; the adapter comes with service-support's ledger bean. */
     PAYMENT_API("io.pagora.payments", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, SERVICE_SUPPORT),
-    CLEARING_SERVICE("io.pagora.clearing", Framework.SPRING,
-            KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER, SERVICE_SUPPORT),
+    CLEARING_SERVICE(
+            "io.pagora.clearing",
+            Framework.SPRING,
+            KERNEL,
+            LEDGER_PORT,
+            SETTLEMENT,
+            EVENTS,
+            LEDGER_ADAPTER,
+            SERVICE_SUPPORT),
     /** Reads the ledger only through the port: never an adapter. */
-    REPORTING_SERVICE("io.pagora.reporting", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, SERVICE_SUPPORT),
+    REPORTING_SERVICE(
+            "io.pagora.reporting", Framework.SPRING, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, SERVICE_SUPPORT),
     /**
      * The launcher's Java side (demo report, bench, verify, chaos): may use every module (the money
      * invariant checker it shares with the tests, too); no module may use it. Plain Java, no Spring.
      */
-    LOCAL_RUNTIME("io.pagora.local", Framework.NONE, KERNEL, LEDGER_PORT, SETTLEMENT, EVENTS, LEDGER_ADAPTER,
-            SERVICE_SUPPORT, TEST_SUPPORT, PAYMENT_API, CLEARING_SERVICE, REPORTING_SERVICE);
+    LOCAL_RUNTIME(
+            "io.pagora.local",
+            Framework.NONE,
+            KERNEL,
+            LEDGER_PORT,
+            SETTLEMENT,
+            EVENTS,
+            LEDGER_ADAPTER,
+            SERVICE_SUPPORT,
+            TEST_SUPPORT,
+            PAYMENT_API,
+            CLEARING_SERVICE,
+            REPORTING_SERVICE);
 
     /** Whether a module's main code may use Spring. */
-    public enum Framework { NONE, SPRING }
+    public enum Framework {
+        NONE,
+        SPRING
+    }
 
     private final String rootPackage;
     private final Framework framework;
@@ -118,7 +140,8 @@ public enum PagoraModule {
         if (roots.size() != 1) {
             throw new AssertionError(this + ": expected the main classes of package " + rootPackage
                     + " in exactly one class-path root, found " + roots
-                    + (roots.isEmpty() ? " (is this module on the test class path, and compiled?)"
+                    + (roots.isEmpty()
+                            ? " (is this module on the test class path, and compiled?)"
                             : " (two modules share a package: give each its own)"));
         }
         return roots.getFirst();
@@ -126,7 +149,8 @@ public enum PagoraModule {
 
     private static List<URL> resources(String path) {
         try {
-            return Collections.list(Thread.currentThread().getContextClassLoader().getResources(path));
+            return Collections.list(
+                    Thread.currentThread().getContextClassLoader().getResources(path));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the class path for " + path, e);
         }

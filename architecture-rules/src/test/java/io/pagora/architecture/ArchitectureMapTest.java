@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -34,14 +34,18 @@ class ArchitectureMapTest {
         List<String> names = lookInNames();
         assertThat(names).as("names in the 'look in' column").hasSizeGreaterThan(20);
         List<String> missing = names.stream().filter(name -> !exists(name)).toList();
-        assertThat(missing).as("docs/ARCHITECTURE.md names these places, which do not exist").isEmpty();
+        assertThat(missing)
+                .as("docs/ARCHITECTURE.md names these places, which do not exist")
+                .isEmpty();
     }
 
     @Test
     void aNameThatDoesNotExistIsCaught() {
         assertThat(exists("settlement/…/domain/SettlementPlan")).isTrue();
         assertThat(exists("settlement/…/domain/NoSuchPlan")).isFalse();
-        assertThat(exists("ledger-port/…/domain/invariants")).as("a folder that moved away").isFalse();
+        assertThat(exists("ledger-port/…/domain/invariants"))
+                .as("a folder that moved away")
+                .isFalse();
         assertThat(exists("nowhere/Settlement")).isFalse();
     }
 
@@ -56,7 +60,10 @@ class ArchitectureMapTest {
                 break;
             }
             String[] cells = line.split("\\|");
-            if (line.startsWith("|") && cells.length >= 3 && !cells[1].isBlank() && !cells[2].contains("---")
+            if (line.startsWith("|")
+                    && cells.length >= 3
+                    && !cells[1].isBlank()
+                    && !cells[2].contains("---")
                     && !cells[2].trim().equals("look in")) {
                 Matcher m = CODE.matcher(cells[2]);
                 while (m.find()) {
@@ -84,8 +91,11 @@ class ArchitectureMapTest {
     static boolean endsWith(Path dir, String tail) {
         String prefix = dir.equals(ROOT) ? "" : ROOT.relativize(dir) + "/";
         Pattern withExtension = Pattern.compile("(.*/)?" + Pattern.quote(tail) + "\\.[A-Za-z]+");
-        return PATHS.stream().filter(p -> p.startsWith(prefix))
-                .anyMatch(p -> p.equals(tail) || p.endsWith("/" + tail) || withExtension.matcher(p).matches());
+        return PATHS.stream()
+                .filter(p -> p.startsWith(prefix))
+                .anyMatch(p -> p.equals(tail)
+                        || p.endsWith("/" + tail)
+                        || withExtension.matcher(p).matches());
     }
 
     /** Every file and folder of the repository, relative to its root, without build output and run data. */
@@ -125,10 +135,12 @@ class ArchitectureMapTest {
 
     static Path repositoryRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("docs/ARCHITECTURE.md")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
+            if (Files.isRegularFile(dir.resolve("docs/ARCHITECTURE.md"))
+                    && Files.isRegularFile(dir.resolve("pom.xml"))) {
                 return dir;
             }
         }
-        throw new IllegalStateException("no repository root above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no repository root above " + Path.of("").toAbsolutePath());
     }
 }

@@ -27,20 +27,28 @@ class ModuleMapTest {
         List<String> unmapped = new ArrayList<>();
         for (String module : modulesWithMainCode()) {
             boolean mapped = Arrays.stream(PagoraModule.values())
-                    .anyMatch(m -> Files.isDirectory(mainJava(module).resolve(m.rootPackage().replace('.', '/'))));
+                    .anyMatch(m -> Files.isDirectory(
+                            mainJava(module).resolve(m.rootPackage().replace('.', '/'))));
             if (!mapped) {
                 unmapped.add(module);
             }
         }
         assertThat(modulesWithMainCode()).as("modules with main code").hasSizeGreaterThan(10);
-        assertThat(unmapped).as("modules whose main code is in no PagoraModule's root package").isEmpty();
+        assertThat(unmapped)
+                .as("modules whose main code is in no PagoraModule's root package")
+                .isEmpty();
     }
 
     @Test
     void everyModuleHasARowInTheArchitecturePage() {
-        String page = ArchitectureMapTest.read(ROOT.resolve("docs/ARCHITECTURE.md")).toString();
-        List<String> missing = modules().stream().filter(m -> !page.contains("| `" + m + "` |")).toList();
-        assertThat(missing).as("modules without a row in docs/ARCHITECTURE.md's module table").isEmpty();
+        String page =
+                ArchitectureMapTest.read(ROOT.resolve("docs/ARCHITECTURE.md")).toString();
+        List<String> missing = modules().stream()
+                .filter(m -> !page.contains("| `" + m + "` |"))
+                .toList();
+        assertThat(missing)
+                .as("modules without a row in docs/ARCHITECTURE.md's module table")
+                .isEmpty();
     }
 
     static List<String> modules() {

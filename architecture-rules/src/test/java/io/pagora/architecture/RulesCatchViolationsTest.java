@@ -23,7 +23,8 @@ class RulesCatchViolationsTest {
 
     @Test
     void aDomainUsingJdbcFails() {
-        assertFails(LayeredRules.domainIsPlainJava(List.of()), "SqlInDomain.connection> has type <java.sql.Connection>");
+        assertFails(
+                LayeredRules.domainIsPlainJava(List.of()), "SqlInDomain.connection> has type <java.sql.Connection>");
     }
 
     @Test
@@ -33,19 +34,22 @@ class RulesCatchViolationsTest {
 
     @Test
     void anAdapterUsingAnotherAdapterOfItsModuleFails() {
-        assertFails(LayeredRules.adaptersDoNotDependOnEachOther(PagoraModule.REPORTING_SERVICE),
+        assertFails(
+                LayeredRules.adaptersDoNotDependOnEachOther(PagoraModule.REPORTING_SERVICE),
                 "Slice reporting.fixture - web depends on Slice reporting.fixture - jdbc");
     }
 
     @Test
     void reportingUsingALedgerAdapterFails() {
-        assertFails(ModuleRules.dependsOnlyOnAllowedModules(PagoraModule.REPORTING_SERVICE, List.of()),
+        assertFails(
+                ModuleRules.dependsOnlyOnAllowedModules(PagoraModule.REPORTING_SERVICE, List.of()),
                 "JdbcAdapter.backend> has type <io.pagora.ledger.adapter.fixture.LedgerBackend>");
     }
 
     @Test
     void theTigerBeetleAdapterUsingJdbcFails() {
-        JavaClasses tigerBeetleFixture = new ClassFileImporter().importPackages("io.pagora.ledger.adapter.tigerbeetle.fixture");
+        JavaClasses tigerBeetleFixture =
+                new ClassFileImporter().importPackages("io.pagora.ledger.adapter.tigerbeetle.fixture");
 
         assertThatThrownBy(() -> LayeredRules.theTigerBeetleAdapterIgnoresSql().check(tigerBeetleFixture))
                 .isInstanceOf(AssertionError.class)
@@ -55,22 +59,29 @@ class RulesCatchViolationsTest {
     @Test
     void aKnownViolationLetsExactlyItsOwnDependencyPass() {
         var known = new KnownViolation(JDBC_ADAPTER, "io.pagora.ledger.adapter", "the fixture's debt");
-        var elsewhere = new KnownViolation("io.pagora.reporting.fixture.adapter.web.WebAdapter",
-                "io.pagora.ledger.adapter", "names another class");
+        var elsewhere = new KnownViolation(
+                "io.pagora.reporting.fixture.adapter.web.WebAdapter",
+                "io.pagora.ledger.adapter",
+                "names another class");
 
         assertThatCode(() -> ModuleRules.dependsOnlyOnAllowedModules(PagoraModule.REPORTING_SERVICE, List.of(known))
-                .check(FIXTURES)).doesNotThrowAnyException();
-        assertFails(ModuleRules.dependsOnlyOnAllowedModules(PagoraModule.REPORTING_SERVICE, List.of(elsewhere)),
+                        .check(FIXTURES))
+                .doesNotThrowAnyException();
+        assertFails(
+                ModuleRules.dependsOnlyOnAllowedModules(PagoraModule.REPORTING_SERVICE, List.of(elsewhere)),
                 "JdbcAdapter.backend");
     }
 
     @Test
     void classesOutsideTheModulesPackageFail() {
-        assertFails(ModuleRules.staysInItsPackage(PagoraModule.CLEARING_SERVICE),
+        assertFails(
+                ModuleRules.staysInItsPackage(PagoraModule.CLEARING_SERVICE),
                 "<io.pagora.reporting.fixture.domain.SqlInDomain> does not reside in a package 'io.pagora.clearing..'");
     }
 
     private static void assertFails(ArchRule rule, String violation) {
-        assertThatThrownBy(() -> rule.check(FIXTURES)).isInstanceOf(AssertionError.class).hasMessageContaining(violation);
+        assertThatThrownBy(() -> rule.check(FIXTURES))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining(violation);
     }
 }

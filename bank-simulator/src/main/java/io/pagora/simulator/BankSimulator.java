@@ -36,10 +36,18 @@ public final class BankSimulator {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
         // One or more payment-api instances, comma-separated: bank i starts on instance i mod their number.
-        List<URI> switchUris = java.util.Arrays.stream(required(options, "switch").split(",")).map(URI::create).toList();
+        List<URI> switchUris = java.util.Arrays.stream(
+                        required(options, "switch").split(","))
+                .map(URI::create)
+                .toList();
         Path tls = Path.of(required(options, "tls"));
-        Behaviour behaviour = new Behaviour(number(options, "accept", 0.95), number(options, "refuse", 0.05),
-                (long) number(options, "latency-ms", 0), (long) number(options, "jitter-ms", 0), Behaviour.Mode.UP, 0);
+        Behaviour behaviour = new Behaviour(
+                number(options, "accept", 0.95),
+                number(options, "refuse", 0.05),
+                (long) number(options, "latency-ms", 0),
+                (long) number(options, "jitter-ms", 0),
+                Behaviour.Mode.UP,
+                0);
         Metrics metrics = new Metrics();
         Map<String, SimulatedBank> banks = new LinkedHashMap<>();
         for (String ispb : required(options, "banks").split(",")) {
@@ -47,14 +55,24 @@ public final class BankSimulator {
                 throw new IllegalArgumentException("an ISPB is 8 digits: " + ispb);
             }
             Path identity = tls.resolve("participants").resolve("ispb-" + ispb);
-            SwitchClient client = new SwitchClient(switchUris, banks.size(), ispb, PemTls.mutual(Path.of(identity + ".crt"),
-                    Path.of(identity + ".key"), tls.resolve("ca.crt")), Duration.ofSeconds(30));
+            SwitchClient client = new SwitchClient(
+                    switchUris,
+                    banks.size(),
+                    ispb,
+                    PemTls.mutual(Path.of(identity + ".crt"), Path.of(identity + ".key"), tls.resolve("ca.crt")),
+                    Duration.ofSeconds(30));
             banks.put(ispb, new SimulatedBank(ispb, client, behaviour, metrics, number(options, "return-rate", 0)));
         }
         HttpServer control = control((int) number(options, "control-port", 8090), banks, metrics);
         banks.values().forEach(SimulatedBank::start);
-        log.info("bank simulator started: {} banks {} answering {} at {} ({}), control on 127.0.0.1:{}", banks.size(),
-                banks.keySet(), switchUris, behaviour, "accept/refuse/none", control.getAddress().getPort());
+        log.info(
+                "bank simulator started: {} banks {} answering {} at {} ({}), control on 127.0.0.1:{}",
+                banks.size(),
+                banks.keySet(),
+                switchUris,
+                behaviour,
+                "accept/refuse/none",
+                control.getAddress().getPort());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             banks.values().forEach(SimulatedBank::stop);
@@ -67,15 +85,20 @@ public final class BankSimulator {
     static HttpServer control(int port, Map<String, SimulatedBank> banks, Metrics metrics) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 16);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        banks.values().forEach(bank ->
-                metrics.gauge("pagora.simulator.answers.waiting", bank.ispb(), bank::waitingAnswers));
+        banks.values()
+                .forEach(bank -> metrics.gauge("pagora.simulator.answers.waiting", bank.ispb(), bank::waitingAnswers));
         server.createContext("/metrics", exchange -> reply(exchange, 200, metrics.scrape()));
         server.createContext("/banks", exchange -> {
             String[] path = exchange.getRequestURI().getPath().split("/");
             if (path.length == 2 && exchange.getRequestMethod().equals("GET")) {
                 StringBuilder text = new StringBuilder();
-                banks.values().forEach(bank -> text.append(bank.ispb()).append(' ').append(bank.behaviour().mode())
-                        .append(' ').append(bank.waitingAnswers()).append('\n'));
+                banks.values()
+                        .forEach(bank -> text.append(bank.ispb())
+                                .append(' ')
+                                .append(bank.behaviour().mode())
+                                .append(' ')
+                                .append(bank.waitingAnswers())
+                                .append('\n'));
                 reply(exchange, 200, text.toString());
                 return;
             }

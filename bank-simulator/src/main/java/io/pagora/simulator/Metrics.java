@@ -17,19 +17,29 @@ import java.util.function.Supplier;
 final class Metrics {
 
     /** The latency histogram's buckets: from a fast bank's answer to one that waited out a long pending timeout. */
-    static final Duration[] BUCKETS = Arrays.stream(new double[] {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
-            10, 30, 60}).mapToObj(seconds -> Duration.ofNanos((long) (seconds * 1e9))).toArray(Duration[]::new);
+    static final Duration[] BUCKETS = Arrays.stream(
+                    new double[] {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60})
+            .mapToObj(seconds -> Duration.ofNanos((long) (seconds * 1e9)))
+            .toArray(Duration[]::new);
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     /** Counts one event of {@code name} for {@code bank}, with further labels as name, value pairs. */
     void count(String name, String bank, String... labels) {
-        Counter.builder(name).tag("bank", bank).tags(tags(labels)).register(registry).increment();
+        Counter.builder(name)
+                .tag("bank", bank)
+                .tags(tags(labels))
+                .register(registry)
+                .increment();
     }
 
     /** Records one latency of {@code name} for {@code bank}. */
     void observe(String name, String bank, Duration latency) {
-        Timer.builder(name).tag("bank", bank).serviceLevelObjectives(BUCKETS).register(registry).record(latency);
+        Timer.builder(name)
+                .tag("bank", bank)
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry)
+                .record(latency);
     }
 
     /** Reports {@code value} as the gauge {@code name} of {@code bank}, read at every scrape. */

@@ -23,12 +23,15 @@ final class ProtocolJson {
     // may lack the fields it never reads, and must be counted as unknown, not fail its whole pull.
     private static final JsonMapper JSON = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
+            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .build();
 
     private ProtocolJson() {}
 
     /** One answer of a batch: an acceptance has no reason, a refusal has one of the protocol's codes. */
-    record Answer(String paymentId, Behaviour.Decision decision,
+    record Answer(
+            String paymentId,
+            Behaviour.Decision decision,
             @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {
 
         static Answer accept(String paymentId) {

@@ -34,6 +34,7 @@ final class SimulatedBank {
      * and the simulator runs in 256 MB for four banks.
      */
     static final int SEEN_IDS_MAX = 100_000;
+
     static final int SEND_ATTEMPTS_MAX = 20;
     /**
      * Answering calls in flight per bank at most. Each call waits for the ledger's verdicts (a clearing poll or two),
@@ -70,6 +71,7 @@ final class SimulatedBank {
             return size() > RETURNS_REMEMBERED_MAX;
         }
     };
+
     private final double returnShare;
 
     static final int RETURNS_QUEUED_MAX = 10_000;
@@ -95,7 +97,8 @@ final class SimulatedBank {
 
     void start() {
         threads.add(Thread.ofVirtual().name("bank-" + ispb + "-reader").start(this::read));
-        // Several answering calls in flight: each waits for the ledger's verdicts, and answers must not queue behind it.
+        // Several answering calls in flight: each waits for the ledger's verdicts, and answers must not queue behind
+        // it.
         for (int i = 0; i < SENDERS; i++) {
             threads.add(Thread.ofVirtual().name("bank-" + ispb + "-sender-" + i).start(this::send));
         }
@@ -172,8 +175,11 @@ final class SimulatedBank {
 
     private void concluded(SwitchClient.Message message) {
         metrics.count("pagora.simulator.outcomes", ispb, "role", message.role(), "status", message.status());
-        if (returnShare == 0 || !"PAYEE".equals(message.role()) || !"SETTLED".equals(message.status())
-                || message.amountCentavos() <= 0 || ThreadLocalRandom.current().nextDouble() >= returnShare) {
+        if (returnShare == 0
+                || !"PAYEE".equals(message.role())
+                || !"SETTLED".equals(message.status())
+                || message.amountCentavos() <= 0
+                || ThreadLocalRandom.current().nextDouble() >= returnShare) {
             return;
         }
         synchronized (returnsReceived) {
@@ -184,7 +190,8 @@ final class SimulatedBank {
         // Most returns are whole (a refund); some are part of the payment.
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long amount = random.nextInt(10) < 7 ? message.amountCentavos() : Math.max(1, message.amountCentavos() / 2);
-        Returning returning = new Returning(message.paymentId(), amount, RETURN_REASONS[random.nextInt(RETURN_REASONS.length)], 0);
+        Returning returning =
+                new Returning(message.paymentId(), amount, RETURN_REASONS[random.nextInt(RETURN_REASONS.length)], 0);
         if (!returns.offer(returning)) {
             metrics.count("pagora.simulator.returns", ispb, "status", "dropped");
         }
@@ -203,7 +210,9 @@ final class SimulatedBank {
                     Thread.sleep(200);
                     continue;
                 }
-                int status = client.returnPayment(returning.paymentId(), "return-" + returning.paymentId(),
+                int status = client.returnPayment(
+                        returning.paymentId(),
+                        "return-" + returning.paymentId(),
                         ProtocolJson.returnRequest(returning.amountCentavos(), returning.reason()));
                 metrics.count("pagora.simulator.returns", ispb, "status", Integer.toString(status));
                 if ((status == 429 || status == 503) && returning.attempts() + 1 < RETURN_ATTEMPTS_MAX) {
@@ -235,8 +244,12 @@ final class SimulatedBank {
         Behaviour.Decision decision = now.decide();
         metrics.count("pagora.simulator.instructions", ispb, "decision", decision.name());
         if (decision != Behaviour.Decision.NONE) {
-            due.add(new DueAnswer(instruction.paymentId(), decision, instruction.acceptedAt(),
-                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(now.delayMs()), 0));
+            due.add(new DueAnswer(
+                    instruction.paymentId(),
+                    decision,
+                    instruction.acceptedAt(),
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(now.delayMs()),
+                    0));
         }
     }
 
@@ -260,8 +273,10 @@ final class SimulatedBank {
     private void post(List<DueAnswer> batch) throws InterruptedException {
         List<ProtocolJson.Answer> answers = new ArrayList<>(batch.size());
         for (DueAnswer answer : batch) {
-            answers.add(answer.decision() == Behaviour.Decision.ACCEPT ? ProtocolJson.Answer.accept(answer.paymentId())
-                    : ProtocolJson.Answer.refuse(answer.paymentId(), REFUSAL_REASON));
+            answers.add(
+                    answer.decision() == Behaviour.Decision.ACCEPT
+                            ? ProtocolJson.Answer.accept(answer.paymentId())
+                            : ProtocolJson.Answer.refuse(answer.paymentId(), REFUSAL_REASON));
         }
         try {
             HttpResponse<String> response = client.answer(ProtocolJson.answers(answers));
@@ -299,7 +314,8 @@ final class SimulatedBank {
     /** Acceptance (the instruction's {@code acceptedAt}) to the verdict on the answer; an unreadable time is no sample. */
     private void observeAcceptToAnswered(String acceptedAt) {
         try {
-            long millis = Duration.between(Instant.parse(acceptedAt), Instant.now()).toMillis();
+            long millis =
+                    Duration.between(Instant.parse(acceptedAt), Instant.now()).toMillis();
             metrics.observe("pagora.simulator.accept.to.answered", ispb, Duration.ofMillis(Math.max(0, millis)));
         } catch (RuntimeException e) {
             metrics.count("pagora.simulator.unreadable.times", ispb);
@@ -329,7 +345,11 @@ final class SimulatedBank {
             implements Delayed {
 
         DueAnswer again() {
-            return new DueAnswer(paymentId, decision, acceptedAt, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500),
+            return new DueAnswer(
+                    paymentId,
+                    decision,
+                    acceptedAt,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500),
                     attempts + 1);
         }
 

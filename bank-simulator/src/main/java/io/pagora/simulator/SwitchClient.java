@@ -29,8 +29,15 @@ final class SwitchClient {
      * A bank keeps its own model of the protocol, and text is cheaper to read than the switch's typed records
      * (instants parsed, subtypes resolved), which the simulator would only print back.
      */
-    record Message(String type, String id, String paymentId, String role, String status, String acceptedAt,
-            long amountCentavos, String originalPaymentId) {
+    record Message(
+            String type,
+            String id,
+            String paymentId,
+            String role,
+            String status,
+            String acceptedAt,
+            long amountCentavos,
+            String originalPaymentId) {
 
         static final String INSTRUCTION = "PaymentInstruction";
         static final String CONCLUDED = "PaymentConcluded";
@@ -55,8 +62,11 @@ final class SwitchClient {
         this.current = new java.util.concurrent.atomic.AtomicInteger(Math.floorMod(preferred, bases.size()));
         this.ispb = ispb;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        this.http = HttpClient.newBuilder()
+                .sslContext(tls)
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
     Pulled start() throws IOException, InterruptedException {
@@ -65,8 +75,13 @@ final class SwitchClient {
 
     Pulled pull(String path) throws IOException, InterruptedException {
         int used = current.get();
-        HttpResponse<byte[]> response = send(used, HttpRequest.newBuilder(bases.get(used).resolve(path)).timeout(timeout)
-                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = send(
+                used,
+                HttpRequest.newBuilder(bases.get(used).resolve(path))
+                        .timeout(timeout)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         String next = response.headers().firstValue("PI-Pull-Next").orElse(null);
         return switch (response.statusCode()) {
             case 200 -> new Pulled(200, ProtocolJson.messages(response.body()), next);
@@ -77,26 +92,41 @@ final class SwitchClient {
 
     void close(String path) throws IOException, InterruptedException {
         int used = current.get();
-        send(used, HttpRequest.newBuilder(bases.get(used).resolve(path)).timeout(timeout).DELETE().build(),
+        send(
+                used,
+                HttpRequest.newBuilder(bases.get(used).resolve(path))
+                        .timeout(timeout)
+                        .DELETE()
+                        .build(),
                 HttpResponse.BodyHandlers.discarding());
     }
 
     /** Posts a batch of answers ({@link ProtocolJson#answers}); returns the status and body. */
     HttpResponse<String> answer(String json) throws IOException, InterruptedException {
         int used = current.get();
-        return send(used, HttpRequest.newBuilder(bases.get(used).resolve("/participants/" + ispb + "/answers"))
-                        .timeout(timeout).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build(),
+        return send(
+                used,
+                HttpRequest.newBuilder(bases.get(used).resolve("/participants/" + ispb + "/answers"))
+                        .timeout(timeout)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     /** Asks to return (all or part of) a payment this bank received; returns the status. */
     int returnPayment(String paymentId, String key, String json) throws IOException, InterruptedException {
         int used = current.get();
-        return send(used, HttpRequest.newBuilder(bases.get(used).resolve("/payments/" + paymentId + "/returns"))
-                        .timeout(timeout).header("Content-Type", "application/json").header("Idempotency-Key", key)
-                        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return send(
+                        used,
+                        HttpRequest.newBuilder(bases.get(used).resolve("/payments/" + paymentId + "/returns"))
+                                .timeout(timeout)
+                                .header("Content-Type", "application/json")
+                                .header("Idempotency-Key", key)
+                                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     /**

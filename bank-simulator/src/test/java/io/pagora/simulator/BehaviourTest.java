@@ -32,11 +32,13 @@ class BehaviourTest {
     @Test
     void sharesOutsideZeroToOneOrAboveOneTogetherAreRefused() {
         assertThatThrownBy(() -> new Behaviour(0.96, 0.05, 0, 0, Mode.UP, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 1 together");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 1 together");
         assertThatThrownBy(() -> new Behaviour(-0.1, 0.05, 0, 0, Mode.UP, 0))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Behaviour(0.9, 0.05, 600_001, 0, Mode.UP, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("latencies");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("latencies");
     }
 
     @Test

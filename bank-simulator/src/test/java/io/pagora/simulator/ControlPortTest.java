@@ -25,8 +25,8 @@ class ControlPortTest {
 
     ControlPortTest() throws Exception {
         for (String ispb : new String[] {"10001111", "10002222"}) {
-            SwitchClient unused = new SwitchClient(URI.create("http://127.0.0.1:9"), ispb, SSLContext.getDefault(),
-                    Duration.ofSeconds(1));
+            SwitchClient unused = new SwitchClient(
+                    URI.create("http://127.0.0.1:9"), ispb, SSLContext.getDefault(), Duration.ofSeconds(1));
             banks.put(ispb, new SimulatedBank(ispb, unused, new Behaviour(0.9, 0.05, 0, 0, Mode.UP, 0), metrics));
         }
         control = BankSimulator.control(0, banks, metrics);
@@ -45,9 +45,11 @@ class ControlPortTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; charset=utf-8");
-        assertThat(response.body()).contains("pagora_simulator_answers_waiting{bank=\"10001111\"} 0.0\n",
-                "pagora_simulator_answers_waiting{bank=\"10002222\"} 0.0\n",
-                "pagora_simulator_instructions_total{bank=\"10001111\",decision=\"ACCEPT\"} 1.0\n");
+        assertThat(response.body())
+                .contains(
+                        "pagora_simulator_answers_waiting{bank=\"10001111\"} 0.0\n",
+                        "pagora_simulator_answers_waiting{bank=\"10002222\"} 0.0\n",
+                        "pagora_simulator_instructions_total{bank=\"10001111\",decision=\"ACCEPT\"} 1.0\n");
     }
 
     @Test
@@ -72,7 +74,10 @@ class ControlPortTest {
 
     private HttpResponse<String> call(String method, String path) throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + control.getAddress().getPort() + path);
-        return http.send(HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+        return http.send(
+                HttpRequest.newBuilder(uri)
+                        .method(method, HttpRequest.BodyPublishers.noBody())
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -55,9 +55,9 @@ final class FakeSwitch implements AutoCloseable {
             reply(exchange, answerStatus, answerStatus == 200 ? results(body) : "{}");
         });
         server.createContext("/payments/", exchange -> {
-            returnRequests.add(exchange.getRequestURI().getPath() + " " + exchange.getRequestHeaders()
-                    .getFirst("Idempotency-Key") + " " + new String(exchange.getRequestBody().readAllBytes(),
-                    StandardCharsets.UTF_8));
+            returnRequests.add(exchange.getRequestURI().getPath() + " "
+                    + exchange.getRequestHeaders().getFirst("Idempotency-Key") + " "
+                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             reply(exchange, 201, "{}");
         });
         server.start();
@@ -99,11 +99,16 @@ final class FakeSwitch implements AutoCloseable {
         for (int i = 0; answer.find(); i++) {
             answers.add(answer.group());
             String verdict = verdicts.apply(answer.group(1));
-            results.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"paymentId\":\"")
-                    .append(answer.group(1)).append(verdict.startsWith("problem:")
-                            ? "\",\"problem\":{\"type\":\"https://pagora.io/problems/" + verdict.substring(8)
-                                    + "\",\"status\":503}}"
-                            : "\",\"status\":\"" + verdict + "\"}");
+            results.append(i == 0 ? "" : ",")
+                    .append("{\"index\":")
+                    .append(i)
+                    .append(",\"paymentId\":\"")
+                    .append(answer.group(1))
+                    .append(
+                            verdict.startsWith("problem:")
+                                    ? "\",\"problem\":{\"type\":\"https://pagora.io/problems/" + verdict.substring(8)
+                                            + "\",\"status\":503}}"
+                                    : "\",\"status\":\"" + verdict + "\"}");
         }
         return results.append("]}").toString();
     }

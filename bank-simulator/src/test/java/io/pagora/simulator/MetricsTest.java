@@ -18,11 +18,12 @@ class MetricsTest {
         metrics.count("pagora.simulator.instructions", "10002222", "decision", "REFUSE");
         metrics.count("pagora.simulator.duplicates", "10001111");
 
-        assertThat(metrics.scrape()).contains(
-                "pagora_simulator_instructions_total{bank=\"10001111\",decision=\"ACCEPT\"} 2.0\n",
-                "pagora_simulator_instructions_total{bank=\"10002222\",decision=\"REFUSE\"} 1.0\n",
-                "pagora_simulator_duplicates_total{bank=\"10001111\"} 1.0\n",
-                "# TYPE pagora_simulator_instructions_total counter\n");
+        assertThat(metrics.scrape())
+                .contains(
+                        "pagora_simulator_instructions_total{bank=\"10001111\",decision=\"ACCEPT\"} 2.0\n",
+                        "pagora_simulator_instructions_total{bank=\"10002222\",decision=\"REFUSE\"} 1.0\n",
+                        "pagora_simulator_duplicates_total{bank=\"10001111\"} 1.0\n",
+                        "# TYPE pagora_simulator_instructions_total counter\n");
     }
 
     @Test
@@ -38,15 +39,16 @@ class MetricsTest {
         metrics.observe("pagora.simulator.accept.to.answered", "10001111", Duration.ofMillis(30));
         metrics.observe("pagora.simulator.accept.to.answered", "10001111", Duration.ofMillis(2_000));
 
-        assertThat(metrics.scrape()).contains(
-                "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"0.025\"} 0\n",
-                "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"0.05\"} 1\n",
-                "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"1.0\"} 1\n",
-                "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"2.5\"} 2\n",
-                "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"60.0\"} 2\n",
-                "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"+Inf\"} 2\n",
-                "pagora_simulator_accept_to_answered_seconds_count{bank=\"10001111\"} 2\n",
-                "pagora_simulator_accept_to_answered_seconds_sum{bank=\"10001111\"} 2.03\n");
+        assertThat(metrics.scrape())
+                .contains(
+                        "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"0.025\"} 0\n",
+                        "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"0.05\"} 1\n",
+                        "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"1.0\"} 1\n",
+                        "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"2.5\"} 2\n",
+                        "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"60.0\"} 2\n",
+                        "pagora_simulator_accept_to_answered_seconds_bucket{bank=\"10001111\",le=\"+Inf\"} 2\n",
+                        "pagora_simulator_accept_to_answered_seconds_count{bank=\"10001111\"} 2\n",
+                        "pagora_simulator_accept_to_answered_seconds_sum{bank=\"10001111\"} 2.03\n");
     }
 
     @Test

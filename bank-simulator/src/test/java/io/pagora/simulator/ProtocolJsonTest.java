@@ -14,11 +14,12 @@ class ProtocolJsonTest {
 
     @Test
     void aBatchOfAnswersIsTheProtocolsBodyAcceptanceWithoutAReason() {
-        String json = ProtocolJson.answers(List.of(ProtocolJson.Answer.accept(PAID),
-                ProtocolJson.Answer.refuse(REFUSED, "AC06")));
+        String json = ProtocolJson.answers(
+                List.of(ProtocolJson.Answer.accept(PAID), ProtocolJson.Answer.refuse(REFUSED, "AC06")));
 
-        assertThat(json).isEqualTo("{\"answers\":[{\"paymentId\":\"" + PAID + "\",\"decision\":\"ACCEPT\"},"
-                + "{\"paymentId\":\"" + REFUSED + "\",\"decision\":\"REFUSE\",\"reason\":\"AC06\"}]}");
+        assertThat(json)
+                .isEqualTo("{\"answers\":[{\"paymentId\":\"" + PAID + "\",\"decision\":\"ACCEPT\"},"
+                        + "{\"paymentId\":\"" + REFUSED + "\",\"decision\":\"REFUSE\",\"reason\":\"AC06\"}]}");
     }
 
     @Test
@@ -41,19 +42,34 @@ class ProtocolJsonTest {
 
         List<SwitchClient.Message> messages = ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8));
 
-        assertThat(messages).containsExactly(
-                new SwitchClient.Message("PaymentInstruction", "instruction-" + PAID, PAID, null, null,
-                        "2026-11-26T22:52:00.374Z", 1000, REFUSED),
-                new SwitchClient.Message("PaymentConcluded", "outcome-" + PAID + "-payee", PAID, "PAYEE", "SETTLED",
-                        null, 1000, null));
+        assertThat(messages)
+                .containsExactly(
+                        new SwitchClient.Message(
+                                "PaymentInstruction",
+                                "instruction-" + PAID,
+                                PAID,
+                                null,
+                                null,
+                                "2026-11-26T22:52:00.374Z",
+                                1000,
+                                REFUSED),
+                        new SwitchClient.Message(
+                                "PaymentConcluded",
+                                "outcome-" + PAID + "-payee",
+                                PAID,
+                                "PAYEE",
+                                "SETTLED",
+                                null,
+                                1000,
+                                null));
     }
 
     @Test
     void aMessageOfAnUnknownTypeIsReadWithoutTheFieldsItLacks() {
         String body = "{\"messages\":[{\"type\":\"SomethingNew\",\"id\":\"new-1\",\"paymentId\":\"" + PAID + "\"}]}";
 
-        assertThat(ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8))).containsExactly(
-                new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null));
+        assertThat(ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8)))
+                .containsExactly(new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null));
     }
 
     @Test
@@ -73,11 +89,12 @@ class ProtocolJsonTest {
                   "status":410}}]}
                 """.formatted(PAID, REFUSED);
 
-        assertThat(ProtocolJson.verdicts(body, 4)).containsExactly(
-                new ProtocolJson.Verdict(0, "SETTLED", true),
-                new ProtocolJson.Verdict(1, "REJECTED", true),
-                new ProtocolJson.Verdict(2, "verdict-pending", false),
-                new ProtocolJson.Verdict(3, "answer-after-expiry", false));
+        assertThat(ProtocolJson.verdicts(body, 4))
+                .containsExactly(
+                        new ProtocolJson.Verdict(0, "SETTLED", true),
+                        new ProtocolJson.Verdict(1, "REJECTED", true),
+                        new ProtocolJson.Verdict(2, "verdict-pending", false),
+                        new ProtocolJson.Verdict(3, "answer-after-expiry", false));
     }
 
     @Test
@@ -85,24 +102,26 @@ class ProtocolJsonTest {
         String body = "{\"results\":[{\"status\":\"REJECTED\",\"index\":1},{\"paymentId\":\"" + PAID
                 + "\",\"index\":0,\"status\":\"SETTLED\"},{\"index\":2,\"status\":\"SETTLED\"}]}";
 
-        assertThat(ProtocolJson.verdicts(body, 2)).containsExactly(
-                new ProtocolJson.Verdict(1, "REJECTED", true),
-                new ProtocolJson.Verdict(0, "SETTLED", true));
+        assertThat(ProtocolJson.verdicts(body, 2))
+                .containsExactly(
+                        new ProtocolJson.Verdict(1, "REJECTED", true), new ProtocolJson.Verdict(0, "SETTLED", true));
     }
 
     @Test
     void aResultWithNeitherStateNorKnownProblemIsUnreadable() {
         String body = "{\"results\":[{\"index\":0},{\"index\":1,\"problem\":{\"type\":\"about:blank\"}}]}";
 
-        assertThat(ProtocolJson.verdicts(body, 2)).containsExactly(
-                new ProtocolJson.Verdict(0, ProtocolJson.UNREADABLE, true),
-                new ProtocolJson.Verdict(1, ProtocolJson.UNREADABLE, false));
+        assertThat(ProtocolJson.verdicts(body, 2))
+                .containsExactly(
+                        new ProtocolJson.Verdict(0, ProtocolJson.UNREADABLE, true),
+                        new ProtocolJson.Verdict(1, ProtocolJson.UNREADABLE, false));
     }
 
     @Test
     void aBodyThatIsNotJsonMakesEveryAnswerUnreadable() {
-        assertThat(ProtocolJson.verdicts("<html>bad gateway</html>", 2)).containsExactly(
-                new ProtocolJson.Verdict(0, ProtocolJson.UNREADABLE, false),
-                new ProtocolJson.Verdict(1, ProtocolJson.UNREADABLE, false));
+        assertThat(ProtocolJson.verdicts("<html>bad gateway</html>", 2))
+                .containsExactly(
+                        new ProtocolJson.Verdict(0, ProtocolJson.UNREADABLE, false),
+                        new ProtocolJson.Verdict(1, ProtocolJson.UNREADABLE, false));
     }
 }

@@ -48,14 +48,18 @@ class SimulatedBankTest {
 
         start(new Behaviour(1, 0, 0, 0, Mode.UP, 0), 0);
 
-        assertThat(answers(2)).containsExactlyInAnyOrder("{\"paymentId\":\"" + FIRST + "\",\"decision\":\"ACCEPT\"}",
-                "{\"paymentId\":\"" + SECOND + "\",\"decision\":\"ACCEPT\"}");
-        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics.scrape()).contains(
-                "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"SETTLED\"} 2.0",
-                "pagora_simulator_accept_to_answered_seconds_count{bank=\"10002222\"} 2",
-                "pagora_simulator_instructions_total{bank=\"10002222\",decision=\"ACCEPT\"} 2.0",
-                "pagora_simulator_duplicates_total{bank=\"10002222\"} 1.0",
-                "pagora_simulator_pulls_total{bank=\"10002222\",status=\"200\"} 1.0"));
+        assertThat(answers(2))
+                .containsExactlyInAnyOrder(
+                        "{\"paymentId\":\"" + FIRST + "\",\"decision\":\"ACCEPT\"}",
+                        "{\"paymentId\":\"" + SECOND + "\",\"decision\":\"ACCEPT\"}");
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(metrics.scrape())
+                        .contains(
+                                "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"SETTLED\"} 2.0",
+                                "pagora_simulator_accept_to_answered_seconds_count{bank=\"10002222\"} 2",
+                                "pagora_simulator_instructions_total{bank=\"10002222\",decision=\"ACCEPT\"} 2.0",
+                                "pagora_simulator_duplicates_total{bank=\"10002222\"} 1.0",
+                                "pagora_simulator_pulls_total{bank=\"10002222\",status=\"200\"} 1.0"));
         assertThat(fakeSwitch.answers().poll(300, TimeUnit.MILLISECONDS)).isNull();
         assertThat(fakeSwitch.answerCalls()).allSatisfy(body -> assertThat(body).startsWith("{\"answers\":[{"));
     }
@@ -66,11 +70,14 @@ class SimulatedBankTest {
 
         start(new Behaviour(0, 1, 0, 0, Mode.UP, 0), 0);
 
-        assertThat(fakeSwitch.answerCalls().poll(10, TimeUnit.SECONDS)).isEqualTo(
-                "{\"answers\":[{\"paymentId\":\"" + FIRST + "\",\"decision\":\"REFUSE\",\"reason\":\"AC06\"}]}");
-        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics.scrape()).contains(
-                "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"REJECTED\"} 1.0",
-                "pagora_simulator_answer_calls_total{bank=\"10002222\",status=\"200\"} 1.0"));
+        assertThat(fakeSwitch.answerCalls().poll(10, TimeUnit.SECONDS))
+                .isEqualTo("{\"answers\":[{\"paymentId\":\"" + FIRST
+                        + "\",\"decision\":\"REFUSE\",\"reason\":\"AC06\"}]}");
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(metrics.scrape())
+                        .contains(
+                                "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"REJECTED\"} 1.0",
+                                "pagora_simulator_answer_calls_total{bank=\"10002222\",status=\"200\"} 1.0"));
     }
 
     @Test
@@ -79,26 +86,34 @@ class SimulatedBankTest {
 
         start(new Behaviour(0, 0, 0, 0, Mode.UP, 0), 0);
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics.scrape())
-                .contains("pagora_simulator_instructions_total{bank=\"10002222\",decision=\"NONE\"} 1.0"));
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(metrics.scrape())
+                        .contains("pagora_simulator_instructions_total{bank=\"10002222\",decision=\"NONE\"} 1.0"));
         assertThat(fakeSwitch.answerCalls().poll(300, TimeUnit.MILLISECONDS)).isNull();
     }
 
     @Test
     void anAnswerTheBrokerDidNotTakeGoesAgainButAPendingVerdictDoesNot() throws Exception {
         AtomicInteger secondCalls = new AtomicInteger();
-        fakeSwitch.messages(messages(instruction(FIRST), instruction(SECOND))).verdicts(paymentId ->
-                paymentId.equals(SECOND) && secondCalls.getAndIncrement() == 0
-                        ? "problem:broker-unavailable" : "problem:verdict-pending");
+        fakeSwitch
+                .messages(messages(instruction(FIRST), instruction(SECOND)))
+                .verdicts(paymentId -> paymentId.equals(SECOND) && secondCalls.getAndIncrement() == 0
+                        ? "problem:broker-unavailable"
+                        : "problem:verdict-pending");
 
         start(new Behaviour(1, 0, 0, 0, Mode.UP, 0), 0);
 
-        assertThat(answers(3)).containsExactlyInAnyOrder("{\"paymentId\":\"" + FIRST + "\",\"decision\":\"ACCEPT\"}",
-                "{\"paymentId\":\"" + SECOND + "\",\"decision\":\"ACCEPT\"}",
-                "{\"paymentId\":\"" + SECOND + "\",\"decision\":\"ACCEPT\"}");
-        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics.scrape()).contains(
-                "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"verdict-pending\"} 2.0",
-                "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"broker-unavailable\"} 1.0"));
+        assertThat(answers(3))
+                .containsExactlyInAnyOrder(
+                        "{\"paymentId\":\"" + FIRST + "\",\"decision\":\"ACCEPT\"}",
+                        "{\"paymentId\":\"" + SECOND + "\",\"decision\":\"ACCEPT\"}",
+                        "{\"paymentId\":\"" + SECOND + "\",\"decision\":\"ACCEPT\"}");
+        await().atMost(WAIT)
+                .untilAsserted(
+                        () -> assertThat(metrics.scrape())
+                                .contains(
+                                        "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"verdict-pending\"} 2.0",
+                                        "pagora_simulator_verdicts_total{bank=\"10002222\",verdict=\"broker-unavailable\"} 1.0"));
         assertThat(fakeSwitch.answers().poll(1, TimeUnit.SECONDS)).isNull();
         assertThat(metrics.scrape()).doesNotContain("pagora_simulator_accept_to_answered_seconds_count");
     }
@@ -117,17 +132,26 @@ class SimulatedBankTest {
     @Test
     void aBankReturningAllItIsPaidAsksForTheReturnOfASettledPaymentButNotOfAReturn() throws Exception {
         String paidAsPayer = "0000000000000000000000000000000c";
-        fakeSwitch.messages(messages(instruction(SECOND, FIRST), concluded(SECOND, "PAYEE", "SETTLED"),
-                concluded(FIRST, "PAYEE", "SETTLED"), concluded(paidAsPayer, "PAYER", "SETTLED")));
+        fakeSwitch.messages(messages(
+                instruction(SECOND, FIRST),
+                concluded(SECOND, "PAYEE", "SETTLED"),
+                concluded(FIRST, "PAYEE", "SETTLED"),
+                concluded(paidAsPayer, "PAYER", "SETTLED")));
 
         start(new Behaviour(0, 0, 0, 0, Mode.UP, 0), 1);
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics.scrape()).contains(
-                "pagora_simulator_returns_total{bank=\"10002222\",status=\"201\"} 1.0",
-                "pagora_simulator_outcomes_total{bank=\"10002222\",role=\"PAYEE\",status=\"SETTLED\"} 2.0",
-                "pagora_simulator_outcomes_total{bank=\"10002222\",role=\"PAYER\",status=\"SETTLED\"} 1.0"));
-        assertThat(fakeSwitch.returnRequests()).singleElement().asString().matches("/payments/" + FIRST + "/returns"
-                + " return-" + FIRST + " \\{\"amountCentavos\":(1000|500),\"reason\":\"(MD06|BE08|FR01|SL02)\"}");
+        await().atMost(WAIT)
+                .untilAsserted(
+                        () -> assertThat(metrics.scrape())
+                                .contains(
+                                        "pagora_simulator_returns_total{bank=\"10002222\",status=\"201\"} 1.0",
+                                        "pagora_simulator_outcomes_total{bank=\"10002222\",role=\"PAYEE\",status=\"SETTLED\"} 2.0",
+                                        "pagora_simulator_outcomes_total{bank=\"10002222\",role=\"PAYER\",status=\"SETTLED\"} 1.0"));
+        assertThat(fakeSwitch.returnRequests())
+                .singleElement()
+                .asString()
+                .matches("/payments/" + FIRST + "/returns" + " return-" + FIRST
+                        + " \\{\"amountCentavos\":(1000|500),\"reason\":\"(MD06|BE08|FR01|SL02)\"}");
     }
 
     @Test
@@ -136,14 +160,15 @@ class SimulatedBankTest {
 
         start(new Behaviour(1, 0, 0, 0, Mode.UP, 0), 0);
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics.scrape())
-                .contains("pagora_simulator_unknown_messages_total{bank=\"10002222\"} 1.0"));
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(metrics.scrape())
+                        .contains("pagora_simulator_unknown_messages_total{bank=\"10002222\"} 1.0"));
         assertThat(fakeSwitch.answerCalls().poll(300, TimeUnit.MILLISECONDS)).isNull();
     }
 
     private void start(Behaviour behaviour, double returnShare) throws Exception {
-        SwitchClient client = new SwitchClient(fakeSwitch.uri(), FakeSwitch.BANK, SSLContext.getDefault(),
-                Duration.ofSeconds(5));
+        SwitchClient client =
+                new SwitchClient(fakeSwitch.uri(), FakeSwitch.BANK, SSLContext.getDefault(), Duration.ofSeconds(5));
         bank = new SimulatedBank(FakeSwitch.BANK, client, behaviour, metrics, returnShare);
         bank.start();
     }
@@ -170,15 +195,16 @@ class SimulatedBankTest {
     private static String instruction(String paymentId, String originalPaymentId) {
         return """
                 {"type":"PaymentInstruction","id":"instruction-%1$s","paymentId":"%1$s","amountCentavos":1000,
-                 "acceptedAt":"%2$s","answerBy":"%3$s","originalPaymentId":%4$s,"returnReason":null}"""
-                .formatted(paymentId, Instant.now(), Instant.now().plusSeconds(5),
+                 "acceptedAt":"%2$s","answerBy":"%3$s","originalPaymentId":%4$s,"returnReason":null}""".formatted(
+                        paymentId,
+                        Instant.now(),
+                        Instant.now().plusSeconds(5),
                         originalPaymentId == null ? "null" : "\"" + originalPaymentId + "\"");
     }
 
     private static String concluded(String paymentId, String role, String status) {
         return """
                 {"type":"PaymentConcluded","id":"outcome-%1$s-%2$s","paymentId":"%1$s","role":"%3$s",
-                 "status":"%4$s","reason":"","amountCentavos":1000,"occurredAt":"%5$s"}"""
-                .formatted(paymentId, role.toLowerCase(Locale.ROOT), role, status, Instant.now());
+                 "status":"%4$s","reason":"","amountCentavos":1000,"occurredAt":"%5$s"}""".formatted(paymentId, role.toLowerCase(Locale.ROOT), role, status, Instant.now());
     }
 }

@@ -9,8 +9,8 @@ import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
@@ -38,8 +38,11 @@ class BankNeverAnswersTest extends ClearingTestBase {
         List<Id128> atA = customers.atA();
         List<Id128> atB = customers.atB();
         List<PaymentRequested> unanswered = world.interbankThenOnUs(customers, 250_00, atB, 40_00);
-        String[] silentBank = {"pagora.clearing.bank.accept-rate=0", "pagora.clearing.bank.no-answer-rate=1",
-                "pagora.clearing.pending-timeout=3s"};
+        String[] silentBank = {
+            "pagora.clearing.bank.accept-rate=0",
+            "pagora.clearing.bank.no-answer-rate=1",
+            "pagora.clearing.pending-timeout=3s"
+        };
         publish(unanswered);
         ConfigurableApplicationContext app = startClearing(silentBank);
 
@@ -50,9 +53,12 @@ class BankNeverAnswersTest extends ClearingTestBase {
         // Stop while the expiry worker waits for the deadline: it must neither block the shutdown nor lose them.
         long closing = System.nanoTime();
         app.close();
-        assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("shutdown does not wait for the deadline")
+        assertThat(Duration.ofNanos(System.nanoTime() - closing))
+                .as("shutdown does not wait for the deadline")
                 .isLessThan(Duration.ofSeconds(10));
-        assertThat(outcomes.drain(Duration.ofMillis(200))).as("nothing resolved before the timeout").isEmpty();
+        assertThat(outcomes.drain(Duration.ofMillis(200)))
+                .as("nothing resolved before the timeout")
+                .isEmpty();
 
         // A payment that an earlier attempt posted, parked as if a redelivery had not been answered.
         PaymentRequested postedEarlier = world.payment(atA.get(0), atA.get(1), 10_00);
@@ -61,7 +67,10 @@ class BankNeverAnswersTest extends ClearingTestBase {
                 .containsExactly(new ReservationOutcome.Reserved());
         assertThat(settlement.post(List.of(ClearingRequest.toPayment(postedEarlier))))
                 .containsExactly(new ResolutionOutcome.Posted());
-        kafka.publishRaw(Topics.CLEARING_UNANSWERED, postedEarlier.key(), PaymentEventCodec.encode(postedEarlier),
+        kafka.publishRaw(
+                Topics.CLEARING_UNANSWERED,
+                postedEarlier.key(),
+                PaymentEventCodec.encode(postedEarlier),
                 Map.of(KafkaUnansweredPayments.DEADLINE_HEADER, Instant.now().toString()));
 
         startClearing(silentBank); // the restart: the parked payments are redelivered to the expiry worker
@@ -70,9 +79,13 @@ class BankNeverAnswersTest extends ClearingTestBase {
         Map<String, String> states = awaitSettledBooks(all);
 
         for (PaymentRequested payment : unanswered) {
-            assertThat(states.get(payment.paymentId())).as("unanswered payment expired").isEqualTo("EXPIRED");
+            assertThat(states.get(payment.paymentId()))
+                    .as("unanswered payment expired")
+                    .isEqualTo("EXPIRED");
         }
-        assertThat(states.get(postedEarlier.paymentId())).as("the ledger's earlier post wins").isEqualTo("SETTLED");
+        assertThat(states.get(postedEarlier.paymentId()))
+                .as("the ledger's earlier post wins")
+                .isEqualTo("SETTLED");
         assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).isEmpty();
     }
 }

@@ -6,8 +6,8 @@ import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.Faults;
 import io.pagora.clearing.testsupport.PixWorld;
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +36,16 @@ class CrashAfterReserveTest extends ClearingTestBase {
 
         awaitCrashAndClose(app);
         assertReservedButNothingPublished(payments);
-        assertThat(faults.bankCalls()).as("the crash came before the bank was asked").isZero();
+        assertThat(faults.bankCalls())
+                .as("the crash came before the bank was asked")
+                .isZero();
 
         startClearing(PENDING_TIMEOUT);
         Map<String, String> states = awaitSettledBooks(payments);
         assertThat(states.values()).containsOnly("SETTLED");
-        assertThat(faults.ledgerRequests(Faults.Phase.POST)).as("posted after the restart").isPositive();
+        assertThat(faults.ledgerRequests(Faults.Phase.POST))
+                .as("posted after the restart")
+                .isPositive();
     }
 
     @Test
@@ -53,12 +57,16 @@ class CrashAfterReserveTest extends ClearingTestBase {
 
         awaitCrashAndClose(app);
         assertReservedButNothingPublished(payments);
-        assertThat(faults.ledgerRequests(Faults.Phase.POST)).as("the crash came before any post").isZero();
+        assertThat(faults.ledgerRequests(Faults.Phase.POST))
+                .as("the crash came before any post")
+                .isZero();
 
         startClearing(PENDING_TIMEOUT);
         Map<String, String> states = awaitSettledBooks(payments);
         assertThat(states.values()).containsOnly("SETTLED");
-        assertThat(faults.bankCalls()).as("asked before the crash and again after the restart").isGreaterThanOrEqualTo(2);
+        assertThat(faults.bankCalls())
+                .as("asked before the crash and again after the restart")
+                .isGreaterThanOrEqualTo(2);
     }
 
     private List<PaymentRequested> somePayments() {
@@ -72,11 +80,20 @@ class CrashAfterReserveTest extends ClearingTestBase {
         for (PaymentRequested payment : payments) {
             reservedCentavos += payment.amountCentavos();
         }
-        List<Id128> payers = payments.stream().map(p -> Id128.parse(p.payerAccountId())).distinct().toList();
-        long pendingDebits = ledger.lookupAccounts(payers).stream().mapToLong(Account::debitsPending).sum();
-        long postedDebits = ledger.lookupAccounts(payers).stream().mapToLong(Account::debitsPosted).sum();
+        List<Id128> payers = payments.stream()
+                .map(p -> Id128.parse(p.payerAccountId()))
+                .distinct()
+                .toList();
+        long pendingDebits = ledger.lookupAccounts(payers).stream()
+                .mapToLong(Account::debitsPending)
+                .sum();
+        long postedDebits = ledger.lookupAccounts(payers).stream()
+                .mapToLong(Account::debitsPosted)
+                .sum();
         assertThat(pendingDebits).as("every payment is reserved").isEqualTo(reservedCentavos);
         assertThat(postedDebits).as("nothing moved yet").isZero();
-        assertThat(outcomes.drain(Duration.ofMillis(300))).as("nothing published before the crash").isEmpty();
+        assertThat(outcomes.drain(Duration.ofMillis(300)))
+                .as("nothing published before the crash")
+                .isEmpty();
     }
 }

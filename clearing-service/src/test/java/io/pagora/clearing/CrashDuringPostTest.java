@@ -38,7 +38,9 @@ class CrashDuringPostTest extends ClearingTestBase {
         Map<String, String> states = awaitSettledBooks(payments);
         assertThat(states.values()).containsOnly("SETTLED");
         assertThat(faults.allFired()).isTrue();
-        assertThat(faults.ledgerRequests(Faults.Phase.POST)).as("failed, applied but lost, then exists").isGreaterThanOrEqualTo(3);
+        assertThat(faults.ledgerRequests(Faults.Phase.POST))
+                .as("failed, applied but lost, then exists")
+                .isGreaterThanOrEqualTo(3);
     }
 
     @Test
@@ -50,12 +52,18 @@ class CrashDuringPostTest extends ClearingTestBase {
         ConfigurableApplicationContext app = startClearing(PENDING_TIMEOUT);
         awaitCrashAndClose(app);
         Id128 payer = Id128.parse(first.getFirst().payerAccountId());
-        assertThat(Books.balance(ledger, payer)).as("the money moved before the crash").isEqualTo(500_00 - 123_45);
-        assertThat(outcomes.drain(Duration.ofMillis(300))).as("but nothing was published").isEmpty();
+        assertThat(Books.balance(ledger, payer))
+                .as("the money moved before the crash")
+                .isEqualTo(500_00 - 123_45);
+        assertThat(outcomes.drain(Duration.ofMillis(300)))
+                .as("but nothing was published")
+                .isEmpty();
 
         ConfigurableApplicationContext restarted = startClearing(PENDING_TIMEOUT);
         awaitOutcomes(first);
-        assertThat(Books.balance(ledger, payer)).as("the redelivery did not move it again").isEqualTo(500_00 - 123_45);
+        assertThat(Books.balance(ledger, payer))
+                .as("the redelivery did not move it again")
+                .isEqualTo(500_00 - 123_45);
 
         // Second batch: the process dies after every ledger request, before publishing.
         faults.crashBeforePublishing();
@@ -63,7 +71,8 @@ class CrashDuringPostTest extends ClearingTestBase {
         publish(second);
         awaitCrashAndClose(restarted);
         // The crashed poll may hold only some of the second batch (it was published to a running service).
-        assertThat(second).as("the crashed poll's payments settled in the ledger before the crash")
+        assertThat(second)
+                .as("the crashed poll's payments settled in the ledger before the crash")
                 .anyMatch(payment -> Books.balance(ledger, Id128.parse(payment.payeeAccountId())) > 500_00);
 
         startClearing(PENDING_TIMEOUT);

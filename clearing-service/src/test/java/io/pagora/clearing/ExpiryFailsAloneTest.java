@@ -46,7 +46,9 @@ class ExpiryFailsAloneTest extends ClearingTestBase {
         List<PaymentRequested> unanswered = world.interbankThenOnUs(customers, 50_00, customers.atB(), 40_00);
         PaymentRequested open = unanswered.getFirst(); // parked by clearing with its chain reserved: it times out
         publish(unanswered);
-        startClearing("pagora.clearing.bank.accept-rate=0", "pagora.clearing.bank.no-answer-rate=1",
+        startClearing(
+                "pagora.clearing.bank.accept-rate=0",
+                "pagora.clearing.bank.no-answer-rate=1",
                 "pagora.clearing.pending-timeout=3s");
         kafka.awaitRecords(Topics.CLEARING_UNANSWERED, unanswered.size(), Duration.ofSeconds(30));
 
@@ -60,13 +62,27 @@ class ExpiryFailsAloneTest extends ClearingTestBase {
         assertThat(settlement.voidAll(payments(refused), VoidCause.RECEIVING_BANK_REFUSED))
                 .containsExactly(new ResolutionOutcome.Voided(VoidCause.RECEIVING_BANK_REFUSED));
         PaymentRequested absent = world.payment(atA.get(2), atA.get(0), 12_00); // never reserved
-        PaymentRequested impostor = new PaymentRequested(posted.paymentId(), posted.payerAccountId(),
-                posted.payeeAccountId(), 999_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
+        PaymentRequested impostor = new PaymentRequested(
+                posted.paymentId(),
+                posted.payerAccountId(),
+                posted.payeeAccountId(),
+                999_00,
+                "BRL",
+                "same id, other amount",
+                "E2E-impostor",
+                Instant.now());
         List<PaymentRequested> poisoned = List.of(open, posted, refused, absent);
-        faults.failLedgerRequestsFor(poisoned.stream().map(payment -> PaymentId.parse(payment.paymentId())).toList());
+        faults.failLedgerRequestsFor(poisoned.stream()
+                .map(payment -> PaymentId.parse(payment.paymentId()))
+                .toList());
         for (PaymentRequested payment : List.of(posted, refused, absent, impostor)) {
-            kafka.publishRaw(Topics.CLEARING_UNANSWERED, payment.key(), PaymentEventCodec.encode(payment),
-                    Map.of(KafkaUnansweredPayments.DEADLINE_HEADER, Instant.now().toString()));
+            kafka.publishRaw(
+                    Topics.CLEARING_UNANSWERED,
+                    payment.key(),
+                    PaymentEventCodec.encode(payment),
+                    Map.of(
+                            KafkaUnansweredPayments.DEADLINE_HEADER,
+                            Instant.now().toString()));
         }
 
         List<PaymentRequested> all = new ArrayList<>(unanswered);
@@ -74,26 +90,41 @@ class ExpiryFailsAloneTest extends ClearingTestBase {
         Map<String, String> states = awaitSettledBooks(all);
 
         assertThat(states.get(open.paymentId())).as("timed out in the ledger").isEqualTo("EXPIRED");
-        assertThat(states.get(posted.paymentId())).as("the ledger's earlier post wins").isEqualTo("SETTLED");
-        assertThat(states.get(refused.paymentId())).as("the ledger's earlier refusal wins").isEqualTo("REJECTED");
-        assertThat(states.get(absent.paymentId())).as("nothing reserved, nothing moved").isEqualTo("EXPIRED");
+        assertThat(states.get(posted.paymentId()))
+                .as("the ledger's earlier post wins")
+                .isEqualTo("SETTLED");
+        assertThat(states.get(refused.paymentId()))
+                .as("the ledger's earlier refusal wins")
+                .isEqualTo("REJECTED");
+        assertThat(states.get(absent.paymentId()))
+                .as("nothing reserved, nothing moved")
+                .isEqualTo("EXPIRED");
         for (PaymentRequested payment : unanswered.subList(1, unanswered.size())) {
             assertThat(states.get(payment.paymentId())).isEqualTo("EXPIRED");
         }
         List<ConsumerRecord<String, byte[]>> letters =
                 kafka.awaitRecords(UNANSWERED_DEAD_LETTER, poisoned.size() + 1, Duration.ofSeconds(10));
         assertThat(letters).as("one dead letter per record set aside").hasSize(poisoned.size() + 1);
-        Map<String, String> reasons = letters.stream().collect(Collectors.toMap(
-                record -> new String(record.value(), StandardCharsets.UTF_8),
-                record -> new String(record.headers().lastHeader(DeadLetterConvention.REASON_HEADER).value(),
-                        StandardCharsets.UTF_8)));
-        assertThat(reasons.entrySet().stream().filter(letter -> letter.getValue().startsWith("failed alone after retries: "
-                + "java.lang.IllegalStateException: simulated bug on payment")).map(Map.Entry::getKey)
-                .map(value -> PaymentEventCodec.decode(value.getBytes(StandardCharsets.UTF_8)))
-                .map(ExpiryFailsAloneTest::describe).collect(Collectors.toSet()))
+        Map<String, String> reasons = letters.stream()
+                .collect(Collectors.toMap(
+                        record -> new String(record.value(), StandardCharsets.UTF_8),
+                        record -> new String(
+                                record.headers()
+                                        .lastHeader(DeadLetterConvention.REASON_HEADER)
+                                        .value(),
+                                StandardCharsets.UTF_8)));
+        assertThat(reasons.entrySet().stream()
+                        .filter(letter -> letter.getValue()
+                                .startsWith("failed alone after retries: "
+                                        + "java.lang.IllegalStateException: simulated bug on payment"))
+                        .map(Map.Entry::getKey)
+                        .map(value -> PaymentEventCodec.decode(value.getBytes(StandardCharsets.UTF_8)))
+                        .map(ExpiryFailsAloneTest::describe)
+                        .collect(Collectors.toSet()))
                 .isEqualTo(poisoned.stream().map(ExpiryFailsAloneTest::describe).collect(Collectors.toSet()));
         assertThat(reasons.get(new String(PaymentEventCodec.encode(impostor), StandardCharsets.UTF_8)))
-                .as("the impostor is an integrity alarm, not a refusal").startsWith("integrity alarm: ")
+                .as("the impostor is an integrity alarm, not a refusal")
+                .startsWith("integrity alarm: ")
                 .contains("not this payment's");
         assertThat(faults.injected()).as("the poison fired").isGreaterThanOrEqualTo(poisoned.size());
     }
@@ -108,21 +139,32 @@ class ExpiryFailsAloneTest extends ClearingTestBase {
     void aParkedPaymentWithoutAReadableDeadlineStillGetsTheOutcomeTheLedgerHolds() throws Exception {
         PixWorld.Pairs customers = world.customerPairs(2, 100_00);
         Settlement settlement = new Settlement(ledger, 60);
-        PaymentRequested reserved = world.payment(customers.atA().get(0), customers.atB().get(0), 20_00);
+        PaymentRequested reserved =
+                world.payment(customers.atA().get(0), customers.atB().get(0), 20_00);
         assertThat(settlement.reserve(payments(reserved))).containsExactly(new ReservationOutcome.Reserved());
-        PaymentRequested posted = world.payment(customers.atA().get(1), customers.atB().get(1), 30_00);
+        PaymentRequested posted =
+                world.payment(customers.atA().get(1), customers.atB().get(1), 30_00);
         assertThat(settlement.reserve(payments(posted))).containsExactly(new ReservationOutcome.Reserved());
         assertThat(settlement.post(payments(posted))).containsExactly(new ResolutionOutcome.Posted());
         kafka.publishRaw(Topics.CLEARING_UNANSWERED, reserved.key(), PaymentEventCodec.encode(reserved), Map.of());
-        kafka.publishRaw(Topics.CLEARING_UNANSWERED, posted.key(), PaymentEventCodec.encode(posted),
+        kafka.publishRaw(
+                Topics.CLEARING_UNANSWERED,
+                posted.key(),
+                PaymentEventCodec.encode(posted),
                 Map.of(KafkaUnansweredPayments.DEADLINE_HEADER, "tomorrow"));
         startClearing();
 
         Map<String, String> states = awaitSettledBooks(List.of(reserved, posted));
 
-        assertThat(states.get(reserved.paymentId())).as("voided for no answer, nothing moved").isEqualTo("EXPIRED");
-        assertThat(states.get(posted.paymentId())).as("the ledger's earlier post wins").isEqualTo("SETTLED");
-        assertThat(kafka.records(UNANSWERED_DEAD_LETTER)).as("a payment, not a bad record").isEmpty();
+        assertThat(states.get(reserved.paymentId()))
+                .as("voided for no answer, nothing moved")
+                .isEqualTo("EXPIRED");
+        assertThat(states.get(posted.paymentId()))
+                .as("the ledger's earlier post wins")
+                .isEqualTo("SETTLED");
+        assertThat(kafka.records(UNANSWERED_DEAD_LETTER))
+                .as("a payment, not a bad record")
+                .isEmpty();
     }
 
     private static String describe(io.pagora.events.PaymentEvent event) {

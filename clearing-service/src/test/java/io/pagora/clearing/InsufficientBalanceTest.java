@@ -35,9 +35,9 @@ class InsufficientBalanceTest extends ClearingTestBase {
         List<Id128> atB = world.openCustomers(PixWorld.BANK_B, 1, 2, 1_000_00);
         Id128 alice = atA.get(0);
         Id128 broke = world.openCustomers(PixWorld.BANK_A, 10, 1, 0).getFirst();
-        PaymentRequested aliceOverdraws = world.payment(alice, atB.get(0), 100_00);         // has 50
-        PaymentRequested brokeOnUs = world.payment(broke, atA.get(1), 1_00);                // has 0
-        PaymentRequested reserveTooSmall = world.payment(atB.get(1), atA.get(2), 500_00);   // bank B holds 10
+        PaymentRequested aliceOverdraws = world.payment(alice, atB.get(0), 100_00); // has 50
+        PaymentRequested brokeOnUs = world.payment(broke, atA.get(1), 1_00); // has 0
+        PaymentRequested reserveTooSmall = world.payment(atB.get(1), atA.get(2), 500_00); // bank B holds 10
         PaymentRequested good = world.payment(atA.get(1), atB.get(0), 20_00);
         List<PaymentRequested> refused = List.of(aliceOverdraws, brokeOnUs, reserveTooSmall);
 
@@ -45,9 +45,12 @@ class InsufficientBalanceTest extends ClearingTestBase {
         publish(List.of(aliceOverdraws, brokeOnUs, reserveTooSmall, good));
         ConfigurableApplicationContext app = startClearing();
         List<PaymentOutcome> firstOutcomes = awaitOutcomes(List.of(aliceOverdraws, brokeOnUs, reserveTooSmall, good));
-        assertThat(rejection(firstOutcomes, aliceOverdraws)).isEqualTo(Set.of(RejectionReason.INSUFFICIENT_FUNDS + "/EXCEEDS_CREDITS"));
-        assertThat(rejection(firstOutcomes, brokeOnUs)).isEqualTo(Set.of(RejectionReason.INSUFFICIENT_FUNDS + "/EXCEEDS_CREDITS"));
-        assertThat(rejection(firstOutcomes, reserveTooSmall)).isEqualTo(Set.of(RejectionReason.INSUFFICIENT_RESERVE + "/EXCEEDS_CREDITS"));
+        assertThat(rejection(firstOutcomes, aliceOverdraws))
+                .isEqualTo(Set.of(RejectionReason.INSUFFICIENT_FUNDS + "/EXCEEDS_CREDITS"));
+        assertThat(rejection(firstOutcomes, brokeOnUs))
+                .isEqualTo(Set.of(RejectionReason.INSUFFICIENT_FUNDS + "/EXCEEDS_CREDITS"));
+        assertThat(rejection(firstOutcomes, reserveTooSmall))
+                .isEqualTo(Set.of(RejectionReason.INSUFFICIENT_RESERVE + "/EXCEEDS_CREDITS"));
         assertThat(Books.balance(ledger, alice)).as("never charged").isEqualTo(50_00);
 
         // The payers get the money now; the same payments come again, and the process dies before publishing.
@@ -61,13 +64,17 @@ class InsufficientBalanceTest extends ClearingTestBase {
         startClearing(); // redelivered
         List<PaymentOutcome> all = awaitOutcomesCount(refused, 2);
         for (PaymentRequested payment : refused) {
-            assertThat(rejection(all, payment)).as("rejected again, safely: %s", payment)
+            assertThat(rejection(all, payment))
+                    .as("rejected again, safely: %s", payment)
                     .contains(RejectionReason.PREVIOUSLY_FAILED + "/ID_ALREADY_FAILED");
         }
-        assertThat(Books.balance(ledger, alice)).as("never charged, though funded meanwhile").isEqualTo(1_050_00);
+        assertThat(Books.balance(ledger, alice))
+                .as("never charged, though funded meanwhile")
+                .isEqualTo(1_050_00);
 
         Map<String, String> states = awaitSettledBooks(List.of(aliceOverdraws, brokeOnUs, reserveTooSmall, good));
-        assertThat(states).containsEntry(good.paymentId(), "SETTLED")
+        assertThat(states)
+                .containsEntry(good.paymentId(), "SETTLED")
                 .containsEntry(aliceOverdraws.paymentId(), "REJECTED")
                 .containsEntry(brokeOnUs.paymentId(), "REJECTED")
                 .containsEntry(reserveTooSmall.paymentId(), "REJECTED");
@@ -78,11 +85,14 @@ class InsufficientBalanceTest extends ClearingTestBase {
         long deadline = System.nanoTime() + OUTCOMES_TIMEOUT.toNanos();
         while (true) {
             List<PaymentOutcome> all = outcomes.drain(Duration.ofMillis(200));
-            Map<String, Long> counts = all.stream().collect(Collectors.groupingBy(PaymentOutcome::paymentId, Collectors.counting()));
+            Map<String, Long> counts =
+                    all.stream().collect(Collectors.groupingBy(PaymentOutcome::paymentId, Collectors.counting()));
             if (payments.stream().allMatch(payment -> counts.getOrDefault(payment.paymentId(), 0L) >= count)) {
                 return all;
             }
-            assertThat(System.nanoTime()).as("every payment has %d outcomes in time", count).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("every payment has %d outcomes in time", count)
+                    .isLessThan(deadline);
         }
     }
 

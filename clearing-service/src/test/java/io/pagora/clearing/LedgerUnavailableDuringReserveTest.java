@@ -30,7 +30,7 @@ class LedgerUnavailableDuringReserveTest extends ClearingTestBase {
         List<Id128> atB = world.openCustomers(PixWorld.BANK_B, 1, 5, 1_000_00);
         List<PaymentRequested> payments = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            payments.add(world.payment(atA.get(i), atB.get(i), 100_00 + i));          // interbank
+            payments.add(world.payment(atA.get(i), atB.get(i), 100_00 + i)); // interbank
             payments.add(world.payment(atB.get(i), atB.get((i + 1) % 5), 10_00 + i)); // on-us
         }
         publish(payments);
@@ -44,9 +44,12 @@ class LedgerUnavailableDuringReserveTest extends ClearingTestBase {
         assertThat(states.values()).as("every payment settled").containsOnly("SETTLED");
         assertThat(faults.allFired()).isTrue();
         assertThat(faults.injected()).isEqualTo(5);
-        assertThat(faults.ledgerRequests(Faults.Phase.RESERVE)).as("five failed attempts, then success")
+        assertThat(faults.ledgerRequests(Faults.Phase.RESERVE))
+                .as("five failed attempts, then success")
                 .isGreaterThanOrEqualTo(6);
         assertThat(Books.balance(ledger, atA.getFirst())).isEqualTo(1_000_00 - 100_00);
-        assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER)).as("a ledger outage dead-letters nothing").isEmpty();
+        assertThat(kafka.records(Topics.PAYMENTS_REQUESTED_DEAD_LETTER))
+                .as("a ledger outage dead-letters nothing")
+                .isEmpty();
     }
 }

@@ -2,10 +2,10 @@ package io.pagora.clearing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.events.DeadLetterConvention;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.PixWorld;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Id128;
@@ -36,7 +36,8 @@ class OneBadRecordTest extends ClearingTestBase {
         Id128 payee = world.openCustomers(PixWorld.BANK_B, 1, 1, 0).getFirst();
         List<PaymentRequested> payments = new ArrayList<>();
         for (int i = 0; i < PAYMENTS; i++) {
-            payments.add(world.payment(payers.get(i % payers.size()), payee, i == PAYMENTS / 2 ? POISON_AMOUNT : 1_00 + i));
+            payments.add(
+                    world.payment(payers.get(i % payers.size()), payee, i == PAYMENTS / 2 ? POISON_AMOUNT : 1_00 + i));
         }
         PaymentRequested poison = payments.get(PAYMENTS / 2);
         faults.failBankCallsWithPaymentOf(POISON_AMOUNT);
@@ -51,8 +52,15 @@ class OneBadRecordTest extends ClearingTestBase {
         List<ConsumerRecord<String, byte[]>> deadLetters =
                 kafka.awaitRecords(Topics.PAYMENTS_REQUESTED_DEAD_LETTER, 1, Duration.ofSeconds(10));
         assertThat(deadLetters).hasSize(1);
-        assertThat(new String(deadLetters.getFirst().value(), StandardCharsets.UTF_8)).contains(poison.paymentId());
-        assertThat(new String(deadLetters.getFirst().headers().lastHeader(DeadLetterConvention.REASON_HEADER).value(),
-                StandardCharsets.UTF_8)).contains("simulated bug on a payment of 1313 centavos");
+        assertThat(new String(deadLetters.getFirst().value(), StandardCharsets.UTF_8))
+                .contains(poison.paymentId());
+        assertThat(new String(
+                        deadLetters
+                                .getFirst()
+                                .headers()
+                                .lastHeader(DeadLetterConvention.REASON_HEADER)
+                                .value(),
+                        StandardCharsets.UTF_8))
+                .contains("simulated bug on a payment of 1313 centavos");
     }
 }

@@ -38,20 +38,27 @@ class ParticipantsAnswerTest extends ClearingTestBase {
         PaymentRequested payment = world.payment(payer, payee, 10_00);
         PaymentId id = PaymentId.parse(payment.paymentId());
 
-        ConfigurableApplicationContext app = startClearing("pagora.clearing.receiving-bank=participants",
-                "pagora.clearing.pending-timeout=30s");
+        ConfigurableApplicationContext app =
+                startClearing("pagora.clearing.receiving-bank=participants", "pagora.clearing.pending-timeout=30s");
         assertThat(app.getBean(ClearingRequests.class)).isInstanceOf(InstructingParticipants.class);
         assertThat(app.getBeansOfType(SettlingWithTheBank.class)).isEmpty();
         assertThat(app.getBeansOfType(ApplyingAnswers.class)).hasSize(1);
         publish(List.of(payment));
         Settlement books = new Settlement(ledger, 30);
-        await("the payment's chain reserved").atMost(OUTCOMES_TIMEOUT).pollInterval(Duration.ofMillis(100))
+        await("the payment's chain reserved")
+                .atMost(OUTCOMES_TIMEOUT)
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> books.reservedPayments(List.of(id)).containsKey(id));
-        kafka.publishRaw(Topics.PARTICIPANT_ANSWERS, PixWorld.BANK_B.toString(), ParticipantCodec.encode(
-                new AnswerBatch("call-1", PixWorld.BANK_B.toString(),
+        kafka.publishRaw(
+                Topics.PARTICIPANT_ANSWERS,
+                PixWorld.BANK_B.toString(),
+                ParticipantCodec.encode(new AnswerBatch(
+                        "call-1",
+                        PixWorld.BANK_B.toString(),
                         List.of(new Answer(payment.paymentId(), true, null, payment.endToEndId())))));
 
-        assertThat(awaitOutcomes(List.of(payment))).extracting(PaymentOutcome::status, PaymentOutcome::endToEndId)
+        assertThat(awaitOutcomes(List.of(payment)))
+                .extracting(PaymentOutcome::status, PaymentOutcome::endToEndId)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("SETTLED", payment.endToEndId()));
     }
 }

@@ -1,17 +1,16 @@
 package io.pagora.clearing;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.ClearingTestBase;
 import io.pagora.clearing.testsupport.Faults;
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.testing.LocalTigerBeetle;
+import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +52,10 @@ class TigerBeetleClearingTest extends ClearingTestBase {
     @Override
     protected Ledger openTestLedger() {
         Assumptions.assumeTrue(tigerBeetle != null, LocalTigerBeetle.SKIP_REASON);
-        Ledger ledger = Ledgers.open(new Ledgers.Settings("tigerbeetle", tigerBeetle.address(), LocalTigerBeetle.CLUSTER_ID,
-                Duration.ofSeconds(10), 64), () -> {
+        Ledger ledger = Ledgers.open(
+                new Ledgers.Settings(
+                        "tigerbeetle", tigerBeetle.address(), LocalTigerBeetle.CLUSTER_ID, Duration.ofSeconds(10), 64),
+                () -> {
                     throw new IllegalStateException("the TigerBeetle ledger needs no DataSource");
                 });
         // Should the server die, the test's checks fail at once instead of each waiting out its deadline.
@@ -76,8 +77,11 @@ class TigerBeetleClearingTest extends ClearingTestBase {
         List<Id128> customers = world.fundedCustomersAtBothBanks(10_000_000_00L, 10, 1_000_00);
         List<PaymentRequested> payments = world.randomPayments(customers, 200, 7, 30_00);
         faults.ledger(Faults.Phase.RESERVE, Faults.When.AFTER, Faults.How.CRASH, 1);
-        String[] mixedBank = {"pagora.clearing.bank.accept-rate=0.6", "pagora.clearing.bank.no-answer-rate=0.2",
-                "pagora.clearing.pending-timeout=6s"};
+        String[] mixedBank = {
+            "pagora.clearing.bank.accept-rate=0.6",
+            "pagora.clearing.bank.no-answer-rate=0.2",
+            "pagora.clearing.pending-timeout=6s"
+        };
         publish(payments);
         ConfigurableApplicationContext app = startClearing(mixedBank);
         awaitCrashAndClose(app);

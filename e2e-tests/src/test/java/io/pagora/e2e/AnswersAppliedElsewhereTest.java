@@ -57,6 +57,7 @@ class AnswersAppliedElsewhereTest {
      * payments this long, so the pipeline is quiet only after it.
      */
     static final Duration PENDING_TIMEOUT = Duration.ofSeconds(30);
+
     static final Duration RESOLVED_WITHIN = Duration.ofSeconds(15);
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
     static final int PULLS_MAX = 60;
@@ -81,31 +82,43 @@ class AnswersAppliedElsewhereTest {
                 paid.add(book.payAccepted(payers.get(i % PAYERS), payee, 1_000 + i));
             }
             StreamReader bank = new StreamReader(pagora.paymentApi().asBank(PAYEE_BANK), PAYEE_BANK);
-            bank.pullUntil(messages -> paid.stream().allMatch(id -> messages.containsKey(StreamReader.instructionId(id))),
+            bank.pullUntil(
+                    messages -> paid.stream().allMatch(id -> messages.containsKey(StreamReader.instructionId(id))),
                     PULLS_MAX);
             PendingChains pendingOfA = a.getBean(PendingChains.class);
-            assertThat(pendingOfA.count()).as("A reserved and instructed every payment").isEqualTo(PAYMENTS);
+            assertThat(pendingOfA.count())
+                    .as("A reserved and instructed every payment")
+                    .isEqualTo(PAYMENTS);
 
             MessageListenerContainer answersOfA = answersContainer(a);
             answersOfA.stop();
             ConfigurableApplicationContext b = pagora.startClearingWithParticipants();
             MessageListenerContainer answersOfB = answersContainer(b);
-            await(() -> answersOfB.getAssignedPartitions() != null
-                    && answersOfB.getAssignedPartitions().size() == Topics.PARTITIONS, "B owns every answers partition",
+            await(
+                    () -> answersOfB.getAssignedPartitions() != null
+                            && answersOfB.getAssignedPartitions().size() == Topics.PARTITIONS,
+                    "B owns every answers partition",
                     STEP_TIMEOUT);
 
             Http.Response answered = bank.answer(paid.stream()
-                    .map(id -> Map.<String, Object>of("paymentId", id, "decision", "ACCEPT")).toList());
-            assertThat(answered.status()).as("the bank's answers, applied by B: %s", answered).isEqualTo(200);
+                    .map(id -> Map.<String, Object>of("paymentId", id, "decision", "ACCEPT"))
+                    .toList());
+            assertThat(answered.status())
+                    .as("the bank's answers, applied by B: %s", answered)
+                    .isEqualTo(200);
             List<String> verdicts = new ArrayList<>();
-            answered.json().path("results").forEach(result -> verdicts.add(result.path("status").asString()));
+            answered.json()
+                    .path("results")
+                    .forEach(result -> verdicts.add(result.path("status").asString()));
             assertThat(verdicts).as("every answer's verdict").hasSize(PAYMENTS).containsOnly("SETTLED");
             assertThat(answersApplied(b)).as("B applied every answer").isEqualTo(PAYMENTS);
             assertThat(answersApplied(a)).as("A applied none").isZero();
 
             await(() -> pendingOfA.count() == 0, "A's chains resolved by B's outcomes", RESOLVED_WITHIN);
             assertThat(followed(a)).as("A read B's outcomes").isGreaterThanOrEqualTo(PAYMENTS);
-            assertThat(b.getBean(PendingChains.class).count()).as("B holds no chain").isZero();
+            assertThat(b.getBean(PendingChains.class).count())
+                    .as("B holds no chain")
+                    .isZero();
 
             Quiescence.await(pagora, PENDING_TIMEOUT.plus(STEP_TIMEOUT));
             Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), STEP_TIMEOUT);
@@ -118,19 +131,24 @@ class AnswersAppliedElsewhereTest {
     }
 
     private static MessageListenerContainer answersContainer(ConfigurableApplicationContext clearing) {
-        MessageListenerContainer container = clearing.getBean(KafkaListenerEndpointRegistry.class)
-                .getListenerContainer(AnswersListener.ID);
+        MessageListenerContainer container =
+                clearing.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer(AnswersListener.ID);
         assertThat(container).as("the answers listener").isNotNull();
         return container;
     }
 
     private static long answersApplied(ConfigurableApplicationContext clearing) {
-        return Math.round(clearing.getBean(MeterRegistry.class).get("pagora.clearing.answers.batch.size").summary()
+        return Math.round(clearing.getBean(MeterRegistry.class)
+                .get("pagora.clearing.answers.batch.size")
+                .summary()
                 .totalAmount());
     }
 
     private static double followed(ConfigurableApplicationContext clearing) {
-        return clearing.getBean(MeterRegistry.class).get(OutcomesFollower.FOLLOWED).counter().count();
+        return clearing.getBean(MeterRegistry.class)
+                .get(OutcomesFollower.FOLLOWED)
+                .counter()
+                .count();
     }
 
     private static void await(BooleanSupplier done, String what, Duration within) {

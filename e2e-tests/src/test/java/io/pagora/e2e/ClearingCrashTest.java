@@ -1,8 +1,5 @@
 package io.pagora.e2e;
 
-import io.pagora.events.ConsumerGroups;
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
@@ -19,14 +16,16 @@ import io.pagora.e2e.support.PaymentBook.Accepted;
 import io.pagora.e2e.support.PaymentBook.Answer;
 import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.Quiescence;
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.Topics;
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -72,6 +71,7 @@ class ClearingCrashTest {
     static final int[] BANKS = {11_111_111, 22_222_222, 33_333_333};
     /** Long enough that reservations outlive every restart: the point is completing them, not expiry. */
     static final Duration PENDING_TIMEOUT = Duration.ofSeconds(60);
+
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
 
     /** Stands for the clearing process dying at this point (kill -9): an {@link Error}, so no retry or
@@ -153,7 +153,9 @@ class ClearingCrashTest {
                     participants.fundCustomer(customer, nearlyEmpty ? 100L : 500_000L);
                 }
             }
-            List<Customer> funded = participants.customers().stream().filter(customer -> !customer.nearlyEmpty()).toList();
+            List<Customer> funded = participants.customers().stream()
+                    .filter(customer -> !customer.nearlyEmpty())
+                    .toList();
             PaymentBook book = new PaymentBook(pagora.paymentApi());
 
             // Batch A, accepted while clearing is down: one poll will hold many of them.
@@ -162,38 +164,54 @@ class ClearingCrashTest {
                 batchA.add(normal(funded, random));
             }
             assertThat(book.payBatch(batchA)).allMatch(Answer::accepted);
-            awaitStats(pagora, stats -> stats.path("counts").path("ACCEPTED").asLong() == 60, "60 requested, none final");
+            awaitStats(
+                    pagora, stats -> stats.path("counts").path("ACCEPTED").asLong() == 60, "60 requested, none final");
 
             // Clearing #1: reserves a poll, then dies while the receiving bank holds the call.
             HeldBank bank = new HeldBank();
             ConfigurableApplicationContext first = pagora.startClearingWithBank(bank);
-            assertThat(bank.holding.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("clearing asked the bank").isTrue();
+            assertThat(bank.holding.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .as("clearing asked the bank")
+                    .isTrue();
             List<Payment> held = bank.held;
             Pagora.log("clearing #1 reserved a poll of %d payments and is waiting for the receiving bank", held.size());
             assertReservedNotPosted(pagora, participants, held, "while the bank call is held");
-            Pagora.log("killing clearing #1 (the ERRORs 'Stopping container due to an Error' that follow are the simulated kill)");
+            Pagora.log(
+                    "killing clearing #1 (the ERRORs 'Stopping container due to an Error' that follow are the simulated kill)");
             bank.kill();
             assertThat(bank.died.await(10, TimeUnit.SECONDS)).isTrue();
             first.close();
             Pagora.log("clearing #1 killed between pending and post, context closed");
             assertReservedNotPosted(pagora, participants, held, "after the kill");
             assertThat(pagora.kafka().lag(ConsumerGroups.CLEARING, Topics.PAYMENTS_REQUESTED))
-                    .as("the held poll was not committed").isGreaterThanOrEqualTo(held.size());
+                    .as("the held poll was not committed")
+                    .isGreaterThanOrEqualTo(held.size());
 
             // Clearing #2: completes the redelivered poll, publishes, dies before committing.
             KillAfterPublishing killer = new KillAfterPublishing();
             Pagora.log("starting clearing #2, to be killed right after its first outcomes are acknowledged");
-            ConfigurableApplicationContext second = pagora.startClearing(context -> context.getBeanFactory().addBeanPostProcessor(killer));
-            assertThat(killer.died.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("clearing #2 published").isTrue();
+            ConfigurableApplicationContext second =
+                    pagora.startClearing(context -> context.getBeanFactory().addBeanPostProcessor(killer));
+            assertThat(killer.died.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .as("clearing #2 published")
+                    .isTrue();
             second.close();
-            Set<PaymentId> publishedTwice = killer.published.stream().map(outcome -> PaymentId.parse(outcome.paymentId()))
+            Set<PaymentId> publishedTwice = killer.published.stream()
+                    .map(outcome -> PaymentId.parse(outcome.paymentId()))
                     .collect(Collectors.toSet());
             Pagora.log("clearing #2 published %d outcomes and was killed before committing", publishedTwice.size());
-            assertThat(publishedTwice).as("clearing #2 completed a redelivered poll").isNotEmpty();
-            Pagora.log("of which %d had been reserved by clearing #1",
-                    held.stream().map(Payment::id).filter(publishedTwice::contains).count());
+            assertThat(publishedTwice)
+                    .as("clearing #2 completed a redelivered poll")
+                    .isNotEmpty();
+            Pagora.log(
+                    "of which %d had been reserved by clearing #1",
+                    held.stream()
+                            .map(Payment::id)
+                            .filter(publishedTwice::contains)
+                            .count());
             assertThat(pagora.kafka().lag(ConsumerGroups.CLEARING, Topics.PAYMENTS_REQUESTED))
-                    .as("the completed poll was not committed either").isGreaterThanOrEqualTo(publishedTwice.size());
+                    .as("the completed poll was not committed either")
+                    .isGreaterThanOrEqualTo(publishedTwice.size());
 
             // Clearing #3: the same poll a third time, and new payments alongside.
             pagora.startClearing();
@@ -201,7 +219,9 @@ class ClearingCrashTest {
             for (int i = 0; i < 28; i++) {
                 batchB.add(normal(funded, random));
             }
-            List<Customer> nearlyEmpty = participants.customers().stream().filter(Customer::nearlyEmpty).toList();
+            List<Customer> nearlyEmpty = participants.customers().stream()
+                    .filter(Customer::nearlyEmpty)
+                    .toList();
             batchB.add(Order.of(nearlyEmpty.get(0).id(), funded.get(0).id(), 50_000L));
             batchB.add(Order.of(nearlyEmpty.get(1).id(), funded.get(5).id(), 50_000L));
             for (Order order : batchB) {
@@ -210,22 +230,30 @@ class ClearingCrashTest {
 
             Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(90));
             Quiescence.await(pagora, STEP_TIMEOUT);
-            Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
+            Map<PaymentId, View> views =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
 
             for (Accepted payment : book.accepted()) {
-                String expected = participants.customer(payment.payer()).nearlyEmpty() ? "REJECTED(INSUFFICIENT_FUNDS)"
-                        : bankSimulator.answer(payment.id()) instanceof BankAnswer.Accepted ? "SETTLED"
-                        : "REJECTED(RECEIVING_BANK_REFUSED)";
-                assertThat(views.get(payment.id()).outcome()).as("outcome of %s", payment).isEqualTo(expected);
+                String expected = participants.customer(payment.payer()).nearlyEmpty()
+                        ? "REJECTED(INSUFFICIENT_FUNDS)"
+                        : bankSimulator.answer(payment.id()) instanceof BankAnswer.Accepted
+                                ? "SETTLED"
+                                : "REJECTED(RECEIVING_BANK_REFUSED)";
+                assertThat(views.get(payment.id()).outcome())
+                        .as("outcome of %s", payment)
+                        .isEqualTo(expected);
             }
             Map<PaymentId, Long> outcomesPublished = pagora.kafka().events(Topics.PAYMENT_OUTCOMES).stream()
                     .collect(Collectors.groupingBy(event -> PaymentId.parse(event.paymentId()), Collectors.counting()));
             for (PaymentId id : publishedTwice) {
-                assertThat(outcomesPublished.get(id)).as("the outcome of %s was published again after the restart", id)
+                assertThat(outcomesPublished.get(id))
+                        .as("the outcome of %s was published again after the restart", id)
                         .isGreaterThanOrEqualTo(2L);
             }
-            Pagora.log("%d payments final exactly once (%s); %d outcomes published twice were deduplicated",
-                    views.size(), views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting())),
+            Pagora.log(
+                    "%d payments final exactly once (%s); %d outcomes published twice were deduplicated",
+                    views.size(),
+                    views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting())),
                     publishedTwice.size());
             Books.assertMoneyInvariants(pagora.ledger(), participants.allAccounts(), Duration.ofSeconds(10));
             Books.assertReadModelEqualsLedger(pagora, participants, book.accepted(), views);
@@ -246,7 +274,8 @@ class ClearingCrashTest {
      * The held poll's chains are all pending in the ledger (the payers' money held, not moved), none is
      * posted or voided, and the read model shows none of its payments final.
      */
-    private static void assertReservedNotPosted(Pagora pagora, Participants participants, List<Payment> held, String when) {
+    private static void assertReservedNotPosted(
+            Pagora pagora, Participants participants, List<Payment> held, String when) {
         List<Id128> pendingLegs = new ArrayList<>();
         List<Id128> resolvingLegs = new ArrayList<>();
         long heldCentavos = 0;
@@ -259,15 +288,28 @@ class ClearingCrashTest {
             }
             heldCentavos += payment.amountCentavos();
         }
-        assertThat(pagora.ledger().lookupTransfers(pendingLegs).stream().map(Transfer::id).toList())
-                .as("every leg of the held poll is pending %s", when).containsExactlyInAnyOrderElementsOf(pendingLegs);
-        assertThat(pagora.ledger().lookupTransfers(resolvingLegs)).as("nothing posted or voided %s", when).isEmpty();
-        List<Id128> customers = participants.customers().stream().map(Customer::id).toList();
-        long pendingDebits = pagora.ledger().lookupAccounts(customers).stream().mapToLong(Account::debitsPending).sum();
-        assertThat(pendingDebits).as("the payers' money is held, exactly the poll's amounts, %s", when).isEqualTo(heldCentavos);
+        assertThat(pagora.ledger().lookupTransfers(pendingLegs).stream()
+                        .map(Transfer::id)
+                        .toList())
+                .as("every leg of the held poll is pending %s", when)
+                .containsExactlyInAnyOrderElementsOf(pendingLegs);
+        assertThat(pagora.ledger().lookupTransfers(resolvingLegs))
+                .as("nothing posted or voided %s", when)
+                .isEmpty();
+        List<Id128> customers =
+                participants.customers().stream().map(Customer::id).toList();
+        long pendingDebits = pagora.ledger().lookupAccounts(customers).stream()
+                .mapToLong(Account::debitsPending)
+                .sum();
+        assertThat(pendingDebits)
+                .as("the payers' money is held, exactly the poll's amounts, %s", when)
+                .isEqualTo(heldCentavos);
         Set<String> notFinal = new HashSet<>();
         for (Payment payment : held) {
-            JsonNode view = pagora.reporting().asBankOf(payment.payer()).get("/payments/" + payment.id()).json();
+            JsonNode view = pagora.reporting()
+                    .asBankOf(payment.payer())
+                    .get("/payments/" + payment.id())
+                    .json();
             notFinal.add(view.path("status").asString());
         }
         assertThat(notFinal).as("nothing final in the read model %s", when).containsOnly("ACCEPTED");

@@ -1,6 +1,5 @@
 package io.pagora.e2e;
 
-import io.pagora.events.ConsumerGroups;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.application.bank.ReceivingBank;
@@ -15,6 +14,7 @@ import io.pagora.e2e.support.PaymentBook.Answer;
 import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.Poll;
 import io.pagora.e2e.support.Quiescence;
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentSettled;
@@ -31,12 +31,12 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -58,9 +58,11 @@ class ClearingRebalanceTest {
     static final int[] BANKS = {11_111_111, 22_222_222, 33_333_333};
     /** Reservations outlive the whole scenario: the point is the two answers racing, not expiry. */
     static final Duration PENDING_TIMEOUT = Duration.ofSeconds(90);
+
     static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
     /** A's poll interval: A is thrown out of the group this long after it stopped polling. */
     static final int POLL_INTERVAL_MS = 6_000;
+
     static final String CLEARING_GROUP = ConsumerGroups.CLEARING;
 
     /** Accepts every payment; its first call is held until {@link #release}. */
@@ -90,7 +92,9 @@ class ClearingRebalanceTest {
     static final class RefusingBank implements ReceivingBank {
         @Override
         public List<BankAnswer> decide(List<Payment> payments) {
-            return payments.stream().map(payment -> (BankAnswer) new BankAnswer.Refused("AC06")).toList();
+            return payments.stream()
+                    .map(payment -> (BankAnswer) new BankAnswer.Refused("AC06"))
+                    .toList();
         }
     }
 
@@ -118,20 +122,32 @@ class ClearingRebalanceTest {
             assertThat(book.payBatch(first)).allMatch(Answer::accepted);
 
             HeldAcceptingBank acceptingBank = new HeldAcceptingBank();
-            // A's consumers give up their partitions POLL_INTERVAL_MS after their last poll (clearing's own is 5 minutes).
-            ConfigurableApplicationContext clearingA = pagora.startClearingWithBank(acceptingBank,
-                    context -> ((GenericApplicationContext) context).registerBean("shortPollInterval",
-                            DefaultKafkaConsumerFactoryCustomizer.class, () -> factory -> factory.updateConfigs(
-                                    Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, POLL_INTERVAL_MS))));
-            assertThat(acceptingBank.holding.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("A asked its bank").isTrue();
+            // A's consumers give up their partitions POLL_INTERVAL_MS after their last poll (clearing's own is 5
+            // minutes).
+            ConfigurableApplicationContext clearingA = pagora.startClearingWithBank(
+                    acceptingBank,
+                    context -> ((GenericApplicationContext) context)
+                            .registerBean(
+                                    "shortPollInterval",
+                                    DefaultKafkaConsumerFactoryCustomizer.class,
+                                    () -> factory -> factory.updateConfigs(
+                                            Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, POLL_INTERVAL_MS))));
+            assertThat(acceptingBank.holding.await(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .as("A asked its bank")
+                    .isTrue();
             List<Payment> held = acceptingBank.held;
             Set<PaymentId> heldIds = held.stream().map(Payment::id).collect(Collectors.toSet());
             Pagora.log("clearing A reserved a poll of %d payments and waits for its bank", held.size());
 
             pagora.startClearingWithBank(new RefusingBank());
-            Map<PaymentId, View> refusedByB = Books.awaitFinalStates(pagora.reporting(),
-                    book.accepted().stream().filter(payment -> heldIds.contains(payment.id())).toList(), STEP_TIMEOUT);
-            assertThat(refusedByB.values()).as("B got A's poll in the rebalance and its bank refused it")
+            Map<PaymentId, View> refusedByB = Books.awaitFinalStates(
+                    pagora.reporting(),
+                    book.accepted().stream()
+                            .filter(payment -> heldIds.contains(payment.id()))
+                            .toList(),
+                    STEP_TIMEOUT);
+            assertThat(refusedByB.values())
+                    .as("B got A's poll in the rebalance and its bank refused it")
                     .allMatch(view -> view.outcome().equals("REJECTED(RECEIVING_BANK_REFUSED)"));
             Pagora.log("clearing B took A's partitions and voided the %d reservations A made", refusedByB.size());
 
@@ -147,20 +163,30 @@ class ClearingRebalanceTest {
             assertThat(book.payBatch(second)).allMatch(Answer::accepted);
             Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(90));
             Quiescence.await(pagora, STEP_TIMEOUT);
-            Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
+            Map<PaymentId, View> views =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
 
             Map<PaymentId, List<String>> publishedForHeld = published(pagora, heldIds);
-            assertThat(publishedForHeld.values()).as("A published no 'settled' for a payment B voided")
+            assertThat(publishedForHeld.values())
+                    .as("A published no 'settled' for a payment B voided")
                     .allMatch(outcomes -> outcomes.stream().allMatch(outcome -> outcome.equals("REJECTED")));
-            Pagora.log("outcomes for the held poll, by payment: %s", publishedForHeld.values().stream()
-                    .collect(Collectors.groupingBy(List::size, Collectors.counting())));
-            assertThat(clearingA.isActive()).as("A kept running after losing its partitions").isTrue();
-            Set<PaymentId> secondIds = book.accepted().stream().map(payment -> payment.id())
-                    .filter(id -> !heldIds.contains(id)).collect(Collectors.toSet());
+            Pagora.log(
+                    "outcomes for the held poll, by payment: %s",
+                    publishedForHeld.values().stream()
+                            .collect(Collectors.groupingBy(List::size, Collectors.counting())));
+            assertThat(clearingA.isActive())
+                    .as("A kept running after losing its partitions")
+                    .isTrue();
+            Set<PaymentId> secondIds = book.accepted().stream()
+                    .map(payment -> payment.id())
+                    .filter(id -> !heldIds.contains(id))
+                    .collect(Collectors.toSet());
             assertThat(secondIds.stream().map(id -> views.get(id).outcome()).collect(Collectors.toSet()))
                     .as("the later payments were shared: A's bank settled some, B's refused others")
                     .contains("SETTLED", "REJECTED(RECEIVING_BANK_REFUSED)");
-            Pagora.log("%d payments final exactly once: %s", views.size(),
+            Pagora.log(
+                    "%d payments final exactly once: %s",
+                    views.size(),
                     views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting())));
             Books.assertMoneyInvariants(pagora.ledger(), participants.allAccounts(), Duration.ofSeconds(10));
             Books.assertReadModelEqualsLedger(pagora, participants, book.accepted(), views);
@@ -170,14 +196,21 @@ class ClearingRebalanceTest {
 
     /** Both instances are members of clearing's group again, each with partitions of the requests topic. */
     private static void awaitBothInstancesOwnPartitions(Pagora pagora) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, pagora.kafka().bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, pagora.kafka().bootstrapServers()))) {
             Poll.upTo(STEP_TIMEOUT, Duration.ofMillis(200))
-                    .alias("clearing A rejoined the group after losing its partitions").until(() -> {
-                        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(CLEARING_GROUP)).all()
-                                .get(10, TimeUnit.SECONDS).get(CLEARING_GROUP);
-                        return group.members().stream().filter(member -> member.assignment().topicPartitions()
-                                .stream().anyMatch(partition -> partition.topic().equals(Topics.PAYMENTS_REQUESTED)))
-                                .count() == 2;
+                    .alias("clearing A rejoined the group after losing its partitions")
+                    .until(() -> {
+                        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(CLEARING_GROUP))
+                                .all()
+                                .get(10, TimeUnit.SECONDS)
+                                .get(CLEARING_GROUP);
+                        return group.members().stream()
+                                        .filter(member -> member.assignment().topicPartitions().stream()
+                                                .anyMatch(partition ->
+                                                        partition.topic().equals(Topics.PAYMENTS_REQUESTED)))
+                                        .count()
+                                == 2;
                     });
             Pagora.log("both clearing instances own partitions of %s", Topics.PAYMENTS_REQUESTED);
         }
@@ -186,7 +219,8 @@ class ClearingRebalanceTest {
     private static Map<PaymentId, List<String>> published(Pagora pagora, Set<PaymentId> ids) {
         return pagora.kafka().events(Topics.PAYMENT_OUTCOMES).stream()
                 .filter(event -> ids.contains(PaymentId.parse(event.paymentId())))
-                .collect(Collectors.groupingBy(event -> PaymentId.parse(event.paymentId()),
+                .collect(Collectors.groupingBy(
+                        event -> PaymentId.parse(event.paymentId()),
                         Collectors.mapping(ClearingRebalanceTest::kind, Collectors.toList())));
     }
 

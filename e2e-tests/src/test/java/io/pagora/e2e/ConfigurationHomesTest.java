@@ -49,7 +49,8 @@ class ConfigurationHomesTest {
     void everyServiceDescribesItsPagoraSettingsInMetadata() {
         for (String service : SERVICES) {
             List<Property> properties = metadata(serviceFile(service, METADATA));
-            assertThat(properties).as("%s: pagora.* properties with a default in its metadata", service)
+            assertThat(properties)
+                    .as("%s: pagora.* properties with a default in its metadata", service)
                     .filteredOn(p -> p.name().startsWith("pagora.") && p.defaultValue() != null)
                     .isNotEmpty();
         }
@@ -67,7 +68,9 @@ class ConfigurationHomesTest {
                 }
             });
         }
-        assertThat(repeated).as("application.yml settings that only restate a record's default").isEmpty();
+        assertThat(repeated)
+                .as("application.yml settings that only restate a record's default")
+                .isEmpty();
     }
 
     @Test
@@ -77,19 +80,23 @@ class ConfigurationHomesTest {
         List<String> unbound = new ArrayList<>();
         for (String service : SERVICES) {
             pagoraSettings(service).keySet().stream()
-                    .filter(key -> bound.stream().noneMatch(b -> b.equals(canonical(key))
-                            || canonical(key).startsWith(b + ".")))
+                    .filter(key -> bound.stream()
+                            .noneMatch(b ->
+                                    b.equals(canonical(key)) || canonical(key).startsWith(b + ".")))
                     .forEach(key -> unbound.add(service + ": " + key));
         }
-        assertThat(unbound).as("pagora.* keys in an application.yml that no record or placeholder reads").isEmpty();
+        assertThat(unbound)
+                .as("pagora.* keys in an application.yml that no record or placeholder reads")
+                .isEmpty();
     }
 
     @Test
     void aPlaceholderDefaultLivesInOneModuleAndNotAlsoInARecord() {
         Map<String, Set<String>> modulesByKey = new TreeMap<>();
-        literalPlaceholders().forEach((file, keys) -> keys.forEach(key -> modulesByKey
-                .computeIfAbsent(key, k -> new TreeSet<>())
-                .add(Repository.root().relativize(file).getName(0).toString())));
+        literalPlaceholders()
+                .forEach((file, keys) -> keys.forEach(key -> modulesByKey
+                        .computeIfAbsent(key, k -> new TreeSet<>())
+                        .add(Repository.root().relativize(file).getName(0).toString())));
         Map<String, Property> known = knownProperties();
         List<String> twice = new ArrayList<>();
         modulesByKey.forEach((key, modules) -> {
@@ -101,7 +108,9 @@ class ConfigurationHomesTest {
                 twice.add(key + ": a default in " + modules + " and in " + property.sourceType());
             }
         });
-        assertThat(twice).as("pagora.* keys whose default is written in two places").isEmpty();
+        assertThat(twice)
+                .as("pagora.* keys whose default is written in two places")
+                .isEmpty();
     }
 
     /** Every property of the services' and service-support's metadata, by canonical name. */
@@ -110,8 +119,8 @@ class ConfigurationHomesTest {
         List<Property> all = new ArrayList<>();
         SERVICES.forEach(service -> all.addAll(metadata(serviceFile(service, METADATA))));
         try {
-            for (URL url : Collections.list(ConfigurationHomesTest.class.getClassLoader()
-                    .getResources("META-INF/" + METADATA))) {
+            for (URL url : Collections.list(
+                    ConfigurationHomesTest.class.getClassLoader().getResources("META-INF/" + METADATA))) {
                 try (InputStream in = url.openStream()) {
                     all.addAll(metadata(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
                 }
@@ -120,7 +129,8 @@ class ConfigurationHomesTest {
             throw new UncheckedIOException(e);
         }
         all.forEach(p -> known.merge(canonical(p.name()), p, (a, b) -> a.defaultValue() != null ? a : b));
-        assertThat(known).as("service-support's pagora.ledger.backend among the known properties")
+        assertThat(known)
+                .as("service-support's pagora.ledger.backend among the known properties")
                 .containsKey(canonical("pagora.ledger.backend"));
         return known;
     }
@@ -134,7 +144,9 @@ class ConfigurationHomesTest {
         List<Property> properties = new ArrayList<>();
         for (JsonNode node : root.path("properties")) {
             JsonNode value = node.get("defaultValue");
-            properties.add(new Property(node.get("name").asString(), node.path("sourceType").asString(""),
+            properties.add(new Property(
+                    node.get("name").asString(),
+                    node.path("sourceType").asString(""),
                     value == null || value.isNull() ? null : value));
         }
         return properties;
@@ -152,15 +164,16 @@ class ConfigurationHomesTest {
     @SuppressWarnings("unchecked")
     static void flatten(String prefix, Object node, Map<String, Object> flat) {
         if (node instanceof Map<?, ?> map) {
-            ((Map<Object, Object>) map).forEach((k, v) -> flatten(prefix.isEmpty() ? String.valueOf(k)
-                    : prefix + "." + k, v, flat));
+            ((Map<Object, Object>) map)
+                    .forEach((k, v) -> flatten(prefix.isEmpty() ? String.valueOf(k) : prefix + "." + k, v, flat));
         } else {
             flat.put(prefix, node);
         }
     }
 
     static Path applicationYaml(String service) {
-        URL yml = ConfigurationHomesTest.class.getClassLoader()
+        URL yml = ConfigurationHomesTest.class
+                .getClassLoader()
                 .getResource("pagora-services/" + service + "/application.yml");
         return serviceFile(service, yml != null ? "application.yml" : "application.yaml");
     }
@@ -168,9 +181,12 @@ class ConfigurationHomesTest {
     /** The packaged copy of a service's resource (e2e-tests' pom unpacks each service's beside its name). */
     static Path serviceFile(String service, String name) {
         try {
-            URL url = ConfigurationHomesTest.class.getClassLoader()
+            URL url = ConfigurationHomesTest.class
+                    .getClassLoader()
                     .getResource("pagora-services/" + service + "/" + name);
-            assertThat(url).as("%s's %s unpacked by e2e-tests' pom", service, name).isNotNull();
+            assertThat(url)
+                    .as("%s's %s unpacked by e2e-tests' pom", service, name)
+                    .isNotNull();
             return Path.of(url.toURI());
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
@@ -185,7 +201,8 @@ class ConfigurationHomesTest {
     static Map<Path, List<String>> placeholders(boolean literalDefaultsOnly) {
         Map<Path, List<String>> found = new TreeMap<>();
         try (Stream<Path> files = Files.walk(Repository.root(), 24)) {
-            files.filter(f -> f.toString().contains("/src/main/") && !f.toString().contains("/target/")
+            files.filter(f -> f.toString().contains("/src/main/")
+                            && !f.toString().contains("/target/")
                             && Files.isRegularFile(f))
                     .filter(f -> f.toString().matches(".*\\.(java|ya?ml|properties)$"))
                     .forEach(f -> {

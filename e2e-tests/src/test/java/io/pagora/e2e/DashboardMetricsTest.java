@@ -1,13 +1,10 @@
 package io.pagora.e2e;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
 import io.pagora.e2e.support.Books;
 import io.pagora.e2e.support.Books.View;
-import io.pagora.testing.Http;
 import io.pagora.e2e.support.Pagora;
 import io.pagora.e2e.support.Participants;
 import io.pagora.e2e.support.Participants.Customer;
@@ -20,16 +17,18 @@ import io.pagora.e2e.support.Repository;
 import io.pagora.e2e.support.ServiceApplication;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.Http;
+import io.pagora.testing.ServerBacked;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -64,26 +63,47 @@ class DashboardMetricsTest {
     static final int BANK_B = 22_222_222;
 
     /** Series Prometheus makes itself for every target; no service exports them. */
-    static final Set<String> MADE_BY_PROMETHEUS = Set.of("up", "scrape_duration_seconds", "scrape_samples_scraped",
-            "scrape_samples_post_metric_relabeling", "scrape_series_added");
+    static final Set<String> MADE_BY_PROMETHEUS = Set.of(
+            "up",
+            "scrape_duration_seconds",
+            "scrape_samples_scraped",
+            "scrape_samples_post_metric_relabeling",
+            "scrape_series_added");
 
     /** The metric names of the contract with the load tests, as Prometheus series, by service. */
     static final Map<String, List<String>> CONTRACT = Map.of(
-            "payment-api", List.of("http_server_requests_seconds_bucket", "pagora_payments_accept_seconds_bucket",
-                    "pagora_payments_kafka_send_seconds_bucket", "pagora_payments_accepted_total",
-                    "pagora_payments_rejections_total", "pagora_ledger_request_seconds_bucket",
-                    "kafka_producer_record_send_total"),
-            "clearing-service", List.of("pagora_clearing_outcomes_total", "pagora_clearing_accept_to_settled_seconds_bucket",
-                    "pagora_ledger_request_seconds_bucket", "pagora_ledger_request_transfers_bucket",
-                    "pagora_ledger_results_total", "pagora_clearing_pending_chains",
-                    "pagora_clearing_pending_oldest_age_seconds", "kafka_consumer_fetch_manager_records_lag_max",
-                    "kafka_consumer_fetch_manager_records_lag"),
-            "reporting-service", List.of("pagora_reporting_rows_projected_total",
-                    "pagora_reporting_settled_to_visible_seconds_bucket", "pagora_reporting_accept_to_visible_seconds_bucket",
-                    "kafka_consumer_fetch_manager_records_lag_max", "kafka_consumer_fetch_manager_records_lag",
-                    "http_server_requests_seconds_bucket", "pagora_reconciliation_checked_total",
-                    "pagora_reconciliation_mismatches_total", "pagora_reconciliation_lag_seconds",
-                    "pagora_reconciliation_last_run_timestamp_seconds"));
+            "payment-api",
+                    List.of(
+                            "http_server_requests_seconds_bucket",
+                            "pagora_payments_accept_seconds_bucket",
+                            "pagora_payments_kafka_send_seconds_bucket",
+                            "pagora_payments_accepted_total",
+                            "pagora_payments_rejections_total",
+                            "pagora_ledger_request_seconds_bucket",
+                            "kafka_producer_record_send_total"),
+            "clearing-service",
+                    List.of(
+                            "pagora_clearing_outcomes_total",
+                            "pagora_clearing_accept_to_settled_seconds_bucket",
+                            "pagora_ledger_request_seconds_bucket",
+                            "pagora_ledger_request_transfers_bucket",
+                            "pagora_ledger_results_total",
+                            "pagora_clearing_pending_chains",
+                            "pagora_clearing_pending_oldest_age_seconds",
+                            "kafka_consumer_fetch_manager_records_lag_max",
+                            "kafka_consumer_fetch_manager_records_lag"),
+            "reporting-service",
+                    List.of(
+                            "pagora_reporting_rows_projected_total",
+                            "pagora_reporting_settled_to_visible_seconds_bucket",
+                            "pagora_reporting_accept_to_visible_seconds_bucket",
+                            "kafka_consumer_fetch_manager_records_lag_max",
+                            "kafka_consumer_fetch_manager_records_lag",
+                            "http_server_requests_seconds_bucket",
+                            "pagora_reconciliation_checked_total",
+                            "pagora_reconciliation_mismatches_total",
+                            "pagora_reconciliation_lag_seconds",
+                            "pagora_reconciliation_last_run_timestamp_seconds"));
 
     /** How long the scrapes may take to show every metric (Kafka client metrics refresh every 5 s). */
     static final Duration SCRAPE_PATIENCE = Duration.ofSeconds(30);
@@ -96,7 +116,8 @@ class DashboardMetricsTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void everyMetricTheDashboardsQueryIsExportedOnceTrafficFlowed() {
-        try (Pagora pagora = Pagora.start(new Pagora.Options("postgresql", ACCEPT_RATE, NO_ANSWER_RATE, Duration.ofSeconds(1), 1))) {
+        try (Pagora pagora =
+                Pagora.start(new Pagora.Options("postgresql", ACCEPT_RATE, NO_ANSWER_RATE, Duration.ofSeconds(1), 1))) {
             ConfigurableApplicationContext clearing = pagora.startClearing();
             // clearing-service serves only its actuator, over plain HTTP; the other two are scraped as the operator.
             Http clearingHttp = new Http("http://127.0.0.1:" + ServiceApplication.port(clearing));
@@ -120,7 +141,9 @@ class DashboardMetricsTest {
             do {
                 services.forEach((service, http) -> scrapes.put(service, scrape(http)));
                 scrapes.forEach((service, text) -> expositions.put(service, PromQl.Exposition.parse(text)));
-                PromQl.Exposition all = expositions.values().stream().reduce(PromQl.Exposition::plus).orElseThrow();
+                PromQl.Exposition all = expositions.values().stream()
+                        .reduce(PromQl.Exposition::plus)
+                        .orElseThrow();
                 missing.clear();
                 usedBy.forEach((name, where) -> {
                     if (!MADE_BY_PROMETHEUS.contains(name) && !all.provides(name)) {
@@ -129,29 +152,49 @@ class DashboardMetricsTest {
                 });
                 contractMissing.clear();
                 CONTRACT.forEach((service, names) -> {
-                    List<String> absent = names.stream().filter(name -> !expositions.get(service).provides(name)).toList();
+                    List<String> absent = names.stream()
+                            .filter(name -> !expositions.get(service).provides(name))
+                            .toList();
                     if (!absent.isEmpty()) {
                         contractMissing.put(service, absent);
                     }
                 });
             } while ((!missing.isEmpty() || !contractMissing.isEmpty()) && System.nanoTime() < deadline && pause());
-            expositions.forEach((service, exposition) -> Pagora.log("%s exports %s", service,
-                    exposition.seriesNames().stream().filter(name -> name.startsWith("pagora_")).sorted().toList()));
+            expositions.forEach((service, exposition) -> Pagora.log(
+                    "%s exports %s",
+                    service,
+                    exposition.seriesNames().stream()
+                            .filter(name -> name.startsWith("pagora_"))
+                            .sorted()
+                            .toList()));
             keepForInspection(scrapes);
 
             // 1. Every metric a dashboard selects is exported by some service.
-            assertThat(missing).as("metrics the dashboards query but no service exports (name -> where it is used)")
+            assertThat(missing)
+                    .as("metrics the dashboards query but no service exports (name -> where it is used)")
                     .isEmpty();
             // 2. The contract with the load tests, service by service.
-            assertThat(contractMissing).as("contract metrics a service does not export (service -> names)").isEmpty();
+            assertThat(contractMissing)
+                    .as("contract metrics a service does not export (service -> names)")
+                    .isEmpty();
 
             // 3. Every Pagora meter names its service; no tag value is an id (bounded cardinality).
             scrapes.forEach((service, text) -> {
-                List<String> untagged = text.lines().filter(line -> line.startsWith("pagora_"))
-                        .filter(line -> !line.contains("application=\"" + service + "\"")).limit(5).toList();
-                assertThat(untagged).as("%s series without application=\"%s\"", service, service).isEmpty();
-                List<String> idLabelled = text.lines().filter(line -> ID_LABEL.matcher(line).find()).limit(5).toList();
-                assertThat(idLabelled).as("%s series with a 128-bit id as a label value", service).isEmpty();
+                List<String> untagged = text.lines()
+                        .filter(line -> line.startsWith("pagora_"))
+                        .filter(line -> !line.contains("application=\"" + service + "\""))
+                        .limit(5)
+                        .toList();
+                assertThat(untagged)
+                        .as("%s series without application=\"%s\"", service, service)
+                        .isEmpty();
+                List<String> idLabelled = text.lines()
+                        .filter(line -> ID_LABEL.matcher(line).find())
+                        .limit(5)
+                        .toList();
+                assertThat(idLabelled)
+                        .as("%s series with a 128-bit id as a label value", service)
+                        .isEmpty();
             });
         }
     }
@@ -182,20 +225,29 @@ class DashboardMetricsTest {
             List<Answer> sent = i % 2 == 0 ? List.of(book.pay(order)) : book.payBatch(List.of(order));
             Answer answer = sent.getFirst();
             assertThat(answer.accepted()).as("%s", answer).isTrue();
-            answers.add(bankSimulator.answer(PaymentId.parse(answer.paymentId())).getClass());
+            answers.add(
+                    bankSimulator.answer(PaymentId.parse(answer.paymentId())).getClass());
         }
-        assertThat(answers).as("the simulator accepted, refused and ignored some").hasSize(3);
-        assertThat(book.pay(Order.of(poor.id(), payee.id(), 5_000L)).accepted()).as("accepted, refused by the ledger").isTrue();
-        assertThat(book.pay(first).replayed()).as("the same key and request again: replayed").isTrue();
+        assertThat(answers)
+                .as("the simulator accepted, refused and ignored some")
+                .hasSize(3);
+        assertThat(book.pay(Order.of(poor.id(), payee.id(), 5_000L)).accepted())
+                .as("accepted, refused by the ledger")
+                .isTrue();
+        assertThat(book.pay(first).replayed())
+                .as("the same key and request again: replayed")
+                .isTrue();
         Answer unknown = book.pay(Order.of(payer.id(), Id128.parse("04000000000000000000000000000001"), 100L));
         assertThat(unknown.status()).as("%s", unknown).isEqualTo(422);
 
-        Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
+        Map<PaymentId, View> views =
+                Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
         Quiescence.await(pagora, Duration.ofSeconds(60));
-        Map<String, Long> outcomes = views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting()));
+        Map<String, Long> outcomes =
+                views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting()));
         Pagora.log("payments final: %s", outcomes);
-        assertThat(outcomes).containsKeys("SETTLED", "EXPIRED", "REJECTED(INSUFFICIENT_FUNDS)",
-                "REJECTED(RECEIVING_BANK_REFUSED)");
+        assertThat(outcomes)
+                .containsKeys("SETTLED", "EXPIRED", "REJECTED(INSUFFICIENT_FUNDS)", "REJECTED(RECEIVING_BANK_REFUSED)");
     }
 
     /** The scrapes, as files under target/dashboard-metrics/, to read after a failure (or to see what is exported). */
@@ -218,7 +270,9 @@ class DashboardMetricsTest {
 
     private static String scrape(Http service) {
         Http.Response response = service.get("/actuator/prometheus");
-        assertThat(response.status()).as("%s/actuator/prometheus: %s", service.base(), response.status()).isEqualTo(200);
+        assertThat(response.status())
+                .as("%s/actuator/prometheus: %s", service.base(), response.status())
+                .isEqualTo(200);
         return response.body();
     }
 
@@ -226,7 +280,9 @@ class DashboardMetricsTest {
     static Map<String, Set<String>> metricsUsedByDashboards(java.util.function.Predicate<Path> which) {
         Map<String, Set<String>> usedBy = new TreeMap<>();
         List<Path> dashboards = dashboardFiles().stream().filter(which).toList();
-        assertThat(dashboards).as("dashboards in %s", Repository.path("infra/grafana/dashboards")).isNotEmpty();
+        assertThat(dashboards)
+                .as("dashboards in %s", Repository.path("infra/grafana/dashboards"))
+                .isNotEmpty();
         for (Path file : dashboards) {
             JsonNode dashboard = Http.JSON.readTree(Repository.read(file));
             String where = file.getFileName().toString();
@@ -235,7 +291,8 @@ class DashboardMetricsTest {
                 JsonNode query = variable.path("query");
                 String text = query.isObject() ? query.path("query").asString("") : query.asString("");
                 for (String name : PromQl.variableQueryMetricNames(text)) {
-                    usedBy.computeIfAbsent(name, key -> new TreeSet<>()).add(where + " variable $" + variable.path("name").asString());
+                    usedBy.computeIfAbsent(name, key -> new TreeSet<>())
+                            .add(where + " variable $" + variable.path("name").asString());
                 }
             }
         }
@@ -244,12 +301,15 @@ class DashboardMetricsTest {
 
     private static void collectExpressions(JsonNode node, String where, Map<String, Set<String>> usedBy) {
         if (node.isObject()) {
-            String here = node.has("title") && node.has("type") ? where + " / " + node.path("title").asString() : where;
+            String here = node.has("title") && node.has("type")
+                    ? where + " / " + node.path("title").asString()
+                    : where;
             if (node.path("expr").isString()) {
                 String expression = node.path("expr").asString();
                 Set<String> names = PromQl.metricNames(expression);
                 assertThat(names).as("%s: no metric in %s", here, expression).isNotEmpty();
-                names.forEach(name -> usedBy.computeIfAbsent(name, key -> new TreeSet<>()).add(here));
+                names.forEach(name ->
+                        usedBy.computeIfAbsent(name, key -> new TreeSet<>()).add(here));
             }
             for (Map.Entry<String, JsonNode> field : node.properties()) {
                 collectExpressions(field.getValue(), here, usedBy);
@@ -263,7 +323,9 @@ class DashboardMetricsTest {
 
     static List<Path> dashboardFiles() {
         try (Stream<Path> files = Files.list(Repository.path("infra/grafana/dashboards"))) {
-            return new ArrayList<>(files.filter(file -> file.toString().endsWith(".json")).sorted().toList());
+            return new ArrayList<>(files.filter(file -> file.toString().endsWith(".json"))
+                    .sorted()
+                    .toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

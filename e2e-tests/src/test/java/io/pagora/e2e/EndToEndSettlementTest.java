@@ -1,7 +1,5 @@
 package io.pagora.e2e;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
@@ -20,6 +18,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -84,6 +83,7 @@ class EndToEndSettlementTest {
     static final long NEARLY_EMPTY_FUNDING_CENTAVOS = 100L;
     /** Normal payments are at most this: no funded payer can run out, whatever the order of settlement. */
     static final long NORMAL_AMOUNT_MAX_CENTAVOS = 5_000L;
+
     static final long OVERDRAFT_AMOUNT_CENTAVOS = 50_000L;
     static final Duration FINAL_STATES_TIMEOUT = Duration.ofSeconds(90);
 
@@ -97,20 +97,23 @@ class EndToEndSettlementTest {
         long seed = Long.getLong("pagora.e2e.seed", System.nanoTime());
         Pagora.log("EndToEndSettlementTest on %s, seed %d (rerun with -Dpagora.e2e.seed=%d)", backend, seed, seed);
         Random random = new Random(seed);
-        try (Pagora pagora = Pagora.start(new Pagora.Options(backend, ACCEPT_RATE, NO_ANSWER_RATE, Duration.ofSeconds(2), 2))) {
+        try (Pagora pagora =
+                Pagora.start(new Pagora.Options(backend, ACCEPT_RATE, NO_ANSWER_RATE, Duration.ofSeconds(2), 2))) {
             pagora.startClearing();
             Participants participants = setUpParticipants(pagora);
             PaymentBook book = new PaymentBook(pagora.paymentApi());
             Scenario scenario = new Scenario(participants, random);
 
             sendEverything(book, scenario);
-            Pagora.log("sent: %d distinct payments accepted (%d acceptances, %d replays)",
+            Pagora.log(
+                    "sent: %d distinct payments accepted (%d acceptances, %d replays)",
                     book.accepted().size(), book.acceptances(), book.replays());
 
             Books.awaitFinalStates(pagora.reporting(), book.accepted(), FINAL_STATES_TIMEOUT);
             replayLate(book, scenario);
             Quiescence.await(pagora, Duration.ofSeconds(60));
-            Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), FINAL_STATES_TIMEOUT);
+            Map<PaymentId, View> views =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), FINAL_STATES_TIMEOUT);
 
             assertExpectedOutcomes(book, participants, views);
             Books.assertMoneyInvariants(pagora.ledger(), participants.allAccounts(), Duration.ofSeconds(15));
@@ -127,7 +130,8 @@ class EndToEndSettlementTest {
             for (int i = 0; i < CUSTOMERS_PER_BANK; i++) {
                 boolean nearlyEmpty = i < NEARLY_EMPTY_PER_BANK;
                 Customer customer = participants.openCustomer(ispb, nearlyEmpty);
-                participants.fundCustomer(customer, nearlyEmpty ? NEARLY_EMPTY_FUNDING_CENTAVOS : CUSTOMER_FUNDING_CENTAVOS);
+                participants.fundCustomer(
+                        customer, nearlyEmpty ? NEARLY_EMPTY_FUNDING_CENTAVOS : CUSTOMER_FUNDING_CENTAVOS);
             }
         }
         return participants;
@@ -143,8 +147,12 @@ class EndToEndSettlementTest {
 
         Scenario(Participants participants, Random random) {
             this.random = random;
-            this.funded = participants.customers().stream().filter(customer -> !customer.nearlyEmpty()).toList();
-            this.nearlyEmpty = participants.customers().stream().filter(Customer::nearlyEmpty).toList();
+            this.funded = participants.customers().stream()
+                    .filter(customer -> !customer.nearlyEmpty())
+                    .toList();
+            this.nearlyEmpty = participants.customers().stream()
+                    .filter(Customer::nearlyEmpty)
+                    .toList();
         }
 
         /** A payment between funded customers: on-us about a third of the time. Nearly empty ones never receive. */
@@ -171,7 +179,8 @@ class EndToEndSettlementTest {
             Id128 unknown = switch (variant % 3) {
                 case 0 -> ChartOfAccounts.customer(new BankId(known.ispb()), 900_000_000L + random.nextInt(1_000_000));
                 case 1 -> ChartOfAccounts.customer(new BankId(UNKNOWN_BANK), 1 + random.nextInt(1_000));
-                default -> ChartOfAccounts.customer(new BankId(BANKS[random.nextInt(BANKS.length)]), 800_000_000L + variant);
+                default ->
+                    ChartOfAccounts.customer(new BankId(BANKS[random.nextInt(BANKS.length)]), 800_000_000L + variant);
             };
             return variant % 2 == 0 ? Order.of(known.id(), unknown, 1_00) : Order.of(unknown, known.id(), 1_00);
         }
@@ -219,7 +228,8 @@ class EndToEndSettlementTest {
                     return null;
                 });
             }
-            // 3 batches of 45: normal payments, in-batch duplicates, overdrafts, unknown accounts, an in-batch conflict.
+            // 3 batches of 45: normal payments, in-batch duplicates, overdrafts, unknown accounts, an in-batch
+            // conflict.
             for (int batch = 0; batch < 3; batch++) {
                 List<Order> orders = new ArrayList<>();
                 List<Predicate<Answer>> expectations = new ArrayList<>();
@@ -261,13 +271,16 @@ class EndToEndSettlementTest {
                 followUps.add(() -> {
                     Answer answer = book.pay(order);
                     expectAccepted(answer, order);
-                    assertThat(answer.replayed()).as("a repeated order is a replay: %s", order).isTrue();
+                    assertThat(answer.replayed())
+                            .as("a repeated order is a replay: %s", order)
+                            .isTrue();
                     return null;
                 });
             }
             for (Order order : singles.subList(10, 14)) { // a used key with another amount: 422
                 followUps.add(() -> {
-                    expectRefused(book.pay(order.withAmount(order.amountCentavos() + 100)), "idempotency-key-reused", order);
+                    expectRefused(
+                            book.pay(order.withAmount(order.amountCentavos() + 100)), "idempotency-key-reused", order);
                     return null;
                 });
             }
@@ -316,15 +329,22 @@ class EndToEndSettlementTest {
                         case "refused" -> "REJECTED(RECEIVING_BANK_REFUSED)";
                         default -> "EXPIRED";
                     };
-            assertThat(views.get(payment.id()).outcome()).as("outcome of %s", payment).isEqualTo(expected);
+            assertThat(views.get(payment.id()).outcome())
+                    .as("outcome of %s", payment)
+                    .isEqualTo(expected);
             counts.merge(expected + (payment.onUs() ? " on-us" : " interbank"), 1L, Long::sum);
         }
         Pagora.log("outcomes as predicted: %s", counts);
-        Map<String, Long> byOutcome = views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting()));
-        assertThat(byOutcome).as("every kind of outcome happened").containsKeys("SETTLED", "EXPIRED",
-                "REJECTED(INSUFFICIENT_FUNDS)", "REJECTED(RECEIVING_BANK_REFUSED)");
-        assertThat(book.accepted().stream().filter(Accepted::onUs).filter(p -> views.get(p.id()).settled()))
-                .as("on-us payments settled").isNotEmpty();
+        Map<String, Long> byOutcome =
+                views.values().stream().collect(Collectors.groupingBy(View::outcome, Collectors.counting()));
+        assertThat(byOutcome)
+                .as("every kind of outcome happened")
+                .containsKeys("SETTLED", "EXPIRED", "REJECTED(INSUFFICIENT_FUNDS)", "REJECTED(RECEIVING_BANK_REFUSED)");
+        assertThat(book.accepted().stream()
+                        .filter(Accepted::onUs)
+                        .filter(p -> views.get(p.id()).settled()))
+                .as("on-us payments settled")
+                .isNotEmpty();
     }
 
     private String predictedAnswer(PaymentId id) {
@@ -350,7 +370,8 @@ class EndToEndSettlementTest {
     private static void expectBatch(PaymentBook book, List<Order> orders, List<Predicate<Answer>> expectations) {
         List<Answer> answers = book.payBatch(orders);
         for (int i = 0; i < orders.size(); i++) {
-            assertThat(expectations.get(i).test(answers.get(i))).as("batch item %d %s answered %s", i, orders.get(i), answers.get(i))
+            assertThat(expectations.get(i).test(answers.get(i)))
+                    .as("batch item %d %s answered %s", i, orders.get(i), answers.get(i))
                     .isTrue();
         }
     }

@@ -1,7 +1,5 @@
 package io.pagora.e2e;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.Books;
@@ -13,6 +11,7 @@ import io.pagora.e2e.support.PaymentBook;
 import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,13 +67,19 @@ class OnlineReconciliationEndToEndTest {
             }
             book.payBatch(orders);
             Quiescence.await(pagora, Duration.ofSeconds(60));
-            Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
+            Map<PaymentId, View> views =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
             assertThat(views.values()).extracting(View::status).contains("SETTLED", "REJECTED", "EXPIRED");
 
-            String metrics = awaitEveryPaymentJudged(pagora, book.accepted().size(), participants.allAccounts().size() - 1);
+            String metrics = awaitEveryPaymentJudged(
+                    pagora, book.accepted().size(), participants.allAccounts().size() - 1);
 
-            assertThat(Books.metric(metrics, "pagora_reconciliation_mismatches_total")).as(metrics).isZero();
-            assertThat(metrics).contains("pagora_reconciliation_rounds_total{application=\"reporting-service\",result=\"failed\"} 0.0");
+            assertThat(Books.metric(metrics, "pagora_reconciliation_mismatches_total"))
+                    .as(metrics)
+                    .isZero();
+            assertThat(metrics)
+                    .contains(
+                            "pagora_reconciliation_rounds_total{application=\"reporting-service\",result=\"failed\"} 0.0");
             Books.assertMoneyInvariants(pagora.ledger(), participants.allAccounts(), Duration.ofSeconds(15));
             Books.assertReadModelEqualsLedger(pagora, participants, book.accepted(), views);
         }
@@ -84,17 +89,22 @@ class OnlineReconciliationEndToEndTest {
     private static String awaitEveryPaymentJudged(Pagora pagora, int payments, int accounts) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            String metrics = pagora.reporting().asOperator().get("/actuator/prometheus").body();
+            String metrics =
+                    pagora.reporting().asOperator().get("/actuator/prometheus").body();
             double paymentsChecked = checked(metrics, "payment");
             double accountsChecked = checked(metrics, "account");
             if (paymentsChecked >= payments && accountsChecked >= accounts) {
-                Pagora.log("reconciled: %.0f payments (of %d accepted), %.0f account balances", paymentsChecked, payments,
-                        accountsChecked);
+                Pagora.log(
+                        "reconciled: %.0f payments (of %d accepted), %.0f account balances",
+                        paymentsChecked, payments, accountsChecked);
                 assertThat(paymentsChecked).as("each payment is judged once").isEqualTo(payments);
                 return metrics;
             }
-            assertThat(System.nanoTime()).as("reconciled within 60 s: %.0f of %d payments, %.0f of %d accounts",
-                    paymentsChecked, payments, accountsChecked, accounts).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as(
+                            "reconciled within 60 s: %.0f of %d payments, %.0f of %d accounts",
+                            paymentsChecked, payments, accountsChecked, accounts)
+                    .isLessThan(deadline);
             Books.sleep(500);
         }
     }

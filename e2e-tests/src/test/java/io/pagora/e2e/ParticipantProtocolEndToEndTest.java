@@ -8,24 +8,23 @@ import io.pagora.e2e.support.Pagora;
 import io.pagora.e2e.support.Participants;
 import io.pagora.e2e.support.Participants.Customer;
 import io.pagora.e2e.support.PaymentBook;
-import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.e2e.support.StreamReader;
 import io.pagora.ledger.port.Account;
-import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.testing.Http;
 import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import tools.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Proves, on the whole platform with participants as receiving banks, the protocol of docs/participants.md through a
@@ -53,10 +52,12 @@ class ParticipantProtocolEndToEndTest {
     static final int BANK_C = 33_333_333;
     /** A participant with no payments: its streams are opened only to count them. */
     static final int BANK_D = 44_444_444;
+
     static final long RESERVE_CENTAVOS = 10_000_000L;
     static final long CUSTOMER_CENTAVOS = 1_000_000L;
     /** Long enough for a restart of payment-api and clearing-service between an instruction and its answer. */
     static final Duration PENDING_TIMEOUT = Duration.ofSeconds(15);
+
     static final int PULLS_MAX = 60;
 
     @Test
@@ -75,16 +76,30 @@ class ParticipantProtocolEndToEndTest {
             String toCarol = book.payAccepted(alice, carol, 4_000);
 
             StreamReader b = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
-            b.pullUntil(messages -> messages.keySet().containsAll(List.of(StreamReader.instructionId(accepted),
-                    StreamReader.instructionId(refused), StreamReader.instructionId(unanswered))), PULLS_MAX);
-            assertThat(b.messages()).as("B sees only instructions for its customers")
+            b.pullUntil(
+                    messages -> messages.keySet()
+                            .containsAll(List.of(
+                                    StreamReader.instructionId(accepted),
+                                    StreamReader.instructionId(refused),
+                                    StreamReader.instructionId(unanswered))),
+                    PULLS_MAX);
+            assertThat(b.messages())
+                    .as("B sees only instructions for its customers")
                     .doesNotContainKey(StreamReader.instructionId(toCarol));
-            assertThat(b.messages().get(StreamReader.instructionId(accepted)).path("amountCentavos").asLong()).isEqualTo(1_000);
+            assertThat(b.messages()
+                            .get(StreamReader.instructionId(accepted))
+                            .path("amountCentavos")
+                            .asLong())
+                    .isEqualTo(1_000);
 
             // C answers its own payment: it settles.
             StreamReader c = new StreamReader(pagora.paymentApi().asBank(BANK_C), BANK_C);
             c.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(toCarol)), PULLS_MAX);
-            assertThat(c.answerOne(toCarol, Map.of("decision", "ACCEPT")).json().path("status").asString()).isEqualTo("SETTLED");
+            assertThat(c.answerOne(toCarol, Map.of("decision", "ACCEPT"))
+                            .json()
+                            .path("status")
+                            .asString())
+                    .isEqualTo("SETTLED");
             c.close();
             aBankAnswersManyAtOnceAndIdempotently(b, accepted, refused);
             foreignAndUnknownAreRefused(pagora, b, toCarol);
@@ -93,7 +108,8 @@ class ParticipantProtocolEndToEndTest {
             bothBanksReadTheOutcomes(pagora, seenByB, accepted, refused, unanswered);
 
             Quiescence.await(pagora, Duration.ofSeconds(60));
-            Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
+            Map<PaymentId, View> views =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
             assertThat(views.get(PaymentId.parse(accepted)).outcome()).isEqualTo("SETTLED");
             assertThat(views.get(PaymentId.parse(refused)).outcome()).startsWith("REJECTED");
             assertThat(views.get(PaymentId.parse(unanswered)).outcome()).isEqualTo("EXPIRED");
@@ -104,43 +120,60 @@ class ParticipantProtocolEndToEndTest {
     }
 
     private static void aBankAnswersManyAtOnceAndIdempotently(StreamReader b, String accepted, String refused) {
-        Http.Response answered = b.answer(List.of(Map.of("paymentId", accepted, "decision", "ACCEPT"),
+        Http.Response answered = b.answer(List.of(
+                Map.of("paymentId", accepted, "decision", "ACCEPT"),
                 Map.of("paymentId", refused, "decision", "REFUSE", "reason", "AC03")));
         assertThat(answered.status()).as("%s", answered).isEqualTo(200);
-        assertThat(answered.json().path("results").get(0).path("status").asString()).isEqualTo("SETTLED");
-        assertThat(answered.json().path("results").get(1).path("status").asString()).isEqualTo("REJECTED");
+        assertThat(answered.json().path("results").get(0).path("status").asString())
+                .isEqualTo("SETTLED");
+        assertThat(answered.json().path("results").get(1).path("status").asString())
+                .isEqualTo("REJECTED");
 
         Http.Response again = b.answerOne(accepted, Map.of("decision", "ACCEPT"));
         assertThat(again.status()).as("the same answer again: %s", again).isEqualTo(200);
         assertThat(again.json().path("status").asString()).isEqualTo("SETTLED");
         Http.Response conflicting = b.answerOne(refused, Map.of("decision", "ACCEPT"));
-        assertThat(conflicting.status()).as("a different second answer: %s", conflicting).isEqualTo(409);
+        assertThat(conflicting.status())
+                .as("a different second answer: %s", conflicting)
+                .isEqualTo(409);
         assertThat(conflicting.problemType()).isEqualTo("conflicting-answer");
         Http.Response refuseSettled = b.answerOne(accepted, Map.of("decision", "REFUSE", "reason", "AC06"));
-        assertThat(refuseSettled.status()).as("refusing a settled payment: %s", refuseSettled).isEqualTo(409);
+        assertThat(refuseSettled.status())
+                .as("refusing a settled payment: %s", refuseSettled)
+                .isEqualTo(409);
 
         Http.Response noReason = b.answerOne(refused, Map.of("decision", "REFUSE"));
-        assertThat(noReason.status()).as("a refusal without reason: %s", noReason).isEqualTo(400);
+        assertThat(noReason.status())
+                .as("a refusal without reason: %s", noReason)
+                .isEqualTo(400);
         Http.Response badReason = b.answerOne(refused, Map.of("decision", "REFUSE", "reason", "XX99"));
-        assertThat(badReason.status()).as("a reason outside the list: %s", badReason).isEqualTo(400);
+        assertThat(badReason.status())
+                .as("a reason outside the list: %s", badReason)
+                .isEqualTo(400);
     }
 
     private static void foreignAndUnknownAreRefused(Pagora pagora, StreamReader b, String toCarol) {
         Http.Response foreign = b.answerOne(toCarol, Map.of("decision", "ACCEPT"));
-        assertThat(foreign.status()).as("answering another bank's payment: %s", foreign).isEqualTo(404);
+        assertThat(foreign.status())
+                .as("answering another bank's payment: %s", foreign)
+                .isEqualTo(404);
         assertThat(foreign.problemType()).isEqualTo("unknown-payment");
         Http.Response none = b.answerOne("0".repeat(31) + "1", Map.of("decision", "ACCEPT"));
         assertThat(none.status()).as("answering no payment: %s", none).isEqualTo(404);
-        assertThat(none.body()).as("the same problem as another bank's payment")
-                .contains("unknown-payment");
+        assertThat(none.body()).as("the same problem as another bank's payment").contains("unknown-payment");
 
         Http http = pagora.paymentApi().asBank(BANK_B);
         Http.Response othersStream = http.get("/participants/%08d/stream/start".formatted(BANK_C));
-        assertThat(othersStream.status()).as("another bank's stream: %s", othersStream).isEqualTo(403);
+        assertThat(othersStream.status())
+                .as("another bank's stream: %s", othersStream)
+                .isEqualTo(403);
         assertThat(othersStream.problemType()).isEqualTo("not-your-stream");
-        Http.Response othersAnswer = http.post("/participants/%08d/answers".formatted(BANK_C),
+        Http.Response othersAnswer = http.post(
+                "/participants/%08d/answers".formatted(BANK_C),
                 Map.of("answers", List.of(Map.of("paymentId", toCarol, "decision", "REFUSE", "reason", "AC03"))));
-        assertThat(othersAnswer.status()).as("answering as another bank: %s", othersAnswer).isEqualTo(403);
+        assertThat(othersAnswer.status())
+                .as("answering as another bank: %s", othersAnswer)
+                .isEqualTo(403);
         Http.Response malformed = http.get("/participants/%08d/stream/pull/not-a-token".formatted(BANK_B));
         assertThat(malformed.status()).as("a malformed token: %s", malformed).isEqualTo(400);
         assertThat(malformed.problemType()).isEqualTo("malformed-token");
@@ -167,9 +200,10 @@ class ParticipantProtocolEndToEndTest {
         streams.forEach(StreamReader::close);
     }
 
-    private static void unansweredExpiresAndALateAnswerMovesNothing(Pagora pagora, PaymentBook book, StreamReader b,
-            String unanswered) {
-        Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
+    private static void unansweredExpiresAndALateAnswerMovesNothing(
+            Pagora pagora, PaymentBook book, StreamReader b, String unanswered) {
+        Map<PaymentId, View> views =
+                Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
         assertThat(views.get(PaymentId.parse(unanswered)).outcome()).isEqualTo("EXPIRED");
         Http.Response late = b.answerOne(unanswered, Map.of("decision", "ACCEPT"));
         assertThat(late.status()).as("an answer after the expiry: %s", late).isEqualTo(410);
@@ -180,8 +214,8 @@ class ParticipantProtocolEndToEndTest {
      * A pull that is never acknowledged is delivered again: to another stream of the bank after the lease, and from
      * the durable position after payment-api and clearing-service crash; what was acknowledged is not.
      */
-    private static Map<String, JsonNode> streamsRedeliverWhatWasNotAcknowledged(Pagora pagora, PaymentBook book,
-            Customer alice, Customer bob) {
+    private static Map<String, JsonNode> streamsRedeliverWhatWasNotAcknowledged(
+            Pagora pagora, PaymentBook book, Customer alice, Customer bob) {
         StreamReader drain = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
         drain.start();
         for (int i = 0; i < 3; i++) {
@@ -193,9 +227,13 @@ class ParticipantProtocolEndToEndTest {
         abandoned.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(first)), PULLS_MAX);
         StreamReader second = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
         second.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(first)), PULLS_MAX);
-        assertThat(second.messages()).as("after the lease, another stream gets the unacknowledged instruction")
+        assertThat(second.messages())
+                .as("after the lease, another stream gets the unacknowledged instruction")
                 .containsKey(StreamReader.instructionId(first));
-        assertThat(second.answerOne(first, Map.of("decision", "ACCEPT")).json().path("status").asString())
+        assertThat(second.answerOne(first, Map.of("decision", "ACCEPT"))
+                        .json()
+                        .path("status")
+                        .asString())
                 .isEqualTo("SETTLED");
         second.close();
 
@@ -206,33 +244,71 @@ class ParticipantProtocolEndToEndTest {
         pagora.startClearingWithParticipants();
         StreamReader restarted = new StreamReader(pagora.paymentApi().asBank(BANK_B), BANK_B);
         restarted.pullUntil(messages -> messages.containsKey(StreamReader.instructionId(afterCrash)), PULLS_MAX);
-        assertThat(restarted.messages()).as("the acknowledged instruction is not delivered again")
+        assertThat(restarted.messages())
+                .as("the acknowledged instruction is not delivered again")
                 .doesNotContainKey(StreamReader.instructionId(first));
-        assertThat(restarted.answerOne(afterCrash, Map.of("decision", "ACCEPT")).json().path("status").asString())
+        assertThat(restarted
+                        .answerOne(afterCrash, Map.of("decision", "ACCEPT"))
+                        .json()
+                        .path("status")
+                        .asString())
                 .isEqualTo("SETTLED");
-        assertThat(restarted.answerOne(first, Map.of("decision", "ACCEPT")).json().path("status").asString())
-                .as("the same answer after the restarts").isEqualTo("SETTLED");
+        assertThat(restarted
+                        .answerOne(first, Map.of("decision", "ACCEPT"))
+                        .json()
+                        .path("status")
+                        .asString())
+                .as("the same answer after the restarts")
+                .isEqualTo("SETTLED");
         restarted.close();
         Map<String, JsonNode> seen = new HashMap<>(drain.messages());
         List.of(abandoned, second, beforeCrash, restarted).forEach(reader -> seen.putAll(reader.messages()));
         return seen;
     }
 
-    private static void bothBanksReadTheOutcomes(Pagora pagora, Map<String, JsonNode> seenByB, String accepted,
-            String refused, String unanswered) {
+    private static void bothBanksReadTheOutcomes(
+            Pagora pagora, Map<String, JsonNode> seenByB, String accepted, String refused, String unanswered) {
         StreamReader a = new StreamReader(pagora.paymentApi().asBank(BANK_A), BANK_A);
-        a.pullUntil(messages -> messages.keySet().containsAll(List.of(StreamReader.outcomeId(accepted, "payer"),
-                StreamReader.outcomeId(refused, "payer"), StreamReader.outcomeId(unanswered, "payer"))), PULLS_MAX);
-        assertThat(a.messages().get(StreamReader.outcomeId(accepted, "payer")).path("status").asString()).isEqualTo("SETTLED");
-        assertThat(a.messages().get(StreamReader.outcomeId(refused, "payer")).path("status").asString()).isEqualTo("REJECTED");
-        assertThat(a.messages().get(StreamReader.outcomeId(unanswered, "payer")).path("status").asString()).isEqualTo("EXPIRED");
+        a.pullUntil(
+                messages -> messages.keySet()
+                        .containsAll(List.of(
+                                StreamReader.outcomeId(accepted, "payer"),
+                                StreamReader.outcomeId(refused, "payer"),
+                                StreamReader.outcomeId(unanswered, "payer"))),
+                PULLS_MAX);
+        assertThat(a.messages()
+                        .get(StreamReader.outcomeId(accepted, "payer"))
+                        .path("status")
+                        .asString())
+                .isEqualTo("SETTLED");
+        assertThat(a.messages()
+                        .get(StreamReader.outcomeId(refused, "payer"))
+                        .path("status")
+                        .asString())
+                .isEqualTo("REJECTED");
+        assertThat(a.messages()
+                        .get(StreamReader.outcomeId(unanswered, "payer"))
+                        .path("status")
+                        .asString())
+                .isEqualTo("EXPIRED");
         a.close();
-        assertThat(seenByB).as("B, the payee's bank, read every outcome of what it was instructed")
-                .containsKeys(StreamReader.outcomeId(accepted, "payee"), StreamReader.outcomeId(refused, "payee"),
+        assertThat(seenByB)
+                .as("B, the payee's bank, read every outcome of what it was instructed")
+                .containsKeys(
+                        StreamReader.outcomeId(accepted, "payee"),
+                        StreamReader.outcomeId(refused, "payee"),
                         StreamReader.outcomeId(unanswered, "payee"));
-        assertThat(seenByB.get(StreamReader.outcomeId(accepted, "payee")).path("status").asString()).isEqualTo("SETTLED");
-        assertThat(seenByB.get(StreamReader.outcomeId(unanswered, "payee")).path("status").asString()).isEqualTo("EXPIRED");
+        assertThat(seenByB.get(StreamReader.outcomeId(accepted, "payee"))
+                        .path("status")
+                        .asString())
+                .isEqualTo("SETTLED");
+        assertThat(seenByB.get(StreamReader.outcomeId(unanswered, "payee"))
+                        .path("status")
+                        .asString())
+                .isEqualTo("EXPIRED");
         List<Account> reserves = pagora.ledger().lookupAccounts(List.of(ChartOfAccounts.reserve(new BankId(BANK_A))));
-        assertThat(reserves.getFirst().debitsPending()).as("no reservation of A's is left pending").isZero();
+        assertThat(reserves.getFirst().debitsPending())
+                .as("no reservation of A's is left pending")
+                .isZero();
     }
 }

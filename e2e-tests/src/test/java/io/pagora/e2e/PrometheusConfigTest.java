@@ -41,6 +41,7 @@ class PrometheusConfigTest {
     static final String COMPOSE = "infra/prometheus/prometheus-compose.yml";
     /** The scaled platform's ({@code --scale}); its second instances listen local-runtime's Topology step above. */
     static final String SCALE = "infra/prometheus/prometheus-scale.yml";
+
     static final int SECOND_INSTANCE_PORT_STEP = 100;
 
     @Test
@@ -55,10 +56,14 @@ class PrometheusConfigTest {
     void theScaledConfigurationScrapesBothInstancesOfEachService() {
         Map<String, List<String>> targets = scrapeTargetLists(SCALE);
         Map<String, List<String>> expected = new LinkedHashMap<>();
-        SERVICES.forEach(service -> expected.put(service, List.of("127.0.0.1:" + configuredPort(service),
-                "127.0.0.1:" + (configuredPort(service) + SECOND_INSTANCE_PORT_STEP))));
+        SERVICES.forEach(service -> expected.put(
+                service,
+                List.of(
+                        "127.0.0.1:" + configuredPort(service),
+                        "127.0.0.1:" + (configuredPort(service) + SECOND_INSTANCE_PORT_STEP))));
         assertThat(targets).as("%s: job -> targets", SCALE).isEqualTo(expected);
-        assertThat(YamlFiles.load(SCALE).get("scrape_configs")).as("the same jobs as %s but for their targets", LOCAL)
+        assertThat(YamlFiles.load(SCALE).get("scrape_configs"))
+                .as("the same jobs as %s but for their targets", LOCAL)
                 .isEqualTo(withoutTargets(LOCAL, SCALE));
     }
 
@@ -76,54 +81,76 @@ class PrometheusConfigTest {
                 .contains("./" + COMPOSE + ":/etc/prometheus/prometheus.yml:ro");
         assertThat(list(map(services.get("prometheus")).get("ports"))).contains("127.0.0.1:9090:9090");
         assertThat(list(map(services.get("grafana")).get("ports"))).contains("127.0.0.1:3001:3000");
-        assertThat(list(map(services.get("grafana")).get("volumes"))).contains(
-                "./infra/grafana/provisioning/datasources:/etc/grafana/provisioning/datasources:ro",
-                "./infra/grafana/provisioning/dashboards:/etc/grafana/provisioning/dashboards:ro",
-                "./infra/grafana/dashboards:/var/lib/grafana/dashboards:ro");
+        assertThat(list(map(services.get("grafana")).get("volumes")))
+                .contains(
+                        "./infra/grafana/provisioning/datasources:/etc/grafana/provisioning/datasources:ro",
+                        "./infra/grafana/provisioning/dashboards:/etc/grafana/provisioning/dashboards:ro",
+                        "./infra/grafana/dashboards:/var/lib/grafana/dashboards:ro");
         for (String service : SERVICES) {
-            assertThat(list(map(services.get(service)).get("ports"))).as("%s's published port", service)
+            assertThat(list(map(services.get(service)).get("ports")))
+                    .as("%s's published port", service)
                     .contains("127.0.0.1:" + configuredPort(service) + ":" + configuredPort(service));
         }
     }
 
     @Test
     void grafanaReadsThatPrometheusAndEveryPanelNamesItsDataSource() {
-        Map<String, Object> datasource = map(list(YamlFiles.load("infra/grafana/provisioning/datasources/prometheus.yml")
-                .get("datasources")).getFirst());
+        Map<String, Object> datasource =
+                map(list(YamlFiles.load("infra/grafana/provisioning/datasources/prometheus.yml")
+                                .get("datasources"))
+                        .getFirst());
         assertThat(datasource).containsEntry("type", "prometheus").containsEntry("url", "http://prometheus:9090");
         Object uid = datasource.get("uid");
         Map<String, Object> provider = map(list(YamlFiles.load("infra/grafana/provisioning/dashboards/dashboards.yml")
-                .get("providers")).getFirst());
+                        .get("providers"))
+                .getFirst());
         assertThat(map(provider.get("options"))).containsEntry("path", "/var/lib/grafana/dashboards");
 
         List<String> titles = new ArrayList<>();
         for (Path file : DashboardMetricsTest.dashboardFiles()) {
             JsonNode dashboard = Http.JSON.readTree(Repository.read(file));
             titles.add(dashboard.path("title").asString());
-            assertThat(dashboard.path("uid").asString()).as("%s has a stable uid", file).isNotEmpty();
+            assertThat(dashboard.path("uid").asString())
+                    .as("%s has a stable uid", file)
+                    .isNotEmpty();
             for (JsonNode panel : dashboard.path("panels")) {
                 if (panel.path("type").asString().equals("row")) {
                     continue;
                 }
-                assertThat(panel.path("datasource").path("uid").asString()).as("%s / %s", file, panel.path("title"))
+                assertThat(panel.path("datasource").path("uid").asString())
+                        .as("%s / %s", file, panel.path("title"))
                         .isEqualTo(uid);
-                assertThat(panel.path("targets")).as("%s / %s has queries", file, panel.path("title")).isNotEmpty();
+                assertThat(panel.path("targets"))
+                        .as("%s / %s has queries", file, panel.path("title"))
+                        .isNotEmpty();
             }
         }
-        assertThat(titles).containsExactlyInAnyOrder("Pagora — Payments overview", "Pagora — Clearing & ledger",
-                "Pagora — Pipeline health", "Pagora — Receiving banks");
+        assertThat(titles)
+                .containsExactlyInAnyOrder(
+                        "Pagora — Payments overview",
+                        "Pagora — Clearing & ledger",
+                        "Pagora — Pipeline health",
+                        "Pagora — Receiving banks");
     }
 
     @Test
     void promtoolAcceptsBothConfigurationsAndEveryDashboardQuery() throws IOException {
         Optional<Path> promtool = onPath("promtool");
-        Assumptions.assumeTrue(promtool.isPresent(), "promtool is not on the PATH (Debian: apt-get install prometheus;"
-                + " .ci/run installs it when apt-get works): Prometheus' own checks of " + LOCAL + ", " + COMPOSE
-                + " and the dashboard queries are SKIPPED; the scrape targets are still checked by the other tests");
+        Assumptions.assumeTrue(
+                promtool.isPresent(),
+                "promtool is not on the PATH (Debian: apt-get install prometheus;"
+                        + " .ci/run installs it when apt-get works): Prometheus' own checks of " + LOCAL + ", "
+                        + COMPOSE
+                        + " and the dashboard queries are SKIPPED; the scrape targets are still checked by the other tests");
         // Syntax only: the configurations name the operator's certificate files, which `infra/local/pagora certs`
         // (or the compose volume) provides at run time and a fresh clone does not have.
         for (String config : List.of(LOCAL, COMPOSE, SCALE)) {
-            run(promtool.get(), "check", "config", "--syntax-only", Repository.path(config).toString());
+            run(
+                    promtool.get(),
+                    "check",
+                    "config",
+                    "--syntax-only",
+                    Repository.path(config).toString());
         }
         // Every dashboard query as a recording rule: promtool parses it with Prometheus' PromQL parser.
         StringBuilder rules = new StringBuilder("groups:\n  - name: dashboards\n    rules:\n");
@@ -131,8 +158,12 @@ class PrometheusConfigTest {
         for (Path file : DashboardMetricsTest.dashboardFiles()) {
             for (String expression : expressions(Http.JSON.readTree(Repository.read(file)), new ArrayList<>())) {
                 String concrete = expression.replace("$__rate_interval", "1m").replace("$application", ".*");
-                rules.append("      - record: dashboard_query_").append(n++).append('\n')
-                        .append("        expr: '").append(concrete.replace("'", "''")).append("'\n");
+                rules.append("      - record: dashboard_query_")
+                        .append(n++)
+                        .append('\n')
+                        .append("        expr: '")
+                        .append(concrete.replace("'", "''"))
+                        .append("'\n");
             }
         }
         assertThat(n).as("dashboard queries").isGreaterThan(20);
@@ -162,11 +193,16 @@ class PrometheusConfigTest {
         Map<String, List<String>> targets = new LinkedHashMap<>();
         for (Object job : list(prometheus.get("scrape_configs"))) {
             Map<String, Object> scrape = map(job);
-            assertThat(scrape.get("metrics_path")).as("%s %s", config, scrape.get("job_name")).isEqualTo("/actuator/prometheus");
+            assertThat(scrape.get("metrics_path"))
+                    .as("%s %s", config, scrape.get("job_name"))
+                    .isEqualTo("/actuator/prometheus");
             List<Object> statics = list(scrape.get("static_configs"));
             assertThat(statics).hasSize(1);
-            targets.put((String) scrape.get("job_name"), list(map(statics.getFirst()).get("targets")).stream()
-                    .map(String.class::cast).toList());
+            targets.put(
+                    (String) scrape.get("job_name"),
+                    list(map(statics.getFirst()).get("targets")).stream()
+                            .map(String.class::cast)
+                            .toList());
         }
         return targets;
     }
@@ -186,7 +222,8 @@ class PrometheusConfigTest {
     /** server.port in the service's own application.y(a)ml (unpacked by this module's build). */
     static int configuredPort(String service) {
         for (String name : List.of("application.yml", "application.yaml")) {
-            try (InputStream in = PrometheusConfigTest.class.getClassLoader()
+            try (InputStream in = PrometheusConfigTest.class
+                    .getClassLoader()
                     .getResourceAsStream("pagora-services/" + service + "/" + name)) {
                 if (in != null) {
                     Map<String, Object> configuration = new Yaml().load(in);
@@ -215,12 +252,15 @@ class PrometheusConfigTest {
         List<String> command = new ArrayList<>(List.of(executable.toString()));
         command.addAll(List.of(arguments));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output;
             try (InputStream in = process.getInputStream()) {
                 output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                    .as("%s finished", command)
+                    .isTrue();
             System.out.printf("[e2e] %s:%n%s", String.join(" ", command), output);
             assertThat(process.exitValue()).as("%s said:%n%s", command, output).isZero();
         } catch (IOException e) {

@@ -8,7 +8,6 @@ import io.pagora.e2e.support.Pagora;
 import io.pagora.e2e.support.Participants;
 import io.pagora.e2e.support.Participants.Customer;
 import io.pagora.e2e.support.PaymentBook;
-import io.pagora.e2e.support.PaymentBook.Order;
 import io.pagora.e2e.support.PromQl;
 import io.pagora.e2e.support.Quiescence;
 import io.pagora.e2e.support.ServiceApplication;
@@ -76,20 +75,28 @@ class ReceivingBankDownEndToEndTest {
             }
 
             StreamReader up = new StreamReader(pagora.paymentApi().asBank(UP_BANK), UP_BANK);
-            up.pullUntil(messages -> ups.stream().allMatch(id -> messages.containsKey(StreamReader.instructionId(id))),
+            up.pullUntil(
+                    messages -> ups.stream().allMatch(id -> messages.containsKey(StreamReader.instructionId(id))),
                     PULLS_MAX);
-            Http.Response answered = up.answer(ups.stream().map(id -> Map.<String, Object>of("paymentId", id,
-                    "decision", "ACCEPT")).toList());
+            Http.Response answered = up.answer(ups.stream()
+                    .map(id -> Map.<String, Object>of("paymentId", id, "decision", "ACCEPT"))
+                    .toList());
             assertThat(answered.status()).as("%s", answered).isEqualTo(200);
             up.close();
 
             // The down bank never pulls: its payments wait out the pending timeout and expire.
-            Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
-            downs.forEach(id -> assertThat(views.get(PaymentId.parse(id)).outcome()).as(id).isEqualTo("EXPIRED"));
-            ups.forEach(id -> assertThat(views.get(PaymentId.parse(id)).outcome()).as(id).isEqualTo("SETTLED"));
+            Map<PaymentId, View> views =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
+            downs.forEach(id ->
+                    assertThat(views.get(PaymentId.parse(id)).outcome()).as(id).isEqualTo("EXPIRED"));
+            ups.forEach(id ->
+                    assertThat(views.get(PaymentId.parse(id)).outcome()).as(id).isEqualTo("SETTLED"));
             Account after = reserveOf(pagora, PAYER_BANK);
-            assertThat(after.debitsPending()).as("no reservation of the payer's bank is left pending").isZero();
-            assertThat(after.debitsPosted() - before.debitsPosted()).as("the payer's bank paid out the settled payments only")
+            assertThat(after.debitsPending())
+                    .as("no reservation of the payer's bank is left pending")
+                    .isZero();
+            assertThat(after.debitsPosted() - before.debitsPosted())
+                    .as("the payer's bank paid out the settled payments only")
                     .isEqualTo(upCentavos);
 
             theDownBankComesBackToOutcomesAndItsLateAnswerMovesNothing(pagora, downs);
@@ -104,10 +111,17 @@ class ReceivingBankDownEndToEndTest {
 
     private static void theDownBankComesBackToOutcomesAndItsLateAnswerMovesNothing(Pagora pagora, List<String> downs) {
         StreamReader back = new StreamReader(pagora.paymentApi().asBank(DOWN_BANK), DOWN_BANK);
-        back.pullUntil(messages -> downs.stream().allMatch(id -> messages.containsKey(StreamReader.instructionId(id))
-                && messages.containsKey(StreamReader.outcomeId(id, "payee"))), PULLS_MAX);
-        downs.forEach(id -> assertThat(back.messages().get(StreamReader.outcomeId(id, "payee")).path("status").asString())
-                .as("what %s missed", id).isEqualTo("EXPIRED"));
+        back.pullUntil(
+                messages -> downs.stream()
+                        .allMatch(id -> messages.containsKey(StreamReader.instructionId(id))
+                                && messages.containsKey(StreamReader.outcomeId(id, "payee"))),
+                PULLS_MAX);
+        downs.forEach(id -> assertThat(back.messages()
+                        .get(StreamReader.outcomeId(id, "payee"))
+                        .path("status")
+                        .asString())
+                .as("what %s missed", id)
+                .isEqualTo("EXPIRED"));
         Http.Response late = back.answerOne(downs.getFirst(), Map.of("decision", "ACCEPT"));
         assertThat(late.status()).as("an answer after the expiry: %s", late).isEqualTo(410);
         assertThat(late.problemType()).isEqualTo("answer-after-expiry");
@@ -127,29 +141,41 @@ class ReceivingBankDownEndToEndTest {
                 missing.put(name, where);
             }
         });
-        assertThat(missing).as("metrics the receiving banks' dashboard queries but no service exports").isEmpty();
+        assertThat(missing)
+                .as("metrics the receiving banks' dashboard queries but no service exports")
+                .isEmpty();
 
         String down = "bank=\"%08d\"".formatted(DOWN_BANK);
         String upBank = "bank=\"%08d\"".formatted(UP_BANK);
-        assertThat(Books.metric(clearingText, "pagora_clearing_expired_total", down)).isEqualTo(PAYMENTS_PER_BANK);
-        assertThat(Books.metric(clearingText, "pagora_clearing_expired_total", upBank)).isZero();
+        assertThat(Books.metric(clearingText, "pagora_clearing_expired_total", down))
+                .isEqualTo(PAYMENTS_PER_BANK);
+        assertThat(Books.metric(clearingText, "pagora_clearing_expired_total", upBank))
+                .isZero();
         assertThat(Books.metric(clearingText, "pagora_clearing_awaiting_answer", down))
-                .as("nothing waits for the down bank once its payments expired").isZero();
-        assertThat(Books.metric(clearingText, "pagora_clearing_awaiting_answer", upBank)).isZero();
+                .as("nothing waits for the down bank once its payments expired")
+                .isZero();
+        assertThat(Books.metric(clearingText, "pagora_clearing_awaiting_answer", upBank))
+                .isZero();
         assertThat(Books.metric(api, "pagora_participants_answer_latency_seconds_count", upBank))
                 .isEqualTo(PAYMENTS_PER_BANK);
-        assertThat(Books.metric(api, "pagora_participants_stream_lag_seconds_count", upBank)).isPositive();
+        assertThat(Books.metric(api, "pagora_participants_stream_lag_seconds_count", upBank))
+                .isPositive();
         assertThat(Books.metric(api, "pagora_participants_stream_lag_seconds_count", down))
-                .as("the down bank's pulls after its return: its instructions, seconds old").isPositive();
+                .as("the down bank's pulls after its return: its instructions, seconds old")
+                .isPositive();
     }
 
     private static Account reserveOf(Pagora pagora, int ispb) {
-        return pagora.ledger().lookupAccounts(List.of(ChartOfAccounts.reserve(new BankId(ispb)))).getFirst();
+        return pagora.ledger()
+                .lookupAccounts(List.of(ChartOfAccounts.reserve(new BankId(ispb))))
+                .getFirst();
     }
 
     private static String scrape(Http service) {
         Http.Response response = service.get("/actuator/prometheus");
-        assertThat(response.status()).as("%s/actuator/prometheus", service.base()).isEqualTo(200);
+        assertThat(response.status())
+                .as("%s/actuator/prometheus", service.base())
+                .isEqualTo(200);
         return response.body();
     }
 }

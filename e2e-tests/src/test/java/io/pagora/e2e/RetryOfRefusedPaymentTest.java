@@ -1,7 +1,5 @@
 package io.pagora.e2e;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.Books;
@@ -17,6 +15,7 @@ import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentRejected;
 import io.pagora.events.Topics;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -57,34 +56,47 @@ class RetryOfRefusedPaymentTest {
             Order onUs = Order.of(poor.id(), onUsPayee.id(), 20_000L);
             Answer first = book.pay(interbank);
             assertThat(book.payBatch(List.of(onUs))).allMatch(Answer::accepted);
-            Map<PaymentId, View> before = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
+            Map<PaymentId, View> before =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(60));
             assertThat(before.values()).extracting(View::outcome).containsOnly("REJECTED(INSUFFICIENT_FUNDS)");
 
             // The payer is funded now: a retry that settled would be charged. It must not.
             participants.fundCustomer(poor, 100_000L);
             Answer retried = book.pay(interbank);
-            assertThat(retried).as("the same payment, replayed").isEqualTo(new Answer(202, first.paymentId(), true, null));
+            assertThat(retried)
+                    .as("the same payment, replayed")
+                    .isEqualTo(new Answer(202, first.paymentId(), true, null));
             assertThat(book.payBatch(List.of(onUs))).allMatch(answer -> answer.accepted() && answer.replayed());
             Quiescence.await(pagora, Duration.ofSeconds(60));
 
-            Map<PaymentId, View> after = Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
-            assertThat(after).as("the read model keeps the first (and only) final state").isEqualTo(before);
+            Map<PaymentId, View> after =
+                    Books.awaitFinalStates(pagora.reporting(), book.accepted(), Duration.ofSeconds(30));
+            assertThat(after)
+                    .as("the read model keeps the first (and only) final state")
+                    .isEqualTo(before);
             List<String> published = pagora.kafka().events(Topics.PAYMENT_OUTCOMES).stream()
-                    .map(RetryOfRefusedPaymentTest::describe).toList();
+                    .map(RetryOfRefusedPaymentTest::describe)
+                    .toList();
             Pagora.log("outcomes published for the two payments, each sent twice: %s", published);
-            assertThat(published).as("every outcome published is a rejection").allMatch(text -> text.startsWith("REJECTED"));
+            assertThat(published)
+                    .as("every outcome published is a rejection")
+                    .allMatch(text -> text.startsWith("REJECTED"));
             Books.assertMoneyInvariants(pagora.ledger(), participants.allAccounts(), Duration.ofSeconds(10));
             Books.assertReadModelEqualsLedger(pagora, participants, book.accepted(), after);
-            String metrics = pagora.reporting().asOperator().get("/actuator/prometheus").body();
+            String metrics =
+                    pagora.reporting().asOperator().get("/actuator/prometheus").body();
             assertThat(Books.metric(metrics, "pagora_reporting_conflicting_outcomes_total"))
-                    .as("reporting-service raised integrity alarms (CONFLICTING_OUTCOME) for a client's retry of a refused"
-                            + " payment: clearing re-answers it REJECTED(PREVIOUSLY_FAILED), reporting holds"
-                            + " REJECTED(INSUFFICIENT_FUNDS) and calls that a contradiction")
+                    .as(
+                            "reporting-service raised integrity alarms (CONFLICTING_OUTCOME) for a client's retry of a refused"
+                                    + " payment: clearing re-answers it REJECTED(PREVIOUSLY_FAILED), reporting holds"
+                                    + " REJECTED(INSUFFICIENT_FUNDS) and calls that a contradiction")
                     .isZero();
         }
     }
 
     private static String describe(PaymentEvent event) {
-        return event instanceof PaymentRejected rejected ? "REJECTED(" + rejected.reason() + ")" : event.getClass().getSimpleName();
+        return event instanceof PaymentRejected rejected
+                ? "REJECTED(" + rejected.reason() + ")"
+                : event.getClass().getSimpleName();
     }
 }

@@ -82,6 +82,7 @@ class ReturnsEndToEndTest {
     static final Duration PENDING_TIMEOUT = Duration.ofSeconds(5);
     /** Short, so the window's scenario sees a payment past it; the others return payments settled moments before. */
     static final Duration RETURN_WINDOW = Duration.ofSeconds(45);
+
     static final Duration FINAL_WAIT = Duration.ofSeconds(40);
     static final Duration POLL_INTERVAL = Duration.ofMillis(100);
     static final int PULLS_MAX = 80;
@@ -112,6 +113,7 @@ class ReturnsEndToEndTest {
         private Pagora pagora;
         /** clearing-service serves only its actuator, over plain HTTP. */
         private Http clearingMetrics;
+
         private Participants participants;
         private PaymentBook book;
         private Customer alice;
@@ -119,6 +121,7 @@ class ReturnsEndToEndTest {
         private final Map<Integer, StreamReader> streams = new HashMap<>();
         /** Every payment and return payment-api accepted: each must end in exactly one final state. */
         private final List<Accepted> accepted = new ArrayList<>();
+
         private final Set<PaymentId> returned = new LinkedHashSet<>();
         /** Each return accepted, and the payment it returns. */
         private final Map<PaymentId, PaymentId> originalOf = new HashMap<>();
@@ -126,6 +129,7 @@ class ReturnsEndToEndTest {
         private final AtomicInteger refusedAsExceeding = new AtomicInteger();
         /** The window's scenario's payment, settled first so that the window is over when that scenario runs. */
         private PaymentId early;
+
         private Instant earlySettledAt;
 
         Scenarios(String backend) {
@@ -135,10 +139,11 @@ class ReturnsEndToEndTest {
         @BeforeAll
         @Timeout(value = 6, unit = TimeUnit.MINUTES)
         void startPlatform() {
-            pagora = Pagora.start(new Pagora.Options(backend, 1.0, 0.0, PENDING_TIMEOUT, 1),
+            pagora = Pagora.start(
+                    new Pagora.Options(backend, 1.0, 0.0, PENDING_TIMEOUT, 1),
                     Map.of("pagora.payments.returns.window", RETURN_WINDOW.toMillis() + "ms"));
-            clearingMetrics = new Http("http://127.0.0.1:"
-                    + ServiceApplication.port(pagora.startClearingWithParticipants()));
+            clearingMetrics =
+                    new Http("http://127.0.0.1:" + ServiceApplication.port(pagora.startClearingWithParticipants()));
             participants = new Participants(pagora.paymentApi());
             book = new PaymentBook(pagora.paymentApi());
             alice = participants.bankWithCustomer(BANK_A, RESERVE_CENTAVOS, CUSTOMER_CENTAVOS);
@@ -166,16 +171,20 @@ class ReturnsEndToEndTest {
                 PaymentId original = settled(10_000);
                 Http.Response asked = askReturn(BANK_B, original, 10_000, "MD06", key());
                 assertThat(asked.status()).as("%s", asked).isEqualTo(202);
-                PaymentId refund = PaymentId.parse(asked.json().path("paymentId").asString());
+                PaymentId refund =
+                        PaymentId.parse(asked.json().path("paymentId").asString());
                 record(refund, bob, alice, 10_000, original);
                 String returnId = asked.json().path("returnId").asString();
-                assertThat(PixId.problem(returnId, PixId.Kind.RETURN)).as(returnId).isEmpty();
+                assertThat(PixId.problem(returnId, PixId.Kind.RETURN))
+                        .as(returnId)
+                        .isEmpty();
                 assertThat(new PixId(returnId).bank()).isEqualTo(new BankId(BANK_B));
                 assertThat(asked.json().path("originalPaymentId").asString()).isEqualTo(original.toString());
 
                 JsonNode instruction = instructionTo(BANK_A, refund);
                 assertThat(instruction.path("originalPaymentId").asString())
-                        .as("the return instruction names its original").isEqualTo(original.toString());
+                        .as("the return instruction names its original")
+                        .isEqualTo(original.toString());
                 assertThat(instruction.path("returnReason").asString()).isEqualTo("MD06");
                 assertThat(instruction.path("endToEndId").asString()).isEqualTo(returnId);
                 answer(BANK_A, refund, true);
@@ -183,21 +192,30 @@ class ReturnsEndToEndTest {
                 assertThat(balance(alice)).as("the money came back").isEqualTo(aliceBefore);
                 String outcome = StreamReader.outcomeId(refund.toString(), "payee");
                 stream(BANK_A).pullUntil(messages -> messages.containsKey(outcome), PULLS_MAX);
-                assertThat(stream(BANK_A).messages().get(outcome).path("endToEndId").asString())
-                        .as("the outcome on the stream carries the return id").isEqualTo(returnId);
+                assertThat(stream(BANK_A)
+                                .messages()
+                                .get(outcome)
+                                .path("endToEndId")
+                                .asString())
+                        .as("the outcome on the stream carries the return id")
+                        .isEqualTo(returnId);
 
                 JsonNode originalView = awaitReturnsProjected(original, BANK_A, 10_000);
                 assertThat(originalView.path("returnableCentavos").asLong()).isZero();
                 assertThat(originalView.path("returns").get(0).path("paymentId").asString())
                         .isEqualTo(refund.toString());
-                assertThat(originalView.path("returns").get(0).path("returnId").asString()).isEqualTo(returnId);
+                assertThat(originalView.path("returns").get(0).path("returnId").asString())
+                        .isEqualTo(returnId);
                 JsonNode refundView = pagora.reporting().asBank(BANK_A).json("/payments/" + refund);
-                assertThat(refundView.path("returnOf").path("paymentId").asString()).isEqualTo(original.toString());
-                assertThat(refundView.path("returnOf").path("reason").asString()).isEqualTo("MD06");
+                assertThat(refundView.path("returnOf").path("paymentId").asString())
+                        .isEqualTo(original.toString());
+                assertThat(refundView.path("returnOf").path("reason").asString())
+                        .isEqualTo("MD06");
                 JsonNode line = statementLine(alice.id(), refund, BANK_A);
                 assertThat(line.path("direction").asString()).isEqualTo("CREDIT");
                 assertThat(line.path("returnOf").path("paymentId").asString())
-                        .as("the statement line links the original").isEqualTo(original.toString());
+                        .as("the statement line links the original")
+                        .isEqualTo(original.toString());
                 assertMoneyInvariants();
             }
         }
@@ -214,7 +232,8 @@ class ReturnsEndToEndTest {
                 answer(BANK_A, first, true);
                 PaymentId second = acceptedReturn(original, 5_000, "FR01");
                 answer(BANK_A, second, true);
-                assertThat(List.of(finalStatus(first, BANK_B), finalStatus(second, BANK_B))).containsOnly("SETTLED");
+                assertThat(List.of(finalStatus(first, BANK_B), finalStatus(second, BANK_B)))
+                        .containsOnly("SETTLED");
 
                 Map<Id128, Long> before = balances();
                 Http.Response over = askReturn(BANK_B, original, 1, "MD06", key());
@@ -222,7 +241,9 @@ class ReturnsEndToEndTest {
                 assertThat(over.problemType()).isEqualTo("return-exceeds-returnable");
                 refusedAsExceeding.incrementAndGet();
                 assertThat(balances()).as("nothing moved").isEqualTo(before);
-                assertThat(awaitReturnsProjected(original, BANK_B, 9_000).path("returnsCount").asLong())
+                assertThat(awaitReturnsProjected(original, BANK_B, 9_000)
+                                .path("returnsCount")
+                                .asLong())
                         .isEqualTo(2);
                 assertMoneyInvariants();
             }
@@ -245,7 +266,8 @@ class ReturnsEndToEndTest {
                 for (CompletableFuture<Http.Response> future : racing) {
                     Http.Response response = future.get(30, TimeUnit.SECONDS);
                     if (response.status() == 202) {
-                        PaymentId id = PaymentId.parse(response.json().path("paymentId").asString());
+                        PaymentId id = PaymentId.parse(
+                                response.json().path("paymentId").asString());
                         acceptedReturns.add(id);
                         record(id, bob, alice, 6_000, original);
                     } else {
@@ -255,7 +277,9 @@ class ReturnsEndToEndTest {
                         refusedAtOnce++;
                     }
                 }
-                assertThat(acceptedReturns).as("at least one return is accepted").isNotEmpty();
+                assertThat(acceptedReturns)
+                        .as("at least one return is accepted")
+                        .isNotEmpty();
                 StreamReader a = stream(BANK_A);
                 a.pullUntil(messages -> true, 1);
                 // The bank answers every return instructed to it; one the ledger refused was never instructed.
@@ -273,13 +297,17 @@ class ReturnsEndToEndTest {
                     });
                     outcomes.add(finalStatus(id, BANK_B));
                 }
-                Pagora.log("racing returns: %d accepted by payment-api (%s), %d refused at once",
+                Pagora.log(
+                        "racing returns: %d accepted by payment-api (%s), %d refused at once",
                         acceptedReturns.size(), outcomes, refusedAtOnce);
-                assertThat(outcomes.stream().filter("SETTLED"::equals)).as("exactly one settles: %s", outcomes)
+                assertThat(outcomes.stream().filter("SETTLED"::equals))
+                        .as("exactly one settles: %s", outcomes)
                         .hasSize(1);
                 assertThat(outcomes.stream().filter(outcome -> !outcome.equals("SETTLED")))
                         .allSatisfy(outcome -> assertThat(outcome).isEqualTo("REJECTED(RETURN_EXCEEDS_RETURNABLE)"));
-                assertThat(awaitReturnsProjected(original, BANK_B, 6_000).path("returnableCentavos").asLong())
+                assertThat(awaitReturnsProjected(original, BANK_B, 6_000)
+                                .path("returnableCentavos")
+                                .asLong())
                         .isEqualTo(2_000);
                 assertMoneyInvariants();
             }
@@ -298,7 +326,9 @@ class ReturnsEndToEndTest {
                 assertThat(finalStatus(refused, BANK_B)).isEqualTo("REJECTED(RECEIVING_BANK_REFUSED)");
                 PaymentId again = acceptedReturn(original, 7_000, "SL02");
                 answer(BANK_A, again, true);
-                assertThat(finalStatus(again, BANK_B)).as("returnable again after the refusal").isEqualTo("SETTLED");
+                assertThat(finalStatus(again, BANK_B))
+                        .as("returnable again after the refusal")
+                        .isEqualTo("SETTLED");
                 assertMoneyInvariants();
             }
 
@@ -309,7 +339,9 @@ class ReturnsEndToEndTest {
                 assertThat(finalStatus(unanswered, BANK_B)).as("never answered").isEqualTo("EXPIRED");
                 PaymentId retried = acceptedReturn(original, 6_000, "BE08");
                 answer(BANK_A, retried, true);
-                assertThat(finalStatus(retried, BANK_B)).as("returnable again after the expiry").isEqualTo("SETTLED");
+                assertThat(finalStatus(retried, BANK_B))
+                        .as("returnable again after the expiry")
+                        .isEqualTo("SETTLED");
                 assertMoneyInvariants();
             }
         }
@@ -327,20 +359,25 @@ class ReturnsEndToEndTest {
                         .value();
                 Http.Response first = askReturn(BANK_B, original, 3_000, "MD06", key, returnId);
                 assertThat(first.status()).as("%s", first).isEqualTo(202);
-                PaymentId refund = PaymentId.parse(first.json().path("paymentId").asString());
+                PaymentId refund =
+                        PaymentId.parse(first.json().path("paymentId").asString());
                 record(refund, bob, alice, 3_000, original);
                 answer(BANK_A, refund, true);
                 assertThat(finalStatus(refund, BANK_B)).isEqualTo("SETTLED");
 
                 Http.Response replay = askReturn(BANK_B, original, 3_000, "MD06", key, returnId);
-                assertThat(replay.status()).as("a replay once nothing is left: %s", replay).isEqualTo(202);
+                assertThat(replay.status())
+                        .as("a replay once nothing is left: %s", replay)
+                        .isEqualTo(202);
                 assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
                 assertThat(replay.json().path("paymentId").asString()).isEqualTo(refund.toString());
                 Http.Response sameIdOtherKey = askReturn(BANK_B, original, 3_000, "MD06", key(), returnId);
                 assertThat(sameIdOtherKey.status()).as("%s", sameIdOtherKey).isEqualTo(202);
                 assertThat(sameIdOtherKey.json().path("paymentId").asString()).isEqualTo(refund.toString());
                 Http.Response reused = askReturn(BANK_B, settled(2_000), 1_000, "MD06", key(), returnId);
-                assertThat(reused.status()).as("the return id of another return: %s", reused).isEqualTo(409);
+                assertThat(reused.status())
+                        .as("the return id of another return: %s", reused)
+                        .isEqualTo(409);
                 assertThat(reused.problemType()).isEqualTo("return-id-reused");
                 assertMoneyInvariants();
             }
@@ -358,17 +395,33 @@ class ReturnsEndToEndTest {
                 // As an unknown id: a third bank learns nothing of another bank's payment.
                 expectProblem(askReturn(BANK_C, original, 100, "MD06", key()), 404, "unknown-payment");
                 expectProblem(askReturn(BANK_A, original, 100, "MD06", key()), 403, "not-the-payees-bank");
-                PaymentId unknown = new PaymentId(new Id128(original.value().hi(), original.value().lo() + 0x100));
+                PaymentId unknown = new PaymentId(
+                        new Id128(original.value().hi(), original.value().lo() + 0x100));
                 expectProblem(askReturn(BANK_B, unknown, 100, "MD06", key()), 404, "unknown-payment");
                 expectProblem(askReturn(BANK_B, original, 100, "XX99", key()), 400, "invalid-return-reason");
                 expectProblem(askReturn(BANK_B, original, 0, "MD06", key()), 422, "invalid-amount");
-                expectProblem(askReturn(BANK_B, original, 100, "MD06", key(), "D" + "1".repeat(31)), 400,
+                expectProblem(
+                        askReturn(BANK_B, original, 100, "MD06", key(), "D" + "1".repeat(31)),
+                        400,
                         "invalid-return-id");
-                expectProblem(askReturn(BANK_B, original, 100, "MD06", key(),
-                        PixId.of(PixId.Kind.RETURN, new BankId(BANK_A), Instant.now(), "otherBank01").value()),
-                        400, "invalid-return-id");
-                Http.Response notFound = pagora.paymentApi().asBank(BANK_B).post("/payments/not-an-id/returns",
-                        Map.of("amountCentavos", 1, "reason", "MD06"), "Idempotency-Key", key());
+                expectProblem(
+                        askReturn(
+                                BANK_B,
+                                original,
+                                100,
+                                "MD06",
+                                key(),
+                                PixId.of(PixId.Kind.RETURN, new BankId(BANK_A), Instant.now(), "otherBank01")
+                                        .value()),
+                        400,
+                        "invalid-return-id");
+                Http.Response notFound = pagora.paymentApi()
+                        .asBank(BANK_B)
+                        .post(
+                                "/payments/not-an-id/returns",
+                                Map.of("amountCentavos", 1, "reason", "MD06"),
+                                "Idempotency-Key",
+                                key());
                 expectProblem(notFound, 400, "invalid-field");
                 assertThat(balances()).as("nothing moved").isEqualTo(before);
                 assertMoneyInvariants();
@@ -383,7 +436,9 @@ class ReturnsEndToEndTest {
                 expectProblem(askReturn(BANK_B, inFlight, 100, "MD06", key()), 409, "payment-not-settled");
                 answer(BANK_B, inFlight, true);
                 assertThat(finalStatus(inFlight, BANK_A)).isEqualTo("SETTLED");
-                assertThat(balance(alice) - aliceBefore).as("only the payment moved").isEqualTo(-1_500);
+                assertThat(balance(alice) - aliceBefore)
+                        .as("only the payment moved")
+                        .isEqualTo(-1_500);
                 assertMoneyInvariants();
             }
 
@@ -395,7 +450,9 @@ class ReturnsEndToEndTest {
                 answer(BANK_A, aReturn, true);
                 assertThat(finalStatus(aReturn, BANK_B)).isEqualTo("SETTLED");
                 expectProblem(askReturn(BANK_A, aReturn, 100, "MD06", key()), 422, "return-of-a-return");
-                assertThat(balance(alice) - aliceBefore).as("only the return moved").isEqualTo(1_000);
+                assertThat(balance(alice) - aliceBefore)
+                        .as("only the return moved")
+                        .isEqualTo(1_000);
                 assertMoneyInvariants();
             }
         }
@@ -409,8 +466,15 @@ class ReturnsEndToEndTest {
             void foundByEitherBankAndNamingOnePayment() {
                 String endToEndId = PixId.of(PixId.Kind.END_TO_END, new BankId(BANK_A), Instant.now(), "e2eScenario")
                         .value();
-                Map<String, Object> body = Map.of("payerAccountId", alice.id().toString(),
-                        "payeeAccountId", bob.id().toString(), "amountCentavos", 2_500, "endToEndId", endToEndId);
+                Map<String, Object> body = Map.of(
+                        "payerAccountId",
+                        alice.id().toString(),
+                        "payeeAccountId",
+                        bob.id().toString(),
+                        "amountCentavos",
+                        2_500,
+                        "endToEndId",
+                        endToEndId);
                 Http a = pagora.paymentApi().asBank(BANK_A);
                 Http.Response first = a.post("/payments", body, "Idempotency-Key", key());
                 assertThat(first.status()).as("%s", first).isEqualTo(202);
@@ -419,7 +483,8 @@ class ReturnsEndToEndTest {
                 record(paid, alice, bob, 2_500, null);
                 Http.Response sameRequestOtherKey = a.post("/payments", body, "Idempotency-Key", key());
                 assertThat(sameRequestOtherKey.status()).isEqualTo(202);
-                assertThat(sameRequestOtherKey.json().path("paymentId").asString()).isEqualTo(paid.toString());
+                assertThat(sameRequestOtherKey.json().path("paymentId").asString())
+                        .isEqualTo(paid.toString());
                 Map<String, Object> other = new HashMap<>(body);
                 other.put("amountCentavos", 2_501);
                 expectProblem(a.post("/payments", other, "Idempotency-Key", key()), 409, "end-to-end-id-reused");
@@ -445,8 +510,12 @@ class ReturnsEndToEndTest {
             @Test
             void aPaymentPastTheWindowIsNotReturned() {
                 // Lets the window run out on purpose: nothing to poll for, the payment must simply be old enough.
-                Books.sleep(Math.max(0, Duration.between(Instant.now(),
-                        earlySettledAt.plus(RETURN_WINDOW).plusSeconds(2)).toMillis()));
+                Books.sleep(Math.max(
+                        0,
+                        Duration.between(
+                                        Instant.now(),
+                                        earlySettledAt.plus(RETURN_WINDOW).plusSeconds(2))
+                                .toMillis()));
                 expectProblem(askReturn(BANK_B, early, 100, "MD06", key()), 422, "return-window-closed");
                 assertMoneyInvariants();
             }
@@ -461,8 +530,8 @@ class ReturnsEndToEndTest {
             @Test
             void everyPaymentAndReturnIsFinalAndTheReadModelEqualsTheLedger() {
                 Quiescence.await(pagora, Duration.ofSeconds(60));
-                Map<PaymentId, View> views = Books.awaitFinalStates(pagora.reporting(), accepted,
-                        Duration.ofSeconds(60));
+                Map<PaymentId, View> views =
+                        Books.awaitFinalStates(pagora.reporting(), accepted, Duration.ofSeconds(60));
                 assertMoneyInvariants();
                 Books.assertReadModelEqualsLedger(pagora, participants, accepted, views);
                 Books.assertOutcomesAgreeAndNothingLost(pagora, views);
@@ -495,14 +564,15 @@ class ReturnsEndToEndTest {
             return askReturn(bank, original, amountCentavos, reason, key, null);
         }
 
-        private Http.Response askReturn(int bank, PaymentId original, long amountCentavos, String reason, String key,
-                String returnId) {
+        private Http.Response askReturn(
+                int bank, PaymentId original, long amountCentavos, String reason, String key, String returnId) {
             Map<String, Object> body = new HashMap<>(Map.of("amountCentavos", amountCentavos, "reason", reason));
             if (returnId != null) {
                 body.put("returnId", returnId);
             }
-            return pagora.paymentApi().asBank(bank).post("/payments/" + original + "/returns", body,
-                    "Idempotency-Key", key);
+            return pagora.paymentApi()
+                    .asBank(bank)
+                    .post("/payments/" + original + "/returns", body, "Idempotency-Key", key);
         }
 
         private JsonNode instructionTo(int bank, PaymentId payment) {
@@ -514,14 +584,17 @@ class ReturnsEndToEndTest {
 
         private void answer(int bank, PaymentId payment, boolean accept) {
             instructionTo(bank, payment);
-            Map<String, Object> decision = accept ? Map.of("decision", "ACCEPT")
-                    : Map.of("decision", "REFUSE", "reason", "AC03");
+            Map<String, Object> decision =
+                    accept ? Map.of("decision", "ACCEPT") : Map.of("decision", "REFUSE", "reason", "AC03");
             Http.Response response = stream(bank).answerOne(payment.toString(), decision);
-            assertThat(response.status()).as("answering %s: %s", payment, response).isEqualTo(200);
+            assertThat(response.status())
+                    .as("answering %s: %s", payment, response)
+                    .isEqualTo(200);
         }
 
         private StreamReader stream(int bank) {
-            return streams.computeIfAbsent(bank, ispb -> new StreamReader(pagora.paymentApi().asBank(ispb), ispb));
+            return streams.computeIfAbsent(
+                    bank, ispb -> new StreamReader(pagora.paymentApi().asBank(ispb), ispb));
         }
 
         private void record(PaymentId id, Customer payer, Customer payee, long amountCentavos, PaymentId original) {
@@ -545,7 +618,8 @@ class ReturnsEndToEndTest {
 
         /** Waits (bounded) until the read model shows the payment final, as {@code bank} reads it. */
         private String finalStatus(PaymentId payment, int bank) {
-            return Poll.upTo(FINAL_WAIT, POLL_INTERVAL).alias(payment + " final, as bank " + bank + " reads it")
+            return Poll.upTo(FINAL_WAIT, POLL_INTERVAL)
+                    .alias(payment + " final, as bank " + bank + " reads it")
                     .until(() -> statusOf(payment, bank), status -> !status.equals("ACCEPTED"));
         }
 
@@ -554,14 +628,17 @@ class ReturnsEndToEndTest {
             AtomicReference<JsonNode> view = new AtomicReference<>();
             Poll.upTo(FINAL_WAIT, POLL_INTERVAL).untilAsserted(() -> {
                 view.set(pagora.reporting().asBank(bank).json("/payments/" + original));
-                assertThat(view.get().path("returnedCentavos").asLong()).as("%s", view.get())
+                assertThat(view.get().path("returnedCentavos").asLong())
+                        .as("%s", view.get())
                         .isEqualTo(returnedCentavos);
             });
             return view.get();
         }
 
         private JsonNode statementLine(Id128 account, PaymentId payment, int bank) {
-            JsonNode entries = pagora.reporting().asBank(bank).json("/accounts/" + account + "/statement?limit=100")
+            JsonNode entries = pagora.reporting()
+                    .asBank(bank)
+                    .json("/accounts/" + account + "/statement?limit=100")
                     .path("entries");
             for (JsonNode entry : entries) {
                 if (entry.path("paymentId").asString().equals(payment.toString())) {
@@ -577,8 +654,9 @@ class ReturnsEndToEndTest {
 
         private Map<Id128, Long> balances() {
             Map<Id128, Long> balances = new HashMap<>();
-            pagora.ledger().lookupAccounts(List.copyOf(participants.allAccounts())).forEach(account ->
-                    balances.put(account.id(), account.creditsPosted() - account.debitsPosted()));
+            pagora.ledger()
+                    .lookupAccounts(List.copyOf(participants.allAccounts()))
+                    .forEach(account -> balances.put(account.id(), account.creditsPosted() - account.debitsPosted()));
             return balances;
         }
 
@@ -605,15 +683,22 @@ class ReturnsEndToEndTest {
                 }
             });
             for (PaymentId original : returned) {
-                var account = pagora.ledger().lookupAccounts(List.of(ChartOfAccounts.returnable(original))).getFirst();
+                var account = pagora.ledger()
+                        .lookupAccounts(List.of(ChartOfAccounts.returnable(original)))
+                        .getFirst();
                 long returnedCentavos = settledReturns.getOrDefault(original, 0L);
-                assertThat(account.creditsPosted()).as("returnable of %s: its amount", original)
+                assertThat(account.creditsPosted())
+                        .as("returnable of %s: its amount", original)
                         .isEqualTo(views.get(original).amountCentavos());
-                assertThat(account.debitsPosted()).as("returnable of %s: its settled returns", original)
+                assertThat(account.debitsPosted())
+                        .as("returnable of %s: its settled returns", original)
                         .isEqualTo(returnedCentavos);
-                assertThat(account.debitsPending()).as("nothing held on the returnable of %s", original).isZero();
+                assertThat(account.debitsPending())
+                        .as("nothing held on the returnable of %s", original)
+                        .isZero();
                 JsonNode view = pagora.reporting().asBank(BANK_A).json("/payments/" + original);
-                assertThat(view.path("returnedCentavos").asLong()).as("read model of %s", original)
+                assertThat(view.path("returnedCentavos").asLong())
+                        .as("read model of %s", original)
                         .isEqualTo(returnedCentavos);
                 assertThat(view.path("returnableCentavos").asLong())
                         .isEqualTo(views.get(original).amountCentavos() - returnedCentavos);
@@ -622,15 +707,21 @@ class ReturnsEndToEndTest {
 
         /** Each count as large as the scenarios that ran make it (all of them: each positive). */
         private void assertReturnMetrics(Map<PaymentId, View> views) {
-            if (originalOf.keySet().stream().anyMatch(refund -> views.get(refund).settled())) {
+            if (originalOf.keySet().stream()
+                    .anyMatch(refund -> views.get(refund).settled())) {
                 String clearing = clearingMetrics.get("/actuator/prometheus").body();
                 assertThat(Books.metric(clearing, "pagora_clearing_returns_total", "outcome=\"SETTLED\""))
-                        .as("returns settled, by reason and outcome").isPositive();
+                        .as("returns settled, by reason and outcome")
+                        .isPositive();
             }
             if (refusedAsExceeding.get() > 0) {
-                String api = pagora.paymentApi().asOperator().get("/actuator/prometheus").body();
+                String api = pagora.paymentApi()
+                        .asOperator()
+                        .get("/actuator/prometheus")
+                        .body();
                 assertThat(Books.metric(api, "pagora_returns_requested_total", "outcome=\"return-exceeds-returnable\""))
-                        .isPositive().isGreaterThanOrEqualTo(refusedAsExceeding.get());
+                        .isPositive()
+                        .isGreaterThanOrEqualTo(refusedAsExceeding.get());
             }
             assertThat(views.values().stream().filter(View::settled)).isNotEmpty();
         }

@@ -1,9 +1,8 @@
 package io.pagora.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import static io.pagora.e2e.support.YamlFiles.map;
 import static io.pagora.e2e.support.YamlFiles.strings;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.e2e.support.YamlFiles;
 import java.util.List;
@@ -20,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class ScaledComposeTest {
 
-    final Map<String, Object> services = map(YamlFiles.load("docker-compose.scale.yml").get("services"));
+    final Map<String, Object> services =
+            map(YamlFiles.load("docker-compose.scale.yml").get("services"));
 
     @Test
     void a_three_replica_tigerbeetle_cluster_whose_addresses_the_services_are_given() {
@@ -32,7 +32,9 @@ class ScaledComposeTest {
             String command = String.join(" ", strings(service.get("command")));
             assertThat(command).contains("--replica-count=3", "--replica=$${REPLICA}", "--addresses=" + addresses);
             assertThat(map(service.get("environment")).get("REPLICA")).isEqualTo(Integer.toString(replica));
-            String ip = map(map(map(service.get("networks")).get("pagora"))).get("ipv4_address").toString();
+            String ip = map(map(map(service.get("networks")).get("pagora")))
+                    .get("ipv4_address")
+                    .toString();
             assertThat(addresses.split(",")[replica]).isEqualTo(ip + ":3000");
         }
     }
@@ -40,11 +42,14 @@ class ScaledComposeTest {
     @Test
     void three_kafka_nodes_of_one_cluster_with_topics_replicated_three_times() {
         assertThat(names("kafka-")).containsExactly("kafka-1", "kafka-2", "kafka-3");
-        List<Map<String, String>> nodes = names("kafka-").stream().map(this::environment).toList();
-        assertThat(nodes.stream().map(node -> node.get("CLUSTER_ID")).distinct()).hasSize(1);
+        List<Map<String, String>> nodes =
+                names("kafka-").stream().map(this::environment).toList();
+        assertThat(nodes.stream().map(node -> node.get("CLUSTER_ID")).distinct())
+                .hasSize(1);
         assertThat(nodes.stream().map(node -> node.get("KAFKA_NODE_ID"))).containsExactly("1", "2", "3");
         assertThat(nodes).allSatisfy(node -> {
-            assertThat(node.get("KAFKA_CONTROLLER_QUORUM_VOTERS")).isEqualTo("1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093");
+            assertThat(node.get("KAFKA_CONTROLLER_QUORUM_VOTERS"))
+                    .isEqualTo("1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093");
             assertThat(node.get("KAFKA_DEFAULT_REPLICATION_FACTOR")).isEqualTo("3");
             assertThat(node.get("KAFKA_MIN_INSYNC_REPLICAS")).isEqualTo("2");
             assertThat(node.get("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR")).isEqualTo("3");
@@ -57,11 +62,13 @@ class ScaledComposeTest {
             assertThat(names(service + "-")).containsExactly(service + "-1", service + "-2");
             for (String instance : names(service + "-")) {
                 Map<String, String> environment = environment(instance);
-                assertThat(environment).containsEntry("PAGORA_TOPICS_REPLICATION_FACTOR", "3")
+                assertThat(environment)
+                        .containsEntry("PAGORA_TOPICS_REPLICATION_FACTOR", "3")
                         .containsEntry("PAGORA_TOPICS_MIN_INSYNC_REPLICAS", "2")
                         .containsEntry("SPRING_KAFKA_BOOTSTRAP_SERVERS", "kafka-1:19092,kafka-2:19092,kafka-3:19092");
                 if (!service.equals("payment-api")) {
-                    assertThat(environment).containsEntry("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID", instance);
+                    assertThat(environment)
+                            .containsEntry("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID", instance);
                 }
             }
         }
@@ -70,7 +77,10 @@ class ScaledComposeTest {
     }
 
     private List<String> names(String prefix) {
-        return services.keySet().stream().filter(name -> name.startsWith(prefix)).sorted().toList();
+        return services.keySet().stream()
+                .filter(name -> name.startsWith(prefix))
+                .sorted()
+                .toList();
     }
 
     private Map<String, String> environment(String service) {

@@ -26,10 +26,13 @@ public final class PaymentEventCodec {
     public static PaymentEvent decode(byte[] json) {
         try {
             PaymentEvent event = MAPPER.readValue(json, PaymentEvent.class);
-            if (event == null || event.paymentId() == null || event.payerAccountId() == null
-                    || event.payeeAccountId() == null || event.acceptedAt() == null) {
-                throw new IllegalArgumentException("payment event lacks required fields: "
-                        + new String(json, StandardCharsets.UTF_8));
+            if (event == null
+                    || event.paymentId() == null
+                    || event.payerAccountId() == null
+                    || event.payeeAccountId() == null
+                    || event.acceptedAt() == null) {
+                throw new IllegalArgumentException(
+                        "payment event lacks required fields: " + new String(json, StandardCharsets.UTF_8));
             }
             return event;
         } catch (tools.jackson.core.JacksonException e) {

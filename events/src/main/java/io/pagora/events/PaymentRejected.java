@@ -13,12 +13,29 @@ public record PaymentRejected(
         Instant acceptedAt,
         Instant occurredAt,
         ReturnOf returnOf,
-        String endToEndId) implements PaymentOutcome {
+        String endToEndId)
+        implements PaymentOutcome {
 
     /** The outcome of a payment that returns nothing, its end-to-end id not known here. */
-    public PaymentRejected(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
-            RejectionReason reason, String detail, Instant acceptedAt, Instant occurredAt) {
-        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, reason, detail, acceptedAt, occurredAt, null,
+    public PaymentRejected(
+            String paymentId,
+            String payerAccountId,
+            String payeeAccountId,
+            long amountCentavos,
+            RejectionReason reason,
+            String detail,
+            Instant acceptedAt,
+            Instant occurredAt) {
+        this(
+                paymentId,
+                payerAccountId,
+                payeeAccountId,
+                amountCentavos,
+                reason,
+                detail,
+                acceptedAt,
+                occurredAt,
+                null,
                 null);
     }
 

@@ -17,12 +17,28 @@ public record PaymentRequested(
         String description,
         String endToEndId,
         Instant acceptedAt,
-        ReturnOf returnOf) implements PaymentEvent {
+        ReturnOf returnOf)
+        implements PaymentEvent {
 
     /** A payment that returns nothing. */
-    public PaymentRequested(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
-            String currency, String description, String endToEndId, Instant acceptedAt) {
-        this(paymentId, payerAccountId, payeeAccountId, amountCentavos, currency, description, endToEndId, acceptedAt,
+    public PaymentRequested(
+            String paymentId,
+            String payerAccountId,
+            String payeeAccountId,
+            long amountCentavos,
+            String currency,
+            String description,
+            String endToEndId,
+            Instant acceptedAt) {
+        this(
+                paymentId,
+                payerAccountId,
+                payeeAccountId,
+                amountCentavos,
+                currency,
+                description,
+                endToEndId,
+                acceptedAt,
                 null);
     }
 

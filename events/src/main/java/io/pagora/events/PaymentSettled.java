@@ -11,11 +11,17 @@ public record PaymentSettled(
         Instant acceptedAt,
         Instant occurredAt,
         ReturnOf returnOf,
-        String endToEndId) implements PaymentOutcome {
+        String endToEndId)
+        implements PaymentOutcome {
 
     /** The outcome of a payment that returns nothing, its end-to-end id not known here. */
-    public PaymentSettled(String paymentId, String payerAccountId, String payeeAccountId, long amountCentavos,
-            Instant acceptedAt, Instant occurredAt) {
+    public PaymentSettled(
+            String paymentId,
+            String payerAccountId,
+            String payeeAccountId,
+            long amountCentavos,
+            Instant acceptedAt,
+            Instant occurredAt) {
         this(paymentId, payerAccountId, payeeAccountId, amountCentavos, acceptedAt, occurredAt, null, null);
     }
 

@@ -18,6 +18,7 @@ public enum ReturnReason {
 
     /** The number the ledger keeps for it (a return's returned-amount leg's {@code user_data_32}); never 0. */
     public final int number;
+
     public final String meaning;
 
     ReturnReason(int number, String meaning) {

@@ -21,8 +21,8 @@ public record TopicDurability(int replicationFactor, int minInsyncReplicas) {
             throw new IllegalArgumentException("topic replication factor in [1, 7]: " + replicationFactor);
         }
         if (minInsyncReplicas < 1 || minInsyncReplicas > replicationFactor) {
-            throw new IllegalArgumentException("min.insync.replicas in [1, replication factor " + replicationFactor
-                    + "]: " + minInsyncReplicas);
+            throw new IllegalArgumentException(
+                    "min.insync.replicas in [1, replication factor " + replicationFactor + "]: " + minInsyncReplicas);
         }
         if (replicationFactor >= 3 && minInsyncReplicas < 2) {
             // A replicated topic that acknowledges a write held by one broker only loses it with that broker.

@@ -29,10 +29,25 @@ class ParticipantContractsTest {
 
     @Test
     void recordsJoinedAsAStreamJoinsThemDecodeAsTheStreamsAnswer() {
-        ParticipantMessage instruction = new PaymentInstruction(PaymentInstruction.idOf(PAYMENT), PAYMENT, "E2E",
-                "0400000000a98ac70001a971ef7cc0aa", "040000000153158e0015ed855b22e6c1", 1_000, AT, AT.plusSeconds(5));
-        ParticipantMessage outcome = new PaymentConcluded(PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYEE),
-                PAYMENT, PaymentConcluded.Role.PAYEE, "SETTLED", "", "a", "b", 1_000, AT);
+        ParticipantMessage instruction = new PaymentInstruction(
+                PaymentInstruction.idOf(PAYMENT),
+                PAYMENT,
+                "E2E",
+                "0400000000a98ac70001a971ef7cc0aa",
+                "040000000153158e0015ed855b22e6c1",
+                1_000,
+                AT,
+                AT.plusSeconds(5));
+        ParticipantMessage outcome = new PaymentConcluded(
+                PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYEE),
+                PAYMENT,
+                PaymentConcluded.Role.PAYEE,
+                "SETTLED",
+                "",
+                "a",
+                "b",
+                1_000,
+                AT);
         byte[] first = MessageRecords.encode(List.of(instruction));
         byte[] second = MessageRecords.encode(List.of(outcome));
         String joined = "{\"messages\":[" + new String(first, 1, first.length - 2, StandardCharsets.UTF_8) + ","
@@ -48,19 +63,53 @@ class ParticipantContractsTest {
     /** The hand-written record encoder writes exactly what Jackson writes for the same messages, whatever their text. */
     @Test
     void recordsAreWrittenByteForByteAsJacksonWritesThem() {
-        tools.jackson.databind.ObjectWriter jackson = tools.jackson.databind.json.JsonMapper.builder().build()
+        tools.jackson.databind.ObjectWriter jackson = tools.jackson.databind.json.JsonMapper.builder()
+                .build()
                 .writerFor(new tools.jackson.core.type.TypeReference<List<ParticipantMessage>>() {});
         Instant withNanos = Instant.parse("2026-11-26T22:52:00.123456789Z");
         List<ParticipantMessage> messages = List.of(
                 new PaymentInstruction(PaymentInstruction.idOf(PAYMENT), PAYMENT, null, "a", "b", 1, AT, withNanos),
-                new PaymentInstruction("i", PAYMENT, "E\"quote\\back\n\t\r\b\f\u0001\u001f\u007f/ção €😀", "a", "b",
-                        Long.MAX_VALUE, withNanos, Instant.EPOCH),
-                new PaymentInstruction("r", PAYMENT, "D0000000120261127134500000000001", "b", "a", 7, AT, withNanos,
-                        "01a21a0c061daa909fd6699a6b441c00", "MD06"),
-                new PaymentConcluded(PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYER), PAYMENT,
-                        PaymentConcluded.Role.PAYER, "REJECTED", "INSUFFICIENT_FUNDS", "a", "b", 0, AT),
+                new PaymentInstruction(
+                        "i",
+                        PAYMENT,
+                        "E\"quote\\back\n\t\r\b\f\u0001\u001f\u007f/ção €😀",
+                        "a",
+                        "b",
+                        Long.MAX_VALUE,
+                        withNanos,
+                        Instant.EPOCH),
+                new PaymentInstruction(
+                        "r",
+                        PAYMENT,
+                        "D0000000120261127134500000000001",
+                        "b",
+                        "a",
+                        7,
+                        AT,
+                        withNanos,
+                        "01a21a0c061daa909fd6699a6b441c00",
+                        "MD06"),
+                new PaymentConcluded(
+                        PaymentConcluded.idOf(PAYMENT, PaymentConcluded.Role.PAYER),
+                        PAYMENT,
+                        PaymentConcluded.Role.PAYER,
+                        "REJECTED",
+                        "INSUFFICIENT_FUNDS",
+                        "a",
+                        "b",
+                        0,
+                        AT),
                 new PaymentConcluded("o", PAYMENT, null, null, null, null, null, -5, null),
-                new PaymentConcluded("e", PAYMENT, PaymentConcluded.Role.PAYEE, "SETTLED", "", "a", "b", 9, AT,
+                new PaymentConcluded(
+                        "e",
+                        PAYMENT,
+                        PaymentConcluded.Role.PAYEE,
+                        "SETTLED",
+                        "",
+                        "a",
+                        "b",
+                        9,
+                        AT,
                         "E0000000120261127134500000000001"));
         for (ParticipantMessage message : messages) {
             assertThat(new String(MessageRecords.encode(List.of(message)), StandardCharsets.UTF_8))
@@ -73,9 +122,10 @@ class ParticipantContractsTest {
     @Test
     void aRecordHoldsOneToFiveHundredMessages() {
         assertThatThrownBy(() -> MessageRecords.encode(List.of())).isInstanceOf(IllegalArgumentException.class);
-        ParticipantMessage message = new PaymentConcluded("x", PAYMENT, PaymentConcluded.Role.PAYER, "EXPIRED", "", "a",
-                "b", 1, AT);
-        assertThat(MessageRecords.decode(MessageRecords.encode(Collections.nCopies(MessageRecords.MESSAGES_MAX, message))))
+        ParticipantMessage message =
+                new PaymentConcluded("x", PAYMENT, PaymentConcluded.Role.PAYER, "EXPIRED", "", "a", "b", 1, AT);
+        assertThat(MessageRecords.decode(
+                        MessageRecords.encode(Collections.nCopies(MessageRecords.MESSAGES_MAX, message))))
                 .hasSize(MessageRecords.MESSAGES_MAX);
         assertThatThrownBy(() -> MessageRecords.encode(Collections.nCopies(MessageRecords.MESSAGES_MAX + 1, message)))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -83,22 +133,33 @@ class ParticipantContractsTest {
 
     @Test
     void anAnswerAcceptsWithoutAReasonOrRefusesWithOne() {
-        assertThatThrownBy(() -> new Answer(PAYMENT, true, RefusalCode.AC03)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Answer(PAYMENT, true, RefusalCode.AC03))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Answer(PAYMENT, false, null)).isInstanceOf(IllegalArgumentException.class);
-        AnswerBatch batch = new AnswerBatch("call-1", "10001111", List.of(new Answer(PAYMENT, false, RefusalCode.AM02)));
-        assertThat(ParticipantCodec.decode(ParticipantCodec.encode(batch), AnswerBatch.class)).isEqualTo(batch);
-        assertThatThrownBy(() -> ParticipantCodec.decode("{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[]}"
-                .getBytes(StandardCharsets.UTF_8), AnswerBatch.class)).isInstanceOf(IllegalArgumentException.class);
+        AnswerBatch batch =
+                new AnswerBatch("call-1", "10001111", List.of(new Answer(PAYMENT, false, RefusalCode.AM02)));
+        assertThat(ParticipantCodec.decode(ParticipantCodec.encode(batch), AnswerBatch.class))
+                .isEqualTo(batch);
+        assertThatThrownBy(() -> ParticipantCodec.decode(
+                        "{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[]}".getBytes(StandardCharsets.UTF_8),
+                        AnswerBatch.class))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void anAnswerCarriesItsEndToEndIdAndOneWrittenWithoutItStillReads() {
-        AnswerBatch batch = new AnswerBatch("call-1", "10001111",
-                List.of(new Answer(PAYMENT, true, null, "E10001111202611262252Xq3vR8sT1aB")));
-        assertThat(ParticipantCodec.decode(ParticipantCodec.encode(batch), AnswerBatch.class).answers().getFirst()
-                .endToEndId()).isEqualTo("E10001111202611262252Xq3vR8sT1aB");
-        AnswerBatch older = ParticipantCodec.decode(("{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[{\"paymentId\":\""
-                + PAYMENT + "\",\"accept\":false,\"refusal\":\"AC03\"}]}").getBytes(StandardCharsets.UTF_8), AnswerBatch.class);
+        AnswerBatch batch = new AnswerBatch(
+                "call-1", "10001111", List.of(new Answer(PAYMENT, true, null, "E10001111202611262252Xq3vR8sT1aB")));
+        assertThat(ParticipantCodec.decode(ParticipantCodec.encode(batch), AnswerBatch.class)
+                        .answers()
+                        .getFirst()
+                        .endToEndId())
+                .isEqualTo("E10001111202611262252Xq3vR8sT1aB");
+        AnswerBatch older = ParticipantCodec.decode(
+                ("{\"requestId\":\"c\",\"bank\":\"1\",\"answers\":[{\"paymentId\":\"" + PAYMENT
+                                + "\",\"accept\":false,\"refusal\":\"AC03\"}]}")
+                        .getBytes(StandardCharsets.UTF_8),
+                AnswerBatch.class);
         assertThat(older.answers()).containsExactly(new Answer(PAYMENT, false, RefusalCode.AC03));
     }
 }

@@ -22,16 +22,19 @@ class PaymentEventCodecTest {
         };
         for (PaymentEvent event : events) {
             byte[] json = PaymentEventCodec.encode(event);
-            assertThat(new String(json, StandardCharsets.UTF_8)).contains("\"type\":\"" + event.getClass().getSimpleName() + "\"");
+            assertThat(new String(json, StandardCharsets.UTF_8))
+                    .contains("\"type\":\"" + event.getClass().getSimpleName() + "\"");
             assertThat(PaymentEventCodec.decode(json)).isEqualTo(event);
         }
     }
 
     @Test
     void unknownFieldsAreIgnoredWithinVersionOne() {
-        String json = "{\"type\":\"PaymentSettled\",\"paymentId\":\"p\",\"payerAccountId\":\"a\",\"payeeAccountId\":\"b\","
-                + "\"amountCentavos\":5,\"acceptedAt\":\"2026-11-21T12:00:00Z\",\"occurredAt\":\"2026-11-21T12:00:01Z\",\"newField\":1}";
-        assertThat(PaymentEventCodec.decode(json.getBytes(StandardCharsets.UTF_8))).isInstanceOf(PaymentSettled.class);
+        String json =
+                "{\"type\":\"PaymentSettled\",\"paymentId\":\"p\",\"payerAccountId\":\"a\",\"payeeAccountId\":\"b\","
+                        + "\"amountCentavos\":5,\"acceptedAt\":\"2026-11-21T12:00:00Z\",\"occurredAt\":\"2026-11-21T12:00:01Z\",\"newField\":1}";
+        assertThat(PaymentEventCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(PaymentSettled.class);
     }
 
     @Test
@@ -40,7 +43,8 @@ class PaymentEventCodecTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> PaymentEventCodec.decode("{\"type\":\"Nope\"}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> PaymentEventCodec.decode("{\"type\":\"PaymentSettled\",\"paymentId\":\"p\"}".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> PaymentEventCodec.decode(
+                        "{\"type\":\"PaymentSettled\",\"paymentId\":\"p\"}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

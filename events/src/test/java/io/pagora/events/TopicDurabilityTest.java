@@ -16,7 +16,8 @@ class TopicDurabilityTest {
 
     @Test
     void incoherentSettingsAreRefusedAtStartup() {
-        assertThatThrownBy(() -> new TopicDurability(1, 2)).hasMessageContaining("min.insync.replicas in [1, replication factor 1]");
+        assertThatThrownBy(() -> new TopicDurability(1, 2))
+                .hasMessageContaining("min.insync.replicas in [1, replication factor 1]");
         assertThatThrownBy(() -> new TopicDurability(3, 1)).hasMessageContaining("at least 2");
         assertThatThrownBy(() -> new TopicDurability(0, 1)).hasMessageContaining("replication factor in [1, 7]");
     }

@@ -11,8 +11,9 @@ class Id128Test {
 
     @Test
     void textRoundTripsWithLeadingZerosAndTheTopBitSet() {
-        for (Id128 id : new Id128[] {Id128.ZERO, Id128.MAX, new Id128(0x0400000001531580L, 1),
-                new Id128(Long.MIN_VALUE, 0x00ff00ff00ff00ffL)}) {
+        for (Id128 id : new Id128[] {
+            Id128.ZERO, Id128.MAX, new Id128(0x0400000001531580L, 1), new Id128(Long.MIN_VALUE, 0x00ff00ff00ff00ffL)
+        }) {
             assertThat(id.toString()).hasSize(32).matches("[0-9a-f]{32}");
             assertThat(Id128.parse(id.toString())).isEqualTo(id);
         }
@@ -29,10 +30,19 @@ class Id128Test {
     @Test
     void anythingButThirtyTwoAsciiHexDigitsIsRefused() {
         String digits = "01a21a0c061daa909fd6699a6b441d00";
-        for (String bad : new String[] {"", digits.substring(1), digits + "0", "g" + digits.substring(1),
-                " " + digits.substring(1), "\uFF10" + digits.substring(1), "+" + digits.substring(1),
-                "-".repeat(100) + digits}) {
-            assertThatThrownBy(() -> Id128.parse(bad)).as("%s", bad).isInstanceOf(IllegalArgumentException.class)
+        for (String bad : new String[] {
+            "",
+            digits.substring(1),
+            digits + "0",
+            "g" + digits.substring(1),
+            " " + digits.substring(1),
+            "\uFF10" + digits.substring(1),
+            "+" + digits.substring(1),
+            "-".repeat(100) + digits
+        }) {
+            assertThatThrownBy(() -> Id128.parse(bad))
+                    .as("%s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("not a 128-bit hex id");
         }
     }

@@ -16,8 +16,12 @@ class TextsTest {
 
     @Test
     void longTextIsCutWithAnEllipsis() {
-        assertThat(Texts.clean("x".repeat(1_000), 10)).isEqualTo("x".repeat(9) + "…").hasSize(10);
-        assertThat(Texts.clean("123456789\uD83D\uDE00", 10)).as("never half a pair").isEqualTo("12345678…");
+        assertThat(Texts.clean("x".repeat(1_000), 10))
+                .isEqualTo("x".repeat(9) + "…")
+                .hasSize(10);
+        assertThat(Texts.clean("123456789\uD83D\uDE00", 10))
+                .as("never half a pair")
+                .isEqualTo("12345678…");
         assertThat(Texts.clean("exactly10!", 10)).isEqualTo("exactly10!");
         assertThat(Texts.clean(null, 10)).isNull();
     }

@@ -2,7 +2,6 @@ package io.pagora.local;
 
 import io.pagora.local.bench.Bench;
 import io.pagora.local.bench.BenchHtml;
-import io.pagora.local.measure.CpuSnapshot;
 import io.pagora.local.chaos.ChaosCheck;
 import io.pagora.local.chaos.PoisonRecords;
 import io.pagora.local.chaos.WrongRowPlant;
@@ -11,6 +10,7 @@ import io.pagora.local.demo.DemoReport;
 import io.pagora.local.demo.Verify;
 import io.pagora.local.demo.Walkthrough;
 import io.pagora.local.load.Seed;
+import io.pagora.local.measure.CpuSnapshot;
 import io.pagora.local.servers.LocalKafka;
 import io.pagora.local.servers.LocalPostgres;
 import java.util.Arrays;
@@ -67,6 +67,7 @@ public final class LocalRuntime {
     }
 
     private static void usage() {
-        System.err.println("usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
+        System.err.println(
+                "usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
     }
 }

@@ -2,11 +2,11 @@ package io.pagora.local;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,29 +21,48 @@ class LauncherArchitectureTest {
     static final String LAUNCHER = "io.pagora.local.launcher..";
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.pagora.local");
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.pagora.local");
 
     @Test
     void the_launcher_calls_no_tool_in_process() {
-        noClasses().that().resideInAPackage(LAUNCHER).should().dependOnClassesThat(
-                        DescribedPredicate.describe("are in a local-runtime tool", (JavaClass target) ->
-                                        target.getPackageName().startsWith("io.pagora.local")
-                                                && !target.getPackageName().startsWith("io.pagora.local.launcher")
-                                                && !target.getPackageName().equals("io.pagora.local.cli")))
-                .because("the launcher starts the tools as processes of their own").check(CLASSES);
+        noClasses()
+                .that()
+                .resideInAPackage(LAUNCHER)
+                .should()
+                .dependOnClassesThat(DescribedPredicate.describe(
+                        "are in a local-runtime tool",
+                        (JavaClass target) -> target.getPackageName().startsWith("io.pagora.local")
+                                && !target.getPackageName().startsWith("io.pagora.local.launcher")
+                                && !target.getPackageName().equals("io.pagora.local.cli")))
+                .because("the launcher starts the tools as processes of their own")
+                .check(CLASSES);
     }
 
     @Test
     void no_tool_reaches_into_the_launcher_only_the_jars_entry_point_dispatches_to_it() {
-        noClasses().that().resideInAPackage("io.pagora.local..").and().resideOutsideOfPackage(LAUNCHER)
-                .and().doNotHaveSimpleName("LocalRuntime")
-                .should().dependOnClassesThat().resideInAPackage(LAUNCHER).check(CLASSES);
+        noClasses()
+                .that()
+                .resideInAPackage("io.pagora.local..")
+                .and()
+                .resideOutsideOfPackage(LAUNCHER)
+                .and()
+                .doNotHaveSimpleName("LocalRuntime")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(LAUNCHER)
+                .check(CLASSES);
     }
 
     @Test
     void the_platforms_processes_know_no_command() {
-        noClasses().that().resideInAPackage("io.pagora.local.launcher.platform..").should().dependOnClassesThat()
+        noClasses()
+                .that()
+                .resideInAPackage("io.pagora.local.launcher.platform..")
+                .should()
+                .dependOnClassesThat()
                 .resideInAPackage("io.pagora.local.launcher.commands..")
-                .because("the commands (demo, bench, chaos) drive the platform, never the other way").check(CLASSES);
+                .because("the commands (demo, bench, chaos) drive the platform, never the other way")
+                .check(CLASSES);
     }
 }

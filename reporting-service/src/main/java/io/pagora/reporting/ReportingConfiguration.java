@@ -6,13 +6,13 @@ import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelQueries;
 import io.pagora.reporting.application.ReadModelWriter;
 import io.pagora.reporting.application.Reports;
-import io.pagora.settlement.application.AccessRefusals;
-import java.time.Clock;
 import io.pagora.service.security.CallerSecurityConfiguration;
 import io.pagora.service.web.EdgeProblemsConfiguration;
+import io.pagora.settlement.application.AccessRefusals;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -29,12 +29,13 @@ public class ReportingConfiguration {
     }
 
     @Bean
-    ReadModelWriter readModelWriter(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
-            ReportingProperties properties) {
+    ReadModelWriter readModelWriter(
+            JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ReportingProperties properties) {
         TransactionTemplate transactions = new TransactionTemplate(transactionManager);
         // The writer's statements rely on READ COMMITTED: each sees what committed before it (see the class).
         transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        transactions.setTimeout((int) Math.max(1, properties.projection().transactionTimeout().toSeconds()));
+        transactions.setTimeout(
+                (int) Math.max(1, properties.projection().transactionTimeout().toSeconds()));
         transactions.setName("reporting-projection-poll");
         return new JdbcReadModelWriter(jdbc, transactions);
     }

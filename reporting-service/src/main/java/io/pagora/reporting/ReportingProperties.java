@@ -14,7 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param topics the topics this service creates if missing
  */
 @ConfigurationProperties("pagora.reporting")
-public record ReportingProperties(@DefaultValue Projection projection, @DefaultValue TopicSettings topics) {
+public record ReportingProperties(
+        @DefaultValue Projection projection, @DefaultValue TopicSettings topics) {
 
     /** The projection's consumer group unless {@code pagora.reporting.projection.group-id} says otherwise. */
     public static final String PROJECTION_GROUP = ConsumerGroups.REPORTING;

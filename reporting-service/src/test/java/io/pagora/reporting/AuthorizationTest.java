@@ -8,10 +8,10 @@ import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
-import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.testing.Http;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,8 +95,11 @@ class AuthorizationTest extends ReportingIntegrationTest {
     @BeforeAll
     void projectTwoPayments() {
         try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
-            publisher.publish(payment.requested(), payment.settled(Instant.parse(DAY + "T10:00:00Z")),
-                    thirdBanksOwn.requested(), thirdBanksOwn.settled());
+            publisher.publish(
+                    payment.requested(),
+                    payment.settled(Instant.parse(DAY + "T10:00:00Z")),
+                    thirdBanksOwn.requested(),
+                    thirdBanksOwn.settled());
         }
         for (Payment projected : List.of(payment, thirdBanksOwn)) {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -123,7 +126,8 @@ class AuthorizationTest extends ReportingIntegrationTest {
             Http.Response refused = expect(stranger, path, 404, AccessRefusal.FOREIGN_PAYMENT);
             assertThat(refused.problemType()).isEqualTo("unknown-payment");
             assertThat(refused.contentType()).isEqualTo(unknown.contentType());
-            assertThat(refused.body()).as("refused reads exactly as unknown, but for the id asked")
+            assertThat(refused.body())
+                    .as("refused reads exactly as unknown, but for the id asked")
                     .isEqualTo(unknown.body().replace(unknownId, payment.paymentId()));
         }
         expectAnonymousRefused(path);
@@ -131,24 +135,30 @@ class AuthorizationTest extends ReportingIntegrationTest {
 
     @Test
     void aStatementIsReadByTheAccountsBankOnlyAndRefusedAlikeWhetherTheAccountWasUsedOrNot() {
-        JsonNode payersOwn = expect(bank(PAYER_BANK), statement(payer), 200, null).json();
+        JsonNode payersOwn =
+                expect(bank(PAYER_BANK), statement(payer), 200, null).json();
         assertThat(payersOwn.get("entries")).singleElement().satisfies(entry -> {
             assertThat(entry.get("paymentId").asString()).isEqualTo(payment.paymentId());
             assertThat(entry.get("direction").asString()).isEqualTo("DEBIT");
         });
-        JsonNode payeesOwn = expect(bank(PAYEE_BANK), statement(payee), 200, null).json();
-        assertThat(payeesOwn.get("entries")).singleElement()
-                .satisfies(entry -> assertThat(entry.get("direction").asString()).isEqualTo("CREDIT"));
+        JsonNode payeesOwn =
+                expect(bank(PAYEE_BANK), statement(payee), 200, null).json();
+        assertThat(payeesOwn.get("entries"))
+                .singleElement()
+                .satisfies(
+                        entry -> assertThat(entry.get("direction").asString()).isEqualTo("CREDIT"));
 
         for (int holder : List.of(PAYER_BANK, PAYEE_BANK)) {
             String account = holder == PAYER_BANK ? payer : payee;
             String neverUsed = Payments.customer(holder);
-            for (Http stranger : List.of(bank(holder == PAYER_BANK ? PAYEE_BANK : PAYER_BANK), bank(THIRD_BANK),
-                    operator())) {
+            for (Http stranger :
+                    List.of(bank(holder == PAYER_BANK ? PAYEE_BANK : PAYER_BANK), bank(THIRD_BANK), operator())) {
                 Http.Response refused = expect(stranger, statement(account), 404, AccessRefusal.FOREIGN_ACCOUNT);
                 assertThat(refused.problemType()).isEqualTo("unknown-account");
-                Http.Response refusedNeverUsed = expect(stranger, statement(neverUsed), 404, AccessRefusal.FOREIGN_ACCOUNT);
-                assertThat(refused.body()).as("a used account is refused exactly as a never-used one")
+                Http.Response refusedNeverUsed =
+                        expect(stranger, statement(neverUsed), 404, AccessRefusal.FOREIGN_ACCOUNT);
+                assertThat(refused.body())
+                        .as("a used account is refused exactly as a never-used one")
                         .isEqualTo(refusedNeverUsed.body().replace(neverUsed, account));
             }
             expectAnonymousRefused(statement(account));
@@ -169,7 +179,8 @@ class AuthorizationTest extends ReportingIntegrationTest {
             Http.Response refused = expect(stranger, path, 404, AccessRefusal.FOREIGN_BANK);
             assertThat(refused.problemType()).isEqualTo("unknown-bank");
             Http.Response nothing = expect(stranger, positions(NO_PAYMENTS_BANK), 404, AccessRefusal.FOREIGN_BANK);
-            assertThat(refused.body()).as("a bank that paid is refused exactly as one that never did")
+            assertThat(refused.body())
+                    .as("a bank that paid is refused exactly as one that never did")
                     .isEqualTo(nothing.body().replace(ispb(NO_PAYMENTS_BANK), ispb(PAYER_BANK)));
         }
         expectAnonymousRefused(path);
@@ -181,18 +192,22 @@ class AuthorizationTest extends ReportingIntegrationTest {
             assertThat(listed(expect(bank(PAYER_BANK), path, 200, null))).containsExactly(payment.paymentId());
             assertThat(listed(expect(bank(PAYEE_BANK), path, 200, null))).containsExactly(payment.paymentId());
             assertThat(listed(expect(bank(THIRD_BANK), path, 200, null))).containsExactly(thirdBanksOwn.paymentId());
-            assertThat(expect(operator(), path, 403, AccessRefusal.BANK_ONLY).problemType()).isEqualTo("forbidden");
+            assertThat(expect(operator(), path, 403, AccessRefusal.BANK_ONLY).problemType())
+                    .isEqualTo("forbidden");
             expectAnonymousRefused(path);
         }
-        assertThat(listed(expect(bank(PAYER_BANK), "/payments?status=REJECTED", 200, null))).isEmpty();
+        assertThat(listed(expect(bank(PAYER_BANK), "/payments?status=REJECTED", 200, null)))
+                .isEmpty();
     }
 
     @Test
     void statisticsAreTheOperatorsOnly() {
         for (Http bank : banks()) {
-            assertThat(expect(bank, "/stats", 403, AccessRefusal.OPERATOR_ONLY).problemType()).isEqualTo("forbidden");
+            assertThat(expect(bank, "/stats", 403, AccessRefusal.OPERATOR_ONLY).problemType())
+                    .isEqualTo("forbidden");
         }
-        assertThat(expect(operator(), "/stats", 200, null).json().get("total").asLong()).isEqualTo(2);
+        assertThat(expect(operator(), "/stats", 200, null).json().get("total").asLong())
+                .isEqualTo(2);
         expectAnonymousRefused("/stats");
     }
 
@@ -209,14 +224,20 @@ class AuthorizationTest extends ReportingIntegrationTest {
     @Test
     void theActuatorIsTheOperatorsButHealthIsOpen() {
         for (Http bank : banks()) {
-            assertThat(expect(bank, "/actuator/prometheus", 403, AccessRefusal.OPERATOR_ONLY).problemType())
+            assertThat(expect(bank, "/actuator/prometheus", 403, AccessRefusal.OPERATOR_ONLY)
+                            .problemType())
                     .isEqualTo("forbidden");
             expect(bank, "/actuator/health", 200, null);
         }
-        assertThat(expect(operator(), "/actuator/prometheus", 200, null).body()).contains("pagora_access_refusals_total");
+        assertThat(expect(operator(), "/actuator/prometheus", 200, null).body())
+                .contains("pagora_access_refusals_total");
         expectAnonymousRefused("/actuator/prometheus");
         expect(operator(), "/actuator/health", 200, null);
-        assertThat(expect(anonymous(), "/actuator/health", 200, null).json().get("status").asString()).isEqualTo("UP");
+        assertThat(expect(anonymous(), "/actuator/health", 200, null)
+                        .json()
+                        .get("status")
+                        .asString())
+                .isEqualTo("UP");
     }
 
     private List<Http> banks() {
@@ -224,7 +245,8 @@ class AuthorizationTest extends ReportingIntegrationTest {
     }
 
     private void expectAnonymousRefused(String path) {
-        assertThat(expect(anonymous(), path, 401, AccessRefusal.ANONYMOUS).problemType()).isEqualTo("unauthenticated");
+        assertThat(expect(anonymous(), path, 401, AccessRefusal.ANONYMOUS).problemType())
+                .isEqualTo("unauthenticated");
     }
 
     /**
@@ -250,7 +272,9 @@ class AuthorizationTest extends ReportingIntegrationTest {
     private Map<AccessRefusal, Double> refusals() {
         Map<AccessRefusal, Double> counts = new EnumMap<>(AccessRefusal.class);
         for (AccessRefusal reason : AccessRefusal.values()) {
-            counts.put(reason, meters.get(METER).tag("reason", reason.slug).counter().count());
+            counts.put(
+                    reason,
+                    meters.get(METER).tag("reason", reason.slug).counter().count());
         }
         return counts;
     }
@@ -269,7 +293,9 @@ class AuthorizationTest extends ReportingIntegrationTest {
 
     private static List<String> listed(Http.Response listing) {
         List<String> ids = new ArrayList<>();
-        listing.json().get("payments").forEach(item -> ids.add(item.get("paymentId").asString()));
+        listing.json()
+                .get("payments")
+                .forEach(item -> ids.add(item.get("paymentId").asString()));
         return ids;
     }
 }

@@ -42,9 +42,11 @@ class EndToEndIdQueryTest extends ReportingIntegrationTest {
     @Autowired
     MeterRegistry meters;
 
-    private final Payment payment = Payments.between(Payments.customer(PAYER_BANK), Payments.customer(PAYEE_BANK), 5_678);
+    private final Payment payment =
+            Payments.between(Payments.customer(PAYER_BANK), Payments.customer(PAYEE_BANK), 5_678);
     private final String endToEndId = Payments.endToEndId(PAYER_BANK, payment.acceptedAt());
-    private final Payment sameIdLater = Payments.between(Payments.customer(PAYER_BANK), Payments.customer(PAYEE_BANK), 9);
+    private final Payment sameIdLater =
+            Payments.between(Payments.customer(PAYER_BANK), Payments.customer(PAYEE_BANK), 9);
 
     @BeforeAll
     void projectTwoPaymentsWithOneEndToEndId() {
@@ -69,7 +71,8 @@ class EndToEndIdQueryTest extends ReportingIntegrationTest {
         for (Http party : List.of(bank(PAYER_BANK), bank(PAYEE_BANK))) {
             JsonNode byPaymentId = ok(party, "/payments/" + payment.paymentId());
             JsonNode byPath = ok(party, BY_PATH + endToEndId);
-            assertThat(byPath.get("paymentId").asString()).as("the oldest payment with the id")
+            assertThat(byPath.get("paymentId").asString())
+                    .as("the oldest payment with the id")
                     .isEqualTo(payment.paymentId());
             assertThat(byPath).isEqualTo(byPaymentId);
         }
@@ -90,27 +93,30 @@ class EndToEndIdQueryTest extends ReportingIntegrationTest {
         for (Http stranger : List.of(bank(THIRD_BANK), operator())) {
             Http.Response unknown = notFound(stranger, BY_PATH + unused, 0);
             Http.Response refused = notFound(stranger, BY_PATH + endToEndId, 1);
-            assertThat(refused.body()).as("refused reads exactly as unknown, but for the id asked")
+            assertThat(refused.body())
+                    .as("refused reads exactly as unknown, but for the id asked")
                     .isEqualTo(unknown.body().replace(unused, endToEndId));
             assertThat(refused.contentType()).isEqualTo(unknown.contentType());
         }
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "E0000003120320304101",                   // short
-            "E00000031203203041015abcDEF1234",        // 31 characters
-            "E00000031203203041015abcDEF123456",      // 33 characters
-            "e00000031203203041015abcDEF12345",       // lowercase e
-            "X00000031203203041015abcDEF12345",
-            "E0000003A203203041015abcDEF12345",       // a letter in the ISPB
-            "E00000031203202301015abcDEF12345",       // 30 February
-            "E00000031203213041015abcDEF12345",       // month 13
-            "E00000031203203042415abcDEF12345",       // hour 24
-            "E00000031203203041060abcDEF12345",       // minute 60
-            "E00000031203203041015abcDEF1234-",       // not a letter or digit
-            "E00000031203203041015abcDEF1234%C3%A9",  // é: 32 characters, not ASCII
-            "E00000031203203041015abcDEF1234%D9%A3"}) // an Arabic-Indic digit
+    @ValueSource(
+            strings = {
+                "E0000003120320304101", // short
+                "E00000031203203041015abcDEF1234", // 31 characters
+                "E00000031203203041015abcDEF123456", // 33 characters
+                "e00000031203203041015abcDEF12345", // lowercase e
+                "X00000031203203041015abcDEF12345",
+                "E0000003A203203041015abcDEF12345", // a letter in the ISPB
+                "E00000031203202301015abcDEF12345", // 30 February
+                "E00000031203213041015abcDEF12345", // month 13
+                "E00000031203203042415abcDEF12345", // hour 24
+                "E00000031203203041060abcDEF12345", // minute 60
+                "E00000031203203041015abcDEF1234-", // not a letter or digit
+                "E00000031203203041015abcDEF1234%C3%A9", // é: 32 characters, not ASCII
+                "E00000031203203041015abcDEF1234%D9%A3"
+            }) // an Arabic-Indic digit
     void aMalformedIdIsAnInvalidEndToEndIdProblem(String malformed) {
         expectProblem(bank(PAYER_BANK), BY_PATH + malformed, "invalid-end-to-end-id");
     }
@@ -129,12 +135,17 @@ class EndToEndIdQueryTest extends ReportingIntegrationTest {
         assertThat(response.status()).as("GET %s: %s", path, response).isEqualTo(404);
         assertThat(response.contentType()).startsWith("application/problem+json");
         assertThat(response.problemType()).isEqualTo("unknown-payment");
-        assertThat(foreignPaymentRefusals()).as("refusals counted for GET %s", path).isEqualTo(before + refusalsCounted);
+        assertThat(foreignPaymentRefusals())
+                .as("refusals counted for GET %s", path)
+                .isEqualTo(before + refusalsCounted);
         return response;
     }
 
     private double foreignPaymentRefusals() {
-        return meters.get(METER).tag("reason", AccessRefusal.FOREIGN_PAYMENT.slug).counter().count();
+        return meters.get(METER)
+                .tag("reason", AccessRefusal.FOREIGN_PAYMENT.slug)
+                .counter()
+                .count();
     }
 
     private static void expectProblem(Http caller, String path, String type) {

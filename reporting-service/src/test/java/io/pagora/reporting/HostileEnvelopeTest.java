@@ -24,7 +24,9 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
 
     /** {@code ×ø} as curl sends it from a UTF-8 terminal (0x97 is a C1 control read as ISO-8859-1), and as ISO-8859-1. */
     static final List<String> NON_ASCII = List.of("\u00c3\u0097\u00c3\u00b8", "\u00d7\u00f8");
-    static final Map.Entry<String, String> MULTIPART_WITHOUT_BOUNDARY = Map.entry("Content-Type", "multipart/form-data");
+
+    static final Map.Entry<String, String> MULTIPART_WITHOUT_BOUNDARY =
+            Map.entry("Content-Type", "multipart/form-data");
 
     @Test
     void aMultipartContentTypeWithoutBoundaryIsIgnoredOnEveryQuery() {
@@ -32,7 +34,11 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
         SSLContext bank = TestCertificates.shared().bank(7).sslContext();
         SSLContext operator = TestCertificates.shared().operator().sslContext();
         List<Map.Entry<String, SSLContext>> queries = List.of(
-                Map.entry("/payments/" + Payments.between(account, Payments.customer(8), 1).paymentId(), bank),
+                Map.entry(
+                        "/payments/"
+                                + Payments.between(account, Payments.customer(8), 1)
+                                        .paymentId(),
+                        bank),
                 Map.entry("/payments?limit=10", bank),
                 Map.entry("/accounts/" + account + "/statement?limit=10", bank),
                 Map.entry("/banks/7/positions", operator),
@@ -43,10 +49,13 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
         for (Map.Entry<String, SSLContext> query : queries) {
             RawHttp http = new RawHttp(port, 15_000, query.getValue());
             RawHttp.Response plain = http.exchange("GET", query.getKey(), List.of(), null);
-            RawHttp.Response multipart = http.exchange("GET", query.getKey(), List.of(MULTIPART_WITHOUT_BOUNDARY), null);
+            RawHttp.Response multipart =
+                    http.exchange("GET", query.getKey(), List.of(MULTIPART_WITHOUT_BOUNDARY), null);
 
-            softly.assertThat(multipart.status()).as(query.getKey() + ": " + multipart.bodyText())
-                    .isEqualTo(plain.status()).isLessThan(500);
+            softly.assertThat(multipart.status())
+                    .as(query.getKey() + ": " + multipart.bodyText())
+                    .isEqualTo(plain.status())
+                    .isLessThan(500);
         }
         softly.assertAll();
     }
@@ -54,7 +63,8 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
     /** Found by the extended fuzz (an empty Accept): the Prometheus endpoint failed with a NullPointerException. */
     @Test
     void anEmptyAcceptIsNoAccept() {
-        RawHttp.Response response = new RawHttp(port, 15_000, TestCertificates.shared().operator().sslContext())
+        RawHttp.Response response = new RawHttp(
+                        port, 15_000, TestCertificates.shared().operator().sslContext())
                 .exchange("GET", "/actuator/prometheus", List.of(Map.entry("Accept", "")), null);
 
         assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
@@ -67,7 +77,8 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
      */
     @Test
     void aRangeBeyondTheDocumentIsARangeNotSatisfiableProblem() {
-        RawHttp.Response response = new RawHttp(port, 15_000, TestCertificates.shared().bank(7).sslContext())
+        RawHttp.Response response = new RawHttp(
+                        port, 15_000, TestCertificates.shared().bank(7).sslContext())
                 .exchange("GET", "/openapi.yaml", List.of(Map.entry("Range", "bytes=99999999-")), null);
 
         assertThat(response.status()).as(response.bodyText()).isEqualTo(416);
@@ -85,7 +96,9 @@ class HostileEnvelopeTest extends ReportingIntegrationTest {
                 RawHttp.Response response = new RawHttp(port, 15_000, operator)
                         .exchange("GET", "/stats", List.of(Map.entry(header, "application/json" + value)), null);
 
-                assertThat(response.status()).as(header + ": " + response.bodyText()).isEqualTo(400);
+                assertThat(response.status())
+                        .as(header + ": " + response.bodyText())
+                        .isEqualTo(400);
                 assertThat(response.header("Content-Type")).startsWith("application/problem+json");
                 JsonNode problem = Http.JSON.readTree(response.body());
                 assertThat(problem.path("type").asString()).isEqualTo("https://pagora.io/problems/invalid-header");

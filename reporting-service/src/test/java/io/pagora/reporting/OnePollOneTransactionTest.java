@@ -38,9 +38,8 @@ import tools.jackson.databind.JsonNode;
  * JDBC wrapper over the real DataSource, on the listener's threads only; the measured events are all
  * published while the listener is stopped, so they wait in Kafka for one poll.
  */
-@TestPropertySource(properties = {
-        "pagora.reporting.projection.auto-startup=false",
-        "pagora.reporting.projection.concurrency=1"})
+@TestPropertySource(
+        properties = {"pagora.reporting.projection.auto-startup=false", "pagora.reporting.projection.concurrency=1"})
 class OnePollOneTransactionTest extends ReportingIntegrationTest {
 
     /** Payments projected before the measured poll, half requested only, half settled only. */
@@ -56,7 +55,8 @@ class OnePollOneTransactionTest extends ReportingIntegrationTest {
                 @Override
                 public Object postProcessAfterInitialization(Object bean, String name) {
                     return bean instanceof DataSource dataSource && !(bean instanceof CountingDataSource)
-                            ? new CountingDataSource(dataSource, thread -> thread.startsWith(ProjectionListener.LISTENER_ID))
+                            ? new CountingDataSource(
+                                    dataSource, thread -> thread.startsWith(ProjectionListener.LISTENER_ID))
                             : bean;
                 }
             };
@@ -130,14 +130,13 @@ class OnePollOneTransactionTest extends ReportingIntegrationTest {
             assertThat(stats.get("counts").get("SETTLED").asLong()).isEqualTo(2L * EXISTING + NEW + 1);
             assertThat(stats.get("total").asLong()).isEqualTo(2L * EXISTING + NEW + 1);
         });
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> (long) polls.totalAmount() == phase1.size() + phase2.size());
+        await().atMost(Duration.ofSeconds(10)).until(() -> (long) polls.totalAmount() == phase1.size() + phase2.size());
 
-        List<CountingDataSource.Transaction> transactions =
-                counting.transactions().subList(transactionsBefore, counting.transactions().size());
+        List<CountingDataSource.Transaction> transactions = counting.transactions()
+                .subList(transactionsBefore, counting.transactions().size());
         long pollCount = polls.count() - pollsBefore;
-        System.out.printf("[OnePollOneTransactionTest] %d events in %d poll(s): %s%n", phase2.size(), pollCount,
-                transactions);
+        System.out.printf(
+                "[OnePollOneTransactionTest] %d events in %d poll(s): %s%n", phase2.size(), pollCount, transactions);
         assertThat(transactions).as("one transaction per poll").hasSize((int) pollCount);
         assertThat(transactions).allSatisfy(transaction -> {
             assertThat(transaction.committed()).isTrue();
@@ -145,15 +144,27 @@ class OnePollOneTransactionTest extends ReportingIntegrationTest {
         });
         // Batching, not a transaction per record: the polls are few and large.
         assertThat(pollCount).isLessThanOrEqualTo(phase2.size() / 50);
-        assertThat(meters.get("pagora.reporting.conflicting.outcomes").counter().count()).isEqualTo(2);
+        assertThat(meters.get("pagora.reporting.conflicting.outcomes").counter().count())
+                .isEqualTo(2);
         if (pollCount == 1) {
-            assertThat(transactions.getFirst().statements()).as("this poll needs every statement")
+            assertThat(transactions.getFirst().statements())
+                    .as("this poll needs every statement")
                     .isEqualTo(JdbcReadModelWriter.STATEMENTS_PER_POLL_MAX);
         }
-        assertThat(bankOf(outcomeFirst.getFirst().payer()).json("/payments/" + outcomeFirst.getFirst().paymentId()).get("status").asString())
+        assertThat(bankOf(outcomeFirst.getFirst().payer())
+                        .json("/payments/" + outcomeFirst.getFirst().paymentId())
+                        .get("status")
+                        .asString())
                 .isEqualTo("SETTLED");
-        assertThat(bankOf(outcomeFirst.getFirst().payer()).json("/payments/" + outcomeFirst.getFirst().paymentId()).has("currency")).isTrue();
-        assertThat(bankOf(twice.payer()).json("/payments/" + twice.paymentId()).get("status").asString()).isEqualTo("SETTLED");
+        assertThat(bankOf(outcomeFirst.getFirst().payer())
+                        .json("/payments/" + outcomeFirst.getFirst().paymentId())
+                        .has("currency"))
+                .isTrue();
+        assertThat(bankOf(twice.payer())
+                        .json("/payments/" + twice.paymentId())
+                        .get("status")
+                        .asString())
+                .isEqualTo("SETTLED");
     }
 
     private void publish(List<PaymentEvent> events) {

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.testing.Http;
-import io.pagora.testing.TestCertificates;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
+import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import io.pagora.testing.fuzz.OpenApiDocument;
 import io.pagora.testing.fuzz.OpenApiFuzz;
 import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
@@ -61,11 +61,15 @@ class OpenApiContractTest extends ReportingIntegrationTest {
         Http.Response served = bank(7).get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
         assertThat(served.contentType()).startsWith("application/yaml");
-        JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
+        JsonNode document =
+                JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
         Map<String, Set<String>> documented = new TreeMap<>();
         for (OpenApiDocument.Operation operation : new OpenApiDocument(document).operations()) {
-            documented.put(operation.key(), operation.parameters().stream()
-                    .map(parameter -> parameter.in() + ":" + parameter.name()).collect(Collectors.toCollection(TreeSet::new)));
+            documented.put(
+                    operation.key(),
+                    operation.parameters().stream()
+                            .map(parameter -> parameter.in() + ":" + parameter.name())
+                            .collect(Collectors.toCollection(TreeSet::new)));
         }
 
         Map<String, Set<String>> mapped = new TreeMap<>();
@@ -99,41 +103,78 @@ class OpenApiContractTest extends ReportingIntegrationTest {
         Payment settled = Payments.between(account, Payments.customer(8), 1_234);
         String endToEndId = Payments.endToEndId(7, settled.acceptedAt());
         try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
-            publisher.publish(settled.requested(endToEndId), settled.settled(),
+            publisher.publish(
+                    settled.requested(endToEndId),
+                    settled.settled(),
                     Payments.between(Payments.customer(8), account, 99).settled());
         }
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(bankOf(account).json("/accounts/" + account + "/statement").get("entries")).hasSize(2));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(bankOf(account)
+                                .json("/accounts/" + account + "/statement")
+                                .get("entries"))
+                        .hasSize(2));
         Http.Response served = bank(7).get("/openapi.yaml");
         assertThat(served.status()).isEqualTo(200);
-        JsonNode document = JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
+        JsonNode document =
+                JsonMapper.builder().build().valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
         List<Probe> probes = new ArrayList<>(Probe.actuator());
         probes.add(Probe.file("/openapi.yaml"));
-        OpenApiFuzz.Config standard = OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, probes,
-                Map.of("accountId", account, "paymentId", settled.paymentId(), "endToEndId", endToEndId,
-                        "ispb", "00000007"));
+        OpenApiFuzz.Config standard = OpenApiFuzz.Config.standard(
+                port,
+                BODY_BYTES_MAX,
+                probes,
+                Map.of(
+                        "accountId",
+                        account,
+                        "paymentId",
+                        settled.paymentId(),
+                        "endToEndId",
+                        endToEndId,
+                        "ispb",
+                        "00000007"));
         // Two runs sharing the standard budgets: as the operator (the actuator is its), and as bank 7, whose
         // queries reach the rows above (the operator reads no payment and no customer's statement). A bank is
         // answered 403 by the actuator whatever the method, so its run probes the API only: its systematic phase is
-        // about half the operator's (920 requests to 1,634 before the end-to-end path), so it gets 2/5 of the budgets and the operator 3/5.
-        OpenApiFuzz.Config operator = new OpenApiFuzz.Config(port, standard.seed(), standard.requestsMax() * 3 / 5,
-                standard.timeBudget().multipliedBy(3).dividedBy(5), BODY_BYTES_MAX, probes, standard.knownValues(),
-                TestCertificates.shared().operator().sslContext()).notBoundable(NOT_BOUNDABLE);
-        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), operator)
-                .published("reporting-service-operator");
-        OpenApiFuzz.Report bankReport = OpenApiFuzz.run(new OpenApiDocument(document),
-                new OpenApiFuzz.Config(port, standard.seed(), standard.requestsMax() * 2 / 5,
-                        standard.timeBudget().multipliedBy(2).dividedBy(5), BODY_BYTES_MAX,
-                        List.of(Probe.file("/openapi.yaml")), standard.knownValues(),
-                        TestCertificates.shared().bank(7).sslContext()).notBoundable(NOT_BOUNDABLE))
+        // about half the operator's (920 requests to 1,634 before the end-to-end path), so it gets 2/5 of the budgets
+        // and the operator 3/5.
+        OpenApiFuzz.Config operator = new OpenApiFuzz.Config(
+                        port,
+                        standard.seed(),
+                        standard.requestsMax() * 3 / 5,
+                        standard.timeBudget().multipliedBy(3).dividedBy(5),
+                        BODY_BYTES_MAX,
+                        probes,
+                        standard.knownValues(),
+                        TestCertificates.shared().operator().sslContext())
+                .notBoundable(NOT_BOUNDABLE);
+        OpenApiFuzz.Report report =
+                OpenApiFuzz.run(new OpenApiDocument(document), operator).published("reporting-service-operator");
+        OpenApiFuzz.Report bankReport = OpenApiFuzz.run(
+                        new OpenApiDocument(document),
+                        new OpenApiFuzz.Config(
+                                        port,
+                                        standard.seed(),
+                                        standard.requestsMax() * 2 / 5,
+                                        standard.timeBudget().multipliedBy(2).dividedBy(5),
+                                        BODY_BYTES_MAX,
+                                        List.of(Probe.file("/openapi.yaml")),
+                                        standard.knownValues(),
+                                        TestCertificates.shared().bank(7).sslContext())
+                                .notBoundable(NOT_BOUNDABLE))
                 .published("reporting-service-bank");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
         assertThat(bankReport.findings()).as(bankReport.summary()).isEmpty();
-        assertThat(report.requests() + bankReport.requests()).as("the runs were not cut short before they began")
+        assertThat(report.requests() + bankReport.requests())
+                .as("the runs were not cut short before they began")
                 .isGreaterThan(1_000);
-        assertThat(report.systematicComplete()).as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): " + report.summary()).isTrue();
-        assertThat(bankReport.systematicComplete()).as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): " + bankReport.summary()).isTrue();
+        assertThat(report.systematicComplete())
+                .as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): " + report.summary())
+                .isTrue();
+        assertThat(bankReport.systematicComplete())
+                .as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): "
+                        + bankReport.summary())
+                .isTrue();
     }
 }

@@ -3,14 +3,14 @@ package io.pagora.reporting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.RejectionReason;
 import io.pagora.events.Topics;
-import io.pagora.events.DeadLetterConvention;
 import io.pagora.reporting.testsupport.EventPublisher;
-import io.pagora.testing.Http;
 import io.pagora.reporting.testsupport.Payments;
 import io.pagora.reporting.testsupport.Payments.Payment;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
+import io.pagora.testing.Http;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -69,18 +69,26 @@ class ProjectionTest extends ReportingIntegrationTest {
         // The stats row is maintained by deltas; it must equal a full count once projection is idle.
         await().atMost(PROJECTED_WITHIN).untilAsserted(() -> {
             JsonNode stats = operator().json("/stats");
-            Map<String, Long> counted = new HashMap<>(Map.of("ACCEPTED", 0L, "SETTLED", 0L, "REJECTED", 0L, "EXPIRED", 0L));
-            jdbc.query("SELECT status, count(*) AS n FROM reporting.payments GROUP BY status",
-                    row -> { counted.put(row.getString("status"), row.getLong("n")); });
+            Map<String, Long> counted =
+                    new HashMap<>(Map.of("ACCEPTED", 0L, "SETTLED", 0L, "REJECTED", 0L, "EXPIRED", 0L));
+            jdbc.query("SELECT status, count(*) AS n FROM reporting.payments GROUP BY status", row -> {
+                counted.put(row.getString("status"), row.getLong("n"));
+            });
             for (Map.Entry<String, Long> count : counted.entrySet()) {
-                assertThat(stats.get("counts").get(count.getKey()).asLong()).as(count.getKey()).isEqualTo(count.getValue());
+                assertThat(stats.get("counts").get(count.getKey()).asLong())
+                        .as(count.getKey())
+                        .isEqualTo(count.getValue());
             }
             Long settledEntries = jdbc.queryForObject("SELECT count(*) FROM reporting.statement_entries", Long.class);
-            assertThat(settledEntries).as("two statement entries per settled payment").isEqualTo(2 * counted.get("SETTLED"));
+            assertThat(settledEntries)
+                    .as("two statement entries per settled payment")
+                    .isEqualTo(2 * counted.get("SETTLED"));
             assertThat(jdbc.queryForObject(NOT_SETTLED_DIFFERENCES, Long.class))
-                    .as("payments_not_settled lists exactly the REJECTED and EXPIRED payments").isZero();
+                    .as("payments_not_settled lists exactly the REJECTED and EXPIRED payments")
+                    .isZero();
             assertThat(jdbc.queryForObject(POSITION_DIFFERENCES, Long.class))
-                    .as("bank_day_positions equals the positions summed over the SETTLED payments").isZero();
+                    .as("bank_day_positions equals the positions summed over the SETTLED payments")
+                    .isZero();
         });
     }
 
@@ -126,8 +134,8 @@ class ProjectionTest extends ReportingIntegrationTest {
      */
     @Test
     void noIndexOfThePaymentsCoversAColumnThatFinalizingOrFillingChanges() {
-        List<String> changed = List.of("status", "reason", "detail", "final_at", "updated_at", "requested_at", "currency",
-                "description");
+        List<String> changed = List.of(
+                "status", "reason", "detail", "final_at", "updated_at", "requested_at", "currency", "description");
         List<String> definitions = jdbc.queryForList("""
                 SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'reporting.payments'::regclass
                 """, String.class);
@@ -138,10 +146,14 @@ class ProjectionTest extends ReportingIntegrationTest {
             }
         }
         assertThat(definitions.stream().filter(definition -> definition.matches(".*\\b(end_to_end_id|return_of)\\b.*")))
-                .as("only the two lookup indexes, partial").hasSize(2)
+                .as("only the two lookup indexes, partial")
+                .hasSize(2)
                 .allSatisfy(definition -> assertThat(definition).contains("WHERE"));
-        assertThat(jdbc.queryForObject("SELECT reloptions::text FROM pg_class WHERE oid = 'reporting.payments'::regclass",
-                String.class)).as("room on each page for its rows' second version").contains("fillfactor=50");
+        assertThat(jdbc.queryForObject(
+                        "SELECT reloptions::text FROM pg_class WHERE oid = 'reporting.payments'::regclass",
+                        String.class))
+                .as("room on each page for its rows' second version")
+                .contains("fillfactor=50");
     }
 
     @Test
@@ -166,16 +178,29 @@ class ProjectionTest extends ReportingIntegrationTest {
 
         JsonNode settled = awaitPayment(payment, "SETTLED");
         assertThat(events(settled)).containsExactly("REQUESTED", "SETTLED");
-        assertThat(Instant.parse(settled.get("timeline").get(1).get("at").asString())).isEqualTo(Payments.micros(settledAt));
+        assertThat(Instant.parse(settled.get("timeline").get(1).get("at").asString()))
+                .isEqualTo(Payments.micros(settledAt));
         assertThat(settled.has("reason")).isFalse();
 
         JsonNode payerStatement = bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement");
         assertThat(payerStatement.get("entries")).hasSize(1);
-        assertThat(payerStatement.get("entries").get(0).get("direction").asString()).isEqualTo("DEBIT");
-        assertThat(payerStatement.get("entries").get(0).get("signedAmountCentavos").asLong()).isEqualTo(-1_000);
+        assertThat(payerStatement.get("entries").get(0).get("direction").asString())
+                .isEqualTo("DEBIT");
+        assertThat(payerStatement
+                        .get("entries")
+                        .get(0)
+                        .get("signedAmountCentavos")
+                        .asLong())
+                .isEqualTo(-1_000);
         JsonNode payeeStatement = bankOf(payment.payee()).json("/accounts/" + payment.payee() + "/statement");
-        assertThat(payeeStatement.get("entries").get(0).get("direction").asString()).isEqualTo("CREDIT");
-        assertThat(payeeStatement.get("entries").get(0).get("counterpartyAccountId").asString()).isEqualTo(payment.payer());
+        assertThat(payeeStatement.get("entries").get(0).get("direction").asString())
+                .isEqualTo("CREDIT");
+        assertThat(payeeStatement
+                        .get("entries")
+                        .get(0)
+                        .get("counterpartyAccountId")
+                        .asString())
+                .isEqualTo(payment.payer());
     }
 
     @Test
@@ -186,18 +211,28 @@ class ProjectionTest extends ReportingIntegrationTest {
         JsonNode rejected = awaitPayment(payment, "REJECTED");
         assertThat(rejected.get("reason").asString()).isEqualTo("INSUFFICIENT_FUNDS");
         assertThat(rejected.get("detail").asString()).isEqualTo("ledger code 42");
-        assertThat(rejected.has("description")).as("the request is not projected yet").isFalse();
+        assertThat(rejected.has("description"))
+                .as("the request is not projected yet")
+                .isFalse();
         assertThat(events(rejected)).containsExactly("REQUESTED", "REJECTED");
         assertThat(rejected.get("timeline").get(1).get("reason").asString()).isEqualTo("INSUFFICIENT_FUNDS");
 
         publisher.publish(payment.requested());
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(bankOf(payment.payer()).json("/payments/" + payment.paymentId()).has("description")).isTrue());
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(bankOf(payment.payer())
+                                .json("/payments/" + payment.paymentId())
+                                .has("description"))
+                        .isTrue());
         JsonNode complete = bankOf(payment.payer()).json("/payments/" + payment.paymentId());
-        assertThat(complete.get("status").asString()).as("a late request never reopens a final state").isEqualTo("REJECTED");
+        assertThat(complete.get("status").asString())
+                .as("a late request never reopens a final state")
+                .isEqualTo("REJECTED");
         assertThat(complete.get("endToEndId").asString()).startsWith("E2E");
-        assertThat(bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement").get("entries"))
-                .as("rejected payments are not movements").isEmpty();
+        assertThat(bankOf(payment.payer())
+                        .json("/accounts/" + payment.payer() + "/statement")
+                        .get("entries"))
+                .as("rejected payments are not movements")
+                .isEmpty();
     }
 
     @Test
@@ -206,9 +241,15 @@ class ProjectionTest extends ReportingIntegrationTest {
         publisher.publish(payment.settled());
         awaitPayment(payment, "SETTLED");
         publisher.publish(payment.requested());
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(bankOf(payment.payer()).json("/payments/" + payment.paymentId()).has("currency")).isTrue());
-        assertThat(bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement").get("entries")).hasSize(1);
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(bankOf(payment.payer())
+                                .json("/payments/" + payment.paymentId())
+                                .has("currency"))
+                        .isTrue());
+        assertThat(bankOf(payment.payer())
+                        .json("/accounts/" + payment.payer() + "/statement")
+                        .get("entries"))
+                .hasSize(1);
     }
 
     @Test
@@ -226,21 +267,31 @@ class ProjectionTest extends ReportingIntegrationTest {
         publisher.publish(payment.settled(), payment.requested(), payment.settled());
         awaitPartitionsPassed(payment.payer());
         // Redeliveries make nothing visible again: only the marker's request and outcome count, and are timed.
-        assertThat(metric("pagora_reporting_rows_projected_total", "kind=\"requested\"")).isEqualTo(requestsBefore + 1);
-        assertThat(metric("pagora_reporting_rows_projected_total", "kind=\"outcome\"")).isEqualTo(outcomesBefore + 1);
-        assertThat(metric("pagora_reporting_settled_to_visible_seconds_count", "")).isEqualTo(settledLatenciesBefore + 1);
-        assertThat(metric("pagora_reporting_accept_to_visible_seconds_count", "")).isEqualTo(acceptLatenciesBefore + 1);
+        assertThat(metric("pagora_reporting_rows_projected_total", "kind=\"requested\""))
+                .isEqualTo(requestsBefore + 1);
+        assertThat(metric("pagora_reporting_rows_projected_total", "kind=\"outcome\""))
+                .isEqualTo(outcomesBefore + 1);
+        assertThat(metric("pagora_reporting_settled_to_visible_seconds_count", ""))
+                .isEqualTo(settledLatenciesBefore + 1);
+        assertThat(metric("pagora_reporting_accept_to_visible_seconds_count", ""))
+                .isEqualTo(acceptLatenciesBefore + 1);
 
         JsonNode statsAfter = operator().json("/stats");
         assertThat(statsAfter.get("counts").get("SETTLED").asLong())
                 .isEqualTo(statsBefore.get("counts").get("SETTLED").asLong() + 1 /* the marker */);
         assertThat(statsAfter.get("counts").get("ACCEPTED").asLong())
                 .isEqualTo(statsBefore.get("counts").get("ACCEPTED").asLong());
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE payment_id = ?::uuid", Long.class,
-                payment.paymentId())).isEqualTo(1);
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM reporting.payments WHERE payment_id = ?::uuid",
+                        Long.class,
+                        payment.paymentId()))
+                .isEqualTo(1);
         assertThat(paymentIds(bankOf(payment.payer()).json("/accounts/" + payment.payer() + "/statement")))
-                .as("one debit, the marker's is the other entry").containsOnlyOnce(payment.paymentId()).hasSize(2);
-        assertThat(paymentIds(bankOf(payment.payee()).json("/accounts/" + payment.payee() + "/statement"))).containsExactly(payment.paymentId());
+                .as("one debit, the marker's is the other entry")
+                .containsOnlyOnce(payment.paymentId())
+                .hasSize(2);
+        assertThat(paymentIds(bankOf(payment.payee()).json("/accounts/" + payment.payee() + "/statement")))
+                .containsExactly(payment.paymentId());
         assertThat(metric("pagora_reporting_duplicate_events_total")).isGreaterThanOrEqualTo(4);
     }
 
@@ -253,12 +304,14 @@ class ProjectionTest extends ReportingIntegrationTest {
         JsonNode statsBefore = operator().json("/stats");
 
         publisher.publish(payment.expired(), payment.rejected(RejectionReason.RECEIVING_BANK_REFUSED));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(metric("pagora_reporting_conflicting_outcomes_total")).isEqualTo(alarmsBefore + 2));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(metric("pagora_reporting_conflicting_outcomes_total"))
+                        .isEqualTo(alarmsBefore + 2));
 
         JsonNode after = bankOf(payment.payer()).json("/payments/" + payment.paymentId());
         assertThat(after.get("status").asString()).as("the first outcome wins").isEqualTo("SETTLED");
-        assertThat(after.get("finalAt").asString()).isEqualTo(settled.get("finalAt").asString());
+        assertThat(after.get("finalAt").asString())
+                .isEqualTo(settled.get("finalAt").asString());
         assertThat(after.has("reason")).isFalse();
         assertThat(operator().json("/stats").get("counts")).isEqualTo(statsBefore.get("counts"));
 
@@ -272,23 +325,27 @@ class ProjectionTest extends ReportingIntegrationTest {
     void undecodableRecordsGoToTheDeadLetterTopicAndLaterEventsAreStillProjected() {
         String payer = Payments.customer(1);
         double deadBefore = metric("pagora_reporting_dead_letters_total");
-        RecordMetadata garbage = publisher.publishRaw(Topics.PAYMENT_OUTCOMES, payer,
-                new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
-        RecordMetadata untyped = publisher.publishRaw(Topics.PAYMENTS_REQUESTED, payer,
-                "{\"paymentId\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+        RecordMetadata garbage = publisher.publishRaw(
+                Topics.PAYMENT_OUTCOMES, payer, new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
+        RecordMetadata untyped = publisher.publishRaw(
+                Topics.PAYMENTS_REQUESTED, payer, "{\"paymentId\":\"x\"}".getBytes(StandardCharsets.UTF_8));
         Payment badId = new Payment("not-a-payment-id", payer, Payments.customer(2), 5, Instant.now());
-        RecordMetadata brokenRule = publisher.publishRaw(Topics.PAYMENTS_REQUESTED, payer,
-                io.pagora.events.PaymentEventCodec.encode(badId.requested()));
+        RecordMetadata brokenRule = publisher.publishRaw(
+                Topics.PAYMENTS_REQUESTED, payer, io.pagora.events.PaymentEventCodec.encode(badId.requested()));
         Payment later = Payments.between(payer, Payments.customer(2), 700);
         publisher.publish(later.requested(), later.settled());
 
         awaitPayment(later, "SETTLED");
 
         // Other tests dead-letter records too: this one's are those of its payer.
-        List<ConsumerRecord<String, byte[]>> outcomesDlt = readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1)
-                .stream().filter(record -> payer.equals(record.key())).toList();
-        List<ConsumerRecord<String, byte[]>> requestedDlt = readAll(DeadLetterConvention.topicOf(Topics.PAYMENTS_REQUESTED), 2)
-                .stream().filter(record -> payer.equals(record.key())).toList();
+        List<ConsumerRecord<String, byte[]>> outcomesDlt =
+                readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1).stream()
+                        .filter(record -> payer.equals(record.key()))
+                        .toList();
+        List<ConsumerRecord<String, byte[]>> requestedDlt =
+                readAll(DeadLetterConvention.topicOf(Topics.PAYMENTS_REQUESTED), 2).stream()
+                        .filter(record -> payer.equals(record.key()))
+                        .toList();
         assertThat(outcomesDlt).hasSize(1);
         ConsumerRecord<String, byte[]> dead = outcomesDlt.getFirst();
         assertThat(dead.value()).isEqualTo(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
@@ -299,13 +356,18 @@ class ProjectionTest extends ReportingIntegrationTest {
         assertThat(garbage.topic()).isEqualTo(Topics.PAYMENT_OUTCOMES);
 
         assertThat(requestedDlt).hasSize(2);
-        assertThat(requestedDlt).extracting(r -> header(r, DeadLetterConvention.REASON_HEADER))
+        assertThat(requestedDlt)
+                .extracting(r -> header(r, DeadLetterConvention.REASON_HEADER))
                 .anySatisfy(reason -> assertThat(reason).contains("not a v1 payment event"))
                 .anySatisfy(reason -> assertThat(reason).contains("paymentId is not a payment id"));
-        assertThat(requestedDlt).extracting(ProjectionTest::original).containsExactlyInAnyOrder(
-                untyped.partition() + ":" + untyped.offset(), brokenRule.partition() + ":" + brokenRule.offset());
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(deadBefore + 3));
+        assertThat(requestedDlt)
+                .extracting(ProjectionTest::original)
+                .containsExactlyInAnyOrder(
+                        untyped.partition() + ":" + untyped.offset(),
+                        brokenRule.partition() + ":" + brokenRule.offset());
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(metric("pagora_reporting_dead_letters_total"))
+                        .isEqualTo(deadBefore + 3));
     }
 
     /**
@@ -328,8 +390,15 @@ class ProjectionTest extends ReportingIntegrationTest {
         }
         Payment nul = Payments.between(payer, Payments.customer(5), 99);
         events.add(nul.requested());
-        events.add(new io.pagora.events.PaymentRejected(nul.paymentId(), nul.payer(), nul.payee(), 99,
-                RejectionReason.RECEIVING_BANK_REFUSED, "conta\u0000encerrada", nul.acceptedAt(), nul.acceptedAt().plusMillis(5)));
+        events.add(new io.pagora.events.PaymentRejected(
+                nul.paymentId(),
+                nul.payer(),
+                nul.payee(),
+                99,
+                RejectionReason.RECEIVING_BANK_REFUSED,
+                "conta\u0000encerrada",
+                nul.acceptedAt(),
+                nul.acceptedAt().plusMillis(5)));
         Payment farFuture = Payments.between(payer, Payments.customer(5), 98);
         events.add(20, farFuture.settled(Instant.parse("+300000-01-01T00:00:00Z")));
         double deadBefore = metric("pagora_reporting_dead_letters_total");
@@ -337,10 +406,13 @@ class ProjectionTest extends ReportingIntegrationTest {
 
         good.forEach(payment -> awaitPayment(payment, "SETTLED"));
         assertThat(awaitPayment(nul, "REJECTED").get("detail").asString()).isEqualTo("conta encerrada");
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(metric("pagora_reporting_dead_letters_total")).isEqualTo(deadBefore + 1));
-        List<ConsumerRecord<String, byte[]>> dead = readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1)
-                .stream().filter(record -> payer.equals(record.key())).toList();
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(metric("pagora_reporting_dead_letters_total"))
+                        .isEqualTo(deadBefore + 1));
+        List<ConsumerRecord<String, byte[]>> dead =
+                readAll(DeadLetterConvention.topicOf(Topics.PAYMENT_OUTCOMES), 1).stream()
+                        .filter(record -> payer.equals(record.key()))
+                        .toList();
         assertThat(dead).singleElement().satisfies(record -> {
             assertThat(new String(record.value(), StandardCharsets.UTF_8)).contains(farFuture.paymentId());
             assertThat(header(record, DeadLetterConvention.REASON_HEADER)).contains("failed alone");
@@ -355,8 +427,11 @@ class ProjectionTest extends ReportingIntegrationTest {
         Payment marker = Payments.between(payer, Payments.customer(3), 1);
         publisher.publish(marker.requested(), marker.settled());
         awaitPayment(marker, "SETTLED");
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(bankOf(marker.payer()).json("/payments/" + marker.paymentId()).has("currency")).isTrue());
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(bankOf(marker.payer())
+                                .json("/payments/" + marker.paymentId())
+                                .has("currency"))
+                        .isTrue());
     }
 
     /** The payment as its payer's bank reads it, once it has {@code status}. */
@@ -404,19 +479,29 @@ class ProjectionTest extends ReportingIntegrationTest {
     private List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected) {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
             consumer.subscribe(List.of(topic));
             // In this thread: a consumer is used by one thread at a time.
-            await().atMost(Duration.ofSeconds(30)).pollInSameThread().pollInterval(Duration.ofMillis(1)).until(() -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-                return records.size() >= expected;
-            });
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInSameThread()
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(() -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                        return records.size() >= expected;
+                    });
             // A moment more, to catch records that should not be there.
             consumer.poll(Duration.ofMillis(500)).forEach(records::add);
         }
@@ -425,8 +510,16 @@ class ProjectionTest extends ReportingIntegrationTest {
 
     /** The partition and offset of the record a dead letter was made from, as its headers say ("partition:offset"). */
     private static String original(ConsumerRecord<?, ?> deadLetter) {
-        int partition = ByteBuffer.wrap(deadLetter.headers().lastHeader("kafka_dlt-original-partition").value()).getInt();
-        long offset = ByteBuffer.wrap(deadLetter.headers().lastHeader("kafka_dlt-original-offset").value()).getLong();
+        int partition = ByteBuffer.wrap(deadLetter
+                        .headers()
+                        .lastHeader("kafka_dlt-original-partition")
+                        .value())
+                .getInt();
+        long offset = ByteBuffer.wrap(deadLetter
+                        .headers()
+                        .lastHeader("kafka_dlt-original-offset")
+                        .value())
+                .getLong();
         return partition + ":" + offset;
     }
 

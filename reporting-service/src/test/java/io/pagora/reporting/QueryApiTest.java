@@ -2,14 +2,14 @@ package io.pagora.reporting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.testing.Http;
 import io.pagora.reporting.testsupport.ReportingIntegrationTest;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.testing.Http;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -21,7 +21,6 @@ import tools.jackson.databind.JsonNode;
 class QueryApiTest extends ReportingIntegrationTest {
 
     private static final String ACCOUNT = "04000000000000070000000000000001";
-
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -113,7 +112,8 @@ class QueryApiTest extends ReportingIntegrationTest {
         assertThat(health.json().get("status").asString()).isEqualTo("UP");
 
         String metrics = operator().get("/actuator/prometheus").body();
-        assertThat(metrics).contains("pagora_reporting_conflicting_outcomes_total")
+        assertThat(metrics)
+                .contains("pagora_reporting_conflicting_outcomes_total")
                 .contains("pagora_reporting_dead_letters_total")
                 .contains("pagora_reporting_poll_events");
     }

@@ -49,7 +49,9 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
     /** One expected statement line: the keyset order is (settledAt, paymentId, direction), descending. */
     record Line(Instant settledAt, String paymentId, String direction) {
         static final Comparator<Line> NEWEST_FIRST = Comparator.comparing(Line::settledAt)
-                .thenComparing(Line::paymentId).thenComparing(Line::direction).reversed();
+                .thenComparing(Line::paymentId)
+                .thenComparing(Line::direction)
+                .reversed();
     }
 
     @Test
@@ -63,7 +65,8 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         for (int i = 0; i < 30; i++) {
             Instant settledAt = base.plusSeconds(i / 5);
             boolean debit = i % 2 == 0;
-            Payment payment = debit ? Payments.between(account, other, 100 + i) : Payments.between(other, account, 100 + i);
+            Payment payment =
+                    debit ? Payments.between(account, other, 100 + i) : Payments.between(other, account, 100 + i);
             events.add(payment.requested());
             events.add(payment.settled(settledAt));
             expected.add(new Line(settledAt, payment.paymentId(), debit ? "DEBIT" : "CREDIT"));
@@ -74,7 +77,9 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         expected.add(new Line(base.plusSeconds(2), self.paymentId(), "DEBIT"));
         expected.add(new Line(base.plusSeconds(2), self.paymentId(), "CREDIT"));
         // Not movements: rejected, expired, still accepted.
-        List<Payment> notMovements = List.of(Payments.between(account, other, 9), Payments.between(other, account, 9),
+        List<Payment> notMovements = List.of(
+                Payments.between(account, other, 9),
+                Payments.between(other, account, 9),
                 Payments.between(account, other, 9));
         events.add(notMovements.get(0).rejected(RejectionReason.INSUFFICIENT_FUNDS));
         events.add(notMovements.get(1).expired());
@@ -82,11 +87,17 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         publisher.publish(events.toArray(PaymentEvent[]::new));
         expected.sort(Line.NEWEST_FIRST);
 
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(bankOf(account).json("/accounts/" + account + "/statement?limit=500").get("entries")).hasSize(32));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(bankOf(account)
+                                .json("/accounts/" + account + "/statement?limit=500")
+                                .get("entries"))
+                        .hasSize(32));
         for (Payment payment : notMovements) {
-            await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                    assertThat(bankOf(payment.payer()).get("/payments/" + payment.paymentId()).status()).isEqualTo(200));
+            await().atMost(PROJECTED_WITHIN)
+                    .untilAsserted(() -> assertThat(bankOf(payment.payer())
+                                    .get("/payments/" + payment.paymentId())
+                                    .status())
+                            .isEqualTo(200));
         }
 
         assertThat(walk(account, 500, null)).containsExactlyElementsOf(expected);
@@ -97,8 +108,11 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         Payment newer = Payments.between(other, account, 77);
         List<Line> walked = walk(account, 7, () -> {
             publisher.publish(newer.settled(base.plusSeconds(3600)));
-            await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                    assertThat(bankOf(newer.payer()).get("/payments/" + newer.paymentId()).status()).isEqualTo(200));
+            await().atMost(PROJECTED_WITHIN)
+                    .untilAsserted(() -> assertThat(bankOf(newer.payer())
+                                    .get("/payments/" + newer.paymentId())
+                                    .status())
+                            .isEqualTo(200));
         });
         assertThat(walked).containsExactlyElementsOf(expected);
         assertThat(walk(account, 7, null).getFirst().paymentId()).isEqualTo(newer.paymentId());
@@ -116,7 +130,9 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
 
         JsonNode unknown = bank(7).json("/accounts/" + Payments.customer(7) + "/statement");
         assertThat(unknown.get("entries")).isEmpty();
-        assertThat(unknown.get("next").isNull()).as("next is present and null on the last page").isTrue();
+        assertThat(unknown.get("next").isNull())
+                .as("next is present and null on the last page")
+                .isTrue();
     }
 
     @Test
@@ -132,21 +148,28 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         String yA = Payments.customer(y);
         String zA = Payments.customer(z);
         List<PaymentEvent> events = new ArrayList<>();
-        events.add(Payments.between(xA, yA, 1_000).settled(start));                              // X sent, first instant
-        events.add(Payments.between(xB, zA, 2_500).settled(start.plusSeconds(12 * 3600)));       // X sent
-        events.add(Payments.between(yA, xA, 700).settled(end.minusNanos(1_000)));                // X received, last micro
-        events.add(Payments.between(zA, xB, 300).settled(start.plusSeconds(8 * 3600)));          // X received
-        events.add(Payments.between(xA, xB, 5_000).settled(start.plusSeconds(10 * 3600)));       // X on-us
-        events.add(Payments.between(xA, yA, 9_999).settled(start.minusNanos(1_000)));            // the day before
-        events.add(Payments.between(yA, xA, 8_888).settled(end));                                // the day after
+        events.add(Payments.between(xA, yA, 1_000).settled(start)); // X sent, first instant
+        events.add(Payments.between(xB, zA, 2_500).settled(start.plusSeconds(12 * 3600))); // X sent
+        events.add(Payments.between(yA, xA, 700).settled(end.minusNanos(1_000))); // X received, last micro
+        events.add(Payments.between(zA, xB, 300).settled(start.plusSeconds(8 * 3600))); // X received
+        events.add(Payments.between(xA, xB, 5_000).settled(start.plusSeconds(10 * 3600))); // X on-us
+        events.add(Payments.between(xA, yA, 9_999).settled(start.minusNanos(1_000))); // the day before
+        events.add(Payments.between(yA, xA, 8_888).settled(end)); // the day after
         events.add(Payments.between(xA, yA, 4_444).rejected(RejectionReason.INSUFFICIENT_FUNDS)); // not settled
-        events.add(Payments.between(yA, xA, 3_333).expired());                                   // not settled
-        events.add(Payments.between(xA, zA, 2_222).requested());                                 // not final
+        events.add(Payments.between(yA, xA, 3_333).expired()); // not settled
+        events.add(Payments.between(xA, zA, 2_222).requested()); // not final
         publisher.publish(events.toArray(PaymentEvent[]::new));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(operator().json("/stats").get("counts").get("SETTLED").asLong()).isGreaterThanOrEqualTo(7));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(operator().json("/stats").get("total").asLong()).isGreaterThanOrEqualTo(10));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(operator()
+                                .json("/stats")
+                                .get("counts")
+                                .get("SETTLED")
+                                .asLong())
+                        .isGreaterThanOrEqualTo(7));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(
+                        () -> assertThat(operator().json("/stats").get("total").asLong())
+                                .isGreaterThanOrEqualTo(10));
 
         JsonNode bankX = bank(x).json("/banks/00000010/positions?date=2031-05-17");
         assertThat(bankX.get("ispb").asString()).isEqualTo("00000010");
@@ -173,7 +196,10 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         // The sum over all banks of the day's nets is zero: interbank money only moves between reserves.
         long netSum = 0;
         for (String ispb : List.of("00000010", "00000020", "00000030")) {
-            netSum += operator().json("/banks/" + ispb + "/positions?date=2031-05-17").get("netCentavos").asLong();
+            netSum += operator()
+                    .json("/banks/" + ispb + "/positions?date=2031-05-17")
+                    .get("netCentavos")
+                    .asLong();
         }
         assertThat(netSum).isZero();
     }
@@ -189,28 +215,54 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         Payment expired = Payments.between(other, xA, 104);
         Payment inFlight = Payments.between(xA, other, 105);
         Payment ofAnotherBank = Payments.between(other, Payments.customer(70), 106);
-        publisher.publish(settled.requested(), received.requested(), rejected.requested(), expired.requested(),
-                inFlight.requested(), ofAnotherBank.requested());
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() -> assertThat(listed(x, "accepted")).containsExactly(
-                inFlight.paymentId(), expired.paymentId(), rejected.paymentId(), received.paymentId(), settled.paymentId()));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(listed(70, "accepted")).containsExactly(ofAnotherBank.paymentId()));
-        // Finalized after their requests (an UPDATE of the row), one of them twice (a redelivery), one by its outcome only.
+        publisher.publish(
+                settled.requested(),
+                received.requested(),
+                rejected.requested(),
+                expired.requested(),
+                inFlight.requested(),
+                ofAnotherBank.requested());
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(listed(x, "accepted"))
+                        .containsExactly(
+                                inFlight.paymentId(),
+                                expired.paymentId(),
+                                rejected.paymentId(),
+                                received.paymentId(),
+                                settled.paymentId()));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(listed(70, "accepted")).containsExactly(ofAnotherBank.paymentId()));
+        // Finalized after their requests (an UPDATE of the row), one of them twice (a redelivery), one by its outcome
+        // only.
         Payment rejectedAlone = Payments.between(xA, other, 107);
-        publisher.publish(settled.settled(), received.settled(), rejected.rejected(RejectionReason.INSUFFICIENT_FUNDS),
-                expired.expired(), ofAnotherBank.rejected(RejectionReason.INSUFFICIENT_FUNDS),
+        publisher.publish(
+                settled.settled(),
+                received.settled(),
+                rejected.rejected(RejectionReason.INSUFFICIENT_FUNDS),
+                expired.expired(),
+                ofAnotherBank.rejected(RejectionReason.INSUFFICIENT_FUNDS),
                 rejectedAlone.rejected(RejectionReason.UNKNOWN_ACCOUNT));
         publisher.publish(rejected.rejected(RejectionReason.INSUFFICIENT_FUNDS));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(bankOf(rejectedAlone.payer()).get("/payments/" + rejectedAlone.paymentId()).status()).isEqualTo(200));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(listed(x, "rejected")).containsExactly(rejectedAlone.paymentId(), rejected.paymentId()));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(bankOf(rejectedAlone.payer())
+                                .get("/payments/" + rejectedAlone.paymentId())
+                                .status())
+                        .isEqualTo(200));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(listed(x, "rejected"))
+                        .containsExactly(rejectedAlone.paymentId(), rejected.paymentId()));
 
         assertThat(listed(x, "settled")).containsExactly(received.paymentId(), settled.paymentId());
         assertThat(listed(x, "expired")).containsExactly(expired.paymentId());
         assertThat(listed(x, "accepted")).containsExactly(inFlight.paymentId());
-        assertThat(listed(x, null)).containsExactly(rejectedAlone.paymentId(), inFlight.paymentId(), expired.paymentId(),
-                rejected.paymentId(), received.paymentId(), settled.paymentId());
+        assertThat(listed(x, null))
+                .containsExactly(
+                        rejectedAlone.paymentId(),
+                        inFlight.paymentId(),
+                        expired.paymentId(),
+                        rejected.paymentId(),
+                        received.paymentId(),
+                        settled.paymentId());
         assertThat(listed(70, "rejected")).containsExactly(ofAnotherBank.paymentId());
     }
 
@@ -227,10 +279,15 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         Payment payment = Payments.between(Payments.customer(40), Payments.customer(41), 1_234);
         Instant now = Instant.now();
         publisher.publish(payment.settled(now));
-        await().atMost(PROJECTED_WITHIN).untilAsserted(() ->
-                assertThat(bankOf(payment.payer()).get("/payments/" + payment.paymentId()).status()).isEqualTo(200));
+        await().atMost(PROJECTED_WITHIN)
+                .untilAsserted(() -> assertThat(bankOf(payment.payer())
+                                .get("/payments/" + payment.paymentId())
+                                .status())
+                        .isEqualTo(200));
         JsonNode today = bank(40).json("/banks/00000040/positions");
-        if (today.get("date").asString().equals(LocalDate.ofInstant(now, ZoneOffset.UTC).toString())) {
+        if (today.get("date")
+                .asString()
+                .equals(LocalDate.ofInstant(now, ZoneOffset.UTC).toString())) {
             assertThat(today.get("sentCentavos").asLong()).isEqualTo(1_234);
         }
     }
@@ -246,20 +303,27 @@ class StatementAndPositionsTest extends ReportingIntegrationTest {
         String cursor = null;
         int pages = 0;
         do {
-            JsonNode page = bankOf(account).json("/accounts/" + account + "/statement?limit=" + limit
-                    + (cursor == null ? "" : "&after=" + cursor));
+            JsonNode page = bankOf(account)
+                    .json("/accounts/" + account + "/statement?limit=" + limit
+                            + (cursor == null ? "" : "&after=" + cursor));
             pages++;
             assertThat(page.get("entries").size()).isLessThanOrEqualTo(limit);
             for (JsonNode entry : page.get("entries")) {
-                Line line = new Line(Instant.parse(entry.get("settledAt").asString()), entry.get("paymentId").asString(),
+                Line line = new Line(
+                        Instant.parse(entry.get("settledAt").asString()),
+                        entry.get("paymentId").asString(),
                         entry.get("direction").asString());
-                assertThat(seen.add(line.paymentId() + line.direction())).as("no line twice: %s", line).isTrue();
+                assertThat(seen.add(line.paymentId() + line.direction()))
+                        .as("no line twice: %s", line)
+                        .isTrue();
                 lines.add(line);
             }
             JsonNode next = page.get("next");
             cursor = next.isNull() ? null : next.asString();
             if (cursor != null) {
-                assertThat(page.get("entries").size()).as("only the last page is short").isEqualTo(limit);
+                assertThat(page.get("entries").size())
+                        .as("only the last page is short")
+                        .isEqualTo(limit);
             }
             if (pages == 1 && afterFirstPage != null) {
                 afterFirstPage.run();

@@ -1,5 +1,6 @@
 package io.pagora.testing;
 
+import io.pagora.kernel.tls.PemTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -11,7 +12,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import io.pagora.kernel.tls.PemTls;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -35,9 +35,8 @@ public final class Http {
 
     /** A client of {@code base} over TLS with {@code ssl} (its identity and trusted CA), or plain HTTP when null. */
     public Http(String base, SSLContext ssl) {
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5));
+        HttpClient.Builder builder =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5));
         if (ssl != null) {
             builder.sslContext(ssl);
         }
@@ -55,7 +54,9 @@ public final class Http {
 
     /** A caller over TLS without a client certificate: trusts the server, names nobody. */
     public static Http anonymous(int port) {
-        return new Http("https://127.0.0.1:" + port, PemTls.anonymous(TestCertificates.shared().ca()));
+        return new Http(
+                "https://127.0.0.1:" + port,
+                PemTls.anonymous(TestCertificates.shared().ca()));
     }
 
     /** Closes this client's connections (waits for its calls in flight): the server sees them closed. */
@@ -107,7 +108,10 @@ public final class Http {
 
     /** GET of an absolute URL (e.g. a Location header). */
     public Response getUrl(String url) {
-        return send(HttpRequest.newBuilder(URI.create(url)).timeout(REQUEST_TIMEOUT).GET().build());
+        return send(HttpRequest.newBuilder(URI.create(url))
+                .timeout(REQUEST_TIMEOUT)
+                .GET()
+                .build());
     }
 
     /** GET expecting 200 with JSON. */
@@ -120,8 +124,8 @@ public final class Http {
     }
 
     /** Any request; an {@code Accept} is added unless {@code headerPairs} (name, value, name, value…) names one. */
-    public Response send(String path, String method, HttpRequest.BodyPublisher body, String contentType,
-            String... headerPairs) {
+    public Response send(
+            String path, String method, HttpRequest.BodyPublisher body, String contentType, String... headerPairs) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(REQUEST_TIMEOUT)
                 .method(method, body);
@@ -140,8 +144,11 @@ public final class Http {
     private Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-                    response.headers(), response.body());
+            return new Response(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.headers(),
+                    response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
         } catch (InterruptedException e) {

@@ -44,8 +44,8 @@ public final class LocalTigerBeetle implements AutoCloseable {
 
     public static final String BINARY_VARIABLE = "TIGERBEETLE_BIN";
     /** Why a TigerBeetle variant of a test is SKIPPED (a JUnit assumption) when no binary is configured. */
-    public static final String SKIP_REASON = "TigerBeetle variant skipped: set " + BINARY_VARIABLE + " to a tigerbeetle "
-            + TigerBeetleVersion.PINNED + " binary (or newer 0.16) to run it";
+    public static final String SKIP_REASON = "TigerBeetle variant skipped: set " + BINARY_VARIABLE
+            + " to a tigerbeetle " + TigerBeetleVersion.PINNED + " binary (or newer 0.16) to run it";
     /**
      * {@code --development} alone would also shrink the request size, so a batch of
      * {@code Ledger.BATCH_SIZE_MAX} (8189) events would be refused as too much data. The (experimental in
@@ -71,6 +71,7 @@ public final class LocalTigerBeetle implements AutoCloseable {
     private final Set<AutoCloseable> closeOnDeath = ConcurrentHashMap.newKeySet();
     /** Set once, before anything is closed, so every failure that follows can say why. */
     private volatile String deathNotice;
+
     private volatile boolean closing;
 
     private LocalTigerBeetle(Process process, Path directory, Path log, String address, String description) {
@@ -121,8 +122,16 @@ public final class LocalTigerBeetle implements AutoCloseable {
         }
         try {
             Path dataFile = directory.resolve("0_0.tigerbeetle");
-            run(List.of(binary.toString(), "format", "--cluster=" + CLUSTER_ID, "--replica=0", "--replica-count=1",
-                    "--development", dataFile.toString()), directory.resolve("format.log"));
+            run(
+                    List.of(
+                            binary.toString(),
+                            "format",
+                            "--cluster=" + CLUSTER_ID,
+                            "--replica=0",
+                            "--replica-count=1",
+                            "--development",
+                            dataFile.toString()),
+                    directory.resolve("format.log"));
             LocalTigerBeetle server = startOnFreePort(binary, dataFile, directory);
             server.watch();
             System.out.println("[" + who + "] " + server.description + " at " + server.address);
@@ -214,7 +223,8 @@ public final class LocalTigerBeetle implements AutoCloseable {
             return;
         }
         int exitCode = process.exitValue();
-        String how = exitCode > 128 ? exitCode + " (killed by signal " + (exitCode - 128) + ")" : String.valueOf(exitCode);
+        String how =
+                exitCode > 128 ? exitCode + " (killed by signal " + (exitCode - 128) + ")" : String.valueOf(exitCode);
         deathNotice = "TigerBeetle server " + description + " exited with code " + how
                 + " while tests were using it; its log " + log + " ends with:\n" + tail(log);
         System.out.println("[LocalTigerBeetle] " + deathNotice);
@@ -253,7 +263,11 @@ public final class LocalTigerBeetle implements AutoCloseable {
                 throw new UncheckedIOException("could not run " + binary, e);
             }
             if (awaitPort(process, port)) {
-                return new LocalTigerBeetle(process, directory, log, address,
+                return new LocalTigerBeetle(
+                        process,
+                        directory,
+                        log,
+                        address,
                         "tigerbeetle " + binary + " (pid " + process.pid() + ", data " + directory + ")");
             }
             boolean portTaken = !process.isAlive() && tail(log).contains("AddressInUse");
@@ -263,7 +277,8 @@ public final class LocalTigerBeetle implements AutoCloseable {
                 String what = exited
                         ? "exited " + process.exitValue() + " before listening on " + address
                         : "was not listening on " + address + " within " + START_TIMEOUT;
-                throw new IllegalStateException("tigerbeetle start " + what + "; log " + log + " ends with:\n" + tail(log));
+                throw new IllegalStateException(
+                        "tigerbeetle start " + what + "; log " + log + " ends with:\n" + tail(log));
             }
         }
         throw new IllegalStateException("unreachable: the last attempt returns or throws");
@@ -271,7 +286,10 @@ public final class LocalTigerBeetle implements AutoCloseable {
 
     static void run(List<String> command, Path log) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             if (!process.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", command) + " did not finish within " + FORMAT_TIMEOUT
@@ -327,7 +345,8 @@ public final class LocalTigerBeetle implements AutoCloseable {
 
     static void deleteTree(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {
             // Best effort (also from shutdown hooks, and a second close); the directory is under java.io.tmpdir.
         }

@@ -32,7 +32,9 @@ public final class LocalTigerBeetleCluster implements AutoCloseable {
         this.binary = binary;
         this.directory = directory;
         this.ports = List.copyOf(ports);
-        this.processes = new ArrayList<>(IntStream.range(0, ports.size()).mapToObj(replica -> (Process) null).toList());
+        this.processes = new ArrayList<>(IntStream.range(0, ports.size())
+                .mapToObj(replica -> (Process) null)
+                .toList());
     }
 
     /** Starts a cluster from {@code TIGERBEETLE_BIN}; without one, the calling test is SKIPPED (a JUnit assumption). */
@@ -57,13 +59,23 @@ public final class LocalTigerBeetleCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<Integer> ports = IntStream.range(0, replicaCount).map(replica -> LocalTigerBeetle.freePort()).boxed().toList();
+        List<Integer> ports = IntStream.range(0, replicaCount)
+                .map(replica -> LocalTigerBeetle.freePort())
+                .boxed()
+                .toList();
         LocalTigerBeetleCluster cluster = new LocalTigerBeetleCluster(binary, directory, ports);
         try {
             for (int replica = 0; replica < replicaCount; replica++) {
-                LocalTigerBeetle.run(List.of(binary.toString(), "format", "--cluster=" + LocalTigerBeetle.CLUSTER_ID,
-                        "--replica=" + replica, "--replica-count=" + replicaCount, "--development",
-                        cluster.dataFile(replica).toString()), directory.resolve("format-" + replica + ".log"));
+                LocalTigerBeetle.run(
+                        List.of(
+                                binary.toString(),
+                                "format",
+                                "--cluster=" + LocalTigerBeetle.CLUSTER_ID,
+                                "--replica=" + replica,
+                                "--replica-count=" + replicaCount,
+                                "--development",
+                                cluster.dataFile(replica).toString()),
+                        directory.resolve("format-" + replica + ".log"));
             }
             for (int replica = 0; replica < replicaCount; replica++) {
                 cluster.launch(replica);
@@ -75,8 +87,8 @@ public final class LocalTigerBeetleCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
-        System.out.println("[" + who + "] tigerbeetle cluster of " + replicaCount + " replicas at " + cluster.addresses()
-                + " (data " + directory + ")");
+        System.out.println("[" + who + "] tigerbeetle cluster of " + replicaCount + " replicas at "
+                + cluster.addresses() + " (data " + directory + ")");
         return cluster;
     }
 
@@ -150,8 +162,13 @@ public final class LocalTigerBeetleCluster implements AutoCloseable {
         command.addAll(LocalTigerBeetle.START_FLAGS);
         command.add(dataFile(replica).toString());
         try {
-            processes.set(replica, new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log(replica).toFile())).start());
+            processes.set(
+                    replica,
+                    new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                                    log(replica).toFile()))
+                            .start());
         } catch (IOException e) {
             throw new UncheckedIOException("could not run " + binary, e);
         }
@@ -188,7 +205,9 @@ public final class LocalTigerBeetleCluster implements AutoCloseable {
 
     private static void signalQuietly(Process process, String signal) {
         try {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .start()
+                    .waitFor();
         } catch (IOException | InterruptedException ignored) {
             // Stopping it follows either way.
         }

@@ -21,5 +21,4 @@ import org.junit.jupiter.api.Tag;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 @Tag(TestLane.SERVER_TAG)
-public @interface ServerBacked {
-}
+public @interface ServerBacked {}

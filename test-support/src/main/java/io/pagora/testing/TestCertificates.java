@@ -76,8 +76,9 @@ public final class TestCertificates {
         this.caCertificate = sign(caName, caKeys.getPublic(), Extensions.CA);
         write(directory.resolve("ca.crt"), caCertificate);
         KeyPair serverKeys = newKeyPair();
-        write(directory.resolve("server.crt"), sign(new X500Name("CN=localhost,O=Pagora tests"), serverKeys.getPublic(),
-                Extensions.SERVER));
+        write(
+                directory.resolve("server.crt"),
+                sign(new X500Name("CN=localhost,O=Pagora tests"), serverKeys.getPublic(), Extensions.SERVER));
         write(directory.resolve("server.key"), serverKeys.getPrivate());
     }
 
@@ -141,31 +142,45 @@ public final class TestCertificates {
         return new Identity(commonName, certificateFile, keyFile, ca());
     }
 
-    private enum Extensions { CA, SERVER, CLIENT }
+    private enum Extensions {
+        CA,
+        SERVER,
+        CLIENT
+    }
 
     private X509Certificate sign(X500Name subject, java.security.PublicKey key, Extensions kind) {
         Instant now = Instant.now();
         try {
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(caName, BigInteger.valueOf(serials.getAndIncrement()),
-                    Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(VALIDITY)), subject, key);
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                    caName,
+                    BigInteger.valueOf(serials.getAndIncrement()),
+                    Date.from(now.minus(Duration.ofHours(1))),
+                    Date.from(now.plus(VALIDITY)),
+                    subject,
+                    key);
             switch (kind) {
                 case CA -> {
                     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
-                    builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+                    builder.addExtension(
+                            Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
                 }
                 case SERVER -> {
                     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-                    builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+                    builder.addExtension(
+                            Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
                     builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                            new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+                        new GeneralName(GeneralName.dNSName, "localhost"),
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1")
+                    }));
                 }
                 case CLIENT -> {
                     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-                    builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
+                    builder.addExtension(
+                            Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
                 }
             }
-            return new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder(SIGNATURE).build(caKeys.getPrivate())));
+            return new JcaX509CertificateConverter()
+                    .getCertificate(builder.build(new JcaContentSignerBuilder(SIGNATURE).build(caKeys.getPrivate())));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException | OperatorCreationException e) {

@@ -77,7 +77,8 @@ public final class TestKafka implements AutoCloseable {
 
     private static TestKafka start(List<String> topics) {
         TestLane.requireServerLane("Kafka (TestKafka)");
-        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, Topics.PARTITIONS, topics.toArray(String[]::new));
+        EmbeddedKafkaKraftBroker broker =
+                new EmbeddedKafkaKraftBroker(1, Topics.PARTITIONS, topics.toArray(String[]::new));
         // Never touch the JVM's system properties: every test passes the address explicitly.
         broker.brokerListProperty("pagora.test.kafka.brokers");
         // Consumers of a (re)started service get their partitions at once, not after the default 3 s.
@@ -125,7 +126,8 @@ public final class TestKafka implements AutoCloseable {
                 return records;
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(topic + " holds " + records.size() + " records, not " + count + ", after " + timeout);
+                throw new AssertionError(
+                        topic + " holds " + records.size() + " records, not " + count + ", after " + timeout);
             }
             try {
                 Thread.sleep(100);
@@ -147,11 +149,16 @@ public final class TestKafka implements AutoCloseable {
 
     /** Every record currently in {@code topic}, all partitions, from the beginning to the end offsets read first. */
     public List<ConsumerRecord<String, byte[]>> records(String topic) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = partitions(topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -179,7 +186,8 @@ public final class TestKafka implements AutoCloseable {
         Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(group);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         partitions(topic).forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        var ends = broker.doWithAdminFunction(admin -> get(admin.listOffsets(latest).all(), "the end offsets of " + topic));
+        var ends = broker.doWithAdminFunction(
+                admin -> get(admin.listOffsets(latest).all(), "the end offsets of " + topic));
         long lag = 0;
         for (TopicPartition partition : partitions(topic)) {
             OffsetAndMetadata offset = committed.get(partition);
@@ -189,7 +197,8 @@ public final class TestKafka implements AutoCloseable {
     }
 
     private Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) {
-        return broker.doWithAdminFunction(admin -> get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+        return broker.doWithAdminFunction(admin -> get(
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
                 "the offsets of group " + group));
     }
 
@@ -211,16 +220,24 @@ public final class TestKafka implements AutoCloseable {
 
     private synchronized KafkaProducer<String, byte[]> producer() {
         if (producer == null) {
-            producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                    ProducerConfig.ACKS_CONFIG, "all",
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                    // One request in flight: on a just-created topic, a first batch refused (no leader yet) while
-                    // the next ones are appended leaves the broker expecting later sequences, and the retried
-                    // first batch fails with OUT_OF_ORDER_SEQUENCE_NUMBER until the timeout.
-                    ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
-                    ProducerConfig.LINGER_MS_CONFIG, 5),
-                    new StringSerializer(), new ByteArraySerializer());
+            producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrapServers(),
+                            ProducerConfig.ACKS_CONFIG,
+                            "all",
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                            true,
+                            // One request in flight: on a just-created topic, a first batch refused (no leader yet)
+                            // while
+                            // the next ones are appended leaves the broker expecting later sequences, and the retried
+                            // first batch fails with OUT_OF_ORDER_SEQUENCE_NUMBER until the timeout.
+                            ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                            1,
+                            ProducerConfig.LINGER_MS_CONFIG,
+                            5),
+                    new StringSerializer(),
+                    new ByteArraySerializer());
         }
         return producer;
     }

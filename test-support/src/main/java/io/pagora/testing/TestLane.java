@@ -8,11 +8,11 @@ public final class TestLane {
 
     /** The JUnit tag of server-backed test classes; the poms select lanes by it. */
     public static final String SERVER_TAG = "server";
+
     public static final String PROPERTY = "pagora.test.lane";
     public static final String UNIT = "unit";
 
-    private TestLane() {
-    }
+    private TestLane() {}
 
     /**
      * Called by every server this module starts for tests: in the unit lane it refuses, so a server-backed test

@@ -52,8 +52,13 @@ public final class TestPostgres {
 
         /** The {@code spring.datasource.*} properties of this database, e.g. for a service started by hand. */
         public Map<String, String> springProperties() {
-            return Map.of("spring.datasource.url", url, "spring.datasource.username", user,
-                    "spring.datasource.password", password);
+            return Map.of(
+                    "spring.datasource.url",
+                    url,
+                    "spring.datasource.username",
+                    user,
+                    "spring.datasource.password",
+                    password);
         }
 
         @Override
@@ -66,7 +71,8 @@ public final class TestPostgres {
     public static Database freshDatabase() {
         Server shared = server();
         String name = "pagora_" + DATABASES.incrementAndGet();
-        try (Connection admin = DriverManager.getConnection(shared.jdbcUrl("postgres"), shared.user(), shared.password());
+        try (Connection admin =
+                        DriverManager.getConnection(shared.jdbcUrl("postgres"), shared.user(), shared.password());
                 Statement statement = admin.createStatement()) {
             statement.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
@@ -125,15 +131,25 @@ public final class TestPostgres {
     private static Server startContainer() {
         @SuppressWarnings("resource") // stopped by the shutdown hook (and by Ryuk if the JVM dies)
         PostgreSQLContainer container = new PostgreSQLContainer(IMAGE)
-                .withCommand("postgres", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-                        "-c", "max_connections=400");
+                .withCommand(
+                        "postgres",
+                        "-c",
+                        "fsync=off",
+                        "-c",
+                        "synchronous_commit=off",
+                        "-c",
+                        "full_page_writes=off",
+                        "-c",
+                        "max_connections=400");
         container.start();
         Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "stop-test-postgres"));
         String host = container.getHost();
         int port = container.getMappedPort(PostgreSQLContainer.POSTGRESQL_PORT);
-        return new Server("Testcontainers " + IMAGE + " at " + host + ":" + port,
+        return new Server(
+                "Testcontainers " + IMAGE + " at " + host + ":" + port,
                 database -> "jdbc:postgresql://" + host + ":" + port + "/" + database,
-                container.getUsername(), container.getPassword());
+                container.getUsername(),
+                container.getPassword());
     }
 
     private static Server startEmbedded() {
@@ -149,16 +165,22 @@ public final class TestPostgres {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start embedded PostgreSQL (and Docker is not available)", e);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                embedded.close();
-            } catch (IOException ignored) {
-                // the JVM is exiting
-            }
-        }, "stop-test-postgres"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                embedded.close();
+                            } catch (IOException ignored) {
+                                // the JVM is exiting
+                            }
+                        },
+                        "stop-test-postgres"));
         String version = serverVersion(embedded);
-        return new Server("embedded PostgreSQL " + version + " (zonky) at 127.0.0.1:" + embedded.getPort(),
-                database -> embedded.getJdbcUrl("postgres", database), "postgres", "postgres");
+        return new Server(
+                "embedded PostgreSQL " + version + " (zonky) at 127.0.0.1:" + embedded.getPort(),
+                database -> embedded.getJdbcUrl("postgres", database),
+                "postgres",
+                "postgres");
     }
 
     private static String serverVersion(EmbeddedPostgres embedded) {
@@ -169,7 +191,8 @@ public final class TestPostgres {
         }
     }
 
-    private record Server(String description, java.util.function.Function<String, String> urls, String user, String password) {
+    private record Server(
+            String description, java.util.function.Function<String, String> urls, String user, String password) {
         String jdbcUrl(String database) {
             return urls.apply(database);
         }

@@ -1,7 +1,5 @@
 package io.pagora.testing;
 
-
-
 import io.pagora.ledger.port.Ledger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +50,7 @@ public final class TigerBeetleServer implements AutoCloseable {
     public static final String IMAGE = "ghcr.io/tigerbeetle/tigerbeetle:" + VERSION;
     /** The cluster id every server here is formatted with. */
     public static final BigInteger CLUSTER_ID = BigInteger.valueOf(LocalTigerBeetle.CLUSTER_ID);
+
     private static final int CONTAINER_PORT = 3000;
 
     private static boolean attempted;
@@ -63,6 +62,7 @@ public final class TigerBeetleServer implements AutoCloseable {
     private final String description;
     /** The process when the server is a local binary; null for a container. */
     private final LocalTigerBeetle local;
+
     private final Runnable stop;
 
     private TigerBeetleServer(LocalTigerBeetle local) {
@@ -126,7 +126,8 @@ public final class TigerBeetleServer implements AutoCloseable {
     /** The shared server, or a JUnit assumption failure (the test is SKIPPED with the reason). */
     public static TigerBeetleServer requireShared() {
         Optional<TigerBeetleServer> server = shared();
-        Assumptions.assumeTrue(server.isPresent(), () -> "TigerBeetle " + VERSION + " not available: " + unavailableReason());
+        Assumptions.assumeTrue(
+                server.isPresent(), () -> "TigerBeetle " + VERSION + " not available: " + unavailableReason());
         return server.orElseThrow();
     }
 
@@ -136,8 +137,10 @@ public final class TigerBeetleServer implements AutoCloseable {
      */
     public static TigerBeetleServer startOwn() {
         Optional<Path> binary = LocalTigerBeetle.configuredBinary();
-        Assumptions.assumeTrue(binary.isPresent(),
-                () -> "set " + LocalTigerBeetle.BINARY_VARIABLE + " to a tigerbeetle " + VERSION + " binary to run this test");
+        Assumptions.assumeTrue(
+                binary.isPresent(),
+                () -> "set " + LocalTigerBeetle.BINARY_VARIABLE + " to a tigerbeetle " + VERSION
+                        + " binary to run this test");
         TigerBeetleServer server = new TigerBeetleServer(LocalTigerBeetle.start(binary.get(), "TigerBeetleServer"));
         // Should the test never close it: the data file is over a gigabyte.
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "tigerbeetle-stop-own"));
@@ -283,7 +286,10 @@ public final class TigerBeetleServer implements AutoCloseable {
             container.stop();
             throw new UncheckedIOException(e);
         }
-        return new TigerBeetleServer(ip + ":" + container.getMappedPort(CONTAINER_PORT),
-                "container " + IMAGE + " (" + container.getContainerId() + ")", null, container::stop);
+        return new TigerBeetleServer(
+                ip + ":" + container.getMappedPort(CONTAINER_PORT),
+                "container " + IMAGE + " (" + container.getContainerId() + ")",
+                null,
+                container::stop);
     }
 }

@@ -29,6 +29,7 @@ public record TigerBeetleVersion(int major, int minor, int patch) implements Com
     /** e.g. {@code TigerBeetle version 0.16.78+c3d9b09}; anything may surround it (warnings on stderr). */
     private static final Pattern VERSION_LINE =
             Pattern.compile("TigerBeetle version (\\d{1,6})\\.(\\d{1,6})\\.(\\d{1,6})(?![\\d.])");
+
     private static final Comparator<TigerBeetleVersion> ORDER = Comparator.comparingInt(TigerBeetleVersion::major)
             .thenComparingInt(TigerBeetleVersion::minor)
             .thenComparingInt(TigerBeetleVersion::patch);
@@ -36,6 +37,7 @@ public record TigerBeetleVersion(int major, int minor, int patch) implements Com
     private static final int OUTPUT_BYTES_MAX = 64 * 1024;
     /** Quoted into failure messages: enough to recognise the output, never a wall of text. */
     private static final int QUOTED_CHARS_MAX = 400;
+
     private static final long VERSION_TIMEOUT_SECONDS = 30;
     /** The oldest server the tests accept; see the class comment for why. */
     public static final TigerBeetleVersion PIN = parse("TigerBeetle version " + PINNED);
@@ -54,10 +56,13 @@ public record TigerBeetleVersion(int major, int minor, int patch) implements Com
     public static TigerBeetleVersion parse(String versionOutput) {
         Matcher matcher = VERSION_LINE.matcher(versionOutput);
         if (!matcher.find()) {
-            throw new IllegalArgumentException("no \"TigerBeetle version X.Y.Z\" in the output of `tigerbeetle version`: \""
-                    + quoted(versionOutput) + "\"");
+            throw new IllegalArgumentException(
+                    "no \"TigerBeetle version X.Y.Z\" in the output of `tigerbeetle version`: \""
+                            + quoted(versionOutput) + "\"");
         }
-        return new TigerBeetleVersion(Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)),
+        return new TigerBeetleVersion(
+                Integer.parseInt(matcher.group(1)),
+                Integer.parseInt(matcher.group(2)),
                 Integer.parseInt(matcher.group(3)));
     }
 
@@ -65,19 +70,20 @@ public record TigerBeetleVersion(int major, int minor, int patch) implements Com
     public static TigerBeetleVersion of(Path binary) {
         List<String> command = List.of(binary.toString(), "version");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output;
             try (InputStream stdout = process.getInputStream()) {
                 output = new String(stdout.readNBytes(OUTPUT_BYTES_MAX), StandardCharsets.UTF_8);
             }
             if (!process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish within "
-                        + VERSION_TIMEOUT_SECONDS + " s");
+                throw new IllegalStateException(
+                        String.join(" ", command) + " did not finish within " + VERSION_TIMEOUT_SECONDS + " s");
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + process.exitValue() + ": \""
-                        + quoted(output) + "\"");
+                throw new IllegalStateException(
+                        String.join(" ", command) + " exited " + process.exitValue() + ": \"" + quoted(output) + "\"");
             }
             return parse(output);
         } catch (IOException e) {

@@ -1,8 +1,8 @@
 package io.pagora.testing;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,7 +66,8 @@ class TigerBeetleVersionTest {
                 new TigerBeetleVersion(0, 17, 0),
                 new TigerBeetleVersion(1, 0, 0));
         for (int i = 0; i + 1 < ascending.size(); i++) {
-            assertThat(ascending.get(i)).as("%s < %s", ascending.get(i), ascending.get(i + 1))
+            assertThat(ascending.get(i))
+                    .as("%s < %s", ascending.get(i), ascending.get(i + 1))
                     .isLessThan(ascending.get(i + 1));
         }
         assertThat(new TigerBeetleVersion(0, 16, 78)).isEqualByComparingTo(TigerBeetleVersion.PIN);
@@ -83,22 +84,27 @@ class TigerBeetleVersionTest {
                 .doesNotThrowAnyException();
         assertThatCode(() -> new TigerBeetleVersion(0, 17, 1).requireAtLeast(TigerBeetleVersion.PIN, "test"))
                 .doesNotThrowAnyException();
-        assertRefused(() -> new TigerBeetleVersion(0, 16, 30).requireAtLeast(TigerBeetleVersion.PIN, "/opt/tb"),
-                "TigerBeetle 0.16.30 (/opt/tb) is older than the pinned 0.16.78", "table_memory.zig:104");
+        assertRefused(
+                () -> new TigerBeetleVersion(0, 16, 30).requireAtLeast(TigerBeetleVersion.PIN, "/opt/tb"),
+                "TigerBeetle 0.16.30 (/opt/tb) is older than the pinned 0.16.78",
+                "table_memory.zig:104");
     }
 
     @Test
     void refusesABinaryOlderThanThePin(@TempDir Path directory) throws IOException {
         Path old = script(directory, "old-tigerbeetle", "echo 'TigerBeetle version 0.16.30+1a2b3c4'");
         assertThat(TigerBeetleVersion.of(old)).isEqualTo(new TigerBeetleVersion(0, 16, 30));
-        assertRefused(() -> TigerBeetleVersion.requirePinned(old, "TigerBeetleVersionTest"),
-                "0.16.30", "older than the pinned 0.16.78");
+        assertRefused(
+                () -> TigerBeetleVersion.requirePinned(old, "TigerBeetleVersionTest"),
+                "0.16.30",
+                "older than the pinned 0.16.78");
     }
 
     @Test
     void acceptsABinaryAtThePin(@TempDir Path directory) throws IOException {
         Path pinned = script(directory, "tigerbeetle", "echo 'TigerBeetle version 0.16.78+c3d9b09'");
-        assertThat(TigerBeetleVersion.requirePinned(pinned, "TigerBeetleVersionTest")).isEqualTo(TigerBeetleVersion.PIN);
+        assertThat(TigerBeetleVersion.requirePinned(pinned, "TigerBeetleVersionTest"))
+                .isEqualTo(TigerBeetleVersion.PIN);
     }
 
     @Test
@@ -116,7 +122,8 @@ class TigerBeetleVersionTest {
 
     /** The server is refused (IllegalStateException) with a message that says all of {@code reasons}. */
     private static void assertRefused(ThrowingCallable call, String... reasons) {
-        assertThatThrownBy(call).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(call)
+                .isInstanceOf(IllegalStateException.class)
                 .satisfies(e -> assertThat(e.getMessage()).contains(reasons));
     }
 }

@@ -42,8 +42,8 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
             return new Parsed.Invalid(shorten("undecodable: " + e.getMessage()));
         }
         if (!(event instanceof PaymentRequested requested)) {
-            return new Parsed.Invalid("not a PaymentRequested but a " + event.getClass().getSimpleName()
-                    + " (payment " + event.paymentId() + ")");
+            return new Parsed.Invalid("not a PaymentRequested but a "
+                    + event.getClass().getSimpleName() + " (payment " + event.paymentId() + ")");
         }
         try {
             return new Parsed.Valid(new ClearingRequest(requested, toPayment(requested)));
@@ -57,8 +57,12 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
         if (!"BRL".equals(event.currency())) {
             throw new IllegalArgumentException("only BRL is cleared, not " + event.currency());
         }
-        return new Payment(PaymentId.parse(event.paymentId()), Id128.parse(event.payerAccountId()),
-                Id128.parse(event.payeeAccountId()), event.amountCentavos(), Math.max(0, event.acceptedAt().toEpochMilli()),
+        return new Payment(
+                PaymentId.parse(event.paymentId()),
+                Id128.parse(event.payerAccountId()),
+                Id128.parse(event.payeeAccountId()),
+                event.amountCentavos(),
+                Math.max(0, event.acceptedAt().toEpochMilli()),
                 returnOf(event.returnOf()));
     }
 
@@ -67,11 +71,15 @@ public record ClearingRequest(PaymentRequested event, Payment payment) {
         if (returnOf == null) {
             return null;
         }
-        if (returnOf.originalPaymentId() == null || returnOf.reason() == null || returnOf.originalAmountCentavos() <= 0) {
-            throw new IllegalArgumentException("a return names its original, the original's amount and a reason: "
-                    + returnOf);
+        if (returnOf.originalPaymentId() == null
+                || returnOf.reason() == null
+                || returnOf.originalAmountCentavos() <= 0) {
+            throw new IllegalArgumentException(
+                    "a return names its original, the original's amount and a reason: " + returnOf);
         }
-        return new Payment.ReturnOf(PaymentId.parse(returnOf.originalPaymentId()), returnOf.originalAmountCentavos(),
+        return new Payment.ReturnOf(
+                PaymentId.parse(returnOf.originalPaymentId()),
+                returnOf.originalAmountCentavos(),
                 returnOf.reason().number);
     }
 

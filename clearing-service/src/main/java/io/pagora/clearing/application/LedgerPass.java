@@ -74,10 +74,13 @@ public final class LedgerPass {
                         reservedEarlier.add(request);
                     }
                 }
-                case ReservationOutcome.Refused refused -> results.add(outcomes.rejected(request,
-                        Outcomes.reasonOf(refused.reason()), refused.code().name()));
+                case ReservationOutcome.Refused refused ->
+                    results.add(outcomes.rejected(
+                            request,
+                            Outcomes.reasonOf(refused.reason()),
+                            refused.code().name()));
                 case ReservationOutcome.IntegrityAlarm alarm ->
-                        alarm(request, "reserving", alarm.leg(), alarm.code().name());
+                    alarm(request, "reserving", alarm.leg(), alarm.code().name());
             }
         }
         return reserved;
@@ -88,7 +91,9 @@ public final class LedgerPass {
      * and one voided by the expiry path EXPIRED, whichever path asks, because the void legs record their
      * cause and the first void wins; {@code refusalOf} gives the bank's reason when this batch has it.
      */
-    public void resolve(List<ClearingRequest> requests, Function<List<Payment>, List<ResolutionOutcome>> phase2,
+    public void resolve(
+            List<ClearingRequest> requests,
+            Function<List<Payment>, List<ResolutionOutcome>> phase2,
             IntFunction<String> refusalOf) {
         if (requests.isEmpty()) {
             return;
@@ -100,10 +105,10 @@ public final class LedgerPass {
             switch (resolutions.get(i)) {
                 case ResolutionOutcome.Posted ignored -> results.add(outcomes.settled(request));
                 case ResolutionOutcome.Voided voided ->
-                        results.add(outcomes.voided(request, voided.cause(), refusalOf.apply(i)));
+                    results.add(outcomes.voided(request, voided.cause(), refusalOf.apply(i)));
                 case ResolutionOutcome.Expired ignored -> results.add(outcomes.expired(request));
                 case ResolutionOutcome.IntegrityAlarm alarm ->
-                        alarm(request, "resolving", alarm.leg(), alarm.code().name());
+                    alarm(request, "resolving", alarm.leg(), alarm.code().name());
             }
         }
     }
@@ -112,8 +117,8 @@ public final class LedgerPass {
      * Adds the outcome a request's chain shows, read back with {@link Settlement#inspect}: posted settled, voided by
      * its cause, open or absent as {@code openOrAbsent} says (null: none), another payment's an alarm.
      */
-    public void addWhatTheLedgerHolds(ClearingRequest request, ChainState state,
-            Function<ClearingRequest, PaymentOutcome> openOrAbsent) {
+    public void addWhatTheLedgerHolds(
+            ClearingRequest request, ChainState state, Function<ClearingRequest, PaymentOutcome> openOrAbsent) {
         switch (state) {
             case ChainState.Posted ignored -> results.add(outcomes.settled(request));
             case ChainState.Voided voided -> results.add(outcomes.voided(request, voided.cause(), ""));
@@ -125,13 +130,17 @@ public final class LedgerPass {
 
     /** Raises an integrity alarm for a request: logged, no outcome published for it. */
     public void alarm(ClearingRequest request, String detail) {
-        log.error("INTEGRITY ALARM: payment {}: {}; no outcome is published for this request", request.payment().id(),
+        log.error(
+                "INTEGRITY ALARM: payment {}: {}; no outcome is published for this request",
+                request.payment().id(),
                 detail);
         alarms.add(new Alarm(request, detail));
     }
 
     private void alarm(ClearingRequest request, String action, int leg, String code) {
-        alarm(request, action + " leg " + leg + " answered " + code + ", and the ledger holds no chain of this payment's");
+        alarm(
+                request,
+                action + " leg " + leg + " answered " + code + ", and the ledger holds no chain of this payment's");
     }
 
     public Report report(int unanswered) {

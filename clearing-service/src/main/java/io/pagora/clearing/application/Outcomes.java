@@ -33,55 +33,98 @@ public final class Outcomes {
 
     public PaymentSettled settled(ClearingRequest request) {
         PaymentRequested event = request.event();
-        return new PaymentSettled(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf(), event.endToEndId());
+        return new PaymentSettled(
+                event.paymentId(),
+                event.payerAccountId(),
+                event.payeeAccountId(),
+                event.amountCentavos(),
+                event.acceptedAt(),
+                clock.instant(),
+                event.returnOf(),
+                event.endToEndId());
     }
 
     public PaymentRejected rejected(ClearingRequest request, RejectionReason reason, String detail) {
         PaymentRequested event = request.event();
-        return new PaymentRejected(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), reason, detail, event.acceptedAt(), clock.instant(), event.returnOf(),
+        return new PaymentRejected(
+                event.paymentId(),
+                event.payerAccountId(),
+                event.payeeAccountId(),
+                event.amountCentavos(),
+                reason,
+                detail,
+                event.acceptedAt(),
+                clock.instant(),
+                event.returnOf(),
                 event.endToEndId());
     }
 
     public PaymentExpired expired(ClearingRequest request) {
         PaymentRequested event = request.event();
-        return new PaymentExpired(event.paymentId(), event.payerAccountId(), event.payeeAccountId(),
-                event.amountCentavos(), event.acceptedAt(), clock.instant(), event.returnOf(), event.endToEndId());
+        return new PaymentExpired(
+                event.paymentId(),
+                event.payerAccountId(),
+                event.payeeAccountId(),
+                event.amountCentavos(),
+                event.acceptedAt(),
+                clock.instant(),
+                event.returnOf(),
+                event.endToEndId());
     }
 
     /** A voided chain's outcome, by the cause its void legs record; {@code refusal} is the bank's reason, if known. */
     public PaymentOutcome voided(ClearingRequest request, VoidCause cause, String refusal) {
         return switch (cause) {
-            case RECEIVING_BANK_REFUSED -> rejected(request, RejectionReason.RECEIVING_BANK_REFUSED,
-                    refusal.isEmpty() ? REFUSED_EARLIER : refusal);
+            case RECEIVING_BANK_REFUSED ->
+                rejected(
+                        request, RejectionReason.RECEIVING_BANK_REFUSED, refusal.isEmpty() ? REFUSED_EARLIER : refusal);
             case UNANSWERED -> expired(request);
         };
     }
 
     public PaymentSettled settled(Payment payment, String endToEndId) {
-        return new PaymentSettled(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
-                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
-                returnOf(payment), endToEndId);
+        return new PaymentSettled(
+                payment.id().toString(),
+                payment.payer().toString(),
+                payment.payee().toString(),
+                payment.amountCentavos(),
+                Instant.ofEpochMilli(payment.acceptedAtMillis()),
+                clock.instant(),
+                returnOf(payment),
+                endToEndId);
     }
 
     public PaymentRejected rejected(Payment payment, RejectionReason reason, String detail, String endToEndId) {
-        return new PaymentRejected(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
-                payment.amountCentavos(), reason, detail, Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
-                returnOf(payment), endToEndId);
+        return new PaymentRejected(
+                payment.id().toString(),
+                payment.payer().toString(),
+                payment.payee().toString(),
+                payment.amountCentavos(),
+                reason,
+                detail,
+                Instant.ofEpochMilli(payment.acceptedAtMillis()),
+                clock.instant(),
+                returnOf(payment),
+                endToEndId);
     }
 
     public PaymentExpired expired(Payment payment, String endToEndId) {
-        return new PaymentExpired(payment.id().toString(), payment.payer().toString(), payment.payee().toString(),
-                payment.amountCentavos(), Instant.ofEpochMilli(payment.acceptedAtMillis()), clock.instant(),
-                returnOf(payment), endToEndId);
+        return new PaymentExpired(
+                payment.id().toString(),
+                payment.payer().toString(),
+                payment.payee().toString(),
+                payment.amountCentavos(),
+                Instant.ofEpochMilli(payment.acceptedAtMillis()),
+                clock.instant(),
+                returnOf(payment),
+                endToEndId);
     }
 
     /** A chain voided before this path came to it: the outcome its void legs' cause records. */
     public PaymentOutcome voidedEarlier(Payment payment, VoidCause cause, String endToEndId) {
         return switch (cause) {
-            case RECEIVING_BANK_REFUSED -> rejected(payment, RejectionReason.RECEIVING_BANK_REFUSED, REFUSED_EARLIER,
-                    endToEndId);
+            case RECEIVING_BANK_REFUSED ->
+                rejected(payment, RejectionReason.RECEIVING_BANK_REFUSED, REFUSED_EARLIER, endToEndId);
             case UNANSWERED -> expired(payment, endToEndId);
         };
     }
@@ -110,9 +153,10 @@ public final class Outcomes {
         if (!payment.isReturn()) {
             return null;
         }
-        ReturnReason reason = ReturnReason.ofNumber(payment.returnOf().reasonNumber()).orElseThrow(
-                () -> new IllegalStateException("return " + payment.id() + " names reason number "
+        ReturnReason reason = ReturnReason.ofNumber(payment.returnOf().reasonNumber())
+                .orElseThrow(() -> new IllegalStateException("return " + payment.id() + " names reason number "
                         + payment.returnOf().reasonNumber() + ", which no return reason has"));
-        return new ReturnOf(payment.returnOf().original().toString(), payment.returnOf().originalAmountCentavos(), reason);
+        return new ReturnOf(
+                payment.returnOf().original().toString(), payment.returnOf().originalAmountCentavos(), reason);
     }
 }

@@ -2,16 +2,14 @@ package io.pagora.clearing.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.adapter.bank.SimulatedReceivingBank;
-import io.pagora.clearing.adapter.ledger.PostgresExpirySweeper;
-import io.pagora.clearing.adapter.metrics.MeteredOutcomePublisher;
 import io.pagora.clearing.adapter.kafka.KafkaInstructions;
 import io.pagora.clearing.adapter.kafka.OutcomesFollower;
-import io.pagora.clearing.adapter.metrics.ObservedInstructions;
-import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
-import org.springframework.kafka.core.ConsumerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
+import io.pagora.clearing.adapter.ledger.PostgresExpirySweeper;
 import io.pagora.clearing.adapter.metrics.AnswerTimes;
 import io.pagora.clearing.adapter.metrics.InstructedWindow;
+import io.pagora.clearing.adapter.metrics.MeteredOutcomePublisher;
+import io.pagora.clearing.adapter.metrics.ObservedInstructions;
+import io.pagora.clearing.adapter.metrics.ObservedReceivingBank;
 import io.pagora.clearing.adapter.metrics.PendingChains;
 import io.pagora.clearing.application.OutcomePublisher;
 import io.pagora.clearing.application.Outcomes;
@@ -26,6 +24,8 @@ import io.pagora.clearing.application.participants.InstructedEndToEndIds;
 import io.pagora.clearing.application.participants.InstructingParticipants;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.service.ledger.LedgerConfiguration;
+import io.pagora.service.ledger.LedgerHealthConfiguration;
 import io.pagora.settlement.application.Settlement;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,8 +38,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import io.pagora.service.ledger.LedgerConfiguration;
-import io.pagora.service.ledger.LedgerHealthConfiguration;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Wires the domain: settlement (on service-support's ledger bean), the shared pieces of the use cases, and one of two
@@ -73,9 +73,10 @@ public class ClearingConfiguration {
      * (pending timeout plus the expiry margin): see {@link PendingChains}.
      */
     @Bean
-    public PendingChains pendingChains(Clock clock, ClearingProperties properties, AnswerTimes answerTimes,
-            MeterRegistry meters) {
-        Duration forgetAfter = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
+    public PendingChains pendingChains(
+            Clock clock, ClearingProperties properties, AnswerTimes answerTimes, MeterRegistry meters) {
+        Duration forgetAfter =
+                properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
         return new PendingChains(clock, forgetAfter, PENDING_CHAINS_MAX, meters, answerTimes);
     }
 
@@ -87,6 +88,7 @@ public class ClearingConfiguration {
      * for half a pending timeout, the time the chains reserved before answer late all the same.
      */
     static final int INSTRUCTED_CHAINS_MIN = 256;
+
     static final int INSTRUCTED_CHAINS_MAX = 2 * 2729;
     /** The window grows at most this often, however quickly the banks answer (a few of clearing's polls). */
     static final Duration INSTRUCTED_ROUND_MIN = Duration.ofMillis(250);
@@ -97,12 +99,21 @@ public class ClearingConfiguration {
     static final Duration INSTRUCTED_POLL_WAIT_MAX = Duration.ofMinutes(2);
 
     @Bean
-    public InstructedWindow instructedWindow(PendingChains pending, AnswerTimes answerTimes, ClearingProperties properties,
-            MeterRegistry meters) {
-        Duration forgotten = properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
+    public InstructedWindow instructedWindow(
+            PendingChains pending, AnswerTimes answerTimes, ClearingProperties properties, MeterRegistry meters) {
+        Duration forgotten =
+                properties.pendingTimeout().plus(properties.expiryMargin()).plus(PENDING_CHAINS_GRACE);
         Duration waitMax = forgotten.compareTo(INSTRUCTED_POLL_WAIT_MAX) < 0 ? forgotten : INSTRUCTED_POLL_WAIT_MAX;
-        return new InstructedWindow(pending, answerTimes, INSTRUCTED_CHAINS_MIN, INSTRUCTED_CHAINS_MAX,
-                INSTRUCTED_ROUND_MIN, properties.pendingTimeout().dividedBy(2), waitMax, System::nanoTime, meters);
+        return new InstructedWindow(
+                pending,
+                answerTimes,
+                INSTRUCTED_CHAINS_MIN,
+                INSTRUCTED_CHAINS_MAX,
+                INSTRUCTED_ROUND_MIN,
+                properties.pendingTimeout().dividedBy(2),
+                waitMax,
+                System::nanoTime,
+                meters);
     }
 
     /**
@@ -111,8 +122,8 @@ public class ClearingConfiguration {
      */
     @Bean
     @ConditionalOnProperty(name = "pagora.clearing.receiving-bank", havingValue = ClearingProperties.PARTICIPANTS_BANK)
-    public OutcomesFollower outcomesFollower(ConsumerFactory<String, byte[]> consumers, PendingChains pending,
-            Clock clock, MeterRegistry meters) {
+    public OutcomesFollower outcomesFollower(
+            ConsumerFactory<String, byte[]> consumers, PendingChains pending, Clock clock, MeterRegistry meters) {
         return new OutcomesFollower(consumers.getConfigurationProperties(), pending::resolved, clock, meters);
     }
 
@@ -123,8 +134,8 @@ public class ClearingConfiguration {
     @Bean
     @ConditionalOnProperty(name = "pagora.ledger.backend", havingValue = "postgresql", matchIfMissing = true)
     public PostgresExpirySweeper postgresExpirySweeper(DataSource dataSource, ClearingProperties properties) {
-        return new PostgresExpirySweeper(new PostgresLedger(dataSource, PostgresLedger.Config.DEFAULT),
-                properties.sweepInterval());
+        return new PostgresExpirySweeper(
+                new PostgresLedger(dataSource, PostgresLedger.Config.DEFAULT), properties.sweepInterval());
     }
 
     @Bean
@@ -137,8 +148,11 @@ public class ClearingConfiguration {
     @ConditionalOnProperty(name = "pagora.clearing.receiving-bank", havingValue = ClearingProperties.SIMULATED_BANK)
     public ReceivingBank receivingBank(ClearingProperties properties) {
         ClearingProperties.Bank bank = properties.bank();
-        log.info("receiving bank: simulator (accept-rate {}, no-answer-rate {}, answer-latency {})",
-                bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
+        log.info(
+                "receiving bank: simulator (accept-rate {}, no-answer-rate {}, answer-latency {})",
+                bank.acceptRate(),
+                bank.noAnswerRate(),
+                bank.answerLatency());
         return new SimulatedReceivingBank(bank.acceptRate(), bank.noAnswerRate(), bank.answerLatency());
     }
 
@@ -162,21 +176,21 @@ public class ClearingConfiguration {
     public record MeteredOutcomes(OutcomePublisher publisher) {}
 
     @Bean
-    public MeteredOutcomes meteredOutcomes(OutcomePublisher outcomes, PendingChains pendingChains, Clock clock,
-            MeterRegistry meters) {
+    public MeteredOutcomes meteredOutcomes(
+            OutcomePublisher outcomes, PendingChains pendingChains, Clock clock, MeterRegistry meters) {
         return new MeteredOutcomes(new MeteredOutcomePublisher(outcomes, pendingChains, clock, meters));
     }
 
     @Bean
-    public ParkingForExpiry parkingForExpiry(Settlement settlement, UnansweredPayments unanswered, Clock clock,
-            ClearingProperties properties) {
+    public ParkingForExpiry parkingForExpiry(
+            Settlement settlement, UnansweredPayments unanswered, Clock clock, ClearingProperties properties) {
         return new ParkingForExpiry(settlement, unanswered, clock, properties.expiryMargin());
     }
 
     /** Both wirings read parked instructed records: the expiry listener refuses them unless participants answer. */
     @Bean
-    public ExpiringInstructed expiringInstructed(Settlement settlement, MeteredOutcomes metered, Outcomes outcomes,
-            InstructedEndToEndIds endToEndIds) {
+    public ExpiringInstructed expiringInstructed(
+            Settlement settlement, MeteredOutcomes metered, Outcomes outcomes, InstructedEndToEndIds endToEndIds) {
         return new ExpiringInstructed(settlement, metered.publisher(), outcomes, endToEndIds);
     }
 
@@ -186,25 +200,38 @@ public class ClearingConfiguration {
     public static class ParticipantsWiring {
 
         @Bean
-        public InstructingParticipants instructingParticipants(Settlement settlement, MeteredOutcomes metered,
-                Outcomes outcomes, UnansweredPayments unanswered, InstructedEndToEndIds endToEndIds, Clock clock,
-                ClearingProperties properties, PendingChains pendingChains, KafkaTemplate<String, byte[]> kafka) {
+        public InstructingParticipants instructingParticipants(
+                Settlement settlement,
+                MeteredOutcomes metered,
+                Outcomes outcomes,
+                UnansweredPayments unanswered,
+                InstructedEndToEndIds endToEndIds,
+                Clock clock,
+                ClearingProperties properties,
+                PendingChains pendingChains,
+                KafkaTemplate<String, byte[]> kafka) {
             log.info("receiving banks: participants (instructions over their streams, answers through payment-api)");
-            return new InstructingParticipants(settlement,
+            return new InstructingParticipants(
+                    settlement,
                     new ObservedInstructions(new KafkaInstructions(kafka, properties.publishTimeout()), pendingChains),
-                    metered.publisher(), outcomes, unanswered, endToEndIds, clock, properties.expiryMargin());
+                    metered.publisher(),
+                    outcomes,
+                    unanswered,
+                    endToEndIds,
+                    clock,
+                    properties.expiryMargin());
         }
 
         @Bean
-        public ApplyingAnswers applyingAnswers(Settlement settlement, MeteredOutcomes metered, Outcomes outcomes,
-                InstructedEndToEndIds endToEndIds) {
+        public ApplyingAnswers applyingAnswers(
+                Settlement settlement, MeteredOutcomes metered, Outcomes outcomes, InstructedEndToEndIds endToEndIds) {
             return new ApplyingAnswers(settlement, metered.publisher(), outcomes, endToEndIds);
         }
 
         /** Answers resolve most parked chains first: the expiry path looks them up before any write. */
         @Bean
-        public ExpiringUnanswered expiringUnanswered(Settlement settlement, MeteredOutcomes metered,
-                Outcomes outcomes) {
+        public ExpiringUnanswered expiringUnanswered(
+                Settlement settlement, MeteredOutcomes metered, Outcomes outcomes) {
             return new ExpiringUnanswered(settlement, metered.publisher(), outcomes, true);
         }
     }
@@ -216,15 +243,20 @@ public class ClearingConfiguration {
 
         /** The bank port is observed for the pending-chains metrics, like the outcome port. */
         @Bean
-        public SettlingWithTheBank settlingWithTheBank(Settlement settlement, ReceivingBank bank,
-                MeteredOutcomes metered, Outcomes outcomes, ParkingForExpiry parking, PendingChains pendingChains) {
-            return new SettlingWithTheBank(settlement, new ObservedReceivingBank(bank, pendingChains),
-                    metered.publisher(), outcomes, parking);
+        public SettlingWithTheBank settlingWithTheBank(
+                Settlement settlement,
+                ReceivingBank bank,
+                MeteredOutcomes metered,
+                Outcomes outcomes,
+                ParkingForExpiry parking,
+                PendingChains pendingChains) {
+            return new SettlingWithTheBank(
+                    settlement, new ObservedReceivingBank(bank, pendingChains), metered.publisher(), outcomes, parking);
         }
 
         @Bean
-        public ExpiringUnanswered expiringUnanswered(Settlement settlement, MeteredOutcomes metered,
-                Outcomes outcomes) {
+        public ExpiringUnanswered expiringUnanswered(
+                Settlement settlement, MeteredOutcomes metered, Outcomes outcomes) {
             return new ExpiringUnanswered(settlement, metered.publisher(), outcomes, false);
         }
     }

@@ -47,22 +47,38 @@ public record ClearingProperties(
     public static final Duration PENDING_TIMEOUT_MAX = Duration.ofDays(1);
 
     public ClearingProperties {
-        Check.that(pendingTimeout.toNanos() % 1_000_000_000L == 0 && pendingTimeout.toSeconds() >= 1
-                && pendingTimeout.compareTo(PENDING_TIMEOUT_MAX) <= 0,
-                "pagora.clearing.pending-timeout is whole seconds in [1s, %s]: %s", PENDING_TIMEOUT_MAX, pendingTimeout);
-        Check.that(!expiryMargin.isNegative() && expiryMargin.compareTo(Duration.ofMinutes(1)) <= 0,
-                "pagora.clearing.expiry-margin in [0, 1m]: %s", expiryMargin);
+        Check.that(
+                pendingTimeout.toNanos() % 1_000_000_000L == 0
+                        && pendingTimeout.toSeconds() >= 1
+                        && pendingTimeout.compareTo(PENDING_TIMEOUT_MAX) <= 0,
+                "pagora.clearing.pending-timeout is whole seconds in [1s, %s]: %s",
+                PENDING_TIMEOUT_MAX,
+                pendingTimeout);
+        Check.that(
+                !expiryMargin.isNegative() && expiryMargin.compareTo(Duration.ofMinutes(1)) <= 0,
+                "pagora.clearing.expiry-margin in [0, 1m]: %s",
+                expiryMargin);
         Check.that(consumers >= 1 && consumers <= 64, "pagora.clearing.consumers in [1, 64]: %d", consumers);
-        Check.that(maxPollRecords >= 1 && maxPollRecords <= MAX_POLL_RECORDS_MAX,
-                "pagora.clearing.max-poll-records in [1, %d]: %d", MAX_POLL_RECORDS_MAX, maxPollRecords);
-        Check.that(publishTimeout.toMillis() >= 1000 && publishTimeout.compareTo(Duration.ofMinutes(5)) <= 0,
-                "pagora.clearing.publish-timeout in [1s, 5m]: %s", publishTimeout);
-        Check.that(SIMULATED_BANK.equals(receivingBank) || PROVIDED_BANK.equals(receivingBank)
+        Check.that(
+                maxPollRecords >= 1 && maxPollRecords <= MAX_POLL_RECORDS_MAX,
+                "pagora.clearing.max-poll-records in [1, %d]: %d",
+                MAX_POLL_RECORDS_MAX,
+                maxPollRecords);
+        Check.that(
+                publishTimeout.toMillis() >= 1000 && publishTimeout.compareTo(Duration.ofMinutes(5)) <= 0,
+                "pagora.clearing.publish-timeout in [1s, 5m]: %s",
+                publishTimeout);
+        Check.that(
+                SIMULATED_BANK.equals(receivingBank)
+                        || PROVIDED_BANK.equals(receivingBank)
                         || PARTICIPANTS_BANK.equals(receivingBank),
                 "pagora.clearing.receiving-bank is %s (banks are participants: instructions over their streams, answers"
                         + " through payment-api), %s (the in-process simulator, pagora.clearing.bank.*) or %s (a"
-                        + " ReceivingBank bean of the embedding application), not %s", PARTICIPANTS_BANK, SIMULATED_BANK,
-                PROVIDED_BANK, receivingBank);
+                        + " ReceivingBank bean of the embedding application), not %s",
+                PARTICIPANTS_BANK,
+                SIMULATED_BANK,
+                PROVIDED_BANK,
+                receivingBank);
     }
 
     /** True when receiving banks are participants, who answer later and read outcomes from their streams. */
@@ -86,10 +102,14 @@ public record ClearingProperties(
             @DefaultValue("4") int attempts) {
 
         public Retry {
-            Check.that(initialInterval.toMillis() >= 1 && initialInterval.compareTo(maxInterval) <= 0,
-                    "pagora.clearing.retry.initial-interval in [1ms, max-interval]: %s", initialInterval);
-            Check.that(maxInterval.compareTo(Duration.ofMinutes(5)) <= 0,
-                    "pagora.clearing.retry.max-interval at most 5m (below max.poll.interval.ms): %s", maxInterval);
+            Check.that(
+                    initialInterval.toMillis() >= 1 && initialInterval.compareTo(maxInterval) <= 0,
+                    "pagora.clearing.retry.initial-interval in [1ms, max-interval]: %s",
+                    initialInterval);
+            Check.that(
+                    maxInterval.compareTo(Duration.ofMinutes(5)) <= 0,
+                    "pagora.clearing.retry.max-interval at most 5m (below max.poll.interval.ms): %s",
+                    maxInterval);
             Check.that(attempts >= 0 && attempts <= 100, "pagora.clearing.retry.attempts in [0, 100]: %d", attempts);
         }
     }

@@ -26,7 +26,8 @@ class ClearingRequestTest {
 
     @Test
     void aValidRequestBecomesAPayment() {
-        ClearingRequest.Parsed parsed = ClearingRequest.parse(encode(request(paymentId, PAYER.toString(), PAYEE.toString(), 150, "BRL")));
+        ClearingRequest.Parsed parsed =
+                ClearingRequest.parse(encode(request(paymentId, PAYER.toString(), PAYEE.toString(), 150, "BRL")));
         assertThat(parsed).isInstanceOf(ClearingRequest.Parsed.Valid.class);
         ClearingRequest request = ((ClearingRequest.Parsed.Valid) parsed).request();
         assertThat(request.payment().id().toString()).isEqualTo(paymentId);
@@ -41,22 +42,30 @@ class ClearingRequestTest {
         assertInvalid(new byte[0], "empty");
         assertInvalid("not json".getBytes(StandardCharsets.UTF_8), "undecodable");
         assertInvalid("{\"type\":\"PaymentRequested\"}".getBytes(StandardCharsets.UTF_8), "undecodable");
-        assertInvalid(PaymentEventCodec.encode(new PaymentExpired(paymentId, PAYER.toString(), PAYEE.toString(), 1,
-                Instant.now(), Instant.now())), "not a PaymentRequested but a PaymentExpired");
-        assertInvalid(encode(request(paymentId, PAYER.toString(), PAYER.toString(), 150, "BRL")), "payer and payee must differ");
-        assertInvalid(encode(request(paymentId, PAYER.toString(), PAYEE.toString(), 0, "BRL")), "amount must be positive");
+        assertInvalid(
+                PaymentEventCodec.encode(new PaymentExpired(
+                        paymentId, PAYER.toString(), PAYEE.toString(), 1, Instant.now(), Instant.now())),
+                "not a PaymentRequested but a PaymentExpired");
+        assertInvalid(
+                encode(request(paymentId, PAYER.toString(), PAYER.toString(), 150, "BRL")),
+                "payer and payee must differ");
+        assertInvalid(
+                encode(request(paymentId, PAYER.toString(), PAYEE.toString(), 0, "BRL")), "amount must be positive");
         assertInvalid(encode(request(paymentId, PAYER.toString(), PAYEE.toString(), 1, "EUR")), "only BRL");
         assertInvalid(encode(request("xyz", PAYER.toString(), PAYEE.toString(), 1, "BRL")), "not a 128-bit hex id");
-        assertInvalid(encode(request(Id128.of(1).toString(), PAYER.toString(), PAYEE.toString(), 1, "BRL")),
-                "low byte zero");
-        assertInvalid(encode(request(paymentId, ChartOfAccounts.reserve(new BankId(1)).toString(), PAYEE.toString(), 1, "BRL")),
+        assertInvalid(
+                encode(request(Id128.of(1).toString(), PAYER.toString(), PAYEE.toString(), 1, "BRL")), "low byte zero");
+        assertInvalid(
+                encode(request(
+                        paymentId, ChartOfAccounts.reserve(new BankId(1)).toString(), PAYEE.toString(), 1, "BRL")),
                 "must be customer accounts");
     }
 
     @Test
     void aHugeReasonIsShortened() {
         String huge = "x".repeat(10_000);
-        ClearingRequest.Parsed parsed = ClearingRequest.parse(encode(request(paymentId, huge, PAYEE.toString(), 1, "BRL")));
+        ClearingRequest.Parsed parsed =
+                ClearingRequest.parse(encode(request(paymentId, huge, PAYEE.toString(), 1, "BRL")));
         assertThat(((ClearingRequest.Parsed.Invalid) parsed).reason().length())
                 .isLessThanOrEqualTo(ClearingRequest.REASON_CHARS_MAX + 1);
     }

@@ -1,16 +1,13 @@
 package io.pagora.clearing.application;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
-import io.pagora.testing.TestPostgres;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.PaymentSettled;
-import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.Payment;
@@ -19,6 +16,8 @@ import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.domain.VoidCause;
+import io.pagora.testing.ServerBacked;
+import io.pagora.testing.TestPostgres;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,21 +44,41 @@ class RepeatedPhasesTest {
             Settlement settlement = new Settlement(ledger, 60);
 
             assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved(false));
-            assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(60))).as("a re-sent chain")
-                    .containsExactly(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED);
-            assertThat(settlement.reserve(List.of(payment))).as("reserved by the earlier attempt")
+            assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(60)))
+                    .as("a re-sent chain")
+                    .containsExactly(
+                            TransferResult.EXISTS,
+                            TransferResult.LINKED_EVENT_FAILED,
+                            TransferResult.LINKED_EVENT_FAILED);
+            assertThat(settlement.reserve(List.of(payment)))
+                    .as("reserved by the earlier attempt")
                     .containsExactly(new ReservationOutcome.Reserved(true));
             assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
             assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
             assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved(true));
-            assertThat(settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).as("the earlier post wins").containsExactly(new ResolutionOutcome.Posted());
-            assertThat(ledger.lookupAccounts(List.of(payer)).getFirst().creditBalancePosted()).isEqualTo(90_00);
+            assertThat(settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED))
+                    .as("the earlier post wins")
+                    .containsExactly(new ResolutionOutcome.Posted());
+            assertThat(ledger.lookupAccounts(List.of(payer)).getFirst().creditBalancePosted())
+                    .isEqualTo(90_00);
 
             // The books: the payment moved its money exactly once, nothing is left pending.
-            PaymentRequested requested = new PaymentRequested(payment.id().toString(), payer.toString(), payee.toString(),
-                    10_00, "BRL", "repeated", "E2E", Instant.now());
-            PaymentSettled settled = new PaymentSettled(requested.paymentId(), requested.payerAccountId(),
-                    requested.payeeAccountId(), 10_00, requested.acceptedAt(), Instant.now());
+            PaymentRequested requested = new PaymentRequested(
+                    payment.id().toString(),
+                    payer.toString(),
+                    payee.toString(),
+                    10_00,
+                    "BRL",
+                    "repeated",
+                    "E2E",
+                    Instant.now());
+            PaymentSettled settled = new PaymentSettled(
+                    requested.paymentId(),
+                    requested.payerAccountId(),
+                    requested.payeeAccountId(),
+                    10_00,
+                    requested.acceptedAt(),
+                    Instant.now());
             Books.check(world, List.of(requested), List.of(settled));
         }
     }

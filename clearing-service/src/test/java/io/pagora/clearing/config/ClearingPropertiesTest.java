@@ -13,7 +13,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 class ClearingPropertiesTest {
 
     private static ClearingProperties bind(Map<String, String> values) {
-        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("pagora.clearing", ClearingProperties.class);
+        return new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("pagora.clearing", ClearingProperties.class);
     }
 
     @Test
@@ -26,10 +27,14 @@ class ClearingPropertiesTest {
 
     @Test
     void without_a_receiving_bank_clearing_refuses_to_start_naming_the_key() {
-        assertThatThrownBy(() -> bind(Map.of())).rootCause().hasMessageContaining("pagora.clearing.receiving-bank")
+        assertThatThrownBy(() -> bind(Map.of()))
+                .rootCause()
+                .hasMessageContaining("pagora.clearing.receiving-bank")
                 .hasMessageContaining("not null");
-        assertThatThrownBy(() -> bind(Map.of("pagora.clearing.receiving-bank", "real"))).rootCause()
-                .hasMessageContaining("pagora.clearing.receiving-bank").hasMessageContaining("not real");
+        assertThatThrownBy(() -> bind(Map.of("pagora.clearing.receiving-bank", "real")))
+                .rootCause()
+                .hasMessageContaining("pagora.clearing.receiving-bank")
+                .hasMessageContaining("not real");
     }
 
     @Test

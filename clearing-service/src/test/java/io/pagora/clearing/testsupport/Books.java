@@ -49,7 +49,8 @@ public final class Books {
     public static Map<String, List<PaymentOutcome>> byPayment(Collection<PaymentOutcome> outcomes) {
         Map<String, List<PaymentOutcome>> grouped = new LinkedHashMap<>();
         for (PaymentOutcome outcome : outcomes) {
-            grouped.computeIfAbsent(outcome.paymentId(), id -> new ArrayList<>()).add(outcome);
+            grouped.computeIfAbsent(outcome.paymentId(), id -> new ArrayList<>())
+                    .add(outcome);
         }
         return grouped;
     }
@@ -60,8 +61,8 @@ public final class Books {
      *
      * @return the final status of each payment
      */
-    public static Map<String, String> check(PixWorld world, List<PaymentRequested> payments,
-            Collection<PaymentOutcome> outcomes) {
+    public static Map<String, String> check(
+            PixWorld world, List<PaymentRequested> payments, Collection<PaymentOutcome> outcomes) {
         Map<PaymentId, Payment> accepted = new LinkedHashMap<>();
         for (PaymentRequested payment : payments) {
             accepted.put(PaymentId.parse(payment.paymentId()), ClearingRequest.toPayment(payment));
@@ -71,8 +72,14 @@ public final class Books {
         for (PaymentOutcome outcome : outcomes) {
             PaymentId id = PaymentId.parse(outcome.paymentId());
             if (accepted.containsKey(id)) { // outcomes of other payments (e.g. an earlier test's) are not judged here
-                Claim claim = new Claim(new Payment(id, Id128.parse(outcome.payerAccountId()),
-                        Id128.parse(outcome.payeeAccountId()), outcome.amountCentavos()), outcome.status(), null);
+                Claim claim = new Claim(
+                        new Payment(
+                                id,
+                                Id128.parse(outcome.payerAccountId()),
+                                Id128.parse(outcome.payeeAccountId()),
+                                outcome.amountCentavos()),
+                        outcome.status(),
+                        null);
                 claims.add(claim);
                 finalClaims.putIfAbsent(id, claim);
             }
@@ -80,12 +87,23 @@ public final class Books {
         Finding finalStates = FinalStates.check(SOURCE, accepted, claims, false);
         MoneyInvariants.assertHolds(finalStates);
         LedgerBooks books = PixBooks.read(world.ledger(), world.accounts());
-        MoneyInvariants.assertHolds(books.zeroSum(), books.limits(PixBooks.MUST_BE_DEBIT_LIMITED), books.nothingPending(),
-                LedgerAgreement.check(world.ledger(), SOURCE, books, world.funding(), finalClaims.values(), Set.of(),
+        MoneyInvariants.assertHolds(
+                books.zeroSum(),
+                books.limits(PixBooks.MUST_BE_DEBIT_LIMITED),
+                books.nothingPending(),
+                LedgerAgreement.check(
+                        world.ledger(),
+                        SOURCE,
+                        books,
+                        world.funding(),
+                        finalClaims.values(),
+                        Set.of(),
                         LedgerAgreement.Traces.POSTS_ONLY));
         Map<String, String> states = new LinkedHashMap<>();
         for (PaymentRequested payment : payments) {
-            states.put(payment.paymentId(), finalClaims.get(PaymentId.parse(payment.paymentId())).status());
+            states.put(
+                    payment.paymentId(),
+                    finalClaims.get(PaymentId.parse(payment.paymentId())).status());
         }
         return states;
     }

@@ -1,13 +1,12 @@
 package io.pagora.clearing.testsupport;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.clearing.ClearingServiceApplication;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.Settings;
 import io.pagora.testing.TestKafka;
 import io.pagora.testing.TestPostgres;

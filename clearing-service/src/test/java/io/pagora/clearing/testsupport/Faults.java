@@ -6,13 +6,12 @@ import io.pagora.ledger.port.TransferFlags;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -26,13 +25,24 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class Faults {
 
     /** Which kind of ledger request, told apart by the transfers' flags. */
-    public enum Phase { RESERVE, POST, VOID, OTHER }
+    public enum Phase {
+        RESERVE,
+        POST,
+        VOID,
+        OTHER
+    }
 
     /** Before the request reaches the ledger (nothing applied), or after the ledger applied it (answer lost). */
-    public enum When { BEFORE, AFTER }
+    public enum When {
+        BEFORE,
+        AFTER
+    }
 
     /** The ledger unreachable (a transient failure, retried in place), or the whole process dying. */
-    public enum How { UNAVAILABLE, CRASH }
+    public enum How {
+        UNAVAILABLE,
+        CRASH
+    }
 
     private record LedgerFault(Phase phase, When when, How how) {}
 
@@ -45,7 +55,9 @@ public final class Faults {
     private final AtomicInteger crashes = new AtomicInteger();
 
     final AtomicInteger ledgerRequests = new AtomicInteger();
-    final AtomicInteger[] requestsByPhase = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
+    final AtomicInteger[] requestsByPhase = {
+        new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger()
+    };
     final AtomicInteger bankCalls = new AtomicInteger();
     final AtomicInteger injected = new AtomicInteger();
 
@@ -100,7 +112,9 @@ public final class Faults {
     /** Waits until {@code count} simulated crashes happened in total. */
     public boolean awaitCrashes(int count, long timeoutSeconds) throws InterruptedException {
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(timeoutSeconds)).pollInterval(Duration.ofMillis(20))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(timeoutSeconds))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> crashes.get() >= count);
             return true;
         } catch (ConditionTimeoutException tooFew) {

@@ -27,11 +27,16 @@ public final class OutcomeReader implements AutoCloseable {
     private final List<PaymentOutcome> outcomes = new ArrayList<>();
 
     public OutcomeReader(String bootstrapServers) {
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         for (int partition = 0; partition < Topics.PARTITIONS; partition++) {
             partitions.add(new TopicPartition(Topics.PAYMENT_OUTCOMES, partition));

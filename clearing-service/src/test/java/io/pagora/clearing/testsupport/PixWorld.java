@@ -3,8 +3,8 @@ package io.pagora.clearing.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.application.Participants;
@@ -91,15 +91,16 @@ public final class PixWorld {
     /** Both reserves funded with 1,000,000.00, then customers {@code 1..perBank} at each bank, each holding {@code balanceCentavos}. */
     public Pairs customerPairs(int perBank, long balanceCentavos) {
         fundReserve(BANK_A, 1_000_000_00).fundReserve(BANK_B, 1_000_000_00);
-        return new Pairs(openCustomers(BANK_A, 1, perBank, balanceCentavos), openCustomers(BANK_B, 1, perBank, balanceCentavos));
+        return new Pairs(
+                openCustomers(BANK_A, 1, perBank, balanceCentavos), openCustomers(BANK_B, 1, perBank, balanceCentavos));
     }
 
     /**
      * For each pair i: an interbank payment A_i → B_i of {@code interbankCentavos}, then an on-us payment between
      * neighbours at one bank (customers_i → customers_i+1, the last to the first) of {@code onUsCentavos}.
      */
-    public List<PaymentRequested> interbankThenOnUs(Pairs pairs, long interbankCentavos, List<Id128> onUsBank,
-            long onUsCentavos) {
+    public List<PaymentRequested> interbankThenOnUs(
+            Pairs pairs, long interbankCentavos, List<Id128> onUsBank, long onUsCentavos) {
         List<PaymentRequested> payments = new ArrayList<>();
         for (int i = 0; i < pairs.atA().size(); i++) {
             payments.add(payment(pairs.atA().get(i), pairs.atB().get(i), interbankCentavos));
@@ -124,7 +125,8 @@ public final class PixWorld {
 
     /** The customer's bank transit → the customer. */
     public void fundCustomer(Id128 customer, long amountCentavos) {
-        assertThat(participants.fundCustomer(ids.next(), customer, amountCentavos)).isEqualTo(TransferResult.OK);
+        assertThat(participants.fundCustomer(ids.next(), customer, amountCentavos))
+                .isEqualTo(TransferResult.OK);
         BankId bank = ChartOfAccounts.bankOf(customer).orElseThrow();
         funding.add(new Movement(ChartOfAccounts.transit(bank), customer, amountCentavos));
     }
@@ -132,8 +134,15 @@ public final class PixWorld {
     /** A new payment request, as payment-api would publish it. */
     public PaymentRequested payment(Id128 payer, Id128 payee, long amountCentavos) {
         String id = ids.nextPaymentId().toString();
-        return new PaymentRequested(id, payer.toString(), payee.toString(), amountCentavos, "BRL", "test payment",
-                "E2E" + id, Instant.now());
+        return new PaymentRequested(
+                id,
+                payer.toString(),
+                payee.toString(),
+                amountCentavos,
+                "BRL",
+                "test payment",
+                "E2E" + id,
+                Instant.now());
     }
 
     /** Every account of this world: the closed set the money invariants are checked over. */

@@ -59,7 +59,8 @@ public final class UseCaseWorld {
     /** A payment of R$ 10.00 from a new customer of bank A holding {@code payerBalance} to one of bank B. */
     public PaymentRequested payment(long payerBalance) {
         long number = ++customers;
-        Id128 payer = world.openCustomers(PixWorld.BANK_A, number, 1, payerBalance).getFirst();
+        Id128 payer =
+                world.openCustomers(PixWorld.BANK_A, number, 1, payerBalance).getFirst();
         Id128 payee = world.openCustomers(PixWorld.BANK_B, number, 1, 0).getFirst();
         return world.payment(payer, payee, 10_00);
     }

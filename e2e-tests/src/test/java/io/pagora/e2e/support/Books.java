@@ -20,10 +20,9 @@ import io.pagora.settlement.invariants.Claim;
 import io.pagora.settlement.invariants.FinalStates;
 import io.pagora.settlement.invariants.LedgerAgreement;
 import io.pagora.settlement.invariants.PixBooks;
-import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestKafka;
-import java.math.BigInteger;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -51,7 +50,13 @@ import tools.jackson.databind.JsonNode;
 public final class Books {
 
     /** A payment as the read model (reporting-service, GET /payments/{id}) shows it. */
-    public record View(PaymentId id, String status, String reason, Id128 payer, Id128 payee, long amountCentavos,
+    public record View(
+            PaymentId id,
+            String status,
+            String reason,
+            Id128 payer,
+            Id128 payee,
+            long amountCentavos,
             Instant finalAt) {
 
         public boolean settled() {
@@ -73,7 +78,8 @@ public final class Books {
      * payments and none still ACCEPTED, then reads every payment's view as its payer's bank. Fails at once if the
      * read model holds more payments than were accepted.
      */
-    public static Map<PaymentId, View> awaitFinalStates(Service reporting, Collection<Accepted> expected, Duration timeout) {
+    public static Map<PaymentId, View> awaitFinalStates(
+            Service reporting, Collection<Accepted> expected, Duration timeout) {
         long started = System.nanoTime();
         AtomicReference<JsonNode> last = new AtomicReference<>();
         try {
@@ -83,30 +89,45 @@ public final class Books {
                 JsonNode read = response.json();
                 last.set(read);
                 long total = read.path("total").asLong();
-                assertThat(total).as("the read model holds only accepted payments: %s", read)
+                assertThat(total)
+                        .as("the read model holds only accepted payments: %s", read)
                         .isLessThanOrEqualTo(expected.size());
-                return total == expected.size() && read.path("counts").path("ACCEPTED").asLong() == 0;
+                return total == expected.size()
+                        && read.path("counts").path("ACCEPTED").asLong() == 0;
             });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("after " + timeout + " the read model shows " + last.get() + " for "
-                    + expected.size() + " accepted payments", e);
+            throw new AssertionError(
+                    "after " + timeout + " the read model shows " + last.get() + " for " + expected.size()
+                            + " accepted payments",
+                    e);
         }
-        Pagora.log("every accepted payment final in the read model after %d ms: %s",
+        Pagora.log(
+                "every accepted payment final in the read model after %d ms: %s",
                 (System.nanoTime() - started) / 1_000_000, last.get().path("counts"));
 
         Map<PaymentId, View> views = new LinkedHashMap<>();
         for (Accepted payment : expected) {
             Http.Response response = reporting.asBankOf(payment.payer()).get("/payments/" + payment.id());
-            assertThat(response.status()).as("GET /payments/%s: %s", payment.id(), response).isEqualTo(200);
+            assertThat(response.status())
+                    .as("GET /payments/%s: %s", payment.id(), response)
+                    .isEqualTo(200);
             JsonNode body = response.json();
-            View view = new View(PaymentId.parse(body.path("paymentId").asString()), body.path("status").asString(),
+            View view = new View(
+                    PaymentId.parse(body.path("paymentId").asString()),
+                    body.path("status").asString(),
                     body.hasNonNull("reason") ? body.path("reason").asString() : null,
-                    Id128.parse(body.path("payerAccountId").asString()), Id128.parse(body.path("payeeAccountId").asString()),
+                    Id128.parse(body.path("payerAccountId").asString()),
+                    Id128.parse(body.path("payeeAccountId").asString()),
                     body.path("amountCentavos").asLong(),
-                    body.hasNonNull("finalAt") ? Instant.parse(body.path("finalAt").asString()) : null);
+                    body.hasNonNull("finalAt")
+                            ? Instant.parse(body.path("finalAt").asString())
+                            : null);
             assertThat(view.id()).isEqualTo(payment.id());
-            assertThat(view.finalAt()).as("payment %s has a final time", payment.id()).isNotNull();
-            assertThat(view.status().equals("REJECTED")).as("only a rejection has a reason: %s", view)
+            assertThat(view.finalAt())
+                    .as("payment %s has a final time", payment.id())
+                    .isNotNull();
+            assertThat(view.status().equals("REJECTED"))
+                    .as("only a rejection has a reason: %s", view)
                     .isEqualTo(view.reason() != null);
             views.put(view.id(), view);
         }
@@ -118,8 +139,12 @@ public final class Books {
 
     /** The read model's views as claims for the money invariant checker. */
     private static List<Claim> claims(Collection<View> views) {
-        return views.stream().map(view -> new Claim(new Payment(view.id(), view.payer(), view.payee(), view.amountCentavos()),
-                view.status(), view.reason())).toList();
+        return views.stream()
+                .map(view -> new Claim(
+                        new Payment(view.id(), view.payer(), view.payee(), view.amountCentavos()),
+                        view.status(),
+                        view.reason()))
+                .toList();
     }
 
     /**
@@ -140,8 +165,11 @@ public final class Books {
             // Asserted below, naming what is still pending.
         }
         LedgerBooks books = read.get();
-        MoneyInvariants.assertHolds(books.zeroSum(), books.limits(PixBooks.MUST_BE_DEBIT_LIMITED), books.nothingPending());
-        assertThat(books.accounts().stream().mapToLong(Account::creditsPosted).sum()).as("money moved at all").isPositive();
+        MoneyInvariants.assertHolds(
+                books.zeroSum(), books.limits(PixBooks.MUST_BE_DEBIT_LIMITED), books.nothingPending());
+        assertThat(books.accounts().stream().mapToLong(Account::creditsPosted).sum())
+                .as("money moved at all")
+                .isPositive();
         return books.accounts();
     }
 
@@ -154,30 +182,42 @@ public final class Books {
      * customer's bank (GET /accounts/{id}/balance) is the ledger's, nothing held. Bank positions (reporting, as
      * each bank reads its own) agree with the reserves' movements.
      */
-    public static void assertReadModelEqualsLedger(Pagora pagora, Participants participants,
-            Collection<Accepted> payments, Map<PaymentId, View> views) {
+    public static void assertReadModelEqualsLedger(
+            Pagora pagora, Participants participants, Collection<Accepted> payments, Map<PaymentId, View> views) {
         LedgerBooks books = PixBooks.read(pagora.ledger(), participants.allAccounts());
-        List<Claim> claims = claims(payments.stream().map(payment -> views.get(payment.id())).toList());
-        MoneyInvariants.assertHolds(LedgerAgreement.check(pagora.ledger(), READ_MODEL, books, participants.fundings(),
-                claims, Set.of(), LedgerAgreement.Traces.ALL_PHASES));
+        List<Claim> claims =
+                claims(payments.stream().map(payment -> views.get(payment.id())).toList());
+        MoneyInvariants.assertHolds(LedgerAgreement.check(
+                pagora.ledger(),
+                READ_MODEL,
+                books,
+                participants.fundings(),
+                claims,
+                Set.of(),
+                LedgerAgreement.Traces.ALL_PHASES));
 
         // Customers through payment-api's HTTP balance (the ledger's word as the API serves it).
         for (Participants.Customer customer : participants.customers()) {
-            Http.Response response = pagora.paymentApi().asBankOf(customer.id()).get("/accounts/" + customer.id() + "/balance");
-            assertThat(response.status()).as("GET balance of %s: %s", customer.id(), response).isEqualTo(200);
+            Http.Response response =
+                    pagora.paymentApi().asBankOf(customer.id()).get("/accounts/" + customer.id() + "/balance");
+            assertThat(response.status())
+                    .as("GET balance of %s: %s", customer.id(), response)
+                    .isEqualTo(200);
             JsonNode balance = response.json();
             Account account = books.found().get(customer.id());
             assertThat(balance.path("balanceCentavos").asLong())
                     .as("customer %s: the API serves the ledger's balance", customer.id())
                     .isEqualTo(account.creditsPosted() - account.debitsPosted());
-            assertThat(balance.path("pendingDebitsCentavos").asLong()).as("nothing held on %s", customer.id()).isZero();
+            assertThat(balance.path("pendingDebitsCentavos").asLong())
+                    .as("nothing held on %s", customer.id())
+                    .isZero();
         }
         assertPositions(pagora, participants, payments, views);
     }
 
     /** Bank positions of the read model, summed over the days payments settled on, = the reserves' interbank movements. */
-    private static void assertPositions(Pagora pagora, Participants participants, Collection<Accepted> payments,
-            Map<PaymentId, View> views) {
+    private static void assertPositions(
+            Pagora pagora, Participants participants, Collection<Accepted> payments, Map<PaymentId, View> views) {
         Map<Integer, Long> interbankNet = new HashMap<>();
         Map<Integer, Long> onUsCount = new HashMap<>();
         Set<LocalDate> settlementDays = new TreeSet<>();
@@ -187,8 +227,10 @@ public final class Books {
                 continue;
             }
             settlementDays.add(LocalDate.ofInstant(view.finalAt(), ZoneOffset.UTC));
-            int payerBank = ChartOfAccounts.bankOf(payment.payer()).orElseThrow().ispb();
-            int payeeBank = ChartOfAccounts.bankOf(payment.payee()).orElseThrow().ispb();
+            int payerBank =
+                    ChartOfAccounts.bankOf(payment.payer()).orElseThrow().ispb();
+            int payeeBank =
+                    ChartOfAccounts.bankOf(payment.payee()).orElseThrow().ispb();
             if (payment.onUs()) {
                 onUsCount.merge(payerBank, 1L, Long::sum);
                 continue;
@@ -200,14 +242,20 @@ public final class Books {
             long net = 0;
             long onUs = 0;
             for (LocalDate day : settlementDays) {
-                Http.Response response = pagora.reporting().asBank(bank.ispb()).get("/banks/" + bank.ispb() + "/positions?date=" + day);
-                assertThat(response.status()).as("positions of %d on %s: %s", bank.ispb(), day, response).isEqualTo(200);
+                Http.Response response =
+                        pagora.reporting().asBank(bank.ispb()).get("/banks/" + bank.ispb() + "/positions?date=" + day);
+                assertThat(response.status())
+                        .as("positions of %d on %s: %s", bank.ispb(), day, response)
+                        .isEqualTo(200);
                 net += response.json().path("netCentavos").asLong();
                 onUs += response.json().path("onUsCount").asLong();
             }
-            assertThat(net).as("bank %d: the read model's net position = its reserve's interbank movement", bank.ispb())
+            assertThat(net)
+                    .as("bank %d: the read model's net position = its reserve's interbank movement", bank.ispb())
                     .isEqualTo(interbankNet.getOrDefault(bank.ispb(), 0L));
-            assertThat(onUs).as("bank %d: on-us payments settled", bank.ispb()).isEqualTo(onUsCount.getOrDefault(bank.ispb(), 0L));
+            assertThat(onUs)
+                    .as("bank %d: on-us payments settled", bank.ispb())
+                    .isEqualTo(onUsCount.getOrDefault(bank.ispb(), 0L));
         }
     }
 
@@ -224,23 +272,34 @@ public final class Books {
                 case PaymentRejected rejected -> "REJECTED(" + rejected.reason().name() + ")";
                 default -> throw new AssertionError("not an outcome on the outcomes topic: " + event);
             };
-            published.computeIfAbsent(PaymentId.parse(event.paymentId()), id -> new ArrayList<>()).add(outcome);
+            published
+                    .computeIfAbsent(PaymentId.parse(event.paymentId()), id -> new ArrayList<>())
+                    .add(outcome);
         }
-        assertThat(published.keySet()).as("outcomes were published for exactly the accepted payments")
+        assertThat(published.keySet())
+                .as("outcomes were published for exactly the accepted payments")
                 .containsExactlyInAnyOrderElementsOf(views.keySet());
         for (View view : views.values()) {
-            assertThat(published.get(view.id())).as("every outcome published for %s", view.id()).containsOnly(view.outcome());
+            assertThat(published.get(view.id()))
+                    .as("every outcome published for %s", view.id())
+                    .containsOnly(view.outcome());
         }
         for (String topic : TestKafka.TOPICS) {
             if (topic.endsWith(DeadLetterConvention.SUFFIX)) {
-                assertThat(pagora.kafka().records(topic)).as("nothing dead-lettered on %s", topic).isEmpty();
+                assertThat(pagora.kafka().records(topic))
+                        .as("nothing dead-lettered on %s", topic)
+                        .isEmpty();
             }
         }
         Http.Response metrics = pagora.reporting().asOperator().get("/actuator/prometheus");
         assertThat(metrics.status()).isEqualTo(200);
-        for (String alarm : List.of("pagora_reporting_conflicting_outcomes_total", "pagora_reporting_inconsistent_events_total",
+        for (String alarm : List.of(
+                "pagora_reporting_conflicting_outcomes_total",
+                "pagora_reporting_inconsistent_events_total",
                 "pagora_reporting_dead_letters_total")) {
-            assertThat(metric(metrics.body(), alarm)).as("reporting-service %s", alarm).isZero();
+            assertThat(metric(metrics.body(), alarm))
+                    .as("reporting-service %s", alarm)
+                    .isZero();
         }
     }
 
@@ -251,7 +310,8 @@ public final class Books {
 
     /** The sum over the series of a counter whose labels include {@code label}, e.g. {@code reason="anonymous"} (0 if none). */
     public static double metric(String exposition, String name, String label) {
-        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(exposition);
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*\\})? ([0-9.eE+-]+)$")
+                .matcher(exposition);
         double sum = 0;
         while (matcher.find()) {
             String labels = matcher.group(1) == null ? "" : matcher.group(1);

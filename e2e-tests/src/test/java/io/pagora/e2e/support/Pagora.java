@@ -1,8 +1,7 @@
 package io.pagora.e2e.support;
 
-import org.springframework.context.support.GenericApplicationContext;
-import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.clearing.ClearingServiceApplication;
+import io.pagora.clearing.application.bank.ReceivingBank;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
@@ -19,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
  * The whole of Pagora running in this JVM for one scenario, on test-support's launchers: a fresh Kafka broker
@@ -41,8 +41,8 @@ public final class Pagora implements AutoCloseable {
      * @param pendingTimeout how long a reserved chain waits for the receiving bank (whole seconds)
      * @param clearingConsumers clearing's listener threads
      */
-    public record Options(String backend, double acceptRate, double noAnswerRate, Duration pendingTimeout,
-            int clearingConsumers) {}
+    public record Options(
+            String backend, double acceptRate, double noAnswerRate, Duration pendingTimeout, int clearingConsumers) {}
 
     /** What the three services set alike in a scenario, besides the scenario's database and broker. */
     private static final List<String> COMMON_SETTINGS = List.of(
@@ -73,6 +73,7 @@ public final class Pagora implements AutoCloseable {
     private final Options options;
     /** payment-api settings a scenario sets beyond the common ones (e.g. a short return window). */
     private final Map<String, String> paymentApiSettings;
+
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<ConfigurableApplicationContext> clearings = new ArrayList<>();
     private TestKafka kafka;
@@ -129,10 +130,12 @@ public final class Pagora implements AutoCloseable {
         reportingProperties.putAll(ledgerProperties());
         reportingProperties.put("pagora.reporting.reconciliation.enabled", "true");
         reportingProperties.put("pagora.reporting.reconciliation.interval", "500ms");
-        reportingProperties.put("pagora.reporting.reconciliation.final-within", options.pendingTimeout().plusSeconds(3).toMillis() + "ms");
+        reportingProperties.put(
+                "pagora.reporting.reconciliation.final-within",
+                options.pendingTimeout().plusSeconds(3).toMillis() + "ms");
         reportingProperties.put("pagora.reporting.reconciliation.balance-interval", "1s");
-        reportingContext = ServiceApplication.start(ReportingServiceApplication.class, "reporting-service",
-                reportingProperties, List.of());
+        reportingContext = ServiceApplication.start(
+                ReportingServiceApplication.class, "reporting-service", reportingProperties, List.of());
         resources.add(reportingContext);
         reporting = new Service(ServiceApplication.port(reportingContext));
 
@@ -144,16 +147,25 @@ public final class Pagora implements AutoCloseable {
         // The 202's Location names the payment's status on this run's reporting-service.
         paymentApiProperties.put("pagora.payments.status-base-url", reporting.base());
         paymentApiProperties.putAll(paymentApiSettings);
-        paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
-                List.of());
+        paymentApiContext =
+                ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties, List.of());
         resources.add(paymentApiContext);
         paymentApi = new Service(ServiceApplication.port(paymentApiContext));
 
-        ledger = Ledgers.open(new Ledgers.Settings(options.backend(), tigerBeetle == null ? "" : tigerBeetle.address(), 0,
-                Duration.ofSeconds(10), 16), database::dataSource);
+        ledger = Ledgers.open(
+                new Ledgers.Settings(
+                        options.backend(),
+                        tigerBeetle == null ? "" : tigerBeetle.address(),
+                        0,
+                        Duration.ofSeconds(10),
+                        16),
+                database::dataSource);
         resources.add(ledger);
-        log("kafka, postgresql%s, reporting-service and payment-api up in %d ms (ledger backend %s)",
-                tigerBeetle == null ? "" : ", tigerbeetle", (System.nanoTime() - started) / 1_000_000, ledger.backendName());
+        log(
+                "kafka, postgresql%s, reporting-service and payment-api up in %d ms (ledger backend %s)",
+                tigerBeetle == null ? "" : ", tigerbeetle",
+                (System.nanoTime() - started) / 1_000_000,
+                ledger.backendName());
     }
 
     /** Starts (or restarts) clearing-service as configured. */
@@ -162,7 +174,8 @@ public final class Pagora implements AutoCloseable {
     }
 
     /** Starts (or restarts) clearing-service; {@code initializer} may add beans or decorators for a test. */
-    public ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+    public ConfigurableApplicationContext startClearing(
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
         return startClearing(initializer, "simulated");
     }
 
@@ -181,8 +194,8 @@ public final class Pagora implements AutoCloseable {
     public void restartPaymentApi() {
         paymentApiContext.close();
         resources.remove(paymentApiContext);
-        paymentApiContext = ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties,
-                List.of());
+        paymentApiContext =
+                ServiceApplication.start(PaymentApiApplication.class, "payment-api", paymentApiProperties, List.of());
         resources.add(paymentApiContext);
         paymentApi = new Service(ServiceApplication.port(paymentApiContext));
         log("payment-api restarted on port %d", ServiceApplication.port(paymentApiContext));
@@ -194,16 +207,19 @@ public final class Pagora implements AutoCloseable {
     }
 
     /** The same; {@code initializer} may add beans of this instance's own (e.g. a consumer factory customizer). */
-    public ConfigurableApplicationContext startClearingWithBank(ReceivingBank bank,
-            ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
-        return startClearing(context -> {
-            ((GenericApplicationContext) context).registerBean("testReceivingBank", ReceivingBank.class, () -> bank);
-            initializer.initialize(context);
-        }, "provided");
+    public ConfigurableApplicationContext startClearingWithBank(
+            ReceivingBank bank, ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+        return startClearing(
+                context -> {
+                    ((GenericApplicationContext) context)
+                            .registerBean("testReceivingBank", ReceivingBank.class, () -> bank);
+                    initializer.initialize(context);
+                },
+                "provided");
     }
 
-    private ConfigurableApplicationContext startClearing(ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
-            String receivingBank) {
+    private ConfigurableApplicationContext startClearing(
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer, String receivingBank) {
         Map<String, String> properties = common("clearing");
         properties.put("pagora.clearing.receiving-bank", receivingBank);
         properties.putAll(ledgerProperties());
@@ -213,7 +229,8 @@ public final class Pagora implements AutoCloseable {
         // Nor has it Spring Security (it serves no participant, only its actuator): here the other two services put it
         // on the shared class path, and Boot would lock clearing's actuator behind a generated password.
         properties.put("spring.autoconfigure.exclude", String.join(",", CLEARING_HAS_NO_SECURITY));
-        properties.put("pagora.clearing.pending-timeout", options.pendingTimeout().toSeconds() + "s");
+        properties.put(
+                "pagora.clearing.pending-timeout", options.pendingTimeout().toSeconds() + "s");
         properties.put("pagora.clearing.expiry-margin", "200ms");
         properties.put("pagora.clearing.sweep-interval", "200ms");
         properties.put("pagora.clearing.consumers", Integer.toString(options.clearingConsumers()));
@@ -223,8 +240,8 @@ public final class Pagora implements AutoCloseable {
         properties.put("pagora.clearing.bank.no-answer-rate", Double.toString(options.noAnswerRate()));
         properties.put("pagora.clearing.bank.answer-latency", "1ms");
         long started = System.nanoTime();
-        ConfigurableApplicationContext clearing = ServiceApplication.start(ClearingServiceApplication.class,
-                "clearing-service", properties, List.of(initializer));
+        ConfigurableApplicationContext clearing = ServiceApplication.start(
+                ClearingServiceApplication.class, "clearing-service", properties, List.of(initializer));
         clearings.add(clearing);
         log("clearing-service #%d up in %d ms", clearings.size(), (System.nanoTime() - started) / 1_000_000);
         return clearing;
@@ -236,7 +253,8 @@ public final class Pagora implements AutoCloseable {
         properties.put("spring.datasource.hikari.pool-name", pool);
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
         // The participant-facing services' server certificate and trusted CA (clearing-service reads none).
-        properties.put("pagora.tls.directory", TestCertificates.shared().directory().toString());
+        properties.put(
+                "pagora.tls.directory", TestCertificates.shared().directory().toString());
         return Settings.putAll(properties, COMMON_SETTINGS);
     }
 

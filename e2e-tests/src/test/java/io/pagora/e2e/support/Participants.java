@@ -39,7 +39,9 @@ public final class Participants {
     public Bank registerBank(int ispb, String name) {
         Http.Response response = paymentApi.asOperator().post("/banks", Map.of("ispb", ispb, "name", name));
         assertThat(response.status()).as("register bank %d: %s", ispb, response).isEqualTo(201);
-        Bank bank = new Bank(ispb, Id128.parse(response.json().path("reserveAccountId").asString()),
+        Bank bank = new Bank(
+                ispb,
+                Id128.parse(response.json().path("reserveAccountId").asString()),
                 Id128.parse(response.json().path("transitAccountId").asString()));
         assertThat(bank.reserve()).isEqualTo(ChartOfAccounts.reserve(new BankId(ispb)));
         assertThat(bank.transit()).isEqualTo(ChartOfAccounts.transit(new BankId(ispb)));
@@ -58,22 +60,37 @@ public final class Participants {
 
     public Customer openCustomer(int ispb, boolean nearlyEmpty) {
         Http.Response response = paymentApi.asBank(ispb).post("/accounts", Map.of("ispb", ispb));
-        assertThat(response.status()).as("open an account at %d: %s", ispb, response).isEqualTo(201);
-        Customer customer = new Customer(Id128.parse(response.json().path("accountId").asString()), ispb, nearlyEmpty);
+        assertThat(response.status())
+                .as("open an account at %d: %s", ispb, response)
+                .isEqualTo(201);
+        Customer customer =
+                new Customer(Id128.parse(response.json().path("accountId").asString()), ispb, nearlyEmpty);
         customers.add(customer);
         return customer;
     }
 
     public void fundReserve(int ispb, long amountCentavos) {
-        Http.Response response = paymentApi.asOperator().post("/banks/" + ispb + "/reserve-fundings",
-                Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
-        assertThat(response.status()).as("fund reserve of %d: %s", ispb, response).isEqualTo(201);
+        Http.Response response = paymentApi
+                .asOperator()
+                .post(
+                        "/banks/" + ispb + "/reserve-fundings",
+                        Map.of("amountCentavos", amountCentavos),
+                        "Idempotency-Key",
+                        UUID.randomUUID().toString());
+        assertThat(response.status())
+                .as("fund reserve of %d: %s", ispb, response)
+                .isEqualTo(201);
         fundedCentavos.merge(banks.get(ispb).reserve(), amountCentavos, Long::sum);
     }
 
     public void fundCustomer(Customer customer, long amountCentavos) {
-        Http.Response response = paymentApi.asBankOf(customer.id()).post("/accounts/" + customer.id() + "/fundings",
-                Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
+        Http.Response response = paymentApi
+                .asBankOf(customer.id())
+                .post(
+                        "/accounts/" + customer.id() + "/fundings",
+                        Map.of("amountCentavos", amountCentavos),
+                        "Idempotency-Key",
+                        UUID.randomUUID().toString());
         assertThat(response.status()).as("fund %s: %s", customer.id(), response).isEqualTo(201);
         fundedCentavos.merge(customer.id(), amountCentavos, Long::sum);
     }
@@ -91,17 +108,22 @@ public final class Participants {
     }
 
     public Customer customer(Id128 id) {
-        return customers.stream().filter(customer -> customer.id().equals(id)).findFirst().orElseThrow();
+        return customers.stream()
+                .filter(customer -> customer.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Every funding as a movement: the central bank issued each reserve's, a bank's transit paid its customers'. */
     public List<Movement> fundings() {
         List<Movement> fundings = new ArrayList<>();
         for (Bank bank : banks.values()) {
-            fundings.add(new Movement(ChartOfAccounts.centralBank(), bank.reserve(), fundedCentavos.getOrDefault(bank.reserve(), 0L)));
+            fundings.add(new Movement(
+                    ChartOfAccounts.centralBank(), bank.reserve(), fundedCentavos.getOrDefault(bank.reserve(), 0L)));
         }
         for (Customer customer : customers) {
-            fundings.add(new Movement(bank(customer.ispb()).transit(), customer.id(), fundedCentavos.getOrDefault(customer.id(), 0L)));
+            fundings.add(new Movement(
+                    bank(customer.ispb()).transit(), customer.id(), fundedCentavos.getOrDefault(customer.id(), 0L)));
         }
         return fundings;
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.testing.Http;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,8 +40,15 @@ public final class PaymentBook {
 
         /** The request body of POST /payments. */
         public Map<String, Object> body() {
-            return Map.of("payerAccountId", payer.toString(), "payeeAccountId", payee.toString(),
-                    "amountCentavos", amountCentavos, "currency", "BRL");
+            return Map.of(
+                    "payerAccountId",
+                    payer.toString(),
+                    "payeeAccountId",
+                    payee.toString(),
+                    "amountCentavos",
+                    amountCentavos,
+                    "currency",
+                    "BRL");
         }
 
         /** The bank that holds the payer account: the one that sends the order. */
@@ -78,6 +85,7 @@ public final class PaymentBook {
     private final Map<PaymentId, Accepted> accepted = new LinkedHashMap<>();
     /** By payer bank and key (keys are each bank's own). */
     private final Map<String, PaymentId> paymentIdByKey = new LinkedHashMap<>();
+
     private final AtomicInteger acceptances = new AtomicInteger();
     private final AtomicInteger replays = new AtomicInteger();
 
@@ -89,25 +97,30 @@ public final class PaymentBook {
     /** Pays and expects the payment accepted (202); its id. */
     public String payAccepted(Participants.Customer payer, Participants.Customer payee, long amountCentavos) {
         Answer answer = pay(Order.of(payer.id(), payee.id(), amountCentavos));
-        org.assertj.core.api.Assertions.assertThat(answer.accepted()).as("%s", answer).isTrue();
+        org.assertj.core.api.Assertions.assertThat(answer.accepted())
+                .as("%s", answer)
+                .isTrue();
         return answer.paymentId();
     }
 
     public Answer pay(Order order) {
-        Http.Response response = paymentApi.as(new Caller.Bank(order.payerBank()))
+        Http.Response response = paymentApi
+                .as(new Caller.Bank(order.payerBank()))
                 .post("/payments", order.body(), "Idempotency-Key", order.key());
         if (response.status() == 202) {
             JsonNode body = response.json();
             String paymentId = body.path("paymentId").asString();
             assertThat(body.path("status").asString()).isEqualTo("ACCEPTED");
-            assertThat(response.header("Location")).as("the status is read from the reporting-service")
+            assertThat(response.header("Location"))
+                    .as("the status is read from the reporting-service")
                     .endsWith("/payments/" + paymentId);
             boolean replayed = Boolean.parseBoolean(response.header("Idempotent-Replayed"));
             record(order, paymentId, replayed);
             return new Answer(202, paymentId, replayed, null);
         }
         assertThat(response.headers().firstValue("Content-Type").orElse(""))
-                .as("a refusal is problem+json: %s", response).startsWith("application/problem+json");
+                .as("a refusal is problem+json: %s", response)
+                .startsWith("application/problem+json");
         return new Answer(response.status(), null, false, response.problemType());
     }
 
@@ -119,11 +132,14 @@ public final class PaymentBook {
     public List<Answer> payBatch(List<Order> orders) {
         Map<BankId, List<Integer>> positionsByBank = new LinkedHashMap<>();
         for (int i = 0; i < orders.size(); i++) {
-            positionsByBank.computeIfAbsent(orders.get(i).payerBank(), bank -> new ArrayList<>()).add(i);
+            positionsByBank
+                    .computeIfAbsent(orders.get(i).payerBank(), bank -> new ArrayList<>())
+                    .add(i);
         }
         Answer[] answers = new Answer[orders.size()];
         positionsByBank.forEach((bank, positions) -> {
-            List<Answer> bankAnswers = payBatchAs(paymentApi.as(new Caller.Bank(bank)),
+            List<Answer> bankAnswers = payBatchAs(
+                    paymentApi.as(new Caller.Bank(bank)),
                     positions.stream().map(orders::get).toList());
             for (int i = 0; i < positions.size(); i++) {
                 answers[positions.get(i)] = bankAnswers.get(i);
@@ -134,7 +150,8 @@ public final class PaymentBook {
 
     /** One POST /payments/batch of {@code orders}, sent by {@code sender}: one answer per order, in order. */
     public List<Answer> payBatchAs(Http sender, List<Order> orders) {
-        Http.Response response = sender.post("/payments/batch",
+        Http.Response response = sender.post(
+                "/payments/batch",
                 Map.of("payments", orders.stream().map(Order::batchItem).toList()));
         assertThat(response.status()).as("batch: %s", response).isEqualTo(200);
         JsonNode results = response.json().path("results");
@@ -152,7 +169,10 @@ public final class PaymentBook {
                 }
                 case "REJECTED" -> {
                     JsonNode problem = result.path("problem");
-                    answers.add(new Answer(problem.path("status").asInt(), null, false,
+                    answers.add(new Answer(
+                            problem.path("status").asInt(),
+                            null,
+                            false,
                             Http.slug(problem.path("type").asString())));
                 }
                 default -> throw new AssertionError("unknown batch item status " + status + " in " + result);
@@ -170,10 +190,14 @@ public final class PaymentBook {
         // Keys are each bank's own (payment-api scopes them by participant), and an accepted order was sent by its
         // payer's bank: one key of one bank names one payment.
         PaymentId earlier = paymentIdByKey.putIfAbsent(order.payerBank() + "/" + order.key(), id);
-        assertThat(earlier == null ? id : earlier).as("one Idempotency-Key of one bank names one payment").isEqualTo(id);
+        assertThat(earlier == null ? id : earlier)
+                .as("one Idempotency-Key of one bank names one payment")
+                .isEqualTo(id);
         Accepted payment = new Accepted(id, order.payer(), order.payee(), order.amountCentavos());
         Accepted known = accepted.putIfAbsent(id, payment);
-        assertThat(known == null ? payment : known).as("one payment id, one request").isEqualTo(payment);
+        assertThat(known == null ? payment : known)
+                .as("one payment id, one request")
+                .isEqualTo(payment);
     }
 
     /** Every distinct payment accepted so far, in order of first acceptance. */

@@ -14,6 +14,10 @@ public final class Poll {
     private Poll() {}
 
     public static ConditionFactory upTo(Duration atMost, Duration interval) {
-        return Awaitility.await().atMost(atMost).pollDelay(Duration.ZERO).pollInterval(interval).pollInSameThread();
+        return Awaitility.await()
+                .atMost(atMost)
+                .pollDelay(Duration.ZERO)
+                .pollInterval(interval)
+                .pollInSameThread();
     }
 }

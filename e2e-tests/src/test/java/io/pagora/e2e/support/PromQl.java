@@ -16,14 +16,27 @@ public final class PromQl {
     private PromQl() {}
 
     /** Words that are PromQL syntax, never metric names (aggregation modifiers, set operators, literals). */
-    private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
-            "bool", "and", "or", "unless", "offset", "inf", "nan", "atan2");
+    private static final Set<String> KEYWORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "inf",
+            "nan",
+            "atan2");
 
     private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`");
     private static final Pattern MATCHERS = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGE = Pattern.compile("\\[[^]]*]");
-    private static final Pattern LABEL_LIST = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Pattern LABEL_LIST =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
     private static final Pattern GRAFANA_VARIABLE = Pattern.compile("\\$\\{[^}]*}|\\$\\w+");
     private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
@@ -61,7 +74,8 @@ public final class PromQl {
 
     /** The metric a Grafana {@code label_values(metric, label)} variable query reads, if it names one. */
     public static Set<String> variableQueryMetricNames(String query) {
-        Matcher labelValues = Pattern.compile("label_values\\s*\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*(\\{[^}]*})?\\s*,").matcher(query);
+        Matcher labelValues = Pattern.compile("label_values\\s*\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*(\\{[^}]*})?\\s*,")
+                .matcher(query);
         if (labelValues.find()) {
             return Set.of(labelValues.group(1));
         }

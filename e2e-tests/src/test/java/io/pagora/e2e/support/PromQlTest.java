@@ -9,19 +9,25 @@ class PromQlTest {
 
     @Test
     void findsTheSelectedMetricsAndNothingElse() {
-        assertThat(PromQl.metricNames("histogram_quantile(0.99, sum by (le, operation) "
-                + "(rate(pagora_ledger_request_seconds_bucket{application=~\"$application\", le!=\"+Inf\"}[$__rate_interval])))"))
+        assertThat(
+                        PromQl.metricNames(
+                                "histogram_quantile(0.99, sum by (le, operation) "
+                                        + "(rate(pagora_ledger_request_seconds_bucket{application=~\"$application\", le!=\"+Inf\"}[$__rate_interval])))"))
                 .containsExactly("pagora_ledger_request_seconds_bucket");
         assertThat(PromQl.metricNames("sum(rate(a_total[5m])) by (status) / on (status) group_left "
-                + "clamp_min(sum(rate(b_seconds_count[1m] offset 5m)) by (status), 1e-9) > bool 0"))
+                        + "clamp_min(sum(rate(b_seconds_count[1m] offset 5m)) by (status), 1e-9) > bool 0"))
                 .containsExactly("a_total", "b_seconds_count");
-        assertThat(PromQl.metricNames("max without (partition) (kafka_consumer_fetch_manager_records_lag_max) or vector(0)"))
+        assertThat(PromQl.metricNames(
+                        "max without (partition) (kafka_consumer_fetch_manager_records_lag_max) or vector(0)"))
                 .containsExactly("kafka_consumer_fetch_manager_records_lag_max");
-        assertThat(PromQl.metricNames("label_replace(up{job=\"x\"}, \"service\", \"$1\", \"job\", \"(.*)\") unless absent(foo)"))
+        assertThat(PromQl.metricNames(
+                        "label_replace(up{job=\"x\"}, \"service\", \"$1\", \"job\", \"(.*)\") unless absent(foo)"))
                 .containsExactly("up", "foo");
-        assertThat(PromQl.metricNames("sum(jvm_memory_used_bytes{area=\"heap\"}) / sum(jvm_memory_max_bytes{area='heap'}) * 100"))
+        assertThat(PromQl.metricNames(
+                        "sum(jvm_memory_used_bytes{area=\"heap\"}) / sum(jvm_memory_max_bytes{area='heap'}) * 100"))
                 .containsExactly("jvm_memory_used_bytes", "jvm_memory_max_bytes");
-        assertThat(PromQl.variableQueryMetricNames("label_values(jvm_info{job!=\"\"}, application)")).containsExactly("jvm_info");
+        assertThat(PromQl.variableQueryMetricNames("label_values(jvm_info{job!=\"\"}, application)"))
+                .containsExactly("jvm_info");
     }
 
     @Test

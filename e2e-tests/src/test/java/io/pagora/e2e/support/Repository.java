@@ -13,7 +13,8 @@ public final class Repository {
     /** The repository root: the nearest directory, from the working directory up, holding infra/ and pom.xml. */
     public static Path root() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve("infra")) && Files.isRegularFile(dir.resolve("pom.xml"))
+            if (Files.isDirectory(dir.resolve("infra"))
+                    && Files.isRegularFile(dir.resolve("pom.xml"))
                     && Files.isRegularFile(dir.resolve("docker-compose.yml"))) {
                 return dir;
             }

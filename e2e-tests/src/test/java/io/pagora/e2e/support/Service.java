@@ -3,8 +3,8 @@ package io.pagora.e2e.support;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
 import java.util.Map;
@@ -57,8 +57,9 @@ public final class Service {
     }
 
     public static BankId bankOf(Id128 account) {
-        return ChartOfAccounts.bankOf(account).orElseThrow(() -> new IllegalArgumentException(
-                "account " + account + " names no bank: no bank can act for it"));
+        return ChartOfAccounts.bankOf(account)
+                .orElseThrow(() ->
+                        new IllegalArgumentException("account " + account + " names no bank: no bank can act for it"));
     }
 
     private static TestCertificates.Identity identity(Caller caller) {

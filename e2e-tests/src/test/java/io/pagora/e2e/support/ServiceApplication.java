@@ -24,20 +24,25 @@ public final class ServiceApplication {
 
     private ServiceApplication() {}
 
-    public static ConfigurableApplicationContext start(Class<?> application, String serviceName,
-            Map<String, String> properties, List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers) {
+    public static ConfigurableApplicationContext start(
+            Class<?> application,
+            String serviceName,
+            Map<String, String> properties,
+            List<ApplicationContextInitializer<ConfigurableApplicationContext>> initializers) {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("spring.config.location", configLocation(application, serviceName));
         all.putAll(properties);
         String[] arguments = Settings.arguments(all);
         @SuppressWarnings("unchecked")
-        ApplicationContextInitializer<ConfigurableApplicationContext>[] each = initializers.toArray(ApplicationContextInitializer[]::new);
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(application).initializers(each).run(arguments);
+        ApplicationContextInitializer<ConfigurableApplicationContext>[] each =
+                initializers.toArray(ApplicationContextInitializer[]::new);
+        ConfigurableApplicationContext context =
+                new SpringApplicationBuilder(application).initializers(each).run(arguments);
         String name = context.getEnvironment().getProperty("spring.application.name");
         if (!serviceName.equals(name)) {
             context.close();
-            throw new IllegalStateException(serviceName + " started with another service's configuration (spring.application.name="
-                    + name + ")");
+            throw new IllegalStateException(serviceName
+                    + " started with another service's configuration (spring.application.name=" + name + ")");
         }
         return context;
     }
@@ -65,7 +70,8 @@ public final class ServiceApplication {
                 return "classpath:/" + unpacked;
             }
         }
-        String home = application.getProtectionDomain().getCodeSource().getLocation().toString();
+        String home =
+                application.getProtectionDomain().getCodeSource().getLocation().toString();
         try {
             for (String name : names) {
                 for (URL url : Collections.list(classLoader.getResources(name))) {

@@ -66,8 +66,11 @@ public final class StreamReader {
     }
 
     public Http.Response answerOne(String paymentId, Map<String, Object> answer) {
-        return http.send("/participants/" + ispb + "/payments/" + paymentId + "/answer", "PUT",
-                HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(answer)), "application/json");
+        return http.send(
+                "/participants/" + ispb + "/payments/" + paymentId + "/answer",
+                "PUT",
+                HttpRequest.BodyPublishers.ofString(Http.JSON.writeValueAsString(answer)),
+                "application/json");
     }
 
     public Map<String, JsonNode> messages() {

@@ -22,7 +22,8 @@ public final class MessageRecords {
 
     public static byte[] encode(List<ParticipantMessage> messages) {
         if (messages.isEmpty() || messages.size() > MESSAGES_MAX) {
-            throw new IllegalArgumentException("a message record holds 1.." + MESSAGES_MAX + " messages: " + messages.size());
+            throw new IllegalArgumentException(
+                    "a message record holds 1.." + MESSAGES_MAX + " messages: " + messages.size());
         }
         JsonText json = new JsonText(messages.size() * MESSAGE_BYTES_TYPICAL);
         json.raw('[');
@@ -42,18 +43,30 @@ public final class MessageRecords {
     private static void write(JsonText json, ParticipantMessage message) {
         json.beginObject();
         switch (message) {
-            case PaymentInstruction m -> json.field("type", "PaymentInstruction").field("id", m.id())
-                    .field("paymentId", m.paymentId()).field("endToEndId", m.endToEndId())
-                    .field("payerAccountId", m.payerAccountId()).field("payeeAccountId", m.payeeAccountId())
-                    .field("amountCentavos", m.amountCentavos()).field("acceptedAt", text(m.acceptedAt()))
-                    .field("answerBy", text(m.answerBy())).field("originalPaymentId", m.originalPaymentId())
-                    .field("returnReason", m.returnReason());
-            case PaymentConcluded m -> json.field("type", "PaymentConcluded").field("id", m.id())
-                    .field("paymentId", m.paymentId()).field("role", m.role() == null ? null : m.role().name())
-                    .field("status", m.status()).field("reason", m.reason())
-                    .field("payerAccountId", m.payerAccountId()).field("payeeAccountId", m.payeeAccountId())
-                    .field("amountCentavos", m.amountCentavos()).field("occurredAt", text(m.occurredAt()))
-                    .field("endToEndId", m.endToEndId());
+            case PaymentInstruction m ->
+                json.field("type", "PaymentInstruction")
+                        .field("id", m.id())
+                        .field("paymentId", m.paymentId())
+                        .field("endToEndId", m.endToEndId())
+                        .field("payerAccountId", m.payerAccountId())
+                        .field("payeeAccountId", m.payeeAccountId())
+                        .field("amountCentavos", m.amountCentavos())
+                        .field("acceptedAt", text(m.acceptedAt()))
+                        .field("answerBy", text(m.answerBy()))
+                        .field("originalPaymentId", m.originalPaymentId())
+                        .field("returnReason", m.returnReason());
+            case PaymentConcluded m ->
+                json.field("type", "PaymentConcluded")
+                        .field("id", m.id())
+                        .field("paymentId", m.paymentId())
+                        .field("role", m.role() == null ? null : m.role().name())
+                        .field("status", m.status())
+                        .field("reason", m.reason())
+                        .field("payerAccountId", m.payerAccountId())
+                        .field("payeeAccountId", m.payeeAccountId())
+                        .field("amountCentavos", m.amountCentavos())
+                        .field("occurredAt", text(m.occurredAt()))
+                        .field("endToEndId", m.endToEndId());
         }
         json.endObject();
     }

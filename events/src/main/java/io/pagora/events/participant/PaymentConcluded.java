@@ -18,13 +18,25 @@ public record PaymentConcluded(
         String payeeAccountId,
         long amountCentavos,
         Instant occurredAt,
-        String endToEndId) implements ParticipantMessage {
+        String endToEndId)
+        implements ParticipantMessage {
 
-    public enum Role { PAYER, PAYEE }
+    public enum Role {
+        PAYER,
+        PAYEE
+    }
 
     /** Without an end-to-end id. */
-    public PaymentConcluded(String id, String paymentId, Role role, String status, String reason, String payerAccountId,
-            String payeeAccountId, long amountCentavos, Instant occurredAt) {
+    public PaymentConcluded(
+            String id,
+            String paymentId,
+            Role role,
+            String status,
+            String reason,
+            String payerAccountId,
+            String payeeAccountId,
+            long amountCentavos,
+            Instant occurredAt) {
         this(id, paymentId, role, status, reason, payerAccountId, payeeAccountId, amountCentavos, occurredAt, null);
     }
 

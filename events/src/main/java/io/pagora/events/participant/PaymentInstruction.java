@@ -21,12 +21,29 @@ public record PaymentInstruction(
         Instant acceptedAt,
         Instant answerBy,
         String originalPaymentId,
-        String returnReason) implements ParticipantMessage {
+        String returnReason)
+        implements ParticipantMessage {
 
     /** An instruction for a payment (not a return). */
-    public PaymentInstruction(String id, String paymentId, String endToEndId, String payerAccountId,
-            String payeeAccountId, long amountCentavos, Instant acceptedAt, Instant answerBy) {
-        this(id, paymentId, endToEndId, payerAccountId, payeeAccountId, amountCentavos, acceptedAt, answerBy, null,
+    public PaymentInstruction(
+            String id,
+            String paymentId,
+            String endToEndId,
+            String payerAccountId,
+            String payeeAccountId,
+            long amountCentavos,
+            Instant acceptedAt,
+            Instant answerBy) {
+        this(
+                id,
+                paymentId,
+                endToEndId,
+                payerAccountId,
+                payeeAccountId,
+                amountCentavos,
+                acceptedAt,
+                answerBy,
+                null,
                 null);
     }
 

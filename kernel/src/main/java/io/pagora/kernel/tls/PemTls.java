@@ -1,7 +1,6 @@
 package io.pagora.kernel.tls;
 
 import io.pagora.kernel.Check;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,8 +77,10 @@ public final class PemTls {
         return trust;
     }
 
-    private static Collection<? extends Certificate> certificates(Path pem) throws GeneralSecurityException, IOException {
-        return CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(Files.readAllBytes(pem)));
+    private static Collection<? extends Certificate> certificates(Path pem)
+            throws GeneralSecurityException, IOException {
+        return CertificateFactory.getInstance("X.509")
+                .generateCertificates(new ByteArrayInputStream(Files.readAllBytes(pem)));
     }
 
     private static PrivateKey privateKey(Path pem) throws IOException {

@@ -17,8 +17,12 @@ public final class Ledgers {
 
     private Ledgers() {}
 
-    public record Settings(String backend, String tigerBeetleAddresses, long tigerBeetleClusterId,
-            Duration requestTimeout, int inFlightRequestsMax) {
+    public record Settings(
+            String backend,
+            String tigerBeetleAddresses,
+            long tigerBeetleClusterId,
+            Duration requestTimeout,
+            int inFlightRequestsMax) {
 
         public static Settings postgres() {
             return new Settings("postgresql", "", 0, Duration.ofSeconds(10), 64);
@@ -27,11 +31,15 @@ public final class Ledgers {
 
     public static Ledger open(Settings settings, Supplier<DataSource> postgres) {
         return switch (settings.backend().toLowerCase(Locale.ROOT)) {
-            case "tigerbeetle" -> new TigerBeetleLedger(settings.tigerBeetleClusterId(), settings.tigerBeetleAddresses(),
-                    new TigerBeetleLedger.Config(settings.requestTimeout(), settings.inFlightRequestsMax()));
+            case "tigerbeetle" ->
+                new TigerBeetleLedger(
+                        settings.tigerBeetleClusterId(),
+                        settings.tigerBeetleAddresses(),
+                        new TigerBeetleLedger.Config(settings.requestTimeout(), settings.inFlightRequestsMax()));
             case "postgresql" -> PostgresLedger.migrateAndOpen(postgres.get());
-            default -> throw new IllegalArgumentException(
-                    "pagora.ledger.backend must be tigerbeetle or postgresql, not " + settings.backend());
+            default ->
+                throw new IllegalArgumentException(
+                        "pagora.ledger.backend must be tigerbeetle or postgresql, not " + settings.backend());
         };
     }
 }

@@ -1,9 +1,5 @@
 package io.pagora.ledger.contract;
 
-import io.pagora.testing.ledger.MoneyInvariants;
-
-import io.pagora.testing.ledger.LedgerFixture;
-
 import static io.pagora.ledger.port.TransferResult.ACCOUNTS_MUST_BE_DIFFERENT;
 import static io.pagora.ledger.port.TransferResult.ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER;
 import static io.pagora.ledger.port.TransferResult.CODE_MUST_NOT_BE_ZERO;
@@ -55,47 +51,36 @@ import static io.pagora.ledger.port.TransferResult.TRANSFER_MUST_HAVE_THE_SAME_L
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.BatchTooLargeException;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferFlags;
 import io.pagora.ledger.port.TransferResult;
-import java.security.SecureRandom;
+import io.pagora.testing.ledger.LedgerFixture;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.BiFunction;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The ledger contract: what every {@link Ledger} backend must do, stated as executable examples of
@@ -168,9 +153,11 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("a ledger's account set is walked in creation order, a bounded page at a time, other ledgers left out")
+        @DisplayName(
+                "a ledger's account set is walked in creation order, a bounded page at a time, other ledgers left out")
         void accountQueryWalksOneLedgersAccountsInCreationOrder() {
-            int walked = 100_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000);
+            int walked =
+                    100_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000);
             List<Id128> created = new java.util.ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 created.add(account(walked, NO_LIMIT));
@@ -181,7 +168,9 @@ public abstract class LedgerContract extends LedgerFixture {
             long after = 0;
             for (int page = 0; page < 10; page++) {
                 List<Account> accounts = ledger.queryAccounts(walked, after, 2);
-                assertThat(accounts).hasSizeLessThanOrEqualTo(2).allSatisfy(a -> assertThat(a.ledger()).isEqualTo(walked));
+                assertThat(accounts)
+                        .hasSizeLessThanOrEqualTo(2)
+                        .allSatisfy(a -> assertThat(a.ledger()).isEqualTo(walked));
                 accounts.forEach(a -> seen.add(a.id()));
                 if (accounts.size() < 2) {
                     break;
@@ -204,23 +193,31 @@ public abstract class LedgerContract extends LedgerFixture {
                     NewAccount.of(Id128.ZERO, LEDGER, CODE, NO_LIMIT),
                     NewAccount.of(b, LEDGER, CODE, NO_LIMIT),
                     NewAccount.of(newId(), 0, CODE, NO_LIMIT)));
-            assertThat(results).containsExactly(AccountResult.OK, AccountResult.ID_MUST_NOT_BE_ZERO, AccountResult.OK,
-                    AccountResult.LEDGER_MUST_NOT_BE_ZERO);
+            assertThat(results)
+                    .containsExactly(
+                            AccountResult.OK,
+                            AccountResult.ID_MUST_NOT_BE_ZERO,
+                            AccountResult.OK,
+                            AccountResult.LEDGER_MUST_NOT_BE_ZERO);
             assertThat(ledger.createAccounts(List.of())).isEmpty();
         }
 
         static Stream<Arguments> invalidAccounts() {
             return Stream.of(
                     Arguments.of(AccountResult.ID_MUST_NOT_BE_ZERO, NewAccount.of(Id128.ZERO, LEDGER, CODE, NO_LIMIT)),
-                    Arguments.of(AccountResult.ID_MUST_NOT_BE_INT_MAX, NewAccount.of(Id128.MAX, LEDGER, CODE, NO_LIMIT)),
-                    Arguments.of(AccountResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE,
+                    Arguments.of(
+                            AccountResult.ID_MUST_NOT_BE_INT_MAX, NewAccount.of(Id128.MAX, LEDGER, CODE, NO_LIMIT)),
+                    Arguments.of(
+                            AccountResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE,
                             NewAccount.of(newId(), LEDGER, CODE, DEBITS_LIMITED | CREDITS_LIMITED)),
                     Arguments.of(AccountResult.LEDGER_MUST_NOT_BE_ZERO, NewAccount.of(newId(), 0, CODE, NO_LIMIT)),
                     Arguments.of(AccountResult.CODE_MUST_NOT_BE_ZERO, NewAccount.of(newId(), LEDGER, 0, NO_LIMIT)),
                     // Precedence: the id first, then the flags, then the ledger, then the code.
-                    Arguments.of(AccountResult.ID_MUST_NOT_BE_ZERO,
+                    Arguments.of(
+                            AccountResult.ID_MUST_NOT_BE_ZERO,
                             NewAccount.of(Id128.ZERO, 0, 0, DEBITS_LIMITED | CREDITS_LIMITED)),
-                    Arguments.of(AccountResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE,
+                    Arguments.of(
+                            AccountResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE,
                             NewAccount.of(newId(), 0, 0, DEBITS_LIMITED | CREDITS_LIMITED)),
                     Arguments.of(AccountResult.LEDGER_MUST_NOT_BE_ZERO, NewAccount.of(newId(), 0, 0, NO_LIMIT)));
         }
@@ -249,7 +246,12 @@ public abstract class LedgerContract extends LedgerFixture {
         void plainTransferPostsAtOnce() {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
-            NewTransfer transfer = tx().debit(from).credit(to).amount(250).userData(new Id128(1, 2), 3, 4).code(9).build();
+            NewTransfer transfer = tx().debit(from)
+                    .credit(to)
+                    .amount(250)
+                    .userData(new Id128(1, 2), 3, 4)
+                    .code(9)
+                    .build();
             assertThat(create(transfer)).isEqualTo(OK);
 
             assertThat(balances(from)).isEqualTo(new Balances(0, 250, 0, 0));
@@ -271,7 +273,8 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("transfer lookups answer only existing transfers, in request order, with increasing timestamps per batch")
+        @DisplayName(
+                "transfer lookups answer only existing transfers, in request order, with increasing timestamps per batch")
         void transferLookupSkipsUnknownIdsAndKeepsOrder() {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
@@ -310,8 +313,10 @@ public abstract class LedgerContract extends LedgerFixture {
         void zeroAmountsAreAllowed() {
             Id128 from = account(DEBITS_LIMITED);
             Id128 to = account(NO_LIMIT);
-            NewTransfer pending = tx().debit(from).credit(to).amount(0).pending(LONG_TIMEOUT).build();
-            assertThat(ledger.createTransfers(List.of(tx().debit(from).credit(to).amount(0).build(), pending)))
+            NewTransfer pending =
+                    tx().debit(from).credit(to).amount(0).pending(LONG_TIMEOUT).build();
+            assertThat(ledger.createTransfers(
+                            List.of(tx().debit(from).credit(to).amount(0).build(), pending)))
                     .containsExactly(OK, OK);
             assertThat(create(NewTransfer.post(newId(), pending.id(), 0))).isEqualTo(OK);
             assertThat(balances(from)).isEqualTo(new Balances(0, 0, 0, 0));
@@ -324,32 +329,64 @@ public abstract class LedgerContract extends LedgerFixture {
                     new Fault("id zero", ID_MUST_NOT_BE_ZERO, (s, t) -> t.id(Id128.ZERO)),
                     new Fault("id all ones", ID_MUST_NOT_BE_INT_MAX, (s, t) -> t.id(Id128.MAX)),
                     new Fault("debit account zero", DEBIT_ACCOUNT_ID_MUST_NOT_BE_ZERO, (s, t) -> t.debit(Id128.ZERO)),
-                    new Fault("debit account all ones", DEBIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX, (s, t) -> t.debit(Id128.MAX)),
-                    new Fault("credit account zero", CREDIT_ACCOUNT_ID_MUST_NOT_BE_ZERO, (s, t) -> t.credit(Id128.ZERO)),
-                    new Fault("credit account all ones", CREDIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX, (s, t) -> t.credit(Id128.MAX)),
+                    new Fault(
+                            "debit account all ones",
+                            DEBIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX,
+                            (s, t) -> t.debit(Id128.MAX)),
+                    new Fault(
+                            "credit account zero", CREDIT_ACCOUNT_ID_MUST_NOT_BE_ZERO, (s, t) -> t.credit(Id128.ZERO)),
+                    new Fault(
+                            "credit account all ones",
+                            CREDIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX,
+                            (s, t) -> t.credit(Id128.MAX)),
                     new Fault("debit = credit", ACCOUNTS_MUST_BE_DIFFERENT, (s, t) -> t.credit(s.from())),
-                    new Fault("pending id on a plain transfer", PENDING_ID_MUST_BE_ZERO, (s, t) -> t.pendingId(s.plainTransfer())),
-                    new Fault("pending id on a pending transfer", PENDING_ID_MUST_BE_ZERO,
+                    new Fault(
+                            "pending id on a plain transfer",
+                            PENDING_ID_MUST_BE_ZERO,
+                            (s, t) -> t.pendingId(s.plainTransfer())),
+                    new Fault(
+                            "pending id on a pending transfer",
+                            PENDING_ID_MUST_BE_ZERO,
                             (s, t) -> t.pending(LONG_TIMEOUT).pendingId(newId())),
-                    new Fault("timeout on a plain transfer", TIMEOUT_RESERVED_FOR_PENDING_TRANSFER, (s, t) -> t.timeout(5)),
+                    new Fault(
+                            "timeout on a plain transfer",
+                            TIMEOUT_RESERVED_FOR_PENDING_TRANSFER,
+                            (s, t) -> t.timeout(5)),
                     new Fault("ledger zero", LEDGER_MUST_NOT_BE_ZERO, (s, t) -> t.ledger(0)),
                     new Fault("code zero", CODE_MUST_NOT_BE_ZERO, (s, t) -> t.code(0)),
                     new Fault("unknown debit account", DEBIT_ACCOUNT_NOT_FOUND, (s, t) -> t.debit(newId())),
                     new Fault("unknown credit account", CREDIT_ACCOUNT_NOT_FOUND, (s, t) -> t.credit(newId())),
-                    new Fault("unknown pending debit account", DEBIT_ACCOUNT_NOT_FOUND,
+                    new Fault(
+                            "unknown pending debit account",
+                            DEBIT_ACCOUNT_NOT_FOUND,
                             (s, t) -> t.pending(LONG_TIMEOUT).debit(newId())),
-                    new Fault("accounts on two ledgers", ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER, (s, t) -> t.credit(s.onOtherLedger())),
-                    new Fault("transfer ledger differs from the accounts'", TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS,
+                    new Fault(
+                            "accounts on two ledgers",
+                            ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER,
+                            (s, t) -> t.credit(s.onOtherLedger())),
+                    new Fault(
+                            "transfer ledger differs from the accounts'",
+                            TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS,
                             (s, t) -> t.ledger(OTHER_LEDGER)),
-                    new Fault("debit beyond a debits_must_not_exceed_credits account's credits", EXCEEDS_CREDITS,
+                    new Fault(
+                            "debit beyond a debits_must_not_exceed_credits account's credits",
+                            EXCEEDS_CREDITS,
                             (s, t) -> t.debit(s.emptyDebitLimited())),
-                    new Fault("pending debit beyond a debits_must_not_exceed_credits account's credits", EXCEEDS_CREDITS,
+                    new Fault(
+                            "pending debit beyond a debits_must_not_exceed_credits account's credits",
+                            EXCEEDS_CREDITS,
                             (s, t) -> t.debit(s.emptyDebitLimited()).pending(LONG_TIMEOUT)),
-                    new Fault("credit beyond a credits_must_not_exceed_debits account's debits", EXCEEDS_DEBITS,
+                    new Fault(
+                            "credit beyond a credits_must_not_exceed_debits account's debits",
+                            EXCEEDS_DEBITS,
                             (s, t) -> t.credit(s.emptyCreditLimited())),
-                    new Fault("pending credit beyond a credits_must_not_exceed_debits account's debits", EXCEEDS_DEBITS,
+                    new Fault(
+                            "pending credit beyond a credits_must_not_exceed_debits account's debits",
+                            EXCEEDS_DEBITS,
                             (s, t) -> t.credit(s.emptyCreditLimited()).pending(LONG_TIMEOUT)),
-                    new Fault("both limits exceeded: the debit side is checked first", EXCEEDS_CREDITS,
+                    new Fault(
+                            "both limits exceeded: the debit side is checked first",
+                            EXCEEDS_CREDITS,
                             (s, t) -> t.debit(s.emptyDebitLimited()).credit(s.emptyCreditLimited())));
         }
 
@@ -359,7 +396,9 @@ public abstract class LedgerContract extends LedgerFixture {
         void invalidTransferIsRefused(Fault fault) {
             Scene scene = scene();
             Map<Id128, Balances> before = balancesOfAll();
-            NewTransfer transfer = fault.apply().apply(scene, tx().debit(scene.from()).credit(scene.to()).amount(10)).build();
+            NewTransfer transfer = fault.apply()
+                    .apply(scene, tx().debit(scene.from()).credit(scene.to()).amount(10))
+                    .build();
 
             assertThat(create(transfer)).as(fault.description()).isEqualTo(fault.expected());
             assertThat(balancesOfAll()).isEqualTo(before);
@@ -382,7 +421,13 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 t1 = newId();
 
             // Everything is wrong at first; each step fixes the failing field, exposing the next check.
-            Tx t = tx().id(Id128.ZERO).debit(Id128.ZERO).credit(Id128.ZERO).amount(9).pendingId(newId()).ledger(0).code(0)
+            Tx t = tx().id(Id128.ZERO)
+                    .debit(Id128.ZERO)
+                    .credit(Id128.ZERO)
+                    .amount(9)
+                    .pendingId(newId())
+                    .ledger(0)
+                    .code(0)
                     .flags(TransferFlags.PENDING);
             assertThat(create(t.build())).isEqualTo(ID_MUST_NOT_BE_ZERO);
             assertThat(create(t.id(Id128.MAX).build())).isEqualTo(ID_MUST_NOT_BE_INT_MAX);
@@ -392,7 +437,10 @@ public abstract class LedgerContract extends LedgerFixture {
             assertThat(create(t.credit(Id128.MAX).build())).isEqualTo(CREDIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX);
             assertThat(create(t.credit(unknown8).build())).isEqualTo(ACCOUNTS_MUST_BE_DIFFERENT);
             assertThat(create(t.credit(unknown9).build())).isEqualTo(PENDING_ID_MUST_BE_ZERO);
-            assertThat(create(t.pendingId(Id128.ZERO).flags(TransferFlags.NONE).timeout(1).build()))
+            assertThat(create(t.pendingId(Id128.ZERO)
+                            .flags(TransferFlags.NONE)
+                            .timeout(1)
+                            .build()))
                     .isEqualTo(TIMEOUT_RESERVED_FOR_PENDING_TRANSFER);
             assertThat(create(t.timeout(0).build())).isEqualTo(LEDGER_MUST_NOT_BE_ZERO);
             assertThat(create(t.ledger(LEDGER).build())).isEqualTo(CODE_MUST_NOT_BE_ZERO);
@@ -406,8 +454,13 @@ public abstract class LedgerContract extends LedgerFixture {
 
             Tx t3 = tx().debit(a1).credit(onOtherLedger).amount(9);
             assertThat(create(t3.build())).isEqualTo(ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER);
-            assertThat(create(t3.credit(a3).ledger(OTHER_LEDGER).build())).isEqualTo(TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS);
-            assertThat(create(t3.ledger(LEDGER).debit(limitedDebits).credit(limitedCredits).build())).isEqualTo(EXCEEDS_CREDITS);
+            assertThat(create(t3.credit(a3).ledger(OTHER_LEDGER).build()))
+                    .isEqualTo(TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS);
+            assertThat(create(t3.ledger(LEDGER)
+                            .debit(limitedDebits)
+                            .credit(limitedCredits)
+                            .build()))
+                    .isEqualTo(EXCEEDS_CREDITS);
             assertThat(create(t3.debit(a1).credit(a3).build())).isEqualTo(ID_ALREADY_FAILED);
 
             Tx t4 = tx().debit(a1).credit(limitedCredits).amount(9);
@@ -427,21 +480,34 @@ public abstract class LedgerContract extends LedgerFixture {
         void limitsCountPendingAmounts() {
             Id128 payer = funded(100);
             Id128 payee = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(payer).credit(payee).amount(60).pending(LONG_TIMEOUT).build();
+            NewTransfer hold = tx().debit(payer)
+                    .credit(payee)
+                    .amount(60)
+                    .pending(LONG_TIMEOUT)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
             assertThat(balances(payer)).isEqualTo(new Balances(60, 0, 0, 100));
             assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 60, 0));
 
-            assertThat(create(tx().debit(payer).credit(payee).amount(41).build())).isEqualTo(EXCEEDS_CREDITS);
-            assertThat(create(tx().debit(payer).credit(payee).amount(41).pending(LONG_TIMEOUT).build())).isEqualTo(EXCEEDS_CREDITS);
-            assertThat(create(tx().debit(payer).credit(payee).amount(40).build())).isEqualTo(OK);
+            assertThat(create(tx().debit(payer).credit(payee).amount(41).build()))
+                    .isEqualTo(EXCEEDS_CREDITS);
+            assertThat(create(tx().debit(payer)
+                            .credit(payee)
+                            .amount(41)
+                            .pending(LONG_TIMEOUT)
+                            .build()))
+                    .isEqualTo(EXCEEDS_CREDITS);
+            assertThat(create(tx().debit(payer).credit(payee).amount(40).build()))
+                    .isEqualTo(OK);
             assertThat(lookupAccount(payer).creditBalanceAvailable()).isZero();
-            assertThat(create(tx().debit(payer).credit(payee).amount(1).build())).isEqualTo(EXCEEDS_CREDITS);
+            assertThat(create(tx().debit(payer).credit(payee).amount(1).build()))
+                    .isEqualTo(EXCEEDS_CREDITS);
 
             // Voiding the reservation makes its amount available again.
             assertThat(create(NewTransfer.voidPending(newId(), hold.id()))).isEqualTo(OK);
             assertThat(balances(payer)).isEqualTo(new Balances(0, 40, 0, 100));
-            assertThat(create(tx().debit(payer).credit(payee).amount(60).build())).isEqualTo(OK);
+            assertThat(create(tx().debit(payer).credit(payee).amount(60).build()))
+                    .isEqualTo(OK);
             assertThat(balances(payer)).isEqualTo(new Balances(0, 100, 0, 100));
             assertMoneyInvariants();
         }
@@ -451,11 +517,18 @@ public abstract class LedgerContract extends LedgerFixture {
         void creditLimitsCountPendingAmounts() {
             Id128 liability = account(CREDITS_LIMITED);
             Id128 other = account(NO_LIMIT);
-            assertThat(create(tx().debit(liability).credit(other).amount(100).build())).isEqualTo(OK);
-            NewTransfer hold = tx().debit(other).credit(liability).amount(70).pending(LONG_TIMEOUT).build();
+            assertThat(create(tx().debit(liability).credit(other).amount(100).build()))
+                    .isEqualTo(OK);
+            NewTransfer hold = tx().debit(other)
+                    .credit(liability)
+                    .amount(70)
+                    .pending(LONG_TIMEOUT)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
-            assertThat(create(tx().debit(other).credit(liability).amount(31).build())).isEqualTo(EXCEEDS_DEBITS);
-            assertThat(create(tx().debit(other).credit(liability).amount(30).build())).isEqualTo(OK);
+            assertThat(create(tx().debit(other).credit(liability).amount(31).build()))
+                    .isEqualTo(EXCEEDS_DEBITS);
+            assertThat(create(tx().debit(other).credit(liability).amount(30).build()))
+                    .isEqualTo(OK);
             assertThat(balances(liability)).isEqualTo(new Balances(0, 100, 70, 30));
             assertThat(create(NewTransfer.post(newId(), hold.id(), 70))).isEqualTo(OK);
             assertThat(balances(liability)).isEqualTo(new Balances(0, 100, 0, 100));
@@ -472,11 +545,13 @@ public abstract class LedgerContract extends LedgerFixture {
     class TwoPhase {
 
         @Test
-        @DisplayName("a pending transfer reads back its timeout and its ledger time (epoch ns at creation): when it lapses")
+        @DisplayName(
+                "a pending transfer reads back its timeout and its ledger time (epoch ns at creation): when it lapses")
         void pendingTransferReadsBackWhenItLapses() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
             java.time.Instant before = java.time.Instant.now();
             assertThat(create(hold)).isEqualTo(OK);
             java.time.Instant after = java.time.Instant.now();
@@ -498,12 +573,18 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("posting the full amount moves the reservation into posted balances; the post carries the pending's fields")
+        @DisplayName(
+                "posting the full amount moves the reservation into posted balances; the post carries the pending's fields")
         void postFullAmount() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).code(7)
-                    .userData(new Id128(9, 9), 99, 999).build();
+            NewTransfer hold = tx().debit(from)
+                    .credit(to)
+                    .amount(60)
+                    .pending(LONG_TIMEOUT)
+                    .code(7)
+                    .userData(new Id128(9, 9), 99, 999)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
             NewTransfer post = NewTransfer.post(newId(), hold.id(), 60);
             assertThat(create(post)).isEqualTo(OK);
@@ -522,7 +603,8 @@ public abstract class LedgerContract extends LedgerFixture {
             assertThat(stored.userData32()).isEqualTo(999);
             assertThat(stored.timeoutSeconds()).isZero();
             assertThat(stored.flags()).isEqualTo(TransferFlags.POST_PENDING_TRANSFER);
-            assertThat(stored.timestamp()).isGreaterThan(lookupTransfer(hold.id()).timestamp());
+            assertThat(stored.timestamp())
+                    .isGreaterThan(lookupTransfer(hold.id()).timestamp());
             assertMoneyInvariants();
         }
 
@@ -531,13 +613,15 @@ public abstract class LedgerContract extends LedgerFixture {
         void partialPostReleasesTheWholeReservation() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
             assertThat(create(hold)).isEqualTo(OK);
             assertThat(create(NewTransfer.post(newId(), hold.id(), 25))).isEqualTo(OK);
             assertThat(balances(from)).isEqualTo(new Balances(0, 25, 0, 100));
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 25));
             assertThat(lookupAccount(from).creditBalanceAvailable()).isEqualTo(75);
-            assertThat(create(NewTransfer.post(newId(), hold.id(), 35))).as("the rest is gone")
+            assertThat(create(NewTransfer.post(newId(), hold.id(), 35)))
+                    .as("the rest is gone")
                     .isEqualTo(PENDING_TRANSFER_ALREADY_POSTED);
             assertMoneyInvariants();
         }
@@ -547,7 +631,8 @@ public abstract class LedgerContract extends LedgerFixture {
         void postingZeroPostsZero() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
             assertThat(create(hold)).isEqualTo(OK);
             NewTransfer post = NewTransfer.post(newId(), hold.id(), 0);
             assertThat(create(post)).isEqualTo(OK);
@@ -562,18 +647,26 @@ public abstract class LedgerContract extends LedgerFixture {
         void voidReleasesTheReservation() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer holdA = tx().debit(from).credit(to).amount(30).pending(LONG_TIMEOUT).build();
-            NewTransfer holdB = tx().debit(from).credit(to).amount(20).pending(0).build();
+            NewTransfer holdA =
+                    tx().debit(from).credit(to).amount(30).pending(LONG_TIMEOUT).build();
+            NewTransfer holdB =
+                    tx().debit(from).credit(to).amount(20).pending(0).build();
             assertThat(ledger.createTransfers(List.of(holdA, holdB))).containsExactly(OK, OK);
             assertThat(balances(from)).isEqualTo(new Balances(50, 0, 0, 100));
 
             NewTransfer voidA = NewTransfer.voidPending(newId(), holdA.id());
-            NewTransfer voidB = tx().flags(TransferFlags.VOID_PENDING_TRANSFER).pendingId(holdB.id()).amount(20)
-                    .ledger(0).code(0).build();
+            NewTransfer voidB = tx().flags(TransferFlags.VOID_PENDING_TRANSFER)
+                    .pendingId(holdB.id())
+                    .amount(20)
+                    .ledger(0)
+                    .code(0)
+                    .build();
             assertThat(ledger.createTransfers(List.of(voidA, voidB))).containsExactly(OK, OK);
             assertThat(balances(from)).isEqualTo(new Balances(0, 0, 0, 100));
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 0));
-            assertThat(lookupTransfer(voidA.id()).amount()).as("void 0 is recorded as the pending amount").isEqualTo(30);
+            assertThat(lookupTransfer(voidA.id()).amount())
+                    .as("void 0 is recorded as the pending amount")
+                    .isEqualTo(30);
             assertMoneyInvariants();
         }
 
@@ -582,10 +675,21 @@ public abstract class LedgerContract extends LedgerFixture {
         void postWithMatchingFieldsIsAccepted() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).code(5).build();
+            NewTransfer hold = tx().debit(from)
+                    .credit(to)
+                    .amount(60)
+                    .pending(LONG_TIMEOUT)
+                    .code(5)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
-            NewTransfer post = tx().flags(TransferFlags.POST_PENDING_TRANSFER).pendingId(hold.id()).debit(from).credit(to)
-                    .amount(60).ledger(LEDGER).code(5).build();
+            NewTransfer post = tx().flags(TransferFlags.POST_PENDING_TRANSFER)
+                    .pendingId(hold.id())
+                    .debit(from)
+                    .credit(to)
+                    .amount(60)
+                    .ledger(LEDGER)
+                    .code(5)
+                    .build();
             assertThat(create(post)).isEqualTo(OK);
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 60));
             assertMoneyInvariants();
@@ -596,28 +700,62 @@ public abstract class LedgerContract extends LedgerFixture {
             int voids = TransferFlags.VOID_PENDING_TRANSFER;
             return Stream.of(
                     new Fault("post and void", FLAGS_ARE_MUTUALLY_EXCLUSIVE, (s, t) -> t.flags(post | voids)),
-                    new Fault("post and pending", FLAGS_ARE_MUTUALLY_EXCLUSIVE, (s, t) -> t.flags(post | TransferFlags.PENDING)),
-                    new Fault("void and pending", FLAGS_ARE_MUTUALLY_EXCLUSIVE, (s, t) -> t.flags(voids | TransferFlags.PENDING)),
+                    new Fault(
+                            "post and pending",
+                            FLAGS_ARE_MUTUALLY_EXCLUSIVE,
+                            (s, t) -> t.flags(post | TransferFlags.PENDING)),
+                    new Fault(
+                            "void and pending",
+                            FLAGS_ARE_MUTUALLY_EXCLUSIVE,
+                            (s, t) -> t.flags(voids | TransferFlags.PENDING)),
                     new Fault("pending id zero", PENDING_ID_MUST_NOT_BE_ZERO, (s, t) -> t.pendingId(Id128.ZERO)),
                     new Fault("pending id all ones", PENDING_ID_MUST_NOT_BE_INT_MAX, (s, t) -> t.pendingId(Id128.MAX)),
-                    new Fault("pending id = own id", PENDING_ID_MUST_BE_DIFFERENT, (s, t) -> t.pendingId(t.build().id())),
+                    new Fault(
+                            "pending id = own id",
+                            PENDING_ID_MUST_BE_DIFFERENT,
+                            (s, t) -> t.pendingId(t.build().id())),
                     new Fault("timeout on a post", TIMEOUT_RESERVED_FOR_PENDING_TRANSFER, (s, t) -> t.timeout(1)),
                     new Fault("unknown pending transfer", PENDING_TRANSFER_NOT_FOUND, (s, t) -> t.pendingId(newId())),
-                    new Fault("target is a plain transfer", PENDING_TRANSFER_NOT_PENDING, (s, t) -> t.pendingId(s.plainTransfer())),
-                    new Fault("other debit account", PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID, (s, t) -> t.debit(s.to())),
-                    new Fault("other credit account", PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID, (s, t) -> t.credit(s.from())),
+                    new Fault(
+                            "target is a plain transfer",
+                            PENDING_TRANSFER_NOT_PENDING,
+                            (s, t) -> t.pendingId(s.plainTransfer())),
+                    new Fault(
+                            "other debit account",
+                            PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID,
+                            (s, t) -> t.debit(s.to())),
+                    new Fault(
+                            "other credit account",
+                            PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID,
+                            (s, t) -> t.credit(s.from())),
                     new Fault("other ledger", PENDING_TRANSFER_HAS_DIFFERENT_LEDGER, (s, t) -> t.ledger(OTHER_LEDGER)),
                     new Fault("other code", PENDING_TRANSFER_HAS_DIFFERENT_CODE, (s, t) -> t.code(CODE + 1)),
                     new Fault("post more than pending", EXCEEDS_PENDING_TRANSFER_AMOUNT, (s, t) -> t.amount(61)),
-                    new Fault("void more than pending", EXCEEDS_PENDING_TRANSFER_AMOUNT, (s, t) -> t.flags(voids).amount(61)),
-                    new Fault("void less than pending", PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT, (s, t) -> t.flags(voids).amount(59)),
+                    new Fault(
+                            "void more than pending",
+                            EXCEEDS_PENDING_TRANSFER_AMOUNT,
+                            (s, t) -> t.flags(voids).amount(61)),
+                    new Fault(
+                            "void less than pending",
+                            PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT,
+                            (s, t) -> t.flags(voids).amount(59)),
                     // Precedence: flags before ids, ids before the lookup, accounts before amounts.
-                    new Fault("both flags and no pending id", FLAGS_ARE_MUTUALLY_EXCLUSIVE,
+                    new Fault(
+                            "both flags and no pending id",
+                            FLAGS_ARE_MUTUALLY_EXCLUSIVE,
                             (s, t) -> t.flags(post | voids).pendingId(Id128.ZERO)),
-                    new Fault("no pending id and a timeout", PENDING_ID_MUST_NOT_BE_ZERO, (s, t) -> t.pendingId(Id128.ZERO).timeout(1)),
-                    new Fault("other debit account and too much", PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID,
+                    new Fault(
+                            "no pending id and a timeout",
+                            PENDING_ID_MUST_NOT_BE_ZERO,
+                            (s, t) -> t.pendingId(Id128.ZERO).timeout(1)),
+                    new Fault(
+                            "other debit account and too much",
+                            PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID,
                             (s, t) -> t.debit(s.to()).amount(1000)),
-                    new Fault("other code and too much", PENDING_TRANSFER_HAS_DIFFERENT_CODE, (s, t) -> t.code(CODE + 1).amount(1000)));
+                    new Fault(
+                            "other code and too much",
+                            PENDING_TRANSFER_HAS_DIFFERENT_CODE,
+                            (s, t) -> t.code(CODE + 1).amount(1000)));
         }
 
         @ParameterizedTest(name = "{0}")
@@ -625,15 +763,25 @@ public abstract class LedgerContract extends LedgerFixture {
         @DisplayName("an invalid post or void is refused with its code, and the transfer stays pending")
         void invalidPostOrVoidIsRefused(Fault fault) {
             Scene scene = scene();
-            NewTransfer hold = tx().debit(scene.from()).credit(scene.to()).amount(60).pending(LONG_TIMEOUT).build();
+            NewTransfer hold = tx().debit(scene.from())
+                    .credit(scene.to())
+                    .amount(60)
+                    .pending(LONG_TIMEOUT)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
             Map<Id128, Balances> before = balancesOfAll();
-            Tx valid = tx().flags(TransferFlags.POST_PENDING_TRANSFER).pendingId(hold.id()).amount(60).ledger(0).code(0);
+            Tx valid = tx().flags(TransferFlags.POST_PENDING_TRANSFER)
+                    .pendingId(hold.id())
+                    .amount(60)
+                    .ledger(0)
+                    .code(0);
 
             NewTransfer faulty = fault.apply().apply(scene, valid).build();
             assertThat(create(faulty)).as(fault.description()).isEqualTo(fault.expected());
             assertThat(balancesOfAll()).isEqualTo(before);
-            assertThat(create(NewTransfer.post(newId(), hold.id(), 60))).as("still pending").isEqualTo(OK);
+            assertThat(create(NewTransfer.post(newId(), hold.id(), 60)))
+                    .as("still pending")
+                    .isEqualTo(OK);
             assertMoneyInvariants();
         }
 
@@ -642,9 +790,12 @@ public abstract class LedgerContract extends LedgerFixture {
         void alreadyPosted() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
-            assertThat(ledger.createTransfers(List.of(hold, NewTransfer.post(newId(), hold.id(), 60)))).containsExactly(OK, OK);
-            assertThat(ledger.createTransfers(List.of(NewTransfer.post(newId(), hold.id(), 60), NewTransfer.voidPending(newId(), hold.id()))))
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            assertThat(ledger.createTransfers(List.of(hold, NewTransfer.post(newId(), hold.id(), 60))))
+                    .containsExactly(OK, OK);
+            assertThat(ledger.createTransfers(List.of(
+                            NewTransfer.post(newId(), hold.id(), 60), NewTransfer.voidPending(newId(), hold.id()))))
                     .containsExactly(PENDING_TRANSFER_ALREADY_POSTED, PENDING_TRANSFER_ALREADY_POSTED);
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 60));
             assertMoneyInvariants();
@@ -655,9 +806,12 @@ public abstract class LedgerContract extends LedgerFixture {
         void alreadyVoided() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
-            assertThat(ledger.createTransfers(List.of(hold, NewTransfer.voidPending(newId(), hold.id())))).containsExactly(OK, OK);
-            assertThat(ledger.createTransfers(List.of(NewTransfer.post(newId(), hold.id(), 60), NewTransfer.voidPending(newId(), hold.id()))))
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            assertThat(ledger.createTransfers(List.of(hold, NewTransfer.voidPending(newId(), hold.id()))))
+                    .containsExactly(OK, OK);
+            assertThat(ledger.createTransfers(List.of(
+                            NewTransfer.post(newId(), hold.id(), 60), NewTransfer.voidPending(newId(), hold.id()))))
                     .containsExactly(PENDING_TRANSFER_ALREADY_VOIDED, PENDING_TRANSFER_ALREADY_VOIDED);
             assertThat(balances(from)).isEqualTo(new Balances(0, 0, 0, 100));
             assertMoneyInvariants();
@@ -665,7 +819,8 @@ public abstract class LedgerContract extends LedgerFixture {
 
         @Test
         @Timeout(30)
-        @DisplayName("a pending transfer expires its timeout after creation: reservation released, nothing posted, post/void EXPIRED")
+        @DisplayName(
+                "a pending transfer expires its timeout after creation: reservation released, nothing posted, post/void EXPIRED")
         void pendingTransferExpires() throws InterruptedException {
             expiryScenario(() -> {}, true);
         }
@@ -692,9 +847,16 @@ public abstract class LedgerContract extends LedgerFixture {
                     NewAccount.of(c, LEDGER, CODE, NO_LIMIT), // after the chain: unaffected
                     NewAccount.of(d, LEDGER, CODE, AccountFlags.LINKED),
                     NewAccount.of(e, LEDGER, CODE, NO_LIMIT)));
-            assertThat(results).containsExactly(AccountResult.LINKED_EVENT_FAILED, AccountResult.LINKED_EVENT_FAILED,
-                    AccountResult.EXISTS_WITH_DIFFERENT_FLAGS, AccountResult.OK, AccountResult.OK, AccountResult.OK);
-            assertThat(ledger.lookupAccounts(List.of(a, b, c, d, e)).stream().map(Account::id)).containsExactly(c, d, e);
+            assertThat(results)
+                    .containsExactly(
+                            AccountResult.LINKED_EVENT_FAILED,
+                            AccountResult.LINKED_EVENT_FAILED,
+                            AccountResult.EXISTS_WITH_DIFFERENT_FLAGS,
+                            AccountResult.OK,
+                            AccountResult.OK,
+                            AccountResult.OK);
+            assertThat(ledger.lookupAccounts(List.of(a, b, c, d, e)).stream().map(Account::id))
+                    .containsExactly(c, d, e);
 
             // The rolled-back members were not burned: they can be created now.
             assertThat(ledger.createAccounts(List.of(NewAccount.of(a, LEDGER, CODE, NO_LIMIT))))
@@ -702,20 +864,25 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("an identical account in a linked chain answers EXISTS, which breaks the chain (TigerBeetle semantics)")
+        @DisplayName(
+                "an identical account in a linked chain answers EXISTS, which breaks the chain (TigerBeetle semantics)")
         void existsBreaksAnAccountChain() {
             Id128 existing = newId();
-            assertThat(ledger.createAccounts(List.of(NewAccount.of(existing, LEDGER, CODE, AccountFlags.LINKED),
-                    NewAccount.of(newId(), LEDGER, CODE, NO_LIMIT)))).containsExactly(AccountResult.OK, AccountResult.OK);
+            assertThat(ledger.createAccounts(List.of(
+                            NewAccount.of(existing, LEDGER, CODE, AccountFlags.LINKED),
+                            NewAccount.of(newId(), LEDGER, CODE, NO_LIMIT))))
+                    .containsExactly(AccountResult.OK, AccountResult.OK);
             Id128 fresh = newId();
-            assertThat(ledger.createAccounts(List.of(NewAccount.of(existing, LEDGER, CODE, AccountFlags.LINKED),
-                    NewAccount.of(fresh, LEDGER, CODE, NO_LIMIT))))
+            assertThat(ledger.createAccounts(List.of(
+                            NewAccount.of(existing, LEDGER, CODE, AccountFlags.LINKED),
+                            NewAccount.of(fresh, LEDGER, CODE, NO_LIMIT))))
                     .containsExactly(AccountResult.EXISTS, AccountResult.LINKED_EVENT_FAILED);
             assertThat(ledger.lookupAccounts(List.of(fresh))).isEmpty();
         }
 
         @Test
-        @DisplayName("a linked chain of accounts left open at the end of the request fails with LINKED_EVENT_CHAIN_OPEN")
+        @DisplayName(
+                "a linked chain of accounts left open at the end of the request fails with LINKED_EVENT_CHAIN_OPEN")
         void openAccountChainFails() {
             Id128 a = newId();
             Id128 b = newId();
@@ -723,11 +890,13 @@ public abstract class LedgerContract extends LedgerFixture {
             assertThat(ledger.createAccounts(List.of(NewAccount.of(a, LEDGER, CODE, AccountFlags.LINKED))))
                     .containsExactly(AccountResult.LINKED_EVENT_CHAIN_OPEN);
             assertThat(ledger.createAccounts(List.of(
-                    NewAccount.of(a, LEDGER, CODE, NO_LIMIT),
-                    NewAccount.of(b, LEDGER, CODE, AccountFlags.LINKED),
-                    NewAccount.of(c, LEDGER, CODE, AccountFlags.LINKED))))
-                    .containsExactly(AccountResult.OK, AccountResult.LINKED_EVENT_FAILED, AccountResult.LINKED_EVENT_CHAIN_OPEN);
-            assertThat(ledger.lookupAccounts(List.of(a, b, c)).stream().map(Account::id)).containsExactly(a);
+                            NewAccount.of(a, LEDGER, CODE, NO_LIMIT),
+                            NewAccount.of(b, LEDGER, CODE, AccountFlags.LINKED),
+                            NewAccount.of(c, LEDGER, CODE, AccountFlags.LINKED))))
+                    .containsExactly(
+                            AccountResult.OK, AccountResult.LINKED_EVENT_FAILED, AccountResult.LINKED_EVENT_CHAIN_OPEN);
+            assertThat(ledger.lookupAccounts(List.of(a, b, c)).stream().map(Account::id))
+                    .containsExactly(a);
         }
 
         @Test
@@ -736,10 +905,12 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 a = newId();
             Id128 c = newId();
             assertThat(ledger.createAccounts(List.of(
-                    NewAccount.of(a, LEDGER, CODE, AccountFlags.LINKED),
-                    NewAccount.of(newId(), 0, CODE, AccountFlags.LINKED),
-                    NewAccount.of(c, LEDGER, CODE, AccountFlags.LINKED))))
-                    .containsExactly(AccountResult.LINKED_EVENT_FAILED, AccountResult.LEDGER_MUST_NOT_BE_ZERO,
+                            NewAccount.of(a, LEDGER, CODE, AccountFlags.LINKED),
+                            NewAccount.of(newId(), 0, CODE, AccountFlags.LINKED),
+                            NewAccount.of(c, LEDGER, CODE, AccountFlags.LINKED))))
+                    .containsExactly(
+                            AccountResult.LINKED_EVENT_FAILED,
+                            AccountResult.LEDGER_MUST_NOT_BE_ZERO,
                             AccountResult.LINKED_EVENT_CHAIN_OPEN);
             assertThat(ledger.lookupAccounts(List.of(a, c))).isEmpty();
         }
@@ -761,27 +932,38 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("a broken chain rolls back: the failing event has its code, every other member LINKED_EVENT_FAILED, balances untouched")
+        @DisplayName(
+                "a broken chain rolls back: the failing event has its code, every other member LINKED_EVENT_FAILED, balances untouched")
         void brokenChainRollsBack() {
             Id128 bank = issuer();
             Id128 customer = account(DEBITS_LIMITED);
             Id128 merchant = account(NO_LIMIT);
             fund(customer, 10);
             Map<Id128, Balances> before = balancesOfAll();
-            NewTransfer first = tx().debit(bank).credit(customer).amount(50).linked().build();
-            NewTransfer second = tx().debit(customer).credit(merchant).amount(30).pending(LONG_TIMEOUT).linked().build();
-            NewTransfer failing = tx().debit(customer).credit(merchant).amount(31).linked().build();
+            NewTransfer first =
+                    tx().debit(bank).credit(customer).amount(50).linked().build();
+            NewTransfer second = tx().debit(customer)
+                    .credit(merchant)
+                    .amount(30)
+                    .pending(LONG_TIMEOUT)
+                    .linked()
+                    .build();
+            NewTransfer failing =
+                    tx().debit(customer).credit(merchant).amount(31).linked().build();
             NewTransfer last = tx().debit(customer).credit(merchant).amount(1).build();
-            NewTransfer independent = tx().debit(bank).credit(merchant).amount(7).build();
+            NewTransfer independent =
+                    tx().debit(bank).credit(merchant).amount(7).build();
 
             assertThat(ledger.createTransfers(List.of(first, second, failing, last, independent)))
-                    .containsExactly(LINKED_EVENT_FAILED, LINKED_EVENT_FAILED, EXCEEDS_CREDITS, LINKED_EVENT_FAILED, OK);
+                    .containsExactly(
+                            LINKED_EVENT_FAILED, LINKED_EVENT_FAILED, EXCEEDS_CREDITS, LINKED_EVENT_FAILED, OK);
 
             Map<Id128, Balances> after = balancesOfAll();
             assertThat(after.get(customer)).isEqualTo(before.get(customer));
             assertThat(after.get(merchant)).isEqualTo(new Balances(0, 0, 0, 7));
             assertThat(ledger.lookupTransfers(List.of(first.id(), second.id(), failing.id(), last.id())))
-                    .as("nothing of the chain exists").isEmpty();
+                    .as("nothing of the chain exists")
+                    .isEmpty();
 
             // Only the failing event's id is burned; the rolled-back members can be sent again.
             assertThat(create(first.withFlags(TransferFlags.NONE))).isEqualTo(OK);
@@ -791,7 +973,8 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("a chain whose first member fails fails whole, and a later chain in the same request is independent")
+        @DisplayName(
+                "a chain whose first member fails fails whole, and a later chain in the same request is independent")
         void chainFailingAtItsFirstMember() {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
@@ -801,7 +984,8 @@ public abstract class LedgerContract extends LedgerFixture {
                     tx().debit(from).credit(to).amount(4).build(),
                     tx().debit(from).credit(to).amount(8).linked().build(),
                     tx().debit(from).credit(to).amount(16).build()));
-            assertThat(results).containsExactly(CODE_MUST_NOT_BE_ZERO, LINKED_EVENT_FAILED, LINKED_EVENT_FAILED, OK, OK);
+            assertThat(results)
+                    .containsExactly(CODE_MUST_NOT_BE_ZERO, LINKED_EVENT_FAILED, LINKED_EVENT_FAILED, OK, OK);
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 24));
             assertMoneyInvariants();
         }
@@ -811,9 +995,11 @@ public abstract class LedgerContract extends LedgerFixture {
         void existsBreaksATransferChain() {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
-            NewTransfer existing = tx().debit(from).credit(to).amount(5).linked().build();
+            NewTransfer existing =
+                    tx().debit(from).credit(to).amount(5).linked().build();
             NewTransfer fresh = tx().debit(from).credit(to).amount(6).build();
-            assertThat(ledger.createTransfers(List.of(existing, tx().debit(from).credit(to).amount(1).build())))
+            assertThat(ledger.createTransfers(List.of(
+                            existing, tx().debit(from).credit(to).amount(1).build())))
                     .containsExactly(OK, OK);
             assertThat(ledger.createTransfers(List.of(existing, fresh))).containsExactly(EXISTS, LINKED_EVENT_FAILED);
             assertThat(ledger.lookupTransfers(List.of(fresh.id()))).isEmpty();
@@ -835,29 +1021,37 @@ public abstract class LedgerContract extends LedgerFixture {
             assertThat(ledger.createTransfers(List.of(ok, member, tail)))
                     .containsExactly(OK, LINKED_EVENT_FAILED, LINKED_EVENT_CHAIN_OPEN);
 
-            NewTransfer broken = tx().debit(from).credit(from).amount(16).linked().build();
-            NewTransfer openTail = tx().debit(from).credit(to).amount(32).linked().build();
-            assertThat(ledger.createTransfers(List.of(broken, openTail))).containsExactly(ACCOUNTS_MUST_BE_DIFFERENT, LINKED_EVENT_CHAIN_OPEN);
+            NewTransfer broken =
+                    tx().debit(from).credit(from).amount(16).linked().build();
+            NewTransfer openTail =
+                    tx().debit(from).credit(to).amount(32).linked().build();
+            assertThat(ledger.createTransfers(List.of(broken, openTail)))
+                    .containsExactly(ACCOUNTS_MUST_BE_DIFFERENT, LINKED_EVENT_CHAIN_OPEN);
 
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 2));
-            assertThat(ledger.lookupTransfers(List.of(alone.id(), member.id(), tail.id(), openTail.id()))).isEmpty();
+            assertThat(ledger.lookupTransfers(List.of(alone.id(), member.id(), tail.id(), openTail.id())))
+                    .isEmpty();
             // Chain-open is not transient: the id can be used again.
             assertThat(create(alone.withFlags(TransferFlags.NONE))).isEqualTo(OK);
             assertMoneyInvariants();
         }
 
         @Test
-        @DisplayName("a post inside a broken chain is rolled back: the transfer stays pending and the post id stays usable")
+        @DisplayName(
+                "a post inside a broken chain is rolled back: the transfer stays pending and the post id stays usable")
         void postRolledBackWithItsChain() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(40).pending(LONG_TIMEOUT).build();
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(40).pending(LONG_TIMEOUT).build();
             assertThat(create(hold)).isEqualTo(OK);
             NewTransfer post = NewTransfer.post(newId(), hold.id(), 40).linked();
-            assertThat(ledger.createTransfers(List.of(post, tx().debit(from).credit(to).amount(61).build())))
+            assertThat(ledger.createTransfers(
+                            List.of(post, tx().debit(from).credit(to).amount(61).build())))
                     .containsExactly(LINKED_EVENT_FAILED, EXCEEDS_CREDITS);
             assertThat(balances(from)).isEqualTo(new Balances(40, 0, 0, 100));
-            assertThat(create(post.withFlags(TransferFlags.POST_PENDING_TRANSFER))).isEqualTo(OK);
+            assertThat(create(post.withFlags(TransferFlags.POST_PENDING_TRANSFER)))
+                    .isEqualTo(OK);
             assertThat(balances(from)).isEqualTo(new Balances(0, 40, 0, 100));
             assertMoneyInvariants();
         }
@@ -877,34 +1071,50 @@ public abstract class LedgerContract extends LedgerFixture {
             return Stream.of(
                     Arguments.of(AccountResult.EXISTS, original),
                     Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_FLAGS, original.withFlags(NO_LIMIT)),
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_128,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_128,
                             new NewAccount(original.id(), LEDGER, CODE, DEBITS_LIMITED, new Id128(8, 8), 64, 32)),
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_64,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_64,
                             new NewAccount(original.id(), LEDGER, CODE, DEBITS_LIMITED, ud128, 65, 32)),
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_32,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_32,
                             new NewAccount(original.id(), LEDGER, CODE, DEBITS_LIMITED, ud128, 64, 33)),
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_LEDGER,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_LEDGER,
                             new NewAccount(original.id(), OTHER_LEDGER, CODE, DEBITS_LIMITED, ud128, 64, 32)),
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_CODE,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_CODE,
                             new NewAccount(original.id(), LEDGER, CODE + 1, DEBITS_LIMITED, ud128, 64, 32)),
                     // The existence check comes before validation: an invalid retry still reports the difference.
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_LEDGER,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_LEDGER,
                             new NewAccount(original.id(), 0, 0, DEBITS_LIMITED, ud128, 64, 32)),
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_FLAGS,
-                            new NewAccount(original.id(), LEDGER, CODE, DEBITS_LIMITED | CREDITS_LIMITED, ud128, 64, 32)),
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_FLAGS,
+                            new NewAccount(
+                                    original.id(), LEDGER, CODE, DEBITS_LIMITED | CREDITS_LIMITED, ud128, 64, 32)),
                     // Several differences: the first in TigerBeetle's comparison order wins.
-                    Arguments.of(AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_64,
+                    Arguments.of(
+                            AccountResult.EXISTS_WITH_DIFFERENT_USER_DATA_64,
                             new NewAccount(original.id(), OTHER_LEDGER, CODE + 1, DEBITS_LIMITED, ud128, 65, 33)));
         }
 
         @ParameterizedTest(name = "{0}: {1}")
         @MethodSource("accountRetries")
-        @DisplayName("re-creating an account answers EXISTS when identical, else the first differing field, and changes nothing")
+        @DisplayName(
+                "re-creating an account answers EXISTS when identical, else the first differing field, and changes nothing")
         void accountRetryAnswersExistsOrTheFirstDifference(AccountResult expected, NewAccount retryTemplate) {
             Id128 id = newId();
             NewAccount original = new NewAccount(id, LEDGER, CODE, DEBITS_LIMITED, new Id128(7, 7), 64, 32);
-            NewAccount retry = new NewAccount(id, retryTemplate.ledger(), retryTemplate.code(), retryTemplate.flags(),
-                    retryTemplate.userData128(), retryTemplate.userData64(), retryTemplate.userData32());
+            NewAccount retry = new NewAccount(
+                    id,
+                    retryTemplate.ledger(),
+                    retryTemplate.code(),
+                    retryTemplate.flags(),
+                    retryTemplate.userData128(),
+                    retryTemplate.userData64(),
+                    retryTemplate.userData32());
             assertThat(ledger.createAccounts(List.of(original))).containsExactly(AccountResult.OK);
 
             assertThat(ledger.createAccounts(List.of(retry))).containsExactly(expected);
@@ -924,24 +1134,30 @@ public abstract class LedgerContract extends LedgerFixture {
                     Arguments.of(EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID, (Function<Tx, Tx>) t -> t.debit(newId())),
                     Arguments.of(EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID, (Function<Tx, Tx>) t -> t.credit(newId())),
                     Arguments.of(EXISTS_WITH_DIFFERENT_AMOUNT, (Function<Tx, Tx>) t -> t.amount(11)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_128, (Function<Tx, Tx>) t -> t.userData(new Id128(5, 5), 64, 32)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_64, (Function<Tx, Tx>) t -> t.userData(new Id128(1, 1), 65, 32)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_32, (Function<Tx, Tx>) t -> t.userData(new Id128(1, 1), 64, 33)),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_128, (Function<Tx, Tx>)
+                            t -> t.userData(new Id128(5, 5), 64, 32)),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_64, (Function<Tx, Tx>)
+                            t -> t.userData(new Id128(1, 1), 65, 32)),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_32, (Function<Tx, Tx>)
+                            t -> t.userData(new Id128(1, 1), 64, 33)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_LEDGER, (Function<Tx, Tx>) t -> t.ledger(OTHER_LEDGER)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_CODE, (Function<Tx, Tx>) t -> t.code(CODE + 1)),
                     // The existence check comes before validation and before the accounts are read.
                     Arguments.of(EXISTS_WITH_DIFFERENT_LEDGER, (Function<Tx, Tx>) t -> t.ledger(0)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID, (Function<Tx, Tx>) t -> t.debit(Id128.ZERO)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_FLAGS,
-                            (Function<Tx, Tx>) t -> t.flags(TransferFlags.POST_PENDING_TRANSFER).pendingId(newId())),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_FLAGS, (Function<Tx, Tx>)
+                            t -> t.flags(TransferFlags.POST_PENDING_TRANSFER).pendingId(newId())),
                     // Several differences: the first in TigerBeetle's comparison order wins.
-                    Arguments.of(EXISTS_WITH_DIFFERENT_AMOUNT, (Function<Tx, Tx>) t -> t.amount(1).code(2).ledger(OTHER_LEDGER)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_PENDING_ID, (Function<Tx, Tx>) t -> t.pendingId(newId()).timeout(1).amount(1)));
+                    Arguments.of(EXISTS_WITH_DIFFERENT_AMOUNT, (Function<Tx, Tx>)
+                            t -> t.amount(1).code(2).ledger(OTHER_LEDGER)),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_PENDING_ID, (Function<Tx, Tx>)
+                            t -> t.pendingId(newId()).timeout(1).amount(1)));
         }
 
         @ParameterizedTest(name = "{0}")
         @MethodSource("transferRetries")
-        @DisplayName("retrying a transfer answers EXISTS when identical, else the first differing field, and moves money once")
+        @DisplayName(
+                "retrying a transfer answers EXISTS when identical, else the first differing field, and moves money once")
         void transferRetryAnswersExistsOrTheFirstDifference(TransferResult expected, Function<Tx, Tx> alteration) {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
@@ -971,31 +1187,48 @@ public abstract class LedgerContract extends LedgerFixture {
         static Stream<Arguments> postRetries() {
             return Stream.of(
                     Arguments.of(EXISTS, (Function<Tx, Tx>) t -> t),
-                    Arguments.of(EXISTS, (Function<Tx, Tx>) t -> t.debit(t.debitHint).credit(t.creditHint).ledger(LEDGER).code(CODE)),
+                    Arguments.of(EXISTS, (Function<Tx, Tx>) t -> t.debit(t.debitHint)
+                            .credit(t.creditHint)
+                            .ledger(LEDGER)
+                            .code(CODE)),
                     Arguments.of(EXISTS, (Function<Tx, Tx>) t -> t.userData(new Id128(3, 3), 0, 0)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_FLAGS, (Function<Tx, Tx>) t -> t.flags(TransferFlags.VOID_PENDING_TRANSFER)),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_FLAGS, (Function<Tx, Tx>)
+                            t -> t.flags(TransferFlags.VOID_PENDING_TRANSFER)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_PENDING_ID, (Function<Tx, Tx>) t -> t.pendingId(newId())),
                     Arguments.of(EXISTS_WITH_DIFFERENT_TIMEOUT, (Function<Tx, Tx>) t -> t.timeout(1)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID, (Function<Tx, Tx>) t -> t.debit(newId())),
                     Arguments.of(EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID, (Function<Tx, Tx>) t -> t.credit(newId())),
                     Arguments.of(EXISTS_WITH_DIFFERENT_AMOUNT, (Function<Tx, Tx>) t -> t.amount(59)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_AMOUNT, (Function<Tx, Tx>) t -> t.amount(0)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_128, (Function<Tx, Tx>) t -> t.userData(new Id128(4, 4), 0, 0)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_64, (Function<Tx, Tx>) t -> t.userData(Id128.ZERO, 5, 0)),
-                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_32, (Function<Tx, Tx>) t -> t.userData(Id128.ZERO, 0, 6)),
+                    Arguments.of(EXISTS_WITH_DIFFERENT_USER_DATA_128, (Function<Tx, Tx>)
+                            t -> t.userData(new Id128(4, 4), 0, 0)),
+                    Arguments.of(
+                            EXISTS_WITH_DIFFERENT_USER_DATA_64, (Function<Tx, Tx>) t -> t.userData(Id128.ZERO, 5, 0)),
+                    Arguments.of(
+                            EXISTS_WITH_DIFFERENT_USER_DATA_32, (Function<Tx, Tx>) t -> t.userData(Id128.ZERO, 0, 6)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_LEDGER, (Function<Tx, Tx>) t -> t.ledger(OTHER_LEDGER)),
                     Arguments.of(EXISTS_WITH_DIFFERENT_CODE, (Function<Tx, Tx>) t -> t.code(CODE + 1)));
         }
 
         @ParameterizedTest(name = "{0}")
         @MethodSource("postRetries")
-        @DisplayName("retrying a post compares against what was stored (zero fields mean 'as the pending') and posts once")
+        @DisplayName(
+                "retrying a post compares against what was stored (zero fields mean 'as the pending') and posts once")
         void postRetryAnswersExistsOrTheFirstDifference(TransferResult expected, Function<Tx, Tx> alteration) {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).userData(new Id128(3, 3), 0, 0).build();
+            NewTransfer hold = tx().debit(from)
+                    .credit(to)
+                    .amount(60)
+                    .pending(LONG_TIMEOUT)
+                    .userData(new Id128(3, 3), 0, 0)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
-            Tx post = tx().flags(TransferFlags.POST_PENDING_TRANSFER).pendingId(hold.id()).amount(60).ledger(0).code(0);
+            Tx post = tx().flags(TransferFlags.POST_PENDING_TRANSFER)
+                    .pendingId(hold.id())
+                    .amount(60)
+                    .ledger(0)
+                    .code(0);
             post.debitHint = from;
             post.creditHint = to;
             assertThat(create(post.build())).isEqualTo(OK);
@@ -1010,18 +1243,27 @@ public abstract class LedgerContract extends LedgerFixture {
         void voidRetry() {
             Id128 from = funded(100);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
+            NewTransfer hold =
+                    tx().debit(from).credit(to).amount(60).pending(LONG_TIMEOUT).build();
             NewTransfer voids = NewTransfer.voidPending(newId(), hold.id());
             assertThat(ledger.createTransfers(List.of(hold, voids))).containsExactly(OK, OK);
-            Tx retry = tx().id(voids.id()).flags(TransferFlags.VOID_PENDING_TRANSFER).pendingId(hold.id()).ledger(0).code(0);
-            assertThat(ledger.createTransfers(List.of(retry.amount(0).build(), retry.amount(60).build(), retry.amount(59).build())))
+            Tx retry = tx().id(voids.id())
+                    .flags(TransferFlags.VOID_PENDING_TRANSFER)
+                    .pendingId(hold.id())
+                    .ledger(0)
+                    .code(0);
+            assertThat(ledger.createTransfers(List.of(
+                            retry.amount(0).build(),
+                            retry.amount(60).build(),
+                            retry.amount(59).build())))
                     .containsExactly(EXISTS, EXISTS, EXISTS_WITH_DIFFERENT_AMOUNT);
             assertThat(balances(from)).isEqualTo(new Balances(0, 0, 0, 100));
             assertMoneyInvariants();
         }
 
         @Test
-        @DisplayName("an id that failed with EXCEEDS_CREDITS is refused forever with ID_ALREADY_FAILED, even once funds arrive")
+        @DisplayName(
+                "an id that failed with EXCEEDS_CREDITS is refused forever with ID_ALREADY_FAILED, even once funds arrive")
         void idAlreadyFailedAfterExceedsCredits() {
             Id128 payer = funded(50);
             Id128 payee = account(NO_LIMIT);
@@ -1030,9 +1272,13 @@ public abstract class LedgerContract extends LedgerFixture {
 
             fund(payer, 100);
             assertThat(create(payment.build())).isEqualTo(ID_ALREADY_FAILED);
-            assertThat(create(payment.copy().amount(1).build())).as("whatever the fields").isEqualTo(ID_ALREADY_FAILED);
+            assertThat(create(payment.copy().amount(1).build()))
+                    .as("whatever the fields")
+                    .isEqualTo(ID_ALREADY_FAILED);
             assertThat(ledger.lookupTransfers(List.of(payment.build().id()))).isEmpty();
-            assertThat(create(payment.copy().id(newId()).build())).as("a new id goes through").isEqualTo(OK);
+            assertThat(create(payment.copy().id(newId()).build()))
+                    .as("a new id goes through")
+                    .isEqualTo(OK);
             assertThat(balances(payer)).isEqualTo(new Balances(0, 80, 0, 150));
             assertMoneyInvariants();
         }
@@ -1044,7 +1290,8 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 payee = account(NO_LIMIT);
             Tx transfer = tx().debit(late).credit(payee).amount(5);
             assertThat(create(transfer.build())).isEqualTo(DEBIT_ACCOUNT_NOT_FOUND);
-            assertThat(ledger.createAccounts(List.of(NewAccount.of(late, LEDGER, CODE, NO_LIMIT)))).containsExactly(AccountResult.OK);
+            assertThat(ledger.createAccounts(List.of(NewAccount.of(late, LEDGER, CODE, NO_LIMIT))))
+                    .containsExactly(AccountResult.OK);
             track(late);
             assertThat(create(transfer.build())).isEqualTo(ID_ALREADY_FAILED);
             assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 0, 0));
@@ -1052,18 +1299,30 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
-        @DisplayName("an id that failed with PENDING_TRANSFER_NOT_FOUND is burned, and a burned id is no pending transfer")
+        @DisplayName(
+                "an id that failed with PENDING_TRANSFER_NOT_FOUND is burned, and a burned id is no pending transfer")
         void idAlreadyFailedAfterPendingTransferNotFound() {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
             Id128 pendingId = newId();
             Id128 postId = newId();
             assertThat(create(NewTransfer.post(postId, pendingId, 5))).isEqualTo(PENDING_TRANSFER_NOT_FOUND);
-            assertThat(create(tx().id(pendingId).debit(from).credit(to).amount(5).pending(LONG_TIMEOUT).build())).isEqualTo(OK);
+            assertThat(create(tx().id(pendingId)
+                            .debit(from)
+                            .credit(to)
+                            .amount(5)
+                            .pending(LONG_TIMEOUT)
+                            .build()))
+                    .isEqualTo(OK);
             assertThat(create(NewTransfer.post(postId, pendingId, 5))).isEqualTo(ID_ALREADY_FAILED);
 
             Id128 burned = newId();
-            assertThat(create(tx().id(burned).debit(newId()).credit(to).amount(1).pending(LONG_TIMEOUT).build()))
+            assertThat(create(tx().id(burned)
+                            .debit(newId())
+                            .credit(to)
+                            .amount(1)
+                            .pending(LONG_TIMEOUT)
+                            .build()))
                     .isEqualTo(DEBIT_ACCOUNT_NOT_FOUND);
             assertThat(create(NewTransfer.post(newId(), burned, 1))).isEqualTo(PENDING_TRANSFER_NOT_FOUND);
             assertThat(create(NewTransfer.post(newId(), pendingId, 5))).isEqualTo(OK);
@@ -1076,7 +1335,8 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 payer = funded(10);
             Id128 payee = account(NO_LIMIT);
             Tx big = tx().debit(payer).credit(payee).amount(11);
-            assertThat(ledger.createTransfers(List.of(big.build(), big.copy().amount(10).build())))
+            assertThat(ledger.createTransfers(
+                            List.of(big.build(), big.copy().amount(10).build())))
                     .containsExactly(EXCEEDS_CREDITS, ID_ALREADY_FAILED);
             assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 0, 0));
             assertMoneyInvariants();
@@ -1097,23 +1357,35 @@ public abstract class LedgerContract extends LedgerFixture {
         void racingResolutionsHaveExactlyOneWinner() throws Exception {
             Id128 from = funded(1_000);
             Id128 to = account(NO_LIMIT);
-            NewTransfer hold = tx().debit(from).credit(to).amount(600).pending(LONG_TIMEOUT).build();
+            NewTransfer hold = tx().debit(from)
+                    .credit(to)
+                    .amount(600)
+                    .pending(LONG_TIMEOUT)
+                    .build();
             assertThat(create(hold)).isEqualTo(OK);
 
             List<NewTransfer> attempts = IntStream.range(0, 16)
-                    .mapToObj(i -> i % 2 == 0 ? NewTransfer.post(newId(), hold.id(), 600) : NewTransfer.voidPending(newId(), hold.id()))
+                    .mapToObj(i -> i % 2 == 0
+                            ? NewTransfer.post(newId(), hold.id(), 600)
+                            : NewTransfer.voidPending(newId(), hold.id()))
                     .toList();
-            List<TransferResult> results = race(attempts.stream().map(attempt -> (Callable<TransferResult>) () -> create(attempt)).toList());
+            List<TransferResult> results = race(attempts.stream()
+                    .map(attempt -> (Callable<TransferResult>) () -> create(attempt))
+                    .toList());
 
-            assertThat(results.stream().filter(r -> r == OK).count()).as("winners among %s", results).isEqualTo(1);
+            assertThat(results.stream().filter(r -> r == OK).count())
+                    .as("winners among %s", results)
+                    .isEqualTo(1);
             NewTransfer winner = attempts.get(results.indexOf(OK));
             boolean posted = winner.hasFlag(TransferFlags.POST_PENDING_TRANSFER);
             TransferResult losers = posted ? PENDING_TRANSFER_ALREADY_POSTED : PENDING_TRANSFER_ALREADY_VOIDED;
             assertThat(results.stream().filter(r -> r != OK)).as("%s", results).allMatch(r -> r == losers);
-            assertThat(balances(from)).isEqualTo(posted ? new Balances(0, 600, 0, 1_000) : new Balances(0, 0, 0, 1_000));
+            assertThat(balances(from))
+                    .isEqualTo(posted ? new Balances(0, 600, 0, 1_000) : new Balances(0, 0, 0, 1_000));
             assertThat(balances(to)).isEqualTo(posted ? new Balances(0, 0, 0, 600) : new Balances(0, 0, 0, 0));
             for (int i = 0; i < attempts.size(); i++) {
-                assertThat(ledger.lookupTransfers(List.of(attempts.get(i).id()))).hasSize(results.get(i) == OK ? 1 : 0);
+                assertThat(ledger.lookupTransfers(List.of(attempts.get(i).id())))
+                        .hasSize(results.get(i) == OK ? 1 : 0);
             }
             assertMoneyInvariants();
         }
@@ -1125,12 +1397,19 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 payer = funded(100);
             Id128 payee = account(NO_LIMIT);
             List<Callable<TransferResult>> spends = IntStream.range(0, 16)
-                    .mapToObj(i -> (Callable<TransferResult>) () -> create(i % 2 == 0
-                            ? tx().debit(payer).credit(payee).amount(10).build()
-                            : tx().debit(payer).credit(payee).amount(10).pending(LONG_TIMEOUT).build()))
+                    .mapToObj(i -> (Callable<TransferResult>) () -> create(
+                            i % 2 == 0
+                                    ? tx().debit(payer).credit(payee).amount(10).build()
+                                    : tx().debit(payer)
+                                            .credit(payee)
+                                            .amount(10)
+                                            .pending(LONG_TIMEOUT)
+                                            .build()))
                     .toList();
             List<TransferResult> results = race(spends);
-            assertThat(results.stream().filter(r -> r == OK).count()).as("%s", results).isEqualTo(10);
+            assertThat(results.stream().filter(r -> r == OK).count())
+                    .as("%s", results)
+                    .isEqualTo(10);
             assertThat(results.stream().filter(r -> r != OK)).as("%s", results).allMatch(r -> r == EXCEEDS_CREDITS);
             Account account = lookupAccount(payer);
             assertThat(account.debitsPosted() + account.debitsPending()).isEqualTo(100);
@@ -1139,7 +1418,8 @@ public abstract class LedgerContract extends LedgerFixture {
 
         @Test
         @Timeout(120)
-        @DisplayName("two identical batches racing (a redelivered poll cleared twice at once): one applies, the other answers EXISTS")
+        @DisplayName(
+                "two identical batches racing (a redelivered poll cleared twice at once): one applies, the other answers EXISTS")
         void racingIdenticalBatchesGiveExistsToTheLoser() throws Exception {
             // Each payer can cover its transfer once: a loser that took an id for new would answer
             // EXCEEDS_CREDITS, burn the id, and a clearing consumer would report REJECTED for a payment
@@ -1147,12 +1427,17 @@ public abstract class LedgerContract extends LedgerFixture {
             for (int round = 0; round < 8; round++) {
                 List<NewTransfer> batch = new ArrayList<>();
                 for (int i = 0; i < 32; i++) {
-                    batch.add(tx().debit(funded(100)).credit(account(NO_LIMIT)).amount(100).pending(LONG_TIMEOUT).build());
+                    batch.add(tx().debit(funded(100))
+                            .credit(account(NO_LIMIT))
+                            .amount(100)
+                            .pending(LONG_TIMEOUT)
+                            .build());
                 }
                 List<List<TransferResult>> results = race(List.<Callable<List<TransferResult>>>of(
                         () -> ledger.createTransfers(batch), () -> ledger.createTransfers(batch)));
                 for (int i = 0; i < batch.size(); i++) {
-                    List<TransferResult> pair = List.of(results.get(0).get(i), results.get(1).get(i));
+                    List<TransferResult> pair =
+                            List.of(results.get(0).get(i), results.get(1).get(i));
                     assertThat(pair).as("round %d transfer %d", round, i).containsExactlyInAnyOrder(OK, EXISTS);
                 }
             }
@@ -1161,25 +1446,32 @@ public abstract class LedgerContract extends LedgerFixture {
 
         @Test
         @Timeout(120)
-        @DisplayName("account batches committed concurrently get distinct timestamps: the account walk finds each account once")
+        @DisplayName(
+                "account batches committed concurrently get distinct timestamps: the account walk finds each account once")
         void concurrentAccountBatchesGetDistinctTimestamps() throws Exception {
             // A backend that stamps a batch from a clock each transaction reads alone gives two batches that read it in
-            // the same tick the same timestamps (the demo's four banks, registered at once, did); an account walk paging
+            // the same tick the same timestamps (the demo's four banks, registered at once, did); an account walk
+            // paging
             // "after the last timestamp" then skips accounts, and a reconciliation that walks the set misses them.
-            // TigerBeetle stamps every event once, in commit order. Many small rounds: a race needs one tick to land in.
-            int walked = 2_000_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000);
+            // TigerBeetle stamps every event once, in commit order. Many small rounds: a race needs one tick to land
+            // in.
+            int walked =
+                    2_000_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000);
             int racers = 16;
             int rounds = 40;
             int pageSize = 64;
             Set<Id128> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
             for (int round = 0; round < rounds; round++) {
-                race(IntStream.range(0, racers).mapToObj(racer -> (Callable<Boolean>) () -> {
-                    List<NewAccount> batch = List.of(NewAccount.of(newId(), walked, CODE, NO_LIMIT),
-                            NewAccount.of(newId(), walked, CODE, NO_LIMIT));
-                    assertThat(ledger.createAccounts(batch)).containsOnly(AccountResult.OK);
-                    batch.forEach(account -> created.add(account.id()));
-                    return true;
-                }).toList());
+                race(IntStream.range(0, racers)
+                        .mapToObj(racer -> (Callable<Boolean>) () -> {
+                            List<NewAccount> batch = List.of(
+                                    NewAccount.of(newId(), walked, CODE, NO_LIMIT),
+                                    NewAccount.of(newId(), walked, CODE, NO_LIMIT));
+                            assertThat(ledger.createAccounts(batch)).containsOnly(AccountResult.OK);
+                            batch.forEach(account -> created.add(account.id()));
+                            return true;
+                        })
+                        .toList());
             }
 
             List<Account> seen = new ArrayList<>();
@@ -1192,35 +1484,53 @@ public abstract class LedgerContract extends LedgerFixture {
                 }
                 after = accounts.getLast().timestamp();
             }
-            assertThat(seen.stream().map(Account::timestamp).distinct().count()).as("distinct timestamps")
+            assertThat(seen.stream().map(Account::timestamp).distinct().count())
+                    .as("distinct timestamps")
                     .isEqualTo(seen.size());
-            assertThat(seen.stream().map(Account::id).toList()).as("the walk").doesNotHaveDuplicates()
+            assertThat(seen.stream().map(Account::id).toList())
+                    .as("the walk")
+                    .doesNotHaveDuplicates()
                     .containsExactlyInAnyOrderElementsOf(created);
         }
 
         @Test
         @Timeout(120)
-        @DisplayName("transfer batches committed concurrently get distinct timestamps, after every transfer committed before them")
+        @DisplayName(
+                "transfer batches committed concurrently get distinct timestamps, after every transfer committed before them")
         void concurrentTransferBatchesGetDistinctTimestamps() throws Exception {
             int racers = 16;
             int rounds = 40;
-            List<Id128> payers = IntStream.range(0, racers).mapToObj(i -> funded(1_000)).toList();
+            List<Id128> payers =
+                    IntStream.range(0, racers).mapToObj(i -> funded(1_000)).toList();
             Id128 payee = account(NO_LIMIT);
             long before = lookupTransfer(transferOf(funded(1), payee)).timestamp();
             List<Id128> ids = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int round = 0; round < rounds; round++) {
-                race(payers.stream().map(payer -> (Callable<Boolean>) () -> {
-                    List<NewTransfer> batch = List.of(tx().debit(payer).credit(payee).amount(1).build(),
-                            tx().debit(payer).credit(payee).amount(1).pending(LONG_TIMEOUT).build());
-                    assertThat(ledger.createTransfers(batch)).containsOnly(OK);
-                    batch.forEach(transfer -> ids.add(transfer.id()));
-                    return true;
-                }).toList());
+                race(payers.stream()
+                        .map(payer -> (Callable<Boolean>) () -> {
+                            List<NewTransfer> batch = List.of(
+                                    tx().debit(payer).credit(payee).amount(1).build(),
+                                    tx().debit(payer)
+                                            .credit(payee)
+                                            .amount(1)
+                                            .pending(LONG_TIMEOUT)
+                                            .build());
+                            assertThat(ledger.createTransfers(batch)).containsOnly(OK);
+                            batch.forEach(transfer -> ids.add(transfer.id()));
+                            return true;
+                        })
+                        .toList());
             }
 
-            List<Long> timestamps = ledger.lookupTransfers(List.copyOf(ids)).stream().map(Transfer::timestamp).toList();
-            assertThat(timestamps).hasSize(racers * rounds * 2).doesNotHaveDuplicates().allMatch(t -> t > before);
-            assertThat(balances(payee)).isEqualTo(new Balances(0, 0, (long) racers * rounds, 1 + (long) racers * rounds));
+            List<Long> timestamps = ledger.lookupTransfers(List.copyOf(ids)).stream()
+                    .map(Transfer::timestamp)
+                    .toList();
+            assertThat(timestamps)
+                    .hasSize(racers * rounds * 2)
+                    .doesNotHaveDuplicates()
+                    .allMatch(t -> t > before);
+            assertThat(balances(payee))
+                    .isEqualTo(new Balances(0, 0, (long) racers * rounds, 1 + (long) racers * rounds));
             assertMoneyInvariants();
         }
     }
@@ -1237,7 +1547,8 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
             List<NewTransfer> batch = IntStream.range(0, Ledger.BATCH_SIZE_MAX)
-                    .mapToObj(i -> tx().debit(from).credit(to).amount(1).build()).toList();
+                    .mapToObj(i -> tx().debit(from).credit(to).amount(1).build())
+                    .toList();
             List<TransferResult> results = ledger.createTransfers(batch);
             assertThat(results).hasSize(Ledger.BATCH_SIZE_MAX).containsOnly(OK);
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, Ledger.BATCH_SIZE_MAX));
@@ -1250,17 +1561,24 @@ public abstract class LedgerContract extends LedgerFixture {
             Id128 from = account(NO_LIMIT);
             Id128 to = account(NO_LIMIT);
             List<NewTransfer> batch = IntStream.range(0, Ledger.BATCH_SIZE_MAX + 1)
-                    .mapToObj(i -> tx().debit(from).credit(to).amount(1).build()).toList();
+                    .mapToObj(i -> tx().debit(from).credit(to).amount(1).build())
+                    .toList();
             assertThatThrownBy(() -> ledger.createTransfers(batch))
                     .isInstanceOf(BatchTooLargeException.class)
-                    .satisfies(e -> assertThat(((BatchTooLargeException) e).size()).isEqualTo(Ledger.BATCH_SIZE_MAX + 1));
+                    .satisfies(
+                            e -> assertThat(((BatchTooLargeException) e).size()).isEqualTo(Ledger.BATCH_SIZE_MAX + 1));
             assertThat(balances(to)).isEqualTo(new Balances(0, 0, 0, 0));
-            assertThat(ledger.lookupTransfers(List.of(batch.getFirst().id(), batch.getLast().id()))).isEmpty();
+            assertThat(ledger.lookupTransfers(
+                            List.of(batch.getFirst().id(), batch.getLast().id())))
+                    .isEmpty();
 
             List<NewAccount> accounts = IntStream.range(0, Ledger.BATCH_SIZE_MAX + 1)
-                    .mapToObj(i -> NewAccount.of(newId(), LEDGER, CODE, NO_LIMIT)).toList();
+                    .mapToObj(i -> NewAccount.of(newId(), LEDGER, CODE, NO_LIMIT))
+                    .toList();
             assertThatThrownBy(() -> ledger.createAccounts(accounts)).isInstanceOf(BatchTooLargeException.class);
-            assertThat(ledger.lookupAccounts(List.of(accounts.getFirst().id(), accounts.getLast().id()))).isEmpty();
+            assertThat(ledger.lookupAccounts(
+                            List.of(accounts.getFirst().id(), accounts.getLast().id())))
+                    .isEmpty();
             assertMoneyInvariants();
         }
     }
@@ -1269,7 +1587,12 @@ public abstract class LedgerContract extends LedgerFixture {
     // Shared by the groups (and by subclasses: expiryScenario)
 
     /** Accounts a single-fault transfer can refer to. */
-    protected record Scene(Id128 from, Id128 to, Id128 onOtherLedger, Id128 emptyDebitLimited, Id128 emptyCreditLimited,
+    protected record Scene(
+            Id128 from,
+            Id128 to,
+            Id128 onOtherLedger,
+            Id128 emptyDebitLimited,
+            Id128 emptyCreditLimited,
             Id128 plainTransfer) {}
 
     /** One fault applied to an otherwise valid transfer. */
@@ -1284,8 +1607,10 @@ public abstract class LedgerContract extends LedgerFixture {
         Id128 from = funded(1_000);
         Id128 to = account(NO_LIMIT);
         Id128 plain = newId();
-        assertThat(create(tx().id(plain).debit(from).credit(to).amount(1).build())).isEqualTo(OK);
-        return new Scene(from, to, account(OTHER_LEDGER, NO_LIMIT), account(DEBITS_LIMITED), account(CREDITS_LIMITED), plain);
+        assertThat(create(tx().id(plain).debit(from).credit(to).amount(1).build()))
+                .isEqualTo(OK);
+        return new Scene(
+                from, to, account(OTHER_LEDGER, NO_LIMIT), account(DEBITS_LIMITED), account(CREDITS_LIMITED), plain);
     }
 
     /** One unit from {@code from} to {@code to}, committed; the transfer's id. */
@@ -1303,9 +1628,12 @@ public abstract class LedgerContract extends LedgerFixture {
     protected final void expiryScenario(Runnable afterTimeout, boolean pollForRelease) throws InterruptedException {
         Id128 payer = funded(100);
         Id128 payee = account(NO_LIMIT);
-        NewTransfer first = tx().debit(payer).credit(payee).amount(30).pending(1).build();
-        NewTransfer second = tx().debit(payer).credit(payee).amount(20).pending(1).build();
-        NewTransfer control = tx().debit(payer).credit(payee).amount(10).pending(LONG_TIMEOUT).build();
+        NewTransfer first =
+                tx().debit(payer).credit(payee).amount(30).pending(1).build();
+        NewTransfer second =
+                tx().debit(payer).credit(payee).amount(20).pending(1).build();
+        NewTransfer control =
+                tx().debit(payer).credit(payee).amount(10).pending(LONG_TIMEOUT).build();
         long created = System.nanoTime();
         assertThat(ledger.createTransfers(List.of(first, second, control))).containsExactly(OK, OK, OK);
         assertThat(balances(payer)).isEqualTo(new Balances(60, 0, 0, 100));
@@ -1314,7 +1642,8 @@ public abstract class LedgerContract extends LedgerFixture {
         sleepUntil(created + Duration.ofMillis(1_300).toNanos());
         afterTimeout.run();
         // Refused at or after the expiry instant, whether or not anything released it yet.
-        assertThat(ledger.createTransfers(List.of(NewTransfer.post(newId(), first.id(), 30), NewTransfer.voidPending(newId(), second.id()))))
+        assertThat(ledger.createTransfers(List.of(
+                        NewTransfer.post(newId(), first.id(), 30), NewTransfer.voidPending(newId(), second.id()))))
                 .containsExactly(PENDING_TRANSFER_EXPIRED, PENDING_TRANSFER_EXPIRED);
 
         Balances released = new Balances(10, 0, 0, 100);
@@ -1323,7 +1652,8 @@ public abstract class LedgerContract extends LedgerFixture {
         }
         assertThat(balances(payer)).isEqualTo(released);
         assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 10, 0));
-        assertThat(ledger.createTransfers(List.of(NewTransfer.post(newId(), first.id(), 30), NewTransfer.post(newId(), control.id(), 10))))
+        assertThat(ledger.createTransfers(List.of(
+                        NewTransfer.post(newId(), first.id(), 30), NewTransfer.post(newId(), control.id(), 10))))
                 .containsExactly(PENDING_TRANSFER_EXPIRED, OK);
         assertThat(lookupAccount(payer).creditBalanceAvailable()).isEqualTo(90);
         // Retrying the pending transfer itself still answers EXISTS: expiry does not change the transfer.

@@ -1,9 +1,8 @@
 package io.pagora.ledger.contract;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,8 @@ class PostgresLedgerContractTest extends LedgerContract {
 
     @Override
     protected Ledger openLedger() {
-        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase().dataSource()));
+        return PostgresLedger.migrateAndOpen(
+                closeAfterLedger(TestPostgres.freshDatabase().dataSource()));
     }
 
     @Test

@@ -1,33 +1,26 @@
 package io.pagora.ledger.contract;
 
-import io.pagora.testing.ServerBacked;
-
-import io.pagora.testing.ledger.LedgerFixture;
-
-import io.pagora.testing.ledger.MoneyInvariants;
-
-import io.pagora.testing.ledger.ReferenceLedger;
-
-import io.pagora.testing.TigerBeetleServer;
-
-import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
+import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferFlags;
 import io.pagora.ledger.port.TransferResult;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestPostgres;
 import io.pagora.testing.TigerBeetleServer;
+import io.pagora.testing.ledger.LedgerFixture;
+import io.pagora.testing.ledger.MoneyInvariants;
+import io.pagora.testing.ledger.ReferenceLedger;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,7 +88,9 @@ class RandomizedLedgerTest {
     @DisplayName("TigerBeetle and PostgresLedger give identical outcomes on the same seeded workload")
     void tigerBeetleAndPostgresAgree() throws InterruptedException {
         Recording onTigerBeetle;
-        try (Ledger ledger = TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, TigerBeetleLedgerContractTest.CONFIG))) {
+        try (Ledger ledger = TigerBeetleServer.requireShared()
+                .openLedger((cluster, address) ->
+                        new TigerBeetleLedger(cluster, address, TigerBeetleLedgerContractTest.CONFIG))) {
             onTigerBeetle = new Run(SEED, BATCHES, ledger, null, false).execute();
         }
         Recording onPostgres;
@@ -105,8 +100,12 @@ class RandomizedLedgerTest {
         }
         // First the differential verdict, which needs no model; then each backend against the model.
         onPostgres.assertSameAs(onTigerBeetle, "seed=" + SEED);
-        assertThat(onTigerBeetle.modelDisagreements()).as("seed=%d: TigerBeetle vs the reference model", SEED).isEmpty();
-        assertThat(onPostgres.modelDisagreements()).as("seed=%d: PostgreSQL vs the reference model", SEED).isEmpty();
+        assertThat(onTigerBeetle.modelDisagreements())
+                .as("seed=%d: TigerBeetle vs the reference model", SEED)
+                .isEmpty();
+        assertThat(onPostgres.modelDisagreements())
+                .as("seed=%d: PostgreSQL vs the reference model", SEED)
+                .isEmpty();
     }
 
     private static Consumer<String> postgresSweep(PostgresLedger ledger) {
@@ -114,12 +113,15 @@ class RandomizedLedgerTest {
             for (int round = 0; round < 100 && ledger.sweepExpired(Ledger.BATCH_SIZE_MAX) > 0; round++) {
                 // sweep until nothing is due
             }
-            assertThat(ledger.sweepExpired(Ledger.BATCH_SIZE_MAX)).as(context + ": a second sweep finds nothing").isZero();
+            assertThat(ledger.sweepExpired(Ledger.BATCH_SIZE_MAX))
+                    .as(context + ": a second sweep finds nothing")
+                    .isZero();
         };
     }
 
     /** What one run produced, with ids replaced by their place in the run so runs can be compared. */
-    record Recording(List<String> requests, List<String> balances, List<String> transfers, List<String> modelDisagreements) {
+    record Recording(
+            List<String> requests, List<String> balances, List<String> transfers, List<String> modelDisagreements) {
 
         void assertSameAs(Recording other, String context) {
             compare("request", requests, other.requests, context);
@@ -130,11 +132,14 @@ class RandomizedLedgerTest {
         private static void compare(String what, List<String> mine, List<String> theirs, String context) {
             for (int i = 0; i < Math.min(mine.size(), theirs.size()); i++) {
                 if (!mine.get(i).equals(theirs.get(i))) {
-                    fail(String.format("[%s] %s #%d differs:%n  postgresql:  %s%n  tigerbeetle: %s", context, what, i,
-                            mine.get(i), theirs.get(i)));
+                    fail(String.format(
+                            "[%s] %s #%d differs:%n  postgresql:  %s%n  tigerbeetle: %s",
+                            context, what, i, mine.get(i), theirs.get(i)));
                 }
             }
-            assertThat(mine.size()).as("[%s] number of %s records", context, what).isEqualTo(theirs.size());
+            assertThat(mine.size())
+                    .as("[%s] number of %s records", context, what)
+                    .isEqualTo(theirs.size());
         }
     }
 
@@ -149,6 +154,7 @@ class RandomizedLedgerTest {
         private final ReferenceLedger model = new ReferenceLedger(() -> modelClock[0]);
         /** Every id of this run has this high half, so a shared server never mixes runs. */
         private final long prefix = 1 + new SecureRandom().nextLong(Long.MAX_VALUE - 1);
+
         private long counter;
 
         private final List<NewAccount> accounts = new ArrayList<>(); // created, in creation order
@@ -161,6 +167,7 @@ class RandomizedLedgerTest {
         private long lastShortPendingNanos;
         /** Strict: a disagreement with the model fails at once; else it is collected (differential runs). */
         private final boolean strict;
+
         private final List<String> modelDisagreements = new ArrayList<>();
         private final List<String> requestLog = new ArrayList<>();
         private final Map<TransferResult, Integer> resultCounts = new java.util.EnumMap<>(TransferResult.class);
@@ -175,8 +182,8 @@ class RandomizedLedgerTest {
         }
 
         private String context(String where) {
-            return "seed=" + seed + ", backend=" + backend.backendName() + ", " + where
-                    + " (re-run: -Dpagora.seed=" + seed + ")";
+            return "seed=" + seed + ", backend=" + backend.backendName() + ", " + where + " (re-run: -Dpagora.seed="
+                    + seed + ")";
         }
 
         Recording execute() throws InterruptedException {
@@ -193,11 +200,16 @@ class RandomizedLedgerTest {
                 }
             }
             finish();
-            Recording recording = new Recording(List.copyOf(requestLog), finalBalances(), storedTransfers(),
-                    List.copyOf(modelDisagreements));
-            System.out.printf("[RandomizedLedgerTest] %s: %d requests, %d transfers, %d accounts in %d ms; results %s%n",
-                    backend.backendName(), requestLog.size(), transferIds.size(), accounts.size(),
-                    (System.nanoTime() - started) / 1_000_000, resultCounts);
+            Recording recording = new Recording(
+                    List.copyOf(requestLog), finalBalances(), storedTransfers(), List.copyOf(modelDisagreements));
+            System.out.printf(
+                    "[RandomizedLedgerTest] %s: %d requests, %d transfers, %d accounts in %d ms; results %s%n",
+                    backend.backendName(),
+                    requestLog.size(),
+                    transferIds.size(),
+                    accounts.size(),
+                    (System.nanoTime() - started) / 1_000_000,
+                    resultCounts);
             return recording;
         }
 
@@ -218,7 +230,8 @@ class RandomizedLedgerTest {
             List<NewTransfer> funding = new ArrayList<>();
             for (NewAccount account : accounts) {
                 if (account.flags() == AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS) {
-                    funding.add(plain(issuer(account.ledger()), account.id(), 500 + random.nextInt(1000), account.ledger()));
+                    funding.add(plain(
+                            issuer(account.ledger()), account.id(), 500 + random.nextInt(1000), account.ledger()));
                 }
             }
             sendTransfers(funding, "setup funding");
@@ -226,9 +239,11 @@ class RandomizedLedgerTest {
 
         private NewAccount randomNewAccount(int ledger) {
             int roll = random.nextInt(10);
-            int flags = roll < 4 ? AccountFlags.NONE
-                    : roll < 8 ? AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS
-                    : AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS;
+            int flags = roll < 4
+                    ? AccountFlags.NONE
+                    : roll < 8
+                            ? AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS
+                            : AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS;
             return new NewAccount(newId(), ledger, 1 + random.nextInt(3), flags, Id128.ZERO, random.nextInt(3), 0);
         }
 
@@ -253,15 +268,16 @@ class RandomizedLedgerTest {
         }
 
         private static NewTransfer plain(Id128 debit, Id128 credit, long amount, int ledger) {
-            return new NewTransfer(Id128.ZERO, debit, credit, amount, Id128.ZERO, Id128.ZERO, 0, 0, 0, ledger, 1,
-                    TransferFlags.NONE);
+            return new NewTransfer(
+                    Id128.ZERO, debit, credit, amount, Id128.ZERO, Id128.ZERO, 0, 0, 0, ledger, 1, TransferFlags.NONE);
         }
 
         private static NewTransfer withId(NewTransfer t, Id128 id) {
             return edit(t, tx -> tx.id(id));
         }
 
-        private static NewTransfer edit(NewTransfer transfer, java.util.function.UnaryOperator<LedgerContract.Tx> change) {
+        private static NewTransfer edit(
+                NewTransfer transfer, java.util.function.UnaryOperator<LedgerContract.Tx> change) {
             return change.apply(LedgerContract.Tx.of(transfer)).build();
         }
 
@@ -298,12 +314,36 @@ class RandomizedLedgerTest {
         private NewAccount alter(NewAccount a) {
             return switch (random.nextInt(5)) {
                 case 0 -> a.withFlags(a.flags() ^ AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS);
-                case 1 -> new NewAccount(a.id(), a.ledger(), a.code(), a.flags(), new Id128(0, 9), a.userData64(), a.userData32());
-                case 2 -> new NewAccount(a.id(), a.ledger(), a.code(), a.flags(), a.userData128(), a.userData64() + 1, a.userData32());
-                case 3 -> new NewAccount(a.id(), a.ledger() == LEDGER_A ? LEDGER_B : LEDGER_A, a.code(), a.flags(),
-                        a.userData128(), a.userData64(), a.userData32());
-                default -> new NewAccount(a.id(), a.ledger(), a.code() + 1, a.flags(), a.userData128(), a.userData64(),
-                        a.userData32() + 1);
+                case 1 ->
+                    new NewAccount(
+                            a.id(), a.ledger(), a.code(), a.flags(), new Id128(0, 9), a.userData64(), a.userData32());
+                case 2 ->
+                    new NewAccount(
+                            a.id(),
+                            a.ledger(),
+                            a.code(),
+                            a.flags(),
+                            a.userData128(),
+                            a.userData64() + 1,
+                            a.userData32());
+                case 3 ->
+                    new NewAccount(
+                            a.id(),
+                            a.ledger() == LEDGER_A ? LEDGER_B : LEDGER_A,
+                            a.code(),
+                            a.flags(),
+                            a.userData128(),
+                            a.userData64(),
+                            a.userData32());
+                default ->
+                    new NewAccount(
+                            a.id(),
+                            a.ledger(),
+                            a.code() + 1,
+                            a.flags(),
+                            a.userData128(),
+                            a.userData64(),
+                            a.userData32() + 1);
             };
         }
 
@@ -311,8 +351,12 @@ class RandomizedLedgerTest {
             return switch (random.nextInt(5)) {
                 case 0 -> NewAccount.of(Id128.ZERO, LEDGER_A, 1, AccountFlags.NONE);
                 case 1 -> NewAccount.of(Id128.MAX, LEDGER_A, 1, AccountFlags.NONE);
-                case 2 -> NewAccount.of(newId(), LEDGER_A, 1,
-                        AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS | AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS);
+                case 2 ->
+                    NewAccount.of(
+                            newId(),
+                            LEDGER_A,
+                            1,
+                            AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS | AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS);
                 case 3 -> NewAccount.of(newId(), 0, 1, AccountFlags.NONE);
                 default -> NewAccount.of(newId(), LEDGER_A, 0, AccountFlags.NONE);
             };
@@ -388,9 +432,21 @@ class RandomizedLedgerTest {
             if (debit.equals(credit)) {
                 credit = pick(on.stream().filter(a -> !a.equals(debit)).toList());
             }
-            return withId(new NewTransfer(Id128.ZERO, debit.id(), credit.id(), amount(), Id128.ZERO,
-                    random.nextInt(4) == 0 ? new Id128(0, random.nextInt(5)) : Id128.ZERO, random.nextInt(3), random.nextInt(3),
-                    0, ledger, 1 + random.nextInt(3), TransferFlags.NONE), newId());
+            return withId(
+                    new NewTransfer(
+                            Id128.ZERO,
+                            debit.id(),
+                            credit.id(),
+                            amount(),
+                            Id128.ZERO,
+                            random.nextInt(4) == 0 ? new Id128(0, random.nextInt(5)) : Id128.ZERO,
+                            random.nextInt(3),
+                            random.nextInt(3),
+                            0,
+                            ledger,
+                            1 + random.nextInt(3),
+                            TransferFlags.NONE),
+                    newId());
         }
 
         /** Keeps money flowing into limited accounts. */
@@ -399,7 +455,8 @@ class RandomizedLedgerTest {
             if (target.id().equals(issuer(target.ledger()))) {
                 return plainTransfer();
             }
-            return withId(plain(issuer(target.ledger()), target.id(), 100 + random.nextInt(900), target.ledger()), newId());
+            return withId(
+                    plain(issuer(target.ledger()), target.id(), 100 + random.nextInt(900), target.ledger()), newId());
         }
 
         private NewTransfer pendingTransfer(boolean shortTimeout) {
@@ -410,16 +467,29 @@ class RandomizedLedgerTest {
             }
             // Only where no limit can see the reservation: its expiry time then changes no outcome.
             List<NewAccount> debits = accounts.stream()
-                    .filter(a -> !AccountFlags.has(a.flags(), AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS)).toList();
+                    .filter(a -> !AccountFlags.has(a.flags(), AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
+                    .toList();
             NewAccount debit = pick(debits);
             List<NewAccount> credits = accountsOn(debit.ledger()).stream()
-                    .filter(a -> !a.equals(debit) && !AccountFlags.has(a.flags(), AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS))
+                    .filter(a -> !a.equals(debit)
+                            && !AccountFlags.has(a.flags(), AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS))
                     .toList();
             if (credits.isEmpty()) {
                 return base;
             }
-            return new NewTransfer(newId(), debit.id(), pick(credits).id(), amount(), Id128.ZERO, Id128.ZERO, 0, 0,
-                    1 + random.nextInt(SHORT_TIMEOUT_MAX), debit.ledger(), 1, TransferFlags.PENDING);
+            return new NewTransfer(
+                    newId(),
+                    debit.id(),
+                    pick(credits).id(),
+                    amount(),
+                    Id128.ZERO,
+                    Id128.ZERO,
+                    0,
+                    0,
+                    1 + random.nextInt(SHORT_TIMEOUT_MAX),
+                    debit.ledger(),
+                    1,
+                    TransferFlags.PENDING);
         }
 
         private NewTransfer post() {
@@ -434,11 +504,23 @@ class RandomizedLedgerTest {
                 default -> pending.amount();
             };
             int variant = random.nextInt(12);
-            Id128 debit = variant == 0 ? pending.debitAccountId() : variant == 1 ? pending.creditAccountId() : Id128.ZERO;
+            Id128 debit =
+                    variant == 0 ? pending.debitAccountId() : variant == 1 ? pending.creditAccountId() : Id128.ZERO;
             int ledger = variant == 2 ? pending.ledger() : variant == 3 ? pending.ledger() + 1 : 0;
             int code = variant == 4 ? pending.code() : variant == 5 ? pending.code() + 1 : 0;
             long userData64 = variant == 6 ? 77 : 0;
-            return new NewTransfer(newId(), debit, Id128.ZERO, amount, pending.id(), Id128.ZERO, userData64, 0, 0, ledger, code,
+            return new NewTransfer(
+                    newId(),
+                    debit,
+                    Id128.ZERO,
+                    amount,
+                    pending.id(),
+                    Id128.ZERO,
+                    userData64,
+                    0,
+                    0,
+                    ledger,
+                    code,
                     TransferFlags.POST_PENDING_TRANSFER);
         }
 
@@ -453,7 +535,18 @@ class RandomizedLedgerTest {
                 case 2 -> pending.amount() + 1;
                 default -> 0;
             };
-            return new NewTransfer(newId(), Id128.ZERO, Id128.ZERO, amount, pending.id(), Id128.ZERO, 0, 0, 0, 0, 0,
+            return new NewTransfer(
+                    newId(),
+                    Id128.ZERO,
+                    Id128.ZERO,
+                    amount,
+                    pending.id(),
+                    Id128.ZERO,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
                     TransferFlags.VOID_PENDING_TRANSFER);
         }
 
@@ -469,8 +562,14 @@ class RandomizedLedgerTest {
             return switch (random.nextInt(5)) {
                 case 0 -> edit(earlier, t -> t.amount(earlier.amount() + 1));
                 case 1 -> edit(earlier, t -> t.code(earlier.code() + 1));
-                case 2 -> edit(earlier, t -> t.userData(earlier.userData128(), earlier.userData64() + 1, earlier.userData32()));
-                case 3 -> edit(earlier, t -> t.userData(earlier.userData128(), earlier.userData64(), earlier.userData32() + 1));
+                case 2 ->
+                    edit(
+                            earlier,
+                            t -> t.userData(earlier.userData128(), earlier.userData64() + 1, earlier.userData32()));
+                case 3 ->
+                    edit(
+                            earlier,
+                            t -> t.userData(earlier.userData128(), earlier.userData64(), earlier.userData32() + 1));
                 default -> edit(earlier, t -> t.ledger(otherLedger(earlier.ledger())));
             };
         }
@@ -478,7 +577,8 @@ class RandomizedLedgerTest {
         private NewTransfer invalidTransfer() {
             NewTransfer valid = plainTransfer();
             Id128 aPlain = plainTransfers.isEmpty() ? newId() : pick(plainTransfers);
-            Id128 aPending = longPendings.isEmpty() ? newId() : pick(longPendings).id();
+            Id128 aPending =
+                    longPendings.isEmpty() ? newId() : pick(longPendings).id();
             Id128 id = newId();
             Id128 unknownDebit = newId();
             Id128 unknownCredit = newId();
@@ -497,18 +597,78 @@ class RandomizedLedgerTest {
                 case 10 -> edit(valid, t -> t.debit(unknownDebit)); // unknown: transient, burns the id
                 case 11 -> edit(valid, t -> t.credit(unknownCredit));
                 case 12 -> edit(valid, t -> t.credit(onOtherLedger));
-                case 13 -> new NewTransfer(id, Id128.ZERO, Id128.ZERO, 1, Id128.ZERO, Id128.ZERO, 0, 0, 0, 0, 0,
-                        TransferFlags.POST_PENDING_TRANSFER);
-                case 14 -> new NewTransfer(id, Id128.ZERO, Id128.ZERO, 1, id, Id128.ZERO, 0, 0, 0, 0, 0,
-                        TransferFlags.VOID_PENDING_TRANSFER);
+                case 13 ->
+                    new NewTransfer(
+                            id,
+                            Id128.ZERO,
+                            Id128.ZERO,
+                            1,
+                            Id128.ZERO,
+                            Id128.ZERO,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            TransferFlags.POST_PENDING_TRANSFER);
+                case 14 ->
+                    new NewTransfer(
+                            id,
+                            Id128.ZERO,
+                            Id128.ZERO,
+                            1,
+                            id,
+                            Id128.ZERO,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            TransferFlags.VOID_PENDING_TRANSFER);
                 case 15 -> NewTransfer.post(id, newId(), 1); // unknown pending: transient
                 case 16 -> NewTransfer.post(id, aPlain, 1); // not pending
-                case 17 -> new NewTransfer(id, Id128.ZERO, Id128.ZERO, 0, aPending, Id128.ZERO, 0, 0, 0, 0, 0,
-                        TransferFlags.POST_PENDING_TRANSFER | TransferFlags.VOID_PENDING_TRANSFER);
-                case 18 -> new NewTransfer(id, Id128.ZERO, Id128.ZERO, 0, aPending, Id128.ZERO, 0, 0, 5, 0, 0,
-                        TransferFlags.POST_PENDING_TRANSFER);
-                default -> new NewTransfer(id, Id128.ZERO, Id128.ZERO, 0, aPending, Id128.ZERO, 0, 0, 0, 0, 0,
-                        TransferFlags.VOID_PENDING_TRANSFER | TransferFlags.PENDING);
+                case 17 ->
+                    new NewTransfer(
+                            id,
+                            Id128.ZERO,
+                            Id128.ZERO,
+                            0,
+                            aPending,
+                            Id128.ZERO,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            TransferFlags.POST_PENDING_TRANSFER | TransferFlags.VOID_PENDING_TRANSFER);
+                case 18 ->
+                    new NewTransfer(
+                            id,
+                            Id128.ZERO,
+                            Id128.ZERO,
+                            0,
+                            aPending,
+                            Id128.ZERO,
+                            0,
+                            0,
+                            5,
+                            0,
+                            0,
+                            TransferFlags.POST_PENDING_TRANSFER);
+                default ->
+                    new NewTransfer(
+                            id,
+                            Id128.ZERO,
+                            Id128.ZERO,
+                            0,
+                            aPending,
+                            Id128.ZERO,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            TransferFlags.VOID_PENDING_TRANSFER | TransferFlags.PENDING);
             };
         }
 
@@ -518,7 +678,9 @@ class RandomizedLedgerTest {
 
         private void sendTransfers(List<NewTransfer> events, String where) {
             boolean hasShortPending = events.stream()
-                    .anyMatch(t -> t.hasFlag(TransferFlags.PENDING) && t.timeoutSeconds() > 0 && t.timeoutSeconds() <= SHORT_TIMEOUT_MAX);
+                    .anyMatch(t -> t.hasFlag(TransferFlags.PENDING)
+                            && t.timeoutSeconds() > 0
+                            && t.timeoutSeconds() <= SHORT_TIMEOUT_MAX);
             List<TransferResult> expected = model.createTransfers(events);
             List<TransferResult> actual = call(where + " " + describe(events), () -> backend.createTransfers(events));
             if (hasShortPending) {
@@ -530,7 +692,9 @@ class RandomizedLedgerTest {
                 TransferResult result = expected.get(i);
                 resultCounts.merge(result, 1, Integer::sum);
                 sentTransfers.add(event);
-                if (!event.id().isZero() && !event.id().isMax() && seenTransferIds.putIfAbsent(event.id(), true) == null) {
+                if (!event.id().isZero()
+                        && !event.id().isMax()
+                        && seenTransferIds.putIfAbsent(event.id(), true) == null) {
                     transferIds.add(event.id());
                 }
                 if (result != TransferResult.OK) {
@@ -538,9 +702,11 @@ class RandomizedLedgerTest {
                 }
                 if (event.hasFlag(TransferFlags.PENDING)) {
                     if (event.timeoutSeconds() == 0 || event.timeoutSeconds() > SHORT_TIMEOUT_MAX) {
-                        longPendings.add(model.lookupTransfers(List.of(event.id())).getFirst());
+                        longPendings.add(
+                                model.lookupTransfers(List.of(event.id())).getFirst());
                     }
-                } else if (!event.hasFlag(TransferFlags.POST_PENDING_TRANSFER) && !event.hasFlag(TransferFlags.VOID_PENDING_TRANSFER)) {
+                } else if (!event.hasFlag(TransferFlags.POST_PENDING_TRANSFER)
+                        && !event.hasFlag(TransferFlags.VOID_PENDING_TRANSFER)) {
                     plainTransfers.add(event.id());
                 }
             }
@@ -580,11 +746,15 @@ class RandomizedLedgerTest {
             StringBuilder message = new StringBuilder(context(where) + ": results differ from the reference model\n");
             for (int i = 0; i < events.size(); i++) {
                 R mine = i < actual.size() ? actual.get(i) : null;
-                message.append(String.format("  %s #%d expected %s, got %s: %s%n", Objects.equals(expected.get(i), mine) ? " " : "!",
-                        i, expected.get(i), mine, events.get(i)));
+                message.append(String.format(
+                        "  %s #%d expected %s, got %s: %s%n",
+                        Objects.equals(expected.get(i), mine) ? " " : "!", i, expected.get(i), mine, events.get(i)));
             }
             if (actual.size() != events.size()) {
-                message.append("  backend answered ").append(actual.size()).append(" results for ").append(events.size())
+                message.append("  backend answered ")
+                        .append(actual.size())
+                        .append(" results for ")
+                        .append(events.size())
                         .append(" events\n");
             }
             disagree(message.toString());
@@ -597,8 +767,12 @@ class RandomizedLedgerTest {
         }
 
         private void comparePostedBalances(String where) {
-            compareAccounts(where, "posted balances differ for account %s", (e, a) -> e.debitsPosted() == a.debitsPosted()
-                    && e.creditsPosted() == a.creditsPosted() && e.id().equals(a.id()));
+            compareAccounts(
+                    where,
+                    "posted balances differ for account %s",
+                    (e, a) -> e.debitsPosted() == a.debitsPosted()
+                            && e.creditsPosted() == a.creditsPosted()
+                            && e.id().equals(a.id()));
             MoneyInvariants.check(backend, accountIds(), context(where));
         }
 
@@ -615,7 +789,8 @@ class RandomizedLedgerTest {
                 sendTransfers(slice, "final voids");
             }
             // Let every short pending transfer expire, in the backend (real time) and in the model.
-            LedgerFixture.sleepUntil(lastShortPendingNanos + Duration.ofSeconds(SHORT_TIMEOUT_MAX).toNanos()
+            LedgerFixture.sleepUntil(lastShortPendingNanos
+                    + Duration.ofSeconds(SHORT_TIMEOUT_MAX).toNanos()
                     + Duration.ofMillis(300).toNanos());
             modelClock[0] = Long.MAX_VALUE / 4;
             Supplier<Boolean> released = () -> backend.lookupAccounts(accountIds()).stream()
@@ -634,8 +809,11 @@ class RandomizedLedgerTest {
         }
 
         private void compareAllBalances(String where) {
-            compareAccounts(where, "account %s differs", (e, a) -> balancesOf(e).equals(balancesOf(a))
-                    && definitionOf(e).equals(definitionOf(a)));
+            compareAccounts(
+                    where,
+                    "account %s differs",
+                    (e, a) -> balancesOf(e).equals(balancesOf(a))
+                            && definitionOf(e).equals(definitionOf(a)));
         }
 
         /** Every account as the model and the backend hold it, one by one; {@code differs} names the account. */
@@ -655,16 +833,21 @@ class RandomizedLedgerTest {
 
         private void compareStoredTransfers() {
             for (int from = 0; from < transferIds.size(); from += Ledger.BATCH_SIZE_MAX) {
-                List<Id128> slice = transferIds.subList(from, Math.min(transferIds.size(), from + Ledger.BATCH_SIZE_MAX));
-                List<String> expected = model.lookupTransfers(slice).stream().map(this::normalize).toList();
-                List<String> actual = call("stored transfers", () -> backend.lookupTransfers(slice)).stream().map(this::normalize).toList();
+                List<Id128> slice =
+                        transferIds.subList(from, Math.min(transferIds.size(), from + Ledger.BATCH_SIZE_MAX));
+                List<String> expected = model.lookupTransfers(slice).stream()
+                        .map(this::normalize)
+                        .toList();
+                List<String> actual = call("stored transfers", () -> backend.lookupTransfers(slice)).stream()
+                        .map(this::normalize)
+                        .toList();
                 if (!expected.equals(actual)) {
                     for (int i = 0; i < Math.max(expected.size(), actual.size()); i++) {
                         String e = i < expected.size() ? expected.get(i) : "(none)";
                         String a = i < actual.size() ? actual.get(i) : "(none)";
                         if (!e.equals(a)) {
-                            disagree(context("stored transfers") + ": transfer #" + (from + i) + " differs\n  model:   " + e
-                                    + "\n  backend: " + a);
+                            disagree(context("stored transfers") + ": transfer #" + (from + i) + " differs\n  model:   "
+                                    + e + "\n  backend: " + a);
                         }
                     }
                 }
@@ -673,20 +856,23 @@ class RandomizedLedgerTest {
 
         private List<String> finalBalances() {
             return backend.lookupAccounts(accountIds()).stream()
-                    .map(a -> normalize(a.id()) + " " + balancesOf(a) + " " + definitionOf(a)).toList();
+                    .map(a -> normalize(a.id()) + " " + balancesOf(a) + " " + definitionOf(a))
+                    .toList();
         }
 
         private List<String> storedTransfers() {
             List<String> all = new ArrayList<>();
             for (int from = 0; from < transferIds.size(); from += Ledger.BATCH_SIZE_MAX) {
-                List<Id128> slice = transferIds.subList(from, Math.min(transferIds.size(), from + Ledger.BATCH_SIZE_MAX));
+                List<Id128> slice =
+                        transferIds.subList(from, Math.min(transferIds.size(), from + Ledger.BATCH_SIZE_MAX));
                 backend.lookupTransfers(slice).stream().map(this::normalize).forEach(all::add);
             }
             return all;
         }
 
         private static LedgerContract.Balances balancesOf(Account a) {
-            return new LedgerContract.Balances(a.debitsPending(), a.debitsPosted(), a.creditsPending(), a.creditsPosted());
+            return new LedgerContract.Balances(
+                    a.debitsPending(), a.debitsPosted(), a.creditsPending(), a.creditsPosted());
         }
 
         private static String definitionOf(Account a) {
@@ -700,8 +886,10 @@ class RandomizedLedgerTest {
         }
 
         private String normalize(Transfer t) {
-            return normalize(t.id()) + " " + normalize(t.debitAccountId()) + "->" + normalize(t.creditAccountId()) + " amount="
-                    + t.amount() + " pending=" + normalize(t.pendingId()) + " ud=" + t.userData128() + "/" + t.userData64() + "/"
+            return normalize(t.id()) + " " + normalize(t.debitAccountId()) + "->" + normalize(t.creditAccountId())
+                    + " amount="
+                    + t.amount() + " pending=" + normalize(t.pendingId()) + " ud=" + t.userData128() + "/"
+                    + t.userData64() + "/"
                     + t.userData32() + " timeout=" + t.timeoutSeconds() + " ledger=" + t.ledger() + " code=" + t.code()
                     + " flags=" + t.flags();
         }

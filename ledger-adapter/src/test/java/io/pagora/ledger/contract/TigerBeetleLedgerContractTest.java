@@ -1,11 +1,8 @@
 package io.pagora.ledger.contract;
 
-import io.pagora.testing.ServerBacked;
-
-import io.pagora.testing.TigerBeetleServer;
-
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TigerBeetleServer;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -26,6 +23,7 @@ class TigerBeetleLedgerContractTest extends LedgerContract {
 
     @Override
     protected Ledger openLedger() {
-        return TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
+        return TigerBeetleServer.requireShared()
+                .openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
     }
 }

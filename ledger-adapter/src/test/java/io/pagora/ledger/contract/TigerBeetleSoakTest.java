@@ -1,19 +1,14 @@
 package io.pagora.ledger.contract;
 
-import io.pagora.testing.ServerBacked;
-
-import io.pagora.testing.ledger.MoneyInvariants;
-
-import io.pagora.testing.TigerBeetleServer;
-
-import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.pagora.kernel.Check;
+import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TigerBeetleServer;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.security.SecureRandom;
@@ -55,9 +50,11 @@ class TigerBeetleSoakTest {
     @Timeout(3600) // An absolute bound: each call is bounded by the ledger's 30 s deadline, a round by its tests'.
     void everyRoundPassesTheContractAndTheRandomizedWorkloadWithItsInvariants() throws InterruptedException {
         Check.that(ROUNDS >= 1 && ROUNDS <= ROUNDS_MAX, "pagora.soak.rounds must be 1..%d: %d", ROUNDS_MAX, ROUNDS);
-        Check.that(BATCHES >= 1 && BATCHES <= BATCHES_MAX, "pagora.soak.batches must be 1..%d: %d", BATCHES_MAX, BATCHES);
+        Check.that(
+                BATCHES >= 1 && BATCHES <= BATCHES_MAX, "pagora.soak.batches must be 1..%d: %d", BATCHES_MAX, BATCHES);
         TigerBeetleServer server = TigerBeetleServer.requireShared();
-        System.out.printf("[TigerBeetleSoakTest] %d rounds of the contract + %d randomized batches on %s%n",
+        System.out.printf(
+                "[TigerBeetleSoakTest] %d rounds of the contract + %d randomized batches on %s%n",
                 ROUNDS, BATCHES, server.description());
         long soakStartNanos = System.nanoTime();
         for (int round = 1; round <= ROUNDS; round++) {
@@ -65,25 +62,36 @@ class TigerBeetleSoakTest {
             long contractTests = contractRound(round);
             long seed = new SecureRandom().nextLong();
             randomizedRound(server, round, seed);
-            System.out.printf("[TigerBeetleSoakTest] round %d/%d passed in %d ms: %d contract tests, randomized seed=%d%n",
+            System.out.printf(
+                    "[TigerBeetleSoakTest] round %d/%d passed in %d ms: %d contract tests, randomized seed=%d%n",
                     round, ROUNDS, millisSince(roundStartNanos), contractTests, seed);
         }
-        System.out.printf("[TigerBeetleSoakTest] %d rounds passed in %d s%n", ROUNDS, millisSince(soakStartNanos) / 1000);
+        System.out.printf(
+                "[TigerBeetleSoakTest] %d rounds passed in %d s%n", ROUNDS, millisSince(soakStartNanos) / 1000);
     }
 
     /** The whole contract class once; returns how many of its tests passed (all of them, or this fails). */
     private static long contractRound(int round) {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         Launcher launcher = LauncherFactory.create();
-        launcher.execute(LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(TigerBeetleLedgerContractTest.class))
-                .build(), listener);
+        launcher.execute(
+                LauncherDiscoveryRequestBuilder.request()
+                        .selectors(selectClass(TigerBeetleLedgerContractTest.class))
+                        .build(),
+                listener);
         TestExecutionSummary summary = listener.getSummary();
         String context = "round " + round + " of the contract on TigerBeetle";
-        assertThat(summary.getFailures()).as(context + ": failures\n" + failures(summary)).isEmpty();
-        assertThat(summary.getTestsAbortedCount()).as(context + ": tests aborted (skipped at run time)").isZero();
-        assertThat(summary.getTestsSkippedCount()).as(context + ": tests skipped").isZero();
-        assertThat(summary.getTestsSucceededCount()).as(context + ": tests passed")
+        assertThat(summary.getFailures())
+                .as(context + ": failures\n" + failures(summary))
+                .isEmpty();
+        assertThat(summary.getTestsAbortedCount())
+                .as(context + ": tests aborted (skipped at run time)")
+                .isZero();
+        assertThat(summary.getTestsSkippedCount())
+                .as(context + ": tests skipped")
+                .isZero();
+        assertThat(summary.getTestsSucceededCount())
+                .as(context + ": tests passed")
                 .isPositive()
                 .isEqualTo(summary.getTestsFoundCount());
         return summary.getTestsSucceededCount();
@@ -91,11 +99,13 @@ class TigerBeetleSoakTest {
 
     private static void randomizedRound(TigerBeetleServer server, int round, long seed) throws InterruptedException {
         RandomizedLedgerTest.Recording recording;
-        try (Ledger ledger = server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, TigerBeetleLedgerContractTest.CONFIG))) {
+        try (Ledger ledger = server.openLedger(
+                (cluster, address) -> new TigerBeetleLedger(cluster, address, TigerBeetleLedgerContractTest.CONFIG))) {
             recording = new RandomizedLedgerTest.Run(seed, BATCHES, ledger, null, false).execute();
         }
         assertThat(recording.modelDisagreements())
-                .as("round %d, seed=%d (re-run: -Dpagora.seed=%d with RandomizedLedgerTest): TigerBeetle vs the model",
+                .as(
+                        "round %d, seed=%d (re-run: -Dpagora.seed=%d with RandomizedLedgerTest): TigerBeetle vs the model",
                         round, seed, seed)
                 .isEmpty();
     }

@@ -1,19 +1,17 @@
 package io.pagora.ledger.testsupport;
 
-import io.pagora.testing.ServerBacked;
-
-import io.pagora.testing.TigerBeetleServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
+import io.pagora.testing.ServerBacked;
+import io.pagora.testing.TigerBeetleServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,6 +44,7 @@ class TigerBeetleServerDeathTest {
 
     /** The suites' deadline: what a blocked call would wait out without the harness's watch. */
     private static final TigerBeetleLedger.Config CONFIG = new TigerBeetleLedger.Config(Duration.ofSeconds(30), 4);
+
     private static final long RELEASED_WITHIN_SECONDS = 10;
     private static final int LEDGER = 700;
 
@@ -53,16 +52,21 @@ class TigerBeetleServerDeathTest {
     @Timeout(180)
     void aKilledServerFailsTheBlockedCallAndEveryLaterOneWithItsLogTail() throws Exception {
         ExecutorService caller = Executors.newSingleThreadExecutor();
-        try (TigerBeetleServer server = TigerBeetleServer.startOwn(); Ledger ledger = server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG))) {
+        try (TigerBeetleServer server = TigerBeetleServer.startOwn();
+                Ledger ledger =
+                        server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG))) {
             Id128 account = new Id128(new SecureRandom().nextLong(1, Long.MAX_VALUE), 1);
             // A working client first, so what follows is about the death alone.
             assertThat(ledger.createAccounts(List.of(NewAccount.of(account, LEDGER, 1, AccountFlags.NONE))))
                     .containsExactly(AccountResult.OK);
 
             signal(server.pid(), "-STOP");
-            CompletableFuture<?> blocked = CompletableFuture.supplyAsync(() -> ledger.lookupAccounts(List.of(account)), caller);
-            await().alias("a frozen server answers nothing").during(Duration.ofMillis(300))
-                    .atMost(Duration.ofSeconds(RELEASED_WITHIN_SECONDS)).until(() -> !blocked.isDone());
+            CompletableFuture<?> blocked =
+                    CompletableFuture.supplyAsync(() -> ledger.lookupAccounts(List.of(account)), caller);
+            await().alias("a frozen server answers nothing")
+                    .during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(RELEASED_WITHIN_SECONDS))
+                    .until(() -> !blocked.isDone());
 
             signal(server.pid(), "-KILL");
             String lastLogLine = lastLine(server);
@@ -77,7 +81,8 @@ class TigerBeetleServerDeathTest {
             assertThatThrownBy(() -> ledger.lookupAccounts(List.of(account)))
                     .isInstanceOf(TigerBeetleServer.DiedException.class)
                     .hasMessageContaining(lastLogLine);
-            assertThatThrownBy(() -> server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG)))
+            assertThatThrownBy(() ->
+                            server.openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG)))
                     .isInstanceOf(TigerBeetleServer.DiedException.class)
                     .hasMessageContaining("killed by signal 9");
         } finally {
@@ -86,8 +91,12 @@ class TigerBeetleServerDeathTest {
     }
 
     private static void signal(long pid, String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).as("kill %s %d finished", signal, pid).isTrue();
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(pid))
+                .inheritIO()
+                .start();
+        assertThat(kill.waitFor(30, TimeUnit.SECONDS))
+                .as("kill %s %d finished", signal, pid)
+                .isTrue();
         assertThat(kill.exitValue()).as("kill %s %d", signal, pid).isZero();
     }
 

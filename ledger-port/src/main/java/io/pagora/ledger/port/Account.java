@@ -1,8 +1,7 @@
 package io.pagora.ledger.port;
 
-import io.pagora.kernel.Id128;
-
 import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 
 /**
  * An account as stored by the ledger. Balances are in the ledger's smallest unit (centavos on ledger 986)
@@ -23,8 +22,10 @@ public record Account(
         long timestamp) {
 
     public Account {
-        Check.that(debitsPending >= 0 && debitsPosted >= 0 && creditsPending >= 0 && creditsPosted >= 0,
-                "account %s has a negative balance field", id);
+        Check.that(
+                debitsPending >= 0 && debitsPosted >= 0 && creditsPending >= 0 && creditsPosted >= 0,
+                "account %s has a negative balance field",
+                id);
     }
 
     /** Posted credits minus posted debits: what a customer or reserve account holds. */

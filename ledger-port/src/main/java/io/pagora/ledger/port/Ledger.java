@@ -1,7 +1,6 @@
 package io.pagora.ledger.port;
 
 import io.pagora.kernel.Id128;
-
 import java.util.List;
 
 /**

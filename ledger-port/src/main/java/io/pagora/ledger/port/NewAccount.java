@@ -1,18 +1,18 @@
 package io.pagora.ledger.port;
 
-import io.pagora.kernel.Id128;
-
 import io.pagora.kernel.Check;
-
+import io.pagora.kernel.Id128;
 import java.util.Objects;
 
 /** A request to create an account. Balances always start at zero; money arrives only by transfers. */
-public record NewAccount(Id128 id, int ledger, int code, int flags, Id128 userData128, long userData64, int userData32) {
+public record NewAccount(
+        Id128 id, int ledger, int code, int flags, Id128 userData128, long userData64, int userData32) {
 
     public NewAccount {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(userData128, "userData128");
-        Check.that((flags & ~AccountFlags.SUPPORTED) == 0, "unsupported account flags %s", Integer.toBinaryString(flags));
+        Check.that(
+                (flags & ~AccountFlags.SUPPORTED) == 0, "unsupported account flags %s", Integer.toBinaryString(flags));
         Check.that(code >= 0 && code <= 0xFFFF, "account code is a u16: %d", code);
     }
 

@@ -1,9 +1,7 @@
 package io.pagora.ledger.port;
 
-import io.pagora.kernel.Id128;
-
 import io.pagora.kernel.Check;
-
+import io.pagora.kernel.Id128;
 import java.util.Objects;
 
 /**
@@ -42,45 +40,124 @@ public record NewTransfer(
         Check.that(amount >= 0, "amount must not be negative: %d", amount);
         Check.that(timeoutSeconds >= 0, "timeout is a u32 of seconds, kept below 2^31: %d", timeoutSeconds);
         Check.that(code >= 0 && code <= 0xFFFF, "transfer code is a u16: %d", code);
-        Check.that((flags & ~TransferFlags.SUPPORTED) == 0, "unsupported transfer flags %s", Integer.toBinaryString(flags));
+        Check.that(
+                (flags & ~TransferFlags.SUPPORTED) == 0,
+                "unsupported transfer flags %s",
+                Integer.toBinaryString(flags));
     }
 
     /** A transfer posted at once. */
-    public static NewTransfer posted(Id128 id, Id128 debit, Id128 credit, long amount, int ledger, int code, Id128 userData128) {
-        return new NewTransfer(id, debit, credit, amount, Id128.ZERO, userData128, 0, 0, 0, ledger, code, TransferFlags.NONE);
+    public static NewTransfer posted(
+            Id128 id, Id128 debit, Id128 credit, long amount, int ledger, int code, Id128 userData128) {
+        return new NewTransfer(
+                id, debit, credit, amount, Id128.ZERO, userData128, 0, 0, 0, ledger, code, TransferFlags.NONE);
     }
 
     /** A two-phase transfer's first phase: reserve {@code amount} for at most {@code timeoutSeconds}. */
     public static NewTransfer pending(
-            Id128 id, Id128 debit, Id128 credit, long amount, int timeoutSeconds, int ledger, int code, Id128 userData128) {
-        return new NewTransfer(id, debit, credit, amount, Id128.ZERO, userData128, 0, 0, timeoutSeconds, ledger, code, TransferFlags.PENDING);
+            Id128 id,
+            Id128 debit,
+            Id128 credit,
+            long amount,
+            int timeoutSeconds,
+            int ledger,
+            int code,
+            Id128 userData128) {
+        return new NewTransfer(
+                id,
+                debit,
+                credit,
+                amount,
+                Id128.ZERO,
+                userData128,
+                0,
+                0,
+                timeoutSeconds,
+                ledger,
+                code,
+                TransferFlags.PENDING);
     }
 
     /** Posts {@code amount} of pending transfer {@code pendingId}. */
     public static NewTransfer post(Id128 id, Id128 pendingId, long amount) {
-        return new NewTransfer(id, Id128.ZERO, Id128.ZERO, amount, pendingId, Id128.ZERO, 0, 0, 0, 0, 0,
+        return new NewTransfer(
+                id,
+                Id128.ZERO,
+                Id128.ZERO,
+                amount,
+                pendingId,
+                Id128.ZERO,
+                0,
+                0,
+                0,
+                0,
+                0,
                 TransferFlags.POST_PENDING_TRANSFER);
     }
 
     /** Voids (releases) the whole of pending transfer {@code pendingId}. */
     public static NewTransfer voidPending(Id128 id, Id128 pendingId) {
-        return new NewTransfer(id, Id128.ZERO, Id128.ZERO, 0, pendingId, Id128.ZERO, 0, 0, 0, 0, 0,
+        return new NewTransfer(
+                id,
+                Id128.ZERO,
+                Id128.ZERO,
+                0,
+                pendingId,
+                Id128.ZERO,
+                0,
+                0,
+                0,
+                0,
+                0,
                 TransferFlags.VOID_PENDING_TRANSFER);
     }
 
     public NewTransfer withUserData32(int value) {
-        return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, userData64, value,
-                timeoutSeconds, ledger, code, flags);
+        return new NewTransfer(
+                id,
+                debitAccountId,
+                creditAccountId,
+                amount,
+                pendingId,
+                userData128,
+                userData64,
+                value,
+                timeoutSeconds,
+                ledger,
+                code,
+                flags);
     }
 
     public NewTransfer withUserData64(long value) {
-        return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, value, userData32,
-                timeoutSeconds, ledger, code, flags);
+        return new NewTransfer(
+                id,
+                debitAccountId,
+                creditAccountId,
+                amount,
+                pendingId,
+                userData128,
+                value,
+                userData32,
+                timeoutSeconds,
+                ledger,
+                code,
+                flags);
     }
 
     public NewTransfer withFlags(int newFlags) {
-        return new NewTransfer(id, debitAccountId, creditAccountId, amount, pendingId, userData128, userData64, userData32,
-                timeoutSeconds, ledger, code, newFlags);
+        return new NewTransfer(
+                id,
+                debitAccountId,
+                creditAccountId,
+                amount,
+                pendingId,
+                userData128,
+                userData64,
+                userData32,
+                timeoutSeconds,
+                ledger,
+                code,
+                newFlags);
     }
 
     /** The same transfer linked to the next one in its batch. */

@@ -80,8 +80,14 @@ public enum TransferResult {
     EXCEEDS_CREDITS,
     EXCEEDS_DEBITS;
 
-
-    private static final EnumSet<TransferResult> TRANSIENT = EnumSet.of(DEBIT_ACCOUNT_NOT_FOUND, CREDIT_ACCOUNT_NOT_FOUND, PENDING_TRANSFER_NOT_FOUND, DEBIT_ACCOUNT_ALREADY_CLOSED, CREDIT_ACCOUNT_ALREADY_CLOSED, EXCEEDS_CREDITS, EXCEEDS_DEBITS);
+    private static final EnumSet<TransferResult> TRANSIENT = EnumSet.of(
+            DEBIT_ACCOUNT_NOT_FOUND,
+            CREDIT_ACCOUNT_NOT_FOUND,
+            PENDING_TRANSFER_NOT_FOUND,
+            DEBIT_ACCOUNT_ALREADY_CLOSED,
+            CREDIT_ACCOUNT_ALREADY_CLOSED,
+            EXCEEDS_CREDITS,
+            EXCEEDS_DEBITS);
 
     /** The event took effect now, or had taken effect before with identical fields. */
     public boolean isSuccess() {

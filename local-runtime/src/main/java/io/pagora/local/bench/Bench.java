@@ -1,7 +1,5 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.measure.DiskUsage;
-import io.pagora.local.measure.ProcessCpu;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pagora.kernel.Check;
@@ -10,6 +8,8 @@ import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.local.demo.DemoReport;
 import io.pagora.local.load.LoadGenerator;
+import io.pagora.local.measure.DiskUsage;
+import io.pagora.local.measure.ProcessCpu;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.readside.ProjectionLag;
 import io.pagora.local.readside.Quiescence;
@@ -67,15 +67,39 @@ public final class Bench {
     private final DiskUsage disk;
     private final Supplier<QueryProbe> probes;
 
-    record Settings(String ledger, LoadGenerator.Mode mode, double rate, int batchSize, int warmupSeconds,
-            int windowSeconds, int drainSeconds, boolean findMax, double findMaxFactor, Map<String, Long> components) {}
+    record Settings(
+            String ledger,
+            LoadGenerator.Mode mode,
+            double rate,
+            int batchSize,
+            int warmupSeconds,
+            int windowSeconds,
+            int drainSeconds,
+            boolean findMax,
+            double findMaxFactor,
+            Map<String, Long> components) {}
 
     /** What one constant-rate step measured. */
-    record Step(double offeredPerS, double acceptedPerS, double settledPerS, long settledInWindow, double[] acceptMs,
-            double[] acceptToSettledMs, double readModelLagP99Ms, Map<String, Double> cpuSeconds,
-            double loadGeneratorCpuSeconds, double windowSeconds, long backlogEnd, double backlogFirstQuarter,
-            double backlogLastQuarter, long dropped, long unanswered, List<String> gateFailures,
-            Map<String, Object> timeline, Map<String, Double> diskBytesPerPayment, Checkpoint checkpoint,
+    record Step(
+            double offeredPerS,
+            double acceptedPerS,
+            double settledPerS,
+            long settledInWindow,
+            double[] acceptMs,
+            double[] acceptToSettledMs,
+            double readModelLagP99Ms,
+            Map<String, Double> cpuSeconds,
+            double loadGeneratorCpuSeconds,
+            double windowSeconds,
+            long backlogEnd,
+            double backlogFirstQuarter,
+            double backlogLastQuarter,
+            long dropped,
+            long unanswered,
+            List<String> gateFailures,
+            Map<String, Object> timeline,
+            Map<String, Double> diskBytesPerPayment,
+            Checkpoint checkpoint,
             Map<QueryProbe.Kind, QueryProbe.Figures> queries) {
 
         boolean valid() {
@@ -84,8 +108,12 @@ public final class Bench {
 
         /** The platform's CPU per settled payment: the bank simulator stands for the banks, so it is reported apart. */
         double platformCpuUsPerPayment() {
-            return cpuSeconds.entrySet().stream().filter(entry -> !entry.getKey().equals(BANK_SIMULATOR))
-                    .mapToDouble(Map.Entry::getValue).sum() * 1e6 / Math.max(1, settledInWindow);
+            return cpuSeconds.entrySet().stream()
+                            .filter(entry -> !entry.getKey().equals(BANK_SIMULATOR))
+                            .mapToDouble(Map.Entry::getValue)
+                            .sum()
+                    * 1e6
+                    / Math.max(1, settledInWindow);
         }
 
         /** The bank simulator's CPU per settled payment (0 without it). */
@@ -97,7 +125,12 @@ public final class Bench {
     /** The component name of the bank simulator process, whose CPU is not the platform's. */
     static final String BANK_SIMULATOR = "bank-simulator";
 
-    private Bench(Settings settings, DataSource database, LoadGenerator generator, ProcessCpu cpu, DiskUsage disk,
+    private Bench(
+            Settings settings,
+            DataSource database,
+            LoadGenerator generator,
+            ProcessCpu cpu,
+            DiskUsage disk,
             Supplier<QueryProbe> probes) {
         this.settings = settings;
         this.probes = probes;
@@ -114,7 +147,8 @@ public final class Bench {
         Check.that(settings.findMaxFactor() > 1.0, "find-max factor > 1");
         Files.createDirectories(options.outDir());
 
-        List<Id128> customers = new ArrayList<>(DemoAccounts.read(options.accountsFile()).customerFundings().keySet());
+        List<Id128> customers = new ArrayList<>(
+                DemoAccounts.read(options.accountsFile()).customerFundings().keySet());
         Path acceptedLog = options.outDir().resolve("accepted.log");
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(options.jdbcUrl());
@@ -125,30 +159,60 @@ public final class Bench {
         config.setConnectionTimeout(10_000);
         int exit;
         if (options.overloadFactor() > 0) {
-            Check.that(settings.mode() == LoadGenerator.Mode.SINGLE && !settings.findMax(),
+            Check.that(
+                    settings.mode() == LoadGenerator.Mode.SINGLE && !settings.findMax(),
                     "--overload is a single-mode run at one rate (the highest single mode holds)");
             try (HikariDataSource dataSource = new HikariDataSource(config)) {
-                exit = OverloadBench.run(new OverloadBench.Settings(settings.rate(), options.overloadFactor(),
-                        options.secondBankRatePerSecond(), settings.warmupSeconds(), settings.windowSeconds(),
-                        settings.drainSeconds(), options.inFlightMax()), options.api(), options.tls(),
-                        options.accountsFile(), options.outDir(), dataSource, options.ledgerSettings(),
-                        options.bootstrap(), settings.components(), new ProcessCpu(options.clockTicksPerSecond()));
+                exit = OverloadBench.run(
+                        new OverloadBench.Settings(
+                                settings.rate(),
+                                options.overloadFactor(),
+                                options.secondBankRatePerSecond(),
+                                settings.warmupSeconds(),
+                                settings.windowSeconds(),
+                                settings.drainSeconds(),
+                                options.inFlightMax()),
+                        options.api(),
+                        options.tls(),
+                        options.accountsFile(),
+                        options.outDir(),
+                        dataSource,
+                        options.ledgerSettings(),
+                        options.bootstrap(),
+                        settings.components(),
+                        new ProcessCpu(options.clockTicksPerSecond()));
             }
             System.exit(exit);
         }
         try (HikariDataSource dataSource = new HikariDataSource(config);
-                LoadGenerator generator = new LoadGenerator(settings.mode(), settings.batchSize(), options.apis(),
-                        options.tls(), customers, java.util.Set.of(), acceptedLog, options.inFlightMax())) {
-            Bench bench = new Bench(settings, dataSource, generator, new ProcessCpu(options.clockTicksPerSecond()),
+                LoadGenerator generator = new LoadGenerator(
+                        settings.mode(),
+                        settings.batchSize(),
+                        options.apis(),
+                        options.tls(),
+                        customers,
+                        java.util.Set.of(),
+                        acceptedLog,
+                        options.inFlightMax())) {
+            Bench bench = new Bench(
+                    settings,
+                    dataSource,
+                    generator,
+                    new ProcessCpu(options.clockTicksPerSecond()),
                     new DiskUsage(dataSource, options.dataDirs()),
                     () -> new QueryProbe(options.reporting(), options.tls(), customers, dataSource));
-            exit = bench.run(options.accountsFile(), acceptedLog, options.outDir(), options.ledgerSettings(),
+            exit = bench.run(
+                    options.accountsFile(),
+                    acceptedLog,
+                    options.outDir(),
+                    options.ledgerSettings(),
                     options.bootstrap());
         }
         System.exit(exit);
     }
 
-    private int run(Path accountsFile, Path acceptedLog, Path outDir, Ledgers.Settings ledgerSettings, String bootstrapServers)
+    private int run(
+            Path accountsFile, Path acceptedLog, Path outDir, Ledgers.Settings ledgerSettings, String bootstrapServers)
             throws Exception {
         long finalBefore = finalCount();
         List<Step> steps = new ArrayList<>();
@@ -159,7 +223,10 @@ public final class Bench {
             for (int attempt = 0; attempt < 20; attempt++) {
                 Step step = step(rate);
                 steps.add(step);
-                say(String.format(Locale.ROOT, "find-max: %.0f/s offered -> %s", rate,
+                say(String.format(
+                        Locale.ROOT,
+                        "find-max: %.0f/s offered -> %s",
+                        rate,
                         step.valid() ? "held" : "broke (" + String.join("; ", step.gateFailures()) + ")"));
                 if (!step.valid()) {
                     break;
@@ -176,16 +243,21 @@ public final class Bench {
         }
         generator.awaitAnswers();
         say("calls by answer, the whole run (warm-ups included): " + generator.answerClasses());
-        boolean drained = drainAll(database, generator::accepted, finalBefore, settings.drainSeconds(), bootstrapServers);
+        boolean drained =
+                drainAll(database, generator::accepted, finalBefore, settings.drainSeconds(), bootstrapServers);
 
         say("invariant checks (the demo report's four) ...");
         DemoReport.Result report;
         try (Ledger ledger = Ledgers.open(ledgerSettings, () -> database)) {
-            report = DemoReport.run(new DemoReport.Inputs(accountsFile, List.of(acceptedLog), null, "reporting"), database,
-                    ledger, () -> OutcomeLog.read(bootstrapServers));
+            report = DemoReport.run(
+                    new DemoReport.Inputs(accountsFile, List.of(acceptedLog), null, "reporting"),
+                    database,
+                    ledger,
+                    () -> OutcomeLog.read(bootstrapServers));
         }
         Files.write(outDir.resolve("report.txt"), report.lines());
-        report.verdicts().forEach(v -> say(String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(), v.summary())));
+        report.verdicts()
+                .forEach(v -> say(String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(), v.summary())));
 
         List<String> failures = new ArrayList<>(chosen.gateFailures());
         if (settings.findMax() && chosen.valid()) {
@@ -199,7 +271,8 @@ public final class Bench {
             failures.add("invariant checks failed (see report.txt)");
         }
         BenchReport result = new BenchReport(settings, chosen, failures, report.passed());
-        JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+        JsonMapper mapper =
+                JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
         Map<String, Object> json = result.json(steps);
         mapper.writeValue(outDir.resolve("result.json").toFile(), json);
         BenchHtml.write(outDir.resolve("report.html"), mapper.valueToTree(json));
@@ -215,9 +288,14 @@ public final class Bench {
         long windowStart = start + settings.warmupSeconds() * 1_000_000_000L;
         long windowEnd = windowStart + settings.windowSeconds() * 1_000_000_000L;
         generator.measure(windowStart, windowEnd);
-        say(String.format(Locale.ROOT, "%s load at %.0f payments/s%s: %d s warm-up, then a %d s window", settings.mode(),
-                rate, settings.mode() == LoadGenerator.Mode.BULK ? " (" + settings.batchSize() + " per call)" : "",
-                settings.warmupSeconds(), settings.windowSeconds()));
+        say(String.format(
+                Locale.ROOT,
+                "%s load at %.0f payments/s%s: %d s warm-up, then a %d s window",
+                settings.mode(),
+                rate,
+                settings.mode() == LoadGenerator.Mode.BULK ? " (" + settings.batchSize() + " per call)" : "",
+                settings.warmupSeconds(),
+                settings.windowSeconds()));
         int warmup = settings.warmupSeconds();
         int stepSeconds = warmup + settings.windowSeconds();
         Timeline timeline = new Timeline(start, stepSeconds);
@@ -295,24 +373,48 @@ public final class Bench {
         double acceptedPerS = (acceptedAtEnd - acceptedAtStart) / windowSeconds;
         double[] acceptMs = generator.takeWindowLatenciesMs();
         int quarter = Math.max(1, backlog.size() / 4);
-        double firstQuarter = backlog.stream().limit(quarter).mapToLong(Long::longValue).average().orElse(0);
-        double lastQuarter = backlog.stream().skip(Math.max(0, backlog.size() - quarter)).mapToLong(Long::longValue)
-                .average().orElse(0);
+        double firstQuarter = backlog.stream()
+                .limit(quarter)
+                .mapToLong(Long::longValue)
+                .average()
+                .orElse(0);
+        double lastQuarter = backlog.stream()
+                .skip(Math.max(0, backlog.size() - quarter))
+                .mapToLong(Long::longValue)
+                .average()
+                .orElse(0);
         // Judged over the window: a cold platform's warm-up may drop calls, which is what the warm-up is for.
         long dropped = generator.dropped() - droppedAtStart;
         long unanswered = generator.unanswered() - unansweredAtStart;
         long refused = generator.refused() - refusedAtStart;
 
-        List<String> failures = gateFailures(rate, acceptedPerS, dropped, unanswered, refused, backlogEnd, firstQuarter,
-                lastQuarter);
+        List<String> failures =
+                gateFailures(rate, acceptedPerS, dropped, unanswered, refused, backlogEnd, firstQuarter, lastQuarter);
         Check.that(checkpoint != null, "the window's middle second was reached");
         checkpoint.await().ifPresent(failures::add);
         failures.addAll(QueryProbe.gateFailures(queries));
         generator.timeline(null);
-        return new Step(rate, acceptedPerS, facts.settled / windowSeconds, facts.settled, acceptMs,
-                facts.acceptToSettledMs, facts.lagP99Ms, cpuSeconds, own1 - own0, windowSeconds, backlogEnd,
-                firstQuarter, lastQuarter, dropped, unanswered, failures, timeline.json(warmup, stepSeconds, rate),
-                disk1.bytesPerPaymentSince(disk0, facts.settled), checkpoint, queries);
+        return new Step(
+                rate,
+                acceptedPerS,
+                facts.settled / windowSeconds,
+                facts.settled,
+                acceptMs,
+                facts.acceptToSettledMs,
+                facts.lagP99Ms,
+                cpuSeconds,
+                own1 - own0,
+                windowSeconds,
+                backlogEnd,
+                firstQuarter,
+                lastQuarter,
+                dropped,
+                unanswered,
+                failures,
+                timeline.json(warmup, stepSeconds, rate),
+                disk1.bytesPerPaymentSince(disk0, facts.settled),
+                checkpoint,
+                queries);
     }
 
     /**
@@ -342,17 +444,20 @@ public final class Bench {
                     seconds.completeExceptionally(e);
                 }
             });
-            say(String.format(Locale.ROOT, "a PostgreSQL checkpoint forced at second %d (the window's middle)", atSecond));
+            say(String.format(
+                    Locale.ROOT, "a PostgreSQL checkpoint forced at second %d (the window's middle)", atSecond));
             return new Checkpoint(atSecond, seconds);
         }
 
         /** Waits (bounded) for it; the gate's failure if it did not happen. */
         Optional<String> await() {
             try {
-                say(String.format(Locale.ROOT, "the checkpoint took %.1f s", seconds.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+                say(String.format(
+                        Locale.ROOT, "the checkpoint took %.1f s", seconds.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)));
                 return Optional.empty();
             } catch (ExecutionException | TimeoutException e) {
-                return Optional.of("no PostgreSQL checkpoint in the window: " + (e.getCause() == null ? e : e.getCause()).toString());
+                return Optional.of("no PostgreSQL checkpoint in the window: "
+                        + (e.getCause() == null ? e : e.getCause()).toString());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Optional.of("interrupted while waiting for the window's checkpoint");
@@ -376,15 +481,27 @@ public final class Bench {
     static final String LOAD_GENERATOR = "load-generator";
 
     /** The validity gate over one step's window (see the class comment): empty when the step held. */
-    private static List<String> gateFailures(double rate, double acceptedPerS, long dropped, long unanswered,
-            long refused, long backlogEnd, double firstQuarter, double lastQuarter) {
+    private static List<String> gateFailures(
+            double rate,
+            double acceptedPerS,
+            long dropped,
+            long unanswered,
+            long refused,
+            long backlogEnd,
+            double firstQuarter,
+            double lastQuarter) {
         List<String> failures = new ArrayList<>();
         if (acceptedPerS < rate * (1 - RATE_TOLERANCE)) {
-            failures.add(String.format(Locale.ROOT, "accepted %.0f/s, more than %.0f%% below the %.0f/s offered",
-                    acceptedPerS, RATE_TOLERANCE * 100, rate));
+            failures.add(String.format(
+                    Locale.ROOT,
+                    "accepted %.0f/s, more than %.0f%% below the %.0f/s offered",
+                    acceptedPerS,
+                    RATE_TOLERANCE * 100,
+                    rate));
         }
         if (dropped > 0) {
-            failures.add(dropped + " payments dropped: the in-flight bound was reached (the platform answered too slowly)");
+            failures.add(
+                    dropped + " payments dropped: the in-flight bound was reached (the platform answered too slowly)");
         }
         if (unanswered > 0) {
             failures.add(unanswered + " payments got a 5xx, no answer, or an unknown outcome");
@@ -394,12 +511,19 @@ public final class Bench {
             failures.add(refused + " payments were refused");
         }
         if (backlogEnd > rate * BACKLOG_SECONDS_MAX) {
-            failures.add(String.format(Locale.ROOT, "backlog at the window's end %d > %.0f (%.0f s of the offered rate)",
-                    backlogEnd, rate * BACKLOG_SECONDS_MAX, BACKLOG_SECONDS_MAX));
+            failures.add(String.format(
+                    Locale.ROOT,
+                    "backlog at the window's end %d > %.0f (%.0f s of the offered rate)",
+                    backlogEnd,
+                    rate * BACKLOG_SECONDS_MAX,
+                    BACKLOG_SECONDS_MAX));
         }
         if (lastQuarter > firstQuarter + rate * 0.5) {
-            failures.add(String.format(Locale.ROOT, "backlog growing: mean %.0f in the first quarter, %.0f in the last",
-                    firstQuarter, lastQuarter));
+            failures.add(String.format(
+                    Locale.ROOT,
+                    "backlog growing: mean %.0f in the first quarter, %.0f in the last",
+                    firstQuarter,
+                    lastQuarter));
         }
         return failures;
     }
@@ -410,8 +534,11 @@ public final class Bench {
      * payments of the window in the read model: the counts alone ({@link #drainAll} before the run is judged).
      */
     private boolean drain(long acceptedBase, long finalBase, int seconds) throws Exception {
-        return drain(new DrainLooks(generator::accepted, () -> finalCount(database), () -> 0, () -> 0), acceptedBase,
-                finalBase, seconds);
+        return drain(
+                new DrainLooks(generator::accepted, () -> finalCount(database), () -> 0, () -> 0),
+                acceptedBase,
+                finalBase,
+                seconds);
     }
 
     /**
@@ -424,12 +551,23 @@ public final class Bench {
      */
     static boolean drainAll(DataSource database, Look accepted, long finalBase, int seconds, String bootstrapServers)
             throws Exception {
-        if (!drain(new DrainLooks(accepted, () -> finalCount(database), () -> notFinalCount(database),
-                () -> ProjectionLag.unprojected(bootstrapServers)), 0, finalBase, seconds)) {
+        if (!drain(
+                new DrainLooks(
+                        accepted,
+                        () -> finalCount(database),
+                        () -> notFinalCount(database),
+                        () -> ProjectionLag.unprojected(bootstrapServers)),
+                0,
+                finalBase,
+                seconds)) {
             return false;
         }
         // The checks judge the participants' returns too: those of the last settlements are asked a moment later.
-        Quiescence.Result quiet = Quiescence.await(database, "reporting", bootstrapServers, Quiescence.QUIET_DEFAULT,
+        Quiescence.Result quiet = Quiescence.await(
+                database,
+                "reporting",
+                bootstrapServers,
+                Quiescence.QUIET_DEFAULT,
                 Quiescence.atLeastQuiet(Duration.ofSeconds(seconds)));
         say("drain: " + quiet.describe());
         return quiet.quiet();
@@ -449,7 +587,8 @@ public final class Bench {
     static boolean drain(DrainLooks looks, long acceptedBase, long finalBase, int seconds) throws Exception {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (true) {
-            long open = (looks.accepted().get() - acceptedBase) - (looks.finals().get() - finalBase);
+            long open =
+                    (looks.accepted().get() - acceptedBase) - (looks.finals().get() - finalBase);
             // The dearer looks only once the cheaper ones are done: the read model's row, then Kafka's offsets.
             long notFinal = open > 0 ? -1 : looks.notFinal().get();
             long unprojected = notFinal != 0 ? -1 : looks.unprojected().get();
@@ -457,8 +596,13 @@ public final class Bench {
                 return true;
             }
             if (System.nanoTime() > deadline) {
-                say(String.format(Locale.ROOT, "drain: after %d s, %d accepted payments not final, %d read-model payments"
-                        + " not final, %d records not projected (-1: not looked at)", seconds, open, notFinal,
+                say(String.format(
+                        Locale.ROOT,
+                        "drain: after %d s, %d accepted payments not final, %d read-model payments"
+                                + " not final, %d records not projected (-1: not looked at)",
+                        seconds,
+                        open,
+                        notFinal,
                         unprojected));
                 return false;
             }
@@ -481,14 +625,15 @@ public final class Bench {
                 FROM reporting.payments
                 WHERE status = 'SETTLED' AND final_at >= ? AND final_at < ?
                 """;
-        try (Connection connection = database.getConnection(); PreparedStatement query = connection.prepareStatement(sql)) {
+        try (Connection connection = database.getConnection();
+                PreparedStatement query = connection.prepareStatement(sql)) {
             query.setTimestamp(1, Timestamp.from(from));
             query.setTimestamp(2, Timestamp.from(to));
             try (ResultSet row = query.executeQuery()) {
                 Check.that(row.next(), "an aggregate answers one row");
                 long settled = row.getLong(1);
-                return new WindowFacts(settled, new double[] {row.getDouble(2) * 1e3, row.getDouble(3) * 1e3},
-                        row.getDouble(4) * 1e3);
+                return new WindowFacts(
+                        settled, new double[] {row.getDouble(2) * 1e3, row.getDouble(3) * 1e3}, row.getDouble(4) * 1e3);
             }
         }
     }

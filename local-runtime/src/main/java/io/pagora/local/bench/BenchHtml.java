@@ -29,14 +29,16 @@ public final class BenchHtml {
     /** {@code bench-compare --tigerbeetle=<result.json> --postgresql=<result.json> --out=<page.html>}: the launcher's --ledger=both. */
     public static void main(String[] args) {
         BenchHtmlOptions options = BenchHtmlOptions.parse(args);
-        writeComparison(options.out(), JSON.readTree(options.tigerBeetle().toFile()),
+        writeComparison(
+                options.out(),
+                JSON.readTree(options.tigerBeetle().toFile()),
                 JSON.readTree(options.postgresql().toFile()));
     }
 
     /** Writes one run's page from its result.json (as {@link BenchReport#json} makes it). */
     static void write(Path html, JsonNode result) {
-        String title = "Pagora bench: " + result.path("ledger").asString("") + ", " + result.path("mode").asString("")
-                + " at " + number(result.path("offered_per_s")) + "/s";
+        String title = "Pagora bench: " + result.path("ledger").asString("") + ", "
+                + result.path("mode").asString("") + " at " + number(result.path("offered_per_s")) + "/s";
         StringBuilder body = new StringBuilder();
         body.append("<h1>").append(escape(title)).append("</h1>\n");
         body.append(verdict(result));
@@ -50,7 +52,8 @@ public final class BenchHtml {
     static void writeComparison(Path html, JsonNode tigerBeetle, JsonNode postgresql) {
         String title = "Pagora bench: TigerBeetle vs PostgreSQL ledger";
         StringBuilder body = new StringBuilder("<h1>").append(title).append("</h1>\n");
-        body.append("<h2>Figures (each run's measured window)</h2>\n").append(figures(List.of(tigerBeetle, postgresql)));
+        body.append("<h2>Figures (each run's measured window)</h2>\n")
+                .append(figures(List.of(tigerBeetle, postgresql)));
         body.append("<h2>TigerBeetle, second by second</h2>\n<div id=\"charts-0\"></div>\n");
         body.append("<h2>PostgreSQL, second by second</h2>\n<div id=\"charts-1\"></div>\n");
         write(html, title, body.toString(), List.of(tigerBeetle, postgresql));
@@ -62,15 +65,25 @@ public final class BenchHtml {
      */
     public static void writeDemo(Path html, DemoReport.Result result, List<String> lines) {
         String title = "Pagora demo";
-        StringBuilder body = new StringBuilder("<h1>").append(title).append("</h1>\n<p class=\"")
-                .append(result.passed() ? "valid\">PASS" : "invalid\">FAIL").append("</p>\n");
-        body.append("<h2>Checks</h2>\n<table class=\"text\"><tr><th>check</th><th>verdict</th><th>what it found</th></tr>\n");
+        StringBuilder body = new StringBuilder("<h1>")
+                .append(title)
+                .append("</h1>\n<p class=\"")
+                .append(result.passed() ? "valid\">PASS" : "invalid\">FAIL")
+                .append("</p>\n");
+        body.append(
+                "<h2>Checks</h2>\n<table class=\"text\"><tr><th>check</th><th>verdict</th><th>what it found</th></tr>\n");
         for (InvariantChecks.Verdict verdict : result.verdicts()) {
-            body.append("<tr><td>").append(escape(verdict.name())).append("</td><td class=\"")
-                    .append(verdict.passed() ? "valid\">PASS" : "invalid\">FAIL").append("</td><td>")
-                    .append(escape(verdict.summary())).append("</td></tr>\n");
+            body.append("<tr><td>")
+                    .append(escape(verdict.name()))
+                    .append("</td><td class=\"")
+                    .append(verdict.passed() ? "valid\">PASS" : "invalid\">FAIL")
+                    .append("</td><td>")
+                    .append(escape(verdict.summary()))
+                    .append("</td></tr>\n");
         }
-        body.append("</table>\n<h2>The report</h2>\n<pre>").append(escape(String.join("\n", lines))).append("</pre>\n");
+        body.append("</table>\n<h2>The report</h2>\n<pre>")
+                .append(escape(String.join("\n", lines)))
+                .append("</pre>\n");
         write(html, title, body.toString(), List.of());
     }
 
@@ -89,35 +102,46 @@ public final class BenchHtml {
 
     private static String verdict(JsonNode result) {
         boolean valid = result.path("valid").asBoolean(false);
-        StringBuilder html = new StringBuilder("<p class=\"").append(valid ? "valid" : "invalid").append("\">")
+        StringBuilder html = new StringBuilder("<p class=\"")
+                .append(valid ? "valid" : "invalid")
+                .append("\">")
                 .append(valid ? "VALID" : "INVALID");
         for (JsonNode failure : result.path("gate_failures")) {
             html.append(" — ").append(escape(failure.asString("")));
         }
-        return html.append("; invariants ").append(result.path("invariants_pass").asBoolean(false) ? "PASS" : "FAIL")
-                .append("</p>\n").toString();
+        return html.append("; invariants ")
+                .append(result.path("invariants_pass").asBoolean(false) ? "PASS" : "FAIL")
+                .append("</p>\n")
+                .toString();
     }
 
     /** The window's figures, one column per run. */
     private static String figures(List<JsonNode> results) {
         StringBuilder table = new StringBuilder("<table><tr><th></th>");
-        results.forEach(r -> table.append("<th>").append(escape(r.path("ledger").asString(""))).append("</th>"));
+        results.forEach(r -> table.append("<th>")
+                .append(escape(r.path("ledger").asString("")))
+                .append("</th>"));
         table.append("</tr>\n");
         for (String[] row : ROWS) {
             table.append("<tr><td>").append(row[0]).append("</td>");
-            results.forEach(r -> table.append("<td>").append(number(r.path(row[1]))).append("</td>"));
+            results.forEach(
+                    r -> table.append("<td>").append(number(r.path(row[1]))).append("</td>"));
             table.append("</tr>\n");
         }
         row(table, results, "cpu_us_per_payment_by_component", "CPU µs per settled payment: ");
         table.append("<tr><td>bank simulator CPU µs per payment (apart)</td>");
-        results.forEach(r -> table.append("<td>").append(number(r.path("bank_simulator_cpu_us_per_payment"))).append("</td>"));
+        results.forEach(r -> table.append("<td>")
+                .append(number(r.path("bank_simulator_cpu_us_per_payment")))
+                .append("</td>"));
         table.append("</tr>\n");
         row(table, results, "disk_bytes_per_payment", "disk bytes per payment: ");
         row(table, results, "postgresql_checkpoint", "PostgreSQL checkpoint forced in the window: ");
         row(table, results, "query_payment", "GET /payments/{id} during the window: ");
         row(table, results, "query_statement", "GET /accounts/{id}/statement during the window: ");
         table.append("<tr><td>valid</td>");
-        results.forEach(r -> table.append("<td>").append(r.path("valid").asBoolean(false) ? "VALID" : "INVALID").append("</td>"));
+        results.forEach(r -> table.append("<td>")
+                .append(r.path("valid").asBoolean(false) ? "VALID" : "INVALID")
+                .append("</td>"));
         return table.append("</tr>\n</table>\n").toString();
     }
 
@@ -127,18 +151,26 @@ public final class BenchHtml {
         results.forEach(r -> r.path(field).propertyNames().forEach(keys::add));
         for (String key : keys) {
             table.append("<tr><td>").append(escape(label + key)).append("</td>");
-            results.forEach(r -> table.append("<td>").append(number(r.path(field).path(key))).append("</td>"));
+            results.forEach(r ->
+                    table.append("<td>").append(number(r.path(field).path(key))).append("</td>"));
             table.append("</tr>\n");
         }
     }
 
     private static final String[][] ROWS = {
-        {"offered /s", "offered_per_s"}, {"accepted /s", "accepted_per_s"}, {"settled /s", "settled_per_s"},
-        {"accept p50 ms", "accept_p50_ms"}, {"accept p99 ms", "accept_p99_ms"},
-        {"accept→settled p50 ms", "accept_to_settled_p50_ms"}, {"accept→settled p99 ms", "accept_to_settled_p99_ms"},
-        {"read-model lag p99 ms", "read_model_lag_p99_ms"}, {"backlog at the window's end", "backlog_at_window_end"},
+        {"offered /s", "offered_per_s"},
+        {"accepted /s", "accepted_per_s"},
+        {"settled /s", "settled_per_s"},
+        {"accept p50 ms", "accept_p50_ms"},
+        {"accept p99 ms", "accept_p99_ms"},
+        {"accept→settled p50 ms", "accept_to_settled_p50_ms"},
+        {"accept→settled p99 ms", "accept_to_settled_p99_ms"},
+        {"read-model lag p99 ms", "read_model_lag_p99_ms"},
+        {"backlog at the window's end", "backlog_at_window_end"},
         {"platform CPU µs per settled payment", "cpu_us_per_payment"},
-        {"load generator share of a core", "load_generator_cpu_share"}, {"window s", "window_s"}};
+        {"load generator share of a core", "load_generator_cpu_share"},
+        {"window s", "window_s"}
+    };
 
     private static String number(JsonNode node) {
         if (node == null || node.isMissingNode() || node.isNull()) {
@@ -166,7 +198,10 @@ public final class BenchHtml {
     }
 
     static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;");
     }
 
     /** JSON inside a script element: "</" would end it early. */

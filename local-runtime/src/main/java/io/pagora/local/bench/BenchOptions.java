@@ -1,10 +1,10 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.measure.ProcessCpu;
-import io.pagora.local.measure.DiskUsage;
 import io.pagora.ledger.adapter.Ledgers;
 import io.pagora.local.cli.Options;
 import io.pagora.local.load.LoadGenerator;
+import io.pagora.local.measure.DiskUsage;
+import io.pagora.local.measure.ProcessCpu;
 import io.pagora.local.tls.LocalTls;
 import java.net.URI;
 import java.nio.file.Path;
@@ -15,9 +15,23 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The bench tool's command line (bench), read once: its defaults are written here. */
-record BenchOptions(Path accountsFile, Path outDir, List<URI> apis, URI api, URI reporting, LocalTls tls,
-        String jdbcUrl, String user, String password, Bench.Settings settings, int inFlightMax, double overloadFactor,
-        double secondBankRatePerSecond, String bootstrap, long clockTicksPerSecond, Ledgers.Settings ledgerSettings,
+record BenchOptions(
+        Path accountsFile,
+        Path outDir,
+        List<URI> apis,
+        URI api,
+        URI reporting,
+        LocalTls tls,
+        String jdbcUrl,
+        String user,
+        String password,
+        Bench.Settings settings,
+        int inFlightMax,
+        double overloadFactor,
+        double secondBankRatePerSecond,
+        String bootstrap,
+        long clockTicksPerSecond,
+        Ledgers.Settings ledgerSettings,
         Map<String, Path> dataDirs) {
 
     static BenchOptions parse(String[] args) {
@@ -25,8 +39,10 @@ record BenchOptions(Path accountsFile, Path outDir, List<URI> apis, URI api, URI
         Path accountsFile = options.path("accounts");
         Path outDir = options.path("out-dir");
         // payment-api's instances, comma-separated (the scaled platform's two): the load's banks are spread over them.
-        List<URI> apis = Arrays.stream(options.string("api-url", "https://127.0.0.1:8080").split(","))
-                .map(URI::create).toList();
+        List<URI> apis = Arrays.stream(
+                        options.string("api-url", "https://127.0.0.1:8080").split(","))
+                .map(URI::create)
+                .toList();
         URI api = apis.getFirst();
         URI reporting = URI.create(options.string("reporting-url", "https://127.0.0.1:8082"));
         LocalTls tls = LocalTls.of(options);
@@ -49,12 +65,31 @@ record BenchOptions(Path accountsFile, Path outDir, List<URI> apis, URI api, URI
         double secondBankRatePerSecond = options.decimal("second-bank-rate", 100);
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         long clockTicksPerSecond = options.longValue("clock-ticks", 100);
-        Ledgers.Settings ledgerSettings = new Ledgers.Settings(settings.ledger(),
-                options.string("tigerbeetle-addresses", "127.0.0.1:3000"), 0, Duration.ofSeconds(30), 16);
+        Ledgers.Settings ledgerSettings = new Ledgers.Settings(
+                settings.ledger(),
+                options.string("tigerbeetle-addresses", "127.0.0.1:3000"),
+                0,
+                Duration.ofSeconds(30),
+                16);
         Map<String, Path> dataDirs = DiskUsage.directories(options.string("data-dirs", ""));
         options.rejectUnknown();
-        return new BenchOptions(accountsFile, outDir, apis, api, reporting, tls, jdbcUrl, user, password, settings,
-                inFlightMax, overloadFactor, secondBankRatePerSecond, bootstrap, clockTicksPerSecond, ledgerSettings,
+        return new BenchOptions(
+                accountsFile,
+                outDir,
+                apis,
+                api,
+                reporting,
+                tls,
+                jdbcUrl,
+                user,
+                password,
+                settings,
+                inFlightMax,
+                overloadFactor,
+                secondBankRatePerSecond,
+                bootstrap,
+                clockTicksPerSecond,
+                ledgerSettings,
                 dataDirs);
     }
 }

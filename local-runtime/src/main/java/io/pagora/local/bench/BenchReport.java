@@ -1,9 +1,9 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.measure.DiskUsage;
 import io.pagora.local.bench.Bench.Settings;
 import io.pagora.local.bench.Bench.Step;
 import io.pagora.local.load.LoadGenerator;
+import io.pagora.local.measure.DiskUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -65,15 +65,32 @@ public final class BenchReport {
         json.put("backlog_at_window_end", step.backlogEnd());
         json.put("dropped", step.dropped());
         json.put("disk_bytes_per_payment", step.diskBytesPerPayment());
-        json.put("postgresql_checkpoint", Map.of("at_s", step.checkpoint().atSecond, "took_s", round(step.checkpoint().seconds())));
-        step.queries().forEach((kind, figures) -> json.put("query_" + kind.name().toLowerCase(Locale.ROOT), figures.json()));
+        json.put(
+                "postgresql_checkpoint",
+                Map.of(
+                        "at_s",
+                        step.checkpoint().atSecond,
+                        "took_s",
+                        round(step.checkpoint().seconds())));
+        step.queries()
+                .forEach((kind, figures) -> json.put("query_" + kind.name().toLowerCase(Locale.ROOT), figures.json()));
         json.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "memory_mib", memoryMib()));
         if (settings.findMax()) {
             List<Map<String, Object>> stepJson = new ArrayList<>();
             for (Step s : steps) {
-                stepJson.add(Map.of("offered_per_s", round(s.offeredPerS()), "settled_per_s", round(s.settledPerS()),
-                        "accept_p99_ms", round(Bench.percentile(s.acceptMs(), 99)), "cpu_us_per_payment",
-                        round(s.platformCpuUsPerPayment()), "valid", s.valid(), "gate_failures", s.gateFailures()));
+                stepJson.add(Map.of(
+                        "offered_per_s",
+                        round(s.offeredPerS()),
+                        "settled_per_s",
+                        round(s.settledPerS()),
+                        "accept_p99_ms",
+                        round(Bench.percentile(s.acceptMs(), 99)),
+                        "cpu_us_per_payment",
+                        round(s.platformCpuUsPerPayment()),
+                        "valid",
+                        s.valid(),
+                        "gate_failures",
+                        s.gateFailures()));
             }
             json.put("find_max_steps", stepJson);
         }
@@ -92,22 +109,42 @@ public final class BenchReport {
     List<String> table() {
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora bench ====================");
-        out.add(String.format(Locale.ROOT, "ledger %s, %s mode%s, %d s warm-up, %.0f s window; machine: %d cores, %d MiB",
-                settings.ledger(), settings.mode().name().toLowerCase(Locale.ROOT),
+        out.add(String.format(
+                Locale.ROOT,
+                "ledger %s, %s mode%s, %d s warm-up, %.0f s window; machine: %d cores, %d MiB",
+                settings.ledger(),
+                settings.mode().name().toLowerCase(Locale.ROOT),
                 settings.mode() == LoadGenerator.Mode.BULK ? " (" + settings.batchSize() + " per call)" : "",
-                settings.warmupSeconds(), step.windowSeconds(), Runtime.getRuntime().availableProcessors(), memoryMib()));
+                settings.warmupSeconds(),
+                step.windowSeconds(),
+                Runtime.getRuntime().availableProcessors(),
+                memoryMib()));
         out.add(String.format(Locale.ROOT, "  offered            %9.0f payments/s", step.offeredPerS()));
         out.add(String.format(Locale.ROOT, "  accepted           %9.0f /s", step.acceptedPerS()));
-        out.add(String.format(Locale.ROOT, "  settled            %9.0f /s  (%d in the window)", step.settledPerS(),
+        out.add(String.format(
+                Locale.ROOT,
+                "  settled            %9.0f /s  (%d in the window)",
+                step.settledPerS(),
                 step.settledInWindow()));
-        out.add(String.format(Locale.ROOT, "  accept             p50 %8.1f ms   p99 %8.1f ms  (per %s call)",
-                Bench.percentile(step.acceptMs(), 50), Bench.percentile(step.acceptMs(), 99),
+        out.add(String.format(
+                Locale.ROOT,
+                "  accept             p50 %8.1f ms   p99 %8.1f ms  (per %s call)",
+                Bench.percentile(step.acceptMs(), 50),
+                Bench.percentile(step.acceptMs(), 99),
                 settings.mode() == LoadGenerator.Mode.BULK ? "batch" : "payment"));
-        out.add(String.format(Locale.ROOT, "  accept→settled     p50 %8.1f ms   p99 %8.1f ms", step.acceptToSettledMs()[0],
+        out.add(String.format(
+                Locale.ROOT,
+                "  accept→settled     p50 %8.1f ms   p99 %8.1f ms",
+                step.acceptToSettledMs()[0],
                 step.acceptToSettledMs()[1]));
-        out.add(String.format(Locale.ROOT, "  read-model lag     p99 %8.1f ms  (settled → visible)", step.readModelLagP99Ms()));
-        out.add(String.format(Locale.ROOT, "  backlog            %d at the window's end (first-quarter mean %.0f, last %.0f)",
-                step.backlogEnd(), step.backlogFirstQuarter(), step.backlogLastQuarter()));
+        out.add(String.format(
+                Locale.ROOT, "  read-model lag     p99 %8.1f ms  (settled → visible)", step.readModelLagP99Ms()));
+        out.add(String.format(
+                Locale.ROOT,
+                "  backlog            %d at the window's end (first-quarter mean %.0f, last %.0f)",
+                step.backlogEnd(),
+                step.backlogFirstQuarter(),
+                step.backlogLastQuarter()));
         out.add("  CPU per settled payment:");
         double total = 0;
         for (Map.Entry<String, Double> entry : step.cpuSeconds().entrySet()) {
@@ -116,30 +153,58 @@ public final class BenchReport {
             }
             double us = entry.getValue() * 1e6 / Math.max(1, step.settledInWindow());
             total += us;
-            out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (%.2f cores)", entry.getKey(), us,
+            out.add(String.format(
+                    Locale.ROOT,
+                    "    %-20s %8.1f µs   (%.2f cores)",
+                    entry.getKey(),
+                    us,
                     entry.getValue() / step.windowSeconds()));
         }
-        out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (bank simulator and load generator excluded)",
-                "PLATFORM TOTAL", total));
+        out.add(String.format(
+                Locale.ROOT,
+                "    %-20s %8.1f µs   (bank simulator and load generator excluded)",
+                "PLATFORM TOTAL",
+                total));
         if (step.cpuSeconds().containsKey(Bench.BANK_SIMULATOR)) {
-            out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (%.2f cores)", "bank simulator",
-                    step.bankSimulatorCpuUsPerPayment(), step.cpuSeconds().get(Bench.BANK_SIMULATOR) / step.windowSeconds()));
+            out.add(String.format(
+                    Locale.ROOT,
+                    "    %-20s %8.1f µs   (%.2f cores)",
+                    "bank simulator",
+                    step.bankSimulatorCpuUsPerPayment(),
+                    step.cpuSeconds().get(Bench.BANK_SIMULATOR) / step.windowSeconds()));
         }
-        out.add(String.format(Locale.ROOT, "    %-20s %8.1f µs   (%.1f%% of one core)", "load generator",
+        out.add(String.format(
+                Locale.ROOT,
+                "    %-20s %8.1f µs   (%.1f%% of one core)",
+                "load generator",
                 step.loadGeneratorCpuSeconds() * 1e6 / Math.max(1, step.settledInWindow()),
                 100 * step.loadGeneratorCpuSeconds() / step.windowSeconds()));
         if (!step.diskBytesPerPayment().isEmpty()) {
             out.add("  disk per settled payment (grown in the window):");
-            step.diskBytesPerPayment().forEach((store, bytes) -> out.add(String.format(Locale.ROOT, "    %-20s %8.1f bytes%s",
-                    store.equals("at_rest_total") ? "AT REST (WAL excl.)" : store, bytes,
-                    store.equals(DiskUsage.POSTGRESQL_WAL) ? "   (written, recycled after checkpoints)" : "")));
+            step.diskBytesPerPayment()
+                    .forEach((store, bytes) -> out.add(String.format(
+                            Locale.ROOT,
+                            "    %-20s %8.1f bytes%s",
+                            store.equals("at_rest_total") ? "AT REST (WAL excl.)" : store,
+                            bytes,
+                            store.equals(DiskUsage.POSTGRESQL_WAL) ? "   (written, recycled after checkpoints)" : "")));
         }
-        out.add(String.format(Locale.ROOT, "  checkpoint         forced at second %d (in the window), took %.1f s",
-                step.checkpoint().atSecond, step.checkpoint().seconds()));
-        step.queries().forEach((kind, figures) -> out.add(String.format(Locale.ROOT,
-                "  %-18s %s", kind == QueryProbe.Kind.PAYMENT ? "GET /payments/{id}" : "GET statement", figures.line())));
-        out.add(String.format(Locale.ROOT, "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
-                projectedRate(step), Runtime.getRuntime().availableProcessors()));
+        out.add(String.format(
+                Locale.ROOT,
+                "  checkpoint         forced at second %d (in the window), took %.1f s",
+                step.checkpoint().atSecond,
+                step.checkpoint().seconds()));
+        step.queries()
+                .forEach((kind, figures) -> out.add(String.format(
+                        Locale.ROOT,
+                        "  %-18s %s",
+                        kind == QueryProbe.Kind.PAYMENT ? "GET /payments/{id}" : "GET statement",
+                        figures.line())));
+        out.add(String.format(
+                Locale.ROOT,
+                "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
+                projectedRate(step),
+                Runtime.getRuntime().availableProcessors()));
         out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));
         out.add(failures.isEmpty() ? "RESULT: VALID" : "RESULT: INVALID -- " + String.join("; ", failures));
         out.add("======================================================");

@@ -1,6 +1,5 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.measure.ProcessCpu;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.adapter.Ledgers;
@@ -8,6 +7,7 @@ import io.pagora.ledger.port.Ledger;
 import io.pagora.local.chaos.ReconciliationWatch;
 import io.pagora.local.demo.DemoReport;
 import io.pagora.local.load.LoadGenerator;
+import io.pagora.local.measure.ProcessCpu;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.runfiles.DemoAccounts;
 import io.pagora.local.tls.LocalTls;
@@ -50,11 +50,18 @@ public final class OverloadBench {
 
     static final double SECOND_BANK_P99_FACTOR_MAX = 2.0;
 
-    record Settings(double holdingRate, double overloadFactor, double secondBankRate, int warmupSeconds,
-            int windowSeconds, int drainSeconds, int inFlightMax) {
+    record Settings(
+            double holdingRate,
+            double overloadFactor,
+            double secondBankRate,
+            int warmupSeconds,
+            int windowSeconds,
+            int drainSeconds,
+            int inFlightMax) {
 
         Settings {
-            Check.that(holdingRate > 0 && overloadFactor > 1 && secondBankRate > 0,
+            Check.that(
+                    holdingRate > 0 && overloadFactor > 1 && secondBankRate > 0,
                     "a positive holding rate, an overload factor above 1, a positive second-bank rate");
             Check.that(warmupSeconds >= 0 && windowSeconds >= 10, "warm-up >= 0 s, window >= 10 s");
         }
@@ -70,9 +77,18 @@ public final class OverloadBench {
      * answers by class, its calls that found no room); the platform's CPU and the load generator's own (it shares the
      * machine: a flood that costs the generator a core leaves the platform one) in the window.
      */
-    record Phase(String name, ParticipantCalls floodServer, ParticipantCalls secondServer, ParticipantCalls secondWindow,
-            double[] secondBankAcceptMs, Map<String, Long> floodAnswers, Map<String, Long> secondAnswers,
-            long floodDropped, long secondDropped, Map<String, Double> cpuSeconds, double generatorCpuSeconds,
+    record Phase(
+            String name,
+            ParticipantCalls floodServer,
+            ParticipantCalls secondServer,
+            ParticipantCalls secondWindow,
+            double[] secondBankAcceptMs,
+            Map<String, Long> floodAnswers,
+            Map<String, Long> secondAnswers,
+            long floodDropped,
+            long secondDropped,
+            Map<String, Double> cpuSeconds,
+            double generatorCpuSeconds,
             double windowSeconds) {
 
         /** The second bank's p99 answer time on the server in the window, ms: the judged figure. */
@@ -88,10 +104,20 @@ public final class OverloadBench {
 
     private OverloadBench() {}
 
-    static int run(Settings settings, URI api, LocalTls tls, Path accountsFile, Path outDir, DataSource database,
-            Ledgers.Settings ledgerSettings, String bootstrapServers, Map<String, Long> components, ProcessCpu cpu)
+    static int run(
+            Settings settings,
+            URI api,
+            LocalTls tls,
+            Path accountsFile,
+            Path outDir,
+            DataSource database,
+            Ledgers.Settings ledgerSettings,
+            String bootstrapServers,
+            Map<String, Long> components,
+            ProcessCpu cpu)
             throws Exception {
-        List<Id128> customers = new ArrayList<>(DemoAccounts.read(accountsFile).customerFundings().keySet());
+        List<Id128> customers = new ArrayList<>(
+                DemoAccounts.read(accountsFile).customerFundings().keySet());
         TreeSet<BankId> banks = new TreeSet<>((a, b) -> Integer.compare(a.ispb(), b.ispb()));
         customers.forEach(c -> banks.add(ChartOfAccounts.bankOf(c).orElseThrow()));
         Check.that(banks.size() >= 2, "an overload run needs two banks, the accounts have %d", banks.size());
@@ -101,12 +127,32 @@ public final class OverloadBench {
         Path secondLog = outDir.resolve("second-bank.accepted.log");
         long finalBefore = Bench.finalCount(database);
         List<Phase> phases = new ArrayList<>();
-        try (LoadGenerator flood = new LoadGenerator(LoadGenerator.Mode.SINGLE, 1, api, tls, customers, Set.of(flooding),
-                        floodLog, settings.inFlightMax());
-                LoadGenerator normal = new LoadGenerator(LoadGenerator.Mode.SINGLE, 1, api, tls, customers, Set.of(second),
-                        secondLog, settings.inFlightMax())) {
-            Bench.say(String.format(Locale.ROOT, "overload: bank %d floods at %.0f/s (%.1f x %.0f/s), bank %d pays at %.0f/s",
-                    flooding.ispb(), settings.floodRate(), settings.overloadFactor(), settings.holdingRate(), second.ispb(),
+        try (LoadGenerator flood = new LoadGenerator(
+                        LoadGenerator.Mode.SINGLE,
+                        1,
+                        api,
+                        tls,
+                        customers,
+                        Set.of(flooding),
+                        floodLog,
+                        settings.inFlightMax());
+                LoadGenerator normal = new LoadGenerator(
+                        LoadGenerator.Mode.SINGLE,
+                        1,
+                        api,
+                        tls,
+                        customers,
+                        Set.of(second),
+                        secondLog,
+                        settings.inFlightMax())) {
+            Bench.say(String.format(
+                    Locale.ROOT,
+                    "overload: bank %d floods at %.0f/s (%.1f x %.0f/s), bank %d pays at %.0f/s",
+                    flooding.ispb(),
+                    settings.floodRate(),
+                    settings.overloadFactor(),
+                    settings.holdingRate(),
+                    second.ispb(),
                     settings.secondBankRate()));
             SSLContext monitor = tls.monitor();
             Scrape scrape = () -> ReconciliationWatch.fetchMetrics(api, monitor);
@@ -114,27 +160,38 @@ public final class OverloadBench {
             phases.add(phase("with the flood", settings, flood, normal, components, cpu, scrape, flooding, second));
             flood.awaitAnswers();
             normal.awaitAnswers();
-            boolean drained = Bench.drainAll(database, () -> flood.accepted() + normal.accepted(), finalBefore,
-                    settings.drainSeconds(), bootstrapServers);
+            boolean drained = Bench.drainAll(
+                    database,
+                    () -> flood.accepted() + normal.accepted(),
+                    finalBefore,
+                    settings.drainSeconds(),
+                    bootstrapServers);
             DemoReport.Result report;
             try (Ledger ledger = Ledgers.open(ledgerSettings, () -> database)) {
-                report = DemoReport.run(new DemoReport.Inputs(accountsFile, List.of(floodLog, secondLog), null, "reporting"),
-                        database, ledger, () -> OutcomeLog.read(bootstrapServers));
+                report = DemoReport.run(
+                        new DemoReport.Inputs(accountsFile, List.of(floodLog, secondLog), null, "reporting"),
+                        database,
+                        ledger,
+                        () -> OutcomeLog.read(bootstrapServers));
             }
             Files.write(outDir.resolve("report.txt"), report.lines());
-            report.verdicts().forEach(v -> Bench.say(String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(),
-                    v.summary())));
+            report.verdicts()
+                    .forEach(v -> Bench.say(
+                            String.format("  [%s] %s: %s", v.passed() ? "PASS" : "FAIL", v.name(), v.summary())));
             List<String> failures = failures(phases.get(0), phases.get(1));
             if (!drained) {
-                failures.add("not every accepted payment was final, or the platform not quiet, " + settings.drainSeconds()
-                        + " s after the load stopped");
+                failures.add("not every accepted payment was final, or the platform not quiet, "
+                        + settings.drainSeconds() + " s after the load stopped");
             }
             if (!report.passed()) {
                 failures.add("invariant checks failed (see report.txt)");
             }
             print(settings, flooding, second, phases, failures);
-            JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
-            mapper.writeValue(outDir.resolve("result.json").toFile(), json(settings, flooding, second, phases, failures));
+            JsonMapper mapper = JsonMapper.builder()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .build();
+            mapper.writeValue(
+                    outDir.resolve("result.json").toFile(), json(settings, flooding, second, phases, failures));
             return failures.isEmpty() ? 0 : 1;
         }
     }
@@ -146,8 +203,16 @@ public final class OverloadBench {
     }
 
     /** One phase: the second bank at its rate (and the flood, if given), a warm-up, then the measured window. */
-    private static Phase phase(String name, Settings settings, LoadGenerator flood, LoadGenerator normal,
-            Map<String, Long> components, ProcessCpu cpu, Scrape scrape, BankId flooding, BankId second)
+    private static Phase phase(
+            String name,
+            Settings settings,
+            LoadGenerator flood,
+            LoadGenerator normal,
+            Map<String, Long> components,
+            ProcessCpu cpu,
+            Scrape scrape,
+            BankId flooding,
+            BankId second)
             throws Exception {
         long start = System.nanoTime();
         long windowStart = start + settings.warmupSeconds() * 1_000_000_000L;
@@ -158,12 +223,18 @@ public final class OverloadBench {
         long floodDropped0 = flood == null ? 0 : flood.dropped();
         long normalDropped0 = normal.dropped();
         String phaseStart = scrape.metrics();
-        Bench.say(String.format(Locale.ROOT, "phase '%s': %d s warm-up, then a %d s window", name,
-                settings.warmupSeconds(), settings.windowSeconds()));
-        Thread normalSender = Thread.ofPlatform().name("overload-second-bank")
+        Bench.say(String.format(
+                Locale.ROOT,
+                "phase '%s': %d s warm-up, then a %d s window",
+                name,
+                settings.warmupSeconds(),
+                settings.windowSeconds()));
+        Thread normalSender = Thread.ofPlatform()
+                .name("overload-second-bank")
                 .start(() -> normal.offer(settings.secondBankRate(), windowEnd));
-        Thread floodSender = flood == null ? null : Thread.ofPlatform().name("overload-flood")
-                .start(() -> flood.offer(settings.floodRate(), windowEnd));
+        Thread floodSender = flood == null
+                ? null
+                : Thread.ofPlatform().name("overload-flood").start(() -> flood.offer(settings.floodRate(), windowEnd));
         Bench.sleepUntil(windowStart);
         ParticipantCalls secondAtWindowStart = ParticipantCalls.of(scrape.metrics(), second);
         Map<String, Double> cpu0 = cpu.seconds(components);
@@ -173,7 +244,8 @@ public final class OverloadBench {
         Map<String, Double> cpu1 = cpu.seconds(components);
         double generatorCpuSeconds = cpu.ownSeconds() - generator0;
         double windowSeconds = (System.nanoTime() - wall0) / 1e9;
-        ParticipantCalls secondWindow = ParticipantCalls.of(scrape.metrics(), second).minus(secondAtWindowStart);
+        ParticipantCalls secondWindow =
+                ParticipantCalls.of(scrape.metrics(), second).minus(secondAtWindowStart);
         normalSender.join();
         if (floodSender != null) {
             floodSender.join();
@@ -183,14 +255,21 @@ public final class OverloadBench {
         String phaseEnd = scrape.metrics();
         Map<String, Double> cpuSeconds = new LinkedHashMap<>();
         cpu1.forEach((component, seconds) -> cpuSeconds.put(component, seconds - cpu0.getOrDefault(component, 0.0)));
-        return new Phase(name,
-                flood == null ? ParticipantCalls.NONE
+        return new Phase(
+                name,
+                flood == null
+                        ? ParticipantCalls.NONE
                         : ParticipantCalls.of(phaseEnd, flooding).minus(ParticipantCalls.of(phaseStart, flooding)),
-                ParticipantCalls.of(phaseEnd, second).minus(ParticipantCalls.of(phaseStart, second)), secondWindow,
+                ParticipantCalls.of(phaseEnd, second).minus(ParticipantCalls.of(phaseStart, second)),
+                secondWindow,
                 normal.takeWindowLatenciesMs(),
-                flood == null ? Map.of() : minus(flood.answerClasses(), floodBefore), minus(normal.answerClasses(), normalBefore),
-                flood == null ? 0 : flood.dropped() - floodDropped0, normal.dropped() - normalDropped0, cpuSeconds,
-                generatorCpuSeconds, windowSeconds);
+                flood == null ? Map.of() : minus(flood.answerClasses(), floodBefore),
+                minus(normal.answerClasses(), normalBefore),
+                flood == null ? 0 : flood.dropped() - floodDropped0,
+                normal.dropped() - normalDropped0,
+                cpuSeconds,
+                generatorCpuSeconds,
+                windowSeconds);
     }
 
     private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
@@ -219,15 +298,24 @@ public final class OverloadBench {
             long calls = phase.secondServer().calls();
             long accepted = phase.secondServer().calls("202");
             if (calls == 0 || accepted != calls) {
-                failures.add(String.format(Locale.ROOT, "%s: payment-api accepted %d of the %d calls it read from the"
-                        + " second bank (%s)%s", phase.name(), accepted, calls, phase.secondServer().callsByAnswer(),
+                failures.add(String.format(
+                        Locale.ROOT,
+                        "%s: payment-api accepted %d of the %d calls it read from the" + " second bank (%s)%s",
+                        phase.name(),
+                        accepted,
+                        calls,
+                        phase.secondServer().callsByAnswer(),
                         calls == 0 ? "; no pagora_payments_participant_* series for it" : ""));
             }
         }
         double limit = alone.secondServerP99Ms() * SECOND_BANK_P99_FACTOR_MAX;
         if (!(flooded.secondServerP99Ms() <= limit)) {
-            failures.add(String.format(Locale.ROOT, "the second bank's p99 answer time on the server %.2f ms with the"
-                    + " flood is above %.0fx its %.2f ms alone", flooded.secondServerP99Ms(), SECOND_BANK_P99_FACTOR_MAX,
+            failures.add(String.format(
+                    Locale.ROOT,
+                    "the second bank's p99 answer time on the server %.2f ms with the"
+                            + " flood is above %.0fx its %.2f ms alone",
+                    flooded.secondServerP99Ms(),
+                    SECOND_BANK_P99_FACTOR_MAX,
                     alone.secondServerP99Ms()));
         }
         return failures;
@@ -241,40 +329,84 @@ public final class OverloadBench {
         }
     }
 
-    private static void print(Settings settings, BankId flooding, BankId second, List<Phase> phases, List<String> failures) {
-        System.out.println("==================== overload: one bank floods, another pays as usual ====================");
-        System.out.printf(Locale.ROOT, "  flooding bank %d at %.0f/s (%.1f x %.0f/s held), second bank %d at %.0f/s%n",
-                flooding.ispb(), settings.floodRate(), settings.overloadFactor(), settings.holdingRate(), second.ispb(),
+    private static void print(
+            Settings settings, BankId flooding, BankId second, List<Phase> phases, List<String> failures) {
+        System.out.println(
+                "==================== overload: one bank floods, another pays as usual ====================");
+        System.out.printf(
+                Locale.ROOT,
+                "  flooding bank %d at %.0f/s (%.1f x %.0f/s held), second bank %d at %.0f/s%n",
+                flooding.ispb(),
+                settings.floodRate(),
+                settings.overloadFactor(),
+                settings.holdingRate(),
+                second.ispb(),
                 settings.secondBankRate());
         for (Phase phase : phases) {
             ParticipantCalls window = phase.secondWindow();
-            System.out.printf(Locale.ROOT, "  %-18s second bank on the server: answer p50 %.2f ms, p99 %.2f ms (buckets),"
-                    + " mean %.2f ms (exact), %d calls in the window%n", phase.name(), window.percentileMs(50),
-                    phase.secondServerP99Ms(), window.meanMs(), window.timed());
-            System.out.printf(Locale.ROOT, "  %-18s calls payment-api read: second bank %s%s%n", "",
-                    phase.secondServer().callsByAnswer(), phase.floodAnswers().isEmpty() && phase.floodServer().calls() == 0
-                            ? "" : ", flooding bank " + phase.floodServer().callsByAnswer());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s second bank on the server: answer p50 %.2f ms, p99 %.2f ms (buckets),"
+                            + " mean %.2f ms (exact), %d calls in the window%n",
+                    phase.name(),
+                    window.percentileMs(50),
+                    phase.secondServerP99Ms(),
+                    window.meanMs(),
+                    window.timed());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s calls payment-api read: second bank %s%s%n",
+                    "",
+                    phase.secondServer().callsByAnswer(),
+                    phase.floodAnswers().isEmpty() && phase.floodServer().calls() == 0
+                            ? ""
+                            : ", flooding bank " + phase.floodServer().callsByAnswer());
             double[] ms = phase.secondBankAcceptMs();
-            System.out.printf(Locale.ROOT, "  %-18s for information, the load generator's view (its own queueing"
-                    + " included): second bank p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d calls)%n", "",
-                    Bench.percentile(ms, 50), phase.secondClientP99Ms(), ms.length == 0 ? Double.NaN : ms[ms.length - 1],
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s for information, the load generator's view (its own queueing"
+                            + " included): second bank p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d calls)%n",
+                    "",
+                    Bench.percentile(ms, 50),
+                    phase.secondClientP99Ms(),
+                    ms.length == 0 ? Double.NaN : ms[ms.length - 1],
                     ms.length);
-            System.out.printf(Locale.ROOT, "  %-18s   answers seen: second bank %s, flooding bank %s%n", "",
-                    phase.secondAnswers(), phase.floodAnswers());
-            System.out.printf(Locale.ROOT, "  %-18s   calls the generator dropped (no room; never sent): second bank %d,"
-                    + " flooding bank %d%n", "", phase.secondDropped(), phase.floodDropped());
-            System.out.printf(Locale.ROOT, "  %-18s platform CPU in the window: %.2f cores (%s)%n", "",
-                    phase.cpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum() / phase.windowSeconds(),
-                    phase.cpuSeconds().entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(),
-                            e.getValue() / phase.windowSeconds())).toList());
-            System.out.printf(Locale.ROOT, "  %-18s load generator CPU in the window: %.2f cores%n", "",
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s   answers seen: second bank %s, flooding bank %s%n",
+                    "",
+                    phase.secondAnswers(),
+                    phase.floodAnswers());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s   calls the generator dropped (no room; never sent): second bank %d,"
+                            + " flooding bank %d%n",
+                    "",
+                    phase.secondDropped(),
+                    phase.floodDropped());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s platform CPU in the window: %.2f cores (%s)%n",
+                    "",
+                    phase.cpuSeconds().values().stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .sum()
+                            / phase.windowSeconds(),
+                    phase.cpuSeconds().entrySet().stream()
+                            .map(e -> String.format(
+                                    Locale.ROOT, "%s %.2f", e.getKey(), e.getValue() / phase.windowSeconds()))
+                            .toList());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s load generator CPU in the window: %.2f cores%n",
+                    "",
                     phase.generatorCpuSeconds() / phase.windowSeconds());
         }
         System.out.println(failures.isEmpty() ? "  HELD" : "  DID NOT HOLD: " + String.join("; ", failures));
     }
 
-    private static Map<String, Object> json(Settings settings, BankId flooding, BankId second, List<Phase> phases,
-            List<String> failures) {
+    private static Map<String, Object> json(
+            Settings settings, BankId flooding, BankId second, List<Phase> phases, List<String> failures) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("mode", "single-overload");
         json.put("holding_rate_per_s", settings.holdingRate());
@@ -282,10 +414,13 @@ public final class OverloadBench {
         json.put("second_bank_rate_per_s", settings.secondBankRate());
         json.put("flooding_bank", flooding.ispb());
         json.put("second_bank", second.ispb());
-        json.put("judged", "payment-api's own account: every call it read from either bank in the flood answered 202,"
-                + " 429 with Retry-After or 503 outcome-unknown; the second bank's p99 answer time on the server (request"
-                + " read to answer written; from histogram buckets, linear within a bucket) with the flood within "
-                + SECOND_BANK_P99_FACTOR_MAX + "x alone; the load generator's view (its drops included) for information");
+        json.put(
+                "judged",
+                "payment-api's own account: every call it read from either bank in the flood answered 202,"
+                        + " 429 with Retry-After or 503 outcome-unknown; the second bank's p99 answer time on the server (request"
+                        + " read to answer written; from histogram buckets, linear within a bucket) with the flood within "
+                        + SECOND_BANK_P99_FACTOR_MAX
+                        + "x alone; the load generator's view (its drops included) for information");
         List<Map<String, Object>> phaseJson = new ArrayList<>();
         for (Phase phase : phases) {
             Map<String, Object> p = new LinkedHashMap<>();

@@ -23,13 +23,14 @@ import java.util.regex.Pattern;
  * @param cumulativeCounts calls answered within each bound
  * @param sumSeconds the answer times' sum (with the last bucket's count, an exact mean)
  */
-public record ParticipantCalls(Map<String, Long> callsByAnswer, double[] upperBoundsSeconds, long[] cumulativeCounts,
-        double sumSeconds) {
+public record ParticipantCalls(
+        Map<String, Long> callsByAnswer, double[] upperBoundsSeconds, long[] cumulativeCounts, double sumSeconds) {
 
     static final String CALLS = "pagora_payments_participant_calls_total";
     static final String ANSWER_TIME = "pagora_payments_participant_answer_seconds";
     /** The answers that count as answered at once: accepted, refused with when to retry, or outcome unknown. */
     static final Set<String> ANSWERED = Set.of("202", "429-retry-after", "503-outcome-unknown");
+
     static final String ENDPOINT = "single";
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-z_]+)\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
@@ -64,7 +65,7 @@ public record ParticipantCalls(Map<String, Long> callsByAnswer, double[] upperBo
                 case CALLS -> calls.merge(labels.get("answer"), Math.round(value), Long::sum);
                 case ANSWER_TIME + "_bucket" -> buckets.put(bound(labels.get("le")), Math.round(value));
                 case ANSWER_TIME + "_sum" -> sum = value;
-                default -> { }
+                default -> {}
             }
             Check.that(buckets.size() <= BUCKETS_MAX, "at most %d buckets", BUCKETS_MAX);
         }
@@ -81,11 +82,13 @@ public record ParticipantCalls(Map<String, Long> callsByAnswer, double[] upperBo
     /** What happened between {@code before} and this (a counter only grows while payment-api runs). */
     ParticipantCalls minus(ParticipantCalls before) {
         Map<String, Long> calls = new LinkedHashMap<>();
-        callsByAnswer.forEach((answer, count) -> calls.put(answer, count - before.callsByAnswer.getOrDefault(answer, 0L)));
+        callsByAnswer.forEach(
+                (answer, count) -> calls.put(answer, count - before.callsByAnswer.getOrDefault(answer, 0L)));
         calls.values().removeIf(count -> count == 0);
         long[] counts = cumulativeCounts.clone();
         if (before.upperBoundsSeconds.length > 0) {
-            Check.that(Arrays.equals(before.upperBoundsSeconds, upperBoundsSeconds), "the same buckets before and after");
+            Check.that(
+                    Arrays.equals(before.upperBoundsSeconds, upperBoundsSeconds), "the same buckets before and after");
             for (int i = 0; i < counts.length; i++) {
                 counts[i] -= before.cumulativeCounts[i];
             }

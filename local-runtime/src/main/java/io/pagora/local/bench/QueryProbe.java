@@ -44,13 +44,17 @@ public final class QueryProbe {
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     /** The payments drawn from the read model once, at the start: a 1 % sample of its pages, at most this many. */
     static final int SAMPLE_MAX = 5_000;
+
     static final int STATEMENT_LIMIT = 50;
     /** While the sample is empty, drawn again every this many rounds. */
     static final int RESAMPLE_ROUNDS = 10;
     /** A window of an hour at two queries a period: far below; the bound keeps a mistaken window finite. */
     static final int QUERIES_MAX = 100_000;
 
-    enum Kind { PAYMENT, STATEMENT }
+    enum Kind {
+        PAYMENT,
+        STATEMENT
+    }
 
     /** One kind's latencies (ms, sorted) and the answers that were not 200. */
     record Figures(double[] latenciesMs, int failed) {
@@ -71,9 +75,14 @@ public final class QueryProbe {
             if (latenciesMs.length == 0) {
                 return String.format(Locale.ROOT, "n=0 (none answered 200), %d not 200", failed);
             }
-            return String.format(Locale.ROOT, "n=%d  p50 %.1f ms  p99 %.1f ms  max %.1f ms, %d not 200 (under load, as the owning bank)",
-                    latenciesMs.length, Bench.percentile(latenciesMs, 50), Bench.percentile(latenciesMs, 99),
-                    latenciesMs[latenciesMs.length - 1], failed);
+            return String.format(
+                    Locale.ROOT,
+                    "n=%d  p50 %.1f ms  p99 %.1f ms  max %.1f ms, %d not 200 (under load, as the owning bank)",
+                    latenciesMs.length,
+                    Bench.percentile(latenciesMs, 50),
+                    Bench.percentile(latenciesMs, 99),
+                    latenciesMs[latenciesMs.length - 1],
+                    failed);
         }
     }
 
@@ -135,7 +144,8 @@ public final class QueryProbe {
         Map<Kind, Figures> figures = new LinkedHashMap<>();
         synchronized (latenciesMs) {
             latenciesMs.forEach((kind, values) -> {
-                double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+                double[] sorted =
+                        values.stream().mapToDouble(Double::doubleValue).toArray();
                 Arrays.sort(sorted);
                 figures.put(kind, new Figures(sorted, failed.get(kind)));
             });
@@ -155,7 +165,9 @@ public final class QueryProbe {
                 query(Kind.PAYMENT, payment.owner(), "/payments/" + payment.id());
             }
             Id128 customer = customers.get(random.nextInt(customers.size()));
-            query(Kind.STATEMENT, ChartOfAccounts.bankOf(customer).orElseThrow(),
+            query(
+                    Kind.STATEMENT,
+                    ChartOfAccounts.bankOf(customer).orElseThrow(),
                     "/accounts/" + customer + "/statement?limit=" + STATEMENT_LIMIT);
             next += PERIOD.toNanos();
             try {
@@ -177,7 +189,8 @@ public final class QueryProbe {
 
     private List<Payment> sample() throws SQLException {
         List<Payment> payments = new ArrayList<>();
-        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = database.getConnection();
+                Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT payment_id, payer_bank_ispb FROM reporting.payments "
                         + "TABLESAMPLE SYSTEM (1) WHERE payer_bank_ispb IS NOT NULL LIMIT " + SAMPLE_MAX)) {
             while (rows.next()) {
@@ -189,12 +202,16 @@ public final class QueryProbe {
 
     private void query(Kind kind, BankId owner, String path) {
         HttpClient client = clients.computeIfAbsent(owner, bank -> LocalTls.client(tls.bank(bank), null));
-        HttpRequest request = HttpRequest.newBuilder(reporting.resolve(path)).timeout(TIMEOUT).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(reporting.resolve(path))
+                .timeout(TIMEOUT)
+                .GET()
+                .build();
         warm(client, owner);
         long start = System.nanoTime();
         int status;
         try {
-            status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            status =
+                    client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             status = -1;
         } catch (InterruptedException e) {
@@ -217,7 +234,11 @@ public final class QueryProbe {
             return;
         }
         try {
-            client.send(HttpRequest.newBuilder(reporting.resolve("/stats")).timeout(TIMEOUT).GET().build(),
+            client.send(
+                    HttpRequest.newBuilder(reporting.resolve("/stats"))
+                            .timeout(TIMEOUT)
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
         } catch (IOException e) {
             // the timed query will fail and be counted

@@ -65,10 +65,14 @@ public final class ChaosCheck {
 
     public static void main(String[] args) throws Exception {
         ChaosCheckOptions options = ChaosCheckOptions.parse(args);
-        Check.that(!options.finalWait().isNegative() && options.finalWait().compareTo(Duration.ofHours(1)) <= 0,
-                "--final-wait-seconds in [0, 3600]: %s", options.finalWait());
-        Check.that(!options.loadWait().isNegative() && options.loadWait().compareTo(Duration.ofHours(2)) <= 0,
-                "--load-wait-seconds in [0, 7200]: %s", options.loadWait());
+        Check.that(
+                !options.finalWait().isNegative() && options.finalWait().compareTo(Duration.ofHours(1)) <= 0,
+                "--final-wait-seconds in [0, 3600]: %s",
+                options.finalWait());
+        Check.that(
+                !options.loadWait().isNegative() && options.loadWait().compareTo(Duration.ofHours(2)) <= 0,
+                "--load-wait-seconds in [0, 7200]: %s",
+                options.loadWait());
 
         ChaosSummary summary;
         try (ReadSide platform = ReadSide.open(options.readSide(), "chaos-check")) {
@@ -76,44 +80,78 @@ public final class ChaosCheck {
             Ledger ledger = platform.ledger();
             Path answers = options.answersDir().resolve(options.scenario() + ANSWERS_SUFFIX);
             List<UUID> acceptedByFaultEnd = acceptedIds(AcceptedPayments.read(answers));
-            Instant recoveredAt = ReadModel.awaitFinal(dataSource, options.schema(), acceptedByFaultEnd,
-                    Instant.now().plus(options.loadWait()).plus(options.finalWait()), "chaos-check");
+            Instant recoveredAt = ReadModel.awaitFinal(
+                    dataSource,
+                    options.schema(),
+                    acceptedByFaultEnd,
+                    Instant.now().plus(options.loadWait()).plus(options.finalWait()),
+                    "chaos-check");
             awaitFile(options.loadDone(), Instant.now().plus(options.loadWait()));
             Instant loadEnd = Instant.now();
             List<UUID> accepted = acceptedIds(AcceptedPayments.read(answers));
             Instant finalDeadline = Instant.now().plus(options.finalWait());
             ReadModel.awaitFinal(dataSource, options.schema(), accepted, finalDeadline, "chaos-check");
             // Every payment is judged, the participants' returns too: wait for those asked after the last settlement.
-            Quiescence.Result quiet = Quiescence.await(dataSource, options.schema(), options.bootstrap(),
-                    Quiescence.QUIET_DEFAULT, Quiescence.atLeastQuiet(Duration.between(Instant.now(), finalDeadline)));
+            Quiescence.Result quiet = Quiescence.await(
+                    dataSource,
+                    options.schema(),
+                    options.bootstrap(),
+                    Quiescence.QUIET_DEFAULT,
+                    Quiescence.atLeastQuiet(Duration.between(Instant.now(), finalDeadline)));
             System.out.println("  before the checks: " + quiet.describe());
             Map<UUID, String> statuses = ReadModel.statuses(dataSource, options.schema(), accepted);
-            int finalCount = (int) statuses.values().stream().filter(ReadModel::isFinal).count();
-            int settled = (int) statuses.values().stream().filter(ReadModel.SETTLED::equals).count();
+            int finalCount =
+                    (int) statuses.values().stream().filter(ReadModel::isFinal).count();
+            int settled = (int)
+                    statuses.values().stream().filter(ReadModel.SETTLED::equals).count();
 
-            List<InvariantChecks.Verdict> reconciliation = options.plantedFile().isBlank() ? List.of()
-                    : watchReconciliation(WrongRowPlant.Planted.parse(Files.readString(Path.of(options.plantedFile()))),
-                            dataSource, options.schema(), options.reporting(), options.tls(),
+            List<InvariantChecks.Verdict> reconciliation = options.plantedFile().isBlank()
+                    ? List.of()
+                    : watchReconciliation(
+                            WrongRowPlant.Planted.parse(Files.readString(Path.of(options.plantedFile()))),
+                            dataSource,
+                            options.schema(),
+                            options.reporting(),
+                            options.tls(),
                             Instant.now().plus(options.finalWait()));
             // The read model first, then the outcomes topic: every final state it projected is then on the topic.
             List<ReadModel.Row> rows = ReadModel.load(dataSource, options.schema());
             OutcomeLog outcomes = OutcomeLog.read(options.bootstrap());
             int duplicated = duplicated(accepted, outcomes);
-            List<InvariantChecks.Verdict> verdicts = new ArrayList<>(new InvariantChecks(ledger,
-                    DemoAccounts.read(options.accounts()), rows, outcomes, allAnswers(options.answersDir())).runAll());
+            List<InvariantChecks.Verdict> verdicts = new ArrayList<>(new InvariantChecks(
+                            ledger,
+                            DemoAccounts.read(options.accounts()),
+                            rows,
+                            outcomes,
+                            allAnswers(options.answersDir()))
+                    .runAll());
             verdicts.addAll(reconciliation);
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));
-            Duration recovery = recoveredAt == null ? null
-                    : nonNegative(Duration.between(options.faultEnd(), recoveredAt));
+            Duration recovery =
+                    recoveredAt == null ? null : nonNegative(Duration.between(options.faultEnd(), recoveredAt));
             int degraded = SettledRate.degradedSeconds(
                     SettledRate.perSecond(dataSource, options.schema(), options.loadStart(), loadEnd),
-                    options.loadStart(), options.faultStart(), loadEnd);
-            int passed = (int) verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
-            summary = new ChaosSummary(options.scenario(), ledger.backendName(), options.offeredPayments(), accepted.size(),
-                    finalCount, settled, accepted.size() - finalCount, duplicated,
-                    nonNegative(Duration.between(options.faultStart(), options.faultEnd())), recovery, degraded, passed,
-                    verdicts.size(), OutcomeLog.deadLettered(options.bootstrap()));
+                    options.loadStart(),
+                    options.faultStart(),
+                    loadEnd);
+            int passed = (int)
+                    verdicts.stream().filter(InvariantChecks.Verdict::passed).count();
+            summary = new ChaosSummary(
+                    options.scenario(),
+                    ledger.backendName(),
+                    options.offeredPayments(),
+                    accepted.size(),
+                    finalCount,
+                    settled,
+                    accepted.size() - finalCount,
+                    duplicated,
+                    nonNegative(Duration.between(options.faultStart(), options.faultEnd())),
+                    recovery,
+                    degraded,
+                    passed,
+                    verdicts.size(),
+                    OutcomeLog.deadLettered(options.bootstrap()));
         }
         System.out.println(summary.line());
         System.exit(summary.passed() ? 0 : 1);
@@ -124,18 +162,27 @@ public final class ChaosCheck {
      * it judged every payment it owed since the planting and reported the planted row, or the deadline; then removes
      * the planted row, so that the money checks judge the real platform.
      */
-    private static List<InvariantChecks.Verdict> watchReconciliation(WrongRowPlant.Planted planted,
-            DataSource dataSource, String schema, URI reporting, LocalTls tls, Instant deadline) throws Exception {
+    private static List<InvariantChecks.Verdict> watchReconciliation(
+            WrongRowPlant.Planted planted,
+            DataSource dataSource,
+            String schema,
+            URI reporting,
+            LocalTls tls,
+            Instant deadline)
+            throws Exception {
         InvariantChecks.Verdict judged;
         InvariantChecks.Verdict reported;
         try {
             do {
                 String metrics = ReconciliationWatch.fetchMetrics(reporting, tls.monitor());
-                judged = ReconciliationWatch.everyPaymentJudged(planted.checkedBefore(),
+                judged = ReconciliationWatch.everyPaymentJudged(
+                        planted.checkedBefore(),
                         ReconciliationWatch.sum(metrics, ReconciliationWatch.CHECKED, "check", "payment"),
                         ReconciliationWatch.finalAcceptedSince(dataSource, schema, planted.judgedBefore()));
-                reported = ReconciliationWatch.plantedReported(planted,
-                        ReconciliationWatch.sum(metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND));
+                reported = ReconciliationWatch.plantedReported(
+                        planted,
+                        ReconciliationWatch.sum(
+                                metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND));
                 if (judged.passed() && reported.passed()) {
                     break;
                 }
@@ -154,7 +201,8 @@ public final class ChaosCheck {
     static int duplicated(List<UUID> accepted, OutcomeLog outcomes) {
         int duplicated = 0;
         for (UUID id : accepted) {
-            Set<String> statuses = outcomes.statusesByPayment().get(Id128.fromUuid(id).toString());
+            Set<String> statuses =
+                    outcomes.statusesByPayment().get(Id128.fromUuid(id).toString());
             if (statuses != null && statuses.size() > 1) {
                 duplicated++;
             }
@@ -166,7 +214,8 @@ public final class ChaosCheck {
     public static List<UUID> acceptedIds(AcceptedPayments answers) {
         Set<UUID> ids = new LinkedHashSet<>();
         for (AcceptedPayments.Acceptance acceptance : answers.accepted()) {
-            ids.add(Id128.parse(InvariantChecks.normalize(acceptance.paymentId())).toUuid());
+            ids.add(Id128.parse(InvariantChecks.normalize(acceptance.paymentId()))
+                    .toUuid());
         }
         return new ArrayList<>(ids);
     }
@@ -185,18 +234,26 @@ public final class ChaosCheck {
     private static AcceptedPayments allAnswers(Path dir) throws IOException {
         List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ANSWERS_SUFFIX)).sorted().toList()) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(ANSWERS_SUFFIX))
+                    .sorted()
+                    .toList()) {
                 lines.addAll(AcceptedPayments.completeLines(file));
             }
         }
         return AcceptedPayments.parse(lines);
     }
 
-    private static void printEvidence(List<InvariantChecks.Verdict> verdicts, OutcomeLog outcomes, int acceptedByFaultEnd) {
-        System.out.printf("  %d payments accepted by the fault's end; outcomes topic: %d records, %d not a payment outcome "
-                + "(poison), %d payments with two distinct final states%n", acceptedByFaultEnd, outcomes.records(),
-                outcomes.undecodable(), outcomes.conflicting().size());
-        outcomes.conflicting().stream().limit(InvariantChecks.PROBLEMS_LISTED_MAX)
+    private static void printEvidence(
+            List<InvariantChecks.Verdict> verdicts, OutcomeLog outcomes, int acceptedByFaultEnd) {
+        System.out.printf(
+                "  %d payments accepted by the fault's end; outcomes topic: %d records, %d not a payment outcome "
+                        + "(poison), %d payments with two distinct final states%n",
+                acceptedByFaultEnd,
+                outcomes.records(),
+                outcomes.undecodable(),
+                outcomes.conflicting().size());
+        outcomes.conflicting().stream()
+                .limit(InvariantChecks.PROBLEMS_LISTED_MAX)
                 .forEach(conflict -> System.out.println("         - " + conflict));
         for (InvariantChecks.Verdict verdict : verdicts) {
             System.out.printf("  [%s] %s: %s%n", verdict.passed() ? "PASS" : "FAIL", verdict.name(), verdict.summary());
@@ -205,7 +262,8 @@ public final class ChaosCheck {
     }
 
     private static Map<String, Long> countByStatus(Map<UUID, String> statuses) {
-        return statuses.values().stream().collect(Collectors.groupingBy(status -> status, TreeMap::new, Collectors.counting()));
+        return statuses.values().stream()
+                .collect(Collectors.groupingBy(status -> status, TreeMap::new, Collectors.counting()));
     }
 
     private static Duration nonNegative(Duration duration) {

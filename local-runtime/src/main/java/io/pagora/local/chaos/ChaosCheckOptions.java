@@ -9,9 +9,23 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** The chaos check's command line (chaos-check), read once: its defaults are written here. */
-record ChaosCheckOptions(String scenario, Path answersDir, Path accounts, Instant faultStart, Instant faultEnd,
-        Path loadDone, Duration finalWait, Duration loadWait, long offeredPayments, Instant loadStart, String bootstrap,
-        String schema, String plantedFile, URI reporting, LocalTls tls, ReadSide.Settings readSide) {
+record ChaosCheckOptions(
+        String scenario,
+        Path answersDir,
+        Path accounts,
+        Instant faultStart,
+        Instant faultEnd,
+        Path loadDone,
+        Duration finalWait,
+        Duration loadWait,
+        long offeredPayments,
+        Instant loadStart,
+        String bootstrap,
+        String schema,
+        String plantedFile,
+        URI reporting,
+        LocalTls tls,
+        ReadSide.Settings readSide) {
 
     static ChaosCheckOptions parse(String[] args) {
         Options options = new Options("chaos-check", args);
@@ -33,7 +47,22 @@ record ChaosCheckOptions(String scenario, Path answersDir, Path accounts, Instan
         LocalTls tls = plantedFile.isBlank() ? null : LocalTls.of(options);
         ReadSide.Settings readSide = ReadSide.Settings.from(options);
         options.rejectUnknown();
-        return new ChaosCheckOptions(scenario, answersDir, accounts, faultStart, faultEnd, loadDone, finalWait,
-                loadWait, offeredPayments, loadStart, bootstrap, schema, plantedFile, reporting, tls, readSide);
+        return new ChaosCheckOptions(
+                scenario,
+                answersDir,
+                accounts,
+                faultStart,
+                faultEnd,
+                loadDone,
+                finalWait,
+                loadWait,
+                offeredPayments,
+                loadStart,
+                bootstrap,
+                schema,
+                plantedFile,
+                reporting,
+                tls,
+                readSide);
     }
 }

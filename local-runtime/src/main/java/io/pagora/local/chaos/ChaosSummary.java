@@ -28,8 +28,21 @@ import java.util.Locale;
  * @param invariantsPassed of {@code invariantsTotal} money checks (the demo report's four)
  * @param deadLettered records in the dead-letter topics so far (the whole run, poison included)
  */
-public record ChaosSummary(String scenario, String ledger, long offered, int accepted, int finalCount, int settled, int lost,
-        int duplicated, Duration fault, Duration recovery, int degradedSeconds, int invariantsPassed, int invariantsTotal, long deadLettered) {
+public record ChaosSummary(
+        String scenario,
+        String ledger,
+        long offered,
+        int accepted,
+        int finalCount,
+        int settled,
+        int lost,
+        int duplicated,
+        Duration fault,
+        Duration recovery,
+        int degradedSeconds,
+        int invariantsPassed,
+        int invariantsTotal,
+        long deadLettered) {
 
     /**
      * The share of the offered load (outside the fault) that must have been accepted. Half, not all: around a fault
@@ -53,8 +66,11 @@ public record ChaosSummary(String scenario, String ledger, long offered, int acc
         Check.that(!fault.isNegative(), "fault %s", fault);
         Check.that(finalCount + lost == accepted, "final %d + lost %d = accepted %d", finalCount, lost, accepted);
         Check.that(settled >= 0 && settled <= finalCount, "settled %d of %d final", settled, finalCount);
-        Check.that(invariantsPassed >= 0 && invariantsPassed <= invariantsTotal, "invariants %d of %d",
-                invariantsPassed, invariantsTotal);
+        Check.that(
+                invariantsPassed >= 0 && invariantsPassed <= invariantsTotal,
+                "invariants %d of %d",
+                invariantsPassed,
+                invariantsTotal);
     }
 
     /** The load was taken: something offered, and at least {@link #ACCEPTED_SHARE_MIN} of it accepted. */
@@ -68,19 +84,36 @@ public record ChaosSummary(String scenario, String ledger, long offered, int acc
     }
 
     boolean passed() {
-        return loadAccepted() && loadSettled() && lost == 0 && duplicated == 0 && recovery != null && invariantsPassed == invariantsTotal
+        return loadAccepted()
+                && loadSettled()
+                && lost == 0
+                && duplicated == 0
+                && recovery != null
+                && invariantsPassed == invariantsTotal
                 && invariantsTotal > 0;
     }
 
     String line() {
         String recovered = recovery == null ? "never" : seconds(recovery);
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "CHAOS %-22s ledger=%-11s offered=%d accepted=%d final=%d settled=%d lost=%d duplicated=%d fault=%s "
                         + "recovery=%s degraded=%s invariants=%d/%d dead-lettered=%d %s",
-                scenario, ledger, offered, accepted, finalCount, settled, lost, duplicated, seconds(fault), recovered,
+                scenario,
+                ledger,
+                offered,
+                accepted,
+                finalCount,
+                settled,
+                lost,
+                duplicated,
+                seconds(fault),
+                recovered,
                 degradedSeconds < 0 ? "n/a" : degradedSeconds + "s",
                 invariantsPassed,
-                invariantsTotal, deadLettered, passed() ? "PASS" : "FAIL");
+                invariantsTotal,
+                deadLettered,
+                passed() ? "PASS" : "FAIL");
     }
 
     private static String seconds(Duration duration) {

@@ -7,13 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import java.util.Map;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -36,8 +36,8 @@ public final class PoisonRecords {
      * Every topic a Pagora service consumes. The dead-letter topics are left clean: nothing consumes them, and
      * what lands there is the evidence of what the services isolated ({@link OutcomeLog#deadLettered}).
      */
-    public static final List<String> TOPICS = List.of(Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES,
-            Topics.CLEARING_UNANSWERED);
+    public static final List<String> TOPICS =
+            List.of(Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES, Topics.CLEARING_UNANSWERED);
 
     /** A large record, still under the broker's default 1 MiB message limit (so Kafka accepts it). */
     static final int LARGE_RECORD_BYTES = 512 * 1024;
@@ -51,16 +51,21 @@ public final class PoisonRecords {
     static List<Poison> poisons() {
         byte[] large = new byte[LARGE_RECORD_BYTES];
         Arrays.fill(large, (byte) '{');
-        String requestedWithoutParties = "{\"type\":\"PaymentRequested\",\"paymentId\":\"0000000000000000000000000000ab00\","
-                + "\"amountCentavos\":100,\"currency\":\"BRL\"}";
+        String requestedWithoutParties =
+                "{\"type\":\"PaymentRequested\",\"paymentId\":\"0000000000000000000000000000ab00\","
+                        + "\"amountCentavos\":100,\"currency\":\"BRL\"}";
         return List.of(
                 new Poison("not-json", bytes("this is not a payment event")),
                 new Poison("empty", new byte[0]),
                 new Poison("tombstone", null),
                 new Poison("truncated-json", bytes("{\"type\":\"PaymentSettled\",\"paymentId\":\"00")),
-                new Poison("unknown-type", bytes("{\"type\":\"PaymentRefunded\",\"paymentId\":\"0000000000000000000000000000ab00\"}")),
+                new Poison(
+                        "unknown-type",
+                        bytes("{\"type\":\"PaymentRefunded\",\"paymentId\":\"0000000000000000000000000000ab00\"}")),
                 new Poison("missing-fields", bytes(requestedWithoutParties)),
-                new Poison("wrong-field-type", bytes("{\"type\":\"PaymentExpired\",\"paymentId\":[1,2],\"amountCentavos\":\"lots\"}")),
+                new Poison(
+                        "wrong-field-type",
+                        bytes("{\"type\":\"PaymentExpired\",\"paymentId\":[1,2],\"amountCentavos\":\"lots\"}")),
                 new Poison("nul-bytes", bytes("{\"type\":\"PaymentRejected\",\u0000\"reason\":\"\u0000\"")),
                 new Poison("invalid-utf8", new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF, (byte) 0xFE}),
                 new Poison("large-garbage", large));
@@ -69,29 +74,41 @@ public final class PoisonRecords {
     public static void main(String[] args) throws Exception {
         PoisonRecordsOptions options = PoisonRecordsOptions.parse(args);
         int sendTimeoutSeconds = options.sendTimeoutSeconds();
-        Check.that(sendTimeoutSeconds >= 1 && sendTimeoutSeconds <= 300, "--send-timeout-seconds in [1, 300]: %d",
+        Check.that(
+                sendTimeoutSeconds >= 1 && sendTimeoutSeconds <= 300,
+                "--send-timeout-seconds in [1, 300]: %d",
                 sendTimeoutSeconds);
         int sent = send(options.bootstrap(), sendTimeoutSeconds);
-        System.out.printf("poison: %d malformed records (%d kinds x %d partitions x %d topics) acknowledged by Kafka%n",
+        System.out.printf(
+                "poison: %d malformed records (%d kinds x %d partitions x %d topics) acknowledged by Kafka%n",
                 sent, poisons().size(), Topics.PARTITIONS, TOPICS.size());
     }
 
     /** Sends every poison to every partition of every topic and waits for Kafka to acknowledge all of them. */
     static int send(String bootstrapServers, int sendTimeoutSeconds) throws Exception {
         Map<String, Object> config = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, LARGE_RECORD_BYTES * 2,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, sendTimeoutSeconds * 1000,
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                LARGE_RECORD_BYTES * 2,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                sendTimeoutSeconds * 1000,
                 // Kafka refuses a delivery timeout below linger + request timeout.
-                ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, sendTimeoutSeconds * 1000 / 2,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutSeconds * 1000L,
+                ProducerConfig.LINGER_MS_CONFIG,
+                0,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                sendTimeoutSeconds * 1000 / 2,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                sendTimeoutSeconds * 1000L,
                 // One request in flight, not idempotent: with the 512 KiB poison, the idempotent producer's
                 // retries of split batches were seen to fail with OUT_OF_ORDER_SEQUENCE_NUMBER until the
                 // delivery timeout. A poison sent twice by a retry is harmless (it is dead-lettered twice).
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                false,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                1);
         ensureTopics(bootstrapServers, sendTimeoutSeconds);
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer =
@@ -118,18 +135,24 @@ public final class PoisonRecords {
      * leaders before the first send: left to the broker's auto-creation, the first sends race them.
      */
     private static void ensureTopics(String bootstrapServers, int timeoutSeconds) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutSeconds * 1000))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                timeoutSeconds * 1000))) {
             Set<String> existing = admin.listTopics().names().get(timeoutSeconds, TimeUnit.SECONDS);
-            List<NewTopic> missing = TOPICS.stream().filter(topic -> !existing.contains(topic))
-                    .map(topic -> new NewTopic(topic, Topics.PARTITIONS, (short) 1)).toList();
+            List<NewTopic> missing = TOPICS.stream()
+                    .filter(topic -> !existing.contains(topic))
+                    .map(topic -> new NewTopic(topic, Topics.PARTITIONS, (short) 1))
+                    .toList();
             if (!missing.isEmpty()) {
                 admin.createTopics(missing).all().get(timeoutSeconds, TimeUnit.SECONDS);
             }
             // Wait until every partition has a leader: a send to a partition without one is retried blind.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
             while (!allLed(admin, timeoutSeconds)) {
-                Check.that(System.nanoTime() < deadline, "the poison topics have no leaders after %d s", timeoutSeconds);
+                Check.that(
+                        System.nanoTime() < deadline, "the poison topics have no leaders after %d s", timeoutSeconds);
                 Thread.sleep(100);
             }
         }

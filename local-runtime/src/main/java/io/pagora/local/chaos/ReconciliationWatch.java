@@ -41,7 +41,8 @@ public final class ReconciliationWatch {
     static long finalAcceptedSince(DataSource database, String schema, Instant from) throws SQLException {
         String sql = "SELECT count(*) FROM " + LocalPostgres.quoteIdentifier(schema)
                 + ".payments WHERE status <> 'ACCEPTED' AND accepted_at >= ?";
-        try (Connection connection = database.getConnection(); PreparedStatement query = connection.prepareStatement(sql)) {
+        try (Connection connection = database.getConnection();
+                PreparedStatement query = connection.prepareStatement(sql)) {
             query.setTimestamp(1, Timestamp.from(from));
             try (ResultSet result = query.executeQuery()) {
                 result.next();
@@ -57,19 +58,30 @@ public final class ReconciliationWatch {
     static InvariantChecks.Verdict everyPaymentJudged(double checkedBefore, double checkedAfter, long owed) {
         double judged = checkedAfter - checkedBefore;
         boolean passed = owed > 0 && judged >= owed;
-        String summary = String.format("%.0f payments judged by the online reconciliation since the outage began, "
-                + "%d final payments owed (accepted since final-within before it)", judged, owed);
-        List<String> problems = passed ? List.of() : List.of(owed == 0 ? "no payment to judge: no load reached the platform"
-                : String.format("%.0f payments never judged", owed - judged));
-        return new InvariantChecks.Verdict("(e) reconciliation judged every payment of the outage", passed, summary, problems);
+        String summary = String.format(
+                "%.0f payments judged by the online reconciliation since the outage began, "
+                        + "%d final payments owed (accepted since final-within before it)",
+                judged, owed);
+        List<String> problems = passed
+                ? List.of()
+                : List.of(
+                        owed == 0
+                                ? "no payment to judge: no load reached the platform"
+                                : String.format("%.0f payments never judged", owed - judged));
+        return new InvariantChecks.Verdict(
+                "(e) reconciliation judged every payment of the outage", passed, summary, problems);
     }
 
     /** The planted row was reported: the settled-not-posted mismatches grew. */
     static InvariantChecks.Verdict plantedReported(WrongRowPlant.Planted planted, double mismatchesAfter) {
         boolean passed = mismatchesAfter > planted.mismatchesBefore();
-        String summary = String.format("%s{kind=\"%s\"} %.0f → %.0f after planting SETTLED payment %s (no ledger leg)",
+        String summary = String.format(
+                "%s{kind=\"%s\"} %.0f → %.0f after planting SETTLED payment %s (no ledger leg)",
                 MISMATCHES, PLANTED_KIND, planted.mismatchesBefore(), mismatchesAfter, planted.paymentId());
-        return new InvariantChecks.Verdict("(f) reconciliation reported the planted row", passed, summary,
+        return new InvariantChecks.Verdict(
+                "(f) reconciliation reported the planted row",
+                passed,
+                summary,
                 passed ? List.of() : List.of("the planted row was never reported as a mismatch"));
     }
 
@@ -99,12 +111,22 @@ public final class ReconciliationWatch {
     public static String fetchMetrics(URI reporting, SSLContext monitor) throws IOException, InterruptedException {
         HttpResponse<String> answer;
         try (HttpClient client = LocalTls.client(monitor, null)) {
-            answer = client.send(HttpRequest.newBuilder(reporting.resolve("/actuator/prometheus"))
-                    .timeout(HTTP_TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofString());
+            answer = client.send(
+                    HttpRequest.newBuilder(reporting.resolve("/actuator/prometheus"))
+                            .timeout(HTTP_TIMEOUT)
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         }
-        Check.that(answer.statusCode() == 200, "GET %s/actuator/prometheus as monitor answered %d", reporting,
+        Check.that(
+                answer.statusCode() == 200,
+                "GET %s/actuator/prometheus as monitor answered %d",
+                reporting,
                 answer.statusCode());
-        Check.that(answer.body().length() <= METRICS_CHARS_MAX, "metrics page of %d chars", answer.body().length());
+        Check.that(
+                answer.body().length() <= METRICS_CHARS_MAX,
+                "metrics page of %d chars",
+                answer.body().length());
         return answer.body();
     }
 }

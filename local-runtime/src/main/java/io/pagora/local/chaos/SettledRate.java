@@ -31,7 +31,8 @@ public final class SettledRate {
      * @return seconds in [{@code faultStart}, {@code loadEnd}) with settled/s below half the median of
      *     [{@code loadStart} + {@link #RAMP}, {@code faultStart}); -1 when that stretch is too short or settled nothing
      */
-    static int degradedSeconds(Map<Long, Integer> settledPerSecond, Instant loadStart, Instant faultStart, Instant loadEnd) {
+    static int degradedSeconds(
+            Map<Long, Integer> settledPerSecond, Instant loadStart, Instant faultStart, Instant loadEnd) {
         long steadyFrom = loadStart.plus(RAMP).getEpochSecond();
         long faultSecond = faultStart.getEpochSecond();
         int steadySeconds = (int) Math.max(0, faultSecond - steadyFrom);
@@ -57,11 +58,13 @@ public final class SettledRate {
     }
 
     /** SETTLED payments per epoch second of their final time, in [from, to). */
-    static Map<Long, Integer> perSecond(DataSource dataSource, String schema, Instant from, Instant to) throws SQLException {
+    static Map<Long, Integer> perSecond(DataSource dataSource, String schema, Instant from, Instant to)
+            throws SQLException {
         String sql = "SELECT floor(extract(epoch FROM final_at))::bigint, count(*) FROM " + schema + ".payments"
                 + " WHERE status = 'SETTLED' AND final_at >= ? AND final_at < ? GROUP BY 1";
         Map<Long, Integer> counts = new TreeMap<>();
-        try (Connection connection = dataSource.getConnection(); PreparedStatement query = connection.prepareStatement(sql)) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement query = connection.prepareStatement(sql)) {
             query.setQueryTimeout(60);
             query.setTimestamp(1, Timestamp.from(from));
             query.setTimestamp(2, Timestamp.from(to));

@@ -45,6 +45,7 @@ public final class WrongRowPlant {
 
     /** How long before the planting the planted payment says it was accepted, in final-withins. */
     static final int PLANTED_AGE_FINAL_WITHINS = 3;
+
     private static final long PLANTED_AMOUNT_CENTAVOS = 4_242;
 
     private WrongRowPlant() {}
@@ -59,7 +60,10 @@ public final class WrongRowPlant {
         static Planted parse(String line) {
             String[] fields = line.strip().split(" ");
             Check.that(fields.length == 4, "a planted line has 4 fields: %s", line);
-            return new Planted(UUID.fromString(fields[0]), Double.parseDouble(fields[1]), Double.parseDouble(fields[2]),
+            return new Planted(
+                    UUID.fromString(fields[0]),
+                    Double.parseDouble(fields[1]),
+                    Double.parseDouble(fields[2]),
                     Instant.parse(fields[3]));
         }
     }
@@ -67,12 +71,17 @@ public final class WrongRowPlant {
     public static void main(String[] args) throws Exception {
         WrongRowPlantOptions options = WrongRowPlantOptions.parse(args);
         Instant now = Instant.now();
-        String metrics = ReconciliationWatch.fetchMetrics(options.reporting(), options.tls().monitor());
+        String metrics = ReconciliationWatch.fetchMetrics(
+                options.reporting(), options.tls().monitor());
         Planted planted;
         try (var database = ReadSide.openDatabase(options.readSide(), "chaos-plant")) {
-            UUID id = plant(database, options.schema(), DemoAccounts.read(options.accounts()), now,
-                    options.finalWithin());
-            planted = new Planted(id, ReconciliationWatch.sum(metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND), ReconciliationWatch.sum(metrics, ReconciliationWatch.CHECKED, "check", "payment"),
+            UUID id = plant(
+                    database, options.schema(), DemoAccounts.read(options.accounts()), now, options.finalWithin());
+            planted = new Planted(
+                    id,
+                    ReconciliationWatch.sum(
+                            metrics, ReconciliationWatch.MISMATCHES, "kind", ReconciliationWatch.PLANTED_KIND),
+                    ReconciliationWatch.sum(metrics, ReconciliationWatch.CHECKED, "check", "payment"),
                     now.minus(options.finalWithin()));
         }
         Files.writeString(options.out(), planted.line() + "\n", StandardCharsets.UTF_8);
@@ -94,15 +103,20 @@ public final class WrongRowPlant {
     static UUID plant(DataSource database, String schema, DemoAccounts accounts, Instant now, Duration finalWithin)
             throws SQLException {
         List<Id128> customers = new ArrayList<>(accounts.customerFundings().keySet());
-        Check.that(customers.size() >= 2, "planting needs two seeded customers, the accounts file has %d", customers.size());
+        Check.that(
+                customers.size() >= 2,
+                "planting needs two seeded customers, the accounts file has %d",
+                customers.size());
         Id128 payer = customers.get(0);
         Id128 payee = customers.get(customers.size() - 1);
         Instant acceptedAt = now.minus(finalWithin.multipliedBy(PLANTED_AGE_FINAL_WITHINS));
         UUID id = idAcceptedAt(acceptedAt, new SecureRandom().nextLong()).toUuid();
-        String sql = "INSERT INTO " + LocalPostgres.quoteIdentifier(schema) + ".payments (payment_id, payer_account_id, "
-                + "payee_account_id, payer_bank_ispb, payee_bank_ispb, amount_centavos, accepted_at, status, final_at, "
-                + "projected_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'SETTLED', ?, ?, ?)";
-        try (Connection connection = database.getConnection(); PreparedStatement insert = connection.prepareStatement(sql)) {
+        String sql =
+                "INSERT INTO " + LocalPostgres.quoteIdentifier(schema) + ".payments (payment_id, payer_account_id, "
+                        + "payee_account_id, payer_bank_ispb, payee_bank_ispb, amount_centavos, accepted_at, status, final_at, "
+                        + "projected_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'SETTLED', ?, ?, ?)";
+        try (Connection connection = database.getConnection();
+                PreparedStatement insert = connection.prepareStatement(sql)) {
             insert.setObject(1, id);
             insert.setObject(2, payer.toUuid());
             insert.setObject(3, payee.toUuid());
@@ -121,7 +135,8 @@ public final class WrongRowPlant {
     /** Removes the planted row (chaos-check, once the reconciliation had its chance to report it). */
     static void remove(DataSource database, String schema, UUID paymentId) throws SQLException {
         String sql = "DELETE FROM " + LocalPostgres.quoteIdentifier(schema) + ".payments WHERE payment_id = ?";
-        try (Connection connection = database.getConnection(); PreparedStatement delete = connection.prepareStatement(sql)) {
+        try (Connection connection = database.getConnection();
+                PreparedStatement delete = connection.prepareStatement(sql)) {
             delete.setObject(1, paymentId);
             delete.executeUpdate();
         }

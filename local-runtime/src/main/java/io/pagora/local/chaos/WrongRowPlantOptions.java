@@ -8,8 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** The wrong-row plant's command line (chaos-plant), read once: its defaults are written here. */
-record WrongRowPlantOptions(Path out, Path accounts, URI reporting, LocalTls tls, Duration finalWithin,
-        String schema, ReadSide.Settings readSide) {
+record WrongRowPlantOptions(
+        Path out,
+        Path accounts,
+        URI reporting,
+        LocalTls tls,
+        Duration finalWithin,
+        String schema,
+        ReadSide.Settings readSide) {
 
     static WrongRowPlantOptions parse(String[] args) {
         Options options = new Options("chaos-plant", args);

@@ -106,7 +106,8 @@ public final class ConsistentCut {
                 sum = Math.addExact(sum, payment.amountCentavos());
             }
         }
-        Check.that(sum > 0, "payment %s adds nothing to the payment-only sum: the cut could not be found", payment.id());
+        Check.that(
+                sum > 0, "payment %s adds nothing to the payment-only sum: the cut could not be found", payment.id());
         return sum;
     }
 }

@@ -51,7 +51,8 @@ public final class InvariantChecks {
         /** The finding under the report's label, its violations cut to the first {@link #PROBLEMS_LISTED_MAX}. */
         static Verdict of(String name, String summary, Finding finding) {
             List<String> violations = finding.violations();
-            List<String> listed = new ArrayList<>(violations.subList(0, Math.min(violations.size(), PROBLEMS_LISTED_MAX)));
+            List<String> listed =
+                    new ArrayList<>(violations.subList(0, Math.min(violations.size(), PROBLEMS_LISTED_MAX)));
             if (violations.size() > PROBLEMS_LISTED_MAX) {
                 listed.add("… and " + (violations.size() - PROBLEMS_LISTED_MAX) + " more");
             }
@@ -103,7 +104,11 @@ public final class InvariantChecks {
      * The demo report's checks: the ledger's account set walked when first needed ({@link LedgerAccountSet.Bound#DEFAULT}),
      * every funding from {@code accounts} (the demo made them all: money on any other account is unexplained).
      */
-    public InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel, OutcomeLog outcomes,
+    public InvariantChecks(
+            Ledger ledger,
+            DemoAccounts accounts,
+            List<ReadModel.Row> readModel,
+            OutcomeLog outcomes,
             AcceptedPayments acceptedPayments) {
         this(ledger, accounts, readModel, outcomes, acceptedPayments, InFlight.NONE, null, null);
     }
@@ -114,8 +119,15 @@ public final class InvariantChecks {
      * @param accountSet the ledger's account set as walked (null: walked when first needed)
      * @param books the accounts as judged, the account set's among them (null: read when first needed)
      */
-    public InvariantChecks(Ledger ledger, DemoAccounts accounts, List<ReadModel.Row> readModel, OutcomeLog outcomes,
-            AcceptedPayments acceptedPayments, InFlight inFlight, LedgerAccountSet accountSet, LedgerBooks books) {
+    public InvariantChecks(
+            Ledger ledger,
+            DemoAccounts accounts,
+            List<ReadModel.Row> readModel,
+            OutcomeLog outcomes,
+            AcceptedPayments acceptedPayments,
+            InFlight inFlight,
+            LedgerAccountSet accountSet,
+            LedgerBooks books) {
         Check.that(books == null || accountSet != null, "books judged without the ledger's account set");
         this.ledger = ledger;
         this.accounts = accounts;
@@ -139,7 +151,8 @@ public final class InvariantChecks {
         Finding finding = books().zeroSum();
         List<String> violations = new ArrayList<>(accountSet().problems());
         violations.addAll(finding.violations());
-        String summary = finding.summary() + " (" + kinds(books().ids()) + "; " + accountSet().summary() + ")";
+        String summary = finding.summary() + " (" + kinds(books().ids()) + "; "
+                + accountSet().summary() + ")";
         return Verdict.of("(a) ledger zero-sum", summary, new Finding(finding.invariant(), summary, violations));
     }
 
@@ -155,10 +168,14 @@ public final class InvariantChecks {
             }
         }
         int returnables = counts.getOrDefault(AccountKind.RETURNABLE, 0);
-        return String.format("%d central bank, %d banks × reserve+transit, %d customers%s%s%s",
-                counts.getOrDefault(AccountKind.CENTRAL_BANK, 0), counts.getOrDefault(AccountKind.RESERVE, 0),
+        return String.format(
+                "%d central bank, %d banks × reserve+transit, %d customers%s%s%s",
+                counts.getOrDefault(AccountKind.CENTRAL_BANK, 0),
+                counts.getOrDefault(AccountKind.RESERVE, 0),
                 counts.getOrDefault(AccountKind.CUSTOMER, 0),
-                returnables == 0 ? "" : ", " + returnables + (returnables == 1 ? " returnable account" : " returnable accounts"),
+                returnables == 0
+                        ? ""
+                        : ", " + returnables + (returnables == 1 ? " returnable account" : " returnable accounts"),
                 counts.containsKey(AccountKind.RETURNS_CONTROL) ? ", returns control" : "",
                 others == 0 ? "" : ", " + others + " other accounts");
     }
@@ -180,8 +197,14 @@ public final class InvariantChecks {
         List<String> invalid = new ArrayList<>();
         List<Movement> movements = new ArrayList<>(accounts.fundings());
         movements.addAll(returnableOpenings(invalid));
-        Finding finding = LedgerAgreement.check(ledger, READ_MODEL, books(), movements, () -> claims(invalid),
-                inFlight.movingAccounts(), LedgerAgreement.Traces.POSTS_ONLY);
+        Finding finding = LedgerAgreement.check(
+                ledger,
+                READ_MODEL,
+                books(),
+                movements,
+                () -> claims(invalid),
+                inFlight.movingAccounts(),
+                LedgerAgreement.Traces.POSTS_ONLY);
         List<String> violations = new ArrayList<>(invalid);
         violations.addAll(finding.violations());
         return verdict("(c) read model = ledger", violations, finding.summary());
@@ -245,13 +268,19 @@ public final class InvariantChecks {
                 continue;
             }
             if (!ReadModel.SETTLED.equals(row.status())) {
-                problem(invalid, "payment " + row.paymentId() + " has a returnable account, but is " + row.status()
-                        + " in the read model: only a settled payment is returned");
+                problem(
+                        invalid,
+                        "payment " + row.paymentId() + " has a returnable account, but is " + row.status()
+                                + " in the read model: only a settled payment is returned");
             }
             openings.add(new Movement(ChartOfAccounts.returnsControl(), account, row.amountCentavos()));
         }
-        returnables.keySet().forEach(original -> problem(invalid, "the ledger holds a returnable account of payment "
-                + original + ", which the read model does not hold"));
+        returnables
+                .keySet()
+                .forEach(original -> problem(
+                        invalid,
+                        "the ledger holds a returnable account of payment " + original
+                                + ", which the read model does not hold"));
         return openings;
     }
 
@@ -259,12 +288,21 @@ public final class InvariantChecks {
     private static Claim toClaim(ReadModel.Row row) {
         Payment.ReturnOf returnOf = null;
         if (row.isReturn()) {
-            ReturnReason reason = ReturnReason.ofCode(row.returnReason()).orElseThrow(() ->
-                    new IllegalArgumentException("return reason " + row.returnReason() + " is no PIX return reason"));
+            ReturnReason reason = ReturnReason.ofCode(row.returnReason())
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "return reason " + row.returnReason() + " is no PIX return reason"));
             returnOf = new Payment.ReturnOf(new PaymentId(row.returnOf()), 0, reason.number);
         }
-        return new Claim(new Payment(new PaymentId(Id128.fromUuid(row.paymentId())), row.payer(), row.payee(),
-                row.amountCentavos(), 0, returnOf), row.status(), row.reason());
+        return new Claim(
+                new Payment(
+                        new PaymentId(Id128.fromUuid(row.paymentId())),
+                        row.payer(),
+                        row.payee(),
+                        row.amountCentavos(),
+                        0,
+                        returnOf),
+                row.status(),
+                row.reason());
     }
 
     /** The row as a claim, or null if it does not describe a payment ((c) reports it). */
@@ -294,11 +332,16 @@ public final class InvariantChecks {
             String id = normalize(acceptance.paymentId());
             String earlierId = idByKey.putIfAbsent(acceptance.idempotencyKey(), id);
             if (earlierId != null && !earlierId.equals(id)) {
-                problem(problems, "key " + acceptance.idempotencyKey() + " got two payment ids: " + earlierId + " and " + id);
+                problem(
+                        problems,
+                        "key " + acceptance.idempotencyKey() + " got two payment ids: " + earlierId + " and " + id);
             }
             String earlierKey = keyById.putIfAbsent(id, acceptance.idempotencyKey());
             if (earlierKey != null && !earlierKey.equals(acceptance.idempotencyKey())) {
-                problem(problems, "payment " + id + " was returned for two keys: " + earlierKey + " and " + acceptance.idempotencyKey());
+                problem(
+                        problems,
+                        "payment " + id + " was returned for two keys: " + earlierKey + " and "
+                                + acceptance.idempotencyKey());
             }
         }
         Map<String, ReadModel.Row> byId = new HashMap<>();
@@ -306,14 +349,16 @@ public final class InvariantChecks {
             byId.put(normalize(row.paymentId().toString()), row);
         }
         List<String> twoFinalStates = outcomes.conflicting();
-        twoFinalStates.forEach(conflict -> problem(problems, "payment " + conflict.replace(" [", " has two final states on the "
-                + "outcomes topic: [")));
+        twoFinalStates.forEach(conflict -> problem(
+                problems, "payment " + conflict.replace(" [", " has two final states on the " + "outcomes topic: [")));
         int withoutOutcome = 0;
         for (Map.Entry<String, ReadModel.Row> entry : byId.entrySet()) {
             if (entry.getValue().isFinal() && !outcomes.statusesByPayment().containsKey(entry.getKey())) {
                 withoutOutcome++;
-                problem(problems, "payment " + entry.getKey() + " is " + entry.getValue().status()
-                        + " in the read model, but no outcome on the outcomes topic says so");
+                problem(
+                        problems,
+                        "payment " + entry.getKey() + " is " + entry.getValue().status()
+                                + " in the read model, but no outcome on the outcomes topic says so");
             }
         }
         // Returns are asked for by the participant banks (the bank simulator), not the load generator: each must be
@@ -329,8 +374,11 @@ public final class InvariantChecks {
             returnsSettled += ReadModel.SETTLED.equals(row.status()) ? 1 : 0;
             ReadModel.Row original = byId.get(normalize(new PaymentId(row.returnOf()).toString()));
             if (original == null || !ReadModel.SETTLED.equals(original.status())) {
-                problem(problems, "return " + entry.getKey() + " returns payment " + new PaymentId(row.returnOf())
-                        + ", which the read model " + (original == null ? "does not hold" : "holds " + original.status()));
+                problem(
+                        problems,
+                        "return " + entry.getKey() + " returns payment " + new PaymentId(row.returnOf())
+                                + ", which the read model "
+                                + (original == null ? "does not hold" : "holds " + original.status()));
             }
         }
         // Accepted payments not final yet but accepted within the in-flight window are not judged.
@@ -352,15 +400,21 @@ public final class InvariantChecks {
                 try {
                     judged.put(PaymentId.parse(id), null); // the load generator's log holds ids only
                 } catch (IllegalArgumentException e) {
-                    problem(problems, "accepted payment id " + id + " (key " + keyById.get(id) + ") is not a payment id");
+                    problem(
+                            problems,
+                            "accepted payment id " + id + " (key " + keyById.get(id) + ") is not a payment id");
                 }
             }
         }
-        Finding finalStates = FinalStates.check(READ_MODEL, judged, id -> {
-            ReadModel.Row row = byId.get(id.toString());
-            Claim claim = row == null ? null : claimOrNull(row);
-            return claim == null ? List.of() : List.of(claim);
-        }, true);
+        Finding finalStates = FinalStates.check(
+                READ_MODEL,
+                judged,
+                id -> {
+                    ReadModel.Row row = byId.get(id.toString());
+                    Claim claim = row == null ? null : claimOrNull(row);
+                    return claim == null ? List.of() : List.of(claim);
+                },
+                true);
         finalStates.violations().forEach(violation -> problem(problems, violation));
         String open = openJudged(judged.keySet(), byId, outcomes);
         if (!open.isEmpty()) {
@@ -370,15 +424,19 @@ public final class InvariantChecks {
         if (inFlight != InFlight.NONE) {
             // While it runs, payments of other clients than the load generator must become final all the same.
             for (Map.Entry<String, ReadModel.Row> entry : byId.entrySet()) {
-                if (entry.getValue().isFinal() || keyById.containsKey(entry.getKey()) || returns.contains(entry.getKey())) {
+                if (entry.getValue().isFinal()
+                        || keyById.containsKey(entry.getKey())
+                        || returns.contains(entry.getKey())) {
                     continue;
                 }
                 if (inFlight.young(entry.getKey())) {
                     young++;
                 } else {
                     notFinal++;
-                    problem(problems, "payment " + entry.getKey() + " has no final state (status "
-                            + entry.getValue().status() + ") after its pending timeout and margin");
+                    problem(
+                            problems,
+                            "payment " + entry.getKey() + " has no final state (status "
+                                    + entry.getValue().status() + ") after its pending timeout and margin");
                 }
             }
         }
@@ -389,20 +447,34 @@ public final class InvariantChecks {
         unacknowledged.removeIf(inFlight::young);
         // A running platform may also serve other clients than the load generator: there the count is information.
         if (inFlight == InFlight.NONE && unacknowledged.size() > acceptedPayments.unanswered()) {
-            problem(problems, unacknowledged.size() + " payments in the read model were never acknowledged to the client, "
-                    + "more than the " + acceptedPayments.unanswered() + " requests that got no answer; e.g. "
-                    + unacknowledged.stream().sorted().limit(3).toList());
+            problem(
+                    problems,
+                    unacknowledged.size() + " payments in the read model were never acknowledged to the client, "
+                            + "more than the " + acceptedPayments.unanswered() + " requests that got no answer; e.g. "
+                            + unacknowledged.stream().sorted().limit(3).toList());
         }
-        String summary = String.format("%d accepted payment ids (%d answers, %d of them deliberate duplicate re-sends "
-                + "answered with the original id): %s; %d more not final; outcomes topic: %d payments, %d with two final "
-                + "states, %d final in the read model without an outcome; "
-                + "%d read-model payments unacknowledged (%d requests unanswered); %d returns asked by the participants, "
-                + "%d settled%s",
-                keyById.size(), acceptedPayments.accepted().size(), duplicatesResent, finalStates.summary(), notFinal,
-                outcomes.statusesByPayment().size(), twoFinalStates.size(), withoutOutcome, unacknowledged.size(), acceptedPayments.unanswered(),
-                returns.size(), returnsSettled,
-                inFlight == InFlight.NONE ? "" : "; " + young + " accepted less than " + inFlight.window().toSeconds()
-                        + " s ago and not final yet: in flight");
+        String summary = String.format(
+                "%d accepted payment ids (%d answers, %d of them deliberate duplicate re-sends "
+                        + "answered with the original id): %s; %d more not final; outcomes topic: %d payments, %d with two final "
+                        + "states, %d final in the read model without an outcome; "
+                        + "%d read-model payments unacknowledged (%d requests unanswered); %d returns asked by the participants, "
+                        + "%d settled%s",
+                keyById.size(),
+                acceptedPayments.accepted().size(),
+                duplicatesResent,
+                finalStates.summary(),
+                notFinal,
+                outcomes.statusesByPayment().size(),
+                twoFinalStates.size(),
+                withoutOutcome,
+                unacknowledged.size(),
+                acceptedPayments.unanswered(),
+                returns.size(),
+                returnsSettled,
+                inFlight == InFlight.NONE
+                        ? ""
+                        : "; " + young + " accepted less than "
+                                + inFlight.window().toSeconds() + " s ago and not final yet: in flight");
         return verdict("(d) no payment missing or duplicated", problems, summary);
     }
 
@@ -432,10 +504,11 @@ public final class InvariantChecks {
         if (open == 0) {
             return "";
         }
-        return String.format("of the %d payments the read model holds not final: %d returns asked by the participants, "
-                + "accepted from %s to %s (their ids' time); the outcomes topic, read after the read model, holds a final "
-                + "state for %d", open, returns, Instant.ofEpochMilli(firstMillis), Instant.ofEpochMilli(lastMillis),
-                outcomeOnTopic);
+        return String.format(
+                "of the %d payments the read model holds not final: %d returns asked by the participants, "
+                        + "accepted from %s to %s (their ids' time); the outcomes topic, read after the read model, holds a final "
+                        + "state for %d",
+                open, returns, Instant.ofEpochMilli(firstMillis), Instant.ofEpochMilli(lastMillis), outcomeOnTopic);
     }
 
     /** Problems kept in memory per check (the verdict lists the first few and counts the rest). */

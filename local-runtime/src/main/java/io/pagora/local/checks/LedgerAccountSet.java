@@ -34,7 +34,8 @@ import java.util.Set;
  * @param complete whether the walk reached the newest account
  * @param lastTimestamp the ledger timestamp of the last account walked (0: none)
  */
-public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean complete, long lastTimestamp, Bound bound) {
+public record LedgerAccountSet(
+        Map<Id128, Account> accounts, int pages, boolean complete, long lastTimestamp, Bound bound) {
 
     /**
      * How far a walk goes: {@code pagesMax} requests of {@code pageSize} accounts.
@@ -59,7 +60,8 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
         public Bound {
             Ledger.checkQueryLimit(pageSize);
             if (pagesMax < 1 || pagesMax > PAGES_MAX_LIMIT) {
-                throw new IllegalArgumentException("an account walk reads 1.." + PAGES_MAX_LIMIT + " pages: " + pagesMax);
+                throw new IllegalArgumentException(
+                        "an account walk reads 1.." + PAGES_MAX_LIMIT + " pages: " + pagesMax);
             }
         }
 
@@ -83,7 +85,9 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
             pages++;
             checkPage(page, after, bound.pageSize());
             for (Account account : page) {
-                Check.that(accounts.put(account.id(), account) == null, "query_accounts answered account %s twice",
+                Check.that(
+                        accounts.put(account.id(), account) == null,
+                        "query_accounts answered account %s twice",
                         account.id());
             }
             if (!page.isEmpty()) {
@@ -94,7 +98,8 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
             }
         }
         // Every page was full: exactly the bound's worth of accounts is a whole walk, one more is not.
-        boolean more = !ledger.queryAccounts(ChartOfAccounts.LEDGER_BRL, after, 1).isEmpty();
+        boolean more =
+                !ledger.queryAccounts(ChartOfAccounts.LEDGER_BRL, after, 1).isEmpty();
         return new LedgerAccountSet(accounts, pages, !more, after, bound);
     }
 
@@ -103,10 +108,19 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
         Check.that(page.size() <= limit, "query_accounts answered %d accounts for a limit of %d", page.size(), limit);
         long previous = after;
         for (Account account : page) {
-            Check.that(account.ledger() == ChartOfAccounts.LEDGER_BRL, "query_accounts of ledger %d answered account %s "
-                    + "of ledger %d", ChartOfAccounts.LEDGER_BRL, account.id(), account.ledger());
-            Check.that(account.timestamp() > previous, "query_accounts after %d answered account %s at %d, not after %d",
-                    after, account.id(), account.timestamp(), previous);
+            Check.that(
+                    account.ledger() == ChartOfAccounts.LEDGER_BRL,
+                    "query_accounts of ledger %d answered account %s " + "of ledger %d",
+                    ChartOfAccounts.LEDGER_BRL,
+                    account.id(),
+                    account.ledger());
+            Check.that(
+                    account.timestamp() > previous,
+                    "query_accounts after %d answered account %s at %d, not after %d",
+                    after,
+                    account.id(),
+                    account.timestamp(),
+                    previous);
             previous = account.timestamp();
         }
     }
@@ -144,11 +158,20 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
         }
         return switch (kind) {
             case CENTRAL_BANK -> id.equals(ChartOfAccounts.centralBank());
-            case RESERVE -> ChartOfAccounts.bankOf(id).map(bank -> id.equals(ChartOfAccounts.reserve(bank))).orElse(false);
-            case TRANSIT -> ChartOfAccounts.bankOf(id).map(bank -> id.equals(ChartOfAccounts.transit(bank))).orElse(false);
+            case RESERVE ->
+                ChartOfAccounts.bankOf(id)
+                        .map(bank -> id.equals(ChartOfAccounts.reserve(bank)))
+                        .orElse(false);
+            case TRANSIT ->
+                ChartOfAccounts.bankOf(id)
+                        .map(bank -> id.equals(ChartOfAccounts.transit(bank)))
+                        .orElse(false);
             case CUSTOMER -> ChartOfAccounts.isCustomer(id);
-            case RETURNABLE -> ChartOfAccounts.paymentOfReturnable(id).map(ChartOfAccounts::returnable).map(id::equals)
-                    .orElse(false);
+            case RETURNABLE ->
+                ChartOfAccounts.paymentOfReturnable(id)
+                        .map(ChartOfAccounts::returnable)
+                        .map(id::equals)
+                        .orElse(false);
             case RETURNS_CONTROL -> id.equals(ChartOfAccounts.returnsControl());
         };
     }
@@ -171,15 +194,22 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
      */
     LedgerBooks books(Ledger ledger, Collection<Id128> named) {
         List<Id128> all = judged(named);
-        return LedgerBooks.read(requested -> {
-            List<Id128> unwalked = requested.stream().filter(id -> !accounts.containsKey(id)).toList();
-            Map<Id128, Account> looked = new LinkedHashMap<>();
-            if (!unwalked.isEmpty()) {
-                ledger.lookupAccounts(unwalked).forEach(account -> looked.put(account.id(), account));
-            }
-            return requested.stream().map(id -> accounts.containsKey(id) ? accounts.get(id) : looked.get(id))
-                    .filter(Objects::nonNull).toList();
-        }, all, PixBooks::describe);
+        return LedgerBooks.read(
+                requested -> {
+                    List<Id128> unwalked = requested.stream()
+                            .filter(id -> !accounts.containsKey(id))
+                            .toList();
+                    Map<Id128, Account> looked = new LinkedHashMap<>();
+                    if (!unwalked.isEmpty()) {
+                        ledger.lookupAccounts(unwalked).forEach(account -> looked.put(account.id(), account));
+                    }
+                    return requested.stream()
+                            .map(id -> accounts.containsKey(id) ? accounts.get(id) : looked.get(id))
+                            .filter(Objects::nonNull)
+                            .toList();
+                },
+                all,
+                PixBooks::describe);
     }
 
     /** Empty for a whole walk; else the one problem that fails (a): the accounts past the bound are not judged. */
@@ -187,15 +217,17 @@ public record LedgerAccountSet(Map<Id128, Account> accounts, int pages, boolean 
         if (complete) {
             return List.of();
         }
-        return List.of(String.format("the ledger holds more accounts than the walk reads (%d pages of %d = %d accounts; "
-                + "the rest, created after ledger timestamp %d, are not judged, so the books cannot be said to hold: "
-                + "raise the bound: verify's --account-pages-max, the launcher's VERIFY_ACCOUNT_PAGES_MAX)", pages, bound.pageSize(), bound.accountsMax(),
-                lastTimestamp));
+        return List.of(String.format(
+                "the ledger holds more accounts than the walk reads (%d pages of %d = %d accounts; "
+                        + "the rest, created after ledger timestamp %d, are not judged, so the books cannot be said to hold: "
+                        + "raise the bound: verify's --account-pages-max, the launcher's VERIFY_ACCOUNT_PAGES_MAX)",
+                pages, bound.pageSize(), bound.accountsMax(), lastTimestamp));
     }
 
     /** "N accounts on ledger 986 in P pages of query_accounts". */
     public String summary() {
-        return String.format("%d accounts on ledger %d in %d page%s of query_accounts%s", accounts.size(),
-                ChartOfAccounts.LEDGER_BRL, pages, pages == 1 ? "" : "s", complete ? "" : ", NOT ALL");
+        return String.format(
+                "%d accounts on ledger %d in %d page%s of query_accounts%s",
+                accounts.size(), ChartOfAccounts.LEDGER_BRL, pages, pages == 1 ? "" : "s", complete ? "" : ", NOT ALL");
     }
 }

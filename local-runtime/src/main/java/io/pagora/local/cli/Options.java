@@ -20,6 +20,7 @@ public final class Options {
     private final String command;
     /** Each option by name: its value, or null for a bare {@code --flag}. */
     private final Map<String, String> values = new LinkedHashMap<>();
+
     private final Map<String, String> typed = new LinkedHashMap<>();
     private final List<String> arguments = new ArrayList<>();
     private final Set<String> known = new LinkedHashSet<>();
@@ -150,7 +151,9 @@ public final class Options {
     /** Refuses every option no getter asked for, and plain arguments if the command takes none. */
     public void rejectUnknown() {
         if (known.isEmpty() && !typed.isEmpty()) {
-            throw refused("%s takes no option, not: %s", command, typed.values().iterator().next());
+            throw refused(
+                    "%s takes no option, not: %s",
+                    command, typed.values().iterator().next());
         }
         for (Map.Entry<String, String> option : values.entrySet()) {
             String name = option.getKey();
@@ -159,14 +162,21 @@ public final class Options {
             }
         }
         if (!argumentsRead && !arguments.isEmpty()) {
-            throw known.isEmpty() ? refused("%s takes no option, not: %s", command, arguments.getFirst())
+            throw known.isEmpty()
+                    ? refused("%s takes no option, not: %s", command, arguments.getFirst())
                     : refused("unknown %s option: %s (%s)", command, arguments.getFirst(), knownText());
         }
     }
 
     private String knownText() {
-        return known.isEmpty() ? "it takes none" : "known: " + String.join(" ", known.stream()
-                .map(option -> option.endsWith("=") ? option + "..." : option).toList());
+        return known.isEmpty()
+                ? "it takes none"
+                : "known: "
+                        + String.join(
+                                " ",
+                                known.stream()
+                                        .map(option -> option.endsWith("=") ? option + "..." : option)
+                                        .toList());
     }
 
     private Refused refused(String format, Object... arguments) {

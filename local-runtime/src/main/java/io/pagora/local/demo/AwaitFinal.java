@@ -30,19 +30,27 @@ public final class AwaitFinal {
     public static void main(String[] args) throws Exception {
         AwaitFinalOptions options = AwaitFinalOptions.parse(args);
         List<UUID> ids = ChaosCheck.acceptedIds(AcceptedPayments.read(options.accepted()));
-        System.out.printf("waiting up to %d s for %d accepted payments to reach a final state (read model)%n",
+        System.out.printf(
+                "waiting up to %d s for %d accepted payments to reach a final state (read model)%n",
                 options.finalWait().toSeconds(), ids.size());
         Instant started = Instant.now();
         Instant deadline = started.plus(options.finalWait());
         // The read model only: waiting needs no ledger (and opening the PostgreSQL one would migrate it).
         try (HikariDataSource database = ReadSide.openDatabase(options.readSide(), "await-final")) {
             Instant finalAt = ReadModel.awaitFinal(database, options.schema(), ids, deadline, "await-final");
-            System.out.println(finalAt == null ? "not every payment is final: the report will say which"
-                    : "every accepted payment final after " + Duration.between(started, finalAt).toMillis() + " ms");
+            System.out.println(
+                    finalAt == null
+                            ? "not every payment is final: the report will say which"
+                            : "every accepted payment final after "
+                                    + Duration.between(started, finalAt).toMillis() + " ms");
             // The report judges every payment, the participants' returns too: wait for those asked after the last
             // settlement.
-            Quiescence.Result quiet = Quiescence.await(database, options.schema(), options.bootstrap(),
-                    Quiescence.QUIET_DEFAULT, Quiescence.atLeastQuiet(Duration.between(Instant.now(), deadline)));
+            Quiescence.Result quiet = Quiescence.await(
+                    database,
+                    options.schema(),
+                    options.bootstrap(),
+                    Quiescence.QUIET_DEFAULT,
+                    Quiescence.atLeastQuiet(Duration.between(Instant.now(), deadline)));
             System.out.println(quiet.describe());
         }
     }

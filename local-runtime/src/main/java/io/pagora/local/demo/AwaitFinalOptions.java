@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.List;
 
 /** Await-final's command line (await-final), read once: its defaults are written here. */
-record AwaitFinalOptions(List<Path> accepted, Duration finalWait, String schema, String bootstrap,
-        ReadSide.Settings readSide) {
+record AwaitFinalOptions(
+        List<Path> accepted, Duration finalWait, String schema, String bootstrap, ReadSide.Settings readSide) {
 
     static AwaitFinalOptions parse(String[] args) {
         Options options = new Options("await-final", args);

@@ -6,12 +6,19 @@ import io.pagora.local.runfiles.AcceptedPayments;
 import java.nio.file.Path;
 
 /** The demo report's command line (report), read once: its defaults are written here. */
-record DemoReportOptions(DemoReport.Inputs inputs, String bootstrap, ReadSide.Settings readSide,
-        String cpuBefore, String cpuAfter, long settledBefore, String html) {
+record DemoReportOptions(
+        DemoReport.Inputs inputs,
+        String bootstrap,
+        ReadSide.Settings readSide,
+        String cpuBefore,
+        String cpuAfter,
+        long settledBefore,
+        String html) {
 
     static DemoReportOptions parse(String[] args) {
         Options options = new Options("report", args);
-        DemoReport.Inputs inputs = new DemoReport.Inputs(options.path("accounts"),
+        DemoReport.Inputs inputs = new DemoReport.Inputs(
+                options.path("accounts"),
                 AcceptedPayments.files(options.required("accepted")),
                 options.string("k6-summary", "").isBlank() ? null : Path.of(options.string("k6-summary", "")),
                 options.string("reporting-schema", "reporting"));

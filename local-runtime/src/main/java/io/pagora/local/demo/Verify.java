@@ -36,7 +36,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -92,14 +91,24 @@ public final class Verify {
      * {@code accepted} may be empty: no load generator's answers to check against. {@code accountWalk}: how far the
      * walk of the ledger's account set may go before verify fails rather than judge part of it.
      */
-    public record Inputs(Path accounts, List<Path> accepted, String reportingSchema, String participantsSchema,
-            Duration inFlight, Duration quiet, LedgerAccountSet.Bound accountWalk) {}
+    public record Inputs(
+            Path accounts,
+            List<Path> accepted,
+            String reportingSchema,
+            String participantsSchema,
+            Duration inFlight,
+            Duration quiet,
+            LedgerAccountSet.Bound accountWalk) {}
 
     public static void main(String[] args) throws Exception {
         VerifyOptions options = VerifyOptions.parse(args);
         DemoReport.Result result;
         try (ReadSide platform = ReadSide.open(options.readSide(), "verify")) {
-            result = run(options.inputs(), platform.dataSource(), platform.ledger(), Clock.systemUTC(),
+            result = run(
+                    options.inputs(),
+                    platform.dataSource(),
+                    platform.ledger(),
+                    Clock.systemUTC(),
                     () -> OutcomeLog.read(options.bootstrap()));
         }
         result.lines().forEach(System.out::println);
@@ -107,8 +116,9 @@ public final class Verify {
     }
 
     /** {@code outcomes}: the outcomes topic, read after the read model. */
-    public static DemoReport.Result run(Inputs inputs, DataSource database, Ledger ledger, Clock clock,
-            Supplier<OutcomeLog> outcomes) throws Exception {
+    public static DemoReport.Result run(
+            Inputs inputs, DataSource database, Ledger ledger, Clock clock, Supplier<OutcomeLog> outcomes)
+            throws Exception {
         DemoAccounts seeded = DemoAccounts.read(inputs.accounts());
         // The answers first: a payment in the read model must have been answered before it was read.
         AcceptedPayments accepted = AcceptedPayments.read(inputs.accepted());
@@ -151,35 +161,64 @@ public final class Verify {
         Map<Id128, Account> judgedAt = new LinkedHashMap<>(first);
         judgedAt.putAll(PixBooks.read(ledger, List.copyOf(newcomers)).found());
         List<Id128> ids = accountSet.judged(accountIds(banks, customers));
-        LedgerBooks books = LedgerBooks.read(requested -> requested.stream().map(judgedAt::get).filter(Objects::nonNull)
-                .toList(), ids, PixBooks::describe);
-        DemoAccounts accounts = withFundingsSinceSeeding(seeded, banks, customers, books.found(), rows, cut.settledAfter());
-        InvariantChecks.InFlight inFlight = new InvariantChecks.InFlight(readAt, inputs.inFlight(), newcomers,
-                cut.settledAfter());
+        LedgerBooks books = LedgerBooks.read(
+                requested -> requested.stream()
+                        .map(judgedAt::get)
+                        .filter(Objects::nonNull)
+                        .toList(),
+                ids,
+                PixBooks::describe);
+        DemoAccounts accounts =
+                withFundingsSinceSeeding(seeded, banks, customers, books.found(), rows, cut.settledAfter());
+        InvariantChecks.InFlight inFlight =
+                new InvariantChecks.InFlight(readAt, inputs.inFlight(), newcomers, cut.settledAfter());
         List<InvariantChecks.Verdict> verdicts =
                 new InvariantChecks(ledger, accounts, rows, outcomeLog, accepted, inFlight, accountSet, books).runAll();
 
         long finals = rows.stream().filter(ReadModel.Row::isFinal).count();
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora verify (running platform) ====================");
-        out.add(String.format("ledger backend: %s   read model: %s.payments (%d payments, %d final, %d not yet)",
+        out.add(String.format(
+                "ledger backend: %s   read model: %s.payments (%d payments, %d final, %d not yet)",
                 ledger.backendName(), inputs.reportingSchema(), rows.size(), finals, rows.size() - finals));
-        out.add(String.format("accounts: the ledger's account set (%s) and the seeded ones: %d banks (%d seeded, the others "
-                + "registered since), %d customers (%d seeded, the others opened since)%s; fundings since seeding taken "
-                + "from the ledger: %s", accountSet.summary(), banks.size(), seeded.reserveFundings().size(),
-                customers.size(), seeded.customerFundings().size(),
+        out.add(String.format(
+                "accounts: the ledger's account set (%s) and the seeded ones: %d banks (%d seeded, the others "
+                        + "registered since), %d customers (%d seeded, the others opened since)%s; fundings since seeding taken "
+                        + "from the ledger: %s",
+                accountSet.summary(),
+                banks.size(),
+                seeded.reserveFundings().size(),
+                customers.size(),
+                seeded.customerFundings().size(),
                 others.isEmpty() ? "" : ", " + others.size() + " accounts outside the chart of accounts",
                 fundingsSinceSeeding(seeded, accounts)));
-        out.add(String.format("%s ledger timestamp %d (ledger read, %d s pause, read model; read %d time(s)): %d of %d "
-                + "settled payments posted up to it, %d after it (the next verify judges those); all %d accounts judged "
-                + "at the cut%s", cut.exact() ? "consistent cut: the last posting the ledger read holds," : "NO EXACT CUT "
-                + "(" + cut.unexplained() + " centavos of payment legs in the ledger read that no prefix of the read "
-                + "model's settled payments explains): judged at the closest,", cut.timestamp(), inputs.quiet().toSeconds(),
-                attempts, cut.judged(), settled.size(), cut.settledAfter().size(), ids.size() - newcomers.size(),
-                newcomers.isEmpty() ? "" : ", " + newcomers.size() + " customers opened and paid meanwhile are in flight"));
-        out.add(String.format("a payment accepted less than %d s ago may be in flight", inputs.inFlight().toSeconds()));
-        out.add(inputs.accepted().isEmpty() ? "load generator answers: none (no --accepted log): (d) checks the read model alone"
-                : accepted.summary() + " " + inputs.accepted());
+        out.add(String.format(
+                "%s ledger timestamp %d (ledger read, %d s pause, read model; read %d time(s)): %d of %d "
+                        + "settled payments posted up to it, %d after it (the next verify judges those); all %d accounts judged "
+                        + "at the cut%s",
+                cut.exact()
+                        ? "consistent cut: the last posting the ledger read holds,"
+                        : "NO EXACT CUT "
+                                + "(" + cut.unexplained()
+                                + " centavos of payment legs in the ledger read that no prefix of the read "
+                                + "model's settled payments explains): judged at the closest,",
+                cut.timestamp(),
+                inputs.quiet().toSeconds(),
+                attempts,
+                cut.judged(),
+                settled.size(),
+                cut.settledAfter().size(),
+                ids.size() - newcomers.size(),
+                newcomers.isEmpty()
+                        ? ""
+                        : ", " + newcomers.size() + " customers opened and paid meanwhile are in flight"));
+        out.add(String.format(
+                "a payment accepted less than %d s ago may be in flight",
+                inputs.inFlight().toSeconds()));
+        out.add(
+                inputs.accepted().isEmpty()
+                        ? "load generator answers: none (no --accepted log): (d) checks the read model alone"
+                        : accepted.summary() + " " + inputs.accepted());
         out.add("");
         out.addAll(DemoReport.verdictLines(verdicts));
         out.add("==========================================================================");
@@ -215,8 +254,13 @@ public final class Verify {
      * The accounts file's banks and customers plus those opened since, each reserve and customer funded with what its
      * posted credits hold beyond the settled payments judged (never less than seeded, so a shortfall stays a mismatch).
      */
-    static DemoAccounts withFundingsSinceSeeding(DemoAccounts seeded, Set<BankId> banks, Set<Id128> customers,
-            Map<Id128, Account> books, List<ReadModel.Row> rows, Set<UUID> settledAfterCut) {
+    static DemoAccounts withFundingsSinceSeeding(
+            DemoAccounts seeded,
+            Set<BankId> banks,
+            Set<Id128> customers,
+            Map<Id128, Account> books,
+            List<ReadModel.Row> rows,
+            Set<UUID> settledAfterCut) {
         Map<Id128, Long> paidIn = new HashMap<>();
         for (ReadModel.Row row : rows) {
             if (!ReadModel.SETTLED.equals(row.status()) || settledAfterCut.contains(row.paymentId())) {
@@ -224,8 +268,8 @@ public final class Verify {
             }
             Payment payment;
             try {
-                payment = new Payment(new PaymentId(Id128.fromUuid(row.paymentId())), row.payer(), row.payee(),
-                        row.amountCentavos());
+                payment = new Payment(
+                        new PaymentId(Id128.fromUuid(row.paymentId())), row.payer(), row.payee(), row.amountCentavos());
             } catch (IllegalArgumentException e) {
                 continue; // (c) reports it
             }
@@ -236,12 +280,18 @@ public final class Verify {
         Map<BankId, Long> reserves = new LinkedHashMap<>();
         for (BankId bank : banks) {
             Id128 reserve = ChartOfAccounts.reserve(bank);
-            reserves.put(bank, funded(seeded.reserveFundings().getOrDefault(bank, 0L), books.get(reserve), paidIn.get(reserve)));
+            reserves.put(
+                    bank,
+                    funded(seeded.reserveFundings().getOrDefault(bank, 0L), books.get(reserve), paidIn.get(reserve)));
         }
         Map<Id128, Long> fundedCustomers = new LinkedHashMap<>();
         for (Id128 customer : customers) {
-            fundedCustomers.put(customer, funded(seeded.customerFundings().getOrDefault(customer, 0L), books.get(customer),
-                    paidIn.get(customer)));
+            fundedCustomers.put(
+                    customer,
+                    funded(
+                            seeded.customerFundings().getOrDefault(customer, 0L),
+                            books.get(customer),
+                            paidIn.get(customer)));
         }
         return new DemoAccounts(reserves, fundedCustomers);
     }
@@ -275,7 +325,10 @@ public final class Verify {
                 continue;
             }
             try {
-                chunk.add(new Payment(new PaymentId(Id128.fromUuid(row.paymentId())), row.payer(), row.payee(),
+                chunk.add(new Payment(
+                        new PaymentId(Id128.fromUuid(row.paymentId())),
+                        row.payer(),
+                        row.payee(),
                         row.amountCentavos()));
             } catch (IllegalArgumentException e) {
                 continue; // (c) reports it
@@ -320,7 +373,8 @@ public final class Verify {
     static List<BankId> registeredBanks(DataSource database, String participantsSchema) throws SQLException {
         String sql = "SELECT ispb FROM " + LocalPostgres.quoteIdentifier(participantsSchema) + ".banks ORDER BY ispb";
         List<BankId> banks = new ArrayList<>();
-        try (Connection connection = database.getConnection(); PreparedStatement query = connection.prepareStatement(sql);
+        try (Connection connection = database.getConnection();
+                PreparedStatement query = connection.prepareStatement(sql);
                 ResultSet result = query.executeQuery()) {
             while (result.next()) {
                 banks.add(new BankId(result.getInt(1)));

@@ -11,12 +11,15 @@ record VerifyOptions(Verify.Inputs inputs, String bootstrap, ReadSide.Settings r
 
     static VerifyOptions parse(String[] args) {
         Options options = new Options("verify", args);
-        Verify.Inputs inputs = new Verify.Inputs(options.path("accounts"),
+        Verify.Inputs inputs = new Verify.Inputs(
+                options.path("accounts"),
                 AcceptedPayments.files(options.string("accepted", "")),
-                options.string("reporting-schema", "reporting"), options.string("participants-schema", "payment_api"),
+                options.string("reporting-schema", "reporting"),
+                options.string("participants-schema", "payment_api"),
                 Duration.ofSeconds(options.longValue("in-flight-seconds", 60)),
                 Duration.ofSeconds(options.longValue("quiet-seconds", 3)),
-                new LedgerAccountSet.Bound(LedgerAccountSet.Bound.DEFAULT.pageSize(),
+                new LedgerAccountSet.Bound(
+                        LedgerAccountSet.Bound.DEFAULT.pageSize(),
                         options.integer("account-pages-max", LedgerAccountSet.Bound.DEFAULT.pagesMax())));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
         ReadSide.Settings readSide = ReadSide.Settings.from(options);

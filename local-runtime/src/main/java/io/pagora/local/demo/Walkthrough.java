@@ -55,7 +55,10 @@ public final class Walkthrough {
     public static void main(String[] args) throws Exception {
         WalkthroughOptions options = WalkthroughOptions.parse(args);
         int blockTimeoutSeconds = options.blockTimeoutSeconds();
-        Check.that(blockTimeoutSeconds > 0 && blockTimeoutSeconds <= 3600, "block-timeout-seconds %d", blockTimeoutSeconds);
+        Check.that(
+                blockTimeoutSeconds > 0 && blockTimeoutSeconds <= 3600,
+                "block-timeout-seconds %d",
+                blockTimeoutSeconds);
 
         List<Block> blocks = new ArrayList<>();
         for (String file : options.files()) {
@@ -63,12 +66,13 @@ public final class Walkthrough {
             blocks.addAll(blocks(Path.of(file), Files.readAllLines(path, StandardCharsets.UTF_8)));
         }
         if (blocks.isEmpty()) {
-            System.out.println("walkthrough: FAIL: no marked block in " + options.files() + " (marker: " + MARKER
-                    + ")");
+            System.out.println(
+                    "walkthrough: FAIL: no marked block in " + options.files() + " (marker: " + MARKER + ")");
             System.exit(1);
         }
         for (Block block : blocks) {
-            System.out.println("walkthrough: " + block.where() + "\n" + block.script().indent(4).stripTrailing());
+            System.out.println("walkthrough: " + block.where() + "\n"
+                    + block.script().indent(4).stripTrailing());
             int status = run(block, options.root(), blockTimeoutSeconds);
             if (status != 0) {
                 System.out.println("walkthrough: FAIL: the block at " + block.where() + " exited " + status);
@@ -87,8 +91,8 @@ public final class Walkthrough {
             }
             int fence = i + 1;
             if (fence >= lines.size() || !lines.get(fence).strip().equals("```sh")) {
-                throw new IllegalArgumentException(file + ":" + (i + 1) + ": the walk-through marker must stand just"
-                        + " above a ```sh block");
+                throw new IllegalArgumentException(
+                        file + ":" + (i + 1) + ": the walk-through marker must stand just" + " above a ```sh block");
             }
             int end = fence + 1;
             while (end < lines.size() && !lines.get(end).strip().equals("```")) {

@@ -42,8 +42,8 @@ public final class AotCache {
      * What follows the JVM options on a service's command line: the cache and the extracted jar (trained first if
      * missing or stale), or the executable jar.
      */
-    public List<String> jarArguments(String service, List<String> jvmOptions, List<String> arguments,
-            Map<String, String> environment) {
+    public List<String> jarArguments(
+            String service, List<String> jvmOptions, List<String> arguments, Map<String, String> environment) {
         Path jar = tools.jar(service);
         if (!supported()) {
             return List.of("-jar", jar.toString());
@@ -53,7 +53,8 @@ public final class AotCache {
         Path extracted = directory.resolve(service + ".jar");
         Path stampFile = directory.resolve("stamp");
         String stamp = stamp(jar, jvmOptions);
-        boolean fresh = Files.isRegularFile(cache) && Files.isRegularFile(extracted)
+        boolean fresh = Files.isRegularFile(cache)
+                && Files.isRegularFile(extracted)
                 && Postgres.read(stampFile).orElse("").equals(stamp);
         if (!fresh && !train(service, jar, directory, jvmOptions, arguments, environment)) {
             return List.of("-jar", jar.toString());
@@ -62,15 +63,29 @@ public final class AotCache {
         return List.of("-XX:AOTCache=" + cache, "-jar", extracted.toString());
     }
 
-    private boolean train(String service, Path jar, Path directory, List<String> jvmOptions, List<String> arguments,
+    private boolean train(
+            String service,
+            Path jar,
+            Path directory,
+            List<String> jvmOptions,
+            List<String> arguments,
             Map<String, String> environment) {
         Platform.deleteTree(directory);
         Platform.createDirectories(directory);
         Path log = layout.log(service + "-aot-training");
         Console.say("%s: building its AOT cache (a training start, once per build; log %s)", service, log);
         long start = System.nanoTime();
-        Exec.Result extract = Exec.capture(List.of(Tools.java(), "-Djarmode=tools", "-jar", jar.toString(), "extract",
-                "--destination", directory.toString()), Map.of(), log);
+        Exec.Result extract = Exec.capture(
+                List.of(
+                        Tools.java(),
+                        "-Djarmode=tools",
+                        "-jar",
+                        jar.toString(),
+                        "extract",
+                        "--destination",
+                        directory.toString()),
+                Map.of(),
+                log);
         if (!extract.ok()) {
             Console.warn("%s: could not extract its jar for the AOT cache (log %s); starting without", service, log);
             return false;
@@ -78,25 +93,35 @@ public final class AotCache {
         List<String> command = new ArrayList<>();
         command.add(Tools.java());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-XX:AOTCacheOutput=" + directory.resolve("app.aot"), "-Dspring.context.exit=onRefresh",
-                "-jar", directory.resolve(service + ".jar").toString()));
+        command.addAll(List.of(
+                "-XX:AOTCacheOutput=" + directory.resolve("app.aot"),
+                "-Dspring.context.exit=onRefresh",
+                "-jar",
+                directory.resolve(service + ".jar").toString()));
         command.addAll(arguments);
         Exec.Result training = Exec.capture(command, environment, log, TRAINING_SECONDS_MAX);
         if (!training.ok() || !Files.isRegularFile(directory.resolve("app.aot"))) {
-            Console.warn("%s: its AOT training run failed (status %d, log %s); starting without", service,
-                    training.status(), log);
+            Console.warn(
+                    "%s: its AOT training run failed (status %d, log %s); starting without",
+                    service, training.status(), log);
             return false;
         }
-        Console.say("%s: AOT cache built in %.0f s (%d MB)", service, (System.nanoTime() - start) / 1e9,
-                size(directory.resolve("app.aot")) >> 20);
+        Console.say(
+                "%s: AOT cache built in %.0f s (%d MB)",
+                service, (System.nanoTime() - start) / 1e9, size(directory.resolve("app.aot")) >> 20);
         return true;
     }
 
     /** What the cache was trained for: the jar (path, size, time), the JDK and the JVM options. */
     static String stamp(Path jar, List<String> jvmOptions) {
         try {
-            return "%s %d %d %s %s".formatted(jar, Files.size(jar), Files.getLastModifiedTime(jar).toMillis(),
-                    Runtime.version(), String.join(" ", jvmOptions));
+            return "%s %d %d %s %s"
+                    .formatted(
+                            jar,
+                            Files.size(jar),
+                            Files.getLastModifiedTime(jar).toMillis(),
+                            Runtime.version(),
+                            String.join(" ", jvmOptions));
         } catch (IOException e) {
             throw Console.fail("cannot read %s: %s", jar, e.getMessage());
         }

@@ -52,6 +52,7 @@ public final class Certs {
 
     /** The weakest keys a bank's request may carry: what the local CA's own keys are (P-256), or RSA of equal use. */
     static final int EC_BITS_MIN = 256;
+
     static final int RSA_BITS_MIN = 2048;
 
     /**
@@ -81,11 +82,13 @@ public final class Certs {
                 return new Options(List.copyOf(ispbs), Optional.empty());
             }
             if (ispb == null) {
-                throw Console.fail("--sign-csr needs --ispb=NNNNNNNN: the bank the certificate is for (its registered ISPB)");
+                throw Console.fail(
+                        "--sign-csr needs --ispb=NNNNNNNN: the bank the certificate is for (its registered ISPB)");
             }
             if (!ispbs.isEmpty()) {
-                throw Console.fail("--ispbs=... makes the launcher's own key pairs; --sign-csr signs one bank's request:"
-                        + " one at a time");
+                throw Console.fail(
+                        "--ispbs=... makes the launcher's own key pairs; --sign-csr signs one bank's request:"
+                                + " one at a time");
             }
             Path certificate = out != null ? out : request.resolveSibling(bankPrincipal(ispb) + ".crt");
             if (certificate.equals(request)) {
@@ -161,28 +164,43 @@ public final class Certs {
             throw Console.fail("no certificate signing request at %s (the bank makes it: docs/security.md)", request);
         }
         if (signing.out().getParent() != null && signing.out().getParent().equals(participants)) {
-            throw Console.fail("--out=%s: %s holds the launcher's own key pairs; write the bank's certificate elsewhere",
+            throw Console.fail(
+                    "--out=%s: %s holds the launcher's own key pairs; write the bank's certificate elsewhere",
                     signing.out(), participants);
         }
         ensure(List.of());
         Exec.Result verified = Exec.capture(List.of("openssl", "req", "-in", request.toString(), "-noout", "-verify"));
         if (!verified.ok()) {
-            throw Console.fail("%s is not a certificate signing request that openssl can read and verify: %s", request,
-                    firstLine(verified.output()));
+            throw Console.fail(
+                    "%s is not a certificate signing request that openssl can read and verify: %s",
+                    request, firstLine(verified.output()));
         }
-        String subject = opensslOutput(List.of("openssl", "req", "-in", request.toString(), "-noout", "-subject",
-                "-nameopt", "RFC2253"), "the subject of " + request).strip().replaceFirst("^subject=", "");
+        String subject = opensslOutput(
+                        List.of(
+                                "openssl",
+                                "req",
+                                "-in",
+                                request.toString(),
+                                "-noout",
+                                "-subject",
+                                "-nameopt",
+                                "RFC2253"),
+                        "the subject of " + request)
+                .strip()
+                .replaceFirst("^subject=", "");
         Optional<String> commonName = commonName(subject);
         if (commonName.isEmpty()) {
-            throw Console.fail("the request's subject '%s' must hold exactly one CN, %s (the name the services read)",
+            throw Console.fail(
+                    "the request's subject '%s' must hold exactly one CN, %s (the name the services read)",
                     subject, principal);
         }
         if (!commonName.get().equals(principal)) {
-            throw Console.fail("the request names CN=%s, not %s (--ispb=%08d): a bank's certificate names that bank"
-                    + " only", commonName.get(), principal, signing.ispb());
+            throw Console.fail(
+                    "the request names CN=%s, not %s (--ispb=%08d): a bank's certificate names that bank" + " only",
+                    commonName.get(), principal, signing.ispb());
         }
-        requireStrongKey(opensslOutput(List.of("openssl", "req", "-in", request.toString(), "-noout", "-pubkey"),
-                "the key of " + request));
+        requireStrongKey(opensslOutput(
+                List.of("openssl", "req", "-in", request.toString(), "-noout", "-pubkey"), "the key of " + request));
         try {
             Path parent = signing.out().toAbsolutePath().getParent();
             Files.createDirectories(parent);
@@ -190,22 +208,38 @@ public final class Certs {
             Path extensionsFile = Path.of(signing.out() + ".ext.tmp");
             Files.writeString(extensionsFile, CLIENT);
             try {
-                openssl(List.of("openssl", "x509", "-req", "-in", request.toString(), "-CA",
-                        directory.resolve("ca.crt").toString(), "-CAkey", directory.resolve("ca.key").toString(),
-                        "-set_serial", "0x" + serial(), "-days", Integer.toString(LEAF_DAYS),
-                        "-extfile", extensionsFile.toString(), "-out", certificateTmp.toString()),
+                openssl(
+                        List.of(
+                                "openssl",
+                                "x509",
+                                "-req",
+                                "-in",
+                                request.toString(),
+                                "-CA",
+                                directory.resolve("ca.crt").toString(),
+                                "-CAkey",
+                                directory.resolve("ca.key").toString(),
+                                "-set_serial",
+                                "0x" + serial(),
+                                "-days",
+                                Integer.toString(LEAF_DAYS),
+                                "-extfile",
+                                extensionsFile.toString(),
+                                "-out",
+                                certificateTmp.toString()),
                         "the certificate of " + principal);
             } finally {
                 Files.deleteIfExists(extensionsFile);
             }
             Files.setPosixFilePermissions(certificateTmp, PosixFilePermissions.fromString("rw-r--r--"));
-            Files.move(certificateTmp, signing.out(), StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            Files.move(
+                    certificateTmp, signing.out(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw Console.fail("could not write %s: %s", signing.out(), e.getMessage());
         }
-        Console.say("certs: signed %s's request: %s (%d days); the bank also needs the CA, %s", principal, signing.out(),
-                LEAF_DAYS, directory.resolve("ca.crt"));
+        Console.say(
+                "certs: signed %s's request: %s (%d days); the bank also needs the CA, %s",
+                principal, signing.out(), LEAF_DAYS, directory.resolve("ca.crt"));
         return signing.out();
     }
 
@@ -216,7 +250,9 @@ public final class Certs {
             if (rdns.stream().anyMatch(rdn -> rdn.size() != 1)) {
                 return Optional.empty();
             }
-            List<Object> names = rdns.stream().filter(rdn -> rdn.getType().equalsIgnoreCase("CN")).map(Rdn::getValue)
+            List<Object> names = rdns.stream()
+                    .filter(rdn -> rdn.getType().equalsIgnoreCase("CN"))
+                    .map(Rdn::getValue)
                     .toList();
             return names.size() == 1 && names.getFirst() instanceof String name ? Optional.of(name) : Optional.empty();
         } catch (InvalidNameException e) {
@@ -226,15 +262,18 @@ public final class Certs {
 
     private static void requireStrongKey(String pem) {
         PublicKey key = publicKey(pem);
-        if (key instanceof ECPublicKey ec && ec.getParams().getCurve().getField().getFieldSize() >= EC_BITS_MIN) {
+        if (key instanceof ECPublicKey ec
+                && ec.getParams().getCurve().getField().getFieldSize() >= EC_BITS_MIN) {
             return;
         }
         if (key instanceof RSAPublicKey rsa && rsa.getModulus().bitLength() >= RSA_BITS_MIN) {
             return;
         }
-        String size = key instanceof ECPublicKey ec ? ec.getParams().getCurve().getField().getFieldSize() + "-bit"
+        String size = key instanceof ECPublicKey ec
+                ? ec.getParams().getCurve().getField().getFieldSize() + "-bit"
                 : key instanceof RSAPublicKey rsa ? rsa.getModulus().bitLength() + "-bit" : "";
-        throw Console.fail("the request's key is %s %s: a bank's key is EC (P-256 or larger) or RSA of at least %d bits",
+        throw Console.fail(
+                "the request's key is %s %s: a bank's key is EC (P-256 or larger) or RSA of at least %d bits",
                 size, key.getAlgorithm(), RSA_BITS_MIN);
     }
 
@@ -247,7 +286,8 @@ public final class Certs {
                 // Try the next one: the launcher takes the two kinds the services' PEM loader reads.
             }
         }
-        throw Console.fail("the request's key is neither EC nor RSA: a bank's key is EC (P-256) or RSA (>= %d bits)",
+        throw Console.fail(
+                "the request's key is neither EC nor RSA: a bank's key is EC (P-256) or RSA (>= %d bits)",
                 RSA_BITS_MIN);
     }
 
@@ -270,14 +310,33 @@ public final class Certs {
             return;
         }
         requireOpenssl();
-        Console.say("certs: a new local CA in %s (every certificate issued by an earlier one is issued again)",
+        Console.say(
+                "certs: a new local CA in %s (every certificate issued by an earlier one is issued again)",
                 directory.resolve("ca.crt"));
         Path key = privateFile(directory.resolve("ca.key.tmp"));
         Path certificate = directory.resolve("ca.crt.tmp");
-        openssl(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-days", Integer.toString(CA_DAYS), "-subj", "/O=Pagora local/CN=Pagora local CA",
-                "-keyout", key.toString(), "-out", certificate.toString(),
-                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"),
+        openssl(
+                List.of(
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:P-256",
+                        "-nodes",
+                        "-days",
+                        Integer.toString(CA_DAYS),
+                        "-subj",
+                        "/O=Pagora local/CN=Pagora local CA",
+                        "-keyout",
+                        key.toString(),
+                        "-out",
+                        certificate.toString(),
+                        "-addext",
+                        "basicConstraints=critical,CA:TRUE",
+                        "-addext",
+                        "keyUsage=critical,keyCertSign,cRLSign"),
                 "the local CA");
         publish(key, certificate, directory.resolve("ca.key"), directory.resolve("ca.crt"));
     }
@@ -295,14 +354,49 @@ public final class Certs {
         Path extensionsFile = Path.of(stem + ".ext.tmp");
         Files.writeString(extensionsFile, extensions);
         try {
-            openssl(List.of("openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
-                    "-out", keyTmp.toString()), "the key of " + commonName);
-            openssl(List.of("openssl", "req", "-new", "-key", keyTmp.toString(), "-subj", "/O=Pagora local/CN=" + commonName,
-                    "-out", request.toString()), "the request of " + commonName);
-            openssl(List.of("openssl", "x509", "-req", "-in", request.toString(), "-CA", directory.resolve("ca.crt").toString(),
-                    "-CAkey", directory.resolve("ca.key").toString(), "-set_serial", "0x" + serial(),
-                    "-days", Integer.toString(LEAF_DAYS), "-extfile", extensionsFile.toString(),
-                    "-out", certificateTmp.toString()), "the certificate of " + commonName);
+            openssl(
+                    List.of(
+                            "openssl",
+                            "genpkey",
+                            "-algorithm",
+                            "EC",
+                            "-pkeyopt",
+                            "ec_paramgen_curve:P-256",
+                            "-out",
+                            keyTmp.toString()),
+                    "the key of " + commonName);
+            openssl(
+                    List.of(
+                            "openssl",
+                            "req",
+                            "-new",
+                            "-key",
+                            keyTmp.toString(),
+                            "-subj",
+                            "/O=Pagora local/CN=" + commonName,
+                            "-out",
+                            request.toString()),
+                    "the request of " + commonName);
+            openssl(
+                    List.of(
+                            "openssl",
+                            "x509",
+                            "-req",
+                            "-in",
+                            request.toString(),
+                            "-CA",
+                            directory.resolve("ca.crt").toString(),
+                            "-CAkey",
+                            directory.resolve("ca.key").toString(),
+                            "-set_serial",
+                            "0x" + serial(),
+                            "-days",
+                            Integer.toString(LEAF_DAYS),
+                            "-extfile",
+                            extensionsFile.toString(),
+                            "-out",
+                            certificateTmp.toString()),
+                    "the certificate of " + commonName);
         } finally {
             Files.deleteIfExists(request);
             Files.deleteIfExists(extensionsFile);
@@ -313,8 +407,15 @@ public final class Certs {
 
     /** Exists and verifies against the CA (which also checks that it has not expired). */
     private boolean current(Path certificate, Path key) {
-        return nonEmpty(certificate) && nonEmpty(key) && Exec.capture(List.of("openssl", "verify", "-CAfile",
-                directory.resolve("ca.crt").toString(), certificate.toString())).ok();
+        return nonEmpty(certificate)
+                && nonEmpty(key)
+                && Exec.capture(List.of(
+                                "openssl",
+                                "verify",
+                                "-CAfile",
+                                directory.resolve("ca.crt").toString(),
+                                certificate.toString()))
+                        .ok();
     }
 
     private static void publish(Path keyTmp, Path certificateTmp, Path key, Path certificate) throws IOException {
@@ -327,13 +428,15 @@ public final class Certs {
     /** An empty file only its owner reads, for openssl to write a key into (it keeps the mode). */
     private static Path privateFile(Path file) throws IOException {
         Files.deleteIfExists(file);
-        return Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        return Files.createFile(
+                file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     }
 
     private static void openssl(List<String> command, String what) {
         Exec.Result result = Exec.capture(command);
         if (!result.ok()) {
-            throw Console.fail("openssl could not make %s: %s", what, result.output().strip());
+            throw Console.fail(
+                    "openssl could not make %s: %s", what, result.output().strip());
         }
     }
 

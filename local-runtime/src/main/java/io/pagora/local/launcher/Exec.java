@@ -37,7 +37,8 @@ public final class Exec {
 
     /** As above, within {@code deadlineSeconds}. */
     public static Result capture(List<String> command, Map<String, String> environment, Path log, int deadlineSeconds) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().putAll(environment);
         if (log != null) {
@@ -45,7 +46,8 @@ public final class Exec {
         }
         try {
             Process process = builder.start();
-            String output = log == null ? new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";
+            String output =
+                    log == null ? new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";
             if (!process.waitFor(deadlineSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw Console.fail("%s did not end within %ds", command.get(0), deadlineSeconds);

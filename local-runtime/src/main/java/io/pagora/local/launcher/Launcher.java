@@ -27,8 +27,20 @@ public final class Launcher {
 
     /** The commands that start a platform, and so may start the scaled one (docs/scale-out.md). */
     static final List<String> SCALABLE = List.of("demo", "bench", "chaos", "up");
-    static final List<String> COMMANDS = List.of("demo", "bench", "chaos", "up", "certs", "down", "status", "verify",
-            "logs", "walkthrough", "clean", "help");
+
+    static final List<String> COMMANDS = List.of(
+            "demo",
+            "bench",
+            "chaos",
+            "up",
+            "certs",
+            "down",
+            "status",
+            "verify",
+            "logs",
+            "walkthrough",
+            "clean",
+            "help");
 
     private final Platform platform;
     private final AtomicBoolean owned = new AtomicBoolean();
@@ -40,7 +52,9 @@ public final class Launcher {
     public static void main(String[] args) {
         int status;
         try {
-            Layout layout = new Layout(Path.of(System.getProperty("pagora.root", ".")).toAbsolutePath().normalize());
+            Layout layout = new Layout(Path.of(System.getProperty("pagora.root", "."))
+                    .toAbsolutePath()
+                    .normalize());
             Settings settings = Settings.fromEnvironment(System.getenv());
             status = new Launcher(new Platform(layout, settings)).run(Arrays.asList(args));
         } catch (Console.Failure | Options.Refused failure) {
@@ -62,7 +76,10 @@ public final class Launcher {
             List<String> rest = args.isEmpty() ? List.of() : args.subList(1, args.size());
             Options options = new Options(command, rest);
             boolean help = options.given("help") || options.arguments().contains("-h");
-            return new CommandLine(command, help, options.flag("scale"),
+            return new CommandLine(
+                    command,
+                    help,
+                    options.flag("scale"),
                     rest.stream().filter(option -> !option.equals("--scale")).toList());
         }
     }
@@ -147,7 +164,8 @@ public final class Launcher {
     }
 
     private int up(List<String> options) {
-        Platform started = flag(options, "plain-http", "up") ? platform.with(platform.settings.with("PAGORA_PLAIN_HTTP", "1"))
+        Platform started = flag(options, "plain-http", "up")
+                ? platform.with(platform.settings.with("PAGORA_PLAIN_HTTP", "1"))
                 : platform;
         started.up();
         return 0;
@@ -158,9 +176,11 @@ public final class Launcher {
         if (options.signing().isPresent()) {
             Certs.Signing signing = options.signing().get();
             if (Settings.seededIspbs(platform.settings.integer("BANKS")).contains(signing.ispb())) {
-                Console.warn("%08d is a bank the launcher seeds and the bank simulator serves (BANKS=%d): a client on it"
-                        + " shares that bank's stream and answers; an outside bank takes an ISPB of its own"
-                        + " (docs/operations.md)", signing.ispb(), platform.settings.integer("BANKS"));
+                Console.warn(
+                        "%08d is a bank the launcher seeds and the bank simulator serves (BANKS=%d): a client on it"
+                                + " shares that bank's stream and answers; an outside bank takes an ISPB of its own"
+                                + " (docs/operations.md)",
+                        signing.ispb(), platform.settings.integer("BANKS"));
             }
             platform.certs().sign(signing);
             return 0;
@@ -168,10 +188,17 @@ public final class Launcher {
         List<Long> ispbs = options.ispbs();
         platform.certs().ensure(ispbs.isEmpty() ? Settings.seededIspbs(platform.settings.integer("BANKS")) : ispbs);
         try (var clients = Files.list(platform.layout.participants())) {
-            Console.say("certs: CA %s, server %s, clients in %s: %s", platform.layout.tls().resolve("ca.crt"),
-                    platform.layout.tls().resolve("server.crt"), platform.layout.participants(), String.join(" ",
-                            clients.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".crt"))
-                                    .sorted().toList()));
+            Console.say(
+                    "certs: CA %s, server %s, clients in %s: %s",
+                    platform.layout.tls().resolve("ca.crt"),
+                    platform.layout.tls().resolve("server.crt"),
+                    platform.layout.participants(),
+                    String.join(
+                            " ",
+                            clients.map(path -> path.getFileName().toString())
+                                    .filter(name -> name.endsWith(".crt"))
+                                    .sorted()
+                                    .toList()));
         } catch (IOException e) {
             throw Console.fail("cannot list %s: %s", platform.layout.participants(), e.getMessage());
         }
@@ -185,20 +212,33 @@ public final class Launcher {
             throw Console.fail("the platform is not running ('infra/local/pagora up' or 'demo --keep' first)");
         }
         if (!Files.exists(platform.layout.accounts())) {
-            throw Console.fail("no %s: verify checks the seeded banks and customers ('demo --keep')", platform.layout.accounts());
+            throw Console.fail(
+                    "no %s: verify checks the seeded banks and customers ('demo --keep')", platform.layout.accounts());
         }
-        platform.certs().ensure(Load.accounts(platform.layout.accounts(), "bank").stream().map(Long::parseLong).toList());
-        int status = platform.tools.run(List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"), "verify", List.of(
-                "--accounts=" + platform.layout.accounts(), "--accepted=" + platform.layout.demo().resolve("k6-answers.log"),
-                "--bootstrap-servers=" + platform.kafkaBootstrap(),
-                "--in-flight-seconds=" + platform.settings.integer("VERIFY_IN_FLIGHT_SECONDS"),
-                "--account-pages-max=" + platform.settings.integer("VERIFY_ACCOUNT_PAGES_MAX"),
-                "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()),
-                null, platform.layout.log("verify"));
+        platform.certs()
+                .ensure(Load.accounts(platform.layout.accounts(), "bank").stream()
+                        .map(Long::parseLong)
+                        .toList());
+        int status = platform.tools.run(
+                List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"),
+                "verify",
+                List.of(
+                        "--accounts=" + platform.layout.accounts(),
+                        "--accepted=" + platform.layout.demo().resolve("k6-answers.log"),
+                        "--bootstrap-servers=" + platform.kafkaBootstrap(),
+                        "--in-flight-seconds=" + platform.settings.integer("VERIFY_IN_FLIGHT_SECONDS"),
+                        "--account-pages-max=" + platform.settings.integer("VERIFY_ACCOUNT_PAGES_MAX"),
+                        "--jdbc-url=" + Postgres.JDBC_URL,
+                        "--db-user=" + Postgres.USER,
+                        "--db-password=" + Postgres.PASSWORD,
+                        "--ledger-backend=" + platform.runningLedger(),
+                        "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()),
+                null,
+                platform.layout.log("verify"));
         if (status != 0) {
             System.err.println(Supervisor.tail(platform.layout.log("verify"), 5));
-            throw Console.fail("verify: a check failed or could not run (exit %d; log %s)", status, platform.layout.log("verify"));
+            throw Console.fail(
+                    "verify: a check failed or could not run (exit %d; log %s)", status, platform.layout.log("verify"));
         }
         return 0;
     }
@@ -218,7 +258,11 @@ public final class Launcher {
                 Files.deleteIfExists(typed);
                 Files.createSymbolicLink(typed, k6.binary());
             }
-            return platform.tools.run(List.of(), "walkthrough", List.of("--root=" + platform.layout.root()), null,
+            return platform.tools.run(
+                    List.of(),
+                    "walkthrough",
+                    List.of("--root=" + platform.layout.root()),
+                    null,
                     platform.layout.log("walkthrough"));
         } catch (IOException e) {
             throw Console.fail("could not link var/bin/k6: %s", e.getMessage());

@@ -125,6 +125,7 @@ public final class Settings {
     /** Every knob with a default is read once, so a bad value stops the launcher before anything starts. */
     /** payment-api's and reporting-service's server.tomcat.max-connections (service-support's pagora-tls.yaml). */
     static final int SERVICE_CONNECTIONS_MAX = 1024;
+
     static final int SIMULATOR_CONNECTIONS_PER_BANK = 17;
     /** The launcher's own calls (seeding, answers, the verifier) and Prometheus: a few at a time. */
     static final int LAUNCHER_CONNECTIONS_MAX = 32;
@@ -132,8 +133,10 @@ public final class Settings {
     void validate() {
         String banks = text("RECEIVING_BANKS");
         if (!banks.equals("participants") && !banks.equals("simulated")) {
-            throw Console.fail("RECEIVING_BANKS is participants (the bank simulator, over the banks' streams) or simulated"
-                    + " (clearing's in-process simulator), not %s", banks);
+            throw Console.fail(
+                    "RECEIVING_BANKS is participants (the bank simulator, over the banks' streams) or simulated"
+                            + " (clearing's in-process simulator), not %s",
+                    banks);
         }
         connectionsFit();
         for (String name : DEFAULTS.keySet()) {
@@ -160,9 +163,10 @@ public final class Settings {
         int perParticipant = integer("PARTICIPANT_CONNECTIONS_MAX");
         int banks = integer("BANKS") * SIMULATOR_CONNECTIONS_PER_BANK + LAUNCHER_CONNECTIONS_MAX;
         if (perParticipant + banks > SERVICE_CONNECTIONS_MAX) {
-            throw Console.fail("PARTICIPANT_CONNECTIONS_MAX (%d) leaves the seeded banks and the launcher less than the %d"
-                    + " connections they may open below payment-api's max-connections (%d)", perParticipant, banks,
-                    SERVICE_CONNECTIONS_MAX);
+            throw Console.fail(
+                    "PARTICIPANT_CONNECTIONS_MAX (%d) leaves the seeded banks and the launcher less than the %d"
+                            + " connections they may open below payment-api's max-connections (%d)",
+                    perParticipant, banks, SERVICE_CONNECTIONS_MAX);
         }
     }
 
@@ -174,9 +178,11 @@ public final class Settings {
         int vus = integer("K6_MAX_VUS");
         int perParticipant = integer("PARTICIPANT_CONNECTIONS_MAX");
         if (vus + SIMULATOR_CONNECTIONS_PER_BANK > perParticipant) {
-            throw Console.fail("K6_MAX_VUS (%d) and the bank simulator's %d connections for the same bank are above"
-                    + " PARTICIPANT_CONNECTIONS_MAX (%d): k6 opens a connection per VU, and those past the bound would be"
-                    + " refused", vus, SIMULATOR_CONNECTIONS_PER_BANK, perParticipant);
+            throw Console.fail(
+                    "K6_MAX_VUS (%d) and the bank simulator's %d connections for the same bank are above"
+                            + " PARTICIPANT_CONNECTIONS_MAX (%d): k6 opens a connection per VU, and those past the bound would be"
+                            + " refused",
+                    vus, SIMULATOR_CONNECTIONS_PER_BANK, perParticipant);
         }
     }
 
@@ -244,10 +250,13 @@ public final class Settings {
         defaults.put("SERVICE_JVM_OPTS", "-Xms768m -Xmx768m");
         // JDK 25's AOT cache for each service, trained by the launcher once per build (AotCache).
         defaults.put("AOT_CACHE", "true");
-        // Durability untouched (fsync, synchronous_commit, full_page_writes on): checkpoints far apart (the bench forces
+        // Durability untouched (fsync, synchronous_commit, full_page_writes on): checkpoints far apart (the bench
+        // forces
         // one inside its window instead, so its figures include one), and a buffer cache that holds the hot tables.
-        defaults.put("PG_TUNING", "-c shared_buffers=512MB -c max_wal_size=8GB -c min_wal_size=1GB"
-                + " -c checkpoint_timeout=30min -c wal_buffers=16MB");
+        defaults.put(
+                "PG_TUNING",
+                "-c shared_buffers=512MB -c max_wal_size=8GB -c min_wal_size=1GB"
+                        + " -c checkpoint_timeout=30min -c wal_buffers=16MB");
         // TigerBeetle's grid cache for a small machine shared with six other processes (its default is 1 GiB).
         defaults.put("TB_CACHE_GRID", "256MiB");
         defaults.put("LOG_LINES", "15");

@@ -43,16 +43,21 @@ public final class Supervisor {
             Files.createDirectories(layout.run());
             Files.createDirectories(layout.log());
             long offset = Files.exists(log) ? Files.size(log) : 0;
-            Files.writeString(log, (START_MARKER + "%s starting: %s%n").formatted(LocalDateTime.now().format(STAMP),
-                    String.join(" ", command)), StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(
+                    log,
+                    (START_MARKER + "%s starting: %s%n")
+                            .formatted(LocalDateTime.now().format(STAMP), String.join(" ", command)),
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
             List<String> full = new ArrayList<>();
             if (ownSession && Files.isExecutable(Path.of("/usr/bin/setsid"))) {
                 // The child of a JVM is no process-group leader, so setsid execs in place: the pid stays the child's.
                 full.add("/usr/bin/setsid");
             }
             full.addAll(command);
-            ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(full)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             builder.environment().putAll(environment);
@@ -120,8 +125,10 @@ public final class Supervisor {
     /** Refuses to start on a port something else holds: its data would not be ours. */
     public static void requireFreePort(String name, int port) {
         if (portOpen(port)) {
-            throw Console.fail("port %d (for %s) is already in use by another process; stop it or run"
-                    + " 'infra/local/pagora down'", port, name);
+            throw Console.fail(
+                    "port %d (for %s) is already in use by another process; stop it or run"
+                            + " 'infra/local/pagora down'",
+                    port, name);
         }
     }
 

@@ -38,15 +38,23 @@ public final class Tools {
 
     /** Runs a tool to its end: its standard output to {@code out} (null: this console), its errors appended to {@code errors}. */
     public int run(List<String> jvmOptions, String tool, List<String> arguments, Path out, Path errors) {
-        return await(new ProcessBuilder(command(jvmOptions, tool, arguments))
-                .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
-                .redirectOutput(out == null ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.to(out.toFile())), tool);
+        return await(
+                new ProcessBuilder(command(jvmOptions, tool, arguments))
+                        .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
+                        .redirectOutput(
+                                out == null
+                                        ? ProcessBuilder.Redirect.INHERIT
+                                        : ProcessBuilder.Redirect.to(out.toFile())),
+                tool);
     }
 
     /** Runs a tool to its end, its output and errors together into {@code log}. */
     public int runLogged(List<String> jvmOptions, String tool, List<String> arguments, Path log) {
-        return await(new ProcessBuilder(command(jvmOptions, tool, arguments)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())), tool);
+        return await(
+                new ProcessBuilder(command(jvmOptions, tool, arguments))
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())),
+                tool);
     }
 
     private static int await(ProcessBuilder builder, String tool) {

@@ -176,8 +176,10 @@ public final class AnswerReader {
             int length = 0;
             while (true) {
                 if (!fill()) {
-                    throw new EOFException(first && length == 0 ? "the connection closed without an answer"
-                            : "the connection closed inside an answer");
+                    throw new EOFException(
+                            first && length == 0
+                                    ? "the connection closed without an answer"
+                                    : "the connection closed inside an answer");
                 }
                 int start = position;
                 while (position < limit && buffer[position] != '\n') {

@@ -14,6 +14,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -29,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import java.time.Duration;
 import java.util.stream.IntStream;
 
 // Over 400 lines: the schedule, the sending and the answers' bookkeeping share one set of counters.
@@ -47,7 +47,10 @@ import java.util.stream.IntStream;
  */
 public final class LoadGenerator implements AutoCloseable {
 
-    public enum Mode { BULK, SINGLE }
+    public enum Mode {
+        BULK,
+        SINGLE
+    }
 
     /** Deadline of one HTTP call (the generator never waits longer for an answer). */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
@@ -74,6 +77,7 @@ public final class LoadGenerator implements AutoCloseable {
     private final int[][] customersOfBank;
     /** The bank (index into {@link #clients}) of each customer. */
     private final int[] bankOfCustomer;
+
     private final Semaphore inFlight;
     private final int inFlightMax;
     private final BufferedWriter log;
@@ -93,18 +97,34 @@ public final class LoadGenerator implements AutoCloseable {
 
     /** Latencies (ns) of the calls scheduled inside the measured window. */
     private final LatencyLog latencies = new LatencyLog();
+
     private volatile long windowStartNanos = Long.MAX_VALUE;
     private volatile long windowEndNanos = Long.MAX_VALUE;
     /** Where every call's latency also goes, second by second (report.html), when a step keeps one. */
     private volatile Timeline timeline;
 
-    public LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Path acceptedLog,
-            int inFlightMax) throws IOException {
+    public LoadGenerator(
+            Mode mode,
+            int batchSize,
+            URI apiUrl,
+            LocalTls tls,
+            List<Id128> customers,
+            Path acceptedLog,
+            int inFlightMax)
+            throws IOException {
         this(mode, batchSize, List.of(apiUrl), tls, customers, Set.of(), acceptedLog, inFlightMax);
     }
 
-    public LoadGenerator(Mode mode, int batchSize, URI apiUrl, LocalTls tls, List<Id128> customers, Set<BankId> payingBanks,
-            Path acceptedLog, int inFlightMax) throws IOException {
+    public LoadGenerator(
+            Mode mode,
+            int batchSize,
+            URI apiUrl,
+            LocalTls tls,
+            List<Id128> customers,
+            Set<BankId> payingBanks,
+            Path acceptedLog,
+            int inFlightMax)
+            throws IOException {
         this(mode, batchSize, List.of(apiUrl), tls, customers, payingBanks, acceptedLog, inFlightMax);
     }
 
@@ -114,8 +134,16 @@ public final class LoadGenerator implements AutoCloseable {
      * @param apiUrls payment-api's instances: bank i sends to instance i mod their number (the scaled platform's two
      *     share the banks, as a load balancer pinning each bank's connections would)
      */
-    public LoadGenerator(Mode mode, int batchSize, List<URI> apiUrls, LocalTls tls, List<Id128> customers,
-            Set<BankId> payingBanks, Path acceptedLog, int inFlightMax) throws IOException {
+    public LoadGenerator(
+            Mode mode,
+            int batchSize,
+            List<URI> apiUrls,
+            LocalTls tls,
+            List<Id128> customers,
+            Set<BankId> payingBanks,
+            Path acceptedLog,
+            int inFlightMax)
+            throws IOException {
         Check.that(!apiUrls.isEmpty() && apiUrls.size() <= 16, "1..16 payment-api instances");
         Check.that(batchSize >= 1 && batchSize <= 1000, "batch size 1..1000");
         Check.that(customers.size() >= 2, "at least two customers to pay between");
@@ -123,17 +151,20 @@ public final class LoadGenerator implements AutoCloseable {
         this.mode = mode;
         this.batchSize = mode == Mode.SINGLE ? 1 : batchSize;
         String path = mode == Mode.SINGLE ? "/payments" : "/payments/batch";
-        List<URI> uris = apiUrls.stream().map(api -> LocalTls.requireHttps(api).resolve(path)).toList();
+        List<URI> uris = apiUrls.stream()
+                .map(api -> LocalTls.requireHttps(api).resolve(path))
+                .toList();
         this.customers = List.copyOf(customers);
-        this.customerHex = customers.stream().map(id -> id.toString().getBytes(StandardCharsets.US_ASCII))
+        this.customerHex = customers.stream()
+                .map(id -> id.toString().getBytes(StandardCharsets.US_ASCII))
                 .toArray(byte[][]::new);
         this.runId = Long.toString(System.currentTimeMillis(), 36);
         Map<BankId, int[]> byBank = customersByBank(this.customers);
         this.customersOfBank = byBank.values().toArray(int[][]::new);
         List<BankId> bankOrder = List.copyOf(byBank.keySet());
         this.clients = IntStream.range(0, bankOrder.size())
-                .mapToObj(i -> new WireClient(tls.bank(bankOrder.get(i)), uris.get(i % uris.size()), CONNECTIONS_PER_BANK_MAX,
-                        inFlightMax))
+                .mapToObj(i -> new WireClient(
+                        tls.bank(bankOrder.get(i)), uris.get(i % uris.size()), CONNECTIONS_PER_BANK_MAX, inFlightMax))
                 .toArray(WireClient[]::new);
         this.bankOfCustomer = new int[customers.size()];
         for (int bank = 0; bank < customersOfBank.length; bank++) {
@@ -142,9 +173,14 @@ public final class LoadGenerator implements AutoCloseable {
             }
         }
         List<BankId> banks = List.copyOf(byBank.keySet());
-        Check.that(banks.containsAll(payingBanks), "the paying banks %s are among the customers' banks %s", payingBanks, banks);
+        Check.that(
+                banks.containsAll(payingBanks),
+                "the paying banks %s are among the customers' banks %s",
+                payingBanks,
+                banks);
         this.payerPool = IntStream.range(0, customers.size())
-                .filter(c -> payingBanks.isEmpty() || payingBanks.contains(banks.get(bankOfCustomer[c]))).toArray();
+                .filter(c -> payingBanks.isEmpty() || payingBanks.contains(banks.get(bankOfCustomer[c])))
+                .toArray();
         this.inFlight = new Semaphore(inFlightMax);
         this.inFlightMax = inFlightMax;
         this.log = Files.newBufferedWriter(acceptedLog, StandardCharsets.UTF_8);
@@ -158,7 +194,8 @@ public final class LoadGenerator implements AutoCloseable {
             byBank.computeIfAbsent(bank, key -> new ArrayList<>()).add(customer);
         }
         Map<BankId, int[]> indexes = new LinkedHashMap<>();
-        byBank.forEach((bank, ofBank) -> indexes.put(bank, ofBank.stream().mapToInt(Integer::intValue).toArray()));
+        byBank.forEach((bank, ofBank) ->
+                indexes.put(bank, ofBank.stream().mapToInt(Integer::intValue).toArray()));
         return indexes;
     }
 
@@ -224,9 +261,13 @@ public final class LoadGenerator implements AutoCloseable {
             if (mode == Mode.BULK) {
                 json.append("\"idempotencyKey\":\"").append(key).append("\",");
             }
-            json.append("\"payerAccountId\":\"").append(new String(customerHex[payer], StandardCharsets.US_ASCII))
-                    .append("\",\"payeeAccountId\":\"").append(new String(customerHex[payee], StandardCharsets.US_ASCII))
-                    .append("\",\"amountCentavos\":").append(1 + random.nextInt(99)).append('}');
+            json.append("\"payerAccountId\":\"")
+                    .append(new String(customerHex[payer], StandardCharsets.US_ASCII))
+                    .append("\",\"payeeAccountId\":\"")
+                    .append(new String(customerHex[payee], StandardCharsets.US_ASCII))
+                    .append("\",\"amountCentavos\":")
+                    .append(1 + random.nextInt(99))
+                    .append('}');
         }
         if (mode == Mode.BULK) {
             json.append("]}");
@@ -241,9 +282,11 @@ public final class LoadGenerator implements AutoCloseable {
             return;
         }
         sentPayments.addAndGet(keys.length);
-        // The call's deadline counts from its scheduled instant: time spent waiting for a connection of its bank counts.
-        clients[body.bank()].post(body.json(), mode == Mode.SINGLE ? keys[0] : null,
-                scheduledNanos + REQUEST_TIMEOUT.toNanos()).whenComplete((answer, failure) -> {
+        // The call's deadline counts from its scheduled instant: time spent waiting for a connection of its bank
+        // counts.
+        clients[body.bank()]
+                .post(body.json(), mode == Mode.SINGLE ? keys[0] : null, scheduledNanos + REQUEST_TIMEOUT.toNanos())
+                .whenComplete((answer, failure) -> {
                     try {
                         long latency = System.nanoTime() - scheduledNanos;
                         if (scheduledNanos >= windowStartNanos && scheduledNanos < windowEndNanos) {
@@ -261,12 +304,18 @@ public final class LoadGenerator implements AutoCloseable {
     }
 
     private void record(String[] keys, WireClient.Answer response, Throwable failure) {
-        answerClasses.computeIfAbsent(answerClass(response, failure), key -> new LongAdder()).increment();
+        answerClasses
+                .computeIfAbsent(answerClass(response, failure), key -> new LongAdder())
+                .increment();
         StringBuilder lines = new StringBuilder(keys.length * 80);
         int status = failure == null ? response.status() : 0;
         if (failure != null || status >= 500) {
             for (String key : keys) {
-                lines.append("UNANSWERED\t").append(key).append('\t').append(status).append('\n');
+                lines.append("UNANSWERED\t")
+                        .append(key)
+                        .append('\t')
+                        .append(status)
+                        .append('\n');
             }
             unansweredPayments.addAndGet(keys.length);
         } else if (mode == Mode.SINGLE) {
@@ -275,7 +324,11 @@ public final class LoadGenerator implements AutoCloseable {
             recordBatch(keys, response.body(), lines);
         } else {
             for (String key : keys) {
-                lines.append("REFUSED\t").append(key).append('\t').append(status).append("\t-\n");
+                lines.append("REFUSED\t")
+                        .append(key)
+                        .append('\t')
+                        .append(status)
+                        .append("\t-\n");
             }
             refusedPayments.addAndGet(keys.length);
         }
@@ -291,7 +344,13 @@ public final class LoadGenerator implements AutoCloseable {
     private void recordSingle(String key, int status, String body, StringBuilder lines) {
         String id = status == 202 ? field(body, "\"paymentId\":\"", 0) : null;
         if (id != null) {
-            lines.append("ACCEPTED\t").append(key).append('\t').append(id).append('\t').append(status).append("\tfirst\n");
+            lines.append("ACCEPTED\t")
+                    .append(key)
+                    .append('\t')
+                    .append(id)
+                    .append('\t')
+                    .append(status)
+                    .append("\tfirst\n");
             acceptedPayments.incrementAndGet();
         } else {
             lines.append("REFUSED\t").append(key).append('\t').append(status).append("\t-\n");
@@ -337,16 +396,17 @@ public final class LoadGenerator implements AutoCloseable {
      */
     static String answerClass(WireClient.Answer response, Throwable failure) {
         if (failure != null) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             return "no answer: " + cause.getClass().getSimpleName();
         }
         int status = response.status();
         return switch (status) {
-            case 429 -> response.retryAfter() ? "429 with Retry-After"
-                    : "429 without Retry-After";
-            case 503 -> response.body() != null && response.body().contains("/problems/outcome-unknown")
-                    ? "503 outcome-unknown" : "503 other";
+            case 429 -> response.retryAfter() ? "429 with Retry-After" : "429 without Retry-After";
+            case 503 ->
+                response.body() != null && response.body().contains("/problems/outcome-unknown")
+                        ? "503 outcome-unknown"
+                        : "503 other";
             default -> Integer.toString(status);
         };
     }
@@ -371,7 +431,8 @@ public final class LoadGenerator implements AutoCloseable {
     /** Waits, bounded, until every call has its answer (or its deadline). */
     public void awaitAnswers() throws InterruptedException {
         int max = inFlightMax;
-        Check.that(inFlight.tryAcquire(max, REQUEST_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS),
+        Check.that(
+                inFlight.tryAcquire(max, REQUEST_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS),
                 "every call is answered or timed out within its deadline");
         inFlight.release(max);
         synchronized (log) {

@@ -49,20 +49,29 @@ public final class Seed {
 
     /** Attempts per request: a just-started payment-api may refuse the first ones with 5xx. */
     private static final int ATTEMPTS_MAX = 5;
+
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
     private static final int BANKS_MAX = 100;
     private static final int CUSTOMERS_PER_BANK_MAX = 1_000_000;
 
-    record Plan(List<BankId> banks, int customersPerBank, long reserveFunding, long lastReserveFunding,
-            long customerFunding, int poorCustomers) {
+    record Plan(
+            List<BankId> banks,
+            int customersPerBank,
+            long reserveFunding,
+            long lastReserveFunding,
+            long customerFunding,
+            int poorCustomers) {
 
         Plan {
             banks = List.copyOf(banks);
             Check.that(!banks.isEmpty() && banks.size() <= BANKS_MAX, "banks 1..%d: %d", BANKS_MAX, banks.size());
             Check.that(new HashSet<>(banks).size() == banks.size(), "distinct banks: %s", banks);
-            Check.that(customersPerBank >= 1 && customersPerBank <= CUSTOMERS_PER_BANK_MAX,
-                    "customers per bank 1..%d: %d", CUSTOMERS_PER_BANK_MAX, customersPerBank);
+            Check.that(
+                    customersPerBank >= 1 && customersPerBank <= CUSTOMERS_PER_BANK_MAX,
+                    "customers per bank 1..%d: %d",
+                    CUSTOMERS_PER_BANK_MAX,
+                    customersPerBank);
             Check.that(reserveFunding > 0 && lastReserveFunding > 0 && customerFunding > 0, "positive fundings");
             Check.that(poorCustomers >= 0, "poor customers >= 0: %d", poorCustomers);
         }
@@ -92,8 +101,9 @@ public final class Seed {
         List<String> lines = new Seed(options.api(), options.tls()).seed(options.plan());
         Files.write(options.out(), lines);
         Plan plan = options.plan();
-        System.out.printf("seeded %d customers at %d banks -> %s%n", plan.banks().size() * plan.customersPerBank(),
-                plan.banks().size(), options.out());
+        System.out.printf(
+                "seeded %d customers at %d banks -> %s%n",
+                plan.banks().size() * plan.customersPerBank(), plan.banks().size(), options.out());
     }
 
     /** Seeds every bank in parallel (one thread each); returns the accounts file's lines. */
@@ -117,7 +127,10 @@ public final class Seed {
         int ispb = bank.ispb();
         List<String> lines = new ArrayList<>(1 + plan.customersPerBank());
         post(operator, "/banks", Map.of("ispb", ispb, "name", "Demo Bank " + bank), null);
-        post(operator, "/banks/" + ispb + "/reserve-fundings", Map.of("amountCentavos", plan.reserveFunding(bank)),
+        post(
+                operator,
+                "/banks/" + ispb + "/reserve-fundings",
+                Map.of("amountCentavos", plan.reserveFunding(bank)),
                 "seed-reserve-" + ispb);
         lines.add("bank\t" + ispb + "\t" + plan.reserveFunding(bank));
         try (HttpClient own = LocalTls.client(tls.bank(bank), null)) {
@@ -125,7 +138,10 @@ public final class Seed {
                 JsonNode opened = post(own, "/accounts", Map.of("ispb", ispb, "accountNumber", customer), null);
                 Id128 account = Id128.parse(opened.path("accountId").asString());
                 long funding = plan.customerFunding(customer);
-                post(own, "/accounts/" + account + "/fundings", Map.of("amountCentavos", funding),
+                post(
+                        own,
+                        "/accounts/" + account + "/fundings",
+                        Map.of("amountCentavos", funding),
                         "seed-customer-" + account);
                 lines.add("customer\t" + account + "\t" + funding);
             }
@@ -139,7 +155,8 @@ public final class Seed {
      */
     private JsonNode post(HttpClient caller, String path, Map<String, Object> body, String idempotencyKey)
             throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(api.resolve(path)).timeout(REQUEST_TIMEOUT)
+        HttpRequest.Builder request = HttpRequest.newBuilder(api.resolve(path))
+                .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
         if (idempotencyKey != null) {

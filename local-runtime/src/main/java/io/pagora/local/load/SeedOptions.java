@@ -17,10 +17,15 @@ record SeedOptions(Path out, URI api, LocalTls tls, List<BankId> banks, Seed.Pla
         URI api = URI.create(options.string("api-url", "https://127.0.0.1:8080"));
         LocalTls tls = LocalTls.of(options);
         List<BankId> banks = Arrays.stream(options.required("ispbs").split(","))
-                .map(ispb -> new BankId(Integer.parseInt(ispb.strip()))).toList();
-        Seed.Plan plan = new Seed.Plan(banks, options.integer("customers-per-bank", 50),
-                options.longValue("reserve-funding", 100_000_000), options.longValue("last-reserve-funding", 20_000),
-                options.longValue("customer-funding", 500_000), options.integer("poor-customers", 3));
+                .map(ispb -> new BankId(Integer.parseInt(ispb.strip())))
+                .toList();
+        Seed.Plan plan = new Seed.Plan(
+                banks,
+                options.integer("customers-per-bank", 50),
+                options.longValue("reserve-funding", 100_000_000),
+                options.longValue("last-reserve-funding", 20_000),
+                options.longValue("customer-funding", 500_000),
+                options.integer("poor-customers", 3));
         options.rejectUnknown();
         return new SeedOptions(out, api, tls, banks, plan);
     }

@@ -14,9 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +70,7 @@ public final class WireClient implements AutoCloseable {
     private final Set<Connection> busy = ConcurrentHashMap.newKeySet();
     /** Connections open now (each thread holds at most one). */
     private final AtomicInteger open = new AtomicInteger();
+
     private volatile boolean closed;
 
     WireClient(SSLContext identity, URI uri, int connectionsMax, int callsWaitingMax) {
@@ -85,11 +86,14 @@ public final class WireClient implements AutoCloseable {
         this.host = uri.getHost();
         this.port = uri.getPort();
         this.head = ("POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + host + ":" + port
-                + "\r\nContent-Type: application/json\r\nAccept: application/json\r\n").getBytes(StandardCharsets.US_ASCII);
+                        + "\r\nContent-Type: application/json\r\nAccept: application/json\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
         this.idleReuseMaxNanos = idleReuseMax.toNanos();
         this.waiting = new ArrayBlockingQueue<>(callsWaitingMax);
         for (int connection = 0; connection < connectionsMax; connection++) {
-            threads.add(Thread.ofVirtual().name("bench-wire-" + port + "-", connection).start(this::serve));
+            threads.add(Thread.ofVirtual()
+                    .name("bench-wire-" + port + "-", connection)
+                    .start(this::serve));
         }
         threads.add(Thread.ofVirtual().name("bench-wire-" + port + "-watchdog").start(this::watch));
     }
@@ -105,8 +109,8 @@ public final class WireClient implements AutoCloseable {
         if (closed) {
             answer.completeExceptionally(new RejectedExecutionException("the client is closed"));
         } else if (!waiting.offer(call)) {
-            answer.completeExceptionally(new RejectedExecutionException("more than " + (waiting.size() + waiting.remainingCapacity())
-                    + " calls waiting for a connection"));
+            answer.completeExceptionally(new RejectedExecutionException(
+                    "more than " + (waiting.size() + waiting.remainingCapacity()) + " calls waiting for a connection"));
         } else if (closed && waiting.remove(call)) {
             // close() may have drained the queue between the check above and the offer: nobody would take this call.
             answer.completeExceptionally(new RejectedExecutionException("the client closed before it was sent"));
@@ -121,7 +125,10 @@ public final class WireClient implements AutoCloseable {
     private byte[] request(byte[] json, String idempotencyKey) {
         ByteArrayOutputStream request = new ByteArrayOutputStream(head.length + 96 + json.length);
         request.writeBytes(head);
-        StringBuilder headers = new StringBuilder(96).append("Content-Length: ").append(json.length).append("\r\n");
+        StringBuilder headers = new StringBuilder(96)
+                .append("Content-Length: ")
+                .append(json.length)
+                .append("\r\n");
         if (idempotencyKey != null) {
             Check.that(idempotencyKey.chars().allMatch(c -> c > 32 && c < 127), "an idempotency key is visible ASCII");
             headers.append("Idempotency-Key: ").append(idempotencyKey).append("\r\n");
@@ -166,8 +173,12 @@ public final class WireClient implements AutoCloseable {
             Connection broken = kept[0];
             kept[0] = null;
             close(broken);
-            call.answer().completeExceptionally(broken != null && broken.expired ? new SocketTimeoutException(
-                    "no answer within its deadline (" + failure.getClass().getSimpleName() + ")") : failure);
+            call.answer()
+                    .completeExceptionally(
+                            broken != null && broken.expired
+                                    ? new SocketTimeoutException("no answer within its deadline ("
+                                            + failure.getClass().getSimpleName() + ")")
+                                    : failure);
             if (failure instanceof Error error) {
                 throw error;
             }
@@ -246,7 +257,8 @@ public final class WireClient implements AutoCloseable {
             parameters.setEndpointIdentificationAlgorithm("HTTPS"); // as the JDK client: the server's name is checked
             socket.setSSLParameters(parameters);
             socket.startHandshake();
-            Connection connection = new Connection(socket, new AnswerReader.Input(socket.getInputStream()), socket.getOutputStream());
+            Connection connection =
+                    new Connection(socket, new AnswerReader.Input(socket.getInputStream()), socket.getOutputStream());
             open.incrementAndGet();
             return connection;
         } catch (IOException | RuntimeException e) {
@@ -272,6 +284,7 @@ public final class WireClient implements AutoCloseable {
         volatile long deadlineNanos;
         /** Set by the watchdog before it closes the socket: the call's failure is its deadline. */
         volatile boolean expired;
+
         private final AtomicBoolean closed = new AtomicBoolean();
 
         Connection(SSLSocket socket, AnswerReader.Input in, OutputStream out) {

@@ -24,7 +24,8 @@ public final class CpuSnapshot {
     public static void main(String[] args) throws Exception {
         CpuSnapshotOptions options = CpuSnapshotOptions.parse(args);
         List<String> lines = new ArrayList<>();
-        new ProcessCpu(options.clockTicksPerSecond()).seconds(options.components())
+        new ProcessCpu(options.clockTicksPerSecond())
+                .seconds(options.components())
                 .forEach((name, seconds) -> lines.add(String.format(Locale.ROOT, "%s %.2f", name, seconds)));
         Files.write(options.out(), lines, StandardCharsets.UTF_8);
     }

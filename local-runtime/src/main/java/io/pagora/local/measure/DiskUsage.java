@@ -26,6 +26,7 @@ public final class DiskUsage {
     public static final String POSTGRESQL_TABLES = "postgresql_tables";
     /** WAL written (not at rest: recycled after checkpoints). */
     public static final String POSTGRESQL_WAL = "postgresql_wal";
+
     private static final long DU_TIMEOUT_SECONDS = 30;
 
     private final DataSource database;
@@ -71,7 +72,9 @@ public final class DiskUsage {
             }
             int equals = part.indexOf('=');
             Check.that(equals > 0 && equals < part.length() - 1, "--data-dirs takes store=path pairs: %s", part);
-            directories.put(part.substring(0, equals).trim(), Path.of(part.substring(equals + 1).trim()));
+            directories.put(
+                    part.substring(0, equals).trim(),
+                    Path.of(part.substring(equals + 1).trim()));
         }
         return directories;
     }
@@ -85,7 +88,8 @@ public final class DiskUsage {
                 bytes.put(store, allocated);
             }
         });
-        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = database.getConnection();
+                Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("""
                         SELECT (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
                                 JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -96,7 +100,8 @@ public final class DiskUsage {
             bytes.put(POSTGRESQL_TABLES, row.getLong(1));
             bytes.put(POSTGRESQL_WAL, row.getLong(2));
         } catch (SQLException e) {
-            System.out.println("[bench] disk: PostgreSQL's sizes could not be read (" + e.getMessage() + "): no figure for them");
+            System.out.println(
+                    "[bench] disk: PostgreSQL's sizes could not be read (" + e.getMessage() + "): no figure for them");
         }
         return new Snapshot(bytes);
     }
@@ -107,13 +112,16 @@ public final class DiskUsage {
             return -1;
         }
         try {
-            Process du = new ProcessBuilder("du", "-s", "-B1", directory.toString()).redirectErrorStream(true).start();
+            Process du = new ProcessBuilder("du", "-s", "-B1", directory.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(du.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!du.waitFor(DU_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 du.destroyForcibly();
                 return -1;
             }
-            // du may warn about a file that vanished while it walked (Kafka deletes segments): the last line is the total.
+            // du may warn about a file that vanished while it walked (Kafka deletes segments): the last line is the
+            // total.
             String[] lines = out.strip().split("\n");
             String total = lines[lines.length - 1].split("\\s+")[0];
             return Long.parseLong(total);

@@ -97,7 +97,9 @@ public final class ProcessCpu {
         String[] fields = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
         // fields[0] is field 3 (state): ppid is field 4, utime..cstime are fields 14..17.
         long ppid = Long.parseLong(fields[1]);
-        long cpu = Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
+        long cpu = Long.parseLong(fields[11])
+                + Long.parseLong(fields[12])
+                + Long.parseLong(fields[13])
                 + Long.parseLong(fields[14]);
         return new long[] {ppid, cpu};
     }

@@ -1,9 +1,9 @@
 package io.pagora.local.readside;
 
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentOutcome;
-import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
 import io.pagora.local.chaos.PoisonRecords;
@@ -74,7 +74,8 @@ public record OutcomeLog(Map<String, Set<String>> statusesByPayment, long record
         if (!(event instanceof PaymentOutcome outcome)) {
             return false;
         }
-        statuses.computeIfAbsent(InvariantChecks.normalize(outcome.paymentId()), id -> new TreeSet<>()).add(outcome.status());
+        statuses.computeIfAbsent(InvariantChecks.normalize(outcome.paymentId()), id -> new TreeSet<>())
+                .add(outcome.status());
         return true;
     }
 
@@ -89,7 +90,8 @@ public record OutcomeLog(Map<String, Set<String>> statusesByPayment, long record
                 partitions.addAll(partitionsOf(consumer, DeadLetterConvention.topicOf(topic)));
             }
             long records = 0;
-            for (long end : consumer.endOffsets(partitions, Duration.ofSeconds(30)).values()) {
+            for (long end :
+                    consumer.endOffsets(partitions, Duration.ofSeconds(30)).values()) {
                 records += end;
             }
             return records;
@@ -106,7 +108,10 @@ public record OutcomeLog(Map<String, Set<String>> statusesByPayment, long record
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
             Instant deadline = Instant.now().plus(READ_TIMEOUT);
             while (!reached(consumer, end)) {
-                Check.that(Instant.now().isBefore(deadline), "the outcomes topic was not read to %s within %s", end,
+                Check.that(
+                        Instant.now().isBefore(deadline),
+                        "the outcomes topic was not read to %s within %s",
+                        end,
                         READ_TIMEOUT);
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     if (record.offset() < end.get(new TopicPartition(record.topic(), record.partition()))) {
@@ -120,11 +125,16 @@ public record OutcomeLog(Map<String, Set<String>> statusesByPayment, long record
 
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrapServers) {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000,
-                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG,
+                false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                10_000,
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                30_000);
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -24,30 +24,38 @@ public final class ProjectionLag {
 
     /** reporting-service's projection group: {@code ReportingProperties.PROJECTION_GROUP}, as BenchDrainTest checks. */
     public static final String REPORTING_GROUP = ConsumerGroups.REPORTING;
+
     public static final List<String> PROJECTED_TOPICS = List.of(Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES);
     private static final int DEADLINE_SECONDS = 30;
 
     private ProjectionLag() {}
 
     public static long unprojected(String bootstrapServers) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, DEADLINE_SECONDS * 1_000))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                DEADLINE_SECONDS * 1_000))) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (TopicDescription topic : admin.describeTopics(PROJECTED_TOPICS).allTopicNames()
-                    .get(DEADLINE_SECONDS, TimeUnit.SECONDS).values()) {
-                topic.partitions().forEach(p -> latest.put(new TopicPartition(topic.name(), p.partition()),
-                        OffsetSpec.latest()));
+            for (TopicDescription topic : admin.describeTopics(PROJECTED_TOPICS)
+                    .allTopicNames()
+                    .get(DEADLINE_SECONDS, TimeUnit.SECONDS)
+                    .values()) {
+                topic.partitions()
+                        .forEach(p -> latest.put(new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
             }
-            Map<TopicPartition, ListOffsetsResultInfo> ends = admin.listOffsets(latest).all()
-                    .get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+            Map<TopicPartition, ListOffsetsResultInfo> ends =
+                    admin.listOffsets(latest).all().get(DEADLINE_SECONDS, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(REPORTING_GROUP)
-                    .partitionsToOffsetAndMetadata().get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(DEADLINE_SECONDS, TimeUnit.SECONDS);
             return behind(ends, committed);
         }
     }
 
     /** Records past the committed offset, summed over the partitions (a partition never committed: all of it). */
-    public static long behind(Map<TopicPartition, ListOffsetsResultInfo> ends, Map<TopicPartition, OffsetAndMetadata> committed) {
+    public static long behind(
+            Map<TopicPartition, ListOffsetsResultInfo> ends, Map<TopicPartition, OffsetAndMetadata> committed) {
         long behind = 0;
         for (Map.Entry<TopicPartition, ListOffsetsResultInfo> end : ends.entrySet()) {
             OffsetAndMetadata done = committed.get(end.getKey());

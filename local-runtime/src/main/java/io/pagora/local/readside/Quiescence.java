@@ -7,7 +7,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 
 /**
@@ -80,15 +79,20 @@ public final class Quiescence {
 
         public String describe() {
             if (!last.failure().isEmpty()) {
-                return String.format("not quiet after %d ms: the last look failed (%s)", waited.toMillis(),
-                        last.failure());
+                return String.format(
+                        "not quiet after %d ms: the last look failed (%s)", waited.toMillis(), last.failure());
             }
             if (quiet) {
-                return String.format("quiet after %d ms: %d payments in the read model, every one final, every record "
-                        + "projected", waited.toMillis(), last.payments());
+                return String.format(
+                        "quiet after %d ms: %d payments in the read model, every one final, every record "
+                                + "projected",
+                        waited.toMillis(), last.payments());
             }
-            return String.format("not quiet after %d ms: %d payments in the read model, %d not final, %s records not "
-                    + "projected", waited.toMillis(), last.payments(), last.open(),
+            return String.format(
+                    "not quiet after %d ms: %d payments in the read model, %d not final, %s records not " + "projected",
+                    waited.toMillis(),
+                    last.payments(),
+                    last.open(),
                     last.unprojected() < 0 ? "(not looked at)" : Long.toString(last.unprojected()));
         }
     }
@@ -100,19 +104,24 @@ public final class Quiescence {
         return left.compareTo(QUIET_DEFAULT) < 0 ? QUIET_DEFAULT : left;
     }
 
-    public static Result await(DataSource readModel, String schema, String bootstrapServers, Duration quietFor, Duration wait)
+    public static Result await(
+            DataSource readModel, String schema, String bootstrapServers, Duration quietFor, Duration wait)
             throws Exception {
-        return await(new Looks() {
-            @Override
-            public long[] readModel() throws SQLException {
-                return counters(readModel, schema);
-            }
+        return await(
+                new Looks() {
+                    @Override
+                    public long[] readModel() throws SQLException {
+                        return counters(readModel, schema);
+                    }
 
-            @Override
-            public long unprojected() throws Exception {
-                return ProjectionLag.unprojected(bootstrapServers);
-            }
-        }, quietFor, wait, Time.SYSTEM);
+                    @Override
+                    public long unprojected() throws Exception {
+                        return ProjectionLag.unprojected(bootstrapServers);
+                    }
+                },
+                quietFor,
+                wait,
+                Time.SYSTEM);
     }
 
     /**
@@ -120,8 +129,11 @@ public final class Quiescence {
      * at least {@code quietFor} apart and at every look between them; or until {@code wait} is spent.
      */
     public static Result await(Looks looks, Duration quietFor, Duration wait, Time time) throws InterruptedException {
-        Check.that(!quietFor.isNegative() && quietFor.compareTo(wait) <= 0, "a quiet period in [0, wait]: %s, %s",
-                quietFor, wait);
+        Check.that(
+                !quietFor.isNegative() && quietFor.compareTo(wait) <= 0,
+                "a quiet period in [0, wait]: %s, %s",
+                quietFor,
+                wait);
         long started = time.nanos();
         long deadline = started + wait.toNanos();
         long quietSince = Long.MIN_VALUE;
@@ -154,8 +166,10 @@ public final class Quiescence {
         } catch (Exception e) {
             return Look.failed(e);
         }
-        Check.that(readModel.length == 2 && readModel[0] >= 0 && readModel[1] >= 0 && readModel[1] <= readModel[0],
-                "read-model counters {payments, open}: %s", java.util.Arrays.toString(readModel));
+        Check.that(
+                readModel.length == 2 && readModel[0] >= 0 && readModel[1] >= 0 && readModel[1] <= readModel[0],
+                "read-model counters {payments, open}: %s",
+                java.util.Arrays.toString(readModel));
         return new Look(readModel[0], readModel[1], unprojected);
     }
 

@@ -31,11 +31,27 @@ public final class ReadModel {
      * One payment as projected. {@code finalAt} is null while the payment is not final; {@code returnOf} and
      * {@code returnReason} are null unless it is a return (devolução) of another payment.
      */
-    public record Row(UUID paymentId, Id128 payer, Id128 payee, long amountCentavos, String status, String reason,
-            Instant acceptedAt, Instant finalAt, Id128 returnOf, String returnReason) {
+    public record Row(
+            UUID paymentId,
+            Id128 payer,
+            Id128 payee,
+            long amountCentavos,
+            String status,
+            String reason,
+            Instant acceptedAt,
+            Instant finalAt,
+            Id128 returnOf,
+            String returnReason) {
 
-        Row(UUID paymentId, Id128 payer, Id128 payee, long amountCentavos, String status, String reason,
-                Instant acceptedAt, Instant finalAt) {
+        Row(
+                UUID paymentId,
+                Id128 payer,
+                Id128 payee,
+                long amountCentavos,
+                String status,
+                String reason,
+                Instant acceptedAt,
+                Instant finalAt) {
             this(paymentId, payer, payee, amountCentavos, status, reason, acceptedAt, finalAt, null, null);
         }
 
@@ -111,12 +127,16 @@ public final class ReadModel {
      * Polls the read model until every given payment is final; returns that instant, or null at the deadline.
      * A failing query (PostgreSQL just restarted) is retried at the next poll. {@code tool} heads the messages.
      */
-    public static Instant awaitFinal(DataSource dataSource, String schema, List<UUID> ids, Instant deadline, String tool)
+    public static Instant awaitFinal(
+            DataSource dataSource, String schema, List<UUID> ids, Instant deadline, String tool)
             throws InterruptedException {
         long open = Long.MAX_VALUE;
         while (Instant.now().isBefore(deadline)) {
             try {
-                open = ids.size() - statuses(dataSource, schema, ids).values().stream().filter(ReadModel::isFinal).count();
+                open = ids.size()
+                        - statuses(dataSource, schema, ids).values().stream()
+                                .filter(ReadModel::isFinal)
+                                .count();
                 if (open == 0) {
                     return Instant.now();
                 }
@@ -125,8 +145,9 @@ public final class ReadModel {
             }
             Thread.sleep(POLL_INTERVAL);
         }
-        System.err.printf("%s: %s of %d payments still not final at the deadline%n", tool,
-                open == Long.MAX_VALUE ? "?" : Long.toString(open), ids.size());
+        System.err.printf(
+                "%s: %s of %d payments still not final at the deadline%n",
+                tool, open == Long.MAX_VALUE ? "?" : Long.toString(open), ids.size());
         return null;
     }
 

@@ -25,11 +25,16 @@ public record ReadSide(HikariDataSource dataSource, Ledger ledger) implements Au
     public record Settings(String jdbcUrl, String user, String password, Ledgers.Settings ledger) {
 
         public static Settings from(Options options) {
-            return new Settings(options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora"),
-                    options.string("db-user", "pagora"), options.string("db-password", "pagora"),
-                    new Ledgers.Settings(options.string("ledger-backend", "postgresql"),
+            return new Settings(
+                    options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora"),
+                    options.string("db-user", "pagora"),
+                    options.string("db-password", "pagora"),
+                    new Ledgers.Settings(
+                            options.string("ledger-backend", "postgresql"),
                             options.string("tigerbeetle-addresses", "127.0.0.1:3000"),
-                            options.longValue("tigerbeetle-cluster-id", 0), CALL_TIMEOUT, 16));
+                            options.longValue("tigerbeetle-cluster-id", 0),
+                            CALL_TIMEOUT,
+                            16));
         }
     }
 

@@ -63,14 +63,17 @@ public record AcceptedPayments(List<Acceptance> accepted, int refused, int unans
         }
         String text = Files.readString(file, StandardCharsets.UTF_8);
         int lastNewline = text.lastIndexOf('\n');
-        return lastNewline < 0 ? List.of() : Arrays.asList(text.substring(0, lastNewline).split("\n"));
+        return lastNewline < 0
+                ? List.of()
+                : Arrays.asList(text.substring(0, lastNewline).split("\n"));
     }
 
     /** The one line every tool prints about them. */
     public String summary() {
         long duplicates = accepted.stream().filter(Acceptance::duplicate).count();
-        return String.format("load generator answers: %d accepted (202; %d of them to deliberate duplicate re-sends), "
-                + "%d refused unexpectedly (4xx), %d unanswered/5xx, %d deliberate key re-uses with another amount refused",
+        return String.format(
+                "load generator answers: %d accepted (202; %d of them to deliberate duplicate re-sends), "
+                        + "%d refused unexpectedly (4xx), %d unanswered/5xx, %d deliberate key re-uses with another amount refused",
                 accepted.size(), duplicates, refused, unanswered, conflictsRefused);
     }
 
@@ -91,7 +94,8 @@ public record AcceptedPayments(List<Acceptance> accepted, int refused, int unans
                     if (fields.length < 5) {
                         throw new IllegalArgumentException("malformed ACCEPTED line: " + line);
                     }
-                    accepted.add(new Acceptance(fields[1], fields[2], Integer.parseInt(fields[3]), "dup".equals(fields[4])));
+                    accepted.add(
+                            new Acceptance(fields[1], fields[2], Integer.parseInt(fields[3]), "dup".equals(fields[4])));
                 }
                 case "REFUSED" -> refused++;
                 case "CONFLICT" -> conflicts++;

@@ -46,7 +46,8 @@ public record DemoAccounts(Map<BankId, Long> reserveFundings, Map<Id128, Long> c
                 case "customer" -> {
                     Id128 id = Id128.parse(fields[1]);
                     if (!ChartOfAccounts.isCustomer(id)) {
-                        throw new IllegalArgumentException(file + ":" + lineNumber + ": not a customer account id: " + id);
+                        throw new IllegalArgumentException(
+                                file + ":" + lineNumber + ": not a customer account id: " + id);
                     }
                     customers.merge(id, amount, Math::addExact);
                 }

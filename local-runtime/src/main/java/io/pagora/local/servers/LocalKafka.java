@@ -33,17 +33,26 @@ public final class LocalKafka {
     public static void main(String[] args) throws Exception {
         LocalKafkaOptions options = LocalKafkaOptions.parse(args);
 
-        KafkaRaftServer server = start(options.dataDir(), options.host(), options.port(), options.controllerPort(),
-                options.partitions(), options.node());
+        KafkaRaftServer server = start(
+                options.dataDir(),
+                options.host(),
+                options.port(),
+                options.controllerPort(),
+                options.partitions(),
+                options.node());
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("LocalKafka: stopping");
-            server.shutdown();
-            server.awaitShutdown();
-            stopped.countDown();
-            System.out.println("LocalKafka: stopped");
-        }, "local-kafka-shutdown"));
-        System.out.printf("LocalKafka: ready on %s:%d (KRaft, controller %s:%d, data %s)%n",
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("LocalKafka: stopping");
+                            server.shutdown();
+                            server.awaitShutdown();
+                            stopped.countDown();
+                            System.out.println("LocalKafka: stopped");
+                        },
+                        "local-kafka-shutdown"));
+        System.out.printf(
+                "LocalKafka: ready on %s:%d (KRaft, controller %s:%d, data %s)%n",
                 options.host(), options.port(), options.host(), options.controllerPort(), options.dataDir());
         stopped.await();
     }
@@ -64,7 +73,8 @@ public final class LocalKafka {
             }
             int voterCount = voters.split(",").length;
             if (replicationFactor < 1 || replicationFactor > voterCount) {
-                throw new IllegalArgumentException("replication factor in [1, " + voterCount + "]: " + replicationFactor);
+                throw new IllegalArgumentException(
+                        "replication factor in [1, " + voterCount + "]: " + replicationFactor);
             }
             if (voterCount > 1 && clusterId.isEmpty()) {
                 throw new IllegalArgumentException("the nodes of a quorum share one --cluster-id");
@@ -88,8 +98,8 @@ public final class LocalKafka {
     }
 
     /** Formats {@code dataDir} if it is new, then starts this node of its quorum. */
-    public static KafkaRaftServer start(Path dataDir, String host, int port, int controllerPort, int partitions, Node node)
-            throws IOException {
+    public static KafkaRaftServer start(
+            Path dataDir, String host, int port, int controllerPort, int partitions, Node node) throws IOException {
         Files.createDirectories(dataDir);
         Properties properties = serverProperties(dataDir, host, port, controllerPort, partitions, node);
         Path propertiesFile = dataDir.resolve("server.properties");
@@ -99,14 +109,17 @@ public final class LocalKafka {
         if (Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
             System.out.println("LocalKafka: log directory already formatted, keeping its data");
         } else {
-            format(propertiesFile, node.clusterId().isEmpty() ? Uuid.randomUuid().toString() : node.clusterId());
+            format(
+                    propertiesFile,
+                    node.clusterId().isEmpty() ? Uuid.randomUuid().toString() : node.clusterId());
         }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(properties, false), Time.SYSTEM);
         server.startup();
         return server;
     }
 
-    static Properties serverProperties(Path dataDir, String host, int port, int controllerPort, int partitions, Node node) {
+    static Properties serverProperties(
+            Path dataDir, String host, int port, int controllerPort, int partitions, Node node) {
         Properties p = new Properties();
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", Integer.toString(node.id()));
@@ -144,8 +157,8 @@ public final class LocalKafka {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         int status;
         try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            status = StorageTool.execute(new String[] {"format", "--cluster-id", clusterId,
-                    "--config", propertiesFile.toString()}, print);
+            status = StorageTool.execute(
+                    new String[] {"format", "--cluster-id", clusterId, "--config", propertiesFile.toString()}, print);
         }
         System.out.print("LocalKafka: " + output.toString(StandardCharsets.UTF_8));
         if (status != 0) {

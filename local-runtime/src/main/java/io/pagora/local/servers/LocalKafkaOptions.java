@@ -4,8 +4,8 @@ import io.pagora.local.cli.Options;
 import java.nio.file.Path;
 
 /** The local Kafka node's command line (kafka), read once: its defaults are written here. */
-record LocalKafkaOptions(Path dataDir, String host, int port, int controllerPort, int partitions,
-        LocalKafka.Node node) {
+record LocalKafkaOptions(
+        Path dataDir, String host, int port, int controllerPort, int partitions, LocalKafka.Node node) {
 
     static LocalKafkaOptions parse(String[] args) {
         Options options = new Options("kafka", args);
@@ -14,9 +14,11 @@ record LocalKafkaOptions(Path dataDir, String host, int port, int controllerPort
         int port = options.integer("port", 9092);
         int controllerPort = options.integer("controller-port", 9093);
         int partitions = options.integer("partitions", 6);
-        LocalKafka.Node node = new LocalKafka.Node(options.integer("node-id", 1),
+        LocalKafka.Node node = new LocalKafka.Node(
+                options.integer("node-id", 1),
                 options.string("voters", "1@" + host + ":" + controllerPort),
-                options.string("cluster-id", ""), options.integer("replication-factor", 1));
+                options.string("cluster-id", ""),
+                options.integer("replication-factor", 1));
         options.rejectUnknown();
         return new LocalKafkaOptions(dataDir, host, port, controllerPort, partitions, node);
     }

@@ -43,22 +43,30 @@ public final class LocalPostgres {
                 .setServerConfig("timezone", "UTC")
                 .start();
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("LocalPostgres: stopping");
-            try {
-                postgres.close();
-            } catch (Exception e) {
-                System.out.println("LocalPostgres: stop failed: " + e);
-            }
-            stopped.countDown();
-            System.out.println("LocalPostgres: stopped");
-        }, "local-postgres-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("LocalPostgres: stopping");
+                            try {
+                                postgres.close();
+                            } catch (Exception e) {
+                                System.out.println("LocalPostgres: stop failed: " + e);
+                            }
+                            stopped.countDown();
+                            System.out.println("LocalPostgres: stopped");
+                        },
+                        "local-postgres-shutdown"));
 
         DataSource admin = postgres.getPostgresDatabase();
         ensureRoleAndDatabase(admin, options.user(), options.password(), options.database());
-        System.out.printf("LocalPostgres: ready on 127.0.0.1:%d (embedded PostgreSQL %s, fsync=%s, data %s), database %s, user %s%n",
-                options.port(), setting(admin, "server_version"), setting(admin, "fsync"), options.dataDir(),
-                options.database(), options.user());
+        System.out.printf(
+                "LocalPostgres: ready on 127.0.0.1:%d (embedded PostgreSQL %s, fsync=%s, data %s), database %s, user %s%n",
+                options.port(),
+                setting(admin, "server_version"),
+                setting(admin, "fsync"),
+                options.dataDir(),
+                options.database(),
+                options.user());
         stopped.await();
     }
 
@@ -66,11 +74,14 @@ public final class LocalPostgres {
      * Lets the platform's role force a checkpoint (PostgreSQL 15's {@code pg_checkpoint}; a no-op before it): the bench
      * forces one inside its window, so that a checkpoint's cost is measured as part of steady state, not tuned away.
      */
-    public static final String GRANT_CHECKPOINT = "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pg_checkpoint')"
-            + " THEN GRANT pg_checkpoint TO %s; END IF; END $$";
+    public static final String GRANT_CHECKPOINT =
+            "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pg_checkpoint')"
+                    + " THEN GRANT pg_checkpoint TO %s; END IF; END $$";
 
-    static void ensureRoleAndDatabase(DataSource admin, String user, String password, String database) throws SQLException {
-        try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement()) {
+    static void ensureRoleAndDatabase(DataSource admin, String user, String password, String database)
+            throws SQLException {
+        try (Connection connection = admin.getConnection();
+                Statement statement = connection.createStatement()) {
             if (!exists(connection, "SELECT 1 FROM pg_roles WHERE rolname = ?", user)) {
                 // Identifiers and the password come from our own command line, never from a client.
                 statement.execute("CREATE ROLE " + quoteIdentifier(user) + " LOGIN PASSWORD " + quoteLiteral(password));
@@ -92,7 +103,8 @@ public final class LocalPostgres {
     }
 
     private static String setting(DataSource admin, String name) throws SQLException {
-        try (Connection connection = admin.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = admin.getConnection();
+                Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SHOW " + name)) {
             rows.next();
             return rows.getString(1);

@@ -4,8 +4,7 @@ import io.pagora.local.cli.Options;
 import java.nio.file.Path;
 
 /** The local PostgreSQL's command line (postgres), read once: its defaults are written here. */
-record LocalPostgresOptions(Path dataDir, int port, String user, String password, String database,
-        int connectionsMax) {
+record LocalPostgresOptions(Path dataDir, int port, String user, String password, String database, int connectionsMax) {
 
     static LocalPostgresOptions parse(String[] args) {
         Options options = new Options("postgres", args);

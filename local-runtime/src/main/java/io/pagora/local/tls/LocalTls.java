@@ -31,13 +31,16 @@ public final class LocalTls {
     static final String DEFAULT_DIRECTORY = "var/tls";
     /** The monitor's certificate name (platform.Certs); not a {@link Caller}: it has no business API. */
     static final String MONITOR = "monitor";
+
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final Path directory;
 
     public LocalTls(Path directory) {
-        Check.that(Files.isRegularFile(directory.resolve("ca.crt")),
-                "no CA certificate in %s: run infra/local/pagora certs", directory);
+        Check.that(
+                Files.isRegularFile(directory.resolve("ca.crt")),
+                "no CA certificate in %s: run infra/local/pagora certs",
+                directory);
         this.directory = directory;
     }
 
@@ -67,8 +70,10 @@ public final class LocalTls {
 
     /** An HTTP/1.1 client presenting {@code identity}; keeps its connections alive for reuse. */
     public static HttpClient client(SSLContext identity, Executor executor) {
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(CONNECT_TIMEOUT).sslContext(identity);
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(CONNECT_TIMEOUT)
+                .sslContext(identity);
         if (executor != null) {
             builder.executor(executor);
         }
@@ -82,8 +87,11 @@ public final class LocalTls {
     private SSLContext identity(String name) {
         Path participants = directory.resolve("participants");
         Path certificate = participants.resolve(name + ".crt");
-        Check.that(Files.isRegularFile(certificate),
-                "no certificate for %s in %s: run infra/local/pagora certs", name, participants);
+        Check.that(
+                Files.isRegularFile(certificate),
+                "no certificate for %s in %s: run infra/local/pagora certs",
+                name,
+                participants);
         return PemTls.mutual(certificate, participants.resolve(name + ".key"), directory.resolve("ca.crt"));
     }
 }

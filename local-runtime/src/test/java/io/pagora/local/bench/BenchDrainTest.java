@@ -1,13 +1,12 @@
 package io.pagora.local.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.pagora.events.ConsumerGroups;
+import io.pagora.events.Topics;
 import io.pagora.local.readside.ProjectionLag;
 import io.pagora.local.servers.LocalKafka;
 import io.pagora.testing.ServerBacked;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.pagora.events.Topics;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -44,14 +43,16 @@ class BenchDrainTest {
     void aReadModelWithRecordsStillToProjectHoldsTheDrainHoweverTheCountsAgree() throws Exception {
         Bench.DrainLooks looks = new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED, () -> 0, () -> 2);
 
-        assertThat(Bench.drain(looks, 0, 0, 1)).as("2 records not projected: not drained").isFalse();
+        assertThat(Bench.drain(looks, 0, 0, 1))
+                .as("2 records not projected: not drained")
+                .isFalse();
     }
 
     @Test
     void aPaymentStillAcceptedInTheReadModelHoldsTheDrainAndKafkaIsNotAskedMeanwhile() throws Exception {
         AtomicInteger kafkaLooks = new AtomicInteger();
-        Bench.DrainLooks looks = new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED, () -> 1,
-                () -> kafkaLooks.incrementAndGet() * 0L);
+        Bench.DrainLooks looks =
+                new Bench.DrainLooks(() -> ACCEPTED, () -> ACCEPTED, () -> 1, () -> kafkaLooks.incrementAndGet() * 0L);
 
         assertThat(Bench.drain(looks, 0, 0, 1)).isFalse();
         assertThat(kafkaLooks).as("the dearer look waits for the cheaper ones").hasValue(0);
@@ -77,14 +78,22 @@ class BenchDrainTest {
         TopicPartition requests0 = new TopicPartition(Topics.PAYMENTS_REQUESTED, 0);
         TopicPartition requests1 = new TopicPartition(Topics.PAYMENTS_REQUESTED, 1);
         TopicPartition outcomes0 = new TopicPartition(Topics.PAYMENT_OUTCOMES, 0);
-        Map<TopicPartition, ListOffsetsResultInfo> ends = Map.of(requests0, end(100), requests1, end(40),
-                outcomes0, end(7));
-        Map<TopicPartition, OffsetAndMetadata> committed = Map.of(requests0, new OffsetAndMetadata(100),
-                outcomes0, new OffsetAndMetadata(5));
+        Map<TopicPartition, ListOffsetsResultInfo> ends =
+                Map.of(requests0, end(100), requests1, end(40), outcomes0, end(7));
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                Map.of(requests0, new OffsetAndMetadata(100), outcomes0, new OffsetAndMetadata(5));
 
         assertThat(ProjectionLag.behind(ends, committed)).isEqualTo(0 + 40 + 2);
-        assertThat(ProjectionLag.behind(ends, Map.of(requests0, new OffsetAndMetadata(100),
-                requests1, new OffsetAndMetadata(40), outcomes0, new OffsetAndMetadata(7)))).isZero();
+        assertThat(ProjectionLag.behind(
+                        ends,
+                        Map.of(
+                                requests0,
+                                new OffsetAndMetadata(100),
+                                requests1,
+                                new OffsetAndMetadata(40),
+                                outcomes0,
+                                new OffsetAndMetadata(7))))
+                .isZero();
     }
 
     /** On a real broker: records published past the group's committed offsets, on both topics, and none once committed. */
@@ -94,18 +103,24 @@ class BenchDrainTest {
         String bootstrap = "127.0.0.1:" + port;
         KafkaRaftServer kafka = LocalKafka.start(dataDir, "127.0.0.1", port, freePort(), 2);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(ProjectionLag.PROJECTED_TOPICS.stream().map(topic -> new NewTopic(topic, 2, (short) 1))
-                    .toList()).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(ProjectionLag.PROJECTED_TOPICS.stream()
+                            .map(topic -> new NewTopic(topic, 2, (short) 1))
+                            .toList())
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             TopicPartition requests = new TopicPartition(Topics.PAYMENTS_REQUESTED, 0);
             TopicPartition outcomes = new TopicPartition(Topics.PAYMENT_OUTCOMES, 1);
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                    new ByteArraySerializer(), new ByteArraySerializer())) {
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
                 for (int i = 0; i < 3; i++) {
-                    producer.send(new ProducerRecord<>(requests.topic(), requests.partition(), null, new byte[] {1})).get();
+                    producer.send(new ProducerRecord<>(requests.topic(), requests.partition(), null, new byte[] {1}))
+                            .get();
                 }
                 for (int i = 0; i < 2; i++) {
-                    producer.send(new ProducerRecord<>(outcomes.topic(), outcomes.partition(), null, new byte[] {2})).get();
+                    producer.send(new ProducerRecord<>(outcomes.topic(), outcomes.partition(), null, new byte[] {2}))
+                            .get();
                 }
             }
             long nothingCommitted = ProjectionLag.unprojected(bootstrap);
@@ -123,7 +138,9 @@ class BenchDrainTest {
     }
 
     private static void commit(Admin admin, Map<TopicPartition, OffsetAndMetadata> offsets) throws Exception {
-        admin.alterConsumerGroupOffsets(ProjectionLag.REPORTING_GROUP, offsets).all().get(30, TimeUnit.SECONDS);
+        admin.alterConsumerGroupOffsets(ProjectionLag.REPORTING_GROUP, offsets)
+                .all()
+                .get(30, TimeUnit.SECONDS);
     }
 
     private static int freePort() throws IOException {
@@ -135,8 +152,16 @@ class BenchDrainTest {
     /** The group the lag is read for is the one reporting-service's projection commits with (its record's default). */
     @Test
     void theLagIsReadForReportingsProjectionGroup() throws Exception {
-        String properties = Files.readString(Path.of("..", "reporting-service", "src", "main", "java", "io", "pagora",
-                "reporting", "ReportingProperties.java"));
+        String properties = Files.readString(Path.of(
+                "..",
+                "reporting-service",
+                "src",
+                "main",
+                "java",
+                "io",
+                "pagora",
+                "reporting",
+                "ReportingProperties.java"));
 
         assertThat(properties).contains("PROJECTION_GROUP = ConsumerGroups.REPORTING;");
         assertThat(ProjectionLag.REPORTING_GROUP).isEqualTo(ConsumerGroups.REPORTING);

@@ -1,11 +1,11 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.measure.ProcessCpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.pagora.local.demo.DemoReport;
+import io.pagora.local.measure.ProcessCpu;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,20 +28,25 @@ class BenchMeasurementTest {
         Map<String, Long> tree = Map.of("this-jvm", self);
         double before = cpu.seconds(tree).get("this-jvm");
         // A child that burns CPU for about a second: only the tree walk (or the reaped child's cutime) sees it.
-        Process child = new ProcessBuilder("sh", "-c", "end=$(($(date +%s) + 2)); while [ $(date +%s) -lt $end ]; do :; done")
+        Process child = new ProcessBuilder(
+                        "sh", "-c", "end=$(($(date +%s) + 2)); while [ $(date +%s) -lt $end ]; do :; done")
                 .start();
-        double whileRunning = await("a living child's CPU is counted").atMost(Duration.ofSeconds(2))
+        double whileRunning = await("a living child's CPU is counted")
+                .atMost(Duration.ofSeconds(2))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> cpu.seconds(tree).get("this-jvm"), seconds -> child.isAlive() && seconds - before > 0.3);
         assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
         double afterReaped = cpu.seconds(tree).get("this-jvm");
 
-        assertThat(afterReaped).as("a reaped child's CPU stays counted (cutime)").isGreaterThanOrEqualTo(whileRunning);
+        assertThat(afterReaped)
+                .as("a reaped child's CPU stays counted (cutime)")
+                .isGreaterThanOrEqualTo(whileRunning);
     }
 
     @Test
     void aMissingProcessCountsNothing() {
-        assertThat(new ProcessCpu(TICKS_PER_SECOND).seconds(Map.of("gone", 999_999_999L))).containsEntry("gone", 0.0);
+        assertThat(new ProcessCpu(TICKS_PER_SECOND).seconds(Map.of("gone", 999_999_999L)))
+                .containsEntry("gone", 0.0);
     }
 
     @Test
@@ -57,12 +62,14 @@ class BenchMeasurementTest {
         before.put("kafka", 5.0);
         Map<String, Double> after = new LinkedHashMap<>();
         after.put("payment-api", 12.0); // 2 CPU-s over 1,000 payments: 2,000 µs each
-        after.put("kafka", 5.5);        // 0.5 CPU-s: 500 µs each
+        after.put("kafka", 5.5); // 0.5 CPU-s: 500 µs each
 
         List<String> table = DemoReport.cpuTable(before, after, 1_000);
 
-        assertThat(table).anySatisfy(line -> assertThat(line).contains("payment-api").contains("2000.0 µs"));
+        assertThat(table)
+                .anySatisfy(line -> assertThat(line).contains("payment-api").contains("2000.0 µs"));
         assertThat(table).anySatisfy(line -> assertThat(line).contains("kafka").contains("500.0 µs"));
-        assertThat(table).anySatisfy(line -> assertThat(line).contains("PLATFORM TOTAL").contains("2500.0 µs"));
+        assertThat(table)
+                .anySatisfy(line -> assertThat(line).contains("PLATFORM TOTAL").contains("2500.0 µs"));
     }
 }

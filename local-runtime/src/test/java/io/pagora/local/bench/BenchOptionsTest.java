@@ -18,8 +18,9 @@ class BenchOptionsTest {
 
     private String[] arguments(String... more) throws Exception {
         Files.writeString(tls.resolve("ca.crt"), "");
-        String[] fixed = {"--accounts=/run/accounts.txt", "--out-dir=/run/bench", "--components=payment-api=42",
-            "--tls-dir=" + tls};
+        String[] fixed = {
+            "--accounts=/run/accounts.txt", "--out-dir=/run/bench", "--components=payment-api=42", "--tls-dir=" + tls
+        };
         String[] all = new String[fixed.length + more.length];
         System.arraycopy(fixed, 0, all, 0, fixed.length);
         System.arraycopy(more, 0, all, fixed.length, more.length);
@@ -30,8 +31,18 @@ class BenchOptionsTest {
     void left_out_options_take_the_bench_defaults() throws Exception {
         BenchOptions options = BenchOptions.parse(arguments());
 
-        assertThat(options.settings()).isEqualTo(new Bench.Settings("postgresql", LoadGenerator.Mode.BULK, 4000, 500, 60,
-                300, 180, false, 1.25, Map.of("payment-api", 42L)));
+        assertThat(options.settings())
+                .isEqualTo(new Bench.Settings(
+                        "postgresql",
+                        LoadGenerator.Mode.BULK,
+                        4000,
+                        500,
+                        60,
+                        300,
+                        180,
+                        false,
+                        1.25,
+                        Map.of("payment-api", 42L)));
         assertThat(options.overloadFactor()).isZero();
         assertThat(options.secondBankRatePerSecond()).isEqualTo(100);
         assertThat(options.inFlightMax()).isEqualTo(4096);
@@ -42,8 +53,14 @@ class BenchOptionsTest {
 
     @Test
     void the_launchers_bench_options_are_the_tools_own() throws Exception {
-        BenchOptions options = BenchOptions.parse(arguments("--mode=single", "--rate=500", "--warmup-seconds=30",
-                "--window-seconds=60", "--find-max=true", "--overload-factor=2", "--second-bank-rate=50",
+        BenchOptions options = BenchOptions.parse(arguments(
+                "--mode=single",
+                "--rate=500",
+                "--warmup-seconds=30",
+                "--window-seconds=60",
+                "--find-max=true",
+                "--overload-factor=2",
+                "--second-bank-rate=50",
                 "--api-url=https://127.0.0.1:8080,https://127.0.0.1:8090"));
 
         assertThat(options.settings().mode()).isEqualTo(LoadGenerator.Mode.SINGLE);

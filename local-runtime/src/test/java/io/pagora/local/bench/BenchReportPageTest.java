@@ -1,10 +1,10 @@
 package io.pagora.local.bench;
 
-import io.pagora.local.measure.DiskUsage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.demo.DemoReport;
+import io.pagora.local.measure.DiskUsage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +37,9 @@ class BenchReportPageTest {
         for (int ms = 1; ms <= 100; ms++) {
             timeline.latency(1_000 * SECOND + 500_000_000L, ms * 1_000_000L); // scheduled in second 0: 1..100 ms
         }
-        timeline.latency(1_001 * SECOND + 1, 7_000_000L);                      // second 1: one call of 7 ms
-        timeline.latency(999 * SECOND, 1);                                      // before the origin: not kept
-        timeline.latency(1_010 * SECOND, 1);                                    // past the last second: not kept
+        timeline.latency(1_001 * SECOND + 1, 7_000_000L); // second 1: one call of 7 ms
+        timeline.latency(999 * SECOND, 1); // before the origin: not kept
+        timeline.latency(1_010 * SECOND, 1); // past the last second: not kept
         timeline.sample(1, 1_000, 900, 100, Map.of("payment-api", 10.5));
         timeline.sample(2, 2_500, 2_400, 100, Map.of("payment-api", 11.5));
         timeline.sample(3, 2_500, 2_500, 0, Map.of("payment-api", 11.5));
@@ -50,17 +50,21 @@ class BenchReportPageTest {
         assertThat(json.get("accepted_per_s")).isEqualTo(List.of(1_000.0, 1_500.0, 0.0));
         assertThat(json.get("final_per_s")).isEqualTo(List.of(900.0, 1_500.0, 100.0));
         assertThat(json.get("backlog")).isEqualTo(List.of(100L, 100L, 0L));
-        assertThat(json.get("accept_p50_ms")).as("second 0's calls end at t=1; none was scheduled in second 2")
+        assertThat(json.get("accept_p50_ms"))
+                .as("second 0's calls end at t=1; none was scheduled in second 2")
                 .isEqualTo(List.of(50.0, 7.0, -1.0));
         assertThat(json.get("accept_p99_ms")).isEqualTo(List.of(99.0, 7.0, -1.0));
         assertThat(json.get("cpu_cores")).isEqualTo(Map.of("payment-api", List.of(0.5, 1.0, 0.0)));
-        assertThat(json).containsEntry("window_from_s", 1).containsEntry("window_to_s", 3).containsEntry("offered_per_s", 1_200.0);
+        assertThat(json)
+                .containsEntry("window_from_s", 1)
+                .containsEntry("window_to_s", 3)
+                .containsEntry("offered_per_s", 1_200.0);
     }
 
     @Test
     void diskGrowthIsPerPaymentAndTheTotalAtRestLeavesTheWalOut() throws Exception {
-        DiskUsage.Snapshot before = new DiskUsage.Snapshot(Map.of("kafka", 1_000L, DiskUsage.POSTGRESQL_TABLES, 5_000L,
-                DiskUsage.POSTGRESQL_WAL, 0L));
+        DiskUsage.Snapshot before = new DiskUsage.Snapshot(
+                Map.of("kafka", 1_000L, DiskUsage.POSTGRESQL_TABLES, 5_000L, DiskUsage.POSTGRESQL_WAL, 0L));
         Map<String, Long> grown = new LinkedHashMap<>();
         grown.put("kafka", 3_000L);
         grown.put(DiskUsage.POSTGRESQL_TABLES, 9_000L);
@@ -69,13 +73,21 @@ class BenchReportPageTest {
 
         Map<String, Double> perPayment = new DiskUsage.Snapshot(grown).bytesPerPaymentSince(before, 2);
 
-        assertThat(perPayment).containsExactly(Map.entry("kafka", 1_000.0), Map.entry(DiskUsage.POSTGRESQL_TABLES, 2_000.0),
-                Map.entry(DiskUsage.POSTGRESQL_WAL, 4_000.0), Map.entry("at_rest_total", 3_000.0));
-        assertThat(new DiskUsage.Snapshot(grown).bytesPerPaymentSince(before, 0)).as("no payment, no figure").isEmpty();
+        assertThat(perPayment)
+                .containsExactly(
+                        Map.entry("kafka", 1_000.0),
+                        Map.entry(DiskUsage.POSTGRESQL_TABLES, 2_000.0),
+                        Map.entry(DiskUsage.POSTGRESQL_WAL, 4_000.0),
+                        Map.entry("at_rest_total", 3_000.0));
+        assertThat(new DiskUsage.Snapshot(grown).bytesPerPaymentSince(before, 0))
+                .as("no payment, no figure")
+                .isEmpty();
 
         Path store = Files.createDirectory(directory.resolve("store"));
         Files.write(store.resolve("segment"), new byte[256 * 1024]);
-        assertThat(DiskUsage.allocatedBytes(store)).as("du: the blocks the files use").isGreaterThanOrEqualTo(256 * 1024);
+        assertThat(DiskUsage.allocatedBytes(store))
+                .as("du: the blocks the files use")
+                .isGreaterThanOrEqualTo(256 * 1024);
         assertThat(DiskUsage.allocatedBytes(directory.resolve("missing"))).isEqualTo(-1);
         assertThat(DiskUsage.directories("tigerbeetle=/a,kafka=/b"))
                 .containsExactly(Map.entry("tigerbeetle", Path.of("/a")), Map.entry("kafka", Path.of("/b")));
@@ -89,16 +101,23 @@ class BenchReportPageTest {
         BenchHtml.write(html, result);
 
         String page = Files.readString(html, StandardCharsets.UTF_8);
-        assertThat(page).contains("<title>Pagora bench: tigerbeetle, bulk at 12,000/s</title>")
-                .contains("INVALID — backlog growing &lt;fast&gt;").contains("invariants PASS")
-                .contains("<td>settled /s</td><td>8,843</td>").contains("<td>platform CPU µs per settled payment</td><td>190.9</td>")
+        assertThat(page)
+                .contains("<title>Pagora bench: tigerbeetle, bulk at 12,000/s</title>")
+                .contains("INVALID — backlog growing &lt;fast&gt;")
+                .contains("invariants PASS")
+                .contains("<td>settled /s</td><td>8,843</td>")
+                .contains("<td>platform CPU µs per settled payment</td><td>190.9</td>")
                 .contains("CPU µs per settled payment: postgresql</td><td>67.5</td>")
                 .contains("disk bytes per payment: at_rest_total</td><td>2,345.6</td>")
                 .contains("PostgreSQL checkpoint forced in the window: took_s</td><td>2.3</td>")
                 .contains("GET /payments/{id} during the window: p99_ms</td><td>31.4</td>")
                 .contains("GET /accounts/{id}/statement during the window: p99_ms</td><td>48.5</td>");
-        assertThat(page).as("uPlot is inlined, not fetched").contains("uPlot").doesNotContain("<script src")
-                .doesNotContain("<link ").doesNotContainPattern("(src|href)=\"https?:");
+        assertThat(page)
+                .as("uPlot is inlined, not fetched")
+                .contains("uPlot")
+                .doesNotContain("<script src")
+                .doesNotContain("<link ")
+                .doesNotContainPattern("(src|href)=\"https?:");
         JsonNode embedded = JSON.readTree(embeddedResults(page)).get(0);
         assertThat(embedded).as("the run's result.json, whole, for the charts").isEqualTo(result);
         assertThat(page).as("a string cannot end the script early").doesNotContain("</fast>");
@@ -107,34 +126,46 @@ class BenchReportPageTest {
     @Test
     void theComparisonPageHoldsBothLedgers() throws Exception {
         JsonNode tigerBeetle = JSON.readTree(RESULT);
-        JsonNode postgresql = JSON.readTree(RESULT.replace("\"tigerbeetle\"", "\"postgresql\"").replace("8843", "2100"));
+        JsonNode postgresql = JSON.readTree(
+                RESULT.replace("\"tigerbeetle\"", "\"postgresql\"").replace("8843", "2100"));
         Path html = directory.resolve("compare.html");
 
         BenchHtml.writeComparison(html, tigerBeetle, postgresql);
 
         String page = Files.readString(html, StandardCharsets.UTF_8);
-        assertThat(page).contains("<th>tigerbeetle</th><th>postgresql</th>").contains("<td>settled /s</td><td>8,843</td><td>2,100</td>")
-                .contains("id=\"charts-0\"").contains("id=\"charts-1\"");
+        assertThat(page)
+                .contains("<th>tigerbeetle</th><th>postgresql</th>")
+                .contains("<td>settled /s</td><td>8,843</td><td>2,100</td>")
+                .contains("id=\"charts-0\"")
+                .contains("id=\"charts-1\"");
         assertThat(JSON.readTree(embeddedResults(page))).hasSize(2);
     }
 
     @Test
     void theDemosPageHoldsItsChecksAndItsReport() throws Exception {
-        DemoReport.Result result = new DemoReport.Result(List.of("Accepted: 14,897"), List.of(
-                new InvariantChecks.Verdict("Σdebits = Σcredits", true, "posted and pending balance", List.of()),
-                new InvariantChecks.Verdict("read model = ledger", false, "3 payments <differ>", List.of("x"))));
+        DemoReport.Result result = new DemoReport.Result(
+                List.of("Accepted: 14,897"),
+                List.of(
+                        new InvariantChecks.Verdict(
+                                "Σdebits = Σcredits", true, "posted and pending balance", List.of()),
+                        new InvariantChecks.Verdict(
+                                "read model = ledger", false, "3 payments <differ>", List.of("x"))));
         Path html = directory.resolve("demo.html");
 
         BenchHtml.writeDemo(html, result, List.of("Accepted: 14,897", "judged accept p99 70.7 ms"));
 
         String page = Files.readString(html, StandardCharsets.UTF_8);
-        assertThat(page).contains("<p class=\"invalid\">FAIL</p>").contains("<td>Σdebits = Σcredits</td><td class=\"valid\">PASS")
+        assertThat(page)
+                .contains("<p class=\"invalid\">FAIL</p>")
+                .contains("<td>Σdebits = Σcredits</td><td class=\"valid\">PASS")
                 .contains("read model = ledger</td><td class=\"invalid\">FAIL</td><td>3 payments &lt;differ&gt;</td>")
-                .contains("judged accept p99 70.7 ms").doesNotContainPattern("(src|href)=\"https?:");
+                .contains("judged accept p99 70.7 ms")
+                .doesNotContainPattern("(src|href)=\"https?:");
     }
 
     private static String embeddedResults(String page) {
-        Matcher script = Pattern.compile("<script id=\"results\" type=\"application/json\">(.*?)</script>", Pattern.DOTALL)
+        Matcher script = Pattern.compile(
+                        "<script id=\"results\" type=\"application/json\">(.*?)</script>", Pattern.DOTALL)
                 .matcher(page);
         assertThat(script.find()).isTrue();
         return script.group(1).replace("<\\/", "</");

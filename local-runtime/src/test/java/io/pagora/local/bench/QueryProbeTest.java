@@ -12,9 +12,13 @@ class QueryProbeTest {
 
     @Test
     void aWindowWhoseQueriesWereAllAnsweredPassesTheGate() {
-        assertThat(QueryProbe.gateFailures(Map.of(QueryProbe.Kind.PAYMENT, MEASURED, QueryProbe.Kind.STATEMENT, MEASURED)))
+        assertThat(QueryProbe.gateFailures(
+                        Map.of(QueryProbe.Kind.PAYMENT, MEASURED, QueryProbe.Kind.STATEMENT, MEASURED)))
                 .isEmpty();
-        assertThat(MEASURED.json()).containsEntry("n", 3).containsEntry("failed", 0).containsEntry("p99_ms", 31.4)
+        assertThat(MEASURED.json())
+                .containsEntry("n", 3)
+                .containsEntry("failed", 0)
+                .containsEntry("p99_ms", 31.4)
                 .containsEntry("max_ms", 31.4);
         assertThat(MEASURED.line()).startsWith("n=3  p50 7.0 ms  p99 31.4 ms  max 31.4 ms, 0 not 200");
     }
@@ -23,7 +27,8 @@ class QueryProbeTest {
     void aQueryAnsweredWithAnythingButTwoHundredFailsTheWindow() {
         QueryProbe.Figures oneRefused = new QueryProbe.Figures(new double[] {5.0}, 1);
 
-        assertThat(QueryProbe.gateFailures(Map.of(QueryProbe.Kind.PAYMENT, MEASURED, QueryProbe.Kind.STATEMENT, oneRefused)))
+        assertThat(QueryProbe.gateFailures(
+                        Map.of(QueryProbe.Kind.PAYMENT, MEASURED, QueryProbe.Kind.STATEMENT, oneRefused)))
                 .containsExactly("1 statement queries under load were not answered 200");
     }
 

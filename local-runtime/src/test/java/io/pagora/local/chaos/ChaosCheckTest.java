@@ -34,53 +34,167 @@ class ChaosCheckTest {
 
     @Test
     void aScenarioPassesOnlyWithNothingLostNothingDuplicatedRecoveredAndEveryInvariantHolding() {
-        ChaosSummary clean = new ChaosSummary("kill-reporting", "tigerbeetle", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), Duration.ofMillis(3400), 2, 4, 4, 0);
+        ChaosSummary clean = new ChaosSummary(
+                "kill-reporting",
+                "tigerbeetle",
+                10,
+                10,
+                10,
+                10,
+                0,
+                0,
+                Duration.ofSeconds(7),
+                Duration.ofMillis(3400),
+                2,
+                4,
+                4,
+                0);
         assertThat(clean.passed()).isTrue();
-        assertThat(clean.line()).isEqualTo("CHAOS kill-reporting         ledger=tigerbeetle offered=10 accepted=10 final=10 settled=10 "
-                + "lost=0 duplicated=0 fault=7.0s recovery=3.4s degraded=2s invariants=4/4 dead-lettered=0 PASS");
+        assertThat(clean.line())
+                .isEqualTo(
+                        "CHAOS kill-reporting         ledger=tigerbeetle offered=10 accepted=10 final=10 settled=10 "
+                                + "lost=0 duplicated=0 fault=7.0s recovery=3.4s degraded=2s invariants=4/4 dead-lettered=0 PASS");
 
-        assertThat(new ChaosSummary("s", "l", 10, 10, 9, 9, 1, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed()).as("one lost").isFalse();
-        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 1, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed()).as("one duplicated").isFalse();
-        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), null, 2, 4, 4, 0).passed()).as("never recovered").isFalse();
-        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 3, 4, 0).passed()).as("a check failed").isFalse();
-        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), null, 2, 4, 4, 0).line()).contains("recovery=never").endsWith("FAIL");
+        assertThat(new ChaosSummary("s", "l", 10, 10, 9, 9, 1, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0)
+                        .passed())
+                .as("one lost")
+                .isFalse();
+        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 1, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0)
+                        .passed())
+                .as("one duplicated")
+                .isFalse();
+        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), null, 2, 4, 4, 0).passed())
+                .as("never recovered")
+                .isFalse();
+        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 3, 4, 0)
+                        .passed())
+                .as("a check failed")
+                .isFalse();
+        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), null, 2, 4, 4, 0).line())
+                .contains("recovery=never")
+                .endsWith("FAIL");
     }
 
     @Test
     void aScenarioWhoseLoadWasNotAcceptedFailsHoweverCleanItsChecks() {
         // What every scenario printed when k6 could not reach the TLS services: nothing sent, nothing to judge.
-        ChaosSummary vacuous = new ChaosSummary("kill-reporting", "postgresql", 6000, 0, 0, 0, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0);
+        ChaosSummary vacuous = new ChaosSummary(
+                "kill-reporting", "postgresql", 6000, 0, 0, 0, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0);
         assertThat(vacuous.passed()).as("zero accepted").isFalse();
         assertThat(vacuous.line()).contains("offered=6000 accepted=0").endsWith("FAIL");
 
-        assertThat(new ChaosSummary("s", "l", 6000, 2999, 2999, 2999, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed())
-                .as("below half the offered load").isFalse();
-        assertThat(new ChaosSummary("s", "l", 6000, 3000, 3000, 3000, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed())
-                .as("half the offered load").isTrue();
-        assertThat(new ChaosSummary("s", "l", 0, 0, 0, 0, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed())
-                .as("nothing offered is no work seen either").isFalse();
+        assertThat(new ChaosSummary(
+                                "s",
+                                "l",
+                                6000,
+                                2999,
+                                2999,
+                                2999,
+                                0,
+                                0,
+                                Duration.ofSeconds(7),
+                                Duration.ZERO,
+                                2,
+                                4,
+                                4,
+                                0)
+                        .passed())
+                .as("below half the offered load")
+                .isFalse();
+        assertThat(new ChaosSummary(
+                                "s",
+                                "l",
+                                6000,
+                                3000,
+                                3000,
+                                3000,
+                                0,
+                                0,
+                                Duration.ofSeconds(7),
+                                Duration.ZERO,
+                                2,
+                                4,
+                                4,
+                                0)
+                        .passed())
+                .as("half the offered load")
+                .isTrue();
+        assertThat(new ChaosSummary("s", "l", 0, 0, 0, 0, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0)
+                        .passed())
+                .as("nothing offered is no work seen either")
+                .isFalse();
     }
 
     @Test
     void aScenarioWhosePaymentsWereMostlyRefusedFailsHoweverCleanItsChecks() {
         // What the fault catalogue ran on the demo's deliberately poor seeding: 25,000 accepted, 1 settled.
-        ChaosSummary refused = new ChaosSummary("slow-bank", "tigerbeetle", 6000, 25_001, 25_001, 1, 0, 0, Duration.ofSeconds(7), Duration.ZERO,
-                2, 4, 4, 0);
+        ChaosSummary refused = new ChaosSummary(
+                "slow-bank",
+                "tigerbeetle",
+                6000,
+                25_001,
+                25_001,
+                1,
+                0,
+                0,
+                Duration.ofSeconds(7),
+                Duration.ZERO,
+                2,
+                4,
+                4,
+                0);
         assertThat(refused.passed()).isFalse();
         assertThat(refused.line()).contains("final=25001 settled=1").endsWith("FAIL");
-        assertThat(refused.line()).as("the seconds settlement was below half its steady rate").contains("degraded=2s");
-        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), Duration.ZERO, -1, 4, 4, 0).line())
-                .as("no steady rate before the fault: no figure").contains("degraded=n/a");
+        assertThat(refused.line())
+                .as("the seconds settlement was below half its steady rate")
+                .contains("degraded=2s");
+        assertThat(new ChaosSummary("s", "l", 10, 10, 10, 10, 0, 0, Duration.ofSeconds(7), Duration.ZERO, -1, 4, 4, 0)
+                        .line())
+                .as("no steady rate before the fault: no figure")
+                .contains("degraded=n/a");
 
-        assertThat(new ChaosSummary("s", "l", 6000, 6000, 6000, 1499, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed())
-                .as("under a quarter settled").isFalse();
-        assertThat(new ChaosSummary("s", "l", 6000, 6000, 6000, 1500, 0, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0).passed())
-                .as("a quarter settled").isTrue();
+        assertThat(new ChaosSummary(
+                                "s",
+                                "l",
+                                6000,
+                                6000,
+                                6000,
+                                1499,
+                                0,
+                                0,
+                                Duration.ofSeconds(7),
+                                Duration.ZERO,
+                                2,
+                                4,
+                                4,
+                                0)
+                        .passed())
+                .as("under a quarter settled")
+                .isFalse();
+        assertThat(new ChaosSummary(
+                                "s",
+                                "l",
+                                6000,
+                                6000,
+                                6000,
+                                1500,
+                                0,
+                                0,
+                                Duration.ofSeconds(7),
+                                Duration.ZERO,
+                                2,
+                                4,
+                                4,
+                                0)
+                        .passed())
+                .as("a quarter settled")
+                .isTrue();
     }
 
     @Test
     void finalAndLostMustAddUpToAccepted() {
-        assertThatThrownBy(() -> new ChaosSummary("s", "l", 10, 10, 8, 8, 1, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0))
+        assertThatThrownBy(() -> new ChaosSummary(
+                        "s", "l", 10, 10, 8, 8, 1, 0, Duration.ofSeconds(7), Duration.ZERO, 2, 4, 4, 0))
                 .hasMessageContaining("final 8 + lost 1 = accepted 10");
     }
 
@@ -90,8 +204,8 @@ class ChaosCheckTest {
         String redelivered = id(0x200);
         List<byte[]> topic = new ArrayList<>();
         topic.add(PaymentEventCodec.encode(new PaymentSettled(twice, PAYER, PAYEE, 100, AT, AT)));
-        topic.add(PaymentEventCodec.encode(new PaymentRejected(twice, PAYER, PAYEE, 100, RejectionReason.INSUFFICIENT_FUNDS,
-                "no money", AT, AT)));
+        topic.add(PaymentEventCodec.encode(
+                new PaymentRejected(twice, PAYER, PAYEE, 100, RejectionReason.INSUFFICIENT_FUNDS, "no money", AT, AT)));
         topic.add(PaymentEventCodec.encode(new PaymentExpired(redelivered, PAYER, PAYEE, 100, AT, AT)));
         topic.add(PaymentEventCodec.encode(new PaymentExpired(redelivered, PAYER, PAYEE, 100, AT, AT)));
         topic.add("garbage".getBytes(StandardCharsets.UTF_8));
@@ -113,21 +227,27 @@ class ChaosCheckTest {
                 continue; // a tombstone: no bytes to decode; consumers see a null value
             }
             assertThatThrownBy(() -> PaymentEventCodec.decode(poison.value()))
-                    .as(poison.name()).isInstanceOf(IllegalArgumentException.class);
+                    .as(poison.name())
+                    .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(PoisonRecords.poisons()).extracting(PoisonRecords.Poison::name).doesNotHaveDuplicates();
+        assertThat(PoisonRecords.poisons())
+                .extracting(PoisonRecords.Poison::name)
+                .doesNotHaveDuplicates();
     }
 
     @Test
     void theAnswersAtTheFaultsEndLeaveOutALineStillBeingWritten() throws Exception {
         Path answers = dir.resolve("kill-clearing-twice" + ChaosCheck.ANSWERS_SUFFIX);
-        Files.writeString(answers, "ACCEPTED\tk1\t" + id(0x100) + "\t202\tfirst\nACCEPTED\tk2\t" + id(0x100) + "\t202\tdup\n"
-                + "UNANSWERED\tk3\t0\nACCEPTED\tk4\t" + id(0x2));
+        Files.writeString(
+                answers,
+                "ACCEPTED\tk1\t" + id(0x100) + "\t202\tfirst\nACCEPTED\tk2\t" + id(0x100) + "\t202\tdup\n"
+                        + "UNANSWERED\tk3\t0\nACCEPTED\tk4\t" + id(0x2));
 
         List<UUID> ids = ChaosCheck.acceptedIds(AcceptedPayments.read(answers));
 
         assertThat(ids).containsExactly(uuid(id(0x100)));
-        assertThat(AcceptedPayments.completeLines(dir.resolve("not-yet-written.answers.log"))).isEmpty();
+        assertThat(AcceptedPayments.completeLines(dir.resolve("not-yet-written.answers.log")))
+                .isEmpty();
     }
 
     private static String id(long lo) {

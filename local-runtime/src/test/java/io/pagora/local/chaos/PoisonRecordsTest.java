@@ -1,14 +1,13 @@
 package io.pagora.local.chaos;
 
-import io.pagora.local.readside.OutcomeLog;
-import io.pagora.local.servers.LocalKafka;
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.Topics;
+import io.pagora.local.readside.OutcomeLog;
+import io.pagora.local.servers.LocalKafka;
+import io.pagora.testing.ServerBacked;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -42,12 +41,20 @@ class PoisonRecordsTest {
         KafkaRaftServer broker = LocalKafka.start(dataDir, "127.0.0.1", port, freePort(), Topics.PARTITIONS);
         try {
             String paymentId = "01a20a456eed060caadf1a5855affe00";
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                    new ByteArraySerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, PaymentEventCodec.encode(new PaymentSettled(
-                        paymentId, "04000000000000010000000000000001", "040000000000000200000000000003e9", 100,
-                        Instant.EPOCH, Instant.EPOCH)))).get(30, TimeUnit.SECONDS);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(
+                                Topics.PAYMENT_OUTCOMES,
+                                PaymentEventCodec.encode(new PaymentSettled(
+                                        paymentId,
+                                        "04000000000000010000000000000001",
+                                        "040000000000000200000000000003e9",
+                                        100,
+                                        Instant.EPOCH,
+                                        Instant.EPOCH))))
+                        .get(30, TimeUnit.SECONDS);
             }
 
             int sent = PoisonRecords.send(bootstrap, 30);

@@ -21,24 +21,34 @@ class ReconciliationWatchTest {
 
     @Test
     void readsOneLabelledSampleOfACounterAndZeroForOneNotExported() {
-        assertThat(ReconciliationWatch.sum(METRICS, ReconciliationWatch.CHECKED, "check", "payment")).isEqualTo(12345.0);
-        assertThat(ReconciliationWatch.sum(METRICS, ReconciliationWatch.MISMATCHES, "kind", "settled_not_posted")).isEqualTo(1.0);
-        assertThat(ReconciliationWatch.sum(METRICS, ReconciliationWatch.MISMATCHES, "kind", "balance")).isZero();
+        assertThat(ReconciliationWatch.sum(METRICS, ReconciliationWatch.CHECKED, "check", "payment"))
+                .isEqualTo(12345.0);
+        assertThat(ReconciliationWatch.sum(METRICS, ReconciliationWatch.MISMATCHES, "kind", "settled_not_posted"))
+                .isEqualTo(1.0);
+        assertThat(ReconciliationWatch.sum(METRICS, ReconciliationWatch.MISMATCHES, "kind", "balance"))
+                .isZero();
     }
 
     @Test
     void everyPaymentOwedMustBeJudgedAndNothingOwedIsNoEvidence() {
-        assertThat(ReconciliationWatch.everyPaymentJudged(1000, 4000, 3000).passed()).isTrue();
-        assertThat(ReconciliationWatch.everyPaymentJudged(1000, 3999, 3000).passed()).as("one never judged").isFalse();
-        assertThat(ReconciliationWatch.everyPaymentJudged(1000, 1000, 0).passed()).as("nothing flowed").isFalse();
+        assertThat(ReconciliationWatch.everyPaymentJudged(1000, 4000, 3000).passed())
+                .isTrue();
+        assertThat(ReconciliationWatch.everyPaymentJudged(1000, 3999, 3000).passed())
+                .as("one never judged")
+                .isFalse();
+        assertThat(ReconciliationWatch.everyPaymentJudged(1000, 1000, 0).passed())
+                .as("nothing flowed")
+                .isFalse();
     }
 
     @Test
     void thePlantedRowMustBeReported() {
-        WrongRowPlant.Planted planted = new WrongRowPlant.Planted(UUID.randomUUID(), 2, 100,
-                Instant.parse("2026-11-25T13:00:00Z"));
+        WrongRowPlant.Planted planted =
+                new WrongRowPlant.Planted(UUID.randomUUID(), 2, 100, Instant.parse("2026-11-25T13:00:00Z"));
         assertThat(WrongRowPlant.Planted.parse(planted.line())).isEqualTo(planted);
-        assertThat(ReconciliationWatch.plantedReported(planted, 2).passed()).as("silent").isFalse();
+        assertThat(ReconciliationWatch.plantedReported(planted, 2).passed())
+                .as("silent")
+                .isFalse();
         assertThat(ReconciliationWatch.plantedReported(planted, 3).passed()).isTrue();
     }
 }

@@ -25,7 +25,8 @@ class SettledRateTest {
         settled.put(FAULT_START.getEpochSecond() + 5, 90);
         settled.put(FAULT_START.getEpochSecond() + 6, 100);
 
-        assertThat(SettledRate.degradedSeconds(settled, LOAD_START, FAULT_START, LOAD_END)).isEqualTo(6);
+        assertThat(SettledRate.degradedSeconds(settled, LOAD_START, FAULT_START, LOAD_END))
+                .isEqualTo(6);
     }
 
     @Test
@@ -33,7 +34,8 @@ class SettledRateTest {
         Map<Long, Integer> settled = steady(50);
         settled.remove(FAULT_START.getEpochSecond() + 10);
 
-        assertThat(SettledRate.degradedSeconds(settled, LOAD_START, FAULT_START, LOAD_END)).isEqualTo(1);
+        assertThat(SettledRate.degradedSeconds(settled, LOAD_START, FAULT_START, LOAD_END))
+                .isEqualTo(1);
     }
 
     @Test
@@ -41,9 +43,11 @@ class SettledRateTest {
         Map<Long, Integer> settled = steady(200);
 
         assertThat(SettledRate.degradedSeconds(settled, LOAD_START, LOAD_START.plusSeconds(5), LOAD_END))
-                .as("too short a stretch before the fault").isEqualTo(-1);
+                .as("too short a stretch before the fault")
+                .isEqualTo(-1);
         assertThat(SettledRate.degradedSeconds(new HashMap<>(), LOAD_START, FAULT_START, LOAD_END))
-                .as("nothing settled before the fault").isEqualTo(-1);
+                .as("nothing settled before the fault")
+                .isEqualTo(-1);
     }
 
     /** {@code rate} settled every second from the load's start to its end. */

@@ -15,9 +15,10 @@ class WrongRowPlantTest {
     @Test
     void thePlantedPaymentIdCarriesItsOldAcceptanceTimeAsThePlatformsIdsDo() {
         Instant acceptedAt = Instant.parse("2026-11-25T12:59:00.123Z");
-        InvariantChecks.InFlight young = new InvariantChecks.InFlight(acceptedAt.plusSeconds(10),
-                Duration.ofSeconds(11), Set.of(), Set.of());
-        String id = WrongRowPlant.idAcceptedAt(acceptedAt, 0x1234_5678_9abc_def0L).toString();
+        InvariantChecks.InFlight young =
+                new InvariantChecks.InFlight(acceptedAt.plusSeconds(10), Duration.ofSeconds(11), Set.of(), Set.of());
+        String id =
+                WrongRowPlant.idAcceptedAt(acceptedAt, 0x1234_5678_9abc_def0L).toString();
         assertThat(WrongRowPlant.idAcceptedAt(acceptedAt, 42).hi() >>> 16).isEqualTo(acceptedAt.toEpochMilli());
         assertThat(young.young(id)).isTrue();
         // A malformed id is reported as 'invalid', never as the settled_not_posted the kafka-outage scenario waits for.

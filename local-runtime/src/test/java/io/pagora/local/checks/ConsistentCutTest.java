@@ -25,11 +25,18 @@ class ConsistentCutTest {
     @Test
     void fundingsDoNotCountAndEveryPaymentDoes() {
         // A customer funding (transit → customer) and a reserve funding (central bank → reserve) move nothing counted.
-        List<Account> fundedOnly = List.of(account(ALICE, 0, 5_000), account(ChartOfAccounts.transit(A), 5_000, 0),
-                account(ChartOfAccounts.reserve(A), 0, 9_000), account(ChartOfAccounts.centralBank(), 9_000, 0));
+        List<Account> fundedOnly = List.of(
+                account(ALICE, 0, 5_000),
+                account(ChartOfAccounts.transit(A), 5_000, 0),
+                account(ChartOfAccounts.reserve(A), 0, 9_000),
+                account(ChartOfAccounts.centralBank(), 9_000, 0));
         assertThat(ConsistentCut.paymentOnlySum(fundedOnly)).isZero();
-        assertThat(ConsistentCut.contribution(payment(ALICE, BRUNO, 100))).as("interbank: three legs").isEqualTo(300);
-        assertThat(ConsistentCut.contribution(payment(ALICE, ANNA, 100))).as("on-us: one leg").isEqualTo(100);
+        assertThat(ConsistentCut.contribution(payment(ALICE, BRUNO, 100)))
+                .as("interbank: three legs")
+                .isEqualTo(300);
+        assertThat(ConsistentCut.contribution(payment(ALICE, ANNA, 100)))
+                .as("on-us: one leg")
+                .isEqualTo(100);
     }
 
     @Test
@@ -38,7 +45,9 @@ class ConsistentCutTest {
         ConsistentCut.Settled second = settled(payment(ALICE, ANNA, 50), 20);
         ConsistentCut.Settled third = settled(payment(BRUNO, ALICE, 70), 30);
         // The ledger read holds the first two: ALICE paid 150, bank A's reserve 100, bank A's transit received 100.
-        List<Account> read = List.of(account(ALICE, 150, 10_000), account(ChartOfAccounts.reserve(A), 100, 0),
+        List<Account> read = List.of(
+                account(ALICE, 150, 10_000),
+                account(ChartOfAccounts.reserve(A), 100, 0),
                 account(ChartOfAccounts.transit(A), 0, 100));
 
         ConsistentCut.Cut cut = ConsistentCut.find(read, List.of(third, first, second));
@@ -53,7 +62,9 @@ class ConsistentCutTest {
     void aLegNoSettledPaymentExplainsLeavesNoExactCut() {
         ConsistentCut.Settled first = settled(payment(ALICE, BRUNO, 100), 10);
         // 7 centavos more left bank A's reserve than the read model's payments say.
-        List<Account> read = List.of(account(ALICE, 100, 10_000), account(ChartOfAccounts.reserve(A), 107, 0),
+        List<Account> read = List.of(
+                account(ALICE, 100, 10_000),
+                account(ChartOfAccounts.reserve(A), 107, 0),
                 account(ChartOfAccounts.transit(A), 0, 100));
 
         ConsistentCut.Cut cut = ConsistentCut.find(read, List.of(first));
@@ -72,6 +83,7 @@ class ConsistentCutTest {
     }
 
     private static Account account(Id128 id, long debitsPosted, long creditsPosted) {
-        return new Account(id, ChartOfAccounts.LEDGER_BRL, 0, 0, 0, debitsPosted, 0, creditsPosted, Id128.ZERO, 0, 0, 1);
+        return new Account(
+                id, ChartOfAccounts.LEDGER_BRL, 0, 0, 0, debitsPosted, 0, creditsPosted, Id128.ZERO, 0, 0, 1);
     }
 }

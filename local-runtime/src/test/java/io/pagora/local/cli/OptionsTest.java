@@ -30,7 +30,8 @@ class OptionsTest {
         assertThat(options.flag("find-max")).isTrue();
         assertThat(options.flag("keep")).isFalse();
         assertThatThrownBy(() -> new Options("bench", List.of("--find-max=yes")).flag("find-max"))
-                .isInstanceOf(Options.Refused.class).hasMessageContaining("--find-max is a flag");
+                .isInstanceOf(Options.Refused.class)
+                .hasMessageContaining("--find-max is a flag");
     }
 
     @Test
@@ -41,7 +42,8 @@ class OptionsTest {
 
     @Test
     void the_last_of_a_repeated_option_counts() {
-        assertThat(new Options("bench", List.of("--ledger=a", "--ledger=b")).string("ledger", "c")).isEqualTo("b");
+        assertThat(new Options("bench", List.of("--ledger=a", "--ledger=b")).string("ledger", "c"))
+                .isEqualTo("b");
     }
 
     @Test
@@ -50,7 +52,8 @@ class OptionsTest {
         options.integer("rate", 4000);
         options.flag("find-max");
 
-        assertThatThrownBy(options::rejectUnknown).isInstanceOf(Options.Refused.class)
+        assertThatThrownBy(options::rejectUnknown)
+                .isInstanceOf(Options.Refused.class)
                 .hasMessage("unknown bench option: --rates=500 (known: --rate=... --find-max)");
     }
 
@@ -79,13 +82,15 @@ class OptionsTest {
     void a_required_option_left_out_or_blank_is_refused() {
         assertThatThrownBy(() -> new Options("cpu", List.of()).required("components"))
                 .hasMessage("missing option --components=...");
-        assertThatThrownBy(() -> new Options("cpu", List.of("--out= ")).path("out")).hasMessage("missing option --out=...");
+        assertThatThrownBy(() -> new Options("cpu", List.of("--out= ")).path("out"))
+                .hasMessage("missing option --out=...");
     }
 
     @Test
     void a_number_that_is_not_one_is_refused_with_its_name_and_text() {
         assertThatThrownBy(() -> new Options("bench", List.of("--rate=abc")).decimal("rate", 4000))
-                .isInstanceOf(Options.Refused.class).hasMessage("--rate is a number, not 'abc'");
+                .isInstanceOf(Options.Refused.class)
+                .hasMessage("--rate is a number, not 'abc'");
         assertThatThrownBy(() -> new Options("bench", List.of("--warmup=1.5")).integer("warmup", 60))
                 .hasMessage("--warmup is a whole number, not '1.5'");
         assertThatThrownBy(() -> new Options("seed", List.of("--customer-funding=9x")).longValue("customer-funding", 1))

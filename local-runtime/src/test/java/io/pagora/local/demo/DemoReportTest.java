@@ -1,10 +1,5 @@
 package io.pagora.local.demo;
 
-import io.pagora.local.checks.InvariantChecks;
-import io.pagora.local.checks.LedgerAccountSet;
-import io.pagora.local.readside.OutcomeLog;
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -15,10 +10,13 @@ import io.pagora.events.PaymentRejected;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.events.ReturnReason;
-import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.NewAccount;
+import io.pagora.local.checks.InvariantChecks;
+import io.pagora.local.checks.LedgerAccountSet;
+import io.pagora.local.readside.OutcomeLog;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
@@ -28,6 +26,7 @@ import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.domain.VoidCause;
+import io.pagora.testing.ServerBacked;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,6 +80,7 @@ class DemoReportTest {
     private final List<String> acceptedLines = new ArrayList<>();
     /** The outcomes topic: every final state projected was published there first. */
     private final List<byte[]> outcomesTopic = new ArrayList<>();
+
     private Payment interbankSettled;
     private Payment onUsSettled;
     private Payment insufficientFunds;
@@ -102,7 +102,8 @@ class DemoReportTest {
     @BeforeEach
     void consistentRun() throws Exception {
         String database = "demo_" + DATABASES.incrementAndGet();
-        try (Connection admin = server.getPostgresDatabase().getConnection(); Statement statement = admin.createStatement()) {
+        try (Connection admin = server.getPostgresDatabase().getConnection();
+                Statement statement = admin.createStatement()) {
             statement.execute("CREATE DATABASE " + database);
         }
         HikariConfig config = new HikariConfig();
@@ -126,13 +127,17 @@ class DemoReportTest {
         for (Id128 customer : List.of(ALICE, ANNA, BRUNO)) {
             participants.fundCustomer(ids.next(), customer, CUSTOMER_FUNDING);
         }
-        Files.writeString(dir.resolve("accounts.tsv"), String.join("\n",
-                "# kind id amount",
-                "bank\t1001\t" + RESERVE_FUNDING,
-                "bank\t1002\t" + RESERVE_FUNDING,
-                "customer\t" + ALICE + "\t" + CUSTOMER_FUNDING,
-                "customer\t" + ANNA + "\t" + CUSTOMER_FUNDING,
-                "customer\t" + BRUNO + "\t" + CUSTOMER_FUNDING) + "\n");
+        Files.writeString(
+                dir.resolve("accounts.tsv"),
+                String.join(
+                                "\n",
+                                "# kind id amount",
+                                "bank\t1001\t" + RESERVE_FUNDING,
+                                "bank\t1002\t" + RESERVE_FUNDING,
+                                "customer\t" + ALICE + "\t" + CUSTOMER_FUNDING,
+                                "customer\t" + ANNA + "\t" + CUSTOMER_FUNDING,
+                                "customer\t" + BRUNO + "\t" + CUSTOMER_FUNDING)
+                        + "\n");
 
         interbankSettled = payment(ALICE, BRUNO, 2_500);
         onUsSettled = payment(ALICE, ANNA, 1_000);
@@ -141,9 +146,14 @@ class DemoReportTest {
 
         settle(interbankSettled);
         settle(onUsSettled);
-        assertThat(settlement.reserve(List.of(insufficientFunds)).getFirst()).isInstanceOf(ReservationOutcome.Refused.class);
-        assertThat(settlement.reserve(List.of(refusedByBank)).getFirst()).isInstanceOf(ReservationOutcome.Reserved.class);
-        assertThat(settlement.voidAll(List.of(refusedByBank), VoidCause.RECEIVING_BANK_REFUSED).getFirst()).isInstanceOf(ResolutionOutcome.Voided.class);
+        assertThat(settlement.reserve(List.of(insufficientFunds)).getFirst())
+                .isInstanceOf(ReservationOutcome.Refused.class);
+        assertThat(settlement.reserve(List.of(refusedByBank)).getFirst())
+                .isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(settlement
+                        .voidAll(List.of(refusedByBank), VoidCause.RECEIVING_BANK_REFUSED)
+                        .getFirst())
+                .isInstanceOf(ResolutionOutcome.Voided.class);
 
         project(interbankSettled, "SETTLED", null);
         project(onUsSettled, "SETTLED", null);
@@ -174,7 +184,8 @@ class DemoReportTest {
 
         List<String> lines = DemoReport.acceptLatency(summary);
 
-        assertThat(lines).anyMatch(line -> line.contains("p50     12.5 ms") && line.contains("(n=5000)"))
+        assertThat(lines)
+                .anyMatch(line -> line.contains("p50     12.5 ms") && line.contains("(n=5000)"))
                 .noneMatch(line -> line.contains("900.0"))
                 .anyMatch(line -> line.contains("k6 dropped 3 iterations"));
     }
@@ -183,7 +194,9 @@ class DemoReportTest {
     void aConsistentRunPassesEveryCheck() throws Exception {
         DemoReport.Result result = report();
 
-        assertThat(result.verdicts()).allSatisfy(verdict -> assertThat(verdict.passed()).as(verdict.toString()).isTrue());
+        assertThat(result.verdicts())
+                .allSatisfy(verdict ->
+                        assertThat(verdict.passed()).as(verdict.toString()).isTrue());
         assertThat(result.passed()).isTrue();
         assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: PASS"));
         assertThat(result.lines()).anyMatch(line -> line.contains("SETTLED") && line.contains("2"));
@@ -197,8 +210,9 @@ class DemoReportTest {
         Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
 
         assertThat(verdicts.get("(c)").passed()).isFalse();
-        assertThat(verdicts.get("(c)").problems()).anyMatch(p -> p.contains(refusedByBank.id().toString())
-                && p.contains("SETTLED in the read model but 0 of 3 post legs"));
+        assertThat(verdicts.get("(c)").problems())
+                .anyMatch(p -> p.contains(refusedByBank.id().toString())
+                        && p.contains("SETTLED in the read model but 0 of 3 post legs"));
         assertThat(verdicts.get("(a)").passed()).isTrue();
     }
 
@@ -209,7 +223,8 @@ class DemoReportTest {
         Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
 
         assertThat(verdicts.get("(c)").passed()).isFalse();
-        assertThat(verdicts.get("(c)").problems()).anyMatch(p -> p.contains("ledger balance") && p.contains("difference 4000"));
+        assertThat(verdicts.get("(c)").problems())
+                .anyMatch(p -> p.contains("ledger balance") && p.contains("difference 4000"));
         assertThat(verdicts.get("(a)").passed()).isTrue();
         assertThat(verdicts.get("(b)").passed()).isTrue();
     }
@@ -236,12 +251,15 @@ class DemoReportTest {
 
         assertThat(verdicts.get("(a)").passed()).isTrue();
         assertThat(verdicts.get("(b)").passed()).isFalse();
-        assertThat(verdicts.get("(b)").problems()).anyMatch(p -> p.contains(ANNA.toString()) && p.contains("below zero"));
+        assertThat(verdicts.get("(b)").problems())
+                .anyMatch(p -> p.contains(ANNA.toString()) && p.contains("below zero"));
     }
 
     @Test
     void anAccountTheDemoCreatedButTheLedgerLacksFails() throws Exception {
-        Files.writeString(dir.resolve("accounts.tsv"), "customer\t" + ChartOfAccounts.customer(BANK_B, 99) + "\t0\n",
+        Files.writeString(
+                dir.resolve("accounts.tsv"),
+                "customer\t" + ChartOfAccounts.customer(BANK_B, 99) + "\t0\n",
                 java.nio.file.StandardOpenOption.APPEND);
 
         Map<String, InvariantChecks.Verdict> verdicts = verdicts(report());
@@ -287,7 +305,8 @@ class DemoReportTest {
         DemoReport.Result result = verify(Duration.ZERO);
 
         assertThat(result.passed()).as("%s", result.lines()).isTrue();
-        assertThat(result.lines()).anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 8 accounts judged"));
+        assertThat(result.lines())
+                .anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 8 accounts judged"));
     }
 
     @Test
@@ -306,10 +325,12 @@ class DemoReportTest {
         InvariantChecks.Verdict d = verdicts.get("(d)");
         assertThat(d.passed()).isFalse();
         assertThat(d.summary()).contains("2 accepted less than 60 s ago and not final yet: in flight");
-        assertThat(d.problems()).anySatisfy(p -> assertThat(p).contains(old.id().toString(), "no final state",
-                "after its pending timeout"));
-        assertThat(d.problems()).noneMatch(p -> p.contains(young.id().toString())
-                || p.contains(youngNotProjectedYet.id().toString()));
+        assertThat(d.problems())
+                .anySatisfy(p ->
+                        assertThat(p).contains(old.id().toString(), "no final state", "after its pending timeout"));
+        assertThat(d.problems())
+                .noneMatch(p -> p.contains(young.id().toString())
+                        || p.contains(youngNotProjectedYet.id().toString()));
         assertThat(verdicts.get("(c)").passed()).isTrue();
     }
 
@@ -342,7 +363,8 @@ class DemoReportTest {
         DemoReport.Result result = verify(Duration.ZERO);
 
         assertThat(result.passed()).isFalse();
-        assertThat(verdicts(result).get("(c)").problems()).anyMatch(p -> p.contains(refusedByBank.id().toString()));
+        assertThat(verdicts(result).get("(c)").problems())
+                .anyMatch(p -> p.contains(refusedByBank.id().toString()));
         assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: FAIL (1 of 4"));
     }
 
@@ -353,8 +375,9 @@ class DemoReportTest {
         projectReturn(partReturn, partReturn.amountCentavos());
 
         for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
-            assertThat(result.verdicts()).allSatisfy(verdict -> assertThat(verdict.passed()).as(verdict.toString())
-                    .isTrue());
+            assertThat(result.verdicts())
+                    .allSatisfy(verdict ->
+                            assertThat(verdict.passed()).as(verdict.toString()).isTrue());
             assertThat(result.passed()).isTrue();
         }
     }
@@ -368,7 +391,8 @@ class DemoReportTest {
         for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
             InvariantChecks.Verdict c = verdicts(result).get("(c)");
             assertThat(c.passed()).as(c.toString()).isFalse();
-            assertThat(c.problems()).anyMatch(p -> p.contains(partReturn.id().toString()))
+            assertThat(c.problems())
+                    .anyMatch(p -> p.contains(partReturn.id().toString()))
                     .noneMatch(p -> p.contains("not among the accounts checked"));
         }
     }
@@ -380,8 +404,13 @@ class DemoReportTest {
         for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
             InvariantChecks.Verdict d = verdicts(result).get("(d)");
             assertThat(d.passed()).isFalse();
-            assertThat(d.problems()).anySatisfy(p -> assertThat(p).contains(interbankSettled.id().toString(),
-                    "two final states on the outcomes topic", "REJECTED", "SETTLED"));
+            assertThat(d.problems())
+                    .anySatisfy(p -> assertThat(p)
+                            .contains(
+                                    interbankSettled.id().toString(),
+                                    "two final states on the outcomes topic",
+                                    "REJECTED",
+                                    "SETTLED"));
         }
     }
 
@@ -418,8 +447,10 @@ class DemoReportTest {
         DemoReport.Result result = verify(Duration.ZERO);
 
         assertThat(result.passed()).as("%s", result.lines()).isTrue();
-        assertThat(result.lines()).anyMatch(line -> line.contains("3 banks (2 seeded") && line.contains("5 customers (3 seeded")
-                && line.contains("100005000 centavos to reserves, 501000 to customers"));
+        assertThat(result.lines())
+                .anyMatch(line -> line.contains("3 banks (2 seeded")
+                        && line.contains("5 customers (3 seeded")
+                        && line.contains("100005000 centavos to reserves, 501000 to customers"));
     }
 
     @Test
@@ -431,9 +462,11 @@ class DemoReportTest {
         DemoReport.Result result = verify(Duration.ZERO);
 
         assertThat(result.passed()).as("%s", result.lines()).isTrue();
-        assertThat(result.lines()).anyMatch(line -> line.contains("4 customers (3 seeded")
-                && line.contains("0 centavos to reserves, 30000 to customers"));
-        assertThat(result.lines()).anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 9 accounts judged"));
+        assertThat(result.lines())
+                .anyMatch(line -> line.contains("4 customers (3 seeded")
+                        && line.contains("0 centavos to reserves, 30000 to customers"));
+        assertThat(result.lines())
+                .anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 9 accounts judged"));
         assertThat(verdicts(result).get("(a)").summary()).contains("4 customers", "9 accounts on ledger 986");
         assertThat(dora).isNotNull();
     }
@@ -450,8 +483,8 @@ class DemoReportTest {
 
         assertThat(result.passed()).isFalse();
         assertThat(verdicts(result).get("(a)").passed()).isTrue();
-        assertThat(verdicts(result).get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("customer " + dora,
-                "difference -700"));
+        assertThat(verdicts(result).get("(c)").problems())
+                .anySatisfy(p -> assertThat(p).contains("customer " + dora, "difference -700"));
     }
 
     @Test
@@ -463,15 +496,16 @@ class DemoReportTest {
 
         assertThat(verdicts.get("(a)").passed()).as("%s", verdicts.get("(a)")).isTrue();
         assertThat(verdicts.get("(c)").passed()).isFalse();
-        assertThat(verdicts.get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("customer " + dora,
-                "difference 30000"));
+        assertThat(verdicts.get("(c)").problems())
+                .anySatisfy(p -> assertThat(p).contains("customer " + dora, "difference 30000"));
     }
 
     @Test
     void moneyOnALedgerAccountOutsideTheChartOfAccountsFailsVerifyAndTheReport() throws Exception {
         // An account no bank, customer or file names; 500 centavos issued to it by the central bank.
         Id128 stray = new Id128(0x7700_0000_0000_0001L, 1);
-        assertThat(ledger.createAccounts(List.of(NewAccount.of(stray, ChartOfAccounts.LEDGER_BRL, 77, AccountFlags.NONE))))
+        assertThat(ledger.createAccounts(
+                        List.of(NewAccount.of(stray, ChartOfAccounts.LEDGER_BRL, 77, AccountFlags.NONE))))
                 .allSatisfy(result -> assertThat(result.isSuccess()).isTrue());
         sql("UPDATE ledger.accounts SET credits_posted = credits_posted + 500 WHERE id = '" + stray.toUuid() + "'");
         sql("UPDATE ledger.accounts SET debits_posted = debits_posted + 500 WHERE id = '"
@@ -479,17 +513,20 @@ class DemoReportTest {
 
         for (DemoReport.Result result : List.of(verify(Duration.ZERO), report())) {
             Map<String, InvariantChecks.Verdict> verdicts = verdicts(result);
-            assertThat(verdicts.get("(a)").passed()).as("%s", verdicts.get("(a)")).isTrue();
+            assertThat(verdicts.get("(a)").passed())
+                    .as("%s", verdicts.get("(a)"))
+                    .isTrue();
             assertThat(verdicts.get("(a)").summary()).contains("1 other accounts");
-            assertThat(verdicts.get("(c)").problems()).anySatisfy(p -> assertThat(p).contains("account " + stray,
-                    "difference 500"));
+            assertThat(verdicts.get("(c)").problems())
+                    .anySatisfy(p -> assertThat(p).contains("account " + stray, "difference 500"));
         }
     }
 
     @Test
     void verifyWalksTheLedgersAccountSetUpToItsPageBoundAndFailsLoudlyPastIt() throws Exception {
         // 8 accounts: central bank, 2 × (reserve, transit), 3 customers.
-        assertThat(verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 3)).passed()).isTrue(); // 3 + 3 + 2
+        assertThat(verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 3)).passed())
+                .isTrue(); // 3 + 3 + 2
         DemoReport.Result exactlyFull = verify(Duration.ZERO, new LedgerAccountSet.Bound(4, 2)); // 4 + 4, nothing after
         assertThat(exactlyFull.passed()).as("%s", exactlyFull.lines()).isTrue();
         assertThat(verdicts(exactlyFull).get("(a)").summary()).contains("8 accounts on ledger 986 in 2 pages");
@@ -497,8 +534,8 @@ class DemoReportTest {
         DemoReport.Result pastTheBound = verify(Duration.ZERO, new LedgerAccountSet.Bound(3, 2)); // 6 read, 2 more
 
         assertThat(pastTheBound.passed()).isFalse();
-        assertThat(verdicts(pastTheBound).get("(a)").problems()).anySatisfy(p -> assertThat(p).contains(
-                "more accounts than", "2 pages of 3", "not judged"));
+        assertThat(verdicts(pastTheBound).get("(a)").problems())
+                .anySatisfy(p -> assertThat(p).contains("more accounts than", "2 pages of 3", "not judged"));
     }
 
     @Test
@@ -507,7 +544,8 @@ class DemoReportTest {
             DemoReport.Result result = verify(Duration.ofSeconds(1));
 
             assertThat(result.passed()).as("%s", result.lines()).isTrue();
-            assertThat(result.lines()).anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 8 accounts judged"));
+            assertThat(result.lines())
+                    .anyMatch(line -> line.startsWith("consistent cut:") && line.contains("all 8 accounts judged"));
             assertThat(payer.settled()).as("payments settled while verify read").isPositive();
         }
     }
@@ -532,12 +570,14 @@ class DemoReportTest {
     private final class Payer implements AutoCloseable {
 
         private final TimeOrderedIds payerIds = new TimeOrderedIds();
-        private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        private final java.util.concurrent.atomic.AtomicBoolean running =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
         private final AtomicInteger settled = new AtomicInteger();
         private final Thread thread = Thread.ofPlatform().start(this::run);
 
         private void run() {
-            List<Id128[]> routes = List.of(new Id128[] {ALICE, BRUNO}, new Id128[] {BRUNO, ANNA}, new Id128[] {ANNA, ALICE});
+            List<Id128[]> routes =
+                    List.of(new Id128[] {ALICE, BRUNO}, new Id128[] {BRUNO, ANNA}, new Id128[] {ANNA, ALICE});
             for (int i = 0; running.get() && i < 100_000; i++) {
                 Id128[] route = routes.get(i % routes.size());
                 Payment payment = new Payment(payerIds.nextPaymentId(), route[0], route[1], 10);
@@ -569,9 +609,19 @@ class DemoReportTest {
 
     private DemoReport.Result verify(Duration quiet, LedgerAccountSet.Bound accountWalk) throws Exception {
         Files.write(dir.resolve("k6.log"), acceptedLines);
-        DemoReport.Result result = Verify.run(new Verify.Inputs(dir.resolve("accounts.tsv"), List.of(dir.resolve("k6.log")),
-                "reporting", "payment_api", Duration.ofSeconds(60), quiet, accountWalk), dataSource, ledger,
-                Clock.systemUTC(), this::outcomes);
+        DemoReport.Result result = Verify.run(
+                new Verify.Inputs(
+                        dir.resolve("accounts.tsv"),
+                        List.of(dir.resolve("k6.log")),
+                        "reporting",
+                        "payment_api",
+                        Duration.ofSeconds(60),
+                        quiet,
+                        accountWalk),
+                dataSource,
+                ledger,
+                Clock.systemUTC(),
+                this::outcomes);
         result.lines().forEach(System.out::println);
         return result;
     }
@@ -580,7 +630,9 @@ class DemoReportTest {
         Files.write(dir.resolve("k6.log"), acceptedLines);
         DemoReport.Result result = DemoReport.run(
                 new DemoReport.Inputs(dir.resolve("accounts.tsv"), List.of(dir.resolve("k6.log")), null, "reporting"),
-                dataSource, ledger, this::outcomes);
+                dataSource,
+                ledger,
+                this::outcomes);
         result.lines().forEach(System.out::println);
         return result;
     }
@@ -595,8 +647,7 @@ class DemoReportTest {
     }
 
     private static Map<String, InvariantChecks.Verdict> verdicts(DemoReport.Result result) {
-        return result.verdicts().stream()
-                .collect(Collectors.toMap(v -> v.name().substring(0, 3), Function.identity()));
+        return result.verdicts().stream().collect(Collectors.toMap(v -> v.name().substring(0, 3), Function.identity()));
     }
 
     private Payment payment(Id128 payer, Id128 payee, long amount) {
@@ -605,7 +656,12 @@ class DemoReportTest {
 
     /** A return of {@code amount} of {@code original}, from its payee back to its payer (reason BE08, number 1). */
     private Payment returnOf(Payment original, long amount) {
-        return new Payment(ids.nextPaymentId(), original.payee(), original.payer(), amount, 0,
+        return new Payment(
+                ids.nextPaymentId(),
+                original.payee(),
+                original.payer(),
+                amount,
+                0,
                 new Payment.ReturnOf(original.id(), original.amountCentavos(), ReturnReason.BE08.number));
     }
 
@@ -613,7 +669,8 @@ class DemoReportTest {
     private void projectReturn(Payment payment, long amount) throws SQLException {
         Payment claimed = new Payment(payment.id(), payment.payer(), payment.payee(), amount);
         project(claimed, "SETTLED", null);
-        sql("UPDATE reporting.payments SET return_of = '" + payment.returnOf().original().value().toUuid()
+        sql("UPDATE reporting.payments SET return_of = '"
+                + payment.returnOf().original().value().toUuid()
                 + "', return_reason = '" + ReturnReason.BE08.name() + "' WHERE payment_id = '"
                 + payment.id().value().toUuid() + "'");
     }
@@ -673,17 +730,29 @@ class DemoReportTest {
         Instant acceptedAt = Instant.ofEpochMilli(payment.id().epochMillis());
         Instant at = acceptedAt.plusMillis(40);
         synchronized (outcomesTopic) {
-            outcomesTopic.add(PaymentEventCodec.encode(switch (status) {
-                case "SETTLED" -> new PaymentSettled(id, payer, payee, payment.amountCentavos(), acceptedAt, at);
-                case "EXPIRED" -> new PaymentExpired(id, payer, payee, payment.amountCentavos(), acceptedAt, at);
-                default -> new PaymentRejected(id, payer, payee, payment.amountCentavos(), RejectionReason.valueOf(reason),
-                        "test", acceptedAt, at);
-            }));
+            outcomesTopic.add(PaymentEventCodec.encode(
+                    switch (status) {
+                        case "SETTLED" ->
+                            new PaymentSettled(id, payer, payee, payment.amountCentavos(), acceptedAt, at);
+                        case "EXPIRED" ->
+                            new PaymentExpired(id, payer, payee, payment.amountCentavos(), acceptedAt, at);
+                        default ->
+                            new PaymentRejected(
+                                    id,
+                                    payer,
+                                    payee,
+                                    payment.amountCentavos(),
+                                    RejectionReason.valueOf(reason),
+                                    "test",
+                                    acceptedAt,
+                                    at);
+                    }));
         }
     }
 
     private void sql(String statement) throws SQLException {
-        try (Connection connection = dataSource.getConnection(); Statement s = connection.createStatement()) {
+        try (Connection connection = dataSource.getConnection();
+                Statement s = connection.createStatement()) {
             s.execute(statement);
         }
     }

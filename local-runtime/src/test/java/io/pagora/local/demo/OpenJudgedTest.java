@@ -35,24 +35,36 @@ class OpenJudgedTest {
         byId.put(settled.toString(), row(settled, ReadModel.SETTLED, null));
         byId.put(returnOpen.toString(), row(returnOpen, ReadModel.ACCEPTED, original.value()));
         byId.put(paymentOpen.toString(), row(paymentOpen, ReadModel.ACCEPTED, null));
-        OutcomeLog outcomes = new OutcomeLog(Map.of(returnOpen.toString(), new TreeSet<>(Set.of(ReadModel.SETTLED))), 1, 0);
+        OutcomeLog outcomes =
+                new OutcomeLog(Map.of(returnOpen.toString(), new TreeSet<>(Set.of(ReadModel.SETTLED))), 1, 0);
 
         String line = InvariantChecks.openJudged(Set.of(original, settled, returnOpen, paymentOpen), byId, outcomes);
 
-        assertThat(line).isEqualTo("of the 2 payments the read model holds not final: 1 returns asked by the "
-                + "participants, accepted from 2026-11-28T14:04:38.006Z to 2026-11-28T14:04:38.006Z (their ids' time); "
-                + "the outcomes topic, read after the read model, holds a final state for 1");
+        assertThat(line)
+                .isEqualTo("of the 2 payments the read model holds not final: 1 returns asked by the "
+                        + "participants, accepted from 2026-11-28T14:04:38.006Z to 2026-11-28T14:04:38.006Z (their ids' time); "
+                        + "the outcomes topic, read after the read model, holds a final state for 1");
     }
 
     @Test
     void saysNothingWhenEveryJudgedPaymentIsFinalOrMissing() {
         PaymentId missing = new TimeOrderedIds(Clock.fixed(ISSUED, ZoneOffset.UTC)).nextPaymentId();
 
-        assertThat(InvariantChecks.openJudged(Set.of(missing), Map.of(), new OutcomeLog(Map.of(), 0, 0))).isEmpty();
+        assertThat(InvariantChecks.openJudged(Set.of(missing), Map.of(), new OutcomeLog(Map.of(), 0, 0)))
+                .isEmpty();
     }
 
     private static ReadModel.Row row(PaymentId id, String status, Id128 returnOf) {
-        return new ReadModel.Row(id.value().toUuid(), ACCOUNT, ACCOUNT, 100, status, null, ISSUED,
-                ReadModel.isFinal(status) ? ISSUED : null, returnOf, returnOf == null ? null : "MD06");
+        return new ReadModel.Row(
+                id.value().toUuid(),
+                ACCOUNT,
+                ACCOUNT,
+                100,
+                status,
+                null,
+                ISSUED,
+                ReadModel.isFinal(status) ? ISSUED : null,
+                returnOf,
+                returnOf == null ? null : "MD06");
     }
 }

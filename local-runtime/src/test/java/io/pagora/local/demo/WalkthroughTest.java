@@ -40,19 +40,34 @@ class WalkthroughTest {
     @Test
     void onlyMarkedShellBlocksRunInTheirOrder() {
         List<String> markdown = List.of(
-                "# Title", "```sh", "echo not marked", "```",
-                Walkthrough.MARKER, "```sh", "echo first", "echo second", "```",
-                "text", Walkthrough.MARKER, "```sh", "echo third", "```");
+                "# Title",
+                "```sh",
+                "echo not marked",
+                "```",
+                Walkthrough.MARKER,
+                "```sh",
+                "echo first",
+                "echo second",
+                "```",
+                "text",
+                Walkthrough.MARKER,
+                "```sh",
+                "echo third",
+                "```");
         List<Walkthrough.Block> blocks = Walkthrough.blocks(Path.of("doc.md"), markdown);
-        assertThat(blocks).extracting(Walkthrough.Block::script).containsExactly("echo first\necho second\n", "echo third\n");
+        assertThat(blocks)
+                .extracting(Walkthrough.Block::script)
+                .containsExactly("echo first\necho second\n", "echo third\n");
         assertThat(blocks).extracting(Walkthrough.Block::where).containsExactly("doc.md:6", "doc.md:12");
     }
 
     @Test
     void aMarkerNotAboveAShellBlockIsRefused() {
-        assertThatThrownBy(() -> Walkthrough.blocks(Path.of("doc.md"), List.of(Walkthrough.MARKER, "some text", "```sh", "x", "```")))
+        assertThatThrownBy(() -> Walkthrough.blocks(
+                        Path.of("doc.md"), List.of(Walkthrough.MARKER, "some text", "```sh", "x", "```")))
                 .hasMessageContaining("doc.md:1");
-        assertThatThrownBy(() -> Walkthrough.blocks(Path.of("doc.md"), List.of(Walkthrough.MARKER, "```sh", "never closed")))
+        assertThatThrownBy(() ->
+                        Walkthrough.blocks(Path.of("doc.md"), List.of(Walkthrough.MARKER, "```sh", "never closed")))
                 .hasMessageContaining("closed");
     }
 

@@ -26,7 +26,8 @@ class AotCacheTest {
         Tools tools = new Tools(layout);
         Path jar = notAnExecutableJar(tools, "payment-api");
 
-        List<String> arguments = new AotCache(layout, tools).jarArguments("payment-api", JVM_OPTIONS, List.of(), Map.of());
+        List<String> arguments =
+                new AotCache(layout, tools).jarArguments("payment-api", JVM_OPTIONS, List.of(), Map.of());
 
         assertThat(arguments).containsExactly("-jar", jar.toString());
     }
@@ -46,12 +47,17 @@ class AotCacheTest {
         Files.writeString(directory.resolve("app.aot"), "cache");
         Files.writeString(directory.resolve("stamp"), AotCache.stamp(jar, JVM_OPTIONS));
 
-        assertThat(aot.jarArguments("clearing-service", JVM_OPTIONS, List.of(), Map.of())).containsExactly(
-                "-XX:AOTCache=" + directory.resolve("app.aot"), "-jar", directory.resolve("clearing-service.jar").toString());
-
-        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 60_000));
         assertThat(aot.jarArguments("clearing-service", JVM_OPTIONS, List.of(), Map.of()))
-                .as("a rebuilt jar: trained again (failing here), so from the jar").containsExactly("-jar", jar.toString());
+                .containsExactly(
+                        "-XX:AOTCache=" + directory.resolve("app.aot"),
+                        "-jar",
+                        directory.resolve("clearing-service.jar").toString());
+
+        Files.setLastModifiedTime(
+                jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 60_000));
+        assertThat(aot.jarArguments("clearing-service", JVM_OPTIONS, List.of(), Map.of()))
+                .as("a rebuilt jar: trained again (failing here), so from the jar")
+                .containsExactly("-jar", jar.toString());
     }
 
     private static Path notAnExecutableJar(Tools tools, String service) throws IOException {

@@ -15,8 +15,11 @@ class LauncherHelpTest {
             if (command.equals("help")) {
                 continue;
             }
-            assertThat(Launcher.help(command)).as(command).startsWith("  infra/local/pagora")
-                    .contains(command).doesNotContain("\n\n");
+            assertThat(Launcher.help(command))
+                    .as(command)
+                    .startsWith("  infra/local/pagora")
+                    .contains(command)
+                    .doesNotContain("\n\n");
         }
     }
 
@@ -38,19 +41,25 @@ class LauncherHelpTest {
 
     @Test
     void an_unknown_command_is_refused_with_the_list_of_commands() {
-        Launcher launcher = new Launcher(new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of())));
+        Launcher launcher =
+                new Launcher(new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of())));
 
-        assertThatThrownBy(() -> launcher.run(java.util.List.of("deploy"))).isInstanceOf(Console.Failure.class)
-                .hasMessageContaining("unknown command 'deploy'").hasMessageContaining("demo|bench|chaos");
+        assertThatThrownBy(() -> launcher.run(java.util.List.of("deploy")))
+                .isInstanceOf(Console.Failure.class)
+                .hasMessageContaining("unknown command 'deploy'")
+                .hasMessageContaining("demo|bench|chaos");
         assertThatThrownBy(() -> Launcher.help("deploy")).hasMessageContaining("no help for 'deploy'");
     }
 
     @Test
     void an_unknown_option_is_refused_before_anything_starts() {
-        Launcher launcher = new Launcher(new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of())));
+        Launcher launcher =
+                new Launcher(new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of())));
 
-        assertThatThrownBy(() -> launcher.run(java.util.List.of("demo", "--kep"))).hasMessageContaining("--kep");
-        assertThatThrownBy(() -> launcher.run(java.util.List.of("down", "now"))).hasMessageContaining("down takes no option");
+        assertThatThrownBy(() -> launcher.run(java.util.List.of("demo", "--kep")))
+                .hasMessageContaining("--kep");
+        assertThatThrownBy(() -> launcher.run(java.util.List.of("down", "now")))
+                .hasMessageContaining("down takes no option");
         assertThatThrownBy(() -> launcher.run(java.util.List.of("certs", "--ispbs=123456789")))
                 .hasMessageContaining("up to 8 digits");
     }

@@ -42,20 +42,24 @@ class SupervisorTest {
 
     @Test
     void readiness_is_looked_for_in_this_runs_output_only() {
-        Supervisor.Launched first = supervisor.launch("talker", List.of("sh", "-c", "echo ready; sleep 60"), Map.of(), true);
+        Supervisor.Launched first =
+                supervisor.launch("talker", List.of("sh", "-c", "echo ready; sleep 60"), Map.of(), true);
         supervisor.waitForLogLine("talker", first.logOffset(), "ready", 10);
         supervisor.stop("talker", 5);
 
-        Supervisor.Launched second = supervisor.launch("talker", List.of("sh", "-c", "echo silent; sleep 60"), Map.of(), true);
+        Supervisor.Launched second =
+                supervisor.launch("talker", List.of("sh", "-c", "echo silent; sleep 60"), Map.of(), true);
 
         assertThatThrownBy(() -> supervisor.waitForLogLine("talker", second.logOffset(), "ready", 2))
-                .isInstanceOf(Console.Failure.class).hasMessageContaining("did not say 'ready' within 2s");
+                .isInstanceOf(Console.Failure.class)
+                .hasMessageContaining("did not say 'ready' within 2s");
         supervisor.stop("talker", 5);
     }
 
     @Test
     void a_process_that_dies_during_startup_is_reported_with_its_log() {
-        Supervisor.Launched launched = supervisor.launch("crasher", List.of("sh", "-c", "echo boom; exit 3"), Map.of(), true);
+        Supervisor.Launched launched =
+                supervisor.launch("crasher", List.of("sh", "-c", "echo boom; exit 3"), Map.of(), true);
 
         assertThatThrownBy(() -> supervisor.waitForLogLine("crasher", launched.logOffset(), "ready", 10))
                 .hasMessageContaining("crasher exited during startup");
@@ -63,8 +67,11 @@ class SupervisorTest {
 
     @Test
     void the_environment_given_reaches_the_process() {
-        Supervisor.Launched launched = supervisor.launch("printer", List.of("sh", "-c", "echo value=$PAGORA_TEST_VALUE; sleep 60"),
-                Map.of("PAGORA_TEST_VALUE", "42"), true);
+        Supervisor.Launched launched = supervisor.launch(
+                "printer",
+                List.of("sh", "-c", "echo value=$PAGORA_TEST_VALUE; sleep 60"),
+                Map.of("PAGORA_TEST_VALUE", "42"),
+                true);
 
         supervisor.waitForLogLine("printer", launched.logOffset(), "value=42", 10);
         supervisor.stop("printer", 5);

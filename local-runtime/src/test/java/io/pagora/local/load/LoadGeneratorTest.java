@@ -47,14 +47,22 @@ class LoadGeneratorTest {
         }
         Set<BankId> senders = new HashSet<>();
         Set<BankId> payeeBanks = new HashSet<>();
-        try (LoadGenerator generator = new LoadGenerator(LoadGenerator.Mode.BULK, 50, URI.create("https://127.0.0.1:1"),
-                new LocalTls(tls), customers, tls.resolve("accepted.log"), 16)) {
+        try (LoadGenerator generator = new LoadGenerator(
+                LoadGenerator.Mode.BULK,
+                50,
+                URI.create("https://127.0.0.1:1"),
+                new LocalTls(tls),
+                customers,
+                tls.resolve("accepted.log"),
+                16)) {
             for (int call = 0; call < 200; call++) {
                 LoadGenerator.Body body = generator.nextBody();
                 String json = new String(body.json(), StandardCharsets.US_ASCII);
                 Set<BankId> payerBanks = banksOf(PAYER, json);
                 assertThat(payerBanks).as("the payers of one call").hasSize(1);
-                assertThat(BANKS.indexOf(payerBanks.iterator().next())).as("the sending bank").isEqualTo(body.bank());
+                assertThat(BANKS.indexOf(payerBanks.iterator().next()))
+                        .as("the sending bank")
+                        .isEqualTo(body.bank());
                 senders.addAll(payerBanks);
                 payeeBanks.addAll(banksOf(PAYEE, json));
             }

@@ -57,7 +57,9 @@ class QuiescenceTest {
 
         assertThat(result.quiet()).isTrue();
         assertThat(result.waited()).isEqualTo(QUIET);
-        assertThat(script.looks).as("a look every 500 ms over 5 s, both ends included").isEqualTo(11);
+        assertThat(script.looks)
+                .as("a look every 500 ms over 5 s, both ends included")
+                .isEqualTo(11);
     }
 
     /**
@@ -66,7 +68,8 @@ class QuiescenceTest {
      */
     @Test
     void aPaymentArrivingDuringTheQuietPeriodStartsItAgain() throws Exception {
-        Script script = new Script().then(100, 0, 0).then(100, 0, 0).then(100, 0, 0).then(101, 0, 0);
+        Script script =
+                new Script().then(100, 0, 0).then(100, 0, 0).then(100, 0, 0).then(101, 0, 0);
 
         Quiescence.Result result = Quiescence.await(script, QUIET, WAIT, script);
 
@@ -78,7 +81,8 @@ class QuiescenceTest {
     @Test
     void aPaymentStillAcceptedOrARecordNotProjectedKeepsItWaitingAndKafkaIsAskedOnlyOnceNothingIsOpen()
             throws Exception {
-        Script script = new Script().then(101, 1, 0).then(101, 1, 0).then(101, 0, 2).then(101, 0, 0);
+        Script script =
+                new Script().then(101, 1, 0).then(101, 1, 0).then(101, 0, 2).then(101, 0, 0);
 
         Quiescence.Result result = Quiescence.await(script, QUIET, WAIT, script);
 
@@ -95,8 +99,9 @@ class QuiescenceTest {
 
         assertThat(result.quiet()).isFalse();
         assertThat(result.waited()).isEqualTo(WAIT);
-        assertThat(result.describe()).isEqualTo("not quiet after 60000 ms: 100 payments in the read model, 3 not final,"
-                + " (not looked at) records not projected");
+        assertThat(result.describe())
+                .isEqualTo("not quiet after 60000 ms: 100 payments in the read model, 3 not final,"
+                        + " (not looked at) records not projected");
     }
 
     @Test
@@ -142,8 +147,8 @@ class QuiescenceTest {
         Quiescence.Result result = Quiescence.await(down, QUIET, WAIT, script);
 
         assertThat(result.quiet()).isFalse();
-        assertThat(result.describe()).isEqualTo("not quiet after 60000 ms: the last look failed (SQLException: "
-                + "Connection refused)");
+        assertThat(result.describe())
+                .isEqualTo("not quiet after 60000 ms: the last look failed (SQLException: " + "Connection refused)");
     }
 
     @Test
@@ -151,7 +156,8 @@ class QuiescenceTest {
         Script script = new Script().then(0, 0, 0);
 
         assertThatThrownBy(() -> Quiescence.await(script, WAIT.plusSeconds(1), WAIT, script))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("a quiet period in [0, wait]");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("a quiet period in [0, wait]");
     }
 
     @Test

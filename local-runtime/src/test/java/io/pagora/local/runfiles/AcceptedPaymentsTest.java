@@ -23,17 +23,22 @@ class AcceptedPaymentsTest {
         Path measured = dir.resolve("k6-measured.log");
         Files.writeString(warmup, "ACCEPTED\tk1\t" + ID_1 + "\t202\tfirst\nsome k6 noise\nREFUSED\tk2\t422\t\n");
         // k6 is still writing the measured run: its last line is cut in the middle of an ACCEPTED answer.
-        Files.writeString(measured, "UNANSWERED\tk3\t0\nCONFLICT\tk4\t409\nACCEPTED\tk5\t" + ID_2 + "\t202\tfirst\nACCEPTED\tk6\t01");
+        Files.writeString(
+                measured,
+                "UNANSWERED\tk3\t0\nCONFLICT\tk4\t409\nACCEPTED\tk5\t" + ID_2 + "\t202\tfirst\nACCEPTED\tk6\t01");
 
         AcceptedPayments answers = AcceptedPayments.read(List.of(warmup, measured));
 
-        assertThat(answers.accepted()).extracting(AcceptedPayments.Acceptance::idempotencyKey).containsExactly("k1", "k5");
+        assertThat(answers.accepted())
+                .extracting(AcceptedPayments.Acceptance::idempotencyKey)
+                .containsExactly("k1", "k5");
         assertThat(answers.refused()).isEqualTo(1);
         assertThat(answers.unanswered()).isEqualTo(1);
         assertThat(answers.conflictsRefused()).isEqualTo(1);
-        assertThat(answers.summary()).isEqualTo("load generator answers: 2 accepted (202; 0 of them to deliberate "
-                + "duplicate re-sends), 1 refused unexpectedly (4xx), 1 unanswered/5xx, 1 deliberate key re-uses "
-                + "with another amount refused");
+        assertThat(answers.summary())
+                .isEqualTo("load generator answers: 2 accepted (202; 0 of them to deliberate "
+                        + "duplicate re-sends), 1 refused unexpectedly (4xx), 1 unanswered/5xx, 1 deliberate key re-uses "
+                        + "with another amount refused");
     }
 
     @Test
@@ -43,6 +48,8 @@ class AcceptedPaymentsTest {
 
         AcceptedPayments answers = AcceptedPayments.read(AcceptedPayments.files(written + "," + dir.resolve("b.log")));
 
-        assertThat(answers.accepted()).singleElement().satisfies(a -> assertThat(a.duplicate()).isTrue());
+        assertThat(answers.accepted())
+                .singleElement()
+                .satisfies(a -> assertThat(a.duplicate()).isTrue());
     }
 }

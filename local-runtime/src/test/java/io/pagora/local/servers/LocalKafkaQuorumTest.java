@@ -46,10 +46,14 @@ class LocalKafkaQuorumTest {
 
     @Test
     void aReplicatedTopicTakesWritesWithTheControllerGoneAndTheQuorumElectsAnother() throws Exception {
-        List<Integer> ports = IntStream.range(0, NODES * 2).mapToObj(i -> freePort()).toList();
-        String voters = IntStream.rangeClosed(1, NODES).mapToObj(id -> id + "@127.0.0.1:" + ports.get(NODES + id - 1))
+        List<Integer> ports =
+                IntStream.range(0, NODES * 2).mapToObj(i -> freePort()).toList();
+        String voters = IntStream.rangeClosed(1, NODES)
+                .mapToObj(id -> id + "@127.0.0.1:" + ports.get(NODES + id - 1))
                 .collect(Collectors.joining(","));
-        String bootstrap = IntStream.range(0, NODES).mapToObj(i -> "127.0.0.1:" + ports.get(i)).collect(Collectors.joining(","));
+        String bootstrap = IntStream.range(0, NODES)
+                .mapToObj(i -> "127.0.0.1:" + ports.get(i))
+                .collect(Collectors.joining(","));
         String clusterId = Uuid.randomUuid().toString();
         // Started together: a node's start waits for a quorum of controllers.
         List<CompletableFuture<KafkaRaftServer>> starting = new ArrayList<>();
@@ -61,31 +65,50 @@ class LocalKafkaQuorumTest {
         for (CompletableFuture<KafkaRaftServer> server : starting) {
             servers.add(server.get(120, TimeUnit.SECONDS));
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                10_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                30_000))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
-                    .all().get(30, TimeUnit.SECONDS);
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             awaitFullyReplicated(admin);
             send(bootstrap, 10);
             long started = System.nanoTime();
 
-            int leader = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId();
+            int leader = admin.describeMetadataQuorum()
+                    .quorumInfo()
+                    .get(30, TimeUnit.SECONDS)
+                    .leaderId();
             assertThat(leader).isBetween(1, NODES);
             KafkaRaftServer stopped = servers.get(leader - 1);
             stopped.shutdown();
             stopped.awaitShutdown();
 
             send(bootstrap, 10);
-            int next = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId();
-            assertThat(next).as("a new quorum leader among the two left").isNotEqualTo(leader).isBetween(1, NODES);
-            System.out.printf("[LocalKafkaQuorumTest] quorum leader %d stopped; writes went on and node %d leads, %d ms%n",
+            int next = admin.describeMetadataQuorum()
+                    .quorumInfo()
+                    .get(30, TimeUnit.SECONDS)
+                    .leaderId();
+            assertThat(next)
+                    .as("a new quorum leader among the two left")
+                    .isNotEqualTo(leader)
+                    .isBetween(1, NODES);
+            System.out.printf(
+                    "[LocalKafkaQuorumTest] quorum leader %d stopped; writes went on and node %d leads, %d ms%n",
                     leader, next, (System.nanoTime() - started) / 1_000_000);
         } finally {
             // Together, as the launcher stops a quorum: one stopped after the others waits for a controller majority.
-            CompletableFuture.allOf(servers.stream().map(server -> CompletableFuture.runAsync(() -> {
-                server.shutdown();
-                server.awaitShutdown();
-            })).toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            CompletableFuture.allOf(servers.stream()
+                            .map(server -> CompletableFuture.runAsync(() -> {
+                                server.shutdown();
+                                server.awaitShutdown();
+                            }))
+                            .toArray(CompletableFuture[]::new))
+                    .get(120, TimeUnit.SECONDS);
         }
     }
 
@@ -94,18 +117,31 @@ class LocalKafkaQuorumTest {
      * not host this topic-partition". Asked again, bounded, until every partition has its three replicas in sync.
      */
     private static void awaitFullyReplicated(Admin admin) {
-        await("the topic fully replicated").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .ignoreExceptionsMatching(e -> e instanceof ExecutionException
-                        && e.getCause() instanceof UnknownTopicOrPartitionException)
-                .until(() -> admin.describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
-                        .partitions(), partitions -> partitions.size() == 3
-                        && partitions.stream().allMatch(partition -> partition.isr().size() == NODES));
+        await("the topic fully replicated")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsMatching(e ->
+                        e instanceof ExecutionException && e.getCause() instanceof UnknownTopicOrPartitionException)
+                .until(
+                        () -> admin.describeTopics(List.of(TOPIC))
+                                .allTopicNames()
+                                .get(30, TimeUnit.SECONDS)
+                                .get(TOPIC)
+                                .partitions(),
+                        partitions -> partitions.size() == 3
+                                && partitions.stream()
+                                        .allMatch(partition -> partition.isr().size() == NODES));
     }
 
     private KafkaRaftServer start(int id, List<Integer> ports, String voters, String clusterId) {
         try {
-            return LocalKafka.start(dataDir.resolve("node-" + id), "127.0.0.1", ports.get(id - 1), ports.get(NODES + id - 1),
-                    3, new LocalKafka.Node(id, voters, clusterId, NODES));
+            return LocalKafka.start(
+                    dataDir.resolve("node-" + id),
+                    "127.0.0.1",
+                    ports.get(id - 1),
+                    ports.get(NODES + id - 1),
+                    3,
+                    new LocalKafka.Node(id, voters, clusterId, NODES));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -113,16 +149,26 @@ class LocalKafkaQuorumTest {
 
     /** acks=all on a topic of min.insync.replicas 2: each send returns once two replicas have it. */
     private static void send(String bootstrap, int records) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                        10_000,
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                        60_000),
+                new ByteArraySerializer(),
+                new ByteArraySerializer())) {
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, ("key-" + i).getBytes(StandardCharsets.UTF_8),
-                        ("value-" + i).getBytes(StandardCharsets.UTF_8))).get(60, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(
+                                TOPIC,
+                                ("key-" + i).getBytes(StandardCharsets.UTF_8),
+                                ("value-" + i).getBytes(StandardCharsets.UTF_8)))
+                        .get(60, TimeUnit.SECONDS);
             }
         }
     }

@@ -1,10 +1,9 @@
 package io.pagora.local.servers;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.pagora.testing.ServerBacked;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -45,11 +44,17 @@ class LocalKafkaTest {
      */
     private static java.util.List<org.apache.kafka.common.TopicPartitionInfo> describedPartitions(Admin admin)
             throws Exception {
-        return await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+        return await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptionsMatching(e -> e instanceof java.util.concurrent.ExecutionException
                         && e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
-                .until(() -> admin.describeTopics(Set.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC)
-                        .partitions(), partitions -> true);
+                .until(
+                        () -> admin.describeTopics(Set.of(TOPIC))
+                                .allTopicNames()
+                                .get(30, TimeUnit.SECONDS)
+                                .get(TOPIC)
+                                .partitions(),
+                        partitions -> true);
     }
 
     @Test
@@ -61,16 +66,25 @@ class LocalKafkaTest {
         KafkaRaftServer first = LocalKafka.start(dataDir, "127.0.0.1", port, controllerPort, 6);
         try {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-                admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
                 assertThat(describedPartitions(admin)).hasSize(6);
             }
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    ProducerConfig.ACKS_CONFIG, "all",
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000),
-                    new ByteArraySerializer(), new ByteArraySerializer())) {
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrap,
+                            ProducerConfig.ACKS_CONFIG,
+                            "all",
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                            true,
+                            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                            10_000,
+                            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                            30_000),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
                 for (int i = 0; i < 10; i++) {
                     producer.send(new ProducerRecord<>(TOPIC, bytes("key-" + i), bytes("value-" + i)))
                             .get(30, TimeUnit.SECONDS);
@@ -82,13 +96,15 @@ class LocalKafkaTest {
         }
 
         KafkaRaftServer second = LocalKafka.start(dataDir, "127.0.0.1", port, controllerPort, 6);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "local-kafka-test",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG, "local-kafka-test",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(TOPIC));
             List<String> values = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -97,9 +113,10 @@ class LocalKafkaTest {
                     values.add(new String(record.value(), StandardCharsets.UTF_8));
                 }
             }
-            assertThat(values).containsExactlyInAnyOrder(
-                    "value-0", "value-1", "value-2", "value-3", "value-4",
-                    "value-5", "value-6", "value-7", "value-8", "value-9");
+            assertThat(values)
+                    .containsExactlyInAnyOrder(
+                            "value-0", "value-1", "value-2", "value-3", "value-4", "value-5", "value-6", "value-7",
+                            "value-8", "value-9");
         } finally {
             second.shutdown();
             second.awaitShutdown();

@@ -32,9 +32,11 @@ import tools.jackson.databind.JsonNode;
  * payment of that participant to another bank's customer is answered {@code 429} whether the payee exists
  * or not, so the refusal itself reveals nothing.
  */
-@TestPropertySource(properties = {
-        "pagora.payments.unknown-account-limit.burst=3",
-        "pagora.payments.unknown-account-limit.refill-per-second=0.001"})
+@TestPropertySource(
+        properties = {
+            "pagora.payments.unknown-account-limit.burst=3",
+            "pagora.payments.unknown-account-limit.refill-per-second=0.001"
+        })
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AccountEnumerationTest extends PaymentApiIntegrationTest {
@@ -77,7 +79,8 @@ class AccountEnumerationTest extends PaymentApiIntegrationTest {
             assertThat(allocated.status()).as("%s", allocated).isEqualTo(201);
             long number = allocated.json().path("accountNumber").asLong();
             assertThat(allocated.json().path("accountId").asString())
-                    .isEqualTo(ChartOfAccounts.customer(new BankId(SEEDED), number).toString());
+                    .isEqualTo(
+                            ChartOfAccounts.customer(new BankId(SEEDED), number).toString());
             numbers.add(number);
         }
         assertThat(new HashSet<>(numbers)).hasSize(numbers.size());
@@ -136,6 +139,10 @@ class AccountEnumerationTest extends PaymentApiIntegrationTest {
     }
 
     private static Http.Response pay(Http bank, String payer, String payee) {
-        return bank.post("/payments", payment(payer, payee, "1"), "Idempotency-Key", UUID.randomUUID().toString());
+        return bank.post(
+                "/payments",
+                payment(payer, payee, "1"),
+                "Idempotency-Key",
+                UUID.randomUUID().toString());
     }
 }

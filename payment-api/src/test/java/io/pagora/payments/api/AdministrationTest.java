@@ -3,17 +3,15 @@ package io.pagora.payments.api;
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.port.Ledger;
-import io.pagora.payments.PaymentApiApplication;
+import io.pagora.ledger.port.Account;
 import io.pagora.payments.api.application.administration.RandomAccountNumbers;
-import io.pagora.testing.ledger.MoneyInvariants;
-import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.testing.Http;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +44,7 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     Http operator;
     /** Bank 12345678: its customers' accounts, fundings and balances. */
     Http bank;
+
     final Set<Id128> touched = new LinkedHashSet<>(List.of(ChartOfAccounts.centralBank()));
     String customerA;
     String customerB;
@@ -71,21 +70,27 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         Http.Response created = operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
         assertThat(created.status()).as("%s", created).isEqualTo(201);
         BankId bank = new BankId(12_345_678);
-        assertThat(created.json().path("reserveAccountId").asString()).isEqualTo(ChartOfAccounts.reserve(bank).toString());
-        assertThat(created.json().path("transitAccountId").asString()).isEqualTo(ChartOfAccounts.transit(bank).toString());
+        assertThat(created.json().path("reserveAccountId").asString())
+                .isEqualTo(ChartOfAccounts.reserve(bank).toString());
+        assertThat(created.json().path("transitAccountId").asString())
+                .isEqualTo(ChartOfAccounts.transit(bank).toString());
         touched.add(ChartOfAccounts.reserve(bank));
         touched.add(ChartOfAccounts.transit(bank));
 
         Http.Response again = operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."));
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json()).isEqualTo(created.json());
-        assertProblem(operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Outro Nome")), 409, "bank-name-conflict");
+        assertProblem(
+                operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Outro Nome")), 409, "bank-name-conflict");
 
-        assertThat(operator.post("/banks", Map.of("ispb", 0, "name", "Banco Zero")).status()).isEqualTo(201);
+        assertThat(operator.post("/banks", Map.of("ispb", 0, "name", "Banco Zero"))
+                        .status())
+                .isEqualTo(201);
         touched.add(ChartOfAccounts.reserve(new BankId(0)));
         touched.add(ChartOfAccounts.transit(new BankId(0)));
 
-        assertProblem(operator.post("/banks", Map.of("ispb", 123_456_789, "name", "Too many digits")), 400, "invalid-field");
+        assertProblem(
+                operator.post("/banks", Map.of("ispb", 123_456_789, "name", "Too many digits")), 400, "invalid-field");
         assertProblem(operator.post("/banks", Map.of("ispb", -1, "name", "Negative")), 400, "invalid-field");
         assertProblem(operator.post("/banks", Map.of("ispb", "00000001", "name", "String ISPB")), 400, "invalid-field");
         assertProblem(operator.post("/banks", Map.of("ispb", 5)), 400, "missing-field");
@@ -98,7 +103,9 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     void customerAccountsOpenWithAllocatedOrChosenNumbers() {
         Http.Response chosen = bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2));
         assertThat(chosen.status()).as("%s", chosen).isEqualTo(201);
-        assertThat(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2)).status()).isEqualTo(200);
+        assertThat(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 2))
+                        .status())
+                .isEqualTo(200);
 
         Http.Response first = bank.post("/accounts", Map.of("ispb", 12_345_678));
         Http.Response second = bank.post("/accounts", Map.of("ispb", 12_345_678));
@@ -110,7 +117,9 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         assertThat(second.json().path("accountNumber").asLong()).isNotIn(2L, firstNumber);
         customerA = first.json().path("accountId").asString();
         customerB = chosen.json().path("accountId").asString();
-        assertThat(customerA).isEqualTo(ChartOfAccounts.customer(new BankId(12_345_678), firstNumber).toString());
+        assertThat(customerA)
+                .isEqualTo(ChartOfAccounts.customer(new BankId(12_345_678), firstNumber)
+                        .toString());
         assertThat(first.json().path("ispb").asInt()).isEqualTo(12_345_678);
         touched.add(Id128.parse(customerA));
         touched.add(Id128.parse(customerB));
@@ -126,31 +135,52 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     @Order(4)
     void reserveFundingsAreIdempotentPerKey() {
         String path = "/banks/12345678/reserve-fundings";
-        Http.Response funded = operator.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
+        Http.Response funded =
+                operator.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
         assertThat(funded.status()).as("%s", funded).isEqualTo(201);
         assertThat(funded.header("Idempotent-Replayed")).isEqualTo("false");
-        Http.Response again = operator.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
+        Http.Response again =
+                operator.post(path, Map.of("amountCentavos", 5_000_000_00L), "Idempotency-Key", "reserve-1");
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
-        assertThat(again.json().path("transferId").asString()).isEqualTo(funded.json().path("transferId").asString());
-        assertProblem(operator.post(path, Map.of("amountCentavos", 1), "Idempotency-Key", "reserve-1"), 422, "idempotency-key-reused");
-        assertThat(balanceOf(ChartOfAccounts.reserve(new BankId(12_345_678)).toString()).path("balanceCentavos").asLong())
-                .as("funded once").isEqualTo(5_000_000_00L);
+        assertThat(again.json().path("transferId").asString())
+                .isEqualTo(funded.json().path("transferId").asString());
+        assertProblem(
+                operator.post(path, Map.of("amountCentavos", 1), "Idempotency-Key", "reserve-1"),
+                422,
+                "idempotency-key-reused");
+        assertThat(balanceOf(ChartOfAccounts.reserve(new BankId(12_345_678)).toString())
+                        .path("balanceCentavos")
+                        .asLong())
+                .as("funded once")
+                .isEqualTo(5_000_000_00L);
 
         // Unknown bank: refused without burning the key; once registered, the same key funds it.
-        assertProblem(operator.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late"),
-                422, "unknown-bank");
-        assertThat(operator.post("/banks", Map.of("ispb", 777, "name", "Banco Tardio")).status()).isEqualTo(201);
+        assertProblem(
+                operator.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late"),
+                422,
+                "unknown-bank");
+        assertThat(operator.post("/banks", Map.of("ispb", 777, "name", "Banco Tardio"))
+                        .status())
+                .isEqualTo(201);
         touched.add(ChartOfAccounts.reserve(new BankId(777)));
         touched.add(ChartOfAccounts.transit(new BankId(777)));
-        assertThat(operator.post("/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late").status())
+        assertThat(operator.post(
+                                "/banks/777/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "late")
+                        .status())
                 .isEqualTo(201);
 
         assertProblem(operator.post(path, Map.of("amountCentavos", 100)), 400, "missing-idempotency-key");
-        assertProblem(operator.post(path, Map.of("amountCentavos", 0), "Idempotency-Key", "zero"), 422, "invalid-amount");
-        assertProblem(operator.post(path, Map.of("amountCentavos", "100"), "Idempotency-Key", "string"), 400, "invalid-field");
-        assertProblem(operator.post("/banks/abc/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "x"),
-                400, "invalid-field");
+        assertProblem(
+                operator.post(path, Map.of("amountCentavos", 0), "Idempotency-Key", "zero"), 422, "invalid-amount");
+        assertProblem(
+                operator.post(path, Map.of("amountCentavos", "100"), "Idempotency-Key", "string"),
+                400,
+                "invalid-field");
+        assertProblem(
+                operator.post("/banks/abc/reserve-fundings", Map.of("amountCentavos", 100), "Idempotency-Key", "x"),
+                400,
+                "invalid-field");
     }
 
     @Test
@@ -161,19 +191,43 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         assertThat(funded.status()).as("%s", funded).isEqualTo(201);
         Http.Response again = bank.post(path, Map.of("amountCentavos", 250_00), "Idempotency-Key", "salary-march");
         assertThat(again.status()).isEqualTo(200);
-        assertThat(again.json().path("transferId").asString()).isEqualTo(funded.json().path("transferId").asString());
-        assertProblem(bank.post(path, Map.of("amountCentavos", 999_00), "Idempotency-Key", "salary-march"), 422,
+        assertThat(again.json().path("transferId").asString())
+                .isEqualTo(funded.json().path("transferId").asString());
+        assertProblem(
+                bank.post(path, Map.of("amountCentavos", 999_00), "Idempotency-Key", "salary-march"),
+                422,
                 "idempotency-key-reused");
         // The same key for another account is another funding.
-        assertThat(bank.post("/accounts/" + customerB + "/fundings", Map.of("amountCentavos", 40_00),
-                "Idempotency-Key", "salary-march").status()).isEqualTo(201);
-        assertThat(bank.post(path, Map.of("amountCentavos", 10_00), "Idempotency-Key", "bonus").status()).isEqualTo(201);
+        assertThat(bank.post(
+                                "/accounts/" + customerB + "/fundings",
+                                Map.of("amountCentavos", 40_00),
+                                "Idempotency-Key",
+                                "salary-march")
+                        .status())
+                .isEqualTo(201);
+        assertThat(bank.post(path, Map.of("amountCentavos", 10_00), "Idempotency-Key", "bonus")
+                        .status())
+                .isEqualTo(201);
 
-        assertProblem(bank.post("/accounts/" + ChartOfAccounts.customer(new BankId(12_345_678), 55_555) + "/fundings",
-                Map.of("amountCentavos", 1), "Idempotency-Key", "ghost"), 404, "account-not-found");
-        assertProblem(bank.post("/accounts/" + ChartOfAccounts.reserve(new BankId(12_345_678)) + "/fundings",
-                Map.of("amountCentavos", 1), "Idempotency-Key", "bank"), 422, "not-a-customer-account");
-        assertProblem(bank.post("/accounts/xyz/fundings", Map.of("amountCentavos", 1), "Idempotency-Key", "bad"), 400,
+        assertProblem(
+                bank.post(
+                        "/accounts/" + ChartOfAccounts.customer(new BankId(12_345_678), 55_555) + "/fundings",
+                        Map.of("amountCentavos", 1),
+                        "Idempotency-Key",
+                        "ghost"),
+                404,
+                "account-not-found");
+        assertProblem(
+                bank.post(
+                        "/accounts/" + ChartOfAccounts.reserve(new BankId(12_345_678)) + "/fundings",
+                        Map.of("amountCentavos", 1),
+                        "Idempotency-Key",
+                        "bank"),
+                422,
+                "not-a-customer-account");
+        assertProblem(
+                bank.post("/accounts/xyz/fundings", Map.of("amountCentavos", 1), "Idempotency-Key", "bad"),
+                400,
                 "invalid-account-id");
     }
 
@@ -190,9 +244,12 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         assertThat(a.path("availableCentavos").asLong()).isEqualTo(260_00);
         assertThat(balanceOf(customerB).path("balanceCentavos").asLong()).isEqualTo(40_00);
 
-        JsonNode transit = balanceOf(ChartOfAccounts.transit(new BankId(12_345_678)).toString());
+        JsonNode transit =
+                balanceOf(ChartOfAccounts.transit(new BankId(12_345_678)).toString());
         assertThat(transit.path("kind").asString()).isEqualTo("TRANSIT");
-        assertThat(transit.path("postedDebitsCentavos").asLong()).as("the bank funded its customers").isEqualTo(300_00);
+        assertThat(transit.path("postedDebitsCentavos").asLong())
+                .as("the bank funded its customers")
+                .isEqualTo(300_00);
 
         for (Account account : MoneyInvariants.check(ledger, touched)) {
             JsonNode read = balanceOf(account.id().toString());
@@ -201,8 +258,11 @@ class AdministrationTest extends PaymentApiIntegrationTest {
             assertThat(read.path("pendingDebitsCentavos").asLong()).isEqualTo(account.debitsPending());
             assertThat(read.path("pendingCreditsCentavos").asLong()).isEqualTo(account.creditsPending());
         }
-        assertThat(balanceOf(ChartOfAccounts.centralBank().toString()).path("postedDebitsCentavos").asLong())
-                .as("the issuer created exactly the reserves' money").isEqualTo(5_000_000_00L + 100);
+        assertThat(balanceOf(ChartOfAccounts.centralBank().toString())
+                        .path("postedDebitsCentavos")
+                        .asLong())
+                .as("the issuer created exactly the reserves' money")
+                .isEqualTo(5_000_000_00L + 100);
     }
 
     @Test
@@ -210,10 +270,15 @@ class AdministrationTest extends PaymentApiIntegrationTest {
     void aBankReadsBackAsItWasRegistered() {
         Http.Response read = operator.get("/banks/12345678");
         assertThat(read.status()).as("%s", read).isEqualTo(200);
-        assertThat(read.json()).as("what POST /banks answered")
-                .isEqualTo(operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A.")).json());
-        assertThat(bank.get("/banks/12345678").json()).as("the bank reads itself").isEqualTo(read.json());
-        assertThat(operator.get("/banks/00000777").json().path("name").asString()).isEqualTo("Banco Tardio");
+        assertThat(read.json())
+                .as("what POST /banks answered")
+                .isEqualTo(operator.post("/banks", Map.of("ispb", 12_345_678, "name", "Banco Exemplo S.A."))
+                        .json());
+        assertThat(bank.get("/banks/12345678").json())
+                .as("the bank reads itself")
+                .isEqualTo(read.json());
+        assertThat(operator.get("/banks/00000777").json().path("name").asString())
+                .isEqualTo("Banco Tardio");
 
         assertProblem(operator.get("/banks/4242"), 404, "bank-not-found");
         assertProblem(operator.get("/banks/123456789"), 400, "invalid-field");
@@ -238,23 +303,34 @@ class AdministrationTest extends PaymentApiIntegrationTest {
         assertThat(other.status()).as("another key, another account").isEqualTo(201);
         assertThat(other.json().path("accountNumber").asLong()).isNotEqualTo(number);
 
-        assertProblem(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 3), "Idempotency-Key", "open-ana"),
-                422, "idempotency-key-reused");
+        assertProblem(
+                bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 3), "Idempotency-Key", "open-ana"),
+                422,
+                "idempotency-key-reused");
         assertThat(ledger.lookupAccounts(List.of(ChartOfAccounts.customer(new BankId(12_345_678), 3))))
-                .as("a reused key opens nothing").isEmpty();
+                .as("a reused key opens nothing")
+                .isEmpty();
 
-        Http.Response chosen = bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 4), "Idempotency-Key",
-                "open-four");
+        Http.Response chosen =
+                bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 4), "Idempotency-Key", "open-four");
         assertThat(chosen.status()).isEqualTo(201);
-        assertThat(bank.post("/accounts", Map.of("ispb", 12_345_678, "accountNumber", 4), "Idempotency-Key", "open-four")
-                .header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(bank.post(
+                                "/accounts",
+                                Map.of("ispb", 12_345_678, "accountNumber", 4),
+                                "Idempotency-Key",
+                                "open-four")
+                        .header("Idempotent-Replayed"))
+                .isEqualTo("true");
 
         // Keys are each participant's own: bank 777's "open-ana" is its own account, at its own bank.
-        Http.Response elsewhere = participants.bank(777).post("/accounts", Map.of("ispb", 777), "Idempotency-Key", "open-ana");
+        Http.Response elsewhere =
+                participants.bank(777).post("/accounts", Map.of("ispb", 777), "Idempotency-Key", "open-ana");
         assertThat(elsewhere.status()).as("%s", elsewhere).isEqualTo(201);
         assertThat(elsewhere.json().path("ispb").asInt()).isEqualTo(777);
 
-        assertProblem(bank.post("/accounts", Map.of("ispb", 12_345_678), "Idempotency-Key", "two words"), 400,
+        assertProblem(
+                bank.post("/accounts", Map.of("ispb", 12_345_678), "Idempotency-Key", "two words"),
+                400,
                 "invalid-idempotency-key");
     }
 

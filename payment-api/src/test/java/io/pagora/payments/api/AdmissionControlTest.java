@@ -1,18 +1,14 @@
 package io.pagora.payments.api;
 
-import io.pagora.testing.ServerBacked;
-
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pagora.events.Topics;
-import io.pagora.payments.PaymentApiApplication;
-import io.pagora.payments.api.testsupport.Participants;
-import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.SecondInstance;
 import io.pagora.payments.api.testsupport.SecondInstanceTest;
 import io.pagora.testing.Http;
+import io.pagora.testing.ServerBacked;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,13 +23,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Admission control from clearing's lag, on the real broker: an instance whose clearing group is stuck
@@ -59,7 +49,9 @@ class AdmissionControlTest extends SecondInstanceTest {
     @BeforeAll
     void setUp() {
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers()));
-        guardedInstance = SecondInstance.start(database, context -> {},
+        guardedInstance = SecondInstance.start(
+                database,
+                context -> {},
                 "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
                 "--pagora.payments.admission.clearing-group-id=" + STUCK_GROUP,
                 "--pagora.payments.admission.clearing-lag-max=3",
@@ -77,7 +69,9 @@ class AdmissionControlTest extends SecondInstanceTest {
 
     @Test
     void aClearingThatFallsBehindMakesNewPaymentsAnswer429AtOnceAndCatchingUpReopens() throws Exception {
-        assertThat(pay().status()).as("a group that never committed: lag unknown, nothing refused").isEqualTo(202);
+        assertThat(pay().status())
+                .as("a group that never committed: lag unknown, nothing refused")
+                .isEqualTo(202);
         for (int i = 0; i < 4; i++) {
             assertThat(pay().status()).isEqualTo(202);
         }
@@ -89,28 +83,45 @@ class AdmissionControlTest extends SecondInstanceTest {
         long started = System.nanoTime();
         Http.Response again = pay();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
-        Http.Response batch = guarded.post("/payments/batch", Map.of("payments", List.of(Map.of(
-                "idempotencyKey", "adm-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
-                "amountCentavos", 5))));
+        Http.Response batch = guarded.post(
+                "/payments/batch",
+                Map.of(
+                        "payments",
+                        List.of(Map.of(
+                                "idempotencyKey",
+                                "adm-" + UUID.randomUUID(),
+                                "payerAccountId",
+                                payer,
+                                "payeeAccountId",
+                                payee,
+                                "amountCentavos",
+                                5))));
 
         assertProblem(refused, 429, "overloaded");
         assertThat(refused.header("Retry-After")).isNotNull();
-        assertThat(refused.json().path("detail").asString()).contains("clearing is").contains("payments behind");
+        assertThat(refused.json().path("detail").asString())
+                .contains("clearing is")
+                .contains("payments behind");
         assertProblem(again, 429, "overloaded");
         assertThat(took).as("refused at once, not after a wait").isLessThan(Duration.ofSeconds(2));
         assertProblem(batch, 429, "overloaded");
-        assertThat(events.since(mark)).as("nothing published for a refused payment").isEmpty();
+        assertThat(events.since(mark))
+                .as("nothing published for a refused payment")
+                .isEmpty();
 
         commitStuckGroupAt(true);
         assertThat(awaitStatus(202).status()).isEqualTo(202);
     }
 
     private Http.Response pay() {
-        return guarded.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key", "adm-" + UUID.randomUUID());
+        return guarded.post(
+                "/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key", "adm-" + UUID.randomUUID());
     }
 
     private Http.Response awaitStatus(int status) {
-        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+        return await().atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100))
                 .until(this::pay, response -> response.status() == status);
     }
 
@@ -118,10 +129,14 @@ class AdmissionControlTest extends SecondInstanceTest {
     private void commitStuckGroupAt(boolean end) throws Exception {
         Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
         for (int partition = 0; partition < Topics.PARTITIONS; partition++) {
-            specs.put(new TopicPartition(Topics.PAYMENTS_REQUESTED, partition), end ? OffsetSpec.latest() : OffsetSpec.earliest());
+            specs.put(
+                    new TopicPartition(Topics.PAYMENTS_REQUESTED, partition),
+                    end ? OffsetSpec.latest() : OffsetSpec.earliest());
         }
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        admin.listOffsets(specs).all().get(10, TimeUnit.SECONDS)
+        admin.listOffsets(specs)
+                .all()
+                .get(10, TimeUnit.SECONDS)
                 .forEach((partition, info) -> offsets.put(partition, new OffsetAndMetadata(info.offset())));
         admin.alterConsumerGroupOffsets(STUCK_GROUP, offsets).all().get(10, TimeUnit.SECONDS);
     }

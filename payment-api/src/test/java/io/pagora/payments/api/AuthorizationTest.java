@@ -10,9 +10,9 @@ import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.access.AccessRefusal;
 import io.pagora.testing.Http;
 import io.pagora.testing.ledger.MoneyInvariants;
 import java.util.ArrayList;
@@ -88,6 +88,7 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
     String b1;
     /** Ids nobody holds, at A's and B's: what "missing" is answered. */
     String missingAtA;
+
     String missingAtB;
 
     @BeforeAll
@@ -124,28 +125,41 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         Http.Response own = bankA.post("/payments", Http.payment(a1, b1, 1_00), "Idempotency-Key", key());
         assertThat(own.status()).as("%s", own).isEqualTo(202);
 
-        Http.Response byOtherBank = refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
+        Http.Response byOtherBank = refused(
+                AccessRefusal.FOREIGN_ACCOUNT,
+                1,
                 () -> bankB.post("/payments", Http.payment(a1, b1, 1_00), "Idempotency-Key", key()));
-        Http.Response missingPayer = bankB.post("/payments", Http.payment(missingAtB, b1, 1_00), "Idempotency-Key", key());
+        Http.Response missingPayer =
+                bankB.post("/payments", Http.payment(missingAtB, b1, 1_00), "Idempotency-Key", key());
         assertProblem(byOtherBank, 422, "unknown-account");
         assertSameApartFromIds(byOtherBank, a1, missingPayer, missingAtB);
 
-        Http.Response byOperator = refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
+        Http.Response byOperator = refused(
+                AccessRefusal.FOREIGN_ACCOUNT,
+                1,
                 () -> operator.post("/payments", Http.payment(a1, b1, 1_00), "Idempotency-Key", key()));
         assertSameApartFromIds(byOperator, a1, missingPayer, missingAtB);
 
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1,
-                () -> anonymous.post("/payments", Http.payment(a1, b1, 1_00), "Idempotency-Key", key())), 401,
+        assertProblem(
+                refused(
+                        AccessRefusal.ANONYMOUS,
+                        1,
+                        () -> anonymous.post("/payments", Http.payment(a1, b1, 1_00), "Idempotency-Key", key())),
+                401,
                 "unauthenticated");
     }
 
     @Test
     void aForeignPayerClaimsNoKeySoItsOwnerCanStillUseIt() {
         String key = key();
-        refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
+        refused(
+                AccessRefusal.FOREIGN_ACCOUNT,
+                1,
                 () -> bankB.post("/payments", Http.payment(a1, b1, 7_00), "Idempotency-Key", key));
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM payment_api.idempotency_keys WHERE idempotency_key = ?",
-                Long.class, key)).as("no key claimed for a refused order").isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM payment_api.idempotency_keys WHERE idempotency_key = ?", Long.class, key))
+                .as("no key claimed for a refused order")
+                .isZero();
         Http.Response owner = bankA.post("/payments", Http.payment(a1, b1, 7_00), "Idempotency-Key", key);
         assertThat(owner.status()).as("%s", owner).isEqualTo(202);
         assertThat(owner.header("Idempotent-Replayed")).isEqualTo("false");
@@ -157,11 +171,11 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
     @Test
     void aMixedBatchAcceptsOwnPayersAndRefusesForeignOnesPerItem() {
         List<Object> items = List.of(
-                PaymentBatchTest.item(key(), b1, a1, 1_00),           // 0 own payer: accepted
-                PaymentBatchTest.item(key(), a1, b1, 2_00),           // 1 A's customer: refused
-                PaymentBatchTest.item(key(), b1, a2, 3_00),           // 2 own payer: accepted
-                PaymentBatchTest.item(key(), a2, a1, 4_00),           // 3 A's customer: refused
-                PaymentBatchTest.item(key(), missingAtB, a1, 5_00));  // 4 missing payer, for comparison
+                PaymentBatchTest.item(key(), b1, a1, 1_00), // 0 own payer: accepted
+                PaymentBatchTest.item(key(), a1, b1, 2_00), // 1 A's customer: refused
+                PaymentBatchTest.item(key(), b1, a2, 3_00), // 2 own payer: accepted
+                PaymentBatchTest.item(key(), a2, a1, 4_00), // 3 A's customer: refused
+                PaymentBatchTest.item(key(), missingAtB, a1, 5_00)); // 4 missing payer, for comparison
         Map<TopicPartition, Long> mark = events.mark();
         double counted = refusals(AccessRefusal.FOREIGN_ACCOUNT);
         List<Account> before = ledger.lookupAccounts(List.copyOf(participants.accounts()));
@@ -173,7 +187,9 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         List<String> statuses = new ArrayList<>();
         results.forEach(result -> statuses.add(result.path("status").asString()));
         assertThat(statuses).containsExactly("ACCEPTED", "REJECTED", "ACCEPTED", "REJECTED", "REJECTED");
-        assertThat(refusals(AccessRefusal.FOREIGN_ACCOUNT) - counted).as("each foreign item counted").isEqualTo(2);
+        assertThat(refusals(AccessRefusal.FOREIGN_ACCOUNT) - counted)
+                .as("each foreign item counted")
+                .isEqualTo(2);
         JsonNode missing = results.get(4).path("problem");
         assertThat(missing.path("type").asString()).endsWith("/unknown-account");
         assertThat(normalized(results.get(1).path("problem"), a1, "payments[1]"))
@@ -182,15 +198,22 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
                 .isEqualTo(normalized(missing, missingAtB, "payments[4]"));
 
         List<Event> published = events.since(mark);
-        assertThat(published.stream().map(event -> event.payment().paymentId())).as("only the accepted items")
-                .containsExactlyInAnyOrder(results.get(0).path("paymentId").asString(),
+        assertThat(published.stream().map(event -> event.payment().paymentId()))
+                .as("only the accepted items")
+                .containsExactlyInAnyOrder(
+                        results.get(0).path("paymentId").asString(),
                         results.get(2).path("paymentId").asString());
-        assertThat(published).allSatisfy(event -> assertThat(event.payment().payerAccountId()).isEqualTo(b1));
-        assertThat(ledger.lookupAccounts(List.copyOf(participants.accounts()))).as("accepting moves no money")
+        assertThat(published)
+                .allSatisfy(
+                        event -> assertThat(event.payment().payerAccountId()).isEqualTo(b1));
+        assertThat(ledger.lookupAccounts(List.copyOf(participants.accounts())))
+                .as("accepting moves no money")
                 .isEqualTo(before);
 
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1,
-                () -> anonymous.post("/payments/batch", Map.of("payments", items))), 401, "unauthenticated");
+        assertProblem(
+                refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.post("/payments/batch", Map.of("payments", items))),
+                401,
+                "unauthenticated");
     }
 
     // ---- Idempotency-Keys are each participant's own -----------------------------------------------------
@@ -205,20 +228,26 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         Http.Response replayedByA = bankA.post("/payments", Http.payment(a1, b1, 11_00), "Idempotency-Key", key);
         Http.Response reusedByB = bankB.post("/payments", Http.payment(b1, a1, 23_00), "Idempotency-Key", key);
 
-        assertThat(List.of(byA.status(), byB.status(), replayedByA.status())).as("%s %s %s", byA, byB, replayedByA)
+        assertThat(List.of(byA.status(), byB.status(), replayedByA.status()))
+                .as("%s %s %s", byA, byB, replayedByA)
                 .containsOnly(202);
         String idA = byA.json().path("paymentId").asString();
         String idB = byB.json().path("paymentId").asString();
         assertThat(idA).isNotEqualTo(idB);
-        assertThat(byB.header("Idempotent-Replayed")).as("not A's payment replayed").isEqualTo("false");
+        assertThat(byB.header("Idempotent-Replayed"))
+                .as("not A's payment replayed")
+                .isEqualTo("false");
         assertThat(replayedByA.header("Idempotent-Replayed")).isEqualTo("true");
         assertThat(replayedByA.json().path("paymentId").asString()).isEqualTo(idA);
         assertProblem(reusedByB, 422, "idempotency-key-reused");
         assertThat(reusedByB.json().path("detail").asString()).contains(idB).doesNotContain(idA);
         assertThat(events.since(mark).stream().map(event -> event.payment().paymentId()))
                 .containsExactlyInAnyOrder(idA, idB, idA);
-        assertThat(jdbc.queryForList("SELECT participant FROM payment_api.idempotency_keys WHERE idempotency_key = ?",
-                String.class, key)).containsExactlyInAnyOrder("ispb-00000051", "ispb-00000052");
+        assertThat(jdbc.queryForList(
+                        "SELECT participant FROM payment_api.idempotency_keys WHERE idempotency_key = ?",
+                        String.class,
+                        key))
+                .containsExactlyInAnyOrder("ispb-00000051", "ispb-00000052");
     }
 
     /** The same key from two banks in one group commit (concurrent single payments) is still two keys. */
@@ -230,11 +259,17 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         List<Future<Http.Response>> byB = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(2 * perBank)) {
             for (int i = 0; i < perBank; i++) {
-                byA.add(pool.submit(() -> bankA.post("/payments", Http.payment(a1, b1, 33_00), "Idempotency-Key", key)));
-                byB.add(pool.submit(() -> bankB.post("/payments", Http.payment(b1, a1, 33_00), "Idempotency-Key", key)));
+                byA.add(pool.submit(
+                        () -> bankA.post("/payments", Http.payment(a1, b1, 33_00), "Idempotency-Key", key)));
+                byB.add(pool.submit(
+                        () -> bankB.post("/payments", Http.payment(b1, a1, 33_00), "Idempotency-Key", key)));
             }
-            assertThat(paymentIds(byA)).as("all of A's requests name one payment").hasSize(1);
-            assertThat(paymentIds(byB)).as("all of B's requests name one payment").hasSize(1);
+            assertThat(paymentIds(byA))
+                    .as("all of A's requests name one payment")
+                    .hasSize(1);
+            assertThat(paymentIds(byB))
+                    .as("all of B's requests name one payment")
+                    .hasSize(1);
         }
         Set<String> both = new HashSet<>(paymentIds(byA));
         both.addAll(paymentIds(byB));
@@ -245,31 +280,59 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
 
     @Test
     void onlyTheOperatorRegistersBanks() {
-        assertThat(operator.post("/banks", Map.of("ispb", 53, "name", "Banco C")).status()).isEqualTo(201);
+        assertThat(operator.post("/banks", Map.of("ispb", 53, "name", "Banco C"))
+                        .status())
+                .isEqualTo(201);
         participants.registerBank(53, "Banco C"); // remembers its accounts for the invariants (200, idempotent)
 
-        Http.Response byBank = refused(AccessRefusal.OPERATOR_ONLY, 1,
-                () -> bankA.post("/banks", Map.of("ispb", 54, "name", "Banco D")));
+        Http.Response byBank = refused(
+                AccessRefusal.OPERATOR_ONLY, 1, () -> bankA.post("/banks", Map.of("ispb", 54, "name", "Banco D")));
         assertProblem(byBank, 403, "forbidden");
         BankId refusedBank = new BankId(54);
-        assertThat(ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(refusedBank), ChartOfAccounts.transit(refusedBank))))
-                .as("bank 54 was not registered").isEmpty();
-        assertProblem(refused(AccessRefusal.OPERATOR_ONLY, 1,
-                () -> bankA.post("/banks", Map.of("ispb", A, "name", "Banco A"))), 403, "forbidden");
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1,
-                () -> anonymous.post("/banks", Map.of("ispb", 55, "name", "Banco E"))), 401, "unauthenticated");
+        assertThat(ledger.lookupAccounts(
+                        List.of(ChartOfAccounts.reserve(refusedBank), ChartOfAccounts.transit(refusedBank))))
+                .as("bank 54 was not registered")
+                .isEmpty();
+        assertProblem(
+                refused(
+                        AccessRefusal.OPERATOR_ONLY,
+                        1,
+                        () -> bankA.post("/banks", Map.of("ispb", A, "name", "Banco A"))),
+                403,
+                "forbidden");
+        assertProblem(
+                refused(
+                        AccessRefusal.ANONYMOUS,
+                        1,
+                        () -> anonymous.post("/banks", Map.of("ispb", 55, "name", "Banco E"))),
+                401,
+                "unauthenticated");
     }
 
     @Test
     void onlyTheOperatorFundsReserves() {
         String path = "/banks/" + A + "/reserve-fundings";
         String key = key();
-        assertProblem(refused(AccessRefusal.OPERATOR_ONLY, 1,
-                () -> bankA.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key)), 403, "forbidden");
-        assertProblem(refused(AccessRefusal.OPERATOR_ONLY, 1,
-                () -> bankB.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key)), 403, "forbidden");
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1,
-                () -> anonymous.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key)), 401,
+        assertProblem(
+                refused(
+                        AccessRefusal.OPERATOR_ONLY,
+                        1,
+                        () -> bankA.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key)),
+                403,
+                "forbidden");
+        assertProblem(
+                refused(
+                        AccessRefusal.OPERATOR_ONLY,
+                        1,
+                        () -> bankB.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key)),
+                403,
+                "forbidden");
+        assertProblem(
+                refused(
+                        AccessRefusal.ANONYMOUS,
+                        1,
+                        () -> anonymous.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key)),
+                401,
                 "unauthenticated");
 
         Http.Response funded = operator.post(path, Map.of("amountCentavos", 1_00), "Idempotency-Key", key);
@@ -286,9 +349,10 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         Http.Response unregistered = operator.get("/banks/000000" + UNREGISTERED);
         assertProblem(unregistered, 404, "bank-not-found");
         Http.Response byOtherBank = refused(AccessRefusal.FOREIGN_BANK, 1, () -> bankB.get("/banks/00000051"));
-        assertSameApartFromIds(byOtherBank, new BankId(A).toString(), unregistered, new BankId(UNREGISTERED).toString());
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/banks/00000051")), 401,
-                "unauthenticated");
+        assertSameApartFromIds(
+                byOtherBank, new BankId(A).toString(), unregistered, new BankId(UNREGISTERED).toString());
+        assertProblem(
+                refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/banks/00000051")), 401, "unauthenticated");
     }
 
     // ---- /participants/{ispb}/...: only the bank the path names --------------------------------------------
@@ -297,13 +361,29 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
     @Test
     void anotherBanksStreamAndAnswersAreRefusedAndCounted() {
         String pathOfA = "/participants/" + new BankId(A);
-        assertProblem(refused(AccessRefusal.FOREIGN_STREAM, 1, () -> bankB.get(pathOfA + "/stream/start")), 403,
+        assertProblem(
+                refused(AccessRefusal.FOREIGN_STREAM, 1, () -> bankB.get(pathOfA + "/stream/start")),
+                403,
                 "not-your-stream");
-        assertProblem(refused(AccessRefusal.FOREIGN_STREAM, 1, () -> operator.get(pathOfA + "/stream/start")), 403,
+        assertProblem(
+                refused(AccessRefusal.FOREIGN_STREAM, 1, () -> operator.get(pathOfA + "/stream/start")),
+                403,
                 "not-your-stream");
-        assertProblem(refused(AccessRefusal.FOREIGN_STREAM, 1, () -> bankB.post(pathOfA + "/answers",
-                Map.of("answers", List.of(Map.of("paymentId", "01a21a0c061daa909fd6699a6b441d00",
-                        "decision", "ACCEPT"))))), 403, "not-your-stream");
+        assertProblem(
+                refused(
+                        AccessRefusal.FOREIGN_STREAM,
+                        1,
+                        () -> bankB.post(
+                                pathOfA + "/answers",
+                                Map.of(
+                                        "answers",
+                                        List.of(Map.of(
+                                                "paymentId",
+                                                "01a21a0c061daa909fd6699a6b441d00",
+                                                "decision",
+                                                "ACCEPT"))))),
+                403,
+                "not-your-stream");
     }
 
     // ---- POST /accounts: only the bank itself ------------------------------------------------------------
@@ -316,15 +396,25 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
 
         Http.Response unregistered = participants.bank(UNREGISTERED).post("/accounts", Map.of("ispb", UNREGISTERED));
         assertProblem(unregistered, 422, "unknown-bank");
-        Http.Response byOtherBank = refused(AccessRefusal.FOREIGN_BANK, 1,
+        Http.Response byOtherBank = refused(
+                AccessRefusal.FOREIGN_BANK,
+                1,
                 () -> bankB.post("/accounts", Map.of("ispb", A, "accountNumber", 424_242)));
-        assertSameApartFromIds(byOtherBank, new BankId(A).toString(), unregistered, new BankId(UNREGISTERED).toString());
-        Http.Response byOperator = refused(AccessRefusal.FOREIGN_BANK, 1,
+        assertSameApartFromIds(
+                byOtherBank, new BankId(A).toString(), unregistered, new BankId(UNREGISTERED).toString());
+        Http.Response byOperator = refused(
+                AccessRefusal.FOREIGN_BANK,
+                1,
                 () -> operator.post("/accounts", Map.of("ispb", A, "accountNumber", 424_243)));
         assertSameApartFromIds(byOperator, new BankId(A).toString(), unregistered, new BankId(UNREGISTERED).toString());
-        assertThat(ledger.lookupAccounts(List.of(ChartOfAccounts.customer(new BankId(A), 424_242),
-                ChartOfAccounts.customer(new BankId(A), 424_243)))).as("no account was opened").isEmpty();
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.post("/accounts", Map.of("ispb", A))), 401,
+        assertThat(ledger.lookupAccounts(List.of(
+                        ChartOfAccounts.customer(new BankId(A), 424_242),
+                        ChartOfAccounts.customer(new BankId(A), 424_243))))
+                .as("no account was opened")
+                .isEmpty();
+        assertProblem(
+                refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.post("/accounts", Map.of("ispb", A))),
+                401,
                 "unauthenticated");
     }
 
@@ -338,24 +428,39 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
     @Test
     void onlyTheAccountsBankFundsItAndAnotherCallerIsAnsweredAsForAMissingAccount() {
         String key = key();
-        Http.Response missing = bankB.post("/accounts/" + missingAtB + "/fundings", Map.of("amountCentavos", 5_00),
-                "Idempotency-Key", key);
+        Http.Response missing = bankB.post(
+                "/accounts/" + missingAtB + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key);
         assertProblem(missing, 404, "account-not-found");
-        Http.Response byOtherBank = refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
-                () -> bankB.post("/accounts/" + a1 + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key));
+        Http.Response byOtherBank = refused(
+                AccessRefusal.FOREIGN_ACCOUNT,
+                1,
+                () -> bankB.post(
+                        "/accounts/" + a1 + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key));
         assertSameApartFromIds(byOtherBank, a1, missing, missingAtB);
-        Http.Response byOperator = refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
-                () -> operator.post("/accounts/" + a1 + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key));
+        Http.Response byOperator = refused(
+                AccessRefusal.FOREIGN_ACCOUNT,
+                1,
+                () -> operator.post(
+                        "/accounts/" + a1 + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key));
         assertSameApartFromIds(byOperator, a1, missing, missingAtB);
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.post("/accounts/" + a1 + "/fundings",
-                Map.of("amountCentavos", 5_00), "Idempotency-Key", key)), 401, "unauthenticated");
+        assertProblem(
+                refused(
+                        AccessRefusal.ANONYMOUS,
+                        1,
+                        () -> anonymous.post(
+                                "/accounts/" + a1 + "/fundings",
+                                Map.of("amountCentavos", 5_00),
+                                "Idempotency-Key",
+                                key)),
+                401,
+                "unauthenticated");
 
         long before = participants.balance(a1);
-        Http.Response owner = bankA.post("/accounts/" + a1 + "/fundings", Map.of("amountCentavos", 5_00),
-                "Idempotency-Key", key);
+        Http.Response owner =
+                bankA.post("/accounts/" + a1 + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key);
         assertThat(owner.status()).as("%s: the key was not burned", owner).isEqualTo(201);
-        Http.Response sameKeyOtherAccount = bankB.post("/accounts/" + b1 + "/fundings", Map.of("amountCentavos", 5_00),
-                "Idempotency-Key", key);
+        Http.Response sameKeyOtherAccount =
+                bankB.post("/accounts/" + b1 + "/fundings", Map.of("amountCentavos", 5_00), "Idempotency-Key", key);
         assertThat(sameKeyOtherAccount.status()).as("%s", sameKeyOtherAccount).isEqualTo(201);
         assertThat(sameKeyOtherAccount.json().path("transferId").asString())
                 .isNotEqualTo(owner.json().path("transferId").asString());
@@ -370,21 +475,37 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         assertThat(bankA.get("/accounts/" + a1 + "/balance").status()).isEqualTo(200);
         Http.Response missing = bankB.get("/accounts/" + missingAtB + "/balance");
         assertProblem(missing, 404, "account-not-found");
-        assertSameApartFromIds(refused(AccessRefusal.FOREIGN_ACCOUNT, 1, () -> bankB.get("/accounts/" + a1 + "/balance")),
-                a1, missing, missingAtB);
-        assertSameApartFromIds(refused(AccessRefusal.FOREIGN_ACCOUNT, 1, () -> operator.get("/accounts/" + a1 + "/balance")),
-                a1, missing, missingAtB);
+        assertSameApartFromIds(
+                refused(AccessRefusal.FOREIGN_ACCOUNT, 1, () -> bankB.get("/accounts/" + a1 + "/balance")),
+                a1,
+                missing,
+                missingAtB);
+        assertSameApartFromIds(
+                refused(AccessRefusal.FOREIGN_ACCOUNT, 1, () -> operator.get("/accounts/" + a1 + "/balance")),
+                a1,
+                missing,
+                missingAtB);
         String reserveOfA = ChartOfAccounts.reserve(new BankId(A)).toString();
-        assertThat(bankA.get("/accounts/" + reserveOfA + "/balance").status()).as("a bank reads its own reserve")
+        assertThat(bankA.get("/accounts/" + reserveOfA + "/balance").status())
+                .as("a bank reads its own reserve")
                 .isEqualTo(200);
-        assertSameApartFromIds(refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
-                () -> bankB.get("/accounts/" + reserveOfA + "/balance")), reserveOfA, missing, missingAtB);
+        assertSameApartFromIds(
+                refused(AccessRefusal.FOREIGN_ACCOUNT, 1, () -> bankB.get("/accounts/" + reserveOfA + "/balance")),
+                reserveOfA,
+                missing,
+                missingAtB);
 
         String centralBank = ChartOfAccounts.centralBank().toString();
-        assertThat(operator.get("/accounts/" + centralBank + "/balance").status()).isEqualTo(200);
-        assertSameApartFromIds(refused(AccessRefusal.FOREIGN_ACCOUNT, 1,
-                () -> bankA.get("/accounts/" + centralBank + "/balance")), centralBank, missing, missingAtB);
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/accounts/" + a1 + "/balance")), 401,
+        assertThat(operator.get("/accounts/" + centralBank + "/balance").status())
+                .isEqualTo(200);
+        assertSameApartFromIds(
+                refused(AccessRefusal.FOREIGN_ACCOUNT, 1, () -> bankA.get("/accounts/" + centralBank + "/balance")),
+                centralBank,
+                missing,
+                missingAtB);
+        assertProblem(
+                refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/accounts/" + a1 + "/balance")),
+                401,
                 "unauthenticated");
     }
 
@@ -394,11 +515,15 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
     void theDocumentIsForAnyParticipantMetricsForTheOperatorHealthForAnyone() {
         assertThat(bankA.get("/openapi.yaml").status()).isEqualTo(200);
         assertThat(operator.get("/openapi.yaml").status()).isEqualTo(200);
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/openapi.yaml")), 401, "unauthenticated");
+        assertProblem(
+                refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/openapi.yaml")), 401, "unauthenticated");
 
         assertThat(operator.get("/actuator/prometheus").status()).isEqualTo(200);
-        assertProblem(refused(AccessRefusal.OPERATOR_ONLY, 1, () -> bankA.get("/actuator/prometheus")), 403, "forbidden");
-        assertProblem(refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/actuator/prometheus")), 401,
+        assertProblem(
+                refused(AccessRefusal.OPERATOR_ONLY, 1, () -> bankA.get("/actuator/prometheus")), 403, "forbidden");
+        assertProblem(
+                refused(AccessRefusal.ANONYMOUS, 1, () -> anonymous.get("/actuator/prometheus")),
+                401,
                 "unauthenticated");
 
         for (Http anyone : List.of(anonymous, bankA, operator)) {
@@ -421,7 +546,8 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
         Http.Response response = request.get();
 
         assertThat(response.status()).as("%s", response).isIn(401, 403, 404, 422);
-        assertThat(ledger.lookupAccounts(List.copyOf(participants.accounts()))).as("the ledger is unchanged")
+        assertThat(ledger.lookupAccounts(List.copyOf(participants.accounts())))
+                .as("the ledger is unchanged")
                 .isEqualTo(before);
         assertThat(events.since(mark)).as("nothing published").isEmpty();
         assertThat(refusals(reason) - counted).as("counted as %s", reason.slug).isEqualTo(times);
@@ -429,15 +555,19 @@ class AuthorizationTest extends PaymentApiIntegrationTest {
     }
 
     private double refusals(AccessRefusal reason) {
-        return meters.get("pagora.access.refusals").tag("reason", reason.slug).counter().count();
+        return meters.get("pagora.access.refusals")
+                .tag("reason", reason.slug)
+                .counter()
+                .count();
     }
 
     /** The two answers are identical once each one's own id is replaced by the same placeholder. */
-    private static void assertSameApartFromIds(Http.Response refused, String refusedId, Http.Response missing,
-            String missingId) {
+    private static void assertSameApartFromIds(
+            Http.Response refused, String refusedId, Http.Response missing, String missingId) {
         assertThat(refused.status()).as("%s", refused).isEqualTo(missing.status());
         assertThat(refused.contentType()).isEqualTo(missing.contentType());
-        assertThat(refused.body().replace(refusedId, "<id>")).as("refused reads as missing")
+        assertThat(refused.body().replace(refusedId, "<id>"))
+                .as("refused reads as missing")
                 .isEqualTo(missing.body().replace(missingId, "<id>"));
     }
 

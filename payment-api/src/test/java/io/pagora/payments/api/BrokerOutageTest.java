@@ -1,26 +1,22 @@
 package io.pagora.payments.api;
 
-import io.pagora.testing.ServerBacked;
-
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.payments.PaymentApiApplication;
-import io.pagora.testing.Http;
-import io.pagora.payments.api.testsupport.Participants;
-import io.pagora.payments.api.testsupport.RequestedEvents;
+import io.pagora.kernel.Id128;
+import io.pagora.payments.api.testsupport.RequestedEvents.Event;
 import io.pagora.payments.api.testsupport.SecondInstance;
 import io.pagora.payments.api.testsupport.SecondInstanceTest;
-import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.kernel.Id128;
+import io.pagora.testing.Http;
+import io.pagora.testing.ServerBacked;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,21 +24,15 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
-import org.springframework.kafka.core.ProducerFactory;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.kafka.core.ProducerFactory;
 
 /**
  * Proves what happens when Kafka cannot take a payment, with two API instances on one database:
@@ -89,24 +79,30 @@ class BrokerOutageTest extends SecondInstanceTest {
     @BeforeAll
     void setUp() {
 
-        brokenInstance = SecondInstance.start(database, context -> {},
+        brokenInstance = SecondInstance.start(
+                database,
+                context -> {},
                 "--spring.kafka.bootstrap-servers=127.0.0.1:" + closedPort(),
                 "--spring.kafka.admin.auto-create=false",
                 "--spring.kafka.producer.properties.max.block.ms=1000",
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--pagora.payments.kafka-ack-timeout=2s");
         broken = SecondInstance.http(brokenInstance, bankIdentity());
-        lateInstance = SecondInstance.start(database,
-                context -> context.getBeanFactory().registerSingleton("lateAcknowledgements",
-                        (DefaultKafkaProducerFactoryCustomizer) factory -> factory.addPostProcessor(LateAcknowledgements::wrap)),
+        lateInstance = SecondInstance.start(
+                database,
+                context -> context.getBeanFactory()
+                        .registerSingleton("lateAcknowledgements", (DefaultKafkaProducerFactoryCustomizer)
+                                factory -> factory.addPostProcessor(LateAcknowledgements::wrap)),
                 "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--spring.kafka.producer.properties.delivery.timeout.ms=10000",
                 "--pagora.payments.kafka-ack-timeout=2s");
         late = SecondInstance.http(lateInstance, bankIdentity());
-        selectiveInstance = SecondInstance.start(database,
-                context -> context.getBeanFactory().registerSingleton("refusedSends",
-                        (DefaultKafkaProducerFactoryCustomizer) factory -> factory.addPostProcessor(RefusedSends::wrap)),
+        selectiveInstance = SecondInstance.start(
+                database,
+                context -> context.getBeanFactory()
+                        .registerSingleton("refusedSends", (DefaultKafkaProducerFactoryCustomizer)
+                                factory -> factory.addPostProcessor(RefusedSends::wrap)),
                 "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
                 "--spring.kafka.producer.properties.request.timeout.ms=1000",
                 "--pagora.payments.kafka-ack-timeout=2s");
@@ -147,7 +143,9 @@ class BrokerOutageTest extends SecondInstanceTest {
                 "SELECT payment_id, accepted_at FROM payment_api.idempotency_keys WHERE idempotency_key = ?", key);
         String storedId = Id128.fromUuid((UUID) row.get("payment_id")).toString();
         Instant storedAcceptedAt = jdbc.queryForObject(
-                "SELECT accepted_at FROM payment_api.idempotency_keys WHERE idempotency_key = ?", OffsetDateTime.class, key)
+                        "SELECT accepted_at FROM payment_api.idempotency_keys WHERE idempotency_key = ?",
+                        OffsetDateTime.class,
+                        key)
                 .toInstant();
 
         Http.Response retried = healthy.post("/payments", body, "Idempotency-Key", key);
@@ -175,7 +173,9 @@ class BrokerOutageTest extends SecondInstanceTest {
         assertThat(events.since(mark)).isEmpty();
 
         Http.Response retried = healthy.post("/payments/batch", Map.of("payments", items));
-        assertThat(retried.json().path("replayedCount").asInt()).as("%s", retried).isEqualTo(2);
+        assertThat(retried.json().path("replayedCount").asInt())
+                .as("%s", retried)
+                .isEqualTo(2);
         assertThat(events.since(mark)).hasSize(2);
     }
 
@@ -192,17 +192,27 @@ class BrokerOutageTest extends SecondInstanceTest {
         assertProblem(one, 503, "outcome-unknown");
         assertThat(one.header("Retry-After")).isNotNull();
         assertProblem(batch, 503, "outcome-unknown");
-        assertThat(events.since(mark)).as("the broker holds what the API could not confirm").hasSize(3);
-        assertThat(lateInstance.getBean(ProducerFactory.class).getConfigurationProperties()
-                .get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)).as("delivery.timeout.ms = kafka-ack-timeout")
+        assertThat(events.since(mark))
+                .as("the broker holds what the API could not confirm")
+                .hasSize(3);
+        assertThat(lateInstance
+                        .getBean(ProducerFactory.class)
+                        .getConfigurationProperties()
+                        .get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG))
+                .as("delivery.timeout.ms = kafka-ack-timeout")
                 .isEqualTo(2_000);
 
         Http.Response retried = healthy.post("/payments", single, "Idempotency-Key", singleKey);
         assertThat(retried.status()).as("%s", retried).isEqualTo(202);
         Http.Response retriedBatch = healthy.post("/payments/batch", Map.of("payments", items));
-        assertThat(retriedBatch.json().path("replayedCount").asInt()).as("%s", retriedBatch).isEqualTo(2);
-        assertThat(events.since(mark).stream().map(event -> event.payment().paymentId()).distinct())
-                .as("the same three payments").hasSize(3);
+        assertThat(retriedBatch.json().path("replayedCount").asInt())
+                .as("%s", retriedBatch)
+                .isEqualTo(2);
+        assertThat(events.since(mark).stream()
+                        .map(event -> event.payment().paymentId())
+                        .distinct())
+                .as("the same three payments")
+                .hasSize(3);
     }
 
     /**
@@ -219,12 +229,26 @@ class BrokerOutageTest extends SecondInstanceTest {
         Map<TopicPartition, Long> mark = events.mark();
         assertProblem(late.post("/payments", single, "Idempotency-Key", key), 503, "outcome-unknown");
         assertProblem(late.post("/payments/batch", Map.of("payments", items)), 503, "outcome-unknown");
-        assertThat(events.since(mark)).as("the first attempts are in the broker: they will settle").hasSize(3);
+        assertThat(events.since(mark))
+                .as("the first attempts are in the broker: they will settle")
+                .hasSize(3);
 
         Http.Response replay = broken.post("/payments", single, "Idempotency-Key", key);
-        Http.Response batchReplay = broken.post("/payments/batch", Map.of("payments", List.of(items.getFirst(),
-                Map.of("idempotencyKey", "b3-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
-                        "amountCentavos", 3))));
+        Http.Response batchReplay = broken.post(
+                "/payments/batch",
+                Map.of(
+                        "payments",
+                        List.of(
+                                items.getFirst(),
+                                Map.of(
+                                        "idempotencyKey",
+                                        "b3-" + UUID.randomUUID(),
+                                        "payerAccountId",
+                                        payer,
+                                        "payeeAccountId",
+                                        payee,
+                                        "amountCentavos",
+                                        3))));
 
         assertProblem(replay, 503, "outcome-unknown");
         assertThat(replay.header("Retry-After")).isNotNull();
@@ -246,15 +270,33 @@ class BrokerOutageTest extends SecondInstanceTest {
         assertThat(events.since(mark)).as("the broker holds both").hasSize(2);
 
         RefusedSends.refusedKey = payee; // item 1 pays from payee: its record cannot be sent now
-        Http.Response resent = selective.post("/payments/batch", Map.of("payments", List.of(
-                Map.of("idempotencyKey", "b4-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
-                        "amountCentavos", 4),
-                items.get(1))));
+        Http.Response resent = selective.post(
+                "/payments/batch",
+                Map.of(
+                        "payments",
+                        List.of(
+                                Map.of(
+                                        "idempotencyKey",
+                                        "b4-" + UUID.randomUUID(),
+                                        "payerAccountId",
+                                        payer,
+                                        "payeeAccountId",
+                                        payee,
+                                        "amountCentavos",
+                                        4),
+                                items.get(1))));
 
         assertThat(resent.status()).as("%s", resent).isEqualTo(200);
         assertThat(resent.json().path("acceptedCount").asInt()).as("%s", resent).isEqualTo(1);
-        assertThat(resent.json().path("results").path(1).path("status").asString()).as("%s", resent).isEqualTo("UNKNOWN");
-        assertThat(resent.json().path("results").path(1).path("problem").path("type").asString())
+        assertThat(resent.json().path("results").path(1).path("status").asString())
+                .as("%s", resent)
+                .isEqualTo("UNKNOWN");
+        assertThat(resent.json()
+                        .path("results")
+                        .path(1)
+                        .path("problem")
+                        .path("type")
+                        .asString())
                 .endsWith("/outcome-unknown");
         assertThat(resent.json().path("unknownCount").asInt()).isEqualTo(1);
         assertThat(resent.json().path("rejectedCount").asInt()).isZero();
@@ -263,10 +305,24 @@ class BrokerOutageTest extends SecondInstanceTest {
     /** Two batch items, each way between payer and payee, under fresh keys. */
     private List<Object> twoItems() {
         return List.of(
-                Map.of("idempotencyKey", "b1-" + UUID.randomUUID(), "payerAccountId", payer, "payeeAccountId", payee,
-                        "amountCentavos", 1),
-                Map.of("idempotencyKey", "b2-" + UUID.randomUUID(), "payerAccountId", payee, "payeeAccountId", payer,
-                        "amountCentavos", 2));
+                Map.of(
+                        "idempotencyKey",
+                        "b1-" + UUID.randomUUID(),
+                        "payerAccountId",
+                        payer,
+                        "payeeAccountId",
+                        payee,
+                        "amountCentavos",
+                        1),
+                Map.of(
+                        "idempotencyKey",
+                        "b2-" + UUID.randomUUID(),
+                        "payerAccountId",
+                        payee,
+                        "payeeAccountId",
+                        payer,
+                        "amountCentavos",
+                        2));
     }
 
     /**
@@ -278,12 +334,15 @@ class BrokerOutageTest extends SecondInstanceTest {
 
         @SuppressWarnings("unchecked")
         static <K, V> Producer<K, V> wrap(Producer<K, V> producer) {
-            return (Producer<K, V>) Proxy.newProxyInstance(Producer.class.getClassLoader(), new Class<?>[] {Producer.class},
-                    (proxy, method, args) -> {
-                        if (method.getName().equals("send") && args != null && args[0] instanceof ProducerRecord<?, ?> record
-                                && record.key() != null && record.key().equals(refusedKey)) {
-                            throw new org.apache.kafka.common.errors.TimeoutException("the test refuses records keyed "
-                                    + refusedKey);
+            return (Producer<K, V>) Proxy.newProxyInstance(
+                    Producer.class.getClassLoader(), new Class<?>[] {Producer.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("send")
+                                && args != null
+                                && args[0] instanceof ProducerRecord<?, ?> record
+                                && record.key() != null
+                                && record.key().equals(refusedKey)) {
+                            throw new org.apache.kafka.common.errors.TimeoutException(
+                                    "the test refuses records keyed " + refusedKey);
                         }
                         try {
                             return method.invoke(producer, args);
@@ -305,11 +364,19 @@ class BrokerOutageTest extends SecondInstanceTest {
 
         @SuppressWarnings("unchecked")
         static <K, V> Producer<K, V> wrap(Producer<K, V> producer) {
-            return (Producer<K, V>) Proxy.newProxyInstance(Producer.class.getClassLoader(), new Class<?>[] {Producer.class},
-                    (proxy, method, args) -> {
-                        if (method.getName().equals("send") && args != null && args.length == 2 && args[1] instanceof Callback callback) {
-                            args = new Object[] {args[0], (Callback) (metadata, exception) -> LATER.schedule(
-                                    () -> callback.onCompletion(metadata, exception), DELAY.toMillis(), TimeUnit.MILLISECONDS)};
+            return (Producer<K, V>) Proxy.newProxyInstance(
+                    Producer.class.getClassLoader(), new Class<?>[] {Producer.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("send")
+                                && args != null
+                                && args.length == 2
+                                && args[1] instanceof Callback callback) {
+                            args = new Object[] {
+                                args[0],
+                                (Callback) (metadata, exception) -> LATER.schedule(
+                                        () -> callback.onCompletion(metadata, exception),
+                                        DELAY.toMillis(),
+                                        TimeUnit.MILLISECONDS)
+                            };
                         }
                         try {
                             return method.invoke(producer, args);
@@ -319,5 +386,4 @@ class BrokerOutageTest extends SecondInstanceTest {
                     });
         }
     }
-
 }

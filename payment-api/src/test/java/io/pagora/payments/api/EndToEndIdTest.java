@@ -71,7 +71,9 @@ class EndToEndIdTest extends PaymentApiIntegrationTest {
         assertThat(id.minute()).isBetween(before.minus(Duration.ofMinutes(1)), Instant.now());
         assertThat(replay.json().path("endToEndId").asString()).isEqualTo(made);
         assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
-        assertThat(events.since(mark)).as("both events carry it").hasSize(2)
+        assertThat(events.since(mark))
+                .as("both events carry it")
+                .hasSize(2)
                 .allSatisfy(event -> assertThat(event.payment().endToEndId()).isEqualTo(made));
     }
 
@@ -84,17 +86,22 @@ class EndToEndIdTest extends PaymentApiIntegrationTest {
         Http.Response second = http.post("/payments", body, "Idempotency-Key", "second-" + UUID.randomUUID());
 
         assertThat(List.of(first.status(), second.status())).containsOnly(202);
-        assertThat(second.json().path("paymentId").asString()).isEqualTo(first.json().path("paymentId").asString());
-        assertThat(second.json().path("acceptedAt").asString()).isEqualTo(first.json().path("acceptedAt").asString());
+        assertThat(second.json().path("paymentId").asString())
+                .isEqualTo(first.json().path("paymentId").asString());
+        assertThat(second.json().path("acceptedAt").asString())
+                .isEqualTo(first.json().path("acceptedAt").asString());
         assertThat(second.header("Idempotent-Replayed")).isEqualTo("true");
         List<Event> published = events.since(mark);
-        assertThat(published.stream().map(Event::payment).distinct()).as("one payment, re-published").hasSize(1);
+        assertThat(published.stream().map(Event::payment).distinct())
+                .as("one payment, re-published")
+                .hasSize(1);
     }
 
     @Test
     void theSameIdWithAnotherRequestIsRefusedAndPublishesNothing() {
         String endToEndId = endToEndId("reusedId001");
-        Http.Response first = http.post("/payments", payment(3_000, endToEndId), "Idempotency-Key", "a-" + UUID.randomUUID());
+        Http.Response first =
+                http.post("/payments", payment(3_000, endToEndId), "Idempotency-Key", "a-" + UUID.randomUUID());
         assertThat(first.status()).as("%s", first).isEqualTo(202);
         Map<TopicPartition, Long> mark = events.mark();
 
@@ -106,7 +113,8 @@ class EndToEndIdTest extends PaymentApiIntegrationTest {
             assertThat(response.status()).as("%s", response).isEqualTo(409);
             assertThat(response.contentType()).startsWith("application/problem+json");
             assertThat(response.problemType()).isEqualTo("end-to-end-id-reused");
-            assertThat(response.json().path("detail").asString()).contains(first.json().path("paymentId").asString());
+            assertThat(response.json().path("detail").asString())
+                    .contains(first.json().path("paymentId").asString());
         }
         assertThat(events.since(mark)).as("nothing published").isEmpty();
     }
@@ -125,11 +133,15 @@ class EndToEndIdTest extends PaymentApiIntegrationTest {
         JsonNode results = response.json().path("results");
         assertThat(results.get(0).path("status").asString()).isEqualTo("ACCEPTED");
         assertThat(results.get(1).path("status").asString()).isEqualTo("REPLAYED");
-        assertThat(results.get(1).path("paymentId").asString()).isEqualTo(results.get(0).path("paymentId").asString());
+        assertThat(results.get(1).path("paymentId").asString())
+                .isEqualTo(results.get(0).path("paymentId").asString());
         assertThat(results.get(1).path("endToEndId").asString()).isEqualTo(endToEndId);
         assertThat(results.get(2).path("status").asString()).isEqualTo("REJECTED");
-        assertThat(Http.slug(results.get(2).path("problem").path("type").asString())).isEqualTo("end-to-end-id-reused");
-        assertThat(events.since(mark).stream().map(event -> event.payment().paymentId()).distinct())
+        assertThat(Http.slug(results.get(2).path("problem").path("type").asString()))
+                .isEqualTo("end-to-end-id-reused");
+        assertThat(events.since(mark).stream()
+                        .map(event -> event.payment().paymentId())
+                        .distinct())
                 .containsExactly(results.get(0).path("paymentId").asString());
     }
 
@@ -137,13 +149,16 @@ class EndToEndIdTest extends PaymentApiIntegrationTest {
     void anIdOfAnotherBankOrTooOldOrAheadIsRefusedAsInvalid() {
         Instant now = Instant.now();
         List<String> invalid = List.of(
-                PixId.of(PixId.Kind.END_TO_END, new BankId(32), now, "otherBank01").value(),
-                PixId.of(PixId.Kind.END_TO_END, new BankId(PAYER_BANK), now.minus(Duration.ofDays(8)), "tooOld00001").value(),
-                PixId.of(PixId.Kind.END_TO_END, new BankId(PAYER_BANK), now.plus(Duration.ofMinutes(30)), "ahead000001").value());
+                PixId.of(PixId.Kind.END_TO_END, new BankId(32), now, "otherBank01")
+                        .value(),
+                PixId.of(PixId.Kind.END_TO_END, new BankId(PAYER_BANK), now.minus(Duration.ofDays(8)), "tooOld00001")
+                        .value(),
+                PixId.of(PixId.Kind.END_TO_END, new BankId(PAYER_BANK), now.plus(Duration.ofMinutes(30)), "ahead000001")
+                        .value());
         Map<TopicPartition, Long> mark = events.mark();
         for (String endToEndId : invalid) {
-            Http.Response response = http.post("/payments", payment(100, endToEndId), "Idempotency-Key",
-                    "bad-" + UUID.randomUUID());
+            Http.Response response =
+                    http.post("/payments", payment(100, endToEndId), "Idempotency-Key", "bad-" + UUID.randomUUID());
             assertThat(response.status()).as("%s: %s", endToEndId, response).isEqualTo(400);
             assertThat(response.problemType()).isEqualTo("invalid-end-to-end-id");
             assertThat(response.json().path("detail").asString()).contains(endToEndId);
@@ -152,7 +167,8 @@ class EndToEndIdTest extends PaymentApiIntegrationTest {
     }
 
     private static String endToEndId(String suffix) {
-        return PixId.of(PixId.Kind.END_TO_END, new BankId(PAYER_BANK), Instant.now(), suffix).value();
+        return PixId.of(PixId.Kind.END_TO_END, new BankId(PAYER_BANK), Instant.now(), suffix)
+                .value();
     }
 
     private Map<String, Object> payment(long amountCentavos, String endToEndId) {

@@ -43,8 +43,12 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
 
     @Test
     void aMultipartContentTypeWithoutBoundaryOnABodyIsAnUnsupportedMediaType() {
-        RawHttp.Response response = send(bank(), "POST", "/accounts",
-                List.of(Map.entry("Content-Type", "multipart/form-data")), "{\"ispb\": 1}");
+        RawHttp.Response response = send(
+                bank(),
+                "POST",
+                "/accounts",
+                List.of(Map.entry("Content-Type", "multipart/form-data")),
+                "{\"ispb\": 1}");
 
         assertProblem(response, 415, "unsupported-media-type");
         assertThat(problem(response).path("detail").asString()).contains("multipart/form-data");
@@ -52,8 +56,8 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
 
     @Test
     void aMultipartContentTypeWithoutBoundaryOnARequestWithoutBodyIsIgnored() {
-        RawHttp.Response response = send(bank(), "GET", "/openapi.yaml",
-                List.of(Map.entry("Content-Type", "multipart/form-data")), null);
+        RawHttp.Response response =
+                send(bank(), "GET", "/openapi.yaml", List.of(Map.entry("Content-Type", "multipart/form-data")), null);
 
         assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
         assertThat(response.bodyText()).contains("openapi:");
@@ -62,8 +66,8 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
     @Test
     void aNonAsciiIdempotencyKeyIsAnInvalidHeaderOnEveryWriteThatReadsIt() {
         String funding = "{\"amountCentavos\": 100}";
-        String payment = "{\"payerAccountId\": \"" + account + "\", \"payeeAccountId\": \"" + participants.openAccount(1)
-                + "\", \"amountCentavos\": 1, \"currency\": \"BRL\"}";
+        String payment = "{\"payerAccountId\": \"" + account + "\", \"payeeAccountId\": \""
+                + participants.openAccount(1) + "\", \"amountCentavos\": 1, \"currency\": \"BRL\"}";
         for (String key : NON_ASCII) {
             List<RawHttp.Response> answers = List.of(
                     send(bank(), "POST", "/payments", json("Idempotency-Key", key), payment),
@@ -80,8 +84,12 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
     @Test
     void aNonAsciiValueInAHeaderTheFrameworkReadsIsAnInvalidHeader() {
         for (String value : NON_ASCII) {
-            RawHttp.Response response = send(bank(), "GET", "/accounts/" + account + "/balance",
-                    List.of(Map.entry("Accept", "application/json" + value)), null);
+            RawHttp.Response response = send(
+                    bank(),
+                    "GET",
+                    "/accounts/" + account + "/balance",
+                    List.of(Map.entry("Accept", "application/json" + value)),
+                    null);
 
             assertProblem(response, 400, "invalid-header");
             assertThat(problem(response).path("field").asString()).isEqualTo("Accept");
@@ -91,7 +99,8 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
     /** Found by the extended fuzz (an empty Accept): the Prometheus endpoint failed with a NullPointerException. */
     @Test
     void anEmptyAcceptIsNoAccept() {
-        RawHttp.Response response = send(operator(), "GET", "/actuator/prometheus", List.of(Map.entry("Accept", "")), null);
+        RawHttp.Response response =
+                send(operator(), "GET", "/actuator/prometheus", List.of(Map.entry("Accept", "")), null);
 
         assertThat(response.status()).as(response.bodyText()).isEqualTo(200);
         assertThat(response.bodyText()).contains("# TYPE");
@@ -123,10 +132,10 @@ class HostileEnvelopeTest extends PaymentApiIntegrationTest {
         return TestCertificates.shared().operator().sslContext();
     }
 
-    private RawHttp.Response send(SSLContext caller, String method, String target, List<Map.Entry<String, String>> headers,
-            String body) {
-        return new RawHttp(port, 15_000, caller).exchange(method, target, headers,
-                body == null ? null : body.getBytes(StandardCharsets.UTF_8));
+    private RawHttp.Response send(
+            SSLContext caller, String method, String target, List<Map.Entry<String, String>> headers, String body) {
+        return new RawHttp(port, 15_000, caller)
+                .exchange(method, target, headers, body == null ? null : body.getBytes(StandardCharsets.UTF_8));
     }
 
     static void assertProblem(RawHttp.Response response, int status, String slug) {

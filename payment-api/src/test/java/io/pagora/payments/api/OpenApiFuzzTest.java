@@ -3,18 +3,16 @@ package io.pagora.payments.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.port.Ledger;
-import io.pagora.payments.PaymentApiApplication;
-import io.pagora.testing.ledger.MoneyInvariants;
-import io.pagora.testing.Http;
-import io.pagora.testing.TestCertificates;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.PixId;
+import io.pagora.testing.Http;
+import io.pagora.testing.TestCertificates;
 import io.pagora.testing.fuzz.OpenApiDocument;
 import io.pagora.testing.fuzz.OpenApiFuzz;
 import io.pagora.testing.fuzz.OpenApiFuzz.Probe;
-import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.PixId;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -59,25 +57,50 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
         assertThat(served.status()).isEqualTo(200);
         JsonNode document = Http.JSON.valueToTree(new Yaml().<Map<String, Object>>load(served.body()));
 
-        OpenApiFuzz.Report report = OpenApiFuzz.run(new OpenApiDocument(document), OpenApiFuzz.Config.standard(port,
-                BODY_BYTES_MAX, List.of(), Map.of("accountId", account, "ispb", "1",
-                        "payerAccountId", account, "payeeAccountId", payee,
-                        // Recent and the caller's, which no schema can say: the schema's own would be refused 400.
-                        "endToEndId", PixId.of(PixId.Kind.END_TO_END, new BankId(1), now, "fuzzEndToEn").value(),
-                        "returnId", PixId.of(PixId.Kind.RETURN, new BankId(1), now, "fuzzReturnI").value()))
-                .notBoundable(Set.of("endToEndId", "returnId"))
-                .over(TestCertificates.shared().bank(1).sslContext())).published("payment-api");
+        OpenApiFuzz.Report report = OpenApiFuzz.run(
+                        new OpenApiDocument(document),
+                        OpenApiFuzz.Config.standard(
+                                        port,
+                                        BODY_BYTES_MAX,
+                                        List.of(),
+                                        Map.of(
+                                                "accountId",
+                                                account,
+                                                "ispb",
+                                                "1",
+                                                "payerAccountId",
+                                                account,
+                                                "payeeAccountId",
+                                                payee,
+                                                // Recent and the caller's, which no schema can say: the schema's own
+                                                // would be refused 400.
+                                                "endToEndId",
+                                                PixId.of(PixId.Kind.END_TO_END, new BankId(1), now, "fuzzEndToEn")
+                                                        .value(),
+                                                "returnId",
+                                                PixId.of(PixId.Kind.RETURN, new BankId(1), now, "fuzzReturnI")
+                                                        .value()))
+                                .notBoundable(Set.of("endToEndId", "returnId"))
+                                .over(TestCertificates.shared().bank(1).sslContext()))
+                .published("payment-api");
         // The actuator (all but health: the operator's) is probed as the operator, with no operation to fuzz.
-        OpenApiFuzz.Report actuator = OpenApiFuzz.run(new OpenApiDocument(Http.JSON.createObjectNode()),
-                OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, Probe.actuator(), Map.of())
-                        .over(TestCertificates.shared().operator().sslContext())).published("payment-api-actuator");
+        OpenApiFuzz.Report actuator = OpenApiFuzz.run(
+                        new OpenApiDocument(Http.JSON.createObjectNode()),
+                        OpenApiFuzz.Config.standard(port, BODY_BYTES_MAX, Probe.actuator(), Map.of())
+                                .over(TestCertificates.shared().operator().sslContext()))
+                .published("payment-api-actuator");
 
         assertThat(report.findings()).as(report.summary()).isEmpty();
-        assertThat(report.requests()).as("the run was not cut short before it began").isGreaterThan(1_000);
-        assertThat(report.systematicComplete()).as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): " + report.summary()).isTrue();
+        assertThat(report.requests())
+                .as("the run was not cut short before it began")
+                .isGreaterThan(1_000);
+        assertThat(report.systematicComplete())
+                .as("every class of input was sent (on a busy machine: -Dpagora.fuzz.seconds=…): " + report.summary())
+                .isTrue();
         assertThat(actuator.findings()).as(actuator.summary()).isEmpty();
         List<Id128> every = jdbc.queryForList("SELECT id FROM ledger.accounts", UUID.class).stream()
-                .map(Id128::fromUuid).toList();
+                .map(Id128::fromUuid)
+                .toList();
         MoneyInvariants.check(ledger, every);
     }
 }

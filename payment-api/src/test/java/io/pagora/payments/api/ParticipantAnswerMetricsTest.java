@@ -21,10 +21,12 @@ import org.springframework.test.context.TestPropertySource;
  * one bank's calls and whether every call was answered can be judged apart from another bank's flood, and apart
  * from the load generator's own queueing. A bucket of 3 payments gives one bank its 429.
  */
-@TestPropertySource(properties = {
-        "pagora.payments.participant-limits.burst=3",
-        "pagora.payments.participant-limits.refill-per-second=1",
-        "pagora.payments.batch-items-max=2"})
+@TestPropertySource(
+        properties = {
+            "pagora.payments.participant-limits.burst=3",
+            "pagora.payments.participant-limits.refill-per-second=1",
+            "pagora.payments.batch-items-max=2"
+        })
 class ParticipantAnswerMetricsTest extends PaymentApiIntegrationTest {
 
     private static final int FLOODING_BANK = 71;
@@ -44,16 +46,33 @@ class ParticipantAnswerMetricsTest extends PaymentApiIntegrationTest {
         for (int i = 0; i < 8; i++) {
             flood.add(pay(participants.bank(FLOODING_BANK), floodPayer, floodPayee));
         }
-        List<Http.Response> other = List.of(pay(participants.bank(OTHER_BANK), otherPayer, floodPayee),
+        List<Http.Response> other = List.of(
+                pay(participants.bank(OTHER_BANK), otherPayer, floodPayee),
                 pay(participants.bank(OTHER_BANK), otherPayer, floodPayee));
-        Http.Response batch = participants.bank(OTHER_BANK).post("/payments/batch", Map.of("payments", List.of(
-                Map.of("payerAccountId", otherPayer, "payeeAccountId", floodPayee, "amountCentavos", 1_00,
-                        "idempotencyKey", "batch-" + UUID.randomUUID()))));
+        Http.Response batch = participants
+                .bank(OTHER_BANK)
+                .post(
+                        "/payments/batch",
+                        Map.of(
+                                "payments",
+                                List.of(Map.of(
+                                        "payerAccountId",
+                                        otherPayer,
+                                        "payeeAccountId",
+                                        floodPayee,
+                                        "amountCentavos",
+                                        1_00,
+                                        "idempotencyKey",
+                                        "batch-" + UUID.randomUUID()))));
         String metrics = participants.operator().get("/actuator/prometheus").body();
 
         long floodAccepted = flood.stream().filter(r -> r.status() == 202).count();
-        long floodRefused = flood.stream().filter(r -> r.status() == 429 && r.header("Retry-After") != null).count();
-        assertThat(floodRefused).as("the flooding bank met its limit: %s", flood).isPositive();
+        long floodRefused = flood.stream()
+                .filter(r -> r.status() == 429 && r.header("Retry-After") != null)
+                .count();
+        assertThat(floodRefused)
+                .as("the flooding bank met its limit: %s", flood)
+                .isPositive();
         assertThat(floodAccepted + floodRefused).as("%s", flood).isEqualTo(flood.size());
         assertThat(other).allSatisfy(r -> assertThat(r.status()).as("%s", r).isEqualTo(202));
         assertThat(batch.status()).as("%s", batch).isEqualTo(200);
@@ -62,10 +81,16 @@ class ParticipantAnswerMetricsTest extends PaymentApiIntegrationTest {
         String second = "00000072";
         assertThat(sample(metrics, "pagora_payments_participant_calls_total", flooding, "single", "answer=\"202\""))
                 .isEqualTo(floodAccepted);
-        assertThat(sample(metrics, "pagora_payments_participant_calls_total", flooding, "single",
-                "answer=\"429-retry-after\"")).isEqualTo(floodRefused);
+        assertThat(sample(
+                        metrics,
+                        "pagora_payments_participant_calls_total",
+                        flooding,
+                        "single",
+                        "answer=\"429-retry-after\""))
+                .isEqualTo(floodRefused);
         assertThat(sample(metrics, "pagora_payments_participant_calls_total", flooding, "single", "answer="))
-                .as("every call the server read, by answer").isEqualTo(flood.size());
+                .as("every call the server read, by answer")
+                .isEqualTo(flood.size());
         assertThat(sample(metrics, "pagora_payments_participant_calls_total", second, "single", "answer=\"202\""))
                 .isEqualTo(2);
         assertThat(sample(metrics, "pagora_payments_participant_calls_total", second, "single", "answer="))
@@ -78,16 +103,22 @@ class ParticipantAnswerMetricsTest extends PaymentApiIntegrationTest {
                 .isEqualTo(2);
         assertThat(sample(metrics, "pagora_payments_participant_answer_seconds_count", second, "batch", ""))
                 .isEqualTo(1);
-        assertThat(sample(metrics, "pagora_payments_participant_answer_seconds_bucket", second, "single", "le=\"+Inf\""))
-                .as("a histogram the bench takes percentiles from").isEqualTo(2);
+        assertThat(sample(
+                        metrics, "pagora_payments_participant_answer_seconds_bucket", second, "single", "le=\"+Inf\""))
+                .as("a histogram the bench takes percentiles from")
+                .isEqualTo(2);
         assertThat(sample(metrics, "pagora_payments_participant_answer_seconds_bucket", second, "single", "le=\"0.1\""))
-                .as("an SLO boundary, as every Pagora latency has").isBetween(0.0, 2.0);
-        assertThat(metrics).as("no call went unattributed")
-                .doesNotContainPattern("pagora_payments_participant_calls_total\\{[^}]*participant=\"other\"[^}]*} [1-9]");
+                .as("an SLO boundary, as every Pagora latency has")
+                .isBetween(0.0, 2.0);
+        assertThat(metrics)
+                .as("no call went unattributed")
+                .doesNotContainPattern(
+                        "pagora_payments_participant_calls_total\\{[^}]*participant=\"other\"[^}]*} [1-9]");
     }
 
     private static Http.Response pay(Http bank, String payer, String payee) {
-        return bank.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key", "answer-" + UUID.randomUUID());
+        return bank.post(
+                "/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key", "answer-" + UUID.randomUUID());
     }
 
     /** The sum of {@code name}'s samples of this participant and endpoint whose labels hold {@code alsoHas}. */
@@ -98,14 +129,16 @@ class ParticipantAnswerMetricsTest extends PaymentApiIntegrationTest {
         int found = 0;
         while (matcher.find()) {
             String labels = matcher.group(1);
-            if (labels.contains("participant=\"" + participant + "\"") && labels.contains("endpoint=\"" + endpoint + "\"")
+            if (labels.contains("participant=\"" + participant + "\"")
+                    && labels.contains("endpoint=\"" + endpoint + "\"")
                     && labels.contains(alsoHas)) {
                 assertThat(labels).as("every meter names its service").contains("application=\"payment-api\"");
                 sum += Double.parseDouble(matcher.group(2));
                 found++;
             }
         }
-        assertThat(found).as("%s{participant=%s, endpoint=%s, %s} is exported", name, participant, endpoint, alsoHas)
+        assertThat(found)
+                .as("%s{participant=%s, endpoint=%s, %s} is exported", name, participant, endpoint, alsoHas)
                 .isPositive();
         return sum;
     }

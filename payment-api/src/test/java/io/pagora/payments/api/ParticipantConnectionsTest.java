@@ -7,15 +7,15 @@ import static org.awaitility.Awaitility.await;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
+import io.pagora.service.web.ParticipantConnections;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.common.TopicPartition;
-import io.pagora.service.web.ParticipantConnections;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
@@ -58,15 +58,22 @@ class ParticipantConnectionsTest extends PaymentApiIntegrationTest {
 
             Http.Response extra = pay(Http.as(TestCertificates.shared().bank(HOLDER), port), payer, payee);
             Http.Response other = pay(participants.bank(OTHER), otherPayer, payee);
-            List<Integer> onHeldConnections = held.stream().map(connection -> pay(connection, payer, payee).status())
+            List<Integer> onHeldConnections = held.stream()
+                    .map(connection -> pay(connection, payer, payee).status())
                     .toList();
 
             assertProblem(extra, 429, "participant-connections-limited");
             assertThat(extra.header("Retry-After")).isEqualTo("1");
-            assertThat(extra.headers().firstValue("Connection")).as("closed with the answer").hasValue("close");
+            assertThat(extra.headers().firstValue("Connection"))
+                    .as("closed with the answer")
+                    .hasValue("close");
             assertThat(other.status()).as("another bank is served: %s", other).isEqualTo(202);
-            assertThat(onHeldConnections).as("the holder's own connections keep working").containsOnly(202);
-            assertThat(events.since(mark)).as("2 + 1 (other bank) + 3 published, the refused one not").hasSize(6);
+            assertThat(onHeldConnections)
+                    .as("the holder's own connections keep working")
+                    .containsOnly(202);
+            assertThat(events.since(mark))
+                    .as("2 + 1 (other bank) + 3 published, the refused one not")
+                    .hasSize(6);
         }
     }
 
@@ -90,18 +97,21 @@ class ParticipantConnectionsTest extends PaymentApiIntegrationTest {
             awaitClosedOnServer(participants);
         }
 
-        assertThat(statuses).as("six connections one after another, each closed: never more than one held")
+        assertThat(statuses)
+                .as("six connections one after another, each closed: never more than one held")
                 .containsOnly(202);
     }
 
     /** The server sees a client's close a moment later (its poller): waits, bounded, until none of CLOSER's counts. */
     private void awaitClosedOnServer(Participants participants) {
-        await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(5))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> connections.connectionsOf("ispb-" + String.format("%08d", CLOSER)) == 0);
     }
 
     private static Http.Response pay(Http connection, String payer, String payee) {
-        return connection.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key",
-                "connections-" + UUID.randomUUID());
+        return connection.post(
+                "/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key", "connections-" + UUID.randomUUID());
     }
 }

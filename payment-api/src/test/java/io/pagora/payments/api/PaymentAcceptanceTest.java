@@ -5,18 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pagora.events.Topics;
-import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.ledger.port.Account;
-import io.pagora.ledger.port.Ledger;
-import io.pagora.testing.ledger.MoneyInvariants;
-import io.pagora.testing.Http;
+import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.payments.api.testsupport.Participants;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.PixId;
+import io.pagora.testing.Http;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -91,9 +90,21 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
     void acceptedPaymentIsOnKafkaBeforeThe202WithItsFieldsKeyedByThePayer() {
         Map<TopicPartition, Long> mark = events.mark();
         Instant before = Instant.now().minusMillis(1);
-        String endToEndId = PixId.of(PixId.Kind.END_TO_END, new BankId(11), before, "Fatura42abc").value();
-        Map<String, Object> body = Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 12_345,
-                "currency", "BRL", "description", "Fatura 42 — março", "endToEndId", endToEndId);
+        String endToEndId = PixId.of(PixId.Kind.END_TO_END, new BankId(11), before, "Fatura42abc")
+                .value();
+        Map<String, Object> body = Map.of(
+                "payerAccountId",
+                payer,
+                "payeeAccountId",
+                payee,
+                "amountCentavos",
+                12_345,
+                "currency",
+                "BRL",
+                "description",
+                "Fatura 42 — março",
+                "endToEndId",
+                endToEndId);
 
         Http.Response response = http.post("/payments", body, "Idempotency-Key", "accept-" + UUID.randomUUID());
 
@@ -108,7 +119,8 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
         assertThat(published).hasSize(1);
         Event event = published.getFirst();
         assertThat(event.key()).isEqualTo(payer);
-        assertThat(event.partition()).as("keyed by payer: Kafka's default partitioner on the payer id")
+        assertThat(event.partition())
+                .as("keyed by payer: Kafka's default partitioner on the payer id")
                 .isEqualTo(Utils.toPositive(Utils.murmur2(payer.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                         % events.partitionCount());
         assertThat(events.partitionCount()).isEqualTo(Topics.PARTITIONS);
@@ -120,7 +132,8 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
         assertThat(event.payment().description()).isEqualTo("Fatura 42 — março");
         assertThat(event.payment().endToEndId()).isEqualTo(endToEndId);
         assertThat(response.json().path("endToEndId").asString()).isEqualTo(endToEndId);
-        assertThat(event.payment().acceptedAt()).isBetween(before, Instant.now())
+        assertThat(event.payment().acceptedAt())
+                .isBetween(before, Instant.now())
                 .isEqualTo(Instant.parse(response.json().path("acceptedAt").asString()));
     }
 
@@ -133,8 +146,12 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
         Http.Response first = http.post("/payments", body, "Idempotency-Key", key);
         Http.Response second = http.post("/payments", body, "Idempotency-Key", key);
         // The same logical request with fields in another order and the currency spelled out.
-        Http.Response third = http.post("/payments", "{\"amountCentavos\":777,\"currency\":\"BRL\",\"payeeAccountId\":\""
-                + onUsPayee + "\",\"payerAccountId\":\"" + payer + "\"}", "Idempotency-Key", key);
+        Http.Response third = http.post(
+                "/payments",
+                "{\"amountCentavos\":777,\"currency\":\"BRL\",\"payeeAccountId\":\"" + onUsPayee
+                        + "\",\"payerAccountId\":\"" + payer + "\"}",
+                "Idempotency-Key",
+                key);
 
         assertThat(List.of(first.status(), second.status(), third.status())).containsOnly(202);
         String paymentId = first.json().path("paymentId").asString();
@@ -142,18 +159,24 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
         assertThat(third.json().path("paymentId").asString()).isEqualTo(paymentId);
         assertThat(first.header("Idempotent-Replayed")).isEqualTo("false");
         assertThat(second.header("Idempotent-Replayed")).isEqualTo("true");
-        assertThat(second.json().path("acceptedAt").asString()).isEqualTo(first.json().path("acceptedAt").asString());
+        assertThat(second.json().path("acceptedAt").asString())
+                .isEqualTo(first.json().path("acceptedAt").asString());
         assertThat(second.header("Location")).isEqualTo(first.header("Location"));
 
         List<Event> published = events.since(mark);
-        assertThat(published).as("re-published, never a second payment").hasSize(3)
+        assertThat(published)
+                .as("re-published, never a second payment")
+                .hasSize(3)
                 .allSatisfy(event -> {
                     assertThat(event.payment().paymentId()).isEqualTo(paymentId);
                     assertThat(event.key()).isEqualTo(payer);
                 });
-        assertThat(published.stream().map(Event::payment).distinct()).as("identical events").hasSize(1);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM payment_api.idempotency_keys WHERE idempotency_key = ?",
-                Long.class, key)).isEqualTo(1);
+        assertThat(published.stream().map(Event::payment).distinct())
+                .as("identical events")
+                .hasSize(1);
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM payment_api.idempotency_keys WHERE idempotency_key = ?", Long.class, key))
+                .isEqualTo(1);
     }
 
     @Test
@@ -167,14 +190,23 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
                 Http.payment(payer, payee, 1_001),
                 Http.payment(payer, onUsPayee, 1_000),
                 Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 1_000, "description", "x"),
-                Map.of("payerAccountId", payer, "payeeAccountId", payee, "amountCentavos", 1_000, "endToEndId",
-                        PixId.of(PixId.Kind.END_TO_END, new BankId(11), Instant.now(), "changedE2E1").value()));
+                Map.of(
+                        "payerAccountId",
+                        payer,
+                        "payeeAccountId",
+                        payee,
+                        "amountCentavos",
+                        1_000,
+                        "endToEndId",
+                        PixId.of(PixId.Kind.END_TO_END, new BankId(11), Instant.now(), "changedE2E1")
+                                .value()));
         for (Object body : changed) {
             Http.Response response = http.post("/payments", body, "Idempotency-Key", key);
             assertThat(response.status()).as("%s", response).isEqualTo(422);
             assertThat(response.contentType()).startsWith("application/problem+json");
             assertThat(response.problemType()).isEqualTo("idempotency-key-reused");
-            assertThat(response.json().path("detail").asString()).contains(first.json().path("paymentId").asString());
+            assertThat(response.json().path("detail").asString())
+                    .contains(first.json().path("paymentId").asString());
         }
         assertThat(events.since(mark)).as("nothing published").isEmpty();
     }
@@ -195,15 +227,20 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
                 responses.add(future.get());
             }
         }
-        assertThat(responses).allSatisfy(response -> assertThat(response.status()).as("%s", response).isEqualTo(202));
+        assertThat(responses)
+                .allSatisfy(response ->
+                        assertThat(response.status()).as("%s", response).isEqualTo(202));
         Set<String> ids = new HashSet<>();
         responses.forEach(response -> ids.add(response.json().path("paymentId").asString()));
         assertThat(ids).hasSize(1);
         assertThat(responses.stream().filter(response -> "false".equals(response.header("Idempotent-Replayed"))))
-                .as("exactly one request claimed the key").hasSize(1);
+                .as("exactly one request claimed the key")
+                .hasSize(1);
         // Requests committed in one group publish the payment once; a later group re-publishes it (a replay).
-        assertThat(events.since(mark)).hasSizeBetween(1, requests)
-                .allSatisfy(event -> assertThat(event.payment().paymentId()).isEqualTo(ids.iterator().next()));
+        assertThat(events.since(mark))
+                .hasSizeBetween(1, requests)
+                .allSatisfy(event -> assertThat(event.payment().paymentId())
+                        .isEqualTo(ids.iterator().next()));
     }
 
     /**
@@ -212,7 +249,9 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
      */
     @Test
     void concurrentSinglePaymentsAreCommittedInGroupsEachWithItsOwnOutcome() throws Exception {
-        Timer sends = meters.get(KafkaPaymentPublisher.SEND_TIMER).tag("endpoint", "single").timer();
+        Timer sends = meters.get(KafkaPaymentPublisher.SEND_TIMER)
+                .tag("endpoint", "single")
+                .timer();
         long sendsBefore = sends.count();
         Map<TopicPartition, Long> mark = events.mark();
         int requests = 64;
@@ -221,20 +260,26 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
             List<Future<Http.Response>> futures = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
                 Map<String, Object> body = Http.payment(payer, payee, 100 + i);
-                futures.add(pool.submit(() -> http.post("/payments", body, "Idempotency-Key", "group-" + UUID.randomUUID())));
+                futures.add(pool.submit(
+                        () -> http.post("/payments", body, "Idempotency-Key", "group-" + UUID.randomUUID())));
             }
             for (Future<Http.Response> future : futures) {
                 responses.add(future.get());
             }
         }
-        assertThat(responses).allSatisfy(response -> assertThat(response.status()).as("%s", response).isEqualTo(202));
+        assertThat(responses)
+                .allSatisfy(response ->
+                        assertThat(response.status()).as("%s", response).isEqualTo(202));
         Set<String> ids = new HashSet<>();
         responses.forEach(response -> ids.add(response.json().path("paymentId").asString()));
         assertThat(ids).as("one payment per request").hasSize(requests);
         List<Event> published = events.since(mark);
         assertThat(published).hasSize(requests);
-        assertThat(published.stream().map(event -> event.payment().paymentId()).toList()).containsExactlyInAnyOrderElementsOf(ids);
-        assertThat(sends.count() - sendsBefore).as("Kafka waits: fewer than one per request").isLessThan(requests);
+        assertThat(published.stream().map(event -> event.payment().paymentId()).toList())
+                .containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(sends.count() - sendsBefore)
+                .as("Kafka waits: fewer than one per request")
+                .isLessThan(requests);
     }
 
     @Test
@@ -244,11 +289,18 @@ class PaymentAcceptanceTest extends PaymentApiIntegrationTest {
             before.put(account, participants.balance(account));
         }
         for (int i = 0; i < 5; i++) {
-            assertThat(http.post("/payments", Http.payment(payer, payee, 100 + i), "Idempotency-Key",
-                    "nomove-" + UUID.randomUUID()).status()).isEqualTo(202);
+            assertThat(http.post(
+                                    "/payments",
+                                    Http.payment(payer, payee, 100 + i),
+                                    "Idempotency-Key",
+                                    "nomove-" + UUID.randomUUID())
+                            .status())
+                    .isEqualTo(202);
         }
         for (String account : List.of(payer, payee, onUsPayee)) {
-            assertThat(participants.balance(account)).as("clearing moves money, not payment-api").isEqualTo(before.get(account));
+            assertThat(participants.balance(account))
+                    .as("clearing moves money, not payment-api")
+                    .isEqualTo(before.get(account));
         }
         List<Account> accounts = MoneyInvariants.check(ledger, participants.accounts());
         assertThat(accounts.stream().mapToLong(Account::debitsPending).sum()).isZero();

@@ -3,15 +3,14 @@ package io.pagora.payments.api;
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pagora.ledger.port.Ledger;
-import io.pagora.testing.ledger.MoneyInvariants;
-import io.pagora.testing.Http;
 import io.pagora.payments.api.testsupport.Participants;
+import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.payments.api.testsupport.RequestedEvents.Event;
-import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.testing.Http;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,6 +41,7 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
     RequestedEvents events;
     /** customers.get(0 .. PAYERS - 1) are bank 31's, the payer's bank; the others bank 32's (payees only). */
     List<String> customers = new ArrayList<>();
+
     static final int PAYERS = 6;
 
     @BeforeAll
@@ -88,18 +88,18 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
         String key1 = "k1-" + UUID.randomUUID();
 
         List<Object> items = List.of(
-                item(key0, a, b, 100),                                   // 0 accepted
-                item(key1, b, c, 200),                                   // 1 accepted
-                item("k2-" + UUID.randomUUID(), a, unopened, 100),       // 2 unknown account
-                item("k3-" + UUID.randomUUID(), a, b, 0),                // 3 invalid amount
-                item(null, a, b, 100),                                   // 4 no key
-                42,                                                      // 5 not an object
-                item(key0, a, b, 100),                                   // 6 same key and body as 0
-                item(key1, b, c, 201),                                   // 7 same key as 1, other body
-                item(earlierKey, c, a, 300),                             // 8 replay of an earlier request
-                item(earlierKey, c, a, 301),                             // 9 earlier key, other body
-                item("k10-" + UUID.randomUUID(), a, a, 100),             // 10 payer = payee
-                item("k11-" + UUID.randomUUID(), "not-hex", b, 100));    // 11 malformed id
+                item(key0, a, b, 100), // 0 accepted
+                item(key1, b, c, 200), // 1 accepted
+                item("k2-" + UUID.randomUUID(), a, unopened, 100), // 2 unknown account
+                item("k3-" + UUID.randomUUID(), a, b, 0), // 3 invalid amount
+                item(null, a, b, 100), // 4 no key
+                42, // 5 not an object
+                item(key0, a, b, 100), // 6 same key and body as 0
+                item(key1, b, c, 201), // 7 same key as 1, other body
+                item(earlierKey, c, a, 300), // 8 replay of an earlier request
+                item(earlierKey, c, a, 301), // 9 earlier key, other body
+                item("k10-" + UUID.randomUUID(), a, a, 100), // 10 payer = payee
+                item("k11-" + UUID.randomUUID(), "not-hex", b, 100)); // 11 malformed id
         Map<TopicPartition, Long> mark = events.mark();
 
         Http.Response response = http.post("/payments/batch", Map.of("payments", items));
@@ -112,11 +112,34 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
             assertThat(results.get(i).path("index").asInt()).isEqualTo(i);
             statuses.add(results.get(i).path("status").asString());
         }
-        assertThat(statuses).containsExactly("ACCEPTED", "ACCEPTED", "REJECTED", "REJECTED", "REJECTED", "REJECTED",
-                "REPLAYED", "REJECTED", "REPLAYED", "REJECTED", "REJECTED", "REJECTED");
-        assertThat(problemTypes(results)).containsExactly(null, null, "unknown-account", "invalid-amount",
-                "missing-idempotency-key", "invalid-field", null, "idempotency-key-reused", null, "idempotency-key-reused",
-                "same-payer-and-payee", "invalid-account-id");
+        assertThat(statuses)
+                .containsExactly(
+                        "ACCEPTED",
+                        "ACCEPTED",
+                        "REJECTED",
+                        "REJECTED",
+                        "REJECTED",
+                        "REJECTED",
+                        "REPLAYED",
+                        "REJECTED",
+                        "REPLAYED",
+                        "REJECTED",
+                        "REJECTED",
+                        "REJECTED");
+        assertThat(problemTypes(results))
+                .containsExactly(
+                        null,
+                        null,
+                        "unknown-account",
+                        "invalid-amount",
+                        "missing-idempotency-key",
+                        "invalid-field",
+                        null,
+                        "idempotency-key-reused",
+                        null,
+                        "idempotency-key-reused",
+                        "same-payer-and-payee",
+                        "invalid-account-id");
         assertThat(results.get(2).path("problem").path("field").asString()).isEqualTo("payments[2].payeeAccountId");
         assertThat(results.get(2).path("problem").path("status").asInt()).isEqualTo(422);
         String id0 = results.get(0).path("paymentId").asString();
@@ -131,7 +154,9 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
         List<Event> published = events.since(mark);
         Map<String, Event> byId = new HashMap<>();
         published.forEach(event -> byId.put(event.payment().paymentId(), event));
-        assertThat(published).as("each accepted payment once; nothing for rejected items").hasSize(3);
+        assertThat(published)
+                .as("each accepted payment once; nothing for rejected items")
+                .hasSize(3);
         assertThat(byId.keySet()).containsExactlyInAnyOrder(id0, id1, earlierId);
         assertThat(byId.get(id0).key()).isEqualTo(a);
         assertThat(byId.get(id0).payment().amountCentavos()).isEqualTo(100);
@@ -141,9 +166,12 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
         // The whole batch again: the same payments, nothing new.
         Map<TopicPartition, Long> again = events.mark();
         Http.Response replay = http.post("/payments/batch", Map.of("payments", items));
-        assertThat(replay.json().path("results").get(0).path("status").asString()).isEqualTo("REPLAYED");
-        assertThat(replay.json().path("results").get(0).path("paymentId").asString()).isEqualTo(id0);
-        assertThat(replay.json().path("results").get(1).path("paymentId").asString()).isEqualTo(id1);
+        assertThat(replay.json().path("results").get(0).path("status").asString())
+                .isEqualTo("REPLAYED");
+        assertThat(replay.json().path("results").get(0).path("paymentId").asString())
+                .isEqualTo(id0);
+        assertThat(replay.json().path("results").get(1).path("paymentId").asString())
+                .isEqualTo(id1);
         assertThat(replay.json().path("acceptedCount").asInt()).isZero();
         assertThat(events.since(again).stream().map(event -> event.payment().paymentId()))
                 .containsExactlyInAnyOrder(id0, id1, earlierId);
@@ -167,12 +195,17 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
         assertThat(response.status()).as("%s", response).isEqualTo(200);
         assertThat(response.json().path("acceptedCount").asInt()).isEqualTo(1000);
         Set<String> ids = new HashSet<>();
-        response.json().path("results").forEach(result -> ids.add(result.path("paymentId").asString()));
+        response.json()
+                .path("results")
+                .forEach(result -> ids.add(result.path("paymentId").asString()));
         assertThat(ids).hasSize(1000);
         List<Event> published = events.since(mark);
         assertThat(published).hasSize(1000);
-        assertThat(published.stream().map(event -> event.payment().paymentId()).distinct()).hasSize(1000);
-        assertThat(published).allSatisfy(event -> assertThat(event.key()).isEqualTo(event.payment().payerAccountId()));
+        assertThat(published.stream().map(event -> event.payment().paymentId()).distinct())
+                .hasSize(1000);
+        assertThat(published)
+                .allSatisfy(event ->
+                        assertThat(event.key()).isEqualTo(event.payment().payerAccountId()));
         System.out.println("[PaymentBatchTest] 1000 payments accepted in one request in " + millis + " ms");
     }
 
@@ -187,15 +220,21 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
         assertProblem(http.post("/payments/batch", Map.of("items", List.of())), 400, "missing-field");
         assertProblem(http.post("/payments/batch", Map.of("payments", "all of them")), 400, "invalid-field");
         assertProblem(http.post("/payments/batch", "{\"payments\":[}"), 400, "malformed-json");
-        assertProblem(http.post("/payments/batch", Map.of("payments", List.of(Map.of("padding", "p".repeat(2 * 1024 * 1024))))),
-                413, "payload-too-large");
+        assertProblem(
+                http.post(
+                        "/payments/batch", Map.of("payments", List.of(Map.of("padding", "p".repeat(2 * 1024 * 1024))))),
+                413,
+                "payload-too-large");
     }
 
     @Test
     void batchesMoveNoMoneyAndTheLedgerBalances() {
         long before = participants.balance(customers.get(0));
-        http.post("/payments/batch", Map.of("payments", List.of(item("nm-" + UUID.randomUUID(), customers.get(0),
-                customers.get(1), 50_00))));
+        http.post(
+                "/payments/batch",
+                Map.of(
+                        "payments",
+                        List.of(item("nm-" + UUID.randomUUID(), customers.get(0), customers.get(1), 50_00))));
         assertThat(participants.balance(customers.get(0))).isEqualTo(before);
         MoneyInvariants.check(ledger, participants.accounts());
     }

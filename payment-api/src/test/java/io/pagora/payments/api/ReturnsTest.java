@@ -66,7 +66,9 @@ class ReturnsTest extends PaymentApiIntegrationTest {
             assertThat(existing.status()).as("%s", existing).isEqualTo(404);
             assertThat(existing.problemType()).isEqualTo("unknown-payment");
             assertThat(existing.contentType()).isEqualTo(missing.contentType());
-            assertThat(existing.body()).as("byte for byte the same but the id").doesNotContain(bank(PAYEE_BANK))
+            assertThat(existing.body())
+                    .as("byte for byte the same but the id")
+                    .doesNotContain(bank(PAYEE_BANK))
                     .isEqualTo(missing.body().replace(unknown.toString(), settled.toString()));
         }
     }
@@ -90,15 +92,22 @@ class ReturnsTest extends PaymentApiIntegrationTest {
         assertThat(response.status()).as("%s", response).isEqualTo(422);
         assertThat(response.problemType()).isEqualTo("return-exceeds-returnable");
         assertThat(response.json().path("field").asString()).isEqualTo("amountCentavos");
-        assertThat(response.json().path("returnableCentavos").isIntegralNumber()).as("%s", response).isTrue();
+        assertThat(response.json().path("returnableCentavos").isIntegralNumber())
+                .as("%s", response)
+                .isTrue();
         assertThat(response.json().path("returnableCentavos").asLong()).isEqualTo(AMOUNT_CENTAVOS);
     }
 
     @Test
     void anAllZeroPaymentIdIsAMalformedPathNotAServerError() {
         for (String id : List.of("0".repeat(32), "f".repeat(32))) {
-            Http.Response response = participants.bank(PAYEE_BANK).post("/payments/" + id + "/returns",
-                    Map.of("amountCentavos", 1, "reason", "MD06"), "Idempotency-Key", UUID.randomUUID().toString());
+            Http.Response response = participants
+                    .bank(PAYEE_BANK)
+                    .post(
+                            "/payments/" + id + "/returns",
+                            Map.of("amountCentavos", 1, "reason", "MD06"),
+                            "Idempotency-Key",
+                            UUID.randomUUID().toString());
 
             assertThat(response.status()).as("%s: %s", id, response).isEqualTo(400);
             assertThat(response.problemType()).isEqualTo("invalid-field");
@@ -129,16 +138,29 @@ class ReturnsTest extends PaymentApiIntegrationTest {
 
     /** A payment from payer to payee, reserved and posted on the service's ledger as clearing does it. */
     private PaymentId settle() {
-        Payment payment = new Payment(ids.nextPaymentId(), Id128.parse(payer), Id128.parse(payee), AMOUNT_CENTAVOS,
+        Payment payment = new Payment(
+                ids.nextPaymentId(),
+                Id128.parse(payer),
+                Id128.parse(payee),
+                AMOUNT_CENTAVOS,
                 System.currentTimeMillis());
-        assertThat(settlement.reserve(List.of(payment))).singleElement().isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(settlement.reserve(List.of(payment)))
+                .singleElement()
+                .isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(settlement.post(List.of(payment))).singleElement().isInstanceOf(ResolutionOutcome.Posted.class);
         return payment.id();
     }
 
     private static Http.Response returnOf(Http caller, PaymentId original, long amountCentavos) {
-        ObjectNode body = Http.JSON.createObjectNode().put("amountCentavos", amountCentavos).put("reason", "MD06");
-        return caller.post("/payments/" + original + "/returns", body, "Idempotency-Key", UUID.randomUUID().toString());
+        ObjectNode body = Http.JSON
+                .createObjectNode()
+                .put("amountCentavos", amountCentavos)
+                .put("reason", "MD06");
+        return caller.post(
+                "/payments/" + original + "/returns",
+                body,
+                "Idempotency-Key",
+                UUID.randomUUID().toString());
     }
 
     private static String bank(int ispb) {

@@ -29,13 +29,15 @@ import org.springframework.test.context.TestPropertySource;
  * instance waits for its lease up to lease-wait, 10 s here: on a loaded test machine a round can take over the default
  * 1 s, and the instance would then decide on its own share, which is the fallback, not what is tested here.
  */
-@TestPropertySource(properties = {
-        "pagora.payments.participant-limits.burst=" + SharedParticipantLimitsTest.BURST,
-        "pagora.payments.participant-limits.refill-per-second=" + SharedParticipantLimitsTest.REFILL_PER_SECOND,
-        "pagora.payments.batch-items-max=" + SharedParticipantLimitsTest.BURST,
-        "pagora.payments.unknown-account-limit.burst=" + SharedParticipantLimitsTest.UNKNOWN_BURST,
-        "pagora.payments.unknown-account-limit.refill-per-second=0.001",
-        "pagora.payments.shared-limits.lease-wait=10s"})
+@TestPropertySource(
+        properties = {
+            "pagora.payments.participant-limits.burst=" + SharedParticipantLimitsTest.BURST,
+            "pagora.payments.participant-limits.refill-per-second=" + SharedParticipantLimitsTest.REFILL_PER_SECOND,
+            "pagora.payments.batch-items-max=" + SharedParticipantLimitsTest.BURST,
+            "pagora.payments.unknown-account-limit.burst=" + SharedParticipantLimitsTest.UNKNOWN_BURST,
+            "pagora.payments.unknown-account-limit.refill-per-second=0.001",
+            "pagora.payments.shared-limits.lease-wait=10s"
+        })
 class SharedParticipantLimitsTest extends SecondInstanceTest {
 
     static final int BURST = 10;
@@ -44,6 +46,7 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
     static final int OTHER_BANK = 72;
     /** Its own bank, so the payments bucket the other test empties does not answer its probes. */
     static final int PROBING_BANK = 73;
+
     static final int RESTART_BANK = 74;
 
     ConfigurableApplicationContext second;
@@ -77,7 +80,9 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
 
     /** Another payment-api on the test's database and broker, with the test's limits. */
     private ConfigurableApplicationContext startInstance() {
-        return SecondInstance.start(database, context -> {},
+        return SecondInstance.start(
+                database,
+                context -> {},
                 "--spring.kafka.bootstrap-servers=" + kafkaBootstrapServers(),
                 "--pagora.payments.participant-limits.burst=" + BURST,
                 "--pagora.payments.participant-limits.refill-per-second=" + REFILL_PER_SECOND,
@@ -94,16 +99,23 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
         long started = System.nanoTime();
         for (int i = 0; i < sent; i++) {
             Http instance = i % 2 == 0 ? healthy : secondHttp;
-            statuses.add(instance.post("/payments", Http.payment(payer, payee, 1_00), "Idempotency-Key",
-                    "burst-" + UUID.randomUUID()).status());
+            statuses.add(instance.post(
+                            "/payments",
+                            Http.payment(payer, payee, 1_00),
+                            "Idempotency-Key",
+                            "burst-" + UUID.randomUUID())
+                    .status());
         }
         double elapsedSeconds = (System.nanoTime() - started) / 1e9;
 
         long accepted = statuses.stream().filter(status -> status == 202).count();
         long refilled = (long) Math.floor(Double.parseDouble(REFILL_PER_SECOND) * elapsedSeconds) + 1;
-        assertThat(statuses).as("accepted or refused over the rate, nothing else").containsOnly(202, 429);
-        assertThat(accepted).as("the burst (%d) once, plus at most the refill of %.1f s: %s", BURST, elapsedSeconds,
-                statuses).isLessThanOrEqualTo(BURST + refilled);
+        assertThat(statuses)
+                .as("accepted or refused over the rate, nothing else")
+                .containsOnly(202, 429);
+        assertThat(accepted)
+                .as("the burst (%d) once, plus at most the refill of %.1f s: %s", BURST, elapsedSeconds, statuses)
+                .isLessThanOrEqualTo(BURST + refilled);
         assertThat(accepted).as("the burst is there to be spent: %s", statuses).isGreaterThanOrEqualTo(BURST / 2);
     }
 
@@ -117,7 +129,8 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
         // pauses longer than a round, spends the whole allowance; it is the count of answers that must be exact. The
         // probes stay within the bank's payment burst, so only the allowance refuses them.
         int probe = 0;
-        while (probe < BURST - 4 && types.stream().filter(type -> type.startsWith("422")).count() < UNKNOWN_BURST) {
+        while (probe < BURST - 4
+                && types.stream().filter(type -> type.startsWith("422")).count() < UNKNOWN_BURST) {
             probe++;
             types.add(typeOf(probe(probe % 2 == 0 ? first : other, probe)));
             pause();
@@ -126,8 +139,10 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
         types.add(typeOf(probe(other, 101)));
         assertThat(types).as("told, then refused").containsOnly("422 unknown-account", "429 unknown-account-limit");
         assertThat(types.stream().filter(type -> type.startsWith("422")).count())
-                .as("the allowance (%d) once, switch-wide: %s", UNKNOWN_BURST, types).isEqualTo(UNKNOWN_BURST);
-        assertThat(types.subList(types.size() - 2, types.size())).as("then refused on both instances")
+                .as("the allowance (%d) once, switch-wide: %s", UNKNOWN_BURST, types)
+                .isEqualTo(UNKNOWN_BURST);
+        assertThat(types.subList(types.size() - 2, types.size()))
+                .as("then refused on both instances")
                 .containsOnly("429 unknown-account-limit");
     }
 
@@ -163,8 +178,11 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
      * restart the payment rate may refuse first; it refills at 1 a second and takes nothing of the allowance.
      */
     private Http.Response pastThePaymentRate(Http instance, long number) {
-        return await().atMost(Duration.ofSeconds(21)).pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
-                .until(() -> probe(instance, restartProber, number),
+        return await().atMost(Duration.ofSeconds(21))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                        () -> probe(instance, restartProber, number),
                         answer -> !answer.json().path("type").asString().endsWith("/participant-rate-limited"));
     }
 
@@ -190,11 +208,15 @@ class SharedParticipantLimitsTest extends SecondInstanceTest {
     }
 
     private static Http.Response probe(Http instance, String from, long number) {
-        return instance.post("/payments", Http.payment(from, unknownAt(number), 1_00), "Idempotency-Key",
+        return instance.post(
+                "/payments",
+                Http.payment(from, unknownAt(number), 1_00),
+                "Idempotency-Key",
                 "probe-" + UUID.randomUUID());
     }
 
     private static String unknownAt(long number) {
-        return ChartOfAccounts.customer(new BankId(OTHER_BANK), 8_000_000 + number).toString();
+        return ChartOfAccounts.customer(new BankId(OTHER_BANK), 8_000_000 + number)
+                .toString();
     }
 }

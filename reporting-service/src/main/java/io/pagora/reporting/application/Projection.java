@@ -37,8 +37,14 @@ public final class Projection {
         for (IntegrityAlarm alarm : alarms) {
             log.error("integrity alarm {}: {}", alarm.kind(), alarm.message());
         }
-        return new Outcome(events.size(), merged.duplicateEvents() + applied.redelivered(), merged.facts().size(),
-                applied.finalized(), List.copyOf(alarms), applied.requestsVisible(), applied.finalStates());
+        return new Outcome(
+                events.size(),
+                merged.duplicateEvents() + applied.redelivered(),
+                merged.facts().size(),
+                applied.finalized(),
+                List.copyOf(alarms),
+                applied.requestsVisible(),
+                applied.finalStates());
     }
 
     /**
@@ -48,6 +54,12 @@ public final class Projection {
      * @param requestsVisible payments whose request became visible with this poll
      * @param finalStates payments that became final with this poll
      */
-    public record Outcome(int events, int duplicates, int payments, int finalized, List<IntegrityAlarm> alarms, int requestsVisible,
+    public record Outcome(
+            int events,
+            int duplicates,
+            int payments,
+            int finalized,
+            List<IntegrityAlarm> alarms,
+            int requestsVisible,
             List<ReadModelWriter.FinalStateReached> finalStates) {}
 }

@@ -47,15 +47,46 @@ public interface ReadModelQueries {
      * @param returnReason why it returns it (a PIX return reason code), null unless it is a return
      * @param returns a payment's own returns (not a return's): null for a return
      */
-    record PaymentView(Id128 paymentId, PaymentStatus status, Id128 payerAccountId, Id128 payeeAccountId,
-            Integer payerBankIspb, Integer payeeBankIspb, long amountCentavos, String currency, String description,
-            String endToEndId, Instant acceptedAt, Instant requestedProjectedAt, String reason, String detail,
-            Instant finalAt, Id128 returnOf, String returnReason, Returns returns) {
+    record PaymentView(
+            Id128 paymentId,
+            PaymentStatus status,
+            Id128 payerAccountId,
+            Id128 payeeAccountId,
+            Integer payerBankIspb,
+            Integer payeeBankIspb,
+            long amountCentavos,
+            String currency,
+            String description,
+            String endToEndId,
+            Instant acceptedAt,
+            Instant requestedProjectedAt,
+            String reason,
+            String detail,
+            Instant finalAt,
+            Id128 returnOf,
+            String returnReason,
+            Returns returns) {
 
         public PaymentView withReturns(Returns returns) {
-            return new PaymentView(paymentId, status, payerAccountId, payeeAccountId, payerBankIspb, payeeBankIspb,
-                    amountCentavos, currency, description, endToEndId, acceptedAt, requestedProjectedAt, reason, detail,
-                    finalAt, returnOf, returnReason, returns);
+            return new PaymentView(
+                    paymentId,
+                    status,
+                    payerAccountId,
+                    payeeAccountId,
+                    payerBankIspb,
+                    payeeBankIspb,
+                    amountCentavos,
+                    currency,
+                    description,
+                    endToEndId,
+                    acceptedAt,
+                    requestedProjectedAt,
+                    reason,
+                    detail,
+                    finalAt,
+                    returnOf,
+                    returnReason,
+                    returns);
         }
     }
 
@@ -71,8 +102,14 @@ public interface ReadModelQueries {
     }
 
     /** @param returnId the return's PIX return id (D…), null until its request is projected */
-    record ReturnSummary(Id128 paymentId, String returnId, long amountCentavos, String reason, PaymentStatus status,
-            Instant acceptedAt, Instant finalAt) {}
+    record ReturnSummary(
+            Id128 paymentId,
+            String returnId,
+            long amountCentavos,
+            String reason,
+            PaymentStatus status,
+            Instant acceptedAt,
+            Instant finalAt) {}
 
     enum Direction {
         /** The account paid: it was the payer. */
@@ -82,8 +119,14 @@ public interface ReadModelQueries {
     }
 
     /** @param returnOf the payment this entry's payment returns, and {@code returnReason} why; null for a payment */
-    record StatementEntry(Instant settledAt, Id128 paymentId, Direction direction, Id128 counterpartyAccountId,
-            long amountCentavos, Id128 returnOf, String returnReason) {
+    record StatementEntry(
+            Instant settledAt,
+            Id128 paymentId,
+            Direction direction,
+            Id128 counterpartyAccountId,
+            long amountCentavos,
+            Id128 returnOf,
+            String returnReason) {
 
         public StatementCursor cursor() {
             return new StatementCursor(settledAt, paymentId, direction);
@@ -97,8 +140,15 @@ public interface ReadModelQueries {
      * A bank's settled payments on one UTC day. Interbank payments only in sent/received/net; on-us
      * payments (payer and payee at this bank) move no reserve money, so they are reported apart.
      */
-    record BankPosition(int ispb, LocalDate date, long sentCentavos, long sentCount, long receivedCentavos,
-            long receivedCount, long onUsCentavos, long onUsCount) {
+    record BankPosition(
+            int ispb,
+            LocalDate date,
+            long sentCentavos,
+            long sentCount,
+            long receivedCentavos,
+            long receivedCount,
+            long onUsCentavos,
+            long onUsCount) {
 
         /** What the bank's reserve gained from the day's interbank payments: received − sent. */
         public long netCentavos() {
@@ -106,8 +156,14 @@ public interface ReadModelQueries {
         }
     }
 
-    record PaymentSummary(Id128 paymentId, PaymentStatus status, Id128 payerAccountId, Id128 payeeAccountId,
-            long amountCentavos, Instant acceptedAt, Instant finalAt) {}
+    record PaymentSummary(
+            Id128 paymentId,
+            PaymentStatus status,
+            Id128 payerAccountId,
+            Id128 payeeAccountId,
+            long amountCentavos,
+            Instant acceptedAt,
+            Instant finalAt) {}
 
     /** @param maxFinalAt the newest outcome projected, null before the first */
     record Stats(Map<PaymentStatus, Long> counts, Instant maxFinalAt, Instant lastProjectedAt) {

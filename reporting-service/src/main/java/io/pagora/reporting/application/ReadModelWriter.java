@@ -31,8 +31,14 @@ public interface ReadModelWriter {
      *     {@code requestsFilled}): each counted once however often its event is delivered
      * @param finalStates the payments that got their final state, with their times, for latency metrics
      */
-    record Applied(int inserted, int finalized, int requestsFilled, int redelivered, List<IntegrityAlarm> alarms,
-            int requestsVisible, List<FinalStateReached> finalStates) {}
+    record Applied(
+            int inserted,
+            int finalized,
+            int requestsFilled,
+            int redelivered,
+            List<IntegrityAlarm> alarms,
+            int requestsVisible,
+            List<FinalStateReached> finalStates) {}
 
     /**
      * A payment that became final in this transaction.

@@ -24,7 +24,8 @@ public record StatementCursor(Instant settledAt, Id128 paymentId, Direction dire
 
     public String encode() {
         long micros = ChronoUnit.MICROS.between(Instant.EPOCH, settledAt);
-        String text = VERSION + ":" + micros + ":" + paymentId + ":" + direction.name().charAt(0);
+        String text = VERSION + ":" + micros + ":" + paymentId + ":"
+                + direction.name().charAt(0);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.US_ASCII));
     }
 
@@ -50,7 +51,9 @@ public record StatementCursor(Instant settledAt, Id128 paymentId, Direction dire
                 case "C" -> Direction.CREDIT;
                 default -> null;
             };
-            return direction == null ? Optional.empty() : Optional.of(new StatementCursor(settledAt, paymentId, direction));
+            return direction == null
+                    ? Optional.empty()
+                    : Optional.of(new StatementCursor(settledAt, paymentId, direction));
         } catch (IllegalArgumentException | ArithmeticException | java.time.DateTimeException e) {
             return Optional.empty();
         }

@@ -3,8 +3,8 @@ package io.pagora.reporting.domain;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRejected;
-import io.pagora.kernel.Texts;
 import io.pagora.kernel.Id128;
+import io.pagora.kernel.Texts;
 import io.pagora.settlement.domain.PaymentId;
 import java.util.Optional;
 

@@ -27,7 +27,9 @@ public record FinalState(PaymentStatus status, String reason, String detail, Ins
         }
         // A replayed refused payment (client retry or redelivery) meets the ledger's burned ids and can
         // only say PREVIOUSLY_FAILED: the same rejection, with its original reason no longer knowable.
-        return Objects.equals(reason, otherReason) || PREVIOUSLY_FAILED.equals(reason) || PREVIOUSLY_FAILED.equals(otherReason);
+        return Objects.equals(reason, otherReason)
+                || PREVIOUSLY_FAILED.equals(reason)
+                || PREVIOUSLY_FAILED.equals(otherReason);
     }
 
     private static final String PREVIOUSLY_FAILED = "PREVIOUSLY_FAILED";

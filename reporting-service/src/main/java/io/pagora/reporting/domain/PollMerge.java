@@ -47,20 +47,26 @@ public final class PollMerge {
                 builder = new Builder(paymentId, event);
                 byPayment.put(paymentId, builder);
             } else if (!builder.sameParties(event)) {
-                alarms.add(IntegrityAlarm.inconsistentEvent(paymentId.toString(),
+                alarms.add(IntegrityAlarm.inconsistentEvent(
+                        paymentId.toString(),
                         PaymentFacts.describeParties(builder.payer, builder.payee, builder.amountCentavos),
-                        PaymentFacts.describeParties(Id128.parse(event.payerAccountId()),
-                                Id128.parse(event.payeeAccountId()), event.amountCentavos())));
+                        PaymentFacts.describeParties(
+                                Id128.parse(event.payerAccountId()),
+                                Id128.parse(event.payeeAccountId()),
+                                event.amountCentavos())));
             }
             if (builder.returnOf == null && event.returnOf() != null) {
-                builder.returnOf = new PaymentFacts.ReturnLink(Id128.parse(event.returnOf().originalPaymentId()),
+                builder.returnOf = new PaymentFacts.ReturnLink(
+                        Id128.parse(event.returnOf().originalPaymentId()),
                         event.returnOf().reason().name());
             }
             switch (event) {
                 case PaymentRequested requested -> {
                     if (builder.request == null) {
-                        builder.request = new PaymentFacts.Request(EventRules.bounded(requested.currency()),
-                                EventRules.bounded(requested.description()), EventRules.bounded(requested.endToEndId()));
+                        builder.request = new PaymentFacts.Request(
+                                EventRules.bounded(requested.currency()),
+                                EventRules.bounded(requested.description()),
+                                EventRules.bounded(requested.endToEndId()));
                     } else {
                         duplicates++;
                     }
@@ -72,8 +78,8 @@ public final class PollMerge {
                     } else if (builder.outcome.sameOutcomeAs(state.status(), state.reason())) {
                         duplicates++;
                     } else {
-                        alarms.add(IntegrityAlarm.conflictingOutcomeInPoll(paymentId.toString(),
-                                builder.outcome.describe(), state.describe()));
+                        alarms.add(IntegrityAlarm.conflictingOutcomeInPoll(
+                                paymentId.toString(), builder.outcome.describe(), state.describe()));
                     }
                 }
             }
@@ -90,8 +96,9 @@ public final class PollMerge {
         Instant at = micros(outcome.occurredAt());
         return switch (outcome) {
             case PaymentSettled settled -> new FinalState(PaymentStatus.SETTLED, null, null, at);
-            case PaymentRejected rejected -> new FinalState(PaymentStatus.REJECTED, rejected.reason().name(),
-                    EventRules.bounded(rejected.detail()), at);
+            case PaymentRejected rejected ->
+                new FinalState(
+                        PaymentStatus.REJECTED, rejected.reason().name(), EventRules.bounded(rejected.detail()), at);
             case PaymentExpired expired -> new FinalState(PaymentStatus.EXPIRED, null, null, at);
         };
     }
@@ -119,7 +126,8 @@ public final class PollMerge {
         }
 
         boolean sameParties(PaymentEvent event) {
-            return payer.equals(Id128.parse(event.payerAccountId())) && payee.equals(Id128.parse(event.payeeAccountId()))
+            return payer.equals(Id128.parse(event.payerAccountId()))
+                    && payee.equals(Id128.parse(event.payeeAccountId()))
                     && amountCentavos == event.amountCentavos();
         }
 

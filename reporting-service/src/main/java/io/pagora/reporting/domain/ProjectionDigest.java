@@ -22,7 +22,9 @@ public record ProjectionDigest(long payments, long amountCentavos, long fingerpr
 
     /** This digest with one more row. Amounts add up exactly (a long overflow is a crash, never a wrap). */
     public ProjectionDigest plus(Id128 paymentId, Id128 payer, Id128 payee, long amountCentavos) {
-        return new ProjectionDigest(payments + 1, Math.addExact(this.amountCentavos, amountCentavos),
+        return new ProjectionDigest(
+                payments + 1,
+                Math.addExact(this.amountCentavos, amountCentavos),
                 fingerprint + rowHash(paymentId, payer, payee, amountCentavos));
     }
 

@@ -12,8 +12,10 @@ class StatementCursorTest {
 
     @Test
     void roundTrips() {
-        StatementCursor cursor = new StatementCursor(Instant.parse("2030-05-06T07:08:09.123456Z"),
-                Id128.parse("0190f5d3a1b2c3d4e5f60718293a4b00"), Direction.CREDIT);
+        StatementCursor cursor = new StatementCursor(
+                Instant.parse("2030-05-06T07:08:09.123456Z"),
+                Id128.parse("0190f5d3a1b2c3d4e5f60718293a4b00"),
+                Direction.CREDIT);
         String encoded = cursor.encode();
         assertThat(encoded).matches("[A-Za-z0-9_-]+");
         assertThat(StatementCursor.decode(encoded)).contains(cursor);
@@ -24,11 +26,15 @@ class StatementCursorTest {
         assertThat(StatementCursor.decode("")).isEmpty();
         assertThat(StatementCursor.decode("%%%")).isEmpty();
         assertThat(StatementCursor.decode("x".repeat(500))).isEmpty();
-        assertThat(StatementCursor.decode(encode("s2:1:0190f5d3a1b2c3d4e5f60718293a4b00:D"))).isEmpty();
-        assertThat(StatementCursor.decode(encode("s1:1:0190f5d3a1b2c3d4e5f60718293a4b00:X"))).isEmpty();
-        assertThat(StatementCursor.decode(encode("s1:99999999999999999999:0190f5d3a1b2c3d4e5f60718293a4b00:D"))).isEmpty();
+        assertThat(StatementCursor.decode(encode("s2:1:0190f5d3a1b2c3d4e5f60718293a4b00:D")))
+                .isEmpty();
+        assertThat(StatementCursor.decode(encode("s1:1:0190f5d3a1b2c3d4e5f60718293a4b00:X")))
+                .isEmpty();
+        assertThat(StatementCursor.decode(encode("s1:99999999999999999999:0190f5d3a1b2c3d4e5f60718293a4b00:D")))
+                .isEmpty();
         assertThat(StatementCursor.decode(encode("s1:1:0190:D"))).isEmpty();
-        assertThat(StatementCursor.decode(encode("s1:1:0190f5d3a1b2c3d4e5f60718293a4b00:D:extra"))).isEmpty();
+        assertThat(StatementCursor.decode(encode("s1:1:0190f5d3a1b2c3d4e5f60718293a4b00:D:extra")))
+                .isEmpty();
     }
 
     private static String encode(String text) {

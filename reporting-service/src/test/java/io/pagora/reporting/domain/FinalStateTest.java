@@ -13,16 +13,20 @@ class FinalStateTest {
     @Test
     void aReplayedRefusalThatCanOnlySayPreviouslyFailedIsTheSameRejection() {
         FinalState refused = new FinalState(PaymentStatus.REJECTED, "INSUFFICIENT_FUNDS", "EXCEEDS_CREDITS", T);
-        assertThat(refused.sameOutcomeAs(PaymentStatus.REJECTED, "PREVIOUSLY_FAILED")).isTrue();
+        assertThat(refused.sameOutcomeAs(PaymentStatus.REJECTED, "PREVIOUSLY_FAILED"))
+                .isTrue();
         assertThat(new FinalState(PaymentStatus.REJECTED, "PREVIOUSLY_FAILED", "ID_ALREADY_FAILED", T)
-                .sameOutcomeAs(PaymentStatus.REJECTED, "INSUFFICIENT_FUNDS")).isTrue();
+                        .sameOutcomeAs(PaymentStatus.REJECTED, "INSUFFICIENT_FUNDS"))
+                .isTrue();
     }
 
     @Test
     void differentStatusesOrDifferentKnownReasonsConflict() {
         FinalState refused = new FinalState(PaymentStatus.REJECTED, "INSUFFICIENT_FUNDS", "EXCEEDS_CREDITS", T);
         assertThat(refused.sameOutcomeAs(PaymentStatus.SETTLED, null)).isFalse();
-        assertThat(refused.sameOutcomeAs(PaymentStatus.REJECTED, "RECEIVING_BANK_REFUSED")).isFalse();
-        assertThat(new FinalState(PaymentStatus.SETTLED, null, null, T).sameOutcomeAs(PaymentStatus.EXPIRED, null)).isFalse();
+        assertThat(refused.sameOutcomeAs(PaymentStatus.REJECTED, "RECEIVING_BANK_REFUSED"))
+                .isFalse();
+        assertThat(new FinalState(PaymentStatus.SETTLED, null, null, T).sameOutcomeAs(PaymentStatus.EXPIRED, null))
+                .isFalse();
     }
 }

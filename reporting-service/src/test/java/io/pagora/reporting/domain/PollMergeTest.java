@@ -23,8 +23,8 @@ class PollMergeTest {
         Payment a = Payments.any();
         Payment b = Payments.any();
         Instant settledAt = Instant.parse("2030-01-01T00:00:00.123456789Z");
-        List<PaymentEvent> poll = List.of(b.settled(settledAt), a.requested(), b.requested(), a.requested(),
-                b.settled(settledAt.plusSeconds(1)));
+        List<PaymentEvent> poll = List.of(
+                b.settled(settledAt), a.requested(), b.requested(), a.requested(), b.settled(settledAt.plusSeconds(1)));
 
         PollMerge.Result merged = PollMerge.merge(poll);
 
@@ -36,7 +36,8 @@ class PollMergeTest {
         PaymentFacts factB = merged.facts().get(1);
         assertThat(factB.request().currency()).isEqualTo("BRL");
         assertThat(factB.outcome().status()).isEqualTo(PaymentStatus.SETTLED);
-        assertThat(factB.outcome().finalAt()).as("the first outcome, in microseconds")
+        assertThat(factB.outcome().finalAt())
+                .as("the first outcome, in microseconds")
                 .isEqualTo(Instant.parse("2030-01-01T00:00:00.123456Z"));
         assertThat(factB.acceptedAt().getNano() % 1_000).isZero();
         assertThat(merged.duplicateEvents()).isEqualTo(2);
@@ -46,25 +47,33 @@ class PollMergeTest {
     @Test
     void aDifferentSecondOutcomeIsAnAlarmAndTheFirstIsKept() {
         Payment payment = Payments.any();
-        PollMerge.Result merged = PollMerge.merge(List.of(payment.rejected(RejectionReason.INSUFFICIENT_FUNDS),
-                payment.rejected(RejectionReason.UNKNOWN_ACCOUNT), payment.settled()));
+        PollMerge.Result merged = PollMerge.merge(List.of(
+                payment.rejected(RejectionReason.INSUFFICIENT_FUNDS),
+                payment.rejected(RejectionReason.UNKNOWN_ACCOUNT),
+                payment.settled()));
 
         FinalState kept = merged.facts().getFirst().outcome();
         assertThat(kept.status()).isEqualTo(PaymentStatus.REJECTED);
         assertThat(kept.reason()).isEqualTo("INSUFFICIENT_FUNDS");
-        assertThat(merged.alarms()).hasSize(2)
+        assertThat(merged.alarms())
+                .hasSize(2)
                 .allMatch(alarm -> alarm.kind() == IntegrityAlarm.Kind.CONFLICTING_OUTCOME);
     }
 
     @Test
     void eventsThatDisagreeOnThePartiesAreAnAlarm() {
         Payment payment = Payments.any();
-        Payment other = new Payment(payment.paymentId(), payment.payer(), payment.payee(), payment.amountCentavos() + 1,
+        Payment other = new Payment(
+                payment.paymentId(),
+                payment.payer(),
+                payment.payee(),
+                payment.amountCentavos() + 1,
                 payment.acceptedAt());
         PollMerge.Result merged = PollMerge.merge(List.of(payment.requested(), other.settled()));
 
         assertThat(merged.facts().getFirst().amountCentavos()).isEqualTo(payment.amountCentavos());
-        assertThat(merged.alarms()).singleElement()
+        assertThat(merged.alarms())
+                .singleElement()
                 .satisfies(alarm -> assertThat(alarm.kind()).isEqualTo(IntegrityAlarm.Kind.INCONSISTENT_EVENT));
     }
 
@@ -72,14 +81,19 @@ class PollMergeTest {
     void eventRulesRejectWhatWouldBreakTheTransaction() {
         Payment payment = Payments.any();
         assertThat(EventRules.problemWith(payment.requested())).isEmpty();
-        Payment badId = new Payment(payment.paymentId().substring(0, 30) + "01", payment.payer(), payment.payee(), 5,
-                payment.acceptedAt());
-        assertThat(EventRules.problemWith(badId.requested())).hasValueSatisfying(p -> assertThat(p).contains("paymentId"));
+        Payment badId = new Payment(
+                payment.paymentId().substring(0, 30) + "01", payment.payer(), payment.payee(), 5, payment.acceptedAt());
+        assertThat(EventRules.problemWith(badId.requested()))
+                .hasValueSatisfying(p -> assertThat(p).contains("paymentId"));
         Payment zero = new Payment(payment.paymentId(), payment.payer(), payment.payee(), 0, payment.acceptedAt());
-        assertThat(EventRules.problemWith(zero.requested())).hasValueSatisfying(p -> assertThat(p).contains("amount"));
+        assertThat(EventRules.problemWith(zero.requested()))
+                .hasValueSatisfying(p -> assertThat(p).contains("amount"));
         Payment badAccount = new Payment(payment.paymentId(), "xyz", payment.payee(), 5, payment.acceptedAt());
-        assertThat(EventRules.problemWith(badAccount.settled())).hasValueSatisfying(p -> assertThat(p).contains("account"));
-        assertThat(EventRules.problemWith(payment.settled(null))).hasValueSatisfying(p -> assertThat(p).contains("occurredAt"));
-        assertThat(EventRules.problemWith(payment.rejected(null))).hasValueSatisfying(p -> assertThat(p).contains("reason"));
+        assertThat(EventRules.problemWith(badAccount.settled()))
+                .hasValueSatisfying(p -> assertThat(p).contains("account"));
+        assertThat(EventRules.problemWith(payment.settled(null)))
+                .hasValueSatisfying(p -> assertThat(p).contains("occurredAt"));
+        assertThat(EventRules.problemWith(payment.rejected(null)))
+                .hasValueSatisfying(p -> assertThat(p).contains("reason"));
     }
 }

@@ -27,13 +27,19 @@ public final class ClearingProgress implements AutoCloseable {
 
     public ClearingProgress(String bootstrapServers) {
         consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, CLEARING_GROUP,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                CLEARING_GROUP,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class));
         partitions = consumer.partitionsFor(Topics.PAYMENTS_REQUESTED).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                .map(p -> new TopicPartition(p.topic(), p.partition()))
+                .toList();
     }
 
     /** Once: commits clearing's group past every request published so far. */

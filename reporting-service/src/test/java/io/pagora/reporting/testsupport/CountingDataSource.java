@@ -45,8 +45,8 @@ public final class CountingDataSource extends DelegatingDataSource {
     }
 
     private Connection watch(Connection connection) {
-        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-                new Recorder(connection));
+        return (Connection) Proxy.newProxyInstance(
+                Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, new Recorder(connection));
     }
 
     private final class Recorder implements InvocationHandler {
@@ -71,12 +71,14 @@ public final class CountingDataSource extends DelegatingDataSource {
                     case "prepareStatement", "createStatement", "prepareCall" -> statements++;
                     case "commit", "rollback" -> {
                         if (inTransaction) {
-                            transactions.add(new Transaction(Thread.currentThread().getName(), statements,
+                            transactions.add(new Transaction(
+                                    Thread.currentThread().getName(),
+                                    statements,
                                     method.getName().equals("commit")));
                             inTransaction = false;
                         }
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
             try {

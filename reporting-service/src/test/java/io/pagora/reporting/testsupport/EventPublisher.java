@@ -26,15 +26,24 @@ public final class EventPublisher implements AutoCloseable {
 
     public EventPublisher(String bootstrapServers) {
         producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                5,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                30_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                10_000,
+                ProducerConfig.LINGER_MS_CONFIG,
+                5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
     public static String topicOf(PaymentEvent event) {
@@ -45,8 +54,8 @@ public final class EventPublisher implements AutoCloseable {
     public void publish(PaymentEvent... events) {
         Future<?>[] sent = new Future<?>[events.length];
         for (int i = 0; i < events.length; i++) {
-            sent[i] = producer.send(new ProducerRecord<>(topicOf(events[i]), events[i].key(),
-                    PaymentEventCodec.encode(events[i])));
+            sent[i] = producer.send(
+                    new ProducerRecord<>(topicOf(events[i]), events[i].key(), PaymentEventCodec.encode(events[i])));
         }
         await(sent);
     }

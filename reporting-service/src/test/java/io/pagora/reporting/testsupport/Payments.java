@@ -25,7 +25,8 @@ public final class Payments {
 
     /** A new customer account at the bank with this ISPB, never used before in this JVM. */
     public static String customer(int ispb) {
-        return ChartOfAccounts.customer(new BankId(ispb), ACCOUNT_NUMBERS.incrementAndGet()).toString();
+        return ChartOfAccounts.customer(new BankId(ispb), ACCOUNT_NUMBERS.incrementAndGet())
+                .toString();
     }
 
     /** One payment; its outcomes all carry the same parties, amount and acceptedAt. */
@@ -36,8 +37,8 @@ public final class Payments {
         }
 
         public PaymentRequested requested(String endToEndId) {
-            return new PaymentRequested(paymentId, payer, payee, amountCentavos, "BRL", "test " + paymentId, endToEndId,
-                    acceptedAt);
+            return new PaymentRequested(
+                    paymentId, payer, payee, amountCentavos, "BRL", "test " + paymentId, endToEndId, acceptedAt);
         }
 
         public PaymentSettled settled(Instant at) {
@@ -49,8 +50,15 @@ public final class Payments {
         }
 
         public PaymentRejected rejected(RejectionReason reason) {
-            return new PaymentRejected(paymentId, payer, payee, amountCentavos, reason, "ledger code 42",
-                    acceptedAt, acceptedAt.plusMillis(30));
+            return new PaymentRejected(
+                    paymentId,
+                    payer,
+                    payee,
+                    amountCentavos,
+                    reason,
+                    "ledger code 42",
+                    acceptedAt,
+                    acceptedAt.plusMillis(30));
         }
 
         public PaymentExpired expired() {
@@ -60,7 +68,12 @@ public final class Payments {
 
     public static Payment between(String payer, String payee, long amountCentavos) {
         // Nanosecond precision on purpose: the read model must truncate consistently to microseconds.
-        return new Payment(IDS.next().toString(), payer, payee, amountCentavos, Instant.now().plusNanos(123));
+        return new Payment(
+                IDS.next().toString(),
+                payer,
+                payee,
+                amountCentavos,
+                Instant.now().plusNanos(123));
     }
 
     public static Payment any() {
@@ -76,7 +89,8 @@ public final class Payments {
         for (int i = 0; i < PixId.SUFFIX_CHARS; i++) {
             suffix.append(ALPHANUMERICS.charAt(ThreadLocalRandom.current().nextInt(ALPHANUMERICS.length())));
         }
-        return PixId.of(PixId.Kind.END_TO_END, new BankId(payerIspb), at, suffix.toString()).value();
+        return PixId.of(PixId.Kind.END_TO_END, new BankId(payerIspb), at, suffix.toString())
+                .value();
     }
 
     public static Instant micros(Instant instant) {

@@ -1,11 +1,10 @@
 package io.pagora.reporting.testsupport;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.events.Topics;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestCertificates;
 import io.pagora.testing.TestPostgres;
 import java.util.HashMap;
@@ -24,20 +23,26 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@link TestPostgres}, the web server on a random port behind mutual TLS, and {@link Http} clients of it
  * that present a participant's certificate ({@link TestCertificates}): every query says who asks.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "pagora.reporting.projection.transient-retry-max-interval=1s",
-        "spring.kafka.consumer.properties.fetch.max.wait.ms=100",
-        "spring.kafka.producer.properties.linger.ms=0",
-        "logging.level.org.apache.kafka=ERROR",
-        "logging.level.kafka=ERROR",
-        "logging.level.state.change.logger=WARN",
-        // The embedded broker logs its own shutdown as errors.
-        "logging.level.org.apache.kafka.coordinator=OFF"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "pagora.reporting.projection.transient-retry-max-interval=1s",
+            "spring.kafka.consumer.properties.fetch.max.wait.ms=100",
+            "spring.kafka.producer.properties.linger.ms=0",
+            "logging.level.org.apache.kafka=ERROR",
+            "logging.level.kafka=ERROR",
+            "logging.level.state.change.logger=WARN",
+            // The embedded broker logs its own shutdown as errors.
+            "logging.level.org.apache.kafka.coordinator=OFF"
+        })
 // The topics exist before the service and the tests produce: kafka-clients 4.2.1 can lose a batch produced
 // in the instant after a topic's creation (KAFKA-15591), which tests that create and produce at once would hit.
-@EmbeddedKafka(partitions = Topics.PARTITIONS, topics = {
-        Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES,
-        Topics.PAYMENTS_REQUESTED_DEAD_LETTER, Topics.PAYMENT_OUTCOMES_DEAD_LETTER})
+@EmbeddedKafka(
+        partitions = Topics.PARTITIONS,
+        topics = {
+            Topics.PAYMENTS_REQUESTED, Topics.PAYMENT_OUTCOMES,
+            Topics.PAYMENTS_REQUESTED_DEAD_LETTER, Topics.PAYMENT_OUTCOMES_DEAD_LETTER
+        })
 // Each class its own context, so its own broker and database: the next class's context calls database() again.
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @ServerBacked

@@ -14,5 +14,4 @@ import org.springframework.context.annotation.PropertySource;
 @Configuration(proxyBeanMethods = false)
 @PropertySource("classpath:pagora-service.properties")
 @EnableConfigurationProperties(TopicsProperties.class)
-public class ServiceDefaults {
-}
+public class ServiceDefaults {}

@@ -10,7 +10,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * 3 / 2 on a cluster ({@link TopicDurability}). An incoherent pair refuses the start, naming the keys.
  */
 @ConfigurationProperties("pagora.topics")
-public record TopicsProperties(@DefaultValue("1") int replicationFactor, @DefaultValue("1") int minInsyncReplicas) {
+public record TopicsProperties(
+        @DefaultValue("1") int replicationFactor,
+        @DefaultValue("1") int minInsyncReplicas) {
 
     public TopicsProperties {
         durability(replicationFactor, minInsyncReplicas);
@@ -24,8 +26,9 @@ public record TopicsProperties(@DefaultValue("1") int replicationFactor, @Defaul
         try {
             return new TopicDurability(replicationFactor, minInsyncReplicas);
         } catch (IllegalArgumentException incoherent) {
-            throw new IllegalArgumentException("pagora.topics.replication-factor=%d, pagora.topics.min-insync-replicas=%d: %s"
-                    .formatted(replicationFactor, minInsyncReplicas, incoherent.getMessage()));
+            throw new IllegalArgumentException(
+                    "pagora.topics.replication-factor=%d, pagora.topics.min-insync-replicas=%d: %s"
+                            .formatted(replicationFactor, minInsyncReplicas, incoherent.getMessage()));
         }
     }
 }

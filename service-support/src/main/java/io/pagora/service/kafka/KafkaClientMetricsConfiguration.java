@@ -43,8 +43,8 @@ public class KafkaClientMetricsConfiguration {
     }
 
     @Bean
-    DefaultKafkaConsumerFactoryCustomizer kafkaConsumerMetrics(MeterRegistry registry,
-            ScheduledExecutorService kafkaClientMetricsScheduler) {
+    DefaultKafkaConsumerFactoryCustomizer kafkaConsumerMetrics(
+            MeterRegistry registry, ScheduledExecutorService kafkaClientMetricsScheduler) {
         return factory -> factory.addListener(new RefreshingConsumerListener<>(registry, kafkaClientMetricsScheduler));
     }
 

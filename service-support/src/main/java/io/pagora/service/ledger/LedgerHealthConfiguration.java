@@ -24,11 +24,12 @@ import org.springframework.context.annotation.Configuration;
 public class LedgerHealthConfiguration {
 
     @Bean
-    public HealthIndicator ledgerHealthIndicator(Ledger ledger,
-            @Value("${pagora.ledger.central-bank-required:false}") boolean centralBankRequired) {
+    public HealthIndicator ledgerHealthIndicator(
+            Ledger ledger, @Value("${pagora.ledger.central-bank-required:false}") boolean centralBankRequired) {
         return () -> {
             try {
-                boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank())).isEmpty();
+                boolean found = !ledger.lookupAccounts(List.of(ChartOfAccounts.centralBank()))
+                        .isEmpty();
                 return (found || !centralBankRequired ? Health.up() : Health.outOfService())
                         .withDetail("backend", ledger.backendName())
                         .withDetail("centralBank", found ? "present" : "missing")

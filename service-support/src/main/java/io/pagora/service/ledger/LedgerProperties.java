@@ -25,10 +25,12 @@ public record LedgerProperties(
      * @param addresses comma-separated {@code host:port} of the replicas, e.g. {@code 127.0.0.1:3000}
      * @param clusterId the cluster's id
      */
-    public record TigerBeetle(@DefaultValue("127.0.0.1:3000") String addresses, @DefaultValue("0") long clusterId) {}
+    public record TigerBeetle(
+            @DefaultValue("127.0.0.1:3000") String addresses,
+            @DefaultValue("0") long clusterId) {}
 
     public Ledgers.Settings settings() {
-        return new Ledgers.Settings(backend, tigerbeetle.addresses(), tigerbeetle.clusterId(), requestTimeout,
-                inFlightRequestsMax);
+        return new Ledgers.Settings(
+                backend, tigerbeetle.addresses(), tigerbeetle.clusterId(), requestTimeout, inFlightRequestsMax);
     }
 }

@@ -4,11 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.BatchTooLargeException;
-import io.pagora.kernel.Id128;
-import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.ledger.port.ForwardingLedger;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
@@ -16,6 +15,7 @@ import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
+import io.pagora.service.metrics.LatencyHistograms;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -51,7 +51,11 @@ public final class MeteredLedger extends ForwardingLedger {
     static final double[] FILL_BUCKETS = {1, 3, 64, 256, 1024, 4096, BATCH_SIZE_MAX};
 
     enum Operation {
-        CREATE_ACCOUNTS, CREATE_TRANSFERS, LOOKUP_ACCOUNTS, LOOKUP_TRANSFERS, QUERY_ACCOUNTS;
+        CREATE_ACCOUNTS,
+        CREATE_TRANSFERS,
+        LOOKUP_ACCOUNTS,
+        LOOKUP_TRANSFERS,
+        QUERY_ACCOUNTS;
 
         final String tag = name().toLowerCase(Locale.ROOT);
     }
@@ -67,28 +71,35 @@ public final class MeteredLedger extends ForwardingLedger {
         this.registry = Objects.requireNonNull(registry, "registry");
         String backend = delegate.backendName();
         for (Operation operation : Operation.values()) {
-            timers.put(operation, LatencyHistograms.timer(REQUEST, "One request to the ledger, failed ones included")
-                    .tag("operation", operation.tag)
-                    .tag("backend", backend)
-                    .register(registry));
-            fills.put(operation, DistributionSummary.builder(REQUEST_TRANSFERS)
-                    .description("Events (transfers, accounts or ids) in one ledger request; 8189 is a full request")
-                    .tag("operation", operation.tag)
-                    .serviceLevelObjectives(FILL_BUCKETS)
-                    .register(registry));
+            timers.put(
+                    operation,
+                    LatencyHistograms.timer(REQUEST, "One request to the ledger, failed ones included")
+                            .tag("operation", operation.tag)
+                            .tag("backend", backend)
+                            .register(registry));
+            fills.put(
+                    operation,
+                    DistributionSummary.builder(REQUEST_TRANSFERS)
+                            .description(
+                                    "Events (transfers, accounts or ids) in one ledger request; 8189 is a full request")
+                            .tag("operation", operation.tag)
+                            .serviceLevelObjectives(FILL_BUCKETS)
+                            .register(registry));
         }
     }
 
     @Override
     public List<AccountResult> createAccounts(List<NewAccount> accounts) {
-        List<AccountResult> answer = call(Operation.CREATE_ACCOUNTS, accounts.size(), () -> delegate.createAccounts(accounts));
+        List<AccountResult> answer =
+                call(Operation.CREATE_ACCOUNTS, accounts.size(), () -> delegate.createAccounts(accounts));
         countCodes(Operation.CREATE_ACCOUNTS, AccountResult.class, answer);
         return answer;
     }
 
     @Override
     public List<TransferResult> createTransfers(List<NewTransfer> transfers) {
-        List<TransferResult> answer = call(Operation.CREATE_TRANSFERS, transfers.size(), () -> delegate.createTransfers(transfers));
+        List<TransferResult> answer =
+                call(Operation.CREATE_TRANSFERS, transfers.size(), () -> delegate.createTransfers(transfers));
         countCodes(Operation.CREATE_TRANSFERS, TransferResult.class, answer);
         return answer;
     }
@@ -158,11 +169,13 @@ public final class MeteredLedger extends ForwardingLedger {
         if (events <= 0) {
             return;
         }
-        results.computeIfAbsent(operation.tag + '/' + code, key -> Counter.builder(RESULTS)
-                        .description("Ledger results, one per event, by result code (lower case)")
-                        .tag("operation", operation.tag)
-                        .tag("code", code)
-                        .register(registry))
+        results.computeIfAbsent(
+                        operation.tag + '/' + code,
+                        key -> Counter.builder(RESULTS)
+                                .description("Ledger results, one per event, by result code (lower case)")
+                                .tag("operation", operation.tag)
+                                .tag("code", code)
+                                .register(registry))
                 .increment(events);
     }
 }

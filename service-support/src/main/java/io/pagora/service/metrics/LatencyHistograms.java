@@ -21,6 +21,7 @@ public final class LatencyHistograms {
 
     /** Below and above these, the percentile histogram has no buckets (keeps each histogram ~70 series). */
     public static final Duration MINIMUM_EXPECTED = Duration.ofMillis(1);
+
     public static final Duration MAXIMUM_EXPECTED = Duration.ofSeconds(60);
 
     private LatencyHistograms() {}

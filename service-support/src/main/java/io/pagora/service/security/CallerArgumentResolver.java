@@ -22,13 +22,16 @@ final class CallerArgumentResolver implements HandlerMethodArgumentResolver {
     }
 
     @Override
-    public Caller resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
-            NativeWebRequest webRequest, WebDataBinderFactory binderFactory) {
+    public Caller resolveArgument(
+            MethodParameter parameter,
+            ModelAndViewContainer mavContainer,
+            NativeWebRequest webRequest,
+            WebDataBinderFactory binderFactory) {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
         if (authentication != null && authentication.getPrincipal() instanceof CallerDetails details) {
             return details.caller();
         }
-        throw new IllegalStateException("an endpoint that takes a Caller was reached without one: "
-                + parameter.getExecutable());
+        throw new IllegalStateException(
+                "an endpoint that takes a Caller was reached without one: " + parameter.getExecutable());
     }
 }

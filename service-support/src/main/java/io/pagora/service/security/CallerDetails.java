@@ -19,10 +19,11 @@ public record CallerDetails(Caller caller) implements UserDetails {
 
     @Override
     public Collection<? extends GrantedAuthority> getAuthorities() {
-        return List.of(new SimpleGrantedAuthority("ROLE_" + switch (caller) {
-            case Caller.Operator operator -> OPERATOR_ROLE;
-            case Caller.Bank bank -> BANK_ROLE;
-        }));
+        return List.of(new SimpleGrantedAuthority("ROLE_"
+                + switch (caller) {
+                    case Caller.Operator operator -> OPERATOR_ROLE;
+                    case Caller.Bank bank -> BANK_ROLE;
+                }));
     }
 
     /** Certificates, not passwords: there is none. */

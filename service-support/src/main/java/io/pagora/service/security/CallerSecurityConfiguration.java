@@ -92,8 +92,10 @@ public class CallerSecurityConfiguration {
      */
     @Bean
     UserDetailsService callers() {
-        return name -> MonitorDetails.PRINCIPAL_NAME.equals(name) ? new MonitorDetails()
-                : Caller.ofPrincipalName(name).map(CallerDetails::new)
+        return name -> MonitorDetails.PRINCIPAL_NAME.equals(name)
+                ? new MonitorDetails()
+                : Caller.ofPrincipalName(name)
+                        .map(CallerDetails::new)
                         .orElseThrow(() -> new UsernameNotFoundException("names no participant"));
     }
 
@@ -105,23 +107,29 @@ public class CallerSecurityConfiguration {
      */
     @Bean
     ParticipantConnections participantConnections(Environment environment) {
-        int perParticipantMax = environment.getRequiredProperty("pagora.web.connections-per-participant-max", Integer.class);
+        int perParticipantMax =
+                environment.getRequiredProperty("pagora.web.connections-per-participant-max", Integer.class);
         int connectionsMax = environment.getRequiredProperty("server.tomcat.max-connections", Integer.class);
         Duration keepAlive = environment.getRequiredProperty("server.tomcat.keep-alive-timeout", Duration.class);
-        Check.that(perParticipantMax < connectionsMax, "pagora.web.connections-per-participant-max (%d) must stay below"
-                + " server.tomcat.max-connections (%d), or one participant can hold them all", perParticipantMax,
+        Check.that(
+                perParticipantMax < connectionsMax,
+                "pagora.web.connections-per-participant-max (%d) must stay below"
+                        + " server.tomcat.max-connections (%d), or one participant can hold them all",
+                perParticipantMax,
                 connectionsMax);
         // A connection is stamped when a request begins; Tomcat's keep-alive starts when it ends, and it looks for idle
         // connections about once a second: one not stamped for this long is surely closed (a safety net: every close
         // is observed, connectionClosesObserved).
-        long idleNanos = keepAlive.plus(REQUEST_DURATION_MAX).plus(IDLE_CHECK_LAG).toNanos();
-        return new ParticipantConnections(perParticipantMax, idleNanos, TRACKED_PER_CONNECTION_MAX * connectionsMax,
-                System::nanoTime);
+        long idleNanos =
+                keepAlive.plus(REQUEST_DURATION_MAX).plus(IDLE_CHECK_LAG).toNanos();
+        return new ParticipantConnections(
+                perParticipantMax, idleNanos, TRACKED_PER_CONNECTION_MAX * connectionsMax, System::nanoTime);
     }
 
     /** Tomcat tells {@link ParticipantConnections} of every connection it closes, so none is counted past it. */
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionClosesObserved(ParticipantConnections connections) {
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionClosesObserved(
+            ParticipantConnections connections) {
         return factory -> {
             factory.setProtocol(ConnectionClosingProtocol.class.getName());
             factory.addConnectorCustomizers(connector ->
@@ -130,18 +138,26 @@ public class CallerSecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain callerSecurity(HttpSecurity http, UserDetailsService callers, AccessRefusals refusals,
-            Environment environment, ParticipantConnections connections, MeterRegistry meters) throws Exception {
+    SecurityFilterChain callerSecurity(
+            HttpSecurity http,
+            UserDetailsService callers,
+            AccessRefusals refusals,
+            Environment environment,
+            ParticipantConnections connections,
+            MeterRegistry meters)
+            throws Exception {
         boolean plainHttp = environment.matchesProfiles(PLAIN_HTTP_PROFILE);
         checkTransport(environment, plainHttp);
         SecurityProblems problems = new SecurityProblems(refusals, plainHttp ? PLAIN_HTTP_IDENTITY_HEADER : null);
-        http.authorizeHttpRequests(requests -> requests
-                        .requestMatchers(EndpointRequest.to("health")).permitAll()
+        http.authorizeHttpRequests(requests -> requests.requestMatchers(EndpointRequest.to("health"))
+                        .permitAll()
                         .requestMatchers(EndpointRequest.to("prometheus"))
                         .hasAnyRole(CallerDetails.OPERATOR_ROLE, MonitorDetails.ROLE)
-                        .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole(CallerDetails.OPERATOR_ROLE)
+                        .requestMatchers(EndpointRequest.toAnyEndpoint())
+                        .hasRole(CallerDetails.OPERATOR_ROLE)
                         // The application decides the rest, for a Caller: the monitor is none.
-                        .anyRequest().hasAnyRole(CallerDetails.OPERATOR_ROLE, CallerDetails.BANK_ROLE))
+                        .anyRequest()
+                        .hasAnyRole(CallerDetails.OPERATOR_ROLE, CallerDetails.BANK_ROLE))
                 .x509(x509 -> x509.x509AuthenticationFilter(
                         preAuthenticated(new CertificateAuthenticationFilter(new CommonNameExtractor()), callers)))
                 // No cookies, no sessions, no browser forms: every request proves who sends it.
@@ -149,7 +165,8 @@ public class CallerSecurityConfiguration {
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(AbstractHttpConfigurer::disable)
                 .anonymous(AbstractHttpConfigurer::disable)
-                .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
+                .exceptionHandling(
+                        errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems));
         if (plainHttp) {
             http.addFilterAfter(identityHeaderFilter(callers), X509AuthenticationFilter.class);
         }
@@ -189,23 +206,30 @@ public class CallerSecurityConfiguration {
         boolean tls = environment.getProperty("server.ssl.enabled", Boolean.class, true)
                 && environment.getProperty("server.ssl.bundle") != null;
         if (plainHttp) {
-            Check.that(!tls, "the %s profile takes callers from a header without proof: it runs without TLS only"
-                    + " (server.ssl.enabled=false, as pagora-tls.yaml's profile section sets)", PLAIN_HTTP_PROFILE);
+            Check.that(
+                    !tls,
+                    "the %s profile takes callers from a header without proof: it runs without TLS only"
+                            + " (server.ssl.enabled=false, as pagora-tls.yaml's profile section sets)",
+                    PLAIN_HTTP_PROFILE);
             String address = environment.getProperty("server.address", "");
-            Check.that(isLoopback(address), "the %s profile listens on a loopback address only, not \"%s\"",
-                    PLAIN_HTTP_PROFILE, address);
+            Check.that(
+                    isLoopback(address),
+                    "the %s profile listens on a loopback address only, not \"%s\"",
+                    PLAIN_HTTP_PROFILE,
+                    address);
             log.warn("""
 
                     ******************************************************************************************
                     INSECURE: plain HTTP (profile plain-http). Callers are named by the {} header WITHOUT ANY
                     PROOF: anybody who reaches this port can act as any bank or as the operator.
                     For local experiments on 127.0.0.1 only; never for a demo, a bench or real money.
-                    ******************************************************************************************""",
-                    PLAIN_HTTP_IDENTITY_HEADER);
+                    ******************************************************************************************""", PLAIN_HTTP_IDENTITY_HEADER);
             return;
         }
-        Check.that(tls, "TLS is off (server.ssl.bundle unset or server.ssl.enabled=false): participant identity needs"
-                + " mutual TLS; for plain-HTTP local experiments run with the plain-http profile");
+        Check.that(
+                tls,
+                "TLS is off (server.ssl.bundle unset or server.ssl.enabled=false): participant identity needs"
+                        + " mutual TLS; for plain-HTTP local experiments run with the plain-http profile");
     }
 
     private static boolean isLoopback(String address) {
@@ -227,8 +251,8 @@ public class CallerSecurityConfiguration {
      * A filter that names the caller from the request (certificate or header), resolved by {@code callers}; the
      * context lives in the request only (never a session: every request proves who sends it).
      */
-    private static <F extends AbstractPreAuthenticatedProcessingFilter> F preAuthenticated(F filter,
-            UserDetailsService callers) {
+    private static <F extends AbstractPreAuthenticatedProcessingFilter> F preAuthenticated(
+            F filter, UserDetailsService callers) {
         PreAuthenticatedAuthenticationProvider provider = new PreAuthenticatedAuthenticationProvider();
         provider.setPreAuthenticatedUserDetailsService(new UserDetailsByNameServiceWrapper<>(callers));
         filter.setAuthenticationManager(new ProviderManager(provider));

@@ -30,11 +30,15 @@ final class CertificateAuthenticationFilter extends X509AuthenticationFilter {
     @Override
     protected Object getPreAuthenticatedCredentials(HttpServletRequest request) {
         X509Certificate certificate = clientCertificate(request);
-        return certificate == null ? null : certificate.getSubjectX500Principal().getName();
+        return certificate == null
+                ? null
+                : certificate.getSubjectX500Principal().getName();
     }
 
     private static X509Certificate clientCertificate(HttpServletRequest request) {
         return request.getAttribute(SecurityProblems.CERTIFICATE_ATTRIBUTE) instanceof X509Certificate[] chain
-                && chain.length > 0 ? chain[0] : null;
+                        && chain.length > 0
+                ? chain[0]
+                : null;
     }
 }

@@ -23,8 +23,12 @@ public final class MeteredAccessRefusals implements AccessRefusals {
 
     public MeteredAccessRefusals(MeterRegistry meters) {
         for (AccessRefusal reason : AccessRefusal.values()) {
-            counters.put(reason, Counter.builder(METER).tag("reason", reason.slug)
-                    .description("requests refused for who sent them, by reason").register(meters));
+            counters.put(
+                    reason,
+                    Counter.builder(METER)
+                            .tag("reason", reason.slug)
+                            .description("requests refused for who sent them, by reason")
+                            .register(meters));
         }
     }
 

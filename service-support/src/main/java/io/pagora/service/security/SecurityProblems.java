@@ -40,9 +40,12 @@ final class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHa
         boolean namedSomebody = request.getAttribute(CERTIFICATE_ATTRIBUTE) != null
                 || (identityHeader != null && request.getHeader(identityHeader) != null);
         refusals.refused(null, namedSomebody ? AccessRefusal.UNRECOGNIZED_IDENTITY : AccessRefusal.ANONYMOUS);
-        write(response, HttpServletResponse.SC_UNAUTHORIZED, namedSomebody
-                ? "the client certificate names no participant: a bank's is CN=ispb-<8 digits>, the operator's CN=operator"
-                : "present a client certificate issued by the switch's CA (mutual TLS)");
+        write(
+                response,
+                HttpServletResponse.SC_UNAUTHORIZED,
+                namedSomebody
+                        ? "the client certificate names no participant: a bank's is CN=ispb-<8 digits>, the operator's CN=operator"
+                        : "present a client certificate issued by the switch's CA (mutual TLS)");
     }
 
     @Override

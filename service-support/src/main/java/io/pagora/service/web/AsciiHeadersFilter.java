@@ -32,8 +32,10 @@ public final class AsciiHeadersFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Map<String, Object> problem = EdgeProblems.document(EdgeProblems.INVALID_HEADER, "the " + invalid
-                + " header's value holds a byte outside visible ASCII; header values are ASCII (send text as ASCII)");
+        Map<String, Object> problem = EdgeProblems.document(
+                EdgeProblems.INVALID_HEADER,
+                "the " + invalid
+                        + " header's value holds a byte outside visible ASCII; header values are ASCII (send text as ASCII)");
         problem.put("field", invalid);
         response.setStatus(EdgeProblems.INVALID_HEADER.status().value());
         response.setContentType("application/problem+json");

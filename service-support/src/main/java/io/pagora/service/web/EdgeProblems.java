@@ -19,6 +19,7 @@ public final class EdgeProblems {
             new ProblemType("unauthenticated", "Client certificate required", HttpStatus.UNAUTHORIZED);
     /** An identity that may not use this function (an operator-only endpoint called by a bank). */
     public static final ProblemType FORBIDDEN = new ProblemType("forbidden", "Forbidden", HttpStatus.FORBIDDEN);
+
     public static final ProblemType NOT_FOUND = new ProblemType("not-found", "Not found", HttpStatus.NOT_FOUND);
     public static final ProblemType METHOD_NOT_ALLOWED =
             new ProblemType("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED);
@@ -29,14 +30,17 @@ public final class EdgeProblems {
     public static final ProblemType UNSUPPORTED_MEDIA_TYPE =
             new ProblemType("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE);
     /** A Range beyond a static resource (reporting's OpenAPI document is a file, served with HTTP's ranges). */
-    public static final ProblemType RANGE_NOT_SATISFIABLE =
-            new ProblemType("range-not-satisfiable", "Range not satisfiable", HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
+    public static final ProblemType RANGE_NOT_SATISFIABLE = new ProblemType(
+            "range-not-satisfiable", "Range not satisfiable", HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
     /**
      * The caller holds its connections already ({@link ParticipantConnectionsFilter}): 429, and the connection it came
      * on is closed.
      */
-    public static final ProblemType PARTICIPANT_CONNECTIONS_LIMITED = new ProblemType("participant-connections-limited",
-            "Too many connections for this participant", HttpStatus.TOO_MANY_REQUESTS);
+    public static final ProblemType PARTICIPANT_CONNECTIONS_LIMITED = new ProblemType(
+            "participant-connections-limited",
+            "Too many connections for this participant",
+            HttpStatus.TOO_MANY_REQUESTS);
+
     public static final ProblemType INTERNAL_ERROR =
             new ProblemType("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 

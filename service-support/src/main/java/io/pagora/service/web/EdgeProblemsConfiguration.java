@@ -21,7 +21,8 @@ public class EdgeProblemsConfiguration {
     /** Runs first: a header value outside ASCII is refused before anything (Spring Security's firewall) reads it. */
     @Bean
     FilterRegistrationBean<AsciiHeadersFilter> asciiHeadersFilter() {
-        FilterRegistrationBean<AsciiHeadersFilter> registration = new FilterRegistrationBean<>(new AsciiHeadersFilter());
+        FilterRegistrationBean<AsciiHeadersFilter> registration =
+                new FilterRegistrationBean<>(new AsciiHeadersFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
     }

@@ -33,6 +33,7 @@ public final class ParticipantConnections {
     private final ConcurrentHashMap<String, Counted> connections = new ConcurrentHashMap<>();
     /** Counted connections per participant; a participant with none has no entry. */
     private final ConcurrentHashMap<String, Integer> perParticipant = new ConcurrentHashMap<>();
+
     private final AtomicLong nextSweepNanos;
 
     private static final class Counted {
@@ -53,8 +54,11 @@ public final class ParticipantConnections {
      * @param nanoClock {@link System#nanoTime} but in tests
      */
     public ParticipantConnections(int perParticipantMax, long idleNanos, int trackedMax, LongSupplier nanoClock) {
-        Check.that(perParticipantMax >= 1 && perParticipantMax <= trackedMax,
-                "connections per participant in 1..%d: %d", trackedMax, perParticipantMax);
+        Check.that(
+                perParticipantMax >= 1 && perParticipantMax <= trackedMax,
+                "connections per participant in 1..%d: %d",
+                trackedMax,
+                perParticipantMax);
         Check.that(idleNanos > 0, "a positive idle time: %d ns", idleNanos);
         Check.that(trackedMax <= 1_000_000, "at most 1000000 connections counted: %d", trackedMax);
         this.perParticipantMax = perParticipantMax;

@@ -37,23 +37,29 @@ public final class ParticipantConnectionsFilter extends OncePerRequestFilter {
                         + " connections already (pagora.web.connections-per-participant-max)")
                 .register(meters);
         Gauge.builder("pagora.connections.counted", connections, ParticipantConnections::connections)
-                .description("connections counted against their participants (busy or kept alive)").register(meters);
+                .description("connections counted against their participants (busy or kept alive)")
+                .register(meters);
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         Authentication caller = SecurityContextHolder.getContext().getAuthentication();
-        if (caller == null || !caller.isAuthenticated()
-                || connections.admit(caller.getName(), request.getServletConnection().getConnectionId())) {
+        if (caller == null
+                || !caller.isAuthenticated()
+                || connections.admit(
+                        caller.getName(), request.getServletConnection().getConnectionId())) {
             chain.doFilter(request, response);
             return;
         }
         refusals.increment();
-        Map<String, Object> problem = EdgeProblems.document(EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED, "this participant holds "
-                + connections.perParticipantMax() + " connections already (pagora.web.connections-per-participant-max);"
-                + " this one is closed and nothing was done with its request: send it on a connection you hold, or"
-                + " retry after Retry-After");
+        Map<String, Object> problem = EdgeProblems.document(
+                EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED,
+                "this participant holds "
+                        + connections.perParticipantMax()
+                        + " connections already (pagora.web.connections-per-participant-max);"
+                        + " this one is closed and nothing was done with its request: send it on a connection you hold, or"
+                        + " retry after Retry-After");
         response.setStatus(EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED.status().value());
         response.setHeader("Retry-After", "1");
         // Tomcat closes the connection once the answer is written: it never counted, so nothing is left to forget.

@@ -68,6 +68,7 @@ public final class ProblemErrorReportValve extends ErrorReportValve {
             return reason;
         }
         String message = throwable.getMessage().replaceAll("[^\\x20-\\x7E]", "?");
-        return reason + ": " + (message.length() <= DETAIL_CHARS_MAX ? message : message.substring(0, DETAIL_CHARS_MAX) + "...");
+        return reason + ": "
+                + (message.length() <= DETAIL_CHARS_MAX ? message : message.substring(0, DETAIL_CHARS_MAX) + "...");
     }
 }

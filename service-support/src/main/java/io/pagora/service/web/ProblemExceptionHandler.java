@@ -32,7 +32,9 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
 
     /** The answer: the document's status, as {@code application/problem+json}. */
     public static ResponseEntity<ProblemDetail> respond(ProblemDetail problem) {
-        return ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+        return ResponseEntity.status(problem.getStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
     }
 
     @ExceptionHandler(ProblemException.class)
@@ -58,8 +60,8 @@ public abstract class ProblemExceptionHandler extends ResponseEntityExceptionHan
 
     /** Spring MVC's own errors: the same format, with a Pagora type. */
     @Override
-    protected @Nullable ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body,
-            HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
+    protected @Nullable ResponseEntity<Object> handleExceptionInternal(
+            Exception ex, @Nullable Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
         if (response == null || !(response.getBody() instanceof ProblemDetail detail)) {
             return response;

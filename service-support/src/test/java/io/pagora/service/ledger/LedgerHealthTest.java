@@ -2,12 +2,12 @@ package io.pagora.service.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.ForwardingLedger;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
-import io.pagora.kernel.Id128;
-import io.pagora.ledger.port.Account;
 import io.pagora.settlement.application.Participants;
 import io.pagora.testing.ledger.ReferenceLedger;
 import java.util.List;
@@ -53,6 +53,8 @@ class LedgerHealthTest {
     }
 
     private static Health health(Ledger ledger, boolean centralBankRequired) {
-        return new LedgerHealthConfiguration().ledgerHealthIndicator(ledger, centralBankRequired).health();
+        return new LedgerHealthConfiguration()
+                .ledgerHealthIndicator(ledger, centralBankRequired)
+                .health();
     }
 }

@@ -1,13 +1,12 @@
 package io.pagora.service.security;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.settlement.domain.access.Caller;
 import io.pagora.testing.Http;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestCertificates;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
@@ -28,9 +27,13 @@ import org.springframework.web.bind.annotation.RestController;
  * stays open for probes; the actuator's other endpoints are the operator's; every refusal is problem+json
  * and counted by reason.
  */
-@SpringBootTest(classes = CallerSecurityTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"spring.config.import=classpath:pagora-tls.yaml",
-                "management.endpoints.web.exposure.include=health,info,prometheus"})
+@SpringBootTest(
+        classes = CallerSecurityTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.config.import=classpath:pagora-tls.yaml",
+            "management.endpoints.web.exposure.include=health,info,prometheus"
+        })
 @ServerBacked
 class CallerSecurityTest {
 
@@ -69,8 +72,12 @@ class CallerSecurityTest {
     @Test
     void the_operator_certificate_names_the_operator_and_may_read_the_actuator() {
         assertThat(Http.as(certificates.operator(), port).get("/whoami").body()).isEqualTo("operator");
-        assertThat(Http.as(certificates.operator(), port).get("/actuator/info").status()).isEqualTo(200);
-        assertThat(Http.as(certificates.operator(), port).get("/actuator/prometheus").status()).isEqualTo(200);
+        assertThat(Http.as(certificates.operator(), port).get("/actuator/info").status())
+                .isEqualTo(200);
+        assertThat(Http.as(certificates.operator(), port)
+                        .get("/actuator/prometheus")
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -84,14 +91,21 @@ class CallerSecurityTest {
             assertThat(refused.problemType()).isEqualTo("forbidden");
         }
         assertThat(refusals("monitoring-only")).isEqualTo(before + 2);
-        assertThat(monitor.get("/actuator/health").json().has("components")).as("health details are the operator's").isFalse();
+        assertThat(monitor.get("/actuator/health").json().has("components"))
+                .as("health details are the operator's")
+                .isFalse();
     }
 
     @Test
     void a_subject_with_several_common_names_or_a_multi_valued_rdn_names_nobody() {
-        for (String subject : new String[] {"CN=operator,CN=ispb-00000001", "CN=operator+CN=ispb-00000001",
-                "CN=operator+O=Pagora tests", "O=Pagora tests"}) {
-            Http.Response response = Http.as(certificates.withSubject(subject), port).get("/whoami");
+        for (String subject : new String[] {
+            "CN=operator,CN=ispb-00000001",
+            "CN=operator+CN=ispb-00000001",
+            "CN=operator+O=Pagora tests",
+            "O=Pagora tests"
+        }) {
+            Http.Response response =
+                    Http.as(certificates.withSubject(subject), port).get("/whoami");
             assertThat(response.status()).as(subject).isEqualTo(401);
         }
     }
@@ -120,7 +134,8 @@ class CallerSecurityTest {
     @Test
     void a_certificate_signed_by_an_impostor_ca_fails_the_handshake() {
         TestCertificates.Identity forged = TestCertificates.impostor().bank(12_345_678);
-        Http impostor = new Http("https://127.0.0.1:" + port,
+        Http impostor = new Http(
+                "https://127.0.0.1:" + port,
                 io.pagora.kernel.tls.PemTls.mutual(forged.certificate(), forged.privateKey(), certificates.ca()));
         assertThatThrownBy(() -> impostor.get("/whoami")).isInstanceOf(UncheckedIOException.class);
     }
@@ -130,8 +145,16 @@ class CallerSecurityTest {
         Http.Response anonymous = Http.anonymous(port).get("/actuator/health");
         assertThat(anonymous.status()).isEqualTo(200);
         assertThat(anonymous.json().has("components")).as(anonymous.body()).isFalse();
-        assertThat(Http.as(certificates.bank(1), port).get("/actuator/health").json().has("components")).isFalse();
-        assertThat(Http.as(certificates.operator(), port).get("/actuator/health").json().has("components")).isTrue();
+        assertThat(Http.as(certificates.bank(1), port)
+                        .get("/actuator/health")
+                        .json()
+                        .has("components"))
+                .isFalse();
+        assertThat(Http.as(certificates.operator(), port)
+                        .get("/actuator/health")
+                        .json()
+                        .has("components"))
+                .isTrue();
     }
 
     @Test

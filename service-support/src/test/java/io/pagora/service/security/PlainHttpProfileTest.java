@@ -1,11 +1,10 @@
 package io.pagora.service.security;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.testing.Http;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestCertificates;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +30,9 @@ class PlainHttpProfileTest {
     private static final String HEADER = CallerSecurityConfiguration.PLAIN_HTTP_IDENTITY_HEADER;
 
     @Nested
-    @SpringBootTest(classes = CallerSecurityTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    @SpringBootTest(
+            classes = CallerSecurityTest.App.class,
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
             properties = "spring.config.import=classpath:pagora-tls.yaml")
     @ActiveProfiles(CallerSecurityConfiguration.PLAIN_HTTP_PROFILE)
     class WithTheProfile {
@@ -48,11 +49,11 @@ class PlainHttpProfileTest {
         void the_header_names_the_caller_and_without_it_nobody_is_let_in() {
             Http plain = new Http("http://127.0.0.1:" + port);
             assertThat(plain.get("/whoami").status()).isEqualTo(401);
-            Http.Response named = plain.send("/whoami", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null,
-                    HEADER, "ispb-00000007");
+            Http.Response named = plain.send(
+                    "/whoami", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null, HEADER, "ispb-00000007");
             assertThat(named.body()).isEqualTo("ispb-00000007");
-            Http.Response nobody = plain.send("/whoami", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null,
-                    HEADER, "root");
+            Http.Response nobody = plain.send(
+                    "/whoami", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null, HEADER, "root");
             assertThat(nobody.status()).isEqualTo(401);
         }
     }
@@ -61,8 +62,8 @@ class PlainHttpProfileTest {
     void over_tls_the_header_names_nobody() {
         try (ConfigurableApplicationContext service = start()) {
             Http anonymous = Http.anonymous(port(service));
-            Http.Response response = anonymous.send("/whoami", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(),
-                    null, HEADER, "operator");
+            Http.Response response = anonymous.send(
+                    "/whoami", "GET", java.net.http.HttpRequest.BodyPublishers.noBody(), null, HEADER, "operator");
             assertThat(response.status()).isEqualTo(401);
         }
     }
@@ -74,19 +75,22 @@ class PlainHttpProfileTest {
 
     @Test
     void the_profile_refuses_to_start_with_tls_on() {
-        assertThatThrownBy(() -> start("spring.profiles.active=plain-http", "server.ssl.enabled=true").close())
+        assertThatThrownBy(() -> start("spring.profiles.active=plain-http", "server.ssl.enabled=true")
+                        .close())
                 .hasStackTraceContaining("runs without TLS only");
     }
 
     @Test
     void the_profile_refuses_to_start_on_an_address_other_than_loopback() {
-        assertThatThrownBy(() -> start("spring.profiles.active=plain-http", "server.address=0.0.0.0").close())
+        assertThatThrownBy(() -> start("spring.profiles.active=plain-http", "server.address=0.0.0.0")
+                        .close())
                 .hasStackTraceContaining("loopback address only");
     }
 
     /** Started with {@code properties} as command-line arguments: above every configuration file, as an operator's would be. */
     private static ConfigurableApplicationContext start(String... properties) {
-        List<String> arguments = new ArrayList<>(List.of("--server.port=0",
+        List<String> arguments = new ArrayList<>(List.of(
+                "--server.port=0",
                 "--spring.config.import=classpath:pagora-tls.yaml",
                 "--pagora.tls.directory=" + TestCertificates.shared().directory()));
         for (String property : properties) {

@@ -22,7 +22,9 @@ class ParticipantConnectionsTest {
         assertThat(connections.admit("ispb-1", "c1")).isTrue();
         assertThat(connections.admit("ispb-1", "c2")).isTrue();
 
-        assertThat(connections.admit("ispb-1", "c3")).as("a third connection of the same bank").isFalse();
+        assertThat(connections.admit("ispb-1", "c3"))
+                .as("a third connection of the same bank")
+                .isFalse();
         assertThat(connections.admit("ispb-2", "c4")).as("another bank").isTrue();
         assertThat(connections.connectionsOf("ispb-1")).isEqualTo(2);
         assertThat(connections.connectionsOf("ispb-2")).isEqualTo(1);
@@ -34,7 +36,8 @@ class ParticipantConnectionsTest {
         connections.admit("ispb-1", "c2");
 
         for (int request = 0; request < 100; request++) {
-            assertThat(connections.admit("ispb-1", request % 2 == 0 ? "c1" : "c2")).isTrue();
+            assertThat(connections.admit("ispb-1", request % 2 == 0 ? "c1" : "c2"))
+                    .isTrue();
         }
         assertThat(connections.connectionsOf("ispb-1")).isEqualTo(2);
     }
@@ -45,10 +48,14 @@ class ParticipantConnectionsTest {
         connections.admit("ispb-1", "c2");
 
         now.addAndGet(IDLE_NANOS);
-        assertThat(connections.admit("ispb-1", "c3")).as("idle exactly the keep-alive: maybe still open").isFalse();
+        assertThat(connections.admit("ispb-1", "c3"))
+                .as("idle exactly the keep-alive: maybe still open")
+                .isFalse();
 
         now.addAndGet(IDLE_NANOS / 8 + 1);
-        assertThat(connections.admit("ispb-1", "c3")).as("idle past it: closed by the server").isTrue();
+        assertThat(connections.admit("ispb-1", "c3"))
+                .as("idle past it: closed by the server")
+                .isTrue();
         assertThat(connections.connectionsOf("ispb-1")).isEqualTo(1);
         assertThat(connections.connections()).isEqualTo(1);
     }
@@ -62,8 +69,12 @@ class ParticipantConnectionsTest {
         connections.closed("c1");
         connections.closed("never-counted");
 
-        assertThat(connections.connectionsOf("ispb-1")).as("closed twice, released once").isEqualTo(1);
-        assertThat(connections.admit("ispb-1", "c3")).as("no keep-alive timeout to wait for").isTrue();
+        assertThat(connections.connectionsOf("ispb-1"))
+                .as("closed twice, released once")
+                .isEqualTo(1);
+        assertThat(connections.admit("ispb-1", "c3"))
+                .as("no keep-alive timeout to wait for")
+                .isTrue();
         assertThat(connections.admit("ispb-1", "c4")).isFalse();
     }
 
@@ -80,7 +91,9 @@ class ParticipantConnectionsTest {
         assertThat(connections.participantOf("c4")).as("refused, so not known").isNull();
         assertThat(connections.participantOf("never-seen")).isNull();
         connections.closed("c1");
-        assertThat(connections.participantOf("c1")).as("closed: an id Tomcat may give again").isNull();
+        assertThat(connections.participantOf("c1"))
+                .as("closed: an id Tomcat may give again")
+                .isNull();
     }
 
     /** Requests refused early keep their connection in use, as requests admitted do. */
@@ -117,9 +130,13 @@ class ParticipantConnectionsTest {
             assertThat(connections.admit("ispb-" + bank, "b" + bank)).isTrue();
         }
 
-        assertThat(connections.admit("ispb-9", "c9")).as("8 counted: the bound of the count itself").isFalse();
+        assertThat(connections.admit("ispb-9", "c9"))
+                .as("8 counted: the bound of the count itself")
+                .isFalse();
         assertThat(connections.connectionsOf("ispb-9")).isZero();
-        assertThat(connections.admit("ispb-0", "a0")).as("a counted connection still works").isTrue();
+        assertThat(connections.admit("ispb-0", "a0"))
+                .as("a counted connection still works")
+                .isTrue();
     }
 
     @Test

@@ -13,5 +13,5 @@ public interface AccessRefusals {
     void refused(Caller caller, AccessRefusal reason);
 
     /** For code paths (tools, tests) that count nothing. */
-    AccessRefusals UNCOUNTED = (caller, reason) -> { };
+    AccessRefusals UNCOUNTED = (caller, reason) -> {};
 }

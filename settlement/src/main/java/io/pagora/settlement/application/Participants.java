@@ -1,7 +1,7 @@
 package io.pagora.settlement.application;
 
-import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
@@ -26,7 +26,8 @@ public final class Participants {
     }
 
     public AccountResult openCentralBank() {
-        return ledger.createAccounts(List.of(ChartOfAccounts.centralBankAccount())).getFirst();
+        return ledger.createAccounts(List.of(ChartOfAccounts.centralBankAccount()))
+                .getFirst();
     }
 
     /** Creates the bank's reserve and transit accounts as one linked chain. Results in that order. */
@@ -44,16 +45,29 @@ public final class Participants {
 
     /** Central bank → the bank's reserve. {@code transferId} makes a retried funding idempotent. */
     public TransferResult fundReserve(Id128 transferId, BankId bank, long amountCentavos) {
-        return ledger.createTransfers(List.of(NewTransfer.posted(transferId, ChartOfAccounts.centralBank(),
-                ChartOfAccounts.reserve(bank), amountCentavos, ChartOfAccounts.LEDGER_BRL, TransferCode.RESERVE_FUNDING,
-                Id128.ZERO))).getFirst();
+        return ledger.createTransfers(List.of(NewTransfer.posted(
+                        transferId,
+                        ChartOfAccounts.centralBank(),
+                        ChartOfAccounts.reserve(bank),
+                        amountCentavos,
+                        ChartOfAccounts.LEDGER_BRL,
+                        TransferCode.RESERVE_FUNDING,
+                        Id128.ZERO)))
+                .getFirst();
     }
 
     /** The customer's bank (its transit account) → the customer. */
     public TransferResult fundCustomer(Id128 transferId, Id128 customer, long amountCentavos) {
         BankId bank = ChartOfAccounts.bankOf(customer)
                 .orElseThrow(() -> new IllegalArgumentException("not a customer account: " + customer));
-        return ledger.createTransfers(List.of(NewTransfer.posted(transferId, ChartOfAccounts.transit(bank), customer,
-                amountCentavos, ChartOfAccounts.LEDGER_BRL, TransferCode.CUSTOMER_FUNDING, Id128.ZERO))).getFirst();
+        return ledger.createTransfers(List.of(NewTransfer.posted(
+                        transferId,
+                        ChartOfAccounts.transit(bank),
+                        customer,
+                        amountCentavos,
+                        ChartOfAccounts.LEDGER_BRL,
+                        TransferCode.CUSTOMER_FUNDING,
+                        Id128.ZERO)))
+                .getFirst();
     }
 }

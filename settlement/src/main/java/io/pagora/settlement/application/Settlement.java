@@ -2,11 +2,11 @@ package io.pagora.settlement.application;
 
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
-import io.pagora.ledger.port.Transfer;
-import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.AccountResult;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.ChartOfAccounts;
@@ -51,11 +51,13 @@ public final class Settlement {
      */
     public List<ReservationOutcome> reserve(List<Payment> payments) {
         Map<PaymentId, ReservationOutcome.IntegrityAlarm> unopened = openReturnables(payments);
-        List<Payment> reservable = payments.stream().filter(payment -> !unopened.containsKey(payment.id())).toList();
-        List<ReservationOutcome> outcomes = execute(reservable, plan -> plan.pendingChain(pendingTimeoutSeconds),
-                ReservationOutcome::classify);
-        outcomes = askLedgerAbout(reservable, outcomes, ReservationOutcome.IntegrityAlarm.class,
-                ReservationOutcome::fromLedger);
+        List<Payment> reservable = payments.stream()
+                .filter(payment -> !unopened.containsKey(payment.id()))
+                .toList();
+        List<ReservationOutcome> outcomes =
+                execute(reservable, plan -> plan.pendingChain(pendingTimeoutSeconds), ReservationOutcome::classify);
+        outcomes = askLedgerAbout(
+                reservable, outcomes, ReservationOutcome.IntegrityAlarm.class, ReservationOutcome::fromLedger);
         if (unopened.isEmpty()) {
             return outcomes;
         }
@@ -85,18 +87,24 @@ public final class Settlement {
         if (openings.isEmpty()) {
             return Map.of();
         }
-        Check.that(openings.size() < Ledger.BATCH_SIZE_MAX, "returned originals fit one ledger request: %d",
+        Check.that(
+                openings.size() < Ledger.BATCH_SIZE_MAX,
+                "returned originals fit one ledger request: %d",
                 openings.size());
         List<NewAccount> accounts = new ArrayList<>(openings.size() + 1);
         accounts.add(ChartOfAccounts.returnsControlAccount());
         openings.keySet().forEach(original -> accounts.add(ChartOfAccounts.returnableAccount(original)));
         List<AccountResult> created = ledger.createAccounts(accounts);
         for (int i = 0; i < accounts.size(); i++) {
-            Check.that(created.get(i) == AccountResult.OK || created.get(i) == AccountResult.EXISTS,
-                    "account %s answered %s: the ledger holds another account under its id", accounts.get(i).id(),
+            Check.that(
+                    created.get(i) == AccountResult.OK || created.get(i) == AccountResult.EXISTS,
+                    "account %s answered %s: the ledger holds another account under its id",
+                    accounts.get(i).id(),
                     created.get(i));
         }
-        List<NewTransfer> transfers = openings.values().stream().map(SettlementPlan::returnableOpening).toList();
+        List<NewTransfer> transfers = openings.values().stream()
+                .map(SettlementPlan::returnableOpening)
+                .toList();
         List<TransferResult> opened = ledger.createTransfers(transfers);
         Check.that(opened.size() == transfers.size(), "one ledger result per opening");
         Map<PaymentId, TransferResult> failedByOriginal = new HashMap<>();
@@ -109,7 +117,8 @@ public final class Settlement {
         }
         Map<PaymentId, ReservationOutcome.IntegrityAlarm> alarms = new HashMap<>();
         for (Payment payment : payments) {
-            TransferResult failed = payment.isReturn() ? failedByOriginal.get(payment.returnOf().original()) : null;
+            TransferResult failed =
+                    payment.isReturn() ? failedByOriginal.get(payment.returnOf().original()) : null;
             if (failed != null) {
                 alarms.put(payment.id(), new ReservationOutcome.IntegrityAlarm(0, failed));
             }
@@ -119,9 +128,10 @@ public final class Settlement {
 
     /** Phase 2, accepted: post every payment's chain. */
     public List<ResolutionOutcome> post(List<Payment> payments) {
-        List<ResolutionOutcome> outcomes = execute(payments, SettlementPlan::postChain,
-                (plan, results) -> ResolutionOutcome.classify(results, null));
-        return askLedgerAbout(payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
+        List<ResolutionOutcome> outcomes = execute(
+                payments, SettlementPlan::postChain, (plan, results) -> ResolutionOutcome.classify(results, null));
+        return askLedgerAbout(
+                payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
     }
 
     /**
@@ -129,9 +139,10 @@ public final class Settlement {
      * earlier for the other cause keeps that cause: the first void decides the outcome.
      */
     public List<ResolutionOutcome> voidAll(List<Payment> payments, VoidCause cause) {
-        List<ResolutionOutcome> outcomes = execute(payments, plan -> plan.voidChain(cause),
-                (plan, results) -> ResolutionOutcome.classify(results, cause));
-        return askLedgerAbout(payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
+        List<ResolutionOutcome> outcomes = execute(
+                payments, plan -> plan.voidChain(cause), (plan, results) -> ResolutionOutcome.classify(results, cause));
+        return askLedgerAbout(
+                payments, outcomes, ResolutionOutcome.IntegrityAlarm.class, ResolutionOutcome::fromLedger);
     }
 
     /** What the ledger holds for each payment's chain, in order; one lookup per ledger batch of ids. */
@@ -139,9 +150,13 @@ public final class Settlement {
         List<ChainState> states = new ArrayList<>(payments.size());
         int paymentsPerLookup = Ledger.BATCH_SIZE_MAX / (LegId.LEGS_MAX * LegId.Phase.values().length);
         for (int from = 0; from < payments.size(); from += paymentsPerLookup) {
-            List<SettlementPlan> plans = payments.subList(from, Math.min(payments.size(), from + paymentsPerLookup))
-                    .stream().map(SettlementPlan::of).toList();
-            List<Id128> ids = plans.stream().flatMap(plan -> ChainState.idsOf(plan).stream()).toList();
+            List<SettlementPlan> plans =
+                    payments.subList(from, Math.min(payments.size(), from + paymentsPerLookup)).stream()
+                            .map(SettlementPlan::of)
+                            .toList();
+            List<Id128> ids = plans.stream()
+                    .flatMap(plan -> ChainState.idsOf(plan).stream())
+                    .toList();
             Map<Id128, Transfer> found = new HashMap<>();
             ledger.lookupTransfers(ids).forEach(transfer -> found.put(transfer.id(), transfer));
             plans.forEach(plan -> states.add(ChainState.of(plan, found)));
@@ -201,8 +216,8 @@ public final class Settlement {
     }
 
     /** Replaces each alarm by what the ledger says of its payment's chain (one lookup for all of them). */
-    private <T, A extends T> List<T> askLedgerAbout(List<Payment> payments, List<T> outcomes, Class<A> alarmType,
-            BiFunction<ChainState, A, T> resolve) {
+    private <T, A extends T> List<T> askLedgerAbout(
+            List<Payment> payments, List<T> outcomes, Class<A> alarmType, BiFunction<ChainState, A, T> resolve) {
         List<Integer> alarmed = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             if (alarmType.isInstance(outcomes.get(i))) {
@@ -247,8 +262,10 @@ public final class Settlement {
     }
 
     private <T> void send(
-            List<NewTransfer> request, List<SettlementPlan> plans,
-            BiFunction<SettlementPlan, List<TransferResult>, T> classify, List<T> outcomes) {
+            List<NewTransfer> request,
+            List<SettlementPlan> plans,
+            BiFunction<SettlementPlan, List<TransferResult>, T> classify,
+            List<T> outcomes) {
         if (request.isEmpty()) {
             return;
         }

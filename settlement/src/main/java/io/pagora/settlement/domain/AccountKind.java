@@ -30,14 +30,15 @@ public enum AccountKind {
 
     public static Optional<AccountKind> ofCode(int code) {
         // A switch, not a stream over values(): every service asks this several times per payment.
-        return Optional.ofNullable(switch (code) {
-            case 1 -> CENTRAL_BANK;
-            case 2 -> RESERVE;
-            case 3 -> TRANSIT;
-            case 4 -> CUSTOMER;
-            case 5 -> RETURNABLE;
-            case 6 -> RETURNS_CONTROL;
-            default -> null;
-        });
+        return Optional.ofNullable(
+                switch (code) {
+                    case 1 -> CENTRAL_BANK;
+                    case 2 -> RESERVE;
+                    case 3 -> TRANSIT;
+                    case 4 -> CUSTOMER;
+                    case 5 -> RETURNABLE;
+                    case 6 -> RETURNS_CONTROL;
+                    default -> null;
+                });
     }
 }

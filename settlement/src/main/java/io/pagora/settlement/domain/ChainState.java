@@ -91,8 +91,8 @@ public sealed interface ChainState {
         return classify(plan, pending, posts, voids, cause, expiresAtNanos);
     }
 
-    private static ChainState classify(SettlementPlan plan, int pending, int posts, int voids, VoidCause cause,
-            long expiresAtNanos) {
+    private static ChainState classify(
+            SettlementPlan plan, int pending, int posts, int voids, VoidCause cause, long expiresAtNanos) {
         int legs = plan.legCount();
         if (pending == 0 && posts == 0 && voids == 0) {
             return new Absent();
@@ -131,6 +131,8 @@ public sealed interface ChainState {
     }
 
     private static boolean resolves(Transfer resolution, Transfer reserved, int flag) {
-        return reserved != null && resolution.hasFlag(flag) && resolution.pendingId().equals(reserved.id());
+        return reserved != null
+                && resolution.hasFlag(flag)
+                && resolution.pendingId().equals(reserved.id());
     }
 }

@@ -1,7 +1,7 @@
 package io.pagora.settlement.domain;
 
-import io.pagora.ledger.port.AccountFlags;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.NewAccount;
 import java.util.List;
 import java.util.Optional;
@@ -78,7 +78,10 @@ public final class ChartOfAccounts {
     }
 
     public static NewAccount returnableAccount(PaymentId payment) {
-        return NewAccount.of(returnable(payment), LEDGER_BRL, AccountKind.RETURNABLE.code,
+        return NewAccount.of(
+                returnable(payment),
+                LEDGER_BRL,
+                AccountKind.RETURNABLE.code,
                 AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS);
     }
 
@@ -89,7 +92,9 @@ public final class ChartOfAccounts {
     /** The bank an account belongs to; empty for the central bank and for ids outside the scheme. */
     public static Optional<BankId> bankOf(Id128 account) {
         Optional<AccountKind> kind = kindOf(account);
-        if (kind.isEmpty() || kind.get() == AccountKind.CENTRAL_BANK || kind.get() == AccountKind.RETURNABLE
+        if (kind.isEmpty()
+                || kind.get() == AccountKind.CENTRAL_BANK
+                || kind.get() == AccountKind.RETURNABLE
                 || kind.get() == AccountKind.RETURNS_CONTROL) {
             return Optional.empty();
         }
@@ -101,7 +106,9 @@ public final class ChartOfAccounts {
     }
 
     public static boolean isCustomer(Id128 account) {
-        return kindOf(account).orElse(null) == AccountKind.CUSTOMER && bankOf(account).isPresent() && account.lo() > 0;
+        return kindOf(account).orElse(null) == AccountKind.CUSTOMER
+                && bankOf(account).isPresent()
+                && account.lo() > 0;
     }
 
     public static NewAccount centralBankAccount() {
@@ -111,14 +118,32 @@ public final class ChartOfAccounts {
     /** A bank's reserve and transit accounts, linked: a bank is registered whole or not at all. */
     public static List<NewAccount> bankAccounts(BankId bank) {
         return List.of(
-                new NewAccount(reserve(bank), LEDGER_BRL, AccountKind.RESERVE.code,
-                        AccountFlags.LINKED | AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS, Id128.ZERO, 0, bank.ispb()),
-                new NewAccount(transit(bank), LEDGER_BRL, AccountKind.TRANSIT.code,
-                        AccountFlags.NONE, Id128.ZERO, 0, bank.ispb()));
+                new NewAccount(
+                        reserve(bank),
+                        LEDGER_BRL,
+                        AccountKind.RESERVE.code,
+                        AccountFlags.LINKED | AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS,
+                        Id128.ZERO,
+                        0,
+                        bank.ispb()),
+                new NewAccount(
+                        transit(bank),
+                        LEDGER_BRL,
+                        AccountKind.TRANSIT.code,
+                        AccountFlags.NONE,
+                        Id128.ZERO,
+                        0,
+                        bank.ispb()));
     }
 
     public static NewAccount customerAccount(BankId bank, long accountNumber) {
-        return new NewAccount(customer(bank, accountNumber), LEDGER_BRL, AccountKind.CUSTOMER.code,
-                AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS, Id128.ZERO, 0, bank.ispb());
+        return new NewAccount(
+                customer(bank, accountNumber),
+                LEDGER_BRL,
+                AccountKind.CUSTOMER.code,
+                AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS,
+                Id128.ZERO,
+                0,
+                bank.ispb());
     }
 }

@@ -20,7 +20,9 @@ import io.pagora.kernel.Id128;
 public final class LegId {
 
     public enum Phase {
-        PENDING(1), POST(2), VOID(3);
+        PENDING(1),
+        POST(2),
+        VOID(3);
 
         final int tag;
 

@@ -13,8 +13,8 @@ import io.pagora.kernel.Id128;
  *
  * @param returnOf the payment this one returns (all or part of), or null for a payment that returns nothing
  */
-public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavos, long acceptedAtMillis,
-        ReturnOf returnOf) {
+public record Payment(
+        PaymentId id, Id128 payer, Id128 payee, long amountCentavos, long acceptedAtMillis, ReturnOf returnOf) {
 
     /**
      * What a return returns: the original payment, and its amount, which opens the original's returnable account at
@@ -33,8 +33,8 @@ public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavo
                 throw new IllegalArgumentException("original amount must not be negative: " + originalAmountCentavos);
             }
             if (reasonNumber < 1 || reasonNumber > REASON_NUMBER_MAX) {
-                throw new IllegalArgumentException("a return reason number is 1.." + REASON_NUMBER_MAX + ": "
-                        + reasonNumber);
+                throw new IllegalArgumentException(
+                        "a return reason number is 1.." + REASON_NUMBER_MAX + ": " + reasonNumber);
             }
         }
     }
@@ -48,8 +48,10 @@ public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavo
     }
 
     public Payment {
-        if (returnOf != null && (returnOf.original().equals(id)
-                || (returnOf.originalAmountCentavos() > 0 && amountCentavos > returnOf.originalAmountCentavos()))) {
+        if (returnOf != null
+                && (returnOf.original().equals(id)
+                        || (returnOf.originalAmountCentavos() > 0
+                                && amountCentavos > returnOf.originalAmountCentavos()))) {
             throw new IllegalArgumentException("a return returns another payment, at most its amount: " + returnOf);
         }
         if (acceptedAtMillis < 0) {
@@ -73,7 +75,10 @@ public record Payment(PaymentId id, Id128 payer, Id128 payee, long amountCentavo
      */
     @Override
     public boolean equals(Object other) {
-        return other instanceof Payment that && id.equals(that.id) && payer.equals(that.payer) && payee.equals(that.payee)
+        return other instanceof Payment that
+                && id.equals(that.id)
+                && payer.equals(that.payer)
+                && payee.equals(that.payee)
                 && amountCentavos == that.amountCentavos
                 && java.util.Objects.equals(originalOf(this), originalOf(that));
     }

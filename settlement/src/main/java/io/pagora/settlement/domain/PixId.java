@@ -36,7 +36,8 @@ public record PixId(String value) {
 
     /** What the first character says the id names. */
     public enum Kind {
-        END_TO_END('E'), RETURN('D');
+        END_TO_END('E'),
+        RETURN('D');
 
         public final char prefix;
 
@@ -57,7 +58,8 @@ public record PixId(String value) {
         }
         char kind = text.charAt(0);
         if (kind != Kind.END_TO_END.prefix && kind != Kind.RETURN.prefix) {
-            return Optional.of("must start with E (an end-to-end id) or D (a return id), got '" + printable(kind) + "'");
+            return Optional.of(
+                    "must start with E (an end-to-end id) or D (a return id), got '" + printable(kind) + "'");
         }
         for (int i = ISPB_START; i < SUFFIX_START; i++) {
             if (text.charAt(i) < '0' || text.charAt(i) > '9') {
@@ -131,8 +133,8 @@ public record PixId(String value) {
     public Optional<String> timeProblem(Instant oldestAllowed, Instant latestAllowed) {
         Instant minute = minute();
         if (minute.isBefore(oldestAllowed.truncatedTo(ChronoUnit.MINUTES))) {
-            return Optional.of("names " + minute + ", older than " + oldestAllowed
-                    + ": ids are checked for reuse only that long");
+            return Optional.of(
+                    "names " + minute + ", older than " + oldestAllowed + ": ids are checked for reuse only that long");
         }
         if (minute.isAfter(latestAllowed)) {
             return Optional.of("names " + minute + ", in the future (after " + latestAllowed + ")");
@@ -147,8 +149,12 @@ public record PixId(String value) {
 
     private static Optional<Instant> minuteOf(String text) {
         try {
-            LocalDateTime time = LocalDateTime.of(number(text, 9, 13), number(text, 13, 15), number(text, 15, 17),
-                    number(text, 17, 19), number(text, 19, 21));
+            LocalDateTime time = LocalDateTime.of(
+                    number(text, 9, 13),
+                    number(text, 13, 15),
+                    number(text, 15, 17),
+                    number(text, 17, 19),
+                    number(text, 19, 21));
             return Optional.of(time.toInstant(ZoneOffset.UTC));
         } catch (DateTimeException invalid) {
             return Optional.empty();

@@ -92,8 +92,10 @@ public sealed interface ReservationOutcome {
             return true;
         }
         return chainResults.getFirst() == TransferResult.EXISTS
-                && chainResults.stream().skip(1).allMatch(result ->
-                        result == TransferResult.LINKED_EVENT_FAILED || result == TransferResult.EXISTS);
+                && chainResults.stream()
+                        .skip(1)
+                        .allMatch(result ->
+                                result == TransferResult.LINKED_EVENT_FAILED || result == TransferResult.EXISTS);
     }
 
     private static RefusalReason reasonOf(TransferResult code, SettlementPlan plan, int leg) {

@@ -4,14 +4,14 @@ import static io.pagora.settlement.domain.ChartOfAccounts.LEDGER_BRL;
 import static io.pagora.settlement.domain.ChartOfAccounts.reserve;
 import static io.pagora.settlement.domain.ChartOfAccounts.transit;
 
+import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.NewTransfer;
+import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import io.pagora.kernel.Check;
-import io.pagora.ledger.port.Transfer;
 
 /**
  * How one payment settles in the ledger: a linked chain of pending legs, then a linked chain that
@@ -54,8 +54,11 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
             legs.add(new Leg(3, transit(payeeBank), payment.payee(), TransferCode.TRANSIT_TO_PAYEE));
         }
         if (payment.isReturn()) {
-            legs.add(new Leg(legs.size() + 1, ChartOfAccounts.returnable(payment.returnOf().original()),
-                    ChartOfAccounts.returnsControl(), TransferCode.RETURNED_AMOUNT));
+            legs.add(new Leg(
+                    legs.size() + 1,
+                    ChartOfAccounts.returnable(payment.returnOf().original()),
+                    ChartOfAccounts.returnsControl(),
+                    TransferCode.RETURNED_AMOUNT));
         }
         return new SettlementPlan(payment, List.copyOf(legs));
     }
@@ -67,12 +70,19 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
      * the original's id: the original's legs are the only transfers that carry it.
      */
     public NewTransfer returnableOpening() {
-        Check.that(payment.isReturn() && payment.returnOf().originalAmountCentavos() > 0,
-                "only a return with its original's amount opens a returnable account: %s", payment);
+        Check.that(
+                payment.isReturn() && payment.returnOf().originalAmountCentavos() > 0,
+                "only a return with its original's amount opens a returnable account: %s",
+                payment);
         PaymentId original = payment.returnOf().original();
-        return NewTransfer.posted(LegId.returnableOpening(original), ChartOfAccounts.returnsControl(),
-                ChartOfAccounts.returnable(original), payment.returnOf().originalAmountCentavos(), LEDGER_BRL,
-                TransferCode.RETURNABLE_OPENING, Id128.ZERO);
+        return NewTransfer.posted(
+                LegId.returnableOpening(original),
+                ChartOfAccounts.returnsControl(),
+                ChartOfAccounts.returnable(original),
+                payment.returnOf().originalAmountCentavos(),
+                LEDGER_BRL,
+                TransferCode.RETURNABLE_OPENING,
+                Id128.ZERO);
     }
 
     /** Why the ledger refused leg {@code number} for lack of credit: whose balance it debits. */
@@ -99,23 +109,34 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
      * original (from the returnable account the leg debits), not the original's amount.
      */
     public static Optional<Payment> reservedPayment(PaymentId id, Transfer first, Transfer last, Transfer returned) {
-        if (first == null || !first.hasFlag(TransferFlags.PENDING) || !first.userData128().equals(id.value())) {
+        if (first == null
+                || !first.hasFlag(TransferFlags.PENDING)
+                || !first.userData128().equals(id.value())) {
             return Optional.empty();
         }
         try {
             Payment.ReturnOf returnOf = returnOf(id, first, returned);
             if (first.code() == TransferCode.ON_US) {
-                return Optional.of(new Payment(id, first.debitAccountId(), first.creditAccountId(), first.amount(),
-                        first.userData64(), returnOf));
+                return Optional.of(new Payment(
+                        id,
+                        first.debitAccountId(),
+                        first.creditAccountId(),
+                        first.amount(),
+                        first.userData64(),
+                        returnOf));
             }
-            if (first.code() != TransferCode.PAYER_TO_TRANSIT || last == null || !last.hasFlag(TransferFlags.PENDING)
-                    || last.code() != TransferCode.TRANSIT_TO_PAYEE || !last.userData128().equals(id.value())
+            if (first.code() != TransferCode.PAYER_TO_TRANSIT
+                    || last == null
+                    || !last.hasFlag(TransferFlags.PENDING)
+                    || last.code() != TransferCode.TRANSIT_TO_PAYEE
+                    || !last.userData128().equals(id.value())
                     || last.amount() != first.amount()) {
                 return Optional.empty();
             }
-            Payment payment = new Payment(id, first.debitAccountId(), last.creditAccountId(), first.amount(),
-                    first.userData64(), returnOf);
-            return of(payment).legs().getFirst().credit().equals(first.creditAccountId()) ? Optional.of(payment)
+            Payment payment = new Payment(
+                    id, first.debitAccountId(), last.creditAccountId(), first.amount(), first.userData64(), returnOf);
+            return of(payment).legs().getFirst().credit().equals(first.creditAccountId())
+                    ? Optional.of(payment)
                     : Optional.empty();
         } catch (IllegalArgumentException notAPayment) {
             return Optional.empty();
@@ -129,7 +150,10 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
     public static Optional<Payment> reservedPayment(PaymentId id, java.util.Map<Id128, Transfer> found) {
         Transfer first = found.get(LegId.of(id, LegId.Phase.PENDING, 1));
         boolean onUs = first != null && first.code() == TransferCode.ON_US;
-        return reservedPayment(id, first, found.get(LegId.of(id, LegId.Phase.PENDING, 3)),
+        return reservedPayment(
+                id,
+                first,
+                found.get(LegId.of(id, LegId.Phase.PENDING, 3)),
                 found.get(LegId.of(id, LegId.Phase.PENDING, onUs ? 2 : 4)));
     }
 
@@ -138,13 +162,16 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
         if (returned == null || returned.code() != TransferCode.RETURNED_AMOUNT) {
             return null;
         }
-        if (!returned.hasFlag(TransferFlags.PENDING) || !returned.userData128().equals(id.value())
+        if (!returned.hasFlag(TransferFlags.PENDING)
+                || !returned.userData128().equals(id.value())
                 || returned.amount() != first.amount()
                 || !returned.creditAccountId().equals(ChartOfAccounts.returnsControl())) {
             throw new IllegalArgumentException("not this chain's returned-amount leg: " + returned);
         }
-        return new Payment.ReturnOf(ChartOfAccounts.paymentOfReturnable(returned.debitAccountId()).orElseThrow(
-                () -> new IllegalArgumentException("debits no returnable account: " + returned)), 0,
+        return new Payment.ReturnOf(
+                ChartOfAccounts.paymentOfReturnable(returned.debitAccountId())
+                        .orElseThrow(() -> new IllegalArgumentException("debits no returnable account: " + returned)),
+                0,
                 returned.userData32());
     }
 
@@ -158,12 +185,21 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
         }
         List<NewTransfer> chain = new ArrayList<>(legs.size());
         for (Leg leg : legs) {
-            NewTransfer pending = NewTransfer.pending(LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()),
-                    leg.debit(), leg.credit(), payment.amountCentavos(), timeoutSeconds, LEDGER_BRL, leg.code(),
-                    payment.id().value()).withUserData64(payment.acceptedAtMillis());
+            NewTransfer pending = NewTransfer.pending(
+                            LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()),
+                            leg.debit(),
+                            leg.credit(),
+                            payment.amountCentavos(),
+                            timeoutSeconds,
+                            LEDGER_BRL,
+                            leg.code(),
+                            payment.id().value())
+                    .withUserData64(payment.acceptedAtMillis());
             // A return's reason travels in its returned-amount leg, so a return read back from the ledger says why.
-            chain.add(leg.code() == TransferCode.RETURNED_AMOUNT
-                    ? pending.withUserData32(payment.returnOf().reasonNumber()) : pending);
+            chain.add(
+                    leg.code() == TransferCode.RETURNED_AMOUNT
+                            ? pending.withUserData32(payment.returnOf().reasonNumber())
+                            : pending);
         }
         return linkAllButLast(chain);
     }
@@ -172,8 +208,10 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
     public List<NewTransfer> postChain() {
         List<NewTransfer> chain = new ArrayList<>(legs.size());
         for (Leg leg : legs) {
-            chain.add(NewTransfer.post(LegId.of(payment.id(), LegId.Phase.POST, leg.number()),
-                    LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()), payment.amountCentavos()));
+            chain.add(NewTransfer.post(
+                    LegId.of(payment.id(), LegId.Phase.POST, leg.number()),
+                    LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()),
+                    payment.amountCentavos()));
         }
         return linkAllButLast(chain);
     }
@@ -186,8 +224,10 @@ public record SettlementPlan(Payment payment, List<Leg> legs) {
     public List<NewTransfer> voidChain(VoidCause cause) {
         List<NewTransfer> chain = new ArrayList<>(legs.size());
         for (Leg leg : legs) {
-            chain.add(NewTransfer.voidPending(LegId.of(payment.id(), LegId.Phase.VOID, leg.number()),
-                    LegId.of(payment.id(), LegId.Phase.PENDING, leg.number())).withUserData32(cause.code()));
+            chain.add(NewTransfer.voidPending(
+                            LegId.of(payment.id(), LegId.Phase.VOID, leg.number()),
+                            LegId.of(payment.id(), LegId.Phase.PENDING, leg.number()))
+                    .withUserData32(cause.code()));
         }
         return linkAllButLast(chain);
     }

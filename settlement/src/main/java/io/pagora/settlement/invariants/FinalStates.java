@@ -1,8 +1,8 @@
 package io.pagora.settlement.invariants;
 
+import io.pagora.ledger.port.invariants.Finding;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
-import io.pagora.ledger.port.invariants.Finding;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -27,17 +27,22 @@ public final class FinalStates {
      * @param oneClaimEach a payment may be claimed once only (a read model); without it, the same outcome may
      *     be claimed again (an outcome republished after a redelivery)
      */
-    public static Finding check(String source, Map<PaymentId, Payment> accepted, Collection<Claim> claims,
-            boolean oneClaimEach) {
+    public static Finding check(
+            String source, Map<PaymentId, Payment> accepted, Collection<Claim> claims, boolean oneClaimEach) {
         Map<PaymentId, List<Claim>> byPayment = new HashMap<>();
         for (Claim claim : claims) {
-            byPayment.computeIfAbsent(claim.payment().id(), id -> new ArrayList<>(1)).add(claim);
+            byPayment
+                    .computeIfAbsent(claim.payment().id(), id -> new ArrayList<>(1))
+                    .add(claim);
         }
         return check(source, accepted, id -> byPayment.getOrDefault(id, List.of()), oneClaimEach);
     }
 
     /** As above, with each accepted payment's claims looked up by {@code claimsOf} (a bench run's millions stay where they are). */
-    public static Finding check(String source, Map<PaymentId, Payment> accepted, Function<PaymentId, List<Claim>> claimsOf,
+    public static Finding check(
+            String source,
+            Map<PaymentId, Payment> accepted,
+            Function<PaymentId, List<Claim>> claimsOf,
             boolean oneClaimEach) {
         Finding.Violations violations = new Finding.Violations();
         int missing = 0;
@@ -54,17 +59,20 @@ public final class FinalStates {
             mine.forEach(claim -> statuses.add(claim.status()));
             if (mine.stream().anyMatch(claim -> !claim.isFinal())) {
                 notFinal++;
-                violations.add("accepted payment " + entry.getKey() + " has no final state (status " + statuses + ") in " + source);
+                violations.add("accepted payment " + entry.getKey() + " has no final state (status " + statuses
+                        + ") in " + source);
             } else if (statuses.size() > 1) {
                 conflicting++;
-                violations.add("payment " + entry.getKey() + " has " + statuses.size() + " final states in " + source + ": " + statuses);
+                violations.add("payment " + entry.getKey() + " has " + statuses.size() + " final states in " + source
+                        + ": " + statuses);
             }
             if (oneClaimEach && mine.size() > 1) {
                 violations.add("payment " + entry.getKey() + " is " + mine.size() + " times in " + source);
             }
             describes(entry.getValue(), mine, source, violations);
         }
-        String summary = String.format("%d accepted payments: %d missing, %d not final, %d with two final states in %s",
+        String summary = String.format(
+                "%d accepted payments: %d missing, %d not final, %d with two final states in %s",
                 accepted.size(), missing, notFinal, conflicting, source);
         return violations.finding("every accepted payment in exactly one final state", summary);
     }

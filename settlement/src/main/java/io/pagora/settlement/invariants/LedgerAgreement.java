@@ -4,11 +4,11 @@ import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.Transfer;
+import io.pagora.ledger.port.invariants.Finding;
+import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.SettlementPlan;
-import io.pagora.ledger.port.invariants.Finding;
-import io.pagora.ledger.port.invariants.LedgerBooks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,8 +67,14 @@ public final class LedgerAgreement {
      * @param finalClaims final claims, one per payment (claims not final are skipped: {@link FinalStates} judges them)
      * @param moving accounts that moved while they were read: their balances are in flight, not judged
      */
-    public static Finding check(Ledger ledger, String source, LedgerBooks books, List<Movement> fundings, Iterable<Claim> finalClaims,
-            Set<Id128> moving, Traces traces) {
+    public static Finding check(
+            Ledger ledger,
+            String source,
+            LedgerBooks books,
+            List<Movement> fundings,
+            Iterable<Claim> finalClaims,
+            Set<Id128> moving,
+            Traces traces) {
         LedgerAgreement agreement = new LedgerAgreement(ledger, source, traces);
         for (Id128 id : books.ids()) {
             agreement.expectedDebitsCredits.put(id, new long[2]);
@@ -131,7 +137,9 @@ public final class LedgerAgreement {
                 violations.add("payment " + payment.id() + " is SETTLED in " + source + " but " + posted + " of "
                         + plan.legCount() + " post legs are in the ledger");
             }
-            plan.legs().forEach(leg -> move(leg.debit(), leg.credit(), payment.amountCentavos(), "payment " + payment.id()));
+            plan.legs()
+                    .forEach(leg ->
+                            move(leg.debit(), leg.credit(), payment.amountCentavos(), "payment " + payment.id()));
         } else {
             unsettled++;
             if (posted == 0) {
@@ -151,9 +159,12 @@ public final class LedgerAgreement {
         for (SettlementPlan.Leg leg : plan.legs()) {
             Transfer post = transfers.get(LegId.of(payment.id(), LegId.Phase.POST, leg.number()));
             Id128 pendingId = LegId.of(payment.id(), LegId.Phase.PENDING, leg.number());
-            if (post != null && (post.amount() != payment.amountCentavos() || !post.pendingId().equals(pendingId))) {
+            if (post != null
+                    && (post.amount() != payment.amountCentavos()
+                            || !post.pendingId().equals(pendingId))) {
                 violations.add("payment " + payment.id() + " leg " + leg.number() + ": posted " + post.amount()
-                        + " of pending " + post.pendingId() + ", " + source + " says " + payment.amountCentavos() + " of " + pendingId);
+                        + " of pending " + post.pendingId() + ", " + source + " says " + payment.amountCentavos()
+                        + " of " + pendingId);
             }
         }
     }
@@ -162,9 +173,10 @@ public final class LedgerAgreement {
         int voided = count(plan, LegId.Phase.VOID, transfers);
         int reserved = count(plan, LegId.Phase.PENDING, transfers);
         String payment = claim.outcome() + " " + plan.payment().id();
-        // Only the receiving bank's refusal voids a reserved chain; every other rejection is the ledger's, at reservation.
-        boolean refusedAtReservation = claim.outcome().startsWith("REJECTED(")
-                && !"REJECTED(RECEIVING_BANK_REFUSED)".equals(claim.outcome());
+        // Only the receiving bank's refusal voids a reserved chain; every other rejection is the ledger's, at
+        // reservation.
+        boolean refusedAtReservation =
+                claim.outcome().startsWith("REJECTED(") && !"REJECTED(RECEIVING_BANK_REFUSED)".equals(claim.outcome());
         if (claim.settled() && voided != 0) {
             violations.add(payment + ": " + voided + " legs voided");
         }
@@ -223,16 +235,24 @@ public final class LedgerAgreement {
                 long actual = account.creditsPosted() - account.debitsPosted();
                 long wanted = debitsCredits[1] - debitsCredits[0];
                 violations.add(PixBooks.describe(account.id()) + " " + account.id() + ": ledger balance " + actual
-                        + " ≠ funding + settled payments " + wanted + " (difference " + (actual - wanted) + "; posted debits "
+                        + " ≠ funding + settled payments " + wanted + " (difference " + (actual - wanted)
+                        + "; posted debits "
                         + account.debitsPosted() + " vs " + debitsCredits[0] + ", credits " + account.creditsPosted()
                         + " vs " + debitsCredits[1] + ")");
             }
         }
-        String summary = String.format("%d of %d SETTLED have every post leg, %d of %d REJECTED/EXPIRED have none "
-                + "(%d leg ids looked up in batches of ≤ %d); %d of %d account balances = funding + Σreceived − Σsent%s",
-                settledComplete, settled, unsettledClean, unsettled, legIdsLookedUp, Ledger.BATCH_SIZE_MAX,
-                checked - mismatches, checked, moving.isEmpty() ? "" : " (" + inFlight + " more moved while read: in flight, not judged)");
+        String summary = String.format(
+                "%d of %d SETTLED have every post leg, %d of %d REJECTED/EXPIRED have none "
+                        + "(%d leg ids looked up in batches of ≤ %d); %d of %d account balances = funding + Σreceived − Σsent%s",
+                settledComplete,
+                settled,
+                unsettledClean,
+                unsettled,
+                legIdsLookedUp,
+                Ledger.BATCH_SIZE_MAX,
+                checked - mismatches,
+                checked,
+                moving.isEmpty() ? "" : " (" + inFlight + " more moved while read: in flight, not judged)");
         return violations.finding("read model = ledger", summary);
     }
-
 }

@@ -35,11 +35,18 @@ public final class PixBooks {
         }
         return switch (kind) {
             case CENTRAL_BANK -> "central bank";
-            case RESERVE -> "reserve of bank " + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
-            case TRANSIT -> "transit of bank " + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
+            case RESERVE ->
+                "reserve of bank "
+                        + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
+            case TRANSIT ->
+                "transit of bank "
+                        + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
             case CUSTOMER -> "customer";
-            case RETURNABLE -> "returnable amount of payment "
-                    + ChartOfAccounts.paymentOfReturnable(account).map(Object::toString).orElse("?");
+            case RETURNABLE ->
+                "returnable amount of payment "
+                        + ChartOfAccounts.paymentOfReturnable(account)
+                                .map(Object::toString)
+                                .orElse("?");
             case RETURNS_CONTROL -> "returns control";
         };
     }

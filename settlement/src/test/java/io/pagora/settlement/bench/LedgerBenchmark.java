@@ -2,13 +2,12 @@ package io.pagora.settlement.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.pagora.ledger.adapter.postgres.PostgresLedger;
-import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.TransferResult;
-import io.pagora.testing.TigerBeetleVersion;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
@@ -17,6 +16,7 @@ import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.testing.TigerBeetleVersion;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,12 +54,22 @@ public final class LedgerBenchmark {
         Map<String, String> options = parse(args);
         int payments = Integer.parseInt(options.getOrDefault("payments", "20000"));
         int smallPayments = Integer.parseInt(options.getOrDefault("small-payments", "1000"));
-        List<Integer> sizes = List.of(options.getOrDefault("sizes", "1,64,1024,8189").split(",")).stream()
-                .map(Integer::parseInt).toList();
-        List<String> backends = List.of(options.getOrDefault("backends", "postgresql,tigerbeetle").split(","));
+        List<Integer> sizes = List.of(
+                        options.getOrDefault("sizes", "1,64,1024,8189").split(","))
+                .stream()
+                .map(Integer::parseInt)
+                .toList();
+        List<String> backends = List.of(
+                options.getOrDefault("backends", "postgresql,tigerbeetle").split(","));
 
-        System.out.printf(Locale.ROOT, "Pagora ledger benchmark: %d payments per size (%d at size 1), %d banks x %d customers, %d cores%n",
-                payments, smallPayments, BANKS, CUSTOMERS_PER_BANK, Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                Locale.ROOT,
+                "Pagora ledger benchmark: %d payments per size (%d at size 1), %d banks x %d customers, %d cores%n",
+                payments,
+                smallPayments,
+                BANKS,
+                CUSTOMERS_PER_BANK,
+                Runtime.getRuntime().availableProcessors());
         for (String backend : backends) {
             try (BackendHandle handle = open(backend, options)) {
                 if (handle == null) {
@@ -73,7 +83,9 @@ public final class LedgerBenchmark {
 
     private static void run(Ledger ledger, List<Integer> sizes, int payments, int smallPayments) {
         List<Id128>[] customers = setUp(ledger);
-        System.out.printf("%-10s %-10s %10s %12s %14s %14s%n", "request", "payments", "legs", "seconds", "payments/s", "transfers/s");
+        System.out.printf(
+                "%-10s %-10s %10s %12s %14s %14s%n",
+                "request", "payments", "legs", "seconds", "payments/s", "transfers/s");
         for (int size : sizes) {
             boolean onUs = size < 3;
             int count = size == 1 ? smallPayments : payments;
@@ -85,7 +97,8 @@ public final class LedgerBenchmark {
             for (int from = 0; from < all.size(); from += paymentsPerRequest) {
                 List<Payment> request = all.subList(from, Math.min(all.size(), from + paymentsPerRequest));
                 for (ReservationOutcome outcome : settlement.reserve(request)) {
-                    Check.that(outcome instanceof ReservationOutcome.Reserved, "benchmark payment reserved: %s", outcome);
+                    Check.that(
+                            outcome instanceof ReservationOutcome.Reserved, "benchmark payment reserved: %s", outcome);
                 }
                 for (ResolutionOutcome outcome : settlement.post(request)) {
                     Check.that(outcome instanceof ResolutionOutcome.Posted, "benchmark payment posted: %s", outcome);
@@ -93,8 +106,15 @@ public final class LedgerBenchmark {
             }
             double seconds = (System.nanoTime() - startNs) / 1e9;
             long transfers = 2L * legs * count;
-            System.out.printf(Locale.ROOT, "%-10d %-10d %10d %12.2f %14.0f %14.0f%n",
-                    size, count, legs, seconds, count / seconds, transfers / seconds);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-10d %-10d %10d %12.2f %14.0f %14.0f%n",
+                    size,
+                    count,
+                    legs,
+                    seconds,
+                    count / seconds,
+                    transfers / seconds);
         }
     }
 
@@ -141,7 +161,8 @@ public final class LedgerBenchmark {
     }
 
     private static void check(AccountResult result) {
-        Check.that(result == AccountResult.OK || result == AccountResult.EXISTS, "benchmark account created: %s", result);
+        Check.that(
+                result == AccountResult.OK || result == AccountResult.EXISTS, "benchmark account created: %s", result);
     }
 
     private static void checkTransfer(TransferResult result) {
@@ -191,7 +212,8 @@ public final class LedgerBenchmark {
         HikariDataSource dataSource = new HikariDataSource(config);
         EmbeddedPostgres server = embedded;
         PostgresLedger ledger = PostgresLedger.migrateAndOpen(dataSource);
-        try (var connection = dataSource.getConnection(); var statement = connection.createStatement();
+        try (var connection = dataSource.getConnection();
+                var statement = connection.createStatement();
                 var rows = statement.executeQuery("SELECT version()")) {
             rows.next();
             description += "; " + rows.getString(1).split(",")[0];
@@ -219,38 +241,54 @@ public final class LedgerBenchmark {
                 System.out.printf("%n== tigerbeetle: skipped (no --tigerbeetle-address and no TIGERBEETLE_BIN)%n");
                 return null;
             }
-            TigerBeetleVersion version = TigerBeetleVersion.requirePinned(java.nio.file.Path.of(binary), "LedgerBenchmark");
+            TigerBeetleVersion version =
+                    TigerBeetleVersion.requirePinned(java.nio.file.Path.of(binary), "LedgerBenchmark");
             java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("pagora-bench-tb");
             java.nio.file.Path data = directory.resolve("0_0.tigerbeetle");
-            run(new ProcessBuilder(binary, "format", "--cluster=0", "--replica=0", "--replica-count=1", data.toString()),
+            run(
+                    new ProcessBuilder(
+                            binary, "format", "--cluster=0", "--replica=0", "--replica-count=1", data.toString()),
                     directory.resolve("format.log"));
             int port;
-            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            try (java.net.ServerSocket socket =
+                    new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
                 port = socket.getLocalPort();
             }
             Process server = new ProcessBuilder(binary, "start", "--addresses=127.0.0.1:" + port, data.toString())
-                    .redirectErrorStream(true).redirectOutput(directory.resolve("server.log").toFile()).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(directory.resolve("server.log").toFile())
+                    .start();
             waitForPort(port, server);
             String at = "127.0.0.1:" + port;
-            return new BackendHandle(tigerBeetle(at), "TigerBeetle " + version + " from $TIGERBEETLE_BIN at " + at + ", production mode",
+            return new BackendHandle(
+                    tigerBeetle(at),
+                    "TigerBeetle " + version + " from $TIGERBEETLE_BIN at " + at + ", production mode",
                     () -> {
                         server.destroy();
                         server.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
                         try (var files = java.nio.file.Files.walk(directory)) {
-                            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                            files.sorted(java.util.Comparator.reverseOrder())
+                                    .forEach(path -> path.toFile().delete());
                         }
                     });
         }
 
         private static Ledger tigerBeetle(String address) {
-            return new io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger(0L, address,
-                    new io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger.Config(java.time.Duration.ofSeconds(60), 64));
+            return new io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger(
+                    0L,
+                    address,
+                    new io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger.Config(
+                            java.time.Duration.ofSeconds(60), 64));
         }
 
         private static void run(ProcessBuilder builder, java.nio.file.Path log) throws Exception {
-            Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            Check.that(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && process.exitValue() == 0,
-                    "tigerbeetle format failed; see %s", log);
+            Process process = builder.redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            Check.that(
+                    process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) && process.exitValue() == 0,
+                    "tigerbeetle format failed; see %s",
+                    log);
         }
 
         private static void waitForPort(int port, Process server) throws Exception {

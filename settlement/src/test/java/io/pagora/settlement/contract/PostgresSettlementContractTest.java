@@ -1,9 +1,8 @@
 package io.pagora.settlement.contract;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 
@@ -14,6 +13,7 @@ class PostgresSettlementContractTest extends SettlementContract {
 
     @Override
     protected Ledger openLedger() {
-        return PostgresLedger.migrateAndOpen(closeAfterLedger(TestPostgres.freshDatabase().dataSource()));
+        return PostgresLedger.migrateAndOpen(
+                closeAfterLedger(TestPostgres.freshDatabase().dataSource()));
     }
 }

@@ -1,72 +1,23 @@
 package io.pagora.settlement.contract;
 
-import io.pagora.testing.ledger.LedgerFixture;
-
-import static io.pagora.ledger.port.TransferResult.ACCOUNTS_MUST_BE_DIFFERENT;
-import static io.pagora.ledger.port.TransferResult.ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER;
-import static io.pagora.ledger.port.TransferResult.CODE_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.CREDIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.CREDIT_ACCOUNT_ID_MUST_NOT_BE_ZERO;
 import static io.pagora.ledger.port.TransferResult.CREDIT_ACCOUNT_NOT_FOUND;
-import static io.pagora.ledger.port.TransferResult.DEBIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.DEBIT_ACCOUNT_ID_MUST_NOT_BE_ZERO;
 import static io.pagora.ledger.port.TransferResult.DEBIT_ACCOUNT_NOT_FOUND;
 import static io.pagora.ledger.port.TransferResult.EXCEEDS_CREDITS;
-import static io.pagora.ledger.port.TransferResult.EXCEEDS_DEBITS;
-import static io.pagora.ledger.port.TransferResult.EXCEEDS_PENDING_TRANSFER_AMOUNT;
-import static io.pagora.ledger.port.TransferResult.EXISTS;
 import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_CODE;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_FLAGS;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_LEDGER;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_PENDING_ID;
 import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_TIMEOUT;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_128;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_32;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_64;
-import static io.pagora.ledger.port.TransferResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE;
 import static io.pagora.ledger.port.TransferResult.ID_ALREADY_FAILED;
-import static io.pagora.ledger.port.TransferResult.ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.ID_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.LEDGER_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.LINKED_EVENT_CHAIN_OPEN;
-import static io.pagora.ledger.port.TransferResult.LINKED_EVENT_FAILED;
 import static io.pagora.ledger.port.TransferResult.OK;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_BE_DIFFERENT;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_ALREADY_POSTED;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_ALREADY_VOIDED;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_EXPIRED;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CODE;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_LEDGER;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_NOT_FOUND;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_NOT_PENDING;
-import static io.pagora.ledger.port.TransferResult.TIMEOUT_RESERVED_FOR_PENDING_TRANSFER;
-import static io.pagora.ledger.port.TransferResult.TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pagora.ledger.port.Account;
-import io.pagora.ledger.port.AccountFlags;
-import io.pagora.ledger.port.AccountResult;
-import io.pagora.ledger.port.BatchTooLargeException;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
-import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
-import io.pagora.ledger.port.TransferFlags;
-import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.Payment;
@@ -74,39 +25,17 @@ import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ReservationOutcome.RefusalReason;
 import io.pagora.settlement.domain.ResolutionOutcome;
-import io.pagora.settlement.domain.VoidCause;
-import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.domain.TransferCode;
-import java.security.SecureRandom;
+import io.pagora.settlement.domain.VoidCause;
+import io.pagora.testing.ledger.LedgerFixture;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.BiFunction;
-import java.util.function.BooleanSupplier;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The settlement contract: the PIX layer ({@link Participants}, {@link Settlement}) on top of any
@@ -136,13 +65,17 @@ public abstract class SettlementContract extends LedgerFixture {
         assertThat(balances(payer)).isEqualTo(new Balances(120, 0, 0, 500));
         assertThat(balances(ChartOfAccounts.reserve(payerBank))).isEqualTo(new Balances(120, 0, 0, 10_000));
         assertThat(balances(payee)).isEqualTo(new Balances(0, 0, 120, 0));
-        assertThat(lookupTransfer(LegId.of(payment.id(), LegId.Phase.PENDING, 2)).userData128()).isEqualTo(payment.id().value());
+        assertThat(lookupTransfer(LegId.of(payment.id(), LegId.Phase.PENDING, 2))
+                        .userData128())
+                .isEqualTo(payment.id().value());
 
         assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
         assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(380);
         assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(120);
-        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted()).isEqualTo(9_880);
-        assertThat(lookupAccount(ChartOfAccounts.reserve(payeeBank)).creditBalancePosted()).isEqualTo(120);
+        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted())
+                .isEqualTo(9_880);
+        assertThat(lookupAccount(ChartOfAccounts.reserve(payeeBank)).creditBalancePosted())
+                .isEqualTo(120);
         // A late "refused" after the post: the ledger's earlier resolution wins, and nothing moves back.
         Map<Id128, Balances> settled = balancesOfAll();
         assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED))
@@ -168,7 +101,8 @@ public abstract class SettlementContract extends LedgerFixture {
         assertThat(state).isInstanceOf(ChainState.Open.class);
         long expiresAtNanos = ((ChainState.Open) state).expiresAtNanos();
         Transfer first = lookupTransfer(LegId.of(payment.id(), LegId.Phase.PENDING, 1));
-        assertThat(expiresAtNanos).as("the first leg's ledger time plus its timeout")
+        assertThat(expiresAtNanos)
+                .as("the first leg's ledger time plus its timeout")
                 .isEqualTo(first.timestamp() + 60 * 1_000_000_000L);
         // Ledger time is epoch nanoseconds at the reservation, not a counter: a clearing process can compare it to
         // its own clock (TigerBeetle's cluster time may stray from this host's by a little).
@@ -200,8 +134,10 @@ public abstract class SettlementContract extends LedgerFixture {
         Payment payment = pix.payment(payer, payee, 300);
 
         assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
-        assertThat(ledger.lookupTransfers(List.of(LegId.of(payment.id(), LegId.Phase.PENDING, 1),
-                LegId.of(payment.id(), LegId.Phase.PENDING, 2)))).hasSize(1);
+        assertThat(ledger.lookupTransfers(List.of(
+                        LegId.of(payment.id(), LegId.Phase.PENDING, 1),
+                        LegId.of(payment.id(), LegId.Phase.PENDING, 2))))
+                .hasSize(1);
         assertThat(pix.settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
         assertThat(lookupAccount(payer).creditBalancePosted()).isZero();
         assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(300);
@@ -223,12 +159,14 @@ public abstract class SettlementContract extends LedgerFixture {
 
         assertThat(pix.settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
         ResolutionOutcome refused = new ResolutionOutcome.Voided(VoidCause.RECEIVING_BANK_REFUSED);
-        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED)).containsExactly(refused);
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.RECEIVING_BANK_REFUSED))
+                .containsExactly(refused);
         assertThat(balancesOfAll()).isEqualTo(before);
         // A late "accepted" after the void: the ledger's earlier resolution, and its cause, win; nothing moves.
         assertThat(pix.settlement.post(List.of(payment))).containsExactly(refused);
         // A late expiry after the refusal: the first void's cause stays the payment's outcome.
-        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED)).containsExactly(refused);
+        assertThat(pix.settlement.voidAll(List.of(payment), VoidCause.UNANSWERED))
+                .containsExactly(refused);
         assertThat(pix.settlement.inspect(List.of(payment)))
                 .containsExactly(new ChainState.Voided(VoidCause.RECEIVING_BANK_REFUSED));
         assertThat(balancesOfAll()).isEqualTo(before);
@@ -237,7 +175,8 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
-    @DisplayName("PIX: refusals name their reason: insufficient funds, insufficient reserve, unknown account; nothing is reserved")
+    @DisplayName(
+            "PIX: refusals name their reason: insufficient funds, insufficient reserve, unknown account; nothing is reserved")
     void pixRefusalsNameTheirReason() {
         Pix pix = new Pix(60);
         BankId richBank = pix.bank(10_000);
@@ -256,12 +195,13 @@ public abstract class SettlementContract extends LedgerFixture {
                 pix.payment(richCustomerOfPoorBank, unknownPayee, 5),
                 pix.payment(ChartOfAccounts.customer(richBank, 888_888), payee, 5),
                 pix.payment(poorCustomer, sameBankPayee, 11)));
-        assertThat(outcomes).containsExactly(
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_RESERVE, 2, EXCEEDS_CREDITS),
-                new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 3, CREDIT_ACCOUNT_NOT_FOUND),
-                new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 1, DEBIT_ACCOUNT_NOT_FOUND),
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS));
+        assertThat(outcomes)
+                .containsExactly(
+                        new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
+                        new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_RESERVE, 2, EXCEEDS_CREDITS),
+                        new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 3, CREDIT_ACCOUNT_NOT_FOUND),
+                        new ReservationOutcome.Refused(RefusalReason.UNKNOWN_ACCOUNT, 1, DEBIT_ACCOUNT_NOT_FOUND),
+                        new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS));
         assertThat(balancesOfAll()).isEqualTo(before);
         assertMoneyInvariants();
     }
@@ -281,7 +221,8 @@ public abstract class SettlementContract extends LedgerFixture {
 
         assertThat(pix.settlement.reserve(List.of(payment)))
                 .containsExactly(new ReservationOutcome.Refused(RefusalReason.PREVIOUSLY_FAILED, 1, ID_ALREADY_FAILED));
-        assertThat(pix.settlement.reserve(List.of(pix.payment(payer, payee, 50)))).as("a new payment id goes through")
+        assertThat(pix.settlement.reserve(List.of(pix.payment(payer, payee, 50))))
+                .as("a new payment id goes through")
                 .containsExactly(new ReservationOutcome.Reserved());
         assertMoneyInvariants();
     }
@@ -295,11 +236,13 @@ public abstract class SettlementContract extends LedgerFixture {
         Id128 payer = pix.customer(payerBank, 100);
         Id128 payee = pix.customer(payeeBank, 0);
         Id128 onUsPayee = pix.customer(payerBank, 0);
-        List<Payment> payments = List.of(pix.payment(payer, payee, 60), pix.payment(payer, onUsPayee, 60),
-                pix.payment(payer, onUsPayee, 40));
-        assertThat(pix.settlement.reserve(payments)).containsExactly(new ReservationOutcome.Reserved(),
-                new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
-                new ReservationOutcome.Reserved());
+        List<Payment> payments = List.of(
+                pix.payment(payer, payee, 60), pix.payment(payer, onUsPayee, 60), pix.payment(payer, onUsPayee, 40));
+        assertThat(pix.settlement.reserve(payments))
+                .containsExactly(
+                        new ReservationOutcome.Reserved(),
+                        new ReservationOutcome.Refused(RefusalReason.INSUFFICIENT_FUNDS, 1, EXCEEDS_CREDITS),
+                        new ReservationOutcome.Reserved());
         assertThat(pix.settlement.post(List.of(payments.get(0), payments.get(2))))
                 .containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
         assertThat(lookupAccount(payer).creditBalancePosted()).isZero();
@@ -308,7 +251,8 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
-    @DisplayName("PIX: a reservation redelivered under another pending timeout is the payment's own, not an integrity alarm")
+    @DisplayName(
+            "PIX: a reservation redelivered under another pending timeout is the payment's own, not an integrity alarm")
     void pixRedeliveryUnderAnotherTimeoutFindsTheLedgersReservation() {
         Pix pix = new Pix(60);
         Id128 payer = pix.customer(pix.bank(1_000), 200);
@@ -320,10 +264,13 @@ public abstract class SettlementContract extends LedgerFixture {
 
         // Clearing restarted with another pagora.clearing.pending-timeout, and the poll is redelivered.
         Settlement restarted = new Settlement(ledger, 90);
-        assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(90)).getFirst())
-                .as("the ledger's own answer").isEqualTo(EXISTS_WITH_DIFFERENT_TIMEOUT);
+        assertThat(ledger.createTransfers(SettlementPlan.of(payment).pendingChain(90))
+                        .getFirst())
+                .as("the ledger's own answer")
+                .isEqualTo(EXISTS_WITH_DIFFERENT_TIMEOUT);
         assertThat(restarted.inspect(List.of(payment))).containsExactly(new ChainState.Posted());
-        assertThat(restarted.reserve(List.of(payment))).as("reserved earlier: clearing asks the ledger before acting")
+        assertThat(restarted.reserve(List.of(payment)))
+                .as("reserved earlier: clearing asks the ledger before acting")
                 .containsExactly(new ReservationOutcome.Reserved(true));
         assertThat(restarted.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
         assertThat(balancesOfAll()).isEqualTo(settled);
@@ -331,7 +278,8 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
-    @DisplayName("PIX: a different payment under a settled payment's id stays an integrity alarm once the ledger is asked")
+    @DisplayName(
+            "PIX: a different payment under a settled payment's id stays an integrity alarm once the ledger is asked")
     void pixImpostorUnderASettledIdIsAnAlarm() {
         Pix pix = new Pix(60);
         Id128 payer = pix.customer(pix.bank(1_000), 500);
@@ -345,13 +293,15 @@ public abstract class SettlementContract extends LedgerFixture {
         assertThat(pix.settlement.inspect(List.of(impostor)).getFirst()).isInstanceOf(ChainState.Conflicting.class);
         assertThat(pix.settlement.reserve(List.of(impostor)))
                 .containsExactly(new ReservationOutcome.IntegrityAlarm(1, EXISTS_WITH_DIFFERENT_AMOUNT));
-        assertThat(pix.settlement.post(List.of(impostor)).getFirst()).isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
+        assertThat(pix.settlement.post(List.of(impostor)).getFirst())
+                .isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
         assertThat(balancesOfAll()).isEqualTo(settled);
         assertMoneyInvariants();
     }
 
     @Test
-    @DisplayName("PIX: a reserved chain gives back its payment (payer, payee, amount, acceptance time); an unknown id none")
+    @DisplayName(
+            "PIX: a reserved chain gives back its payment (payer, payee, amount, acceptance time); an unknown id none")
     void pixReservedChainsGiveBackTheirPayments() {
         Pix pix = new Pix(60);
         BankId payerBank = pix.bank(1_000);
@@ -365,7 +315,8 @@ public abstract class SettlementContract extends LedgerFixture {
         Map<PaymentId, Payment> found = pix.settlement.reservedPayments(List.of(interbank.id(), onUs.id(), never.id()));
         assertThat(found).containsOnly(Map.entry(interbank.id(), interbank), Map.entry(onUs.id(), onUs));
         pix.settlement.post(List.of(interbank));
-        assertThat(pix.settlement.reservedPayments(List.of(interbank.id()))).as("posted, still the same payment")
+        assertThat(pix.settlement.reservedPayments(List.of(interbank.id())))
+                .as("posted, still the same payment")
                 .containsOnly(Map.entry(interbank.id(), interbank));
         assertMoneyInvariants();
     }
@@ -387,14 +338,16 @@ public abstract class SettlementContract extends LedgerFixture {
 
         List<ReservationOutcome> reserved = pix.settlement.reserve(payments);
         assertThat(reserved).containsExactly(new ReservationOutcome.Reserved(), new ReservationOutcome.Reserved());
-        assertThat(pix.settlement.reserve(payments)).as("reserve re-run: reserved, by the earlier attempt")
+        assertThat(pix.settlement.reserve(payments))
+                .as("reserve re-run: reserved, by the earlier attempt")
                 .containsExactly(new ReservationOutcome.Reserved(true), new ReservationOutcome.Reserved(true));
         assertThat(balances(payer)).isEqualTo(new Balances(150, 0, 0, 500));
 
         List<ResolutionOutcome> posted = pix.settlement.post(payments);
         assertThat(posted).containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
         assertThat(pix.settlement.post(payments)).as("post re-run").isEqualTo(posted);
-        assertThat(pix.settlement.reserve(payments)).as("reserve re-run after posting: reserved earlier")
+        assertThat(pix.settlement.reserve(payments))
+                .as("reserve re-run after posting: reserved earlier")
                 .containsExactly(new ReservationOutcome.Reserved(true), new ReservationOutcome.Reserved(true));
 
         assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(350);
@@ -428,7 +381,8 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
-    @DisplayName("PIX: registering a bank twice answers EXISTS for the reserve, which fails the rest of the linked pair")
+    @DisplayName(
+            "PIX: registering a bank twice answers EXISTS for the reserve, which fails the rest of the linked pair")
     void pixBankRegistrationRetry() {
         Pix pix = new Pix(60);
         BankId bank = pix.bank(0);
@@ -447,7 +401,8 @@ public abstract class SettlementContract extends LedgerFixture {
     // Returns (devolução): a settled payment sent back, in part or whole, never beyond its amount
 
     @Test
-    @DisplayName("PIX return: a settled payment returned whole moves the money back through the reserves and uses up its returnable amount")
+    @DisplayName(
+            "PIX return: a settled payment returned whole moves the money back through the reserves and uses up its returnable amount")
     void pixFullReturnMovesTheMoneyBack() {
         Pix pix = new Pix(60);
         BankId payerBank = pix.bank(1_000);
@@ -464,19 +419,24 @@ public abstract class SettlementContract extends LedgerFixture {
 
         assertThat(lookupAccount(payer).creditBalancePosted()).isEqualTo(500);
         assertThat(lookupAccount(payee).creditBalancePosted()).isEqualTo(50);
-        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted()).as("back to its funding")
+        assertThat(lookupAccount(ChartOfAccounts.reserve(payerBank)).creditBalancePosted())
+                .as("back to its funding")
                 .isEqualTo(1_000);
-        assertThat(balances(ChartOfAccounts.reserve(payeeBank)).creditsPosted()).as("as received, no more")
+        assertThat(balances(ChartOfAccounts.reserve(payeeBank)).creditsPosted())
+                .as("as received, no more")
                 .isEqualTo(afterOriginal.get(ChartOfAccounts.reserve(payeeBank)).creditsPosted());
         assertThat(returnable(original)).isEqualTo(new Balances(0, 120, 0, 120));
-        assertThat(pix.settlement.reserve(List.of(pix.returnOf(original, 1)))).as("nothing left to return")
-                .containsExactly(new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
+        assertThat(pix.settlement.reserve(List.of(pix.returnOf(original, 1))))
+                .as("nothing left to return")
+                .containsExactly(
+                        new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
         assertMoneyInvariants();
         assertNothingPending();
     }
 
     @Test
-    @DisplayName("PIX return: partial returns add up to the amount; one centavo more is refused by the ledger, nothing moves")
+    @DisplayName(
+            "PIX return: partial returns add up to the amount; one centavo more is refused by the ledger, nothing moves")
     void pixPartialReturnsUpToTheAmount() {
         Pix pix = new Pix(60);
         BankId payerBank = pix.bank(1_000);
@@ -488,8 +448,10 @@ public abstract class SettlementContract extends LedgerFixture {
         pix.settled(pix.returnOf(original, 60));
         pix.settled(pix.returnOf(original, 39));
         Map<Id128, Balances> before = balancesOfAll();
-        assertThat(pix.settlement.reserve(List.of(pix.returnOf(original, 2)))).as("one centavo over")
-                .containsExactly(new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
+        assertThat(pix.settlement.reserve(List.of(pix.returnOf(original, 2))))
+                .as("one centavo over")
+                .containsExactly(
+                        new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
         assertThat(balancesOfAll()).isEqualTo(before);
         pix.settled(pix.returnOf(original, 1));
         assertThat(returnable(original)).isEqualTo(new Balances(0, 100, 0, 100));
@@ -500,7 +462,8 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
-    @DisplayName("PIX return: two returns racing for the remainder, in one batch or from two threads: exactly one reserves")
+    @DisplayName(
+            "PIX return: two returns racing for the remainder, in one batch or from two threads: exactly one reserves")
     void pixRacingReturnsOneReserves() throws Exception {
         Pix pix = new Pix(60);
         BankId payerBank = pix.bank(1_000);
@@ -509,18 +472,23 @@ public abstract class SettlementContract extends LedgerFixture {
         Id128 payee = pix.customer(payeeBank, 500);
         Payment inOneBatch = pix.settled(pix.payment(payer, payee, 100));
         assertThat(pix.settlement.reserve(List.of(pix.returnOf(inOneBatch, 70), pix.returnOf(inOneBatch, 70))))
-                .containsExactly(new ReservationOutcome.Reserved(),
+                .containsExactly(
+                        new ReservationOutcome.Reserved(),
                         new ReservationOutcome.Refused(RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS));
 
         Payment fromTwoThreads = pix.settled(pix.payment(payer, payee, 100));
         Payment first = pix.returnOf(fromTwoThreads, 70);
         Payment second = pix.returnOf(fromTwoThreads, 70);
-        List<List<ReservationOutcome>> raced = race(List.of(() -> pix.settlement.reserve(List.of(first)),
-                () -> pix.settlement.reserve(List.of(second))));
+        List<List<ReservationOutcome>> raced = race(
+                List.of(() -> pix.settlement.reserve(List.of(first)), () -> pix.settlement.reserve(List.of(second))));
         assertThat(raced.stream().flatMap(List::stream).filter(ReservationOutcome.Reserved.class::isInstance))
-                .as("%s", raced).hasSize(1);
-        assertThat(raced.stream().flatMap(List::stream).filter(outcome -> outcome.equals(new ReservationOutcome.Refused(
-                RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS)))).hasSize(1);
+                .as("%s", raced)
+                .hasSize(1);
+        assertThat(raced.stream()
+                        .flatMap(List::stream)
+                        .filter(outcome -> outcome.equals(new ReservationOutcome.Refused(
+                                RefusalReason.RETURN_EXCEEDS_RETURNABLE, 4, EXCEEDS_CREDITS))))
+                .hasSize(1);
         assertThat(returnable(fromTwoThreads)).isEqualTo(new Balances(70, 0, 0, 100));
         assertMoneyInvariants();
     }
@@ -571,7 +539,8 @@ public abstract class SettlementContract extends LedgerFixture {
     }
 
     @Test
-    @DisplayName("PIX return: an on-us payment returns on one leg and its returnable amount (leg 2); a reserved return reads back with its original")
+    @DisplayName(
+            "PIX return: an on-us payment returns on one leg and its returnable amount (leg 2); a reserved return reads back with its original")
     void pixOnUsReturnAndReadBack() {
         Pix pix = new Pix(60);
         BankId bank = pix.bank(1_000);
@@ -589,23 +558,33 @@ public abstract class SettlementContract extends LedgerFixture {
         Map<PaymentId, Payment> found = pix.settlement.reservedPayments(List.of(onUs.id(), interbank.id()));
         assertThat(found).containsOnly(Map.entry(onUs.id(), onUs), Map.entry(interbank.id(), interbank));
         assertThat(found.get(interbank.id()).returnOf().original()).isEqualTo(interbankOriginal.id());
-        assertThat(found.get(interbank.id()).returnOf().reasonNumber()).as("the reason, kept in the ledger").isEqualTo(3);
+        assertThat(found.get(interbank.id()).returnOf().reasonNumber())
+                .as("the reason, kept in the ledger")
+                .isEqualTo(3);
         assertThat(pix.settlement.post(List.of(onUs, interbank)))
                 .containsExactly(new ResolutionOutcome.Posted(), new ResolutionOutcome.Posted());
-        assertThat(lookupAccount(payer).creditBalancePosted()).as("400 - 300 + 100 - 50 + 50").isEqualTo(200);
+        assertThat(lookupAccount(payer).creditBalancePosted())
+                .as("400 - 300 + 100 - 50 + 50")
+                .isEqualTo(200);
         assertMoneyInvariants();
         assertNothingPending();
     }
 
     @Test
-    @DisplayName("PIX return: a second opening of one original with another amount is an integrity alarm, never reserved")
+    @DisplayName(
+            "PIX return: a second opening of one original with another amount is an integrity alarm, never reserved")
     void pixOpeningWithAnotherAmountIsAnAlarm() {
         Pix pix = new Pix(60);
         BankId payerBank = pix.bank(1_000);
         BankId payeeBank = pix.bank(1_000);
         Payment original = pix.settled(pix.payment(pix.customer(payerBank, 100), pix.customer(payeeBank, 0), 100));
         pix.settled(pix.returnOf(original, 10));
-        Payment lying = new Payment(pix.ids.nextPaymentId(), original.payee(), original.payer(), 10, 0,
+        Payment lying = new Payment(
+                pix.ids.nextPaymentId(),
+                original.payee(),
+                original.payer(),
+                10,
+                0,
                 new Payment.ReturnOf(original.id(), 1_000, 1));
         assertThat(pix.settlement.reserve(List.of(lying)))
                 .containsExactly(new ReservationOutcome.IntegrityAlarm(0, EXISTS_WITH_DIFFERENT_AMOUNT));
@@ -636,13 +615,21 @@ public abstract class SettlementContract extends LedgerFixture {
             BankId bank;
             do {
                 bank = new BankId(1 + RANDOM.nextInt(BankId.ISPB_MAX));
-            } while (!ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank))).isEmpty());
+            } while (!ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank)))
+                    .isEmpty());
             assertThat(participants.registerBank(bank)).containsExactly(AccountResult.OK, AccountResult.OK);
             track(ChartOfAccounts.reserve(bank));
             track(ChartOfAccounts.transit(bank));
             if (reserve > 0) {
-                assertThat(create(NewTransfer.posted(newId(), issuer(), ChartOfAccounts.reserve(bank), reserve,
-                        ChartOfAccounts.LEDGER_BRL, TransferCode.RESERVE_FUNDING, Id128.ZERO))).isEqualTo(OK);
+                assertThat(create(NewTransfer.posted(
+                                newId(),
+                                issuer(),
+                                ChartOfAccounts.reserve(bank),
+                                reserve,
+                                ChartOfAccounts.LEDGER_BRL,
+                                TransferCode.RESERVE_FUNDING,
+                                Id128.ZERO)))
+                        .isEqualTo(OK);
             }
             return bank;
         }
@@ -653,7 +640,8 @@ public abstract class SettlementContract extends LedgerFixture {
             Id128 customer = ChartOfAccounts.customer(bank, number);
             track(customer);
             if (balance > 0) {
-                assertThat(participants.fundCustomer(newId(), customer, balance)).isEqualTo(OK);
+                assertThat(participants.fundCustomer(newId(), customer, balance))
+                        .isEqualTo(OK);
             }
             return customer;
         }
@@ -664,7 +652,12 @@ public abstract class SettlementContract extends LedgerFixture {
 
         /** A return of {@code amount} of {@code original}: from its payee back to its payer. */
         Payment returnOf(Payment original, long amount) {
-            return new Payment(ids.nextPaymentId(), original.payee(), original.payer(), amount, 0,
+            return new Payment(
+                    ids.nextPaymentId(),
+                    original.payee(),
+                    original.payer(),
+                    amount,
+                    0,
                     new Payment.ReturnOf(original.id(), original.amountCentavos(), 3));
         }
 

@@ -1,9 +1,8 @@
 package io.pagora.settlement.contract;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.ledger.adapter.tigerbeetle.TigerBeetleLedger;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TigerBeetleServer;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -20,6 +19,7 @@ class TigerBeetleSettlementContractTest extends SettlementContract {
 
     @Override
     protected Ledger openLedger() {
-        return TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
+        return TigerBeetleServer.requireShared()
+                .openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
     }
 }

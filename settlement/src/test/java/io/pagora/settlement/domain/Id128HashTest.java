@@ -1,9 +1,8 @@
 package io.pagora.settlement.domain;
 
-import io.pagora.kernel.Id128;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.kernel.Id128;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -31,9 +31,11 @@ class SettlementPlanTest {
         Payment payment = new Payment(ids.nextPaymentId(), ALICE, BOB, 12_345);
         List<NewTransfer> chain = SettlementPlan.of(payment).pendingChain(30);
 
-        assertThat(chain).extracting(NewTransfer::debitAccountId)
+        assertThat(chain)
+                .extracting(NewTransfer::debitAccountId)
                 .containsExactly(ALICE, ChartOfAccounts.reserve(ITAU), ChartOfAccounts.transit(NUBANK));
-        assertThat(chain).extracting(NewTransfer::creditAccountId)
+        assertThat(chain)
+                .extracting(NewTransfer::creditAccountId)
                 .containsExactly(ChartOfAccounts.transit(ITAU), ChartOfAccounts.reserve(NUBANK), BOB);
         assertThat(chain).allSatisfy(leg -> {
             assertThat(leg.hasFlag(TransferFlags.PENDING)).isTrue();
@@ -62,7 +64,8 @@ class SettlementPlanTest {
         Payment payment = new Payment(ids.nextPaymentId(), ALICE, BOB, 1);
         SettlementPlan plan = SettlementPlan.of(payment);
         Set<Id128> all = new HashSet<>();
-        for (List<NewTransfer> chain : List.of(plan.pendingChain(5), plan.postChain(), plan.voidChain(VoidCause.UNANSWERED))) {
+        for (List<NewTransfer> chain :
+                List.of(plan.pendingChain(5), plan.postChain(), plan.voidChain(VoidCause.UNANSWERED))) {
             chain.forEach(transfer -> {
                 all.add(transfer.id());
                 assertThat(LegId.paymentOf(transfer.id())).isEqualTo(payment.id());
@@ -71,8 +74,10 @@ class SettlementPlanTest {
         assertThat(all).hasSize(9).doesNotContain(payment.id().value());
         // A retry derives exactly the same ids: nothing random after the payment id.
         assertThat(SettlementPlan.of(payment).pendingChain(5)).isEqualTo(plan.pendingChain(5));
-        assertThat(plan.postChain()).extracting(NewTransfer::pendingId)
-                .containsExactlyElementsOf(plan.pendingChain(5).stream().map(NewTransfer::id).toList());
+        assertThat(plan.postChain())
+                .extracting(NewTransfer::pendingId)
+                .containsExactlyElementsOf(
+                        plan.pendingChain(5).stream().map(NewTransfer::id).toList());
         assertThat(LegId.of(payment.id(), LegId.Phase.POST, 2).lo() & 0xFF).isEqualTo(0x22);
     }
 
@@ -104,52 +109,95 @@ class SettlementPlanTest {
         PaymentId id = ids.nextPaymentId();
         assertThatThrownBy(() -> new Payment(id, ALICE, ALICE, 1)).hasMessageContaining("differ");
         assertThatThrownBy(() -> new Payment(id, ALICE, BOB, 0)).hasMessageContaining("positive");
-        assertThatThrownBy(() -> new Payment(id, ChartOfAccounts.reserve(ITAU), BOB, 1)).hasMessageContaining("customer");
+        assertThatThrownBy(() -> new Payment(id, ChartOfAccounts.reserve(ITAU), BOB, 1))
+                .hasMessageContaining("customer");
     }
 
-    private static final SettlementPlan INTERBANK = SettlementPlan.of(
-            new Payment(new TimeOrderedIds().nextPaymentId(), ALICE, BOB, 1));
+    private static final SettlementPlan INTERBANK =
+            SettlementPlan.of(new Payment(new TimeOrderedIds().nextPaymentId(), ALICE, BOB, 1));
 
     @Test
     void chainOutcomesAreClassifiedByTheirRootCause() {
-        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK)))
+        assertThat(ReservationOutcome.classify(
+                        INTERBANK, List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
         // TigerBeetle breaks a linked chain on `exists` too: a retried committed chain answers this.
-        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
-                TransferResult.LINKED_EVENT_FAILED)))
+        assertThat(ReservationOutcome.classify(
+                        INTERBANK,
+                        List.of(
+                                TransferResult.EXISTS,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED)))
                 .isInstanceOf(ReservationOutcome.Reserved.class);
-        assertThat(ResolutionOutcome.classify(List.of(TransferResult.EXISTS, TransferResult.LINKED_EVENT_FAILED,
-                TransferResult.LINKED_EVENT_FAILED), null))
+        assertThat(ResolutionOutcome.classify(
+                        List.of(
+                                TransferResult.EXISTS,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED),
+                        null))
                 .isInstanceOf(ResolutionOutcome.Posted.class);
-        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXISTS,
-                TransferResult.LINKED_EVENT_FAILED)))
+        assertThat(ReservationOutcome.classify(
+                        INTERBANK,
+                        List.of(
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.EXISTS,
+                                TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.IntegrityAlarm(2, TransferResult.EXISTS));
-        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.EXCEEDS_CREDITS, TransferResult.LINKED_EVENT_FAILED,
-                TransferResult.LINKED_EVENT_FAILED)))
-                .isEqualTo(new ReservationOutcome.Refused(ReservationOutcome.RefusalReason.INSUFFICIENT_FUNDS, 1,
-                        TransferResult.EXCEEDS_CREDITS));
-        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.LINKED_EVENT_FAILED, TransferResult.EXCEEDS_CREDITS,
-                TransferResult.LINKED_EVENT_FAILED)))
-                .isEqualTo(new ReservationOutcome.Refused(ReservationOutcome.RefusalReason.INSUFFICIENT_RESERVE, 2,
-                        TransferResult.EXCEEDS_CREDITS));
-        assertThat(ReservationOutcome.classify(INTERBANK, List.of(TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED)))
+        assertThat(ReservationOutcome.classify(
+                        INTERBANK,
+                        List.of(
+                                TransferResult.EXCEEDS_CREDITS,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED)))
+                .isEqualTo(new ReservationOutcome.Refused(
+                        ReservationOutcome.RefusalReason.INSUFFICIENT_FUNDS, 1, TransferResult.EXCEEDS_CREDITS));
+        assertThat(ReservationOutcome.classify(
+                        INTERBANK,
+                        List.of(
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.EXCEEDS_CREDITS,
+                                TransferResult.LINKED_EVENT_FAILED)))
+                .isEqualTo(new ReservationOutcome.Refused(
+                        ReservationOutcome.RefusalReason.INSUFFICIENT_RESERVE, 2, TransferResult.EXCEEDS_CREDITS));
+        assertThat(ReservationOutcome.classify(
+                        INTERBANK,
+                        List.of(
+                                TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED)))
                 .isEqualTo(new ReservationOutcome.IntegrityAlarm(1, TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT));
-        assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_EXPIRED,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), null))
+        assertThat(ResolutionOutcome.classify(
+                        List.of(
+                                TransferResult.PENDING_TRANSFER_EXPIRED,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED),
+                        null))
                 .isInstanceOf(ResolutionOutcome.Expired.class);
         // After a redelivery, the ledger's earlier resolution wins: no second movement. An answer that
         // does not carry the void's cause is an alarm here, which Settlement resolves from the ledger.
-        assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_ALREADY_VOIDED,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), null))
+        assertThat(ResolutionOutcome.classify(
+                        List.of(
+                                TransferResult.PENDING_TRANSFER_ALREADY_VOIDED,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED),
+                        null))
                 .isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
-        assertThat(ResolutionOutcome.classify(List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK),
-                VoidCause.UNANSWERED)).isEqualTo(new ResolutionOutcome.Voided(VoidCause.UNANSWERED));
-        assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_ALREADY_POSTED,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), VoidCause.RECEIVING_BANK_REFUSED))
+        assertThat(ResolutionOutcome.classify(
+                        List.of(TransferResult.OK, TransferResult.OK, TransferResult.OK), VoidCause.UNANSWERED))
+                .isEqualTo(new ResolutionOutcome.Voided(VoidCause.UNANSWERED));
+        assertThat(ResolutionOutcome.classify(
+                        List.of(
+                                TransferResult.PENDING_TRANSFER_ALREADY_POSTED,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED),
+                        VoidCause.RECEIVING_BANK_REFUSED))
                 .isInstanceOf(ResolutionOutcome.Posted.class);
-        assertThat(ResolutionOutcome.classify(List.of(TransferResult.PENDING_TRANSFER_NOT_FOUND,
-                TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_FAILED), null))
+        assertThat(ResolutionOutcome.classify(
+                        List.of(
+                                TransferResult.PENDING_TRANSFER_NOT_FOUND,
+                                TransferResult.LINKED_EVENT_FAILED,
+                                TransferResult.LINKED_EVENT_FAILED),
+                        null))
                 .isInstanceOf(ResolutionOutcome.IntegrityAlarm.class);
     }
 }

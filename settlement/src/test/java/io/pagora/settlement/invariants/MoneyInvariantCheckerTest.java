@@ -68,7 +68,8 @@ class MoneyInvariantCheckerTest {
         for (Id128 customer : List.of(alice, carla, bruno)) {
             accounts.add(customer);
             assertThat(participants.fundCustomer(ids.next(), customer, 100_00)).isEqualTo(TransferResult.OK);
-            fundings.add(new Movement(ChartOfAccounts.transit(ChartOfAccounts.bankOf(customer).orElseThrow()), customer, 100_00));
+            fundings.add(new Movement(
+                    ChartOfAccounts.transit(ChartOfAccounts.bankOf(customer).orElseThrow()), customer, 100_00));
         }
         Settlement settlement = new Settlement(reference, 60);
         settled = new Payment(ids.nextPaymentId(), alice, bruno, 30_00);
@@ -82,11 +83,22 @@ class MoneyInvariantCheckerTest {
     void theBooksOfAConsistentWorldHoldEveryInvariant() {
         LedgerBooks books = PixBooks.read(reference, accounts);
 
-        assertThat(List.of(books.zeroSum(), books.limits(PixBooks.MUST_BE_DEBIT_LIMITED), books.nothingPending(),
-                FinalStates.check(READ_MODEL, accepted(), truth(), true),
-                LedgerAgreement.check(reference, READ_MODEL, books, fundings, truth(), Set.of(),
-                        LedgerAgreement.Traces.ALL_PHASES)))
-                .allSatisfy(finding -> assertThat(finding.violations()).as(finding.describe(10)).isEmpty());
+        assertThat(List.of(
+                        books.zeroSum(),
+                        books.limits(PixBooks.MUST_BE_DEBIT_LIMITED),
+                        books.nothingPending(),
+                        FinalStates.check(READ_MODEL, accepted(), truth(), true),
+                        LedgerAgreement.check(
+                                reference,
+                                READ_MODEL,
+                                books,
+                                fundings,
+                                truth(),
+                                Set.of(),
+                                LedgerAgreement.Traces.ALL_PHASES)))
+                .allSatisfy(finding -> assertThat(finding.violations())
+                        .as(finding.describe(10))
+                        .isEmpty());
     }
 
     @Test
@@ -95,26 +107,33 @@ class MoneyInvariantCheckerTest {
 
         Finding finding = agreement(claims, Set.of());
 
-        assertThat(finding.violations()).anyMatch(violation -> violation.contains(refused.id().toString())
-                && violation.contains("SETTLED in the read model but 0 of 3 post legs"));
+        assertThat(finding.violations())
+                .anyMatch(violation -> violation.contains(refused.id().toString())
+                        && violation.contains("SETTLED in the read model but 0 of 3 post legs"));
         assertThat(finding.violations()).anyMatch(violation -> violation.contains("voided"));
-        assertThat(finding.violations()).anyMatch(violation -> violation.contains(carla.toString())
-                && violation.contains("difference -2000"));
+        assertThat(finding.violations())
+                .anyMatch(violation -> violation.contains(carla.toString()) && violation.contains("difference -2000"));
     }
 
     @Test
     void aReadModelThatMissedASettlementDisagreesAccountByAccount() {
         Finding finding = agreement(List.of(claim(refused, "REJECTED", "RECEIVING_BANK_REFUSED")), Set.of());
 
-        assertThat(finding.violations()).anyMatch(violation -> violation.contains(bruno.toString())
-                && violation.contains("difference 3000"));
+        assertThat(finding.violations())
+                .anyMatch(violation -> violation.contains(bruno.toString()) && violation.contains("difference 3000"));
     }
 
     @Test
     void anAccountThatMovedWhileItWasReadIsInFlightNotJudged() {
-        Finding finding = agreement(List.of(claim(refused, "REJECTED", "RECEIVING_BANK_REFUSED")),
-                Set.of(alice, bruno, ChartOfAccounts.reserve(BANK_A), ChartOfAccounts.reserve(BANK_B),
-                        ChartOfAccounts.transit(BANK_A), ChartOfAccounts.transit(BANK_B)));
+        Finding finding = agreement(
+                List.of(claim(refused, "REJECTED", "RECEIVING_BANK_REFUSED")),
+                Set.of(
+                        alice,
+                        bruno,
+                        ChartOfAccounts.reserve(BANK_A),
+                        ChartOfAccounts.reserve(BANK_B),
+                        ChartOfAccounts.transit(BANK_A),
+                        ChartOfAccounts.transit(BANK_B)));
 
         assertThat(finding.violations()).isEmpty();
         assertThat(finding.summary()).contains("6 more moved while read: in flight");
@@ -127,17 +146,23 @@ class MoneyInvariantCheckerTest {
         Map<PaymentId, Payment> accepted = accepted();
         accepted.put(lost.id(), lost);
         accepted.put(stuck.id(), stuck);
-        List<Claim> claims = List.of(claim(settled, "SETTLED", null), claim(settled, "EXPIRED", null),
+        List<Claim> claims = List.of(
+                claim(settled, "SETTLED", null),
+                claim(settled, "EXPIRED", null),
                 claim(new Payment(refused.id(), bruno, carla, 99_00), "REJECTED", "RECEIVING_BANK_REFUSED"),
                 claim(stuck, "ACCEPTED", null));
 
         Finding finding = FinalStates.check(READ_MODEL, accepted, claims, true);
 
-        assertThat(finding.violations()).anyMatch(v -> v.contains(lost.id().toString()) && v.contains("not in the read model"));
-        assertThat(finding.violations()).anyMatch(v -> v.contains(stuck.id().toString()) && v.contains("no final state"));
-        assertThat(finding.violations()).anyMatch(v -> v.contains(settled.id().toString()) && v.contains("2 final states"));
+        assertThat(finding.violations())
+                .anyMatch(v -> v.contains(lost.id().toString()) && v.contains("not in the read model"));
+        assertThat(finding.violations())
+                .anyMatch(v -> v.contains(stuck.id().toString()) && v.contains("no final state"));
+        assertThat(finding.violations())
+                .anyMatch(v -> v.contains(settled.id().toString()) && v.contains("2 final states"));
         assertThat(finding.violations()).anyMatch(v -> v.contains(settled.id().toString()) && v.contains("2 times"));
-        assertThat(finding.violations()).anyMatch(v -> v.contains(refused.id().toString()) && v.contains("requested as"));
+        assertThat(finding.violations())
+                .anyMatch(v -> v.contains(refused.id().toString()) && v.contains("requested as"));
     }
 
     @Test
@@ -145,33 +170,41 @@ class MoneyInvariantCheckerTest {
         List<Claim> outcomes = new ArrayList<>(truth());
         outcomes.add(claim(settled, "SETTLED", null));
 
-        assertThat(FinalStates.check("the published outcomes", accepted(), outcomes, false).violations()).isEmpty();
+        assertThat(FinalStates.check("the published outcomes", accepted(), outcomes, false)
+                        .violations())
+                .isEmpty();
     }
 
     @Test
     void aLedgerThatDoesNotSumToZeroOrLacksAnAccountFails() {
         LedgerBooks books = tampered(account -> account.id().equals(alice)
-                ? copy(account, account.debitsPosted(), account.creditsPosted() + 1, account.flags()) : account);
+                ? copy(account, account.debitsPosted(), account.creditsPosted() + 1, account.flags())
+                : account);
         List<Id128> withUnknown = new ArrayList<>(accounts);
         withUnknown.add(ChartOfAccounts.customer(BANK_B, 99));
 
         assertThat(books.zeroSum().violations()).anyMatch(v -> v.contains("Σ debits_posted") && v.contains("≠"));
         assertThat(PixBooks.read(reference, withUnknown).zeroSum().violations())
-                .anyMatch(v -> v.contains(ChartOfAccounts.customer(BANK_B, 99).toString()) && v.contains("is not in the ledger"));
+                .anyMatch(v -> v.contains(ChartOfAccounts.customer(BANK_B, 99).toString())
+                        && v.contains("is not in the ledger"));
     }
 
     @Test
     void anAccountBelowZeroOrWithoutItsLimitFails() {
         LedgerBooks belowZero = tampered(account -> account.id().equals(alice)
-                ? copy(account, account.creditsPosted() + 1, account.creditsPosted(), account.flags()) : account);
+                ? copy(account, account.creditsPosted() + 1, account.creditsPosted(), account.flags())
+                : account);
         LedgerBooks unlimited = tampered(account -> account.id().equals(carla)
-                ? copy(account, account.debitsPosted(), account.creditsPosted(), 0) : account);
+                ? copy(account, account.debitsPosted(), account.creditsPosted(), 0)
+                : account);
 
         assertThat(belowZero.limits(PixBooks.MUST_BE_DEBIT_LIMITED).violations())
                 .anyMatch(v -> v.contains(alice.toString()) && v.contains("below zero"));
         assertThat(unlimited.limits(PixBooks.MUST_BE_DEBIT_LIMITED).violations())
                 .anyMatch(v -> v.contains(carla.toString()) && v.contains("lacks debits_must_not_exceed_credits"));
-        assertThat(unlimited.limits().violations()).as("without the PIX chart no flag is required").isEmpty();
+        assertThat(unlimited.limits().violations())
+                .as("without the PIX chart no flag is required")
+                .isEmpty();
     }
 
     @Test
@@ -181,12 +214,21 @@ class MoneyInvariantCheckerTest {
 
         LedgerBooks books = PixBooks.read(reference, accounts);
 
-        assertThat(books.zeroSum().violations()).as("pending amounts sum to zero too").isEmpty();
-        assertThat(books.nothingPending().violations()).anyMatch(v -> v.contains(carla.toString()) && v.contains("debits_pending 500"));
+        assertThat(books.zeroSum().violations())
+                .as("pending amounts sum to zero too")
+                .isEmpty();
+        assertThat(books.nothingPending().violations())
+                .anyMatch(v -> v.contains(carla.toString()) && v.contains("debits_pending 500"));
     }
 
     private Finding agreement(List<Claim> claims, Set<Id128> moving) {
-        return LedgerAgreement.check(reference, READ_MODEL, PixBooks.read(reference, accounts), fundings, claims, moving,
+        return LedgerAgreement.check(
+                reference,
+                READ_MODEL,
+                PixBooks.read(reference, accounts),
+                fundings,
+                claims,
+                moving,
                 LedgerAgreement.Traces.ALL_PHASES);
     }
 
@@ -206,14 +248,24 @@ class MoneyInvariantCheckerTest {
     }
 
     private static Account copy(Account account, long debitsPosted, long creditsPosted, int flags) {
-        return new Account(account.id(), account.ledger(), account.code(), flags, account.debitsPending(), debitsPosted,
-                account.creditsPending(), creditsPosted, account.userData128(), account.userData64(), account.userData32(),
+        return new Account(
+                account.id(),
+                account.ledger(),
+                account.code(),
+                flags,
+                account.debitsPending(),
+                debitsPosted,
+                account.creditsPending(),
+                creditsPosted,
+                account.userData128(),
+                account.userData64(),
+                account.userData32(),
                 account.timestamp());
     }
 
     /** The books as the reference ledger keeps them, but each account changed by {@code change}: books no real ledger keeps. */
     private LedgerBooks tampered(UnaryOperator<Account> change) {
-        return LedgerBooks.read(batch -> reference.lookupAccounts(batch).stream().map(change).toList(), accounts,
-                PixBooks::describe);
+        return LedgerBooks.read(
+                batch -> reference.lookupAccounts(batch).stream().map(change).toList(), accounts, PixBooks::describe);
     }
 }

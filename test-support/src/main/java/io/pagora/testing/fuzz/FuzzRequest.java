@@ -15,8 +15,14 @@ import java.util.Set;
  * @param body null for none
  * @param allowedStatuses the statuses the document allows for this request
  */
-public record FuzzRequest(String operation, String mutation, String method, String target,
-        List<Map.Entry<String, String>> headers, byte[] body, Set<Integer> allowedStatuses) {
+public record FuzzRequest(
+        String operation,
+        String mutation,
+        String method,
+        String target,
+        List<Map.Entry<String, String>> headers,
+        byte[] body,
+        Set<Integer> allowedStatuses) {
 
     boolean hasHeader(String name) {
         return headers.stream().anyMatch(header -> header.getKey().equalsIgnoreCase(name));

@@ -19,15 +19,17 @@ public final class OpenApiDocument {
     public record Parameter(String name, String in, boolean required, JsonNode schema) {}
 
     /** One documented operation; {@code bodySchema} is null when it takes no body. */
-    public record Operation(String method, String path, List<Parameter> parameters, JsonNode bodySchema,
-            Set<Integer> statuses) {
+    public record Operation(
+            String method, String path, List<Parameter> parameters, JsonNode bodySchema, Set<Integer> statuses) {
 
         public String key() {
             return method + " " + path;
         }
 
         public List<Parameter> in(String where) {
-            return parameters.stream().filter(parameter -> parameter.in().equals(where)).toList();
+            return parameters.stream()
+                    .filter(parameter -> parameter.in().equals(where))
+                    .toList();
         }
     }
 
@@ -65,15 +67,22 @@ public final class OpenApiDocument {
         List<Parameter> parameters = new ArrayList<>();
         for (JsonNode parameter : operation.path("parameters")) {
             JsonNode resolved = resolve(parameter);
-            parameters.add(new Parameter(resolved.path("name").asString(), resolved.path("in").asString(),
-                    resolved.path("required").asBoolean(false), schema(resolved.path("schema"))));
+            parameters.add(new Parameter(
+                    resolved.path("name").asString(),
+                    resolved.path("in").asString(),
+                    resolved.path("required").asBoolean(false),
+                    schema(resolved.path("schema"))));
         }
-        JsonNode body = resolve(operation.path("requestBody")).path("content").path("application/json").get("schema");
+        JsonNode body = resolve(operation.path("requestBody"))
+                .path("content")
+                .path("application/json")
+                .get("schema");
         Set<Integer> statuses = new LinkedHashSet<>();
         for (String status : operation.path("responses").propertyNames()) {
             statuses.add(Integer.parseInt(status));
         }
-        return new Operation(method, path, List.copyOf(parameters), body == null ? null : schema(body), Set.copyOf(statuses));
+        return new Operation(
+                method, path, List.copyOf(parameters), body == null ? null : schema(body), Set.copyOf(statuses));
     }
 
     /** A schema with every {@code $ref} resolved and every {@code allOf} merged into one object schema. */
@@ -105,9 +114,12 @@ public final class OpenApiDocument {
     private static void mergeInto(ObjectNode target, JsonNode part) {
         for (Map.Entry<String, JsonNode> entry : part.properties()) {
             JsonNode existing = target.get(entry.getKey());
-            if (existing instanceof ObjectNode existingObject && entry.getValue().isObject()) {
+            if (existing instanceof ObjectNode existingObject
+                    && entry.getValue().isObject()) {
                 existingObject.setAll((ObjectNode) entry.getValue());
-            } else if (existing != null && existing.isArray() && entry.getValue().isArray()) {
+            } else if (existing != null
+                    && existing.isArray()
+                    && entry.getValue().isArray()) {
                 Set<JsonNode> union = new LinkedHashSet<>();
                 existing.forEach(union::add);
                 entry.getValue().forEach(union::add);

@@ -50,8 +50,13 @@ public final class OpenApiFuzz {
 
         /** The actuator endpoints every Pagora service exposes. */
         public static List<Probe> actuator() {
-            return List.of(get("/actuator"), get("/actuator/health"), get("/actuator/health/liveness"),
-                    get("/actuator/health/readiness"), get("/actuator/prometheus"), get("/actuator/info"));
+            return List.of(
+                    get("/actuator"),
+                    get("/actuator/health"),
+                    get("/actuator/health/liveness"),
+                    get("/actuator/health/readiness"),
+                    get("/actuator/prometheus"),
+                    get("/actuator/info"));
         }
     }
 
@@ -63,15 +68,30 @@ public final class OpenApiFuzz {
      * @param notBoundable names of parameters and body fields whose schema cannot say which values the API takes (a
      *     recent end-to-end id of the caller's bank, an opaque cursor): their boundary values are not sent as admitted
      */
-    public record Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax,
-            List<Probe> probes, Map<String, String> knownValues, SSLContext tls, Set<String> notBoundable) {
+    public record Config(
+            int port,
+            long seed,
+            int requestsMax,
+            Duration timeBudget,
+            int bodyBytesMax,
+            List<Probe> probes,
+            Map<String, String> knownValues,
+            SSLContext tls,
+            Set<String> notBoundable) {
 
         public Config {
             notBoundable = Set.copyOf(notBoundable);
         }
 
-        public Config(int port, long seed, int requestsMax, Duration timeBudget, int bodyBytesMax, List<Probe> probes,
-                Map<String, String> knownValues, SSLContext tls) {
+        public Config(
+                int port,
+                long seed,
+                int requestsMax,
+                Duration timeBudget,
+                int bodyBytesMax,
+                List<Probe> probes,
+                Map<String, String> knownValues,
+                SSLContext tls) {
             this(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls, Set.of());
         }
 
@@ -84,15 +104,21 @@ public final class OpenApiFuzz {
          * budget {@code -Dpagora.fuzz.seconds} (on a machine too busy to send the systematic phase in 50 s).
          */
         public static Config standard(int port, int bodyBytesMax, List<Probe> probes, Map<String, String> knownValues) {
-            return new Config(port, Long.getLong("pagora.fuzz.seed", SEED_DEFAULT),
+            return new Config(
+                    port,
+                    Long.getLong("pagora.fuzz.seed", SEED_DEFAULT),
                     Integer.getInteger("pagora.fuzz.requests", REQUESTS_MAX_DEFAULT),
-                    Duration.ofSeconds(Long.getLong("pagora.fuzz.seconds", TIME_BUDGET.toSeconds())), bodyBytesMax,
-                    probes, knownValues, null);
+                    Duration.ofSeconds(Long.getLong("pagora.fuzz.seconds", TIME_BUDGET.toSeconds())),
+                    bodyBytesMax,
+                    probes,
+                    knownValues,
+                    null);
         }
 
         /** The same run over TLS, as the caller {@code tls} presents (a service with mutual TLS). */
         public Config over(SSLContext tls) {
-            return new Config(port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls, notBoundable);
+            return new Config(
+                    port, seed, requestsMax, timeBudget, bodyBytesMax, probes, knownValues, tls, notBoundable);
         }
 
         /** The same run, not sending the boundary values of {@code names} (see {@link #notBoundable}). */
@@ -102,7 +128,13 @@ public final class OpenApiFuzz {
     }
 
     /** One answer that breaks the rules. */
-    public record Finding(String operation, String mutation, String method, String target, int status, String why,
+    public record Finding(
+            String operation,
+            String mutation,
+            String method,
+            String target,
+            int status,
+            String why,
             String bodyExcerpt) {
 
         @Override
@@ -118,22 +150,37 @@ public final class OpenApiFuzz {
      * @param systematicComplete the systematic phase was sent whole, within the budgets: false means some operations'
      *     classes of input were never sent (a run to fail, not to trust)
      */
-    public record Report(long seed, int requests, long elapsedMs, boolean budgetExhausted, int systematicRequests,
-            boolean systematicComplete, List<Finding> findings, Map<Integer, Integer> statusCounts) {
+    public record Report(
+            long seed,
+            int requests,
+            long elapsedMs,
+            boolean budgetExhausted,
+            int systematicRequests,
+            boolean systematicComplete,
+            List<Finding> findings,
+            Map<Integer, Integer> statusCounts) {
 
         /** One line per distinct defect (operation and reason), with how often it occurred and one example. */
         public String summary() {
             Map<String, List<Finding>> byDefect = new LinkedHashMap<>();
             for (Finding finding : findings) {
-                byDefect.computeIfAbsent(finding.operation() + " | " + finding.why().replaceAll("[0-9]+ bytes", "N bytes"),
-                        k -> new ArrayList<>()).add(finding);
+                byDefect.computeIfAbsent(
+                                finding.operation() + " | " + finding.why().replaceAll("[0-9]+ bytes", "N bytes"),
+                                k -> new ArrayList<>())
+                        .add(finding);
             }
-            StringBuilder text = new StringBuilder("fuzz seed=" + seed + " requests=" + requests + " elapsedMs=" + elapsedMs
+            StringBuilder text = new StringBuilder("fuzz seed=" + seed + " requests=" + requests + " elapsedMs="
+                    + elapsedMs
                     + (budgetExhausted ? " (request or time budget reached)" : "") + " systematic=" + systematicRequests
-                    + (systematicComplete ? "" : " (CUT SHORT by the budget)") + " statuses=" + statusCounts + " findings="
+                    + (systematicComplete ? "" : " (CUT SHORT by the budget)") + " statuses=" + statusCounts
+                    + " findings="
                     + findings.size() + " distinct=" + byDefect.size());
-            byDefect.values().stream().limit(DISTINCT_SHOWN_MAX).forEach(group -> text.append("\n  ").append(group.size()).append("x ")
-                    .append(group.getFirst()));
+            byDefect.values().stream()
+                    .limit(DISTINCT_SHOWN_MAX)
+                    .forEach(group -> text.append("\n  ")
+                            .append(group.size())
+                            .append("x ")
+                            .append(group.getFirst()));
             return text.toString();
         }
 
@@ -213,12 +260,22 @@ public final class OpenApiFuzz {
         timeBound = true;
         randomCompositions(operations, valid, mutations);
         long elapsedMs = (System.nanoTime() - startedNanos) / 1_000_000;
-        return new Report(config.seed(), requests, elapsedMs, !withinBudget(), systematicRequests, systematicComplete,
-                List.copyOf(findings), statusCounts);
+        return new Report(
+                config.seed(),
+                requests,
+                elapsedMs,
+                !withinBudget(),
+                systematicRequests,
+                systematicComplete,
+                List.copyOf(findings),
+                statusCounts);
     }
 
-    private void systematic(List<Operation> operations, Map<Operation, FuzzRequest> valid,
-            Map<Operation, List<Mutation>> mutations, Map<Operation, List<Mutation>> admitted) {
+    private void systematic(
+            List<Operation> operations,
+            Map<Operation, FuzzRequest> valid,
+            Map<Operation, List<Mutation>> mutations,
+            Map<Operation, List<Mutation>> admitted) {
         Set<String> paths = new HashSet<>();
         for (Operation operation : operations) {
             send(valid.get(operation));
@@ -229,13 +286,22 @@ public final class OpenApiFuzz {
                 send(mutation.applyTo(valid.get(operation)));
             }
             if (paths.add(operation.path())) {
-                Mutations.methods(operation.path(), document.methodsOf(operation.path()), valid.get(operation).target())
+                Mutations.methods(
+                                operation.path(),
+                                document.methodsOf(operation.path()),
+                                valid.get(operation).target())
                         .forEach(this::send);
             }
         }
         for (String path : Mutations.UNKNOWN_PATHS) {
             for (String method : List.of("GET", "POST")) {
-                send(new FuzzRequest("unknown path", path, method, path, List.of(Map.entry("Accept", "*/*")), null,
+                send(new FuzzRequest(
+                        "unknown path",
+                        path,
+                        method,
+                        path,
+                        List.of(Map.entry("Accept", "*/*")),
+                        null,
                         Mutations.UNKNOWN_PATH_STATUSES));
             }
         }
@@ -247,24 +313,37 @@ public final class OpenApiFuzz {
     /** The undocumented endpoints get the header, query and method breakages a GET can have. */
     private void probe(Probe probe) {
         Operation asOperation = new Operation("GET", probe.path(), List.of(), null, probe.statuses());
-        FuzzRequest request = new FuzzRequest("GET " + probe.path(), "", "GET", probe.path(),
-                List.of(Map.entry("Accept", "*/*")), null, probe.statuses());
+        FuzzRequest request = new FuzzRequest(
+                "GET " + probe.path(),
+                "",
+                "GET",
+                probe.path(),
+                List.of(Map.entry("Accept", "*/*")),
+                null,
+                probe.statuses());
         send(request);
         for (Mutation mutation : Mutations.headers(asOperation, request)) {
             send(mutation.applyTo(request));
         }
-        for (String junk : List.of("a=%zz", "includedNames=%00", "includedNames=" + "n".repeat(5000), "%C3%28=1", "x=%")) {
+        for (String junk :
+                List.of("a=%zz", "includedNames=%00", "includedNames=" + "n".repeat(5000), "%C3%28=1", "x=%")) {
             send(request.withTarget(probe.path() + "?" + junk).withMutation("query " + Mutations.abbreviate(junk)));
         }
         for (String junk : List.of("/%00", "/nope", "/%ZZ", "/..%2f..")) {
-            send(new FuzzRequest("GET " + probe.path(), "path + " + junk, "GET", probe.path() + junk,
-                    request.headers(), null, Set.of(400, 404)));
+            send(new FuzzRequest(
+                    "GET " + probe.path(),
+                    "path + " + junk,
+                    "GET",
+                    probe.path() + junk,
+                    request.headers(),
+                    null,
+                    Set.of(400, 404)));
         }
         Mutations.methods(probe.path(), Set.of("GET"), probe.path()).forEach(this::send);
     }
 
-    private void randomCompositions(List<Operation> operations, Map<Operation, FuzzRequest> valid,
-            Map<Operation, List<Mutation>> mutations) {
+    private void randomCompositions(
+            List<Operation> operations, Map<Operation, FuzzRequest> valid, Map<Operation, List<Mutation>> mutations) {
         // A document without operations (a run that only probes, e.g. as another caller) has nothing to compose.
         // Bounded by the request budget: every round sends one request.
         while (withinBudget() && !operations.isEmpty()) {
@@ -281,7 +360,9 @@ public final class OpenApiFuzz {
 
     private boolean withinBudget() {
         return requests < config.requestsMax()
-                && (!timeBound || System.nanoTime() - startedNanos < config.timeBudget().toNanos());
+                && (!timeBound
+                        || System.nanoTime() - startedNanos
+                                < config.timeBudget().toNanos());
     }
 
     /** False during the systematic phase, which the request budget and its own size bound; true after it. */
@@ -297,8 +378,14 @@ public final class OpenApiFuzz {
         String why = violation(request, response);
         if (why != null) {
             String excerpt = response.bodyText().replaceAll("\\s+", " ");
-            findings.add(new Finding(request.operation(), request.mutation(), request.method(), request.target(),
-                    response.status(), why, excerpt.length() > 300 ? excerpt.substring(0, 300) + "…" : excerpt));
+            findings.add(new Finding(
+                    request.operation(),
+                    request.mutation(),
+                    request.method(),
+                    request.target(),
+                    response.status(),
+                    why,
+                    excerpt.length() > 300 ? excerpt.substring(0, 300) + "…" : excerpt));
         }
     }
 
@@ -314,8 +401,11 @@ public final class OpenApiFuzz {
             return "stack trace or exception class in the body";
         }
         if (!request.allowedStatuses().contains(response.status())) {
-            return "status " + response.status() + " not documented (documented: " + new TreeMap<>(
-                    request.allowedStatuses().stream().collect(java.util.stream.Collectors.toMap(s -> s, s -> ""))).keySet() + ")";
+            return "status " + response.status() + " not documented (documented: "
+                    + new TreeMap<>(request.allowedStatuses().stream()
+                                    .collect(java.util.stream.Collectors.toMap(s -> s, s -> "")))
+                            .keySet()
+                    + ")";
         }
         if (response.status() >= 400 && !"HEAD".equals(request.method())) {
             return problemViolation(response);
@@ -337,7 +427,8 @@ public final class OpenApiFuzz {
         if (problem == null || !problem.path("type").asString("").startsWith("https://pagora.io/problems/")) {
             return "problem without a Pagora problem type";
         }
-        if (problem.path("status").asInt() != response.status() || problem.path("title").asString("").isEmpty()) {
+        if (problem.path("status").asInt() != response.status()
+                || problem.path("title").asString("").isEmpty()) {
             return "problem's status or title does not match the answer";
         }
         return null;
@@ -347,8 +438,13 @@ public final class OpenApiFuzz {
         Map<String, String> values = new LinkedHashMap<>();
         SchemaSamples samples = new SchemaSamples(random, Map.of());
         for (Parameter parameter : operation.in("path")) {
-            values.put(parameter.name(), config.knownValues().getOrDefault(parameter.name(),
-                    Mutations.encode(samples.valid(parameter.schema()).asString())));
+            values.put(
+                    parameter.name(),
+                    config.knownValues()
+                            .getOrDefault(
+                                    parameter.name(),
+                                    Mutations.encode(
+                                            samples.valid(parameter.schema()).asString())));
         }
         return values;
     }
@@ -360,13 +456,18 @@ public final class OpenApiFuzz {
         headers.add(Map.entry("Accept", "*/*"));
         for (Parameter parameter : operation.parameters()) {
             if (parameter.in().equals("query")) {
-                if (!parameter.required() && !config.knownValues().containsKey(parameter.name())
+                if (!parameter.required()
+                        && !config.knownValues().containsKey(parameter.name())
                         && config.notBoundable().contains(parameter.name())) {
                     continue; // a generated value of it is refused (an opaque cursor): the request would be a 400
                 }
-                String value = config.knownValues().getOrDefault(parameter.name(),
-                        samples.valid(parameter.schema()).asString());
-                target.append(target.indexOf("?") < 0 ? "?" : "&").append(parameter.name()).append('=')
+                String value = config.knownValues()
+                        .getOrDefault(
+                                parameter.name(),
+                                samples.valid(parameter.schema()).asString());
+                target.append(target.indexOf("?") < 0 ? "?" : "&")
+                        .append(parameter.name())
+                        .append('=')
                         .append(Mutations.encode(value));
             } else if (parameter.in().equals("header")) {
                 headers.add(Map.entry(parameter.name(), "fuzz-" + Long.toHexString(random.nextLong())));
@@ -375,9 +476,16 @@ public final class OpenApiFuzz {
         byte[] body = null;
         if (operation.bodySchema() != null) {
             headers.add(Map.entry("Content-Type", "application/json"));
-            body = JSON.writeValueAsString(samples.valid(operation.bodySchema())).getBytes(StandardCharsets.UTF_8);
+            body = JSON.writeValueAsString(samples.valid(operation.bodySchema()))
+                    .getBytes(StandardCharsets.UTF_8);
         }
-        return new FuzzRequest(operation.key(), "", operation.method(), target.toString(), List.copyOf(headers), body,
+        return new FuzzRequest(
+                operation.key(),
+                "",
+                operation.method(),
+                target.toString(),
+                List.copyOf(headers),
+                body,
                 operation.statuses());
     }
 }

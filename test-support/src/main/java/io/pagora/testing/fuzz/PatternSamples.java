@@ -23,7 +23,11 @@ final class PatternSamples {
     /** Groups nest at most this deep: the documents' patterns nest one or two. */
     private static final int GROUP_DEPTH_MAX = 4;
 
-    private enum Choice { RANDOM, LOWEST, HIGHEST }
+    private enum Choice {
+        RANDOM,
+        LOWEST,
+        HIGHEST
+    }
 
     private final Random random;
 
@@ -130,11 +134,12 @@ final class PatternSamples {
             at = quantifier(pattern, at, repeat);
             int count = count(repeat, choice);
             for (int k = 0; k < count; k++) {
-                out.append(switch (choice) {
-                    case LOWEST -> choices.getFirst();
-                    case HIGHEST -> choices.getLast();
-                    case RANDOM -> choices.get(random.nextInt(choices.size()));
-                });
+                out.append(
+                        switch (choice) {
+                            case LOWEST -> choices.getFirst();
+                            case HIGHEST -> choices.getLast();
+                            case RANDOM -> choices.get(random.nextInt(choices.size()));
+                        });
             }
         }
     }
@@ -220,14 +225,27 @@ final class PatternSamples {
             return at;
         }
         switch (pattern.charAt(at)) {
-            case '+' -> { repeat[0] = 1; repeat[1] = OPEN_REPEAT_MAX; return at + 1; }
-            case '*' -> { repeat[0] = 0; repeat[1] = OPEN_REPEAT_MAX; return at + 1; }
-            case '?' -> { repeat[0] = 0; repeat[1] = 1; return at + 1; }
+            case '+' -> {
+                repeat[0] = 1;
+                repeat[1] = OPEN_REPEAT_MAX;
+                return at + 1;
+            }
+            case '*' -> {
+                repeat[0] = 0;
+                repeat[1] = OPEN_REPEAT_MAX;
+                return at + 1;
+            }
+            case '?' -> {
+                repeat[0] = 0;
+                repeat[1] = 1;
+                return at + 1;
+            }
             case '{' -> {
                 int end = pattern.indexOf('}', at);
                 String[] bounds = pattern.substring(at + 1, end).split(",", -1);
                 repeat[0] = Integer.parseInt(bounds[0]);
-                repeat[1] = bounds.length == 1 ? repeat[0]
+                repeat[1] = bounds.length == 1
+                        ? repeat[0]
                         : bounds[1].isEmpty() ? repeat[0] + OPEN_REPEAT_MAX : Integer.parseInt(bounds[1]);
                 return end + 1;
             }

@@ -71,8 +71,8 @@ public final class RawHttp {
         try (Socket plain = new Socket()) {
             plain.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMs);
             plain.setSoTimeout(timeoutMs);
-            try (Socket socket = tls == null ? plain
-                    : tls.getSocketFactory().createSocket(plain, "127.0.0.1", port, true)) {
+            try (Socket socket =
+                    tls == null ? plain : tls.getSocketFactory().createSocket(plain, "127.0.0.1", port, true)) {
                 String writeFailure = write(socket.getOutputStream(), request);
                 return read(socket.getInputStream(), writeFailure);
             }
@@ -90,7 +90,9 @@ public final class RawHttp {
             for (Map.Entry<String, String> header : request.headers()) {
                 head.writeBytes(latin1(header.getKey() + ": " + promisable(header, request.body()) + "\r\n"));
             }
-            if (request.body() != null && !request.hasHeader("Content-Length") && !request.hasHeader("Transfer-Encoding")) {
+            if (request.body() != null
+                    && !request.hasHeader("Content-Length")
+                    && !request.hasHeader("Transfer-Encoding")) {
                 head.writeBytes(latin1("Content-Length: " + request.body().length + "\r\n"));
             }
             head.writeBytes(latin1("\r\n"));
@@ -114,7 +116,8 @@ public final class RawHttp {
      */
     private static String promisable(Map.Entry<String, String> header, byte[] body) {
         int length = body == null ? 0 : body.length;
-        if (header.getKey().equalsIgnoreCase("Content-Length") && header.getValue().matches("[0-9]{1,9}")
+        if (header.getKey().equalsIgnoreCase("Content-Length")
+                && header.getValue().matches("[0-9]{1,9}")
                 && Integer.parseInt(header.getValue()) > length) {
             return Integer.toString(length);
         }
@@ -130,7 +133,8 @@ public final class RawHttp {
         }
         int headEnd = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
         if (headEnd < 0) {
-            return new Response(0, Map.of(), raw, "no HTTP response" + (writeFailure == null ? "" : " (" + writeFailure + ")"));
+            return new Response(
+                    0, Map.of(), raw, "no HTTP response" + (writeFailure == null ? "" : " (" + writeFailure + ")"));
         }
         String[] lines = new String(raw, 0, headEnd, StandardCharsets.ISO_8859_1).split("\r\n");
         String[] statusLine = lines[0].split(" ", 3);
@@ -139,8 +143,10 @@ public final class RawHttp {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.merge(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
-                        lines[i].substring(colon + 1).trim(), (a, b) -> a + ", " + b);
+                headers.merge(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        lines[i].substring(colon + 1).trim(),
+                        (a, b) -> a + ", " + b);
             }
         }
         byte[] body = java.util.Arrays.copyOfRange(raw, headEnd + 4, raw.length);

@@ -20,6 +20,7 @@ final class SchemaSamples {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     /** A generated array never holds more, whatever minItems says: the fuzz is about shape, not volume. */
     private static final int ARRAY_ITEMS_MAX = 3;
+
     private static final int DEPTH_MAX = 8;
     private static final int EXCLUDED_ATTEMPTS_MAX = 8;
 
@@ -86,7 +87,8 @@ final class SchemaSamples {
         if (schema.has("pattern")) {
             // A pattern's random value is the value "not" excludes (an all-zero id) about never; a few tries at most.
             for (int attempt = 0; attempt < EXCLUDED_ATTEMPTS_MAX; attempt++) {
-                String value = new PatternSamples(random).matching(schema.get("pattern").asString());
+                String value = new PatternSamples(random)
+                        .matching(schema.get("pattern").asString());
                 if (!excluded(schema, value)) {
                     return value;
                 }
@@ -138,7 +140,8 @@ final class SchemaSamples {
                         }
                     }
                 } else if (schema.has("maxLength") && !schema.has("format")) {
-                    values.add(NODES.stringNode("a".repeat(schema.get("maxLength").asInt())));
+                    values.add(
+                            NODES.stringNode("a".repeat(schema.get("maxLength").asInt())));
                 }
             }
             default -> {
@@ -174,10 +177,13 @@ final class SchemaSamples {
     private ObjectNode object(JsonNode schema, int depth) {
         ObjectNode object = NODES.objectNode();
         // A known value is text: it stands for a string property only (an "ispb" known for a path is no integer field).
-        schema.path("properties").properties().forEach(property -> object.set(property.getKey(),
-                knownProperties.containsKey(property.getKey()) && "string".equals(typeOf(property.getValue()))
-                        ? NODES.stringNode(knownProperties.get(property.getKey()))
-                        : valid(property.getValue(), depth + 1)));
+        schema.path("properties")
+                .properties()
+                .forEach(property -> object.set(
+                        property.getKey(),
+                        knownProperties.containsKey(property.getKey()) && "string".equals(typeOf(property.getValue()))
+                                ? NODES.stringNode(knownProperties.get(property.getKey()))
+                                : valid(property.getValue(), depth + 1)));
         return object;
     }
 }

@@ -59,7 +59,9 @@ final class Targets {
     static JsonNode schemaAt(JsonNode schema, List<Object> path) {
         JsonNode node = schema;
         for (Object step : path) {
-            node = step instanceof Integer ? node.path("items") : node.path("properties").path((String) step);
+            node = step instanceof Integer
+                    ? node.path("items")
+                    : node.path("properties").path((String) step);
         }
         return node;
     }

@@ -1,61 +1,12 @@
 package io.pagora.testing.ledger;
 
-import static io.pagora.ledger.port.TransferResult.ACCOUNTS_MUST_BE_DIFFERENT;
-import static io.pagora.ledger.port.TransferResult.ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER;
-import static io.pagora.ledger.port.TransferResult.CODE_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.CREDIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.CREDIT_ACCOUNT_ID_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.CREDIT_ACCOUNT_NOT_FOUND;
-import static io.pagora.ledger.port.TransferResult.DEBIT_ACCOUNT_ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.DEBIT_ACCOUNT_ID_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.DEBIT_ACCOUNT_NOT_FOUND;
-import static io.pagora.ledger.port.TransferResult.EXCEEDS_CREDITS;
-import static io.pagora.ledger.port.TransferResult.EXCEEDS_DEBITS;
-import static io.pagora.ledger.port.TransferResult.EXCEEDS_PENDING_TRANSFER_AMOUNT;
-import static io.pagora.ledger.port.TransferResult.EXISTS;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_CODE;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_FLAGS;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_LEDGER;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_PENDING_ID;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_TIMEOUT;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_128;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_32;
-import static io.pagora.ledger.port.TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_64;
-import static io.pagora.ledger.port.TransferResult.FLAGS_ARE_MUTUALLY_EXCLUSIVE;
-import static io.pagora.ledger.port.TransferResult.ID_ALREADY_FAILED;
-import static io.pagora.ledger.port.TransferResult.ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.ID_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.LEDGER_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.LINKED_EVENT_CHAIN_OPEN;
-import static io.pagora.ledger.port.TransferResult.LINKED_EVENT_FAILED;
 import static io.pagora.ledger.port.TransferResult.OK;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_BE_DIFFERENT;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_NOT_BE_INT_MAX;
-import static io.pagora.ledger.port.TransferResult.PENDING_ID_MUST_NOT_BE_ZERO;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_ALREADY_POSTED;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_ALREADY_VOIDED;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_EXPIRED;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CODE;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_LEDGER;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_NOT_FOUND;
-import static io.pagora.ledger.port.TransferResult.PENDING_TRANSFER_NOT_PENDING;
-import static io.pagora.ledger.port.TransferResult.TIMEOUT_RESERVED_FOR_PENDING_TRANSFER;
-import static io.pagora.ledger.port.TransferResult.TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.ledger.port.BatchTooLargeException;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
@@ -73,22 +24,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -118,6 +59,7 @@ public abstract class LedgerFixture {
     protected Ledger ledger;
     /** The accounts the running test created: the closed world its money invariants are checked over. */
     private final List<Id128> tracked = Collections.synchronizedList(new ArrayList<>());
+
     private Id128 issuer;
     private TestAbortedException backendUnavailable;
 
@@ -183,7 +125,8 @@ public abstract class LedgerFixture {
     public record Balances(long debitsPending, long debitsPosted, long creditsPending, long creditsPosted) {}
 
     protected static Balances balancesOf(Account account) {
-        return new Balances(account.debitsPending(), account.debitsPosted(), account.creditsPending(), account.creditsPosted());
+        return new Balances(
+                account.debitsPending(), account.debitsPosted(), account.creditsPending(), account.creditsPosted());
     }
 
     protected Id128 account(int flags) {
@@ -192,7 +135,8 @@ public abstract class LedgerFixture {
 
     protected Id128 account(int ledgerNumber, int flags) {
         Id128 id = newId();
-        assertThat(ledger.createAccounts(List.of(NewAccount.of(id, ledgerNumber, CODE, flags)))).containsExactly(AccountResult.OK);
+        assertThat(ledger.createAccounts(List.of(NewAccount.of(id, ledgerNumber, CODE, flags))))
+                .containsExactly(AccountResult.OK);
         tracked.add(id);
         return id;
     }
@@ -206,7 +150,12 @@ public abstract class LedgerFixture {
     }
 
     protected void fund(Id128 account, long amount) {
-        assertThat(create(tx().debit(issuer()).credit(account).amount(amount).code(CODE).build())).isEqualTo(OK);
+        assertThat(create(tx().debit(issuer())
+                        .credit(account)
+                        .amount(amount)
+                        .code(CODE)
+                        .build()))
+                .isEqualTo(OK);
     }
 
     /** A new debits_must_not_exceed_credits account (a customer) holding {@code amount}. */
@@ -242,7 +191,8 @@ public abstract class LedgerFixture {
     protected Map<Id128, Balances> balancesOfAll() {
         List<Id128> ids = List.copyOf(tracked);
         return ledger.lookupAccounts(ids).stream()
-                .collect(Collectors.toMap(Account::id, LedgerFixture::balancesOf, (a, b) -> a, java.util.LinkedHashMap::new));
+                .collect(Collectors.toMap(
+                        Account::id, LedgerFixture::balancesOf, (a, b) -> a, java.util.LinkedHashMap::new));
     }
 
     /** Adds an account the test did not create through {@link #account} to its closed world. */
@@ -323,21 +273,71 @@ public abstract class LedgerFixture {
         private int flags = TransferFlags.NONE;
         /** Free slots for test tables that need the accounts behind a post. */
         public Id128 debitHint;
+
         public Id128 creditHint;
 
-        public Tx id(Id128 value) { id = value; return this; }
-        public Tx debit(Id128 value) { debit = value; return this; }
-        public Tx credit(Id128 value) { credit = value; return this; }
-        public Tx amount(long value) { amount = value; return this; }
-        public Tx pendingId(Id128 value) { pendingId = value; return this; }
-        public Tx userData(Id128 u128, long u64, int u32) { userData128 = u128; userData64 = u64; userData32 = u32; return this; }
-        public Tx timeout(int seconds) { timeout = seconds; return this; }
-        public Tx ledger(int value) { ledger = value; return this; }
-        public Tx code(int value) { code = value; return this; }
-        public Tx flags(int value) { flags = value; return this; }
+        public Tx id(Id128 value) {
+            id = value;
+            return this;
+        }
+
+        public Tx debit(Id128 value) {
+            debit = value;
+            return this;
+        }
+
+        public Tx credit(Id128 value) {
+            credit = value;
+            return this;
+        }
+
+        public Tx amount(long value) {
+            amount = value;
+            return this;
+        }
+
+        public Tx pendingId(Id128 value) {
+            pendingId = value;
+            return this;
+        }
+
+        public Tx userData(Id128 u128, long u64, int u32) {
+            userData128 = u128;
+            userData64 = u64;
+            userData32 = u32;
+            return this;
+        }
+
+        public Tx timeout(int seconds) {
+            timeout = seconds;
+            return this;
+        }
+
+        public Tx ledger(int value) {
+            ledger = value;
+            return this;
+        }
+
+        public Tx code(int value) {
+            code = value;
+            return this;
+        }
+
+        public Tx flags(int value) {
+            flags = value;
+            return this;
+        }
         /** Makes it a pending transfer with this timeout. */
-        public Tx pending(int timeoutSeconds) { flags |= TransferFlags.PENDING; timeout = timeoutSeconds; return this; }
-        public Tx linked() { flags |= TransferFlags.LINKED; return this; }
+        public Tx pending(int timeoutSeconds) {
+            flags |= TransferFlags.PENDING;
+            timeout = timeoutSeconds;
+            return this;
+        }
+
+        public Tx linked() {
+            flags |= TransferFlags.LINKED;
+            return this;
+        }
 
         /** A builder holding every field of {@code transfer}, id included. */
         public static Tx of(NewTransfer transfer) {
@@ -377,8 +377,19 @@ public abstract class LedgerFixture {
         }
 
         public NewTransfer build() {
-            return new NewTransfer(id, debit, credit, amount, pendingId, userData128, userData64, userData32, timeout, ledger,
-                    code, flags);
+            return new NewTransfer(
+                    id,
+                    debit,
+                    credit,
+                    amount,
+                    pendingId,
+                    userData128,
+                    userData64,
+                    userData32,
+                    timeout,
+                    ledger,
+                    code,
+                    flags);
         }
     }
 }

@@ -1,9 +1,9 @@
 package io.pagora.testing.ledger;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
@@ -41,7 +41,12 @@ import java.util.function.LongSupplier;
  */
 public final class ReferenceLedger implements Ledger {
 
-    private enum PendingStatus { PENDING, POSTED, VOIDED, EXPIRED }
+    private enum PendingStatus {
+        PENDING,
+        POSTED,
+        VOIDED,
+        EXPIRED
+    }
 
     private static final class MutableAccount {
         final NewAccount definition;
@@ -58,8 +63,19 @@ public final class ReferenceLedger implements Ledger {
 
         Account snapshot() {
             NewAccount d = definition;
-            return new Account(d.id(), d.ledger(), d.code(), d.flags(), debitsPending, debitsPosted, creditsPending,
-                    creditsPosted, d.userData128(), d.userData64(), d.userData32(), timestamp);
+            return new Account(
+                    d.id(),
+                    d.ledger(),
+                    d.code(),
+                    d.flags(),
+                    debitsPending,
+                    debitsPosted,
+                    creditsPending,
+                    creditsPosted,
+                    d.userData128(),
+                    d.userData64(),
+                    d.userData32(),
+                    timestamp);
         }
 
         boolean debitsExceedCredits(long amount) {
@@ -81,6 +97,7 @@ public final class ReferenceLedger implements Ledger {
     private final Set<Id128> failedIds = new HashSet<>();
     /** Undo actions of the open linked chain, most recent last. */
     private final Deque<Runnable> undo = new ArrayDeque<>();
+
     private long lastTimestamp;
 
     public ReferenceLedger(LongSupplier clockNanos) {
@@ -99,22 +116,34 @@ public final class ReferenceLedger implements Ledger {
     public synchronized List<AccountResult> createAccounts(List<NewAccount> batch) {
         Ledger.checkBatchSize(batch.size());
         expireDue();
-        return execute(batch, NewAccount::linked, this::createAccount,
-                AccountResult.OK, AccountResult.LINKED_EVENT_FAILED, AccountResult.LINKED_EVENT_CHAIN_OPEN,
-                (event, result) -> {}, AccountResult.class);
+        return execute(
+                batch,
+                NewAccount::linked,
+                this::createAccount,
+                AccountResult.OK,
+                AccountResult.LINKED_EVENT_FAILED,
+                AccountResult.LINKED_EVENT_CHAIN_OPEN,
+                (event, result) -> {},
+                AccountResult.class);
     }
 
     @Override
     public synchronized List<TransferResult> createTransfers(List<NewTransfer> batch) {
         Ledger.checkBatchSize(batch.size());
         expireDue();
-        return execute(batch, t -> t.hasFlag(TransferFlags.LINKED), this::createTransfer,
-                TransferResult.OK, TransferResult.LINKED_EVENT_FAILED, TransferResult.LINKED_EVENT_CHAIN_OPEN,
+        return execute(
+                batch,
+                t -> t.hasFlag(TransferFlags.LINKED),
+                this::createTransfer,
+                TransferResult.OK,
+                TransferResult.LINKED_EVENT_FAILED,
+                TransferResult.LINKED_EVENT_CHAIN_OPEN,
                 (event, result) -> {
                     if (result.isTransient()) {
                         failedIds.add(event.id()); // outside the chain's undo scope: survives its rollback
                     }
-                }, TransferResult.class);
+                },
+                TransferResult.class);
     }
 
     @Override
@@ -137,7 +166,9 @@ public final class ReferenceLedger implements Ledger {
         return accounts.values().stream()
                 .filter(account -> account.definition.ledger() == ledger && account.timestamp > timestampAfter)
                 .sorted(Comparator.comparingLong(account -> account.timestamp))
-                .limit(limit).map(MutableAccount::snapshot).toList();
+                .limit(limit)
+                .map(MutableAccount::snapshot)
+                .toList();
     }
 
     @Override
@@ -191,8 +222,14 @@ public final class ReferenceLedger implements Ledger {
     }
 
     private <E, R extends Enum<R>> List<R> execute(
-            List<E> events, Function<E, Boolean> linked, Apply<E, R> apply,
-            R ok, R linkedEventFailed, R chainOpen, AfterFailure<E, R> afterFailure, Class<R> type) {
+            List<E> events,
+            Function<E, Boolean> linked,
+            Apply<E, R> apply,
+            R ok,
+            R linkedEventFailed,
+            R chainOpen,
+            AfterFailure<E, R> afterFailure,
+            Class<R> type) {
         @SuppressWarnings("unchecked")
         R[] results = (R[]) java.lang.reflect.Array.newInstance(type, events.size());
         int chain = -1;
@@ -311,8 +348,19 @@ public final class ReferenceLedger implements Ledger {
         if (dr.debitsExceedCredits(amount)) return TransferResult.EXCEEDS_CREDITS;
         if (cr.creditsExceedDebits(amount)) return TransferResult.EXCEEDS_DEBITS;
 
-        Transfer stored = new Transfer(t.id(), t.debitAccountId(), t.creditAccountId(), amount, t.pendingId(),
-                t.userData128(), t.userData64(), t.userData32(), t.timeoutSeconds(), t.ledger(), t.code(), t.flags(),
+        Transfer stored = new Transfer(
+                t.id(),
+                t.debitAccountId(),
+                t.creditAccountId(),
+                amount,
+                t.pendingId(),
+                t.userData128(),
+                t.userData64(),
+                t.userData32(),
+                t.timeoutSeconds(),
+                t.ledger(),
+                t.code(),
+                t.flags(),
                 timestamp);
         insertTransfer(stored);
         if (pending) {
@@ -332,8 +380,10 @@ public final class ReferenceLedger implements Ledger {
             Transfer p = transfers.get(t.pendingId());
             return postOrVoidExists(t, e, p);
         }
-        if (!t.debitAccountId().equals(e.debitAccountId())) return TransferResult.EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID;
-        if (!t.creditAccountId().equals(e.creditAccountId())) return TransferResult.EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID;
+        if (!t.debitAccountId().equals(e.debitAccountId()))
+            return TransferResult.EXISTS_WITH_DIFFERENT_DEBIT_ACCOUNT_ID;
+        if (!t.creditAccountId().equals(e.creditAccountId()))
+            return TransferResult.EXISTS_WITH_DIFFERENT_CREDIT_ACCOUNT_ID;
         if (t.amount() != e.amount()) return TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT;
         if (!t.userData128().equals(e.userData128())) return TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_128;
         if (t.userData64() != e.userData64()) return TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_64;
@@ -355,7 +405,9 @@ public final class ReferenceLedger implements Ledger {
         } else if (t.amount() != e.amount()) {
             return TransferResult.EXISTS_WITH_DIFFERENT_AMOUNT;
         }
-        if (!(t.userData128().isZero() ? e.userData128().equals(p.userData128()) : t.userData128().equals(e.userData128()))) {
+        if (!(t.userData128().isZero()
+                ? e.userData128().equals(p.userData128())
+                : t.userData128().equals(e.userData128()))) {
             return TransferResult.EXISTS_WITH_DIFFERENT_USER_DATA_128;
         }
         if ((t.userData64() == 0 ? p.userData64() : t.userData64()) != e.userData64()) {
@@ -397,18 +449,33 @@ public final class ReferenceLedger implements Ledger {
         if (voiding && amount < p.amount()) return TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT;
 
         switch (pendingStatus.get(p.id())) {
-            case PENDING -> { }
-            case POSTED -> { return TransferResult.PENDING_TRANSFER_ALREADY_POSTED; }
-            case VOIDED -> { return TransferResult.PENDING_TRANSFER_ALREADY_VOIDED; }
-            case EXPIRED -> { return TransferResult.PENDING_TRANSFER_EXPIRED; }
+            case PENDING -> {}
+            case POSTED -> {
+                return TransferResult.PENDING_TRANSFER_ALREADY_POSTED;
+            }
+            case VOIDED -> {
+                return TransferResult.PENDING_TRANSFER_ALREADY_VOIDED;
+            }
+            case EXPIRED -> {
+                return TransferResult.PENDING_TRANSFER_EXPIRED;
+            }
         }
         if (p.timeoutSeconds() > 0 && expiresAt(p) <= timestamp) return TransferResult.PENDING_TRANSFER_EXPIRED;
 
-        Transfer stored = new Transfer(t.id(), p.debitAccountId(), p.creditAccountId(), amount, t.pendingId(),
+        Transfer stored = new Transfer(
+                t.id(),
+                p.debitAccountId(),
+                p.creditAccountId(),
+                amount,
+                t.pendingId(),
                 t.userData128().isZero() ? p.userData128() : t.userData128(),
                 t.userData64() == 0 ? p.userData64() : t.userData64(),
                 t.userData32() == 0 ? p.userData32() : t.userData32(),
-                0, p.ledger(), p.code(), t.flags(), timestamp);
+                0,
+                p.ledger(),
+                p.code(),
+                t.flags(),
+                timestamp);
         insertTransfer(stored);
         setStatus(p.id(), post ? PendingStatus.POSTED : PendingStatus.VOIDED);
         MutableAccount dr = accounts.get(p.debitAccountId());

@@ -34,10 +34,16 @@ public final class SimulatedReceivingBank implements ReceivingBank {
      */
     public SimulatedReceivingBank(double acceptRate, double noAnswerRate, Duration answerLatency) {
         Check.that(acceptRate >= 0 && acceptRate <= 1, "accept-rate in [0, 1]: %s", acceptRate);
-        Check.that(noAnswerRate >= 0 && acceptRate + noAnswerRate <= 1 + 1e-9,
-                "no-answer-rate in [0, 1 - accept-rate]: %s (accept-rate %s)", noAnswerRate, acceptRate);
-        Check.that(!answerLatency.isNegative() && answerLatency.compareTo(ANSWER_LATENCY_MAX) <= 0,
-                "answer-latency in [0, %s]: %s", ANSWER_LATENCY_MAX, answerLatency);
+        Check.that(
+                noAnswerRate >= 0 && acceptRate + noAnswerRate <= 1 + 1e-9,
+                "no-answer-rate in [0, 1 - accept-rate]: %s (accept-rate %s)",
+                noAnswerRate,
+                acceptRate);
+        Check.that(
+                !answerLatency.isNegative() && answerLatency.compareTo(ANSWER_LATENCY_MAX) <= 0,
+                "answer-latency in [0, %s]: %s",
+                ANSWER_LATENCY_MAX,
+                answerLatency);
         this.acceptRate = acceptRate;
         this.noAnswerRate = noAnswerRate;
         this.answerLatency = answerLatency;

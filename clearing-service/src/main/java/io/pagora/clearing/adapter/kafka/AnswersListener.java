@@ -1,11 +1,11 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.events.ConsumerGroups;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.clearing.application.participants.AnswerRequest;
 import io.pagora.clearing.application.participants.ApplyingAnswers;
 import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.events.participant.Answer;
 import io.pagora.events.participant.AnswerBatch;
@@ -52,8 +52,12 @@ public class AnswersListener {
     private final Duration timeout;
     private final DistributionSummary answersPerPoll;
 
-    public AnswersListener(ApplyingAnswers answering, DeadLetters deadLetters, KafkaTemplate<String, byte[]> kafka,
-            ClearingProperties properties, MeterRegistry meters) {
+    public AnswersListener(
+            ApplyingAnswers answering,
+            DeadLetters deadLetters,
+            KafkaTemplate<String, byte[]> kafka,
+            ClearingProperties properties,
+            MeterRegistry meters) {
         this.answering = answering;
         this.deadLetters = deadLetters;
         this.kafka = kafka;
@@ -63,9 +67,13 @@ public class AnswersListener {
                 .register(meters);
     }
 
-    @KafkaListener(id = ID, topics = Topics.PARTICIPANT_ANSWERS, clientIdPrefix = ID,
+    @KafkaListener(
+            id = ID,
+            topics = Topics.PARTICIPANT_ANSWERS,
+            clientIdPrefix = ID,
             groupId = "${pagora.clearing.answers-group-id:" + ConsumerGroups.CLEARING_ANSWERS + "}",
-            containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
+            containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY,
+            batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<AnswerBatch> batches = new ArrayList<>(records.size());
         List<DeadLetters.DeadLetter> rejects = new ArrayList<>();
@@ -75,7 +83,9 @@ public class AnswersListener {
                 AnswerBatch batch = ParticipantCodec.decode(record.value(), AnswerBatch.class);
                 BankId bank = new BankId(Integer.parseInt(batch.bank()));
                 batches.add(batch);
-                batch.answers().stream().map(answer -> request(bank, answer)).filter(java.util.Objects::nonNull)
+                batch.answers().stream()
+                        .map(answer -> request(bank, answer))
+                        .filter(java.util.Objects::nonNull)
                         .forEach(answers::add);
             } catch (RuntimeException e) {
                 rejects.add(new DeadLetters.DeadLetter(record, "not an answer batch: " + e.getMessage()));
@@ -88,10 +98,14 @@ public class AnswersListener {
             List<Verdict> own = new ArrayList<>(batch.answers().size());
             for (Answer answer : batch.answers()) {
                 // An id that cannot name a payment was not sent to clearing: no payment awaits that answer.
-                own.add(isPaymentId(answer.paymentId()) ? verdicts.next()
-                        : new Verdict(answer.paymentId(), Verdict.Code.UNKNOWN_PAYMENT, ""));
+                own.add(
+                        isPaymentId(answer.paymentId())
+                                ? verdicts.next()
+                                : new Verdict(answer.paymentId(), Verdict.Code.UNKNOWN_PAYMENT, ""));
             }
-            sends.add(kafka.send(new ProducerRecord<>(Topics.PARTICIPANT_VERDICTS, batch.requestId(),
+            sends.add(kafka.send(new ProducerRecord<>(
+                    Topics.PARTICIPANT_VERDICTS,
+                    batch.requestId(),
                     ParticipantCodec.encode(new VerdictBatch(batch.requestId(), own)))));
         }
         KafkaSends.awaitAll(sends, timeout, "verdicts");
@@ -119,7 +133,8 @@ public class AnswersListener {
         if (payment == null) {
             return null;
         }
-        AnswerRequest request = answer.accept() ? AnswerRequest.accept(bank, payment)
+        AnswerRequest request = answer.accept()
+                ? AnswerRequest.accept(bank, payment)
                 : AnswerRequest.refuse(bank, payment, answer.refusal());
         return request.withEndToEndId(answer.endToEndId());
     }

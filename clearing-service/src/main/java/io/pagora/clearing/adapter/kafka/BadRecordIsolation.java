@@ -1,8 +1,8 @@
 package io.pagora.clearing.adapter.kafka;
 
 import io.pagora.clearing.application.Alarm;
-import io.pagora.clearing.application.Report;
 import io.pagora.clearing.application.ClearingRequest;
+import io.pagora.clearing.application.Report;
 import io.pagora.kernel.Check;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -45,7 +45,9 @@ final class BadRecordIsolation {
     private final DeadLetters deadLetters;
 
     BadRecordIsolation(int attemptsPerRequest, DeadLetters deadLetters) {
-        Check.that(attemptsPerRequest >= 1 && attemptsPerRequest <= 100, "attempts per request in 1..100: %d",
+        Check.that(
+                attemptsPerRequest >= 1 && attemptsPerRequest <= 100,
+                "attempts per request in 1..100: %d",
                 attemptsPerRequest);
         this.attemptsPerRequest = attemptsPerRequest;
         this.deadLetters = deadLetters;
@@ -56,7 +58,9 @@ final class BadRecordIsolation {
      * {@code lastResort}, which must bring each to a final state without the work that failed on it;
      * then dead-letters them and every integrity alarm raised, and returns only once Kafka acknowledged.
      */
-    Result run(List<ClearingRequest> requests, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
+    Result run(
+            List<ClearingRequest> requests,
+            Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
             Function<List<ClearingRequest>, Report> work,
             Function<List<ClearingRequest>, Report> lastResort) {
         List<Report> reports = new ArrayList<>();
@@ -72,8 +76,12 @@ final class BadRecordIsolation {
         return result;
     }
 
-    private void run(List<ClearingRequest> batch, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
-            Function<List<ClearingRequest>, Report> work, List<Report> reports, List<Failed> failed) {
+    private void run(
+            List<ClearingRequest> batch,
+            Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
+            Function<List<ClearingRequest>, Report> work,
+            List<Report> reports,
+            List<Failed> failed) {
         if (batch.size() == 1) {
             runAlone(batch.getFirst(), records, work, reports, failed);
             return;
@@ -82,16 +90,22 @@ final class BadRecordIsolation {
             reports.add(work.apply(batch));
         } catch (RuntimeException e) {
             rethrowIfTransient(e);
-            log.warn("clearing a batch of {} failed ({}); halving it to find the records that cause it",
-                    batch.size(), KafkaConfiguration.rootCause(e));
+            log.warn(
+                    "clearing a batch of {} failed ({}); halving it to find the records that cause it",
+                    batch.size(),
+                    KafkaConfiguration.rootCause(e));
             int half = batch.size() / 2;
             run(batch.subList(0, half), records, work, reports, failed);
             run(batch.subList(half, batch.size()), records, work, reports, failed);
         }
     }
 
-    private void runAlone(ClearingRequest request, Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
-            Function<List<ClearingRequest>, Report> work, List<Report> reports, List<Failed> failed) {
+    private void runAlone(
+            ClearingRequest request,
+            Map<ClearingRequest, ConsumerRecord<String, byte[]>> records,
+            Function<List<ClearingRequest>, Report> work,
+            List<Report> reports,
+            List<Failed> failed) {
         RuntimeException last = null;
         for (int attempt = 1; attempt <= attemptsPerRequest; attempt++) {
             try {

@@ -2,7 +2,11 @@ package io.pagora.clearing.adapter.kafka;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.application.Alarm;
+import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.DeadLetterConvention;
+import io.pagora.kernel.Check;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,18 +14,14 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import io.pagora.clearing.application.Alarm;
-import io.pagora.clearing.application.ClearingRequest;
-import io.pagora.events.DeadLetterConvention;
-import io.pagora.kernel.Check;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.AbstractRecords;
 import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -64,7 +64,8 @@ public class DeadLetters {
                 .description("Records clearing sent to a dead-letter topic (acknowledged by Kafka)")
                 .register(meters);
         this.integrityAlarms = Counter.builder("pagora.clearing.integrity.alarms")
-                .description("Payments whose ids the ledger shows to hold another payment's transfers (dead-lettered, no outcome)")
+                .description(
+                        "Payments whose ids the ledger shows to hold another payment's transfers (dead-lettered, no outcome)")
                 .register(meters);
     }
 
@@ -84,7 +85,8 @@ public class DeadLetters {
     void setAside(BadRecordIsolation.Result result, Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins) {
         Map<ConsumerRecord<String, byte[]>, String> failures = new IdentityHashMap<>();
         for (BadRecordIsolation.Failed failed : result.failed()) {
-            failures.put(failed.record(), "failed alone after retries: " + KafkaConfiguration.rootCause(failed.cause()));
+            failures.put(
+                    failed.record(), "failed alone after retries: " + KafkaConfiguration.rootCause(failed.cause()));
         }
         List<DeadLetter> letters = new ArrayList<>();
         List<Alarm> alarms = result.alarms();
@@ -92,8 +94,8 @@ public class DeadLetters {
             ConsumerRecord<String, byte[]> record = origins.get(alarm.request());
             Check.that(record != null, "every alarmed request has its record");
             String failure = failures.remove(record);
-            letters.add(new DeadLetter(record, "integrity alarm: " + alarm.detail()
-                    + (failure == null ? "" : " (" + failure + ")")));
+            letters.add(new DeadLetter(
+                    record, "integrity alarm: " + alarm.detail() + (failure == null ? "" : " (" + failure + ")")));
         }
         failures.forEach((record, reason) -> letters.add(new DeadLetter(record, reason)));
         send(letters);
@@ -107,15 +109,24 @@ public class DeadLetters {
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(deadLetters.size());
         for (DeadLetter deadLetter : deadLetters) {
             ConsumerRecord<String, byte[]> original = deadLetter.record();
-            log.warn("dead-lettering {}-{}@{}: {}", original.topic(), original.partition(), original.offset(),
+            log.warn(
+                    "dead-lettering {}-{}@{}: {}",
+                    original.topic(),
+                    original.partition(),
+                    original.offset(),
                     deadLetter.reason());
             ProducerRecord<String, byte[]> record = letter(deadLetter, true);
             if (sizeBytesUpperBound(record) > requestBytesMax) {
                 // Whole, it would be refused for good (RecordTooLargeException), the poll retried forever and
                 // every payment behind it left without an outcome. The original stays at its coordinates.
-                log.warn("dead letter of {}-{}@{} too large with its headers ({} bytes > max.request.size {}): "
-                        + "sent without the original's key, value and headers", original.topic(), original.partition(),
-                        original.offset(), sizeBytesUpperBound(record), requestBytesMax);
+                log.warn(
+                        "dead letter of {}-{}@{} too large with its headers ({} bytes > max.request.size {}): "
+                                + "sent without the original's key, value and headers",
+                        original.topic(),
+                        original.partition(),
+                        original.offset(),
+                        sizeBytesUpperBound(record),
+                        requestBytesMax);
                 record = letter(deadLetter, false);
             }
             sends.add(kafka.send(record));
@@ -127,8 +138,11 @@ public class DeadLetters {
     /** The dead letter: whole (the convention), or only the reason and where the original lies. */
     private static ProducerRecord<String, byte[]> letter(DeadLetter deadLetter, boolean whole) {
         ConsumerRecord<String, byte[]> original = deadLetter.record();
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(DeadLetterConvention.topicOf(original.topic()),
-                original.partition(), whole ? original.key() : null, whole ? original.value() : new byte[0]);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(
+                DeadLetterConvention.topicOf(original.topic()),
+                original.partition(),
+                whole ? original.key() : null,
+                whole ? original.value() : new byte[0]);
         if (whole) {
             for (Header header : original.headers()) {
                 record.headers().add(header);
@@ -140,20 +154,37 @@ public class DeadLetters {
         record.headers()
                 .add(DeadLetterConvention.REASON_HEADER, DeadLetterConvention.reasonHeader(deadLetter.reason()))
                 .add(KafkaHeaders.DLT_ORIGINAL_TOPIC, utf8(original.topic()))
-                .add(KafkaHeaders.DLT_ORIGINAL_PARTITION, ByteBuffer.allocate(Integer.BYTES).putInt(original.partition()).array())
-                .add(KafkaHeaders.DLT_ORIGINAL_OFFSET, ByteBuffer.allocate(Long.BYTES).putLong(original.offset()).array())
-                .add(KafkaHeaders.DLT_ORIGINAL_TIMESTAMP, ByteBuffer.allocate(Long.BYTES).putLong(original.timestamp()).array());
+                .add(
+                        KafkaHeaders.DLT_ORIGINAL_PARTITION,
+                        ByteBuffer.allocate(Integer.BYTES)
+                                .putInt(original.partition())
+                                .array())
+                .add(
+                        KafkaHeaders.DLT_ORIGINAL_OFFSET,
+                        ByteBuffer.allocate(Long.BYTES)
+                                .putLong(original.offset())
+                                .array())
+                .add(
+                        KafkaHeaders.DLT_ORIGINAL_TIMESTAMP,
+                        ByteBuffer.allocate(Long.BYTES)
+                                .putLong(original.timestamp())
+                                .array());
         return record;
     }
 
     /** The producer's own size check (max.request.size applies to this bound), so a refusal is foreseen. */
     private static int sizeBytesUpperBound(ProducerRecord<String, byte[]> record) {
-        return AbstractRecords.estimateSizeInBytesUpperBound(RecordBatch.CURRENT_MAGIC_VALUE, CompressionType.NONE,
-                record.key() == null ? null : utf8(record.key()), record.value(), record.headers().toArray());
+        return AbstractRecords.estimateSizeInBytesUpperBound(
+                RecordBatch.CURRENT_MAGIC_VALUE,
+                CompressionType.NONE,
+                record.key() == null ? null : utf8(record.key()),
+                record.value(),
+                record.headers().toArray());
     }
 
     private static int requestBytesMax(KafkaTemplate<String, byte[]> kafka) {
-        Object configured = kafka.getProducerFactory().getConfigurationProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        Object configured =
+                kafka.getProducerFactory().getConfigurationProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
         int bytes = configured == null ? KAFKA_DEFAULT_REQUEST_BYTES_MAX : Integer.parseInt(configured.toString());
         Check.that(bytes >= 64 * 1024, "max.request.size at least 64 KiB: %d", bytes);
         return bytes;

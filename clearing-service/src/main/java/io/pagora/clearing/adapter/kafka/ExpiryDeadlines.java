@@ -30,7 +30,8 @@ public class ExpiryDeadlines implements SmartLifecycle {
     public void awaitPassed(Instant deadline) {
         while (true) {
             if (stopping) {
-                throw new ShuttingDown("stopping before the expiry deadline " + deadline + "; the batch will be redelivered");
+                throw new ShuttingDown(
+                        "stopping before the expiry deadline " + deadline + "; the batch will be redelivered");
             }
             Duration left = Duration.between(clock.instant(), deadline);
             if (left.isNegative() || left.isZero()) {

@@ -1,11 +1,11 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.service.config.TopicsProperties;
 import io.pagora.clearing.config.ClearingProperties;
-import io.pagora.events.TopicDurability;
 import io.pagora.events.DeadLetterConvention;
+import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.ledger.port.LedgerUnavailableException;
+import io.pagora.service.config.TopicsProperties;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,8 +24,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -57,6 +57,7 @@ public class KafkaConfiguration {
 
     /** Named as Boot's default factory, so Boot does not create a second, unsafe one. */
     public static final String PAYMENTS_LISTENER_FACTORY = "kafkaListenerContainerFactory";
+
     public static final String EXPIRY_LISTENER_FACTORY = "expiryListenerContainerFactory";
     public static final String UNANSWERED_DEAD_LETTER = DeadLetterConvention.topicOf(Topics.CLEARING_UNANSWERED);
 
@@ -66,8 +67,8 @@ public class KafkaConfiguration {
     static final Duration EXPIRY_WORK_MARGIN = Duration.ofMinutes(2);
 
     @Bean
-    public ProducerFactory<String, byte[]> producerFactory(KafkaProperties kafka,
-            ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
+    public ProducerFactory<String, byte[]> producerFactory(
+            KafkaProperties kafka, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
         Map<String, Object> properties = new HashMap<>(kafka.buildProducerProperties());
         properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -90,14 +91,18 @@ public class KafkaConfiguration {
     }
 
     @Bean
-    public ConsumerFactory<String, byte[]> consumerFactory(KafkaProperties kafka, ClearingProperties clearing,
+    public ConsumerFactory<String, byte[]> consumerFactory(
+            KafkaProperties kafka,
+            ClearingProperties clearing,
             ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
         return consumerFactory(kafka, clearing, MAX_POLL_INTERVAL, customizers);
     }
 
     @Bean(PAYMENTS_LISTENER_FACTORY)
     public ConcurrentKafkaListenerContainerFactory<String, byte[]> paymentsListenerFactory(
-            ConsumerFactory<String, byte[]> consumerFactory, DefaultErrorHandler errorHandler, ClearingProperties clearing) {
+            ConsumerFactory<String, byte[]> consumerFactory,
+            DefaultErrorHandler errorHandler,
+            ClearingProperties clearing) {
         return batchFactory(consumerFactory, errorHandler, clearing);
     }
 
@@ -106,8 +111,10 @@ public class KafkaConfiguration {
      * {@code max.poll.interval.ms} is that plus a margin (never below Kafka's default).
      */
     @Bean(EXPIRY_LISTENER_FACTORY)
-    public ConcurrentKafkaListenerContainerFactory<String, byte[]> expiryListenerFactory(KafkaProperties kafka,
-            ClearingProperties clearing, DefaultErrorHandler errorHandler,
+    public ConcurrentKafkaListenerContainerFactory<String, byte[]> expiryListenerFactory(
+            KafkaProperties kafka,
+            ClearingProperties clearing,
+            DefaultErrorHandler errorHandler,
             ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
         Duration wait = clearing.pendingTimeout().plus(clearing.expiryMargin()).plus(EXPIRY_WORK_MARGIN);
         Duration interval = wait.compareTo(MAX_POLL_INTERVAL) > 0 ? wait : MAX_POLL_INTERVAL;
@@ -126,11 +133,14 @@ public class KafkaConfiguration {
      */
     @Bean
     public DefaultErrorHandler clearingErrorHandler(KafkaTemplate<String, byte[]> kafka, ClearingProperties clearing) {
-        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(kafka,
-                (record, exception) -> new TopicPartition(DeadLetterConvention.topicOf(record.topic()), record.partition()));
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(
+                kafka,
+                (record, exception) ->
+                        new TopicPartition(DeadLetterConvention.topicOf(record.topic()), record.partition()));
         recoverer.setHeadersFunction((record, exception) -> {
             RecordHeaders headers = new RecordHeaders();
-            headers.add(DeadLetterConvention.REASON_HEADER,
+            headers.add(
+                    DeadLetterConvention.REASON_HEADER,
                     DeadLetterConvention.reasonHeader("failed after retries: " + rootCause(exception)));
             return headers;
         });
@@ -150,13 +160,18 @@ public class KafkaConfiguration {
 
             @Override
             public void failedDelivery(ConsumerRecords<?, ?> records, Exception exception, int deliveryAttempt) {
-                log.warn("clearing a batch of {} records failed (attempt {}, {}), retrying: {}", records.count(),
-                        deliveryAttempt, isTransient(exception) ? "transient" : "not transient", rootCause(exception));
+                log.warn(
+                        "clearing a batch of {} records failed (attempt {}, {}), retrying: {}",
+                        records.count(),
+                        deliveryAttempt,
+                        isTransient(exception) ? "transient" : "not transient",
+                        rootCause(exception));
             }
 
             @Override
             public void recovered(ConsumerRecords<?, ?> records, Exception exception) {
-                log.error("dead-lettered a batch of {} records after retries: {}", records.count(), rootCause(exception));
+                log.error(
+                        "dead-lettered a batch of {} records after retries: {}", records.count(), rootCause(exception));
             }
         });
         return handler;
@@ -196,12 +211,18 @@ public class KafkaConfiguration {
 
     private static NewTopic topic(String name, TopicDurability durability) {
         // Dead-letter topics have the same partition count: a dead letter keeps its original partition.
-        return TopicBuilder.name(name).partitions(Topics.PARTITIONS).replicas(durability.replicationFactor())
-                .configs(durability.topicConfigs()).build();
+        return TopicBuilder.name(name)
+                .partitions(Topics.PARTITIONS)
+                .replicas(durability.replicationFactor())
+                .configs(durability.topicConfigs())
+                .build();
     }
 
-    private static ConsumerFactory<String, byte[]> consumerFactory(KafkaProperties kafka, ClearingProperties clearing,
-            Duration maxPollInterval, ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
+    private static ConsumerFactory<String, byte[]> consumerFactory(
+            KafkaProperties kafka,
+            ClearingProperties clearing,
+            Duration maxPollInterval,
+            ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
         Map<String, Object> properties = new HashMap<>(kafka.buildConsumerProperties());
         properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -216,8 +237,11 @@ public class KafkaConfiguration {
     }
 
     private static ConcurrentKafkaListenerContainerFactory<String, byte[]> batchFactory(
-            ConsumerFactory<String, byte[]> consumerFactory, DefaultErrorHandler errorHandler, ClearingProperties clearing) {
-        ConcurrentKafkaListenerContainerFactory<String, byte[]> factory = new ConcurrentKafkaListenerContainerFactory<>();
+            ConsumerFactory<String, byte[]> consumerFactory,
+            DefaultErrorHandler errorHandler,
+            ClearingProperties clearing) {
+        ConcurrentKafkaListenerContainerFactory<String, byte[]> factory =
+                new ConcurrentKafkaListenerContainerFactory<>();
         factory.setConsumerFactory(consumerFactory);
         factory.setBatchListener(true);
         factory.setConcurrency(clearing.consumers());
@@ -228,7 +252,8 @@ public class KafkaConfiguration {
     }
 
     private static ExponentialBackOff backOff(ClearingProperties.Retry retry) {
-        ExponentialBackOff backOff = new ExponentialBackOff(retry.initialInterval().toMillis(), 2.0);
+        ExponentialBackOff backOff =
+                new ExponentialBackOff(retry.initialInterval().toMillis(), 2.0);
         backOff.setMaxInterval(retry.maxInterval().toMillis());
         return backOff;
     }

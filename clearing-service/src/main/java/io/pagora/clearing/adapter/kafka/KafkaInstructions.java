@@ -21,8 +21,10 @@ public final class KafkaInstructions implements Instructions {
 
     @Override
     public void issue(List<Instruction> instructions) {
-        List<CompletableFuture<SendResult<String, byte[]>>> sends = ParticipantMessages.instructions(instructions)
-                .stream().map((ProducerRecord<String, byte[]> record) -> kafka.send(record)).toList();
+        List<CompletableFuture<SendResult<String, byte[]>>> sends =
+                ParticipantMessages.instructions(instructions).stream()
+                        .map((ProducerRecord<String, byte[]> record) -> kafka.send(record))
+                        .toList();
         KafkaSends.awaitAll(sends, timeout, "instructions");
     }
 }

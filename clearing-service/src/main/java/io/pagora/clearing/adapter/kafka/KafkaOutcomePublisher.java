@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -36,7 +36,8 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
     private final MeterRegistry meters;
     private final boolean toParticipants;
 
-    public KafkaOutcomePublisher(KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
+    public KafkaOutcomePublisher(
+            KafkaTemplate<String, byte[]> kafka, ClearingProperties properties, MeterRegistry meters) {
         this.kafka = kafka;
         this.timeout = properties.publishTimeout();
         this.meters = meters;
@@ -47,8 +48,8 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
     public void publish(List<PaymentOutcome> outcomes, Set<String> payerOnly) {
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(outcomes.size());
         for (PaymentOutcome outcome : outcomes) {
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(),
-                    PaymentEventCodec.encode(outcome));
+            ProducerRecord<String, byte[]> record =
+                    new ProducerRecord<>(Topics.PAYMENT_OUTCOMES, outcome.key(), PaymentEventCodec.encode(outcome));
             record.headers().add(Topics.PAYMENT_ID_HEADER, outcome.paymentId().getBytes(StandardCharsets.US_ASCII));
             sends.add(kafka.send(record));
         }
@@ -59,7 +60,9 @@ public class KafkaOutcomePublisher implements OutcomePublisher {
         // Counted per (status, reason) once a poll, not looked up in the registry once a payment.
         Map<List<String>, Integer> counts = new HashMap<>();
         for (PaymentOutcome outcome : outcomes) {
-            String reason = outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
+            String reason = outcome instanceof PaymentRejected rejected
+                    ? rejected.reason().name()
+                    : "";
             counts.merge(List.of(outcome.status(), reason), 1, Integer::sum);
         }
         counts.forEach((statusAndReason, count) -> Counter.builder("pagora.clearing.outcomes")

@@ -19,12 +19,14 @@ final class KafkaSends {
             return;
         }
         try {
-            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            throw new PublishFailedException("publishing " + sends.size() + " " + what + " failed: " + e.getCause(),
-                    e.getCause());
+            throw new PublishFailedException(
+                    "publishing " + sends.size() + " " + what + " failed: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new PublishFailedException("Kafka did not acknowledge " + sends.size() + " " + what + " within " + timeout, e);
+            throw new PublishFailedException(
+                    "Kafka did not acknowledge " + sends.size() + " " + what + " within " + timeout, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PublishFailedException("interrupted while publishing " + what, e);

@@ -41,9 +41,11 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
     public static final String KIND_HEADER = "pagora-parked-kind";
     /** The earlier kind of instructed record: ids alone. Read, no longer written. */
     public static final String INSTRUCTED_IDS = "instructed-ids";
+
     public static final String INSTRUCTED_PAYMENTS = "instructed-payments";
     /** About 200 KB with PIX ids (330 KB at most): a poll of thousands is a few records, each under Kafka's limit. */
     static final int IDS_PER_RECORD_MAX = 4096;
+
     private static final int ID_BYTES = 16;
     /** A PIX id is 32 ASCII characters: twice that bounds a record of 4,096 to about 330 KB. */
     static final int END_TO_END_ID_BYTES_MAX = 64;
@@ -61,8 +63,8 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
         byte[] deadlineHeader = deadline.toString().getBytes(StandardCharsets.UTF_8);
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>(payments.size());
         for (PaymentRequested payment : payments) {
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.CLEARING_UNANSWERED, payment.key(),
-                    PaymentEventCodec.encode(payment));
+            ProducerRecord<String, byte[]> record =
+                    new ProducerRecord<>(Topics.CLEARING_UNANSWERED, payment.key(), PaymentEventCodec.encode(payment));
             record.headers().add(DEADLINE_HEADER, deadlineHeader);
             sends.add(kafka.send(record));
         }
@@ -76,8 +78,8 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
         List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>();
         for (int from = 0; from < payments.size(); from += IDS_PER_RECORD_MAX) {
             List<Instructed> slice = payments.subList(from, Math.min(payments.size(), from + IDS_PER_RECORD_MAX));
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.CLEARING_UNANSWERED,
-                    slice.getFirst().payment().toString(), encodeInstructed(slice));
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(
+                    Topics.CLEARING_UNANSWERED, slice.getFirst().payment().toString(), encodeInstructed(slice));
             record.headers().add(DEADLINE_HEADER, deadlineHeader);
             record.headers().add(KIND_HEADER, kindHeader);
             sends.add(kafka.send(record));
@@ -87,7 +89,10 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
 
     /** A record of the earlier kind, {@value #INSTRUCTED_IDS}. */
     static byte[] encodeIds(List<PaymentId> ids) {
-        Check.that(!ids.isEmpty() && ids.size() <= IDS_PER_RECORD_MAX, "1..%d ids per record: %d", IDS_PER_RECORD_MAX,
+        Check.that(
+                !ids.isEmpty() && ids.size() <= IDS_PER_RECORD_MAX,
+                "1..%d ids per record: %d",
+                IDS_PER_RECORD_MAX,
                 ids.size());
         ByteBuffer buffer = ByteBuffer.allocate(ids.size() * ID_BYTES);
         ids.forEach(id -> buffer.putLong(id.value().hi()).putLong(id.value().lo()));
@@ -96,7 +101,9 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
 
     /** The ids of an instructed-ids record; a value that is not whole ids (1 to the maximum) is refused. */
     static List<PaymentId> decodeIds(byte[] value) {
-        if (value == null || value.length == 0 || value.length % ID_BYTES != 0
+        if (value == null
+                || value.length == 0
+                || value.length % ID_BYTES != 0
                 || value.length / ID_BYTES > IDS_PER_RECORD_MAX) {
             throw new IllegalArgumentException("not 1.." + IDS_PER_RECORD_MAX + " payment ids of " + ID_BYTES
                     + " bytes: " + (value == null ? "no value" : value.length + " bytes"));
@@ -110,15 +117,20 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
     }
 
     static byte[] encodeInstructed(List<Instructed> payments) {
-        Check.that(!payments.isEmpty() && payments.size() <= IDS_PER_RECORD_MAX, "1..%d payments per record: %d",
-                IDS_PER_RECORD_MAX, payments.size());
+        Check.that(
+                !payments.isEmpty() && payments.size() <= IDS_PER_RECORD_MAX,
+                "1..%d payments per record: %d",
+                IDS_PER_RECORD_MAX,
+                payments.size());
         ByteArrayOutputStream out = new ByteArrayOutputStream(payments.size() * (ID_BYTES + 33));
         ByteBuffer id = ByteBuffer.allocate(ID_BYTES);
         for (Instructed payment : payments) {
             id.clear();
-            id.putLong(payment.payment().value().hi()).putLong(payment.payment().value().lo());
+            id.putLong(payment.payment().value().hi())
+                    .putLong(payment.payment().value().lo());
             out.writeBytes(id.array());
-            byte[] endToEndId = payment.endToEndId() == null ? new byte[0]
+            byte[] endToEndId = payment.endToEndId() == null
+                    ? new byte[0]
                     : payment.endToEndId().getBytes(StandardCharsets.UTF_8);
             if (endToEndId.length > END_TO_END_ID_BYTES_MAX) {
                 endToEndId = new byte[0];
@@ -144,8 +156,8 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
         List<Instructed> payments = new ArrayList<>();
         while (buffer.hasRemaining()) {
             if (buffer.remaining() < ID_BYTES + 1 || payments.size() == IDS_PER_RECORD_MAX) {
-                throw new IllegalArgumentException("not 1.." + IDS_PER_RECORD_MAX + " instructed payments: "
-                        + value.length + " bytes");
+                throw new IllegalArgumentException(
+                        "not 1.." + IDS_PER_RECORD_MAX + " instructed payments: " + value.length + " bytes");
             }
             PaymentId id = new PaymentId(new Id128(buffer.getLong(), buffer.getLong()));
             int length = Byte.toUnsignedInt(buffer.get());
@@ -153,8 +165,8 @@ public class KafkaUnansweredPayments implements UnansweredPayments {
                 throw new IllegalArgumentException("an end-to-end id of " + length + " bytes in " + value.length
                         + " bytes of instructed payments");
             }
-            String endToEndId = length == 0 ? null
-                    : new String(value, buffer.position(), length, StandardCharsets.UTF_8);
+            String endToEndId =
+                    length == 0 ? null : new String(value, buffer.position(), length, StandardCharsets.UTF_8);
             buffer.position(buffer.position() + length);
             payments.add(new Instructed(id, endToEndId));
         }

@@ -51,11 +51,13 @@ public final class OutcomesFollower implements SmartLifecycle {
     static final Duration POLL = Duration.ofMillis(500);
     /** Between attempts to learn the topic's partitions (the broker may be down or the topic not created yet). */
     static final Duration RETRY = Duration.ofSeconds(1);
+
     static final Duration STOP_WAIT = Duration.ofSeconds(10);
     /** After a failure, before a new consumer: a failure that repeats costs a log line this often, not a busy loop. */
     static final Duration RESTART_PAUSE = Duration.ofSeconds(5);
     /** Outcomes published just before this instance started may belong to chains it reserves in its first moments. */
     static final Duration START_LOOKBACK = Duration.ofSeconds(5);
+
     static final int RECORDS_PER_POLL_MAX = 10_000;
 
     private final Map<String, Object> consumerProperties;
@@ -71,7 +73,10 @@ public final class OutcomesFollower implements SmartLifecycle {
      * @param consumerProperties the service's consumer settings (brokers, TLS); the group settings are removed
      * @param resolved told the payment ids of every outcome published, a poll at a time
      */
-    public OutcomesFollower(Map<String, Object> consumerProperties, Consumer<List<PaymentId>> resolved, Clock clock,
+    public OutcomesFollower(
+            Map<String, Object> consumerProperties,
+            Consumer<List<PaymentId>> resolved,
+            Clock clock,
             MeterRegistry meters) {
         Map<String, Object> properties = new HashMap<>(consumerProperties);
         properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -189,7 +194,8 @@ public final class OutcomesFollower implements SmartLifecycle {
         if (!running) {
             return false;
         }
-        List<TopicPartition> partitions = infos.stream().map(info -> new TopicPartition(info.topic(), info.partition()))
+        List<TopicPartition> partitions = infos.stream()
+                .map(info -> new TopicPartition(info.topic(), info.partition()))
                 .toList();
         opened.assign(partitions);
         Map<TopicPartition, Long> from = new HashMap<>();
@@ -201,9 +207,12 @@ public final class OutcomesFollower implements SmartLifecycle {
         Map<TopicPartition, OffsetAndTimestamp> offsets = opened.offsetsForTimes(from);
         for (TopicPartition partition : partitions) {
             OffsetAndTimestamp offset = offsets.get(partition);
-            opened.seek(partition, offset == null ? ends.get(partition) : Math.min(offset.offset(), ends.get(partition)));
+            opened.seek(
+                    partition, offset == null ? ends.get(partition) : Math.min(offset.offset(), ends.get(partition)));
         }
-        log.info("following {} partitions of {} for outcomes published by any clearing instance", partitions.size(),
+        log.info(
+                "following {} partitions of {} for outcomes published by any clearing instance",
+                partitions.size(),
                 Topics.PAYMENT_OUTCOMES);
         return true;
     }

@@ -9,13 +9,13 @@ import io.pagora.events.PaymentSettled;
 import io.pagora.events.RejectionReason;
 import io.pagora.events.Topics;
 import io.pagora.events.participant.MessageRecords;
-import java.nio.charset.StandardCharsets;
 import io.pagora.events.participant.ParticipantMessage;
 import io.pagora.events.participant.PaymentConcluded;
 import io.pagora.events.participant.PaymentInstruction;
 import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,11 +38,21 @@ public final class ParticipantMessages {
         for (Instructions.Instruction instruction : instructions) {
             PaymentRequested payment = instruction.payment();
             byBank.computeIfAbsent(bankOf(payment.payeeAccountId()), bank -> new ArrayList<>())
-                    .add(new PaymentInstruction(PaymentInstruction.idOf(payment.paymentId()), payment.paymentId(),
-                            payment.endToEndId(), payment.payerAccountId(), payment.payeeAccountId(),
-                            payment.amountCentavos(), payment.acceptedAt(), instruction.answerBy(),
-                            payment.returnOf() == null ? null : payment.returnOf().originalPaymentId(),
-                            payment.returnOf() == null ? null : payment.returnOf().reason().name()));
+                    .add(new PaymentInstruction(
+                            PaymentInstruction.idOf(payment.paymentId()),
+                            payment.paymentId(),
+                            payment.endToEndId(),
+                            payment.payerAccountId(),
+                            payment.payeeAccountId(),
+                            payment.amountCentavos(),
+                            payment.acceptedAt(),
+                            instruction.answerBy(),
+                            payment.returnOf() == null
+                                    ? null
+                                    : payment.returnOf().originalPaymentId(),
+                            payment.returnOf() == null
+                                    ? null
+                                    : payment.returnOf().reason().name()));
         }
         return records(byBank);
     }
@@ -74,15 +84,25 @@ public final class ParticipantMessages {
     }
 
     private static PaymentConcluded concluded(PaymentOutcome outcome, PaymentConcluded.Role role) {
-        String reason = outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
-        return new PaymentConcluded(PaymentConcluded.idOf(outcome.paymentId(), role), outcome.paymentId(), role,
-                outcome.status(), reason, outcome.payerAccountId(), outcome.payeeAccountId(), outcome.amountCentavos(),
-                outcome.occurredAt(), outcome.endToEndId());
+        String reason =
+                outcome instanceof PaymentRejected rejected ? rejected.reason().name() : "";
+        return new PaymentConcluded(
+                PaymentConcluded.idOf(outcome.paymentId(), role),
+                outcome.paymentId(),
+                role,
+                outcome.status(),
+                reason,
+                outcome.payerAccountId(),
+                outcome.payeeAccountId(),
+                outcome.amountCentavos(),
+                outcome.occurredAt(),
+                outcome.endToEndId());
     }
 
     /** The ISPB (8 digits) of a customer account's bank: the key of that bank's messages. */
     static String bankOf(String customerAccountId) {
-        return ChartOfAccounts.bankOf(Id128.parse(customerAccountId)).map(BankId::toString)
+        return ChartOfAccounts.bankOf(Id128.parse(customerAccountId))
+                .map(BankId::toString)
                 .orElseThrow(() -> new IllegalArgumentException("not a bank's account: " + customerAccountId));
     }
 
@@ -90,11 +110,14 @@ public final class ParticipantMessages {
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
         byBank.forEach((bank, messages) -> {
             for (int from = 0; from < messages.size(); from += MessageRecords.MESSAGES_MAX) {
-                List<ParticipantMessage> slice = messages.subList(from, Math.min(messages.size(), from + MessageRecords.MESSAGES_MAX));
-                ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.PARTICIPANT_MESSAGES, bank,
-                        MessageRecords.encode(slice));
-                record.headers().add(MessageRecords.COUNT_HEADER,
-                        Integer.toString(slice.size()).getBytes(StandardCharsets.US_ASCII));
+                List<ParticipantMessage> slice =
+                        messages.subList(from, Math.min(messages.size(), from + MessageRecords.MESSAGES_MAX));
+                ProducerRecord<String, byte[]> record =
+                        new ProducerRecord<>(Topics.PARTICIPANT_MESSAGES, bank, MessageRecords.encode(slice));
+                record.headers()
+                        .add(
+                                MessageRecords.COUNT_HEADER,
+                                Integer.toString(slice.size()).getBytes(StandardCharsets.US_ASCII));
                 records.add(record);
             }
         });

@@ -1,13 +1,13 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.events.ConsumerGroups;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.application.ClearingRequests;
 import io.pagora.clearing.application.expiry.ParkingForExpiry;
 import io.pagora.clearing.application.participants.InstructionWindow;
-import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
 import java.util.ArrayList;
@@ -47,8 +47,13 @@ public class PaymentRequestsListener {
     /** Participants only: the in-process bank answers within the poll, and nothing waits for an answer. */
     private final InstructionWindow window;
 
-    public PaymentRequestsListener(ClearingRequests clearing, ParkingForExpiry parking, DeadLetters deadLetters,
-            ClearingProperties properties, InstructionWindow window, MeterRegistry meters) {
+    public PaymentRequestsListener(
+            ClearingRequests clearing,
+            ParkingForExpiry parking,
+            DeadLetters deadLetters,
+            ClearingProperties properties,
+            InstructionWindow window,
+            MeterRegistry meters) {
         this.clearing = clearing;
         this.parking = parking;
         this.window = properties.participantsAnswer() ? window : null;
@@ -60,9 +65,13 @@ public class PaymentRequestsListener {
     }
 
     // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-payments-<n>.
-    @KafkaListener(id = ID, topics = Topics.PAYMENTS_REQUESTED, groupId = "${pagora.clearing.group-id:" + ConsumerGroups.CLEARING + "}",
+    @KafkaListener(
+            id = ID,
+            topics = Topics.PAYMENTS_REQUESTED,
+            groupId = "${pagora.clearing.group-id:" + ConsumerGroups.CLEARING + "}",
             clientIdPrefix = ID,
-            containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY, batch = "true")
+            containerFactory = KafkaConfiguration.PAYMENTS_LISTENER_FACTORY,
+            batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
         List<ClearingRequest> requests = new ArrayList<>(records.size());
         Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
@@ -73,7 +82,8 @@ public class PaymentRequestsListener {
                     requests.add(valid.request());
                     origins.put(valid.request(), record);
                 }
-                case ClearingRequest.Parsed.Invalid invalid -> rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
+                case ClearingRequest.Parsed.Invalid invalid ->
+                    rejects.add(new DeadLetters.DeadLetter(record, invalid.reason()));
             }
         }
         deadLetters.send(rejects);
@@ -85,9 +95,14 @@ public class PaymentRequestsListener {
         int parts = 0;
         for (int from = 0; from < requests.size(); parts++) {
             int size = poll == null ? requests.size() - from : poll.awaitRoom(requests.size() - from);
-            Check.that(size >= 1 && from + size <= requests.size(), "part of %d from %d of %d", size, from, requests.size());
-            BadRecordIsolation.Result result = isolation.run(requests.subList(from, from + size), origins, clearing::clear,
-                    parking::park);
+            Check.that(
+                    size >= 1 && from + size <= requests.size(),
+                    "part of %d from %d of %d",
+                    size,
+                    from,
+                    requests.size());
+            BadRecordIsolation.Result result =
+                    isolation.run(requests.subList(from, from + size), origins, clearing::clear, parking::park);
             log.debug("cleared {} of a poll's {} records: {}", size, records.size(), result.reports());
             from += size;
         }

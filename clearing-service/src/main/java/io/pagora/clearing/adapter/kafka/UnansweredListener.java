@@ -1,11 +1,11 @@
 package io.pagora.clearing.adapter.kafka;
 
-import io.pagora.events.ConsumerGroups;
+import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.application.UnansweredPayments.Instructed;
 import io.pagora.clearing.application.expiry.ExpiringInstructed;
 import io.pagora.clearing.application.expiry.ExpiringUnanswered;
-import io.pagora.clearing.application.ClearingRequest;
 import io.pagora.clearing.config.ClearingProperties;
+import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
 import java.nio.charset.StandardCharsets;
@@ -45,14 +45,20 @@ public class UnansweredListener {
     private final ExpiringInstructed instructedExpiry;
     /** Only participants' payments are instructed: an instructed record parked under another wiring fails alone. */
     private final boolean participants;
+
     private final DeadLetters deadLetters;
     private final ExpiryDeadlines deadlines;
     private final Clock clock;
     private final Duration waitMax;
     private final BadRecordIsolation isolation;
 
-    public UnansweredListener(ExpiringUnanswered unanswered, ExpiringInstructed instructedExpiry,
-            DeadLetters deadLetters, ExpiryDeadlines deadlines, Clock clock, ClearingProperties properties) {
+    public UnansweredListener(
+            ExpiringUnanswered unanswered,
+            ExpiringInstructed instructedExpiry,
+            DeadLetters deadLetters,
+            ExpiryDeadlines deadlines,
+            Clock clock,
+            ClearingProperties properties) {
         this.unanswered = unanswered;
         this.instructedExpiry = instructedExpiry;
         this.participants = properties.participantsAnswer();
@@ -64,9 +70,13 @@ public class UnansweredListener {
     }
 
     // clientIdPrefix: the Kafka client metrics (consumer lag) name this listener's consumers clearing-expiry-<n>.
-    @KafkaListener(id = ID, topics = Topics.CLEARING_UNANSWERED, clientIdPrefix = ID,
+    @KafkaListener(
+            id = ID,
+            topics = Topics.CLEARING_UNANSWERED,
+            clientIdPrefix = ID,
             groupId = "${pagora.clearing.expiry-group-id:" + ConsumerGroups.CLEARING_EXPIRY + "}",
-            containerFactory = KafkaConfiguration.EXPIRY_LISTENER_FACTORY, batch = "true")
+            containerFactory = KafkaConfiguration.EXPIRY_LISTENER_FACTORY,
+            batch = "true")
     public void onPoll(List<ConsumerRecord<String, byte[]>> records) {
         List<ClearingRequest> requests = new ArrayList<>(records.size());
         Map<ClearingRequest, ConsumerRecord<String, byte[]>> origins = BadRecordIsolation.newRecordMap();
@@ -102,8 +112,8 @@ public class UnansweredListener {
         if (!requests.isEmpty()) {
             // There is no later path to park a payment the expiry path failed on alone: it gets the outcome
             // its chain in the ledger shows (an integrity alarm stays an alarm), so it never stays ACCEPTED.
-            BadRecordIsolation.Result result = isolation.run(requests, origins, unanswered::expire,
-                    unanswered::publishWhatTheLedgerHolds);
+            BadRecordIsolation.Result result =
+                    isolation.run(requests, origins, unanswered::expire, unanswered::publishWhatTheLedgerHolds);
             log.debug("resolved {} unanswered payments: {}", requests.size(), result.reports());
         }
     }
@@ -122,7 +132,9 @@ public class UnansweredListener {
      * Hands the records' ids to {@code expire} in groups of at most {@code idsMax} ids (a record holding more is a group
      * alone), decoding each record only when its group is next; returns the unreadable records, to dead-letter.
      */
-    static List<DeadLetters.DeadLetter> inGroups(List<ConsumerRecord<String, byte[]>> records, int idsMax,
+    static List<DeadLetters.DeadLetter> inGroups(
+            List<ConsumerRecord<String, byte[]>> records,
+            int idsMax,
             java.util.function.Consumer<Map<ConsumerRecord<String, byte[]>, List<Instructed>>> expire) {
         List<DeadLetters.DeadLetter> unreadable = new ArrayList<>();
         Map<ConsumerRecord<String, byte[]>, List<Instructed>> group = new LinkedHashMap<>();
@@ -166,7 +178,9 @@ public class UnansweredListener {
             if (KafkaConfiguration.isTransient(e)) {
                 throw e;
             }
-            log.warn("expiring {} instructed records failed ({}); record by record", instructed.size(),
+            log.warn(
+                    "expiring {} instructed records failed ({}); record by record",
+                    instructed.size(),
                     KafkaConfiguration.rootCause(e));
         }
         List<DeadLetters.DeadLetter> failed = new ArrayList<>();
@@ -178,8 +192,13 @@ public class UnansweredListener {
                 if (KafkaConfiguration.isTransient(e)) {
                     throw e;
                 }
-                log.error("expiring the {} instructed payments of {}-{}@{} failed alone; dead-lettered: {}", ids.size(),
-                        record.topic(), record.partition(), record.offset(), KafkaConfiguration.rootCause(e));
+                log.error(
+                        "expiring the {} instructed payments of {}-{}@{} failed alone; dead-lettered: {}",
+                        ids.size(),
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        KafkaConfiguration.rootCause(e));
                 failed.add(new DeadLetters.DeadLetter(record, "expiring failed: " + KafkaConfiguration.rootCause(e)));
                 failedIds.addAll(ids);
             }
@@ -204,13 +223,19 @@ public class UnansweredListener {
      */
     private static Instant deadlineOf(ConsumerRecord<String, byte[]> record, Instant longest) {
         Header header = record.headers().lastHeader(KafkaUnansweredPayments.DEADLINE_HEADER);
-        String text = header == null || header.value() == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+        String text =
+                header == null || header.value() == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
             // The header's text is not logged: a foreign writer's bytes, unbounded.
-            log.warn("parked payment {}-{}@{} has no readable {} header: waiting the longest, until {}",
-                    record.topic(), record.partition(), record.offset(), KafkaUnansweredPayments.DEADLINE_HEADER, longest);
+            log.warn(
+                    "parked payment {}-{}@{} has no readable {} header: waiting the longest, until {}",
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    KafkaUnansweredPayments.DEADLINE_HEADER,
+                    longest);
             return longest;
         }
     }

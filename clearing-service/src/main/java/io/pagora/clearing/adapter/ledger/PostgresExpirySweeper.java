@@ -1,7 +1,7 @@
 package io.pagora.clearing.adapter.ledger;
 
-import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Check;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import java.time.Duration;
@@ -37,8 +37,10 @@ public final class PostgresExpirySweeper implements SmartLifecycle {
     private ScheduledExecutorService executor;
 
     public PostgresExpirySweeper(PostgresLedger ledger, Duration interval) {
-        Check.that(interval.toMillis() >= 10 && interval.compareTo(Duration.ofMinutes(1)) <= 0,
-                "pagora.clearing.sweep-interval in [10ms, 1m]: %s", interval);
+        Check.that(
+                interval.toMillis() >= 10 && interval.compareTo(Duration.ofMinutes(1)) <= 0,
+                "pagora.clearing.sweep-interval in [10ms, 1m]: %s",
+                interval);
         this.ledger = ledger;
         this.interval = interval;
     }
@@ -78,8 +80,8 @@ public final class PostgresExpirySweeper implements SmartLifecycle {
                 thread.setDaemon(true);
                 return thread;
             });
-            executor.scheduleWithFixedDelay(this::sweepQuietly, interval.toMillis(), interval.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            executor.scheduleWithFixedDelay(
+                    this::sweepQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

@@ -57,8 +57,11 @@ public final class AnswerTimes {
      * @param expiredAfter the pending timeout: a chain resolved this long after its reservation or later expired
      */
     public AnswerTimes(Duration lateAfter, Duration expiredAfter) {
-        Check.that(lateAfter.toNanos() > 0 && lateAfter.compareTo(expiredAfter) < 0,
-                "lateAfter in (0, expiredAfter): %s, %s", lateAfter, expiredAfter);
+        Check.that(
+                lateAfter.toNanos() > 0 && lateAfter.compareTo(expiredAfter) < 0,
+                "lateAfter in (0, expiredAfter): %s, %s",
+                lateAfter,
+                expiredAfter);
         this.lateAfterNanos = lateAfter.toNanos();
         this.expiredAfterNanos = expiredAfter.toNanos();
     }

@@ -37,9 +37,11 @@ public final class InstructedWindow implements InstructionWindow {
     public static final String LIMIT = "pagora.clearing.instructed.window.limit";
     /** More late answers than this share of an interval's answers halve the limit. */
     static final int LATE_SHARE_PERCENT = 10;
+
     static final long ADJUST_INTERVAL_NANOS = Duration.ofMillis(250).toNanos();
     /** The intervals over which the answers' rate is measured for the cap (about a second). */
     static final int CARRIED_INTERVALS = 4;
+
     private static final long SLICE_MILLIS = 10;
 
     private final PendingChains pending;
@@ -59,14 +61,24 @@ public final class InstructedWindow implements InstructionWindow {
     private long roundNanos;
     /** The last intervals' answers in time and lengths, oldest overwritten first. */
     private final long[] carriedInTime = new long[CARRIED_INTERVALS];
+
     private final long[] carriedNanos = new long[CARRIED_INTERVALS];
     private int carriedNext;
     /** Since the limit last changed, some part was cut or held back by it. */
     private boolean limited;
 
-    public InstructedWindow(PendingChains pending, AnswerTimes answerTimes, int chainsMin, int chainsMax,
-            Duration roundMin, Duration answerWithin, Duration waitMax, LongSupplier nanoTime, MeterRegistry meters) {
-        Check.that(chainsMin >= 1 && chainsMin <= chainsMax, "1 <= chainsMin <= chainsMax: %d, %d", chainsMin, chainsMax);
+    public InstructedWindow(
+            PendingChains pending,
+            AnswerTimes answerTimes,
+            int chainsMin,
+            int chainsMax,
+            Duration roundMin,
+            Duration answerWithin,
+            Duration waitMax,
+            LongSupplier nanoTime,
+            MeterRegistry meters) {
+        Check.that(
+                chainsMin >= 1 && chainsMin <= chainsMax, "1 <= chainsMin <= chainsMax: %d, %d", chainsMin, chainsMax);
         Check.that(!answerWithin.isNegative(), "answerWithin must not be negative: %s", answerWithin);
         Check.that(!roundMin.isNegative(), "roundMin must not be negative: %s", roundMin);
         Check.that(waitMax.toNanos() > 0, "waitMax must be positive: %s", waitMax);
@@ -83,10 +95,12 @@ public final class InstructedWindow implements InstructionWindow {
         this.decreasedAtNanos = adjustedAtNanos - answerWithinNanos;
         this.increasedAtNanos = adjustedAtNanos;
         this.roundNanos = roundMinNanos;
-        this.waits = Timer.builder(WAIT).description("Parts of polls of requests held back while the instructed window was full")
+        this.waits = Timer.builder(WAIT)
+                .description("Parts of polls of requests held back while the instructed window was full")
                 .register(meters);
         Gauge.builder(LIMIT, this, InstructedWindow::limit)
-                .description("Instructed chains that may wait for answers before clearing reserves more (follows the answers)")
+                .description(
+                        "Instructed chains that may wait for answers before clearing reserves more (follows the answers)")
                 .register(meters);
     }
 

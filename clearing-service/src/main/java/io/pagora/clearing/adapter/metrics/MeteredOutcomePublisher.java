@@ -8,8 +8,8 @@ import io.pagora.events.PaymentExpired;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentSettled;
 import io.pagora.events.ReturnReason;
-import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.kernel.Id128;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
@@ -46,13 +46,14 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
     private final Timer acceptToSettled;
     private final MeterRegistry registry;
 
-    public MeteredOutcomePublisher(OutcomePublisher delegate, PendingChains pending, Clock clock, MeterRegistry registry) {
+    public MeteredOutcomePublisher(
+            OutcomePublisher delegate, PendingChains pending, Clock clock, MeterRegistry registry) {
         this.delegate = delegate;
         this.pending = pending;
         this.clock = clock;
         this.registry = registry;
-        this.acceptToSettled = LatencyHistograms.timer(ACCEPT_TO_SETTLED,
-                        "From the payment's acceptance to its PaymentSettled acknowledged by Kafka")
+        this.acceptToSettled = LatencyHistograms.timer(
+                        ACCEPT_TO_SETTLED, "From the payment's acceptance to its PaymentSettled acknowledged by Kafka")
                 .register(registry);
         // Every series up front (a closed set), so a dashboard shows zeros before the first return.
         for (ReturnReason reason : ReturnReason.values()) {
@@ -63,8 +64,11 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
     }
 
     private Counter returns(ReturnReason reason, String status) {
-        return Counter.builder(RETURNS).description("Returns by PIX reason and outcome (publications)")
-                .tag("reason", reason.name()).tag("outcome", status).register(registry);
+        return Counter.builder(RETURNS)
+                .description("Returns by PIX reason and outcome (publications)")
+                .tag("reason", reason.name())
+                .tag("outcome", status)
+                .register(registry);
     }
 
     @Override
@@ -82,10 +86,14 @@ public final class MeteredOutcomePublisher implements OutcomePublisher {
                 // A clock behind payment-api's would give a negative latency: it is a zero, not a skipped sample.
                 acceptToSettled.record(latency.isNegative() ? Duration.ZERO : latency);
             } else if (outcome instanceof PaymentExpired expired) {
-                String bank = ChartOfAccounts.bankOf(Id128.parse(expired.payeeAccountId())).map(BankId::toString)
+                String bank = ChartOfAccounts.bankOf(Id128.parse(expired.payeeAccountId()))
+                        .map(BankId::toString)
                         .orElse("none");
-                Counter.builder(EXPIRED).description("Payments expired for want of their receiving bank's answer"
-                        + " (publications)").tag("bank", bank).register(registry).increment();
+                Counter.builder(EXPIRED)
+                        .description("Payments expired for want of their receiving bank's answer" + " (publications)")
+                        .tag("bank", bank)
+                        .register(registry)
+                        .increment();
             }
         }
         pending.resolved(resolved);

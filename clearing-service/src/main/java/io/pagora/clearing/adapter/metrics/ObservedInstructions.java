@@ -12,9 +12,13 @@ public record ObservedInstructions(Instructions delegate, PendingChains pending)
     @Override
     public void issue(List<Instruction> instructions) {
         // Only reserved chains are instructed, and a reserved chain's payee is an account of the chart's.
-        pending.reserved(instructions.stream().map(Instruction::payment)
-                .map(payment -> new PendingChains.Chain(PaymentId.parse(payment.paymentId()),
-                        ChartOfAccounts.bankOf(Id128.parse(payment.payeeAccountId())).orElseThrow())).toList());
+        pending.reserved(instructions.stream()
+                .map(Instruction::payment)
+                .map(payment -> new PendingChains.Chain(
+                        PaymentId.parse(payment.paymentId()),
+                        ChartOfAccounts.bankOf(Id128.parse(payment.payeeAccountId()))
+                                .orElseThrow()))
+                .toList());
         delegate.issue(instructions);
     }
 }

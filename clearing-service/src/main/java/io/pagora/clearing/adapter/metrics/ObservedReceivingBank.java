@@ -13,7 +13,9 @@ public record ObservedReceivingBank(ReceivingBank delegate, PendingChains pendin
 
     @Override
     public List<BankAnswer> decide(List<Payment> payments) {
-        pending.reserved(payments.stream().map(payment -> new PendingChains.Chain(payment.id(), payment.payeeBank())).toList());
+        pending.reserved(payments.stream()
+                .map(payment -> new PendingChains.Chain(payment.id(), payment.payeeBank()))
+                .toList());
         return delegate.decide(payments);
     }
 }

@@ -56,7 +56,8 @@ public final class PendingChains {
         this(clock, forgetAfter, capacity, registry, null);
     }
 
-    public PendingChains(Clock clock, Duration forgetAfter, int capacity, MeterRegistry registry, AnswerTimes answerTimes) {
+    public PendingChains(
+            Clock clock, Duration forgetAfter, int capacity, MeterRegistry registry, AnswerTimes answerTimes) {
         Check.that(forgetAfter.toMillis() > 0, "forgetAfter must be positive: %s", forgetAfter);
         Check.that(capacity > 0, "capacity must be positive: %d", capacity);
         this.clock = clock;
@@ -65,7 +66,8 @@ public final class PendingChains {
         this.registry = registry;
         this.answerTimes = answerTimes;
         Gauge.builder(CHAINS, this, PendingChains::count)
-                .description("Chains reserved in the ledger and not yet posted, voided or expired (parked unanswered included)")
+                .description(
+                        "Chains reserved in the ledger and not yet posted, voided or expired (parked unanswered included)")
                 .register(registry);
         Gauge.builder(OLDEST_AGE, this, chains -> chains.oldestAge().toNanos() / 1e9)
                 .description("Age of the oldest pending chain (0 when there is none)")
@@ -114,7 +116,8 @@ public final class PendingChains {
         Integer before = awaiting.put(bank, awaiting.getOrDefault(bank, 0) + change);
         if (before == null) {
             Gauge.builder(AWAITING, this, chains -> chains.awaiting(bank))
-                    .description("Payments instructed to the receiving bank and not yet resolved by its answer or expiry")
+                    .description(
+                            "Payments instructed to the receiving bank and not yet resolved by its answer or expiry")
                     .tag("bank", bank.toString())
                     .register(registry);
         }

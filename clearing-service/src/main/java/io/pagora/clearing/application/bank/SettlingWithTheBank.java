@@ -33,7 +33,11 @@ public final class SettlingWithTheBank implements ClearingRequests {
     private final Outcomes outcomes;
     private final ParkingForExpiry parking;
 
-    public SettlingWithTheBank(Settlement settlement, ReceivingBank bank, OutcomePublisher publisher, Outcomes outcomes,
+    public SettlingWithTheBank(
+            Settlement settlement,
+            ReceivingBank bank,
+            OutcomePublisher publisher,
+            Outcomes outcomes,
             ParkingForExpiry parking) {
         this.settlement = settlement;
         this.bank = bank;
@@ -59,8 +63,11 @@ public final class SettlingWithTheBank implements ClearingRequests {
         List<ClearingRequest> noAnswer = new ArrayList<>();
         if (!reserved.isEmpty()) {
             List<BankAnswer> answers = bank.decide(LedgerPass.payments(reserved));
-            Check.that(answers.size() == reserved.size(), "one bank answer per payment: %d for %d",
-                    answers.size(), reserved.size());
+            Check.that(
+                    answers.size() == reserved.size(),
+                    "one bank answer per payment: %d for %d",
+                    answers.size(),
+                    reserved.size());
             for (int i = 0; i < reserved.size(); i++) {
                 ClearingRequest request = reserved.get(i);
                 switch (answers.get(i)) {
@@ -76,7 +83,8 @@ public final class SettlingWithTheBank implements ClearingRequests {
 
         // Phase 2: one post for the accepted, one void for the refused.
         pass.resolve(accepted, settlement::post, i -> "");
-        pass.resolve(refused, payments -> settlement.voidAll(payments, VoidCause.RECEIVING_BANK_REFUSED), refusals::get);
+        pass.resolve(
+                refused, payments -> settlement.voidAll(payments, VoidCause.RECEIVING_BANK_REFUSED), refusals::get);
 
         parking.park(noAnswer);
         publisher.publish(pass.results());

@@ -33,8 +33,8 @@ public final class ExpiringInstructed {
     private final Outcomes outcomes;
     private final InstructedEndToEndIds endToEndIds;
 
-    public ExpiringInstructed(Settlement settlement, OutcomePublisher publisher, Outcomes outcomes,
-            InstructedEndToEndIds endToEndIds) {
+    public ExpiringInstructed(
+            Settlement settlement, OutcomePublisher publisher, Outcomes outcomes, InstructedEndToEndIds endToEndIds) {
         this.settlement = settlement;
         this.publisher = publisher;
         this.outcomes = outcomes;
@@ -61,8 +61,8 @@ public final class ExpiringInstructed {
             }
         }
         List<Payment> payments = reservedInstructed(open);
-        List<ResolutionOutcome> resolutions = payments.isEmpty() ? List.of()
-                : settlement.voidAll(payments, VoidCause.UNANSWERED);
+        List<ResolutionOutcome> resolutions =
+                payments.isEmpty() ? List.of() : settlement.voidAll(payments, VoidCause.UNANSWERED);
         Check.that(resolutions.size() == payments.size(), "one resolution outcome per payment");
         List<PaymentOutcome> results = new ArrayList<>(payments.size());
         for (int i = 0; i < payments.size(); i++) {
@@ -71,10 +71,14 @@ public final class ExpiringInstructed {
             switch (resolutions.get(i)) {
                 case ResolutionOutcome.Posted ignored -> results.add(outcomes.settled(payment, endToEndId));
                 case ResolutionOutcome.Voided voided ->
-                        results.add(outcomes.voidedEarlier(payment, voided.cause(), endToEndId));
+                    results.add(outcomes.voidedEarlier(payment, voided.cause(), endToEndId));
                 case ResolutionOutcome.Expired ignored -> results.add(outcomes.expired(payment, endToEndId));
-                case ResolutionOutcome.IntegrityAlarm alarm -> log.error("INTEGRITY ALARM: payment {}: expiring, leg {}"
-                        + " answered {}; no outcome is published", payment.id(), alarm.leg(), alarm.code());
+                case ResolutionOutcome.IntegrityAlarm alarm ->
+                    log.error(
+                            "INTEGRITY ALARM: payment {}: expiring, leg {}" + " answered {}; no outcome is published",
+                            payment.id(),
+                            alarm.leg(),
+                            alarm.code());
             }
         }
         publisher.publish(results);
@@ -100,11 +104,14 @@ public final class ExpiringInstructed {
             switch (states.get(i)) {
                 case ChainState.Posted ignored -> results.add(outcomes.settled(payment, endToEndId));
                 case ChainState.Voided voided ->
-                        results.add(outcomes.voidedEarlier(payment, voided.cause(), endToEndId));
+                    results.add(outcomes.voidedEarlier(payment, voided.cause(), endToEndId));
                 case ChainState.Open ignored -> results.add(outcomes.expired(payment, endToEndId));
                 case ChainState.Absent ignored -> results.add(outcomes.expired(payment, endToEndId));
-                case ChainState.Conflicting conflicting -> log.error("INTEGRITY ALARM: payment {}: the ledger holds {};"
-                        + " no outcome is published", payment.id(), conflicting.detail());
+                case ChainState.Conflicting conflicting ->
+                    log.error(
+                            "INTEGRITY ALARM: payment {}: the ledger holds {};" + " no outcome is published",
+                            payment.id(),
+                            conflicting.detail());
             }
         }
         publisher.publish(results);
@@ -133,8 +140,10 @@ public final class ExpiringInstructed {
         for (PaymentId id : ids) {
             Payment payment = reserved.get(id);
             if (payment == null) {
-                log.error("INTEGRITY ALARM: payment {}: instructed and parked, yet the ledger holds no reserved chain"
-                        + " of it; no outcome is published", id);
+                log.error(
+                        "INTEGRITY ALARM: payment {}: instructed and parked, yet the ledger holds no reserved chain"
+                                + " of it; no outcome is published",
+                        id);
                 continue;
             }
             payments.add(payment);

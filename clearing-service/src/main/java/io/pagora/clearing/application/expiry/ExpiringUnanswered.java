@@ -28,8 +28,8 @@ public final class ExpiringUnanswered {
      * @param answeredElsewhere with participants, whose answers resolve chains on another path: most parked chains
      *     are resolved by then, so one lookup drops them before any ledger write
      */
-    public ExpiringUnanswered(Settlement settlement, OutcomePublisher publisher, Outcomes outcomes,
-            boolean answeredElsewhere) {
+    public ExpiringUnanswered(
+            Settlement settlement, OutcomePublisher publisher, Outcomes outcomes, boolean answeredElsewhere) {
         this.settlement = settlement;
         this.publisher = publisher;
         this.outcomes = outcomes;
@@ -90,7 +90,8 @@ public final class ExpiringUnanswered {
      * path voids only the rest (and spends no ledger write on the answered).
      */
     private LedgerPass withoutResolved(LedgerPass pass) {
-        List<Boolean> resolved = settlement.resolved(LedgerPass.payments(pass.batch()).stream().map(Payment::id).toList());
+        List<Boolean> resolved = settlement.resolved(
+                LedgerPass.payments(pass.batch()).stream().map(Payment::id).toList());
         List<ClearingRequest> open = new ArrayList<>(pass.batch().size());
         for (int i = 0; i < resolved.size(); i++) {
             if (!resolved.get(i)) {

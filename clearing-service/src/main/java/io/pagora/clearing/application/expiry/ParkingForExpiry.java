@@ -39,7 +39,8 @@ public final class ParkingForExpiry {
         if (requests.isEmpty()) {
             return Report.EMPTY;
         }
-        Instant deadline = clock.instant().plusSeconds(settlement.pendingTimeoutSeconds()).plus(expiryMargin);
+        Instant deadline =
+                clock.instant().plusSeconds(settlement.pendingTimeoutSeconds()).plus(expiryMargin);
         unanswered.park(requests.stream().map(ClearingRequest::event).toList(), deadline);
         return new Report(requests.size(), 0, 0, 0, requests.size(), List.of());
     }

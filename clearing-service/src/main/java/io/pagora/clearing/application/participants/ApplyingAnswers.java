@@ -39,8 +39,8 @@ public final class ApplyingAnswers {
     private final Outcomes outcomes;
     private final InstructedEndToEndIds endToEndIds;
 
-    public ApplyingAnswers(Settlement settlement, OutcomePublisher publisher, Outcomes outcomes,
-            InstructedEndToEndIds endToEndIds) {
+    public ApplyingAnswers(
+            Settlement settlement, OutcomePublisher publisher, Outcomes outcomes, InstructedEndToEndIds endToEndIds) {
         this.settlement = settlement;
         this.publisher = publisher;
         this.outcomes = outcomes;
@@ -69,8 +69,8 @@ public final class ApplyingAnswers {
             }
         }
         Map<PaymentId, ResolutionOutcome> posts = zip(accepted, settlement.post(List.copyOf(accepted.values())));
-        Map<PaymentId, ResolutionOutcome> voids = zip(refused,
-                settlement.voidAll(List.copyOf(refused.values()), VoidCause.RECEIVING_BANK_REFUSED));
+        Map<PaymentId, ResolutionOutcome> voids =
+                zip(refused, settlement.voidAll(List.copyOf(refused.values()), VoidCause.RECEIVING_BANK_REFUSED));
         List<PaymentOutcome> results = new ArrayList<>();
         Set<PaymentId> published = new HashSet<>();
         List<Verdict> verdicts = new ArrayList<>(answers.size());
@@ -85,9 +85,14 @@ public final class ApplyingAnswers {
             verdicts.add(verdict);
             if (verdict.code() == Verdict.Code.APPLIED && published.add(payment.id())) {
                 String endToEndId = endToEndIds.of(payment.id(), answer.endToEndId());
-                results.add(answer.accepts() ? outcomes.settled(payment, endToEndId)
-                        : outcomes.rejected(payment, RejectionReason.RECEIVING_BANK_REFUSED,
-                                Outcomes.refusalDetail(refusals.get(payment.id())), endToEndId));
+                results.add(
+                        answer.accepts()
+                                ? outcomes.settled(payment, endToEndId)
+                                : outcomes.rejected(
+                                        payment,
+                                        RejectionReason.RECEIVING_BANK_REFUSED,
+                                        Outcomes.refusalDetail(refusals.get(payment.id())),
+                                        endToEndId));
             }
         }
         publisher.publish(results);
@@ -98,24 +103,32 @@ public final class ApplyingAnswers {
     private static Verdict verdictOf(AnswerRequest answer, ResolutionOutcome resolution) {
         String id = answer.payment().toString();
         return switch (resolution) {
-            case ResolutionOutcome.Posted ignored -> answer.accepts() ? new Verdict(id, Verdict.Code.APPLIED, "SETTLED")
-                    : new Verdict(id, Verdict.Code.CONFLICT, "SETTLED");
-            case ResolutionOutcome.Voided voided -> switch (voided.cause()) {
-                case RECEIVING_BANK_REFUSED -> answer.accepts() ? new Verdict(id, Verdict.Code.CONFLICT, "REJECTED")
-                        : new Verdict(id, Verdict.Code.APPLIED, "REJECTED");
-                case UNANSWERED -> new Verdict(id, Verdict.Code.EXPIRED, "EXPIRED");
-            };
+            case ResolutionOutcome.Posted ignored ->
+                answer.accepts()
+                        ? new Verdict(id, Verdict.Code.APPLIED, "SETTLED")
+                        : new Verdict(id, Verdict.Code.CONFLICT, "SETTLED");
+            case ResolutionOutcome.Voided voided ->
+                switch (voided.cause()) {
+                    case RECEIVING_BANK_REFUSED ->
+                        answer.accepts()
+                                ? new Verdict(id, Verdict.Code.CONFLICT, "REJECTED")
+                                : new Verdict(id, Verdict.Code.APPLIED, "REJECTED");
+                    case UNANSWERED -> new Verdict(id, Verdict.Code.EXPIRED, "EXPIRED");
+                };
             case ResolutionOutcome.Expired ignored -> new Verdict(id, Verdict.Code.EXPIRED, "EXPIRED");
             case ResolutionOutcome.IntegrityAlarm alarm -> {
-                log.error("INTEGRITY ALARM: payment {}: answering, leg {} answered {}; the answer is not applied", id,
-                        alarm.leg(), alarm.code());
+                log.error(
+                        "INTEGRITY ALARM: payment {}: answering, leg {} answered {}; the answer is not applied",
+                        id,
+                        alarm.leg(),
+                        alarm.code());
                 yield new Verdict(id, Verdict.Code.UNRESOLVED, "");
             }
         };
     }
 
-    private static Map<PaymentId, ResolutionOutcome> zip(Map<PaymentId, Payment> payments,
-            List<ResolutionOutcome> resolutions) {
+    private static Map<PaymentId, ResolutionOutcome> zip(
+            Map<PaymentId, Payment> payments, List<ResolutionOutcome> resolutions) {
         Check.that(resolutions.size() == payments.size(), "one resolution per payment");
         Map<PaymentId, ResolutionOutcome> byPayment = new HashMap<>();
         int i = 0;

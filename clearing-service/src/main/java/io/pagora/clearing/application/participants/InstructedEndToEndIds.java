@@ -16,13 +16,12 @@ public final class InstructedEndToEndIds {
     /** About 16 s of instructions at 12,000/s, ~30 MB at most. */
     static final int REMEMBERED_MAX = 200_000;
 
-    private final Map<PaymentId, String> ids = Collections.synchronizedMap(
-            new LinkedHashMap<>(1024, 0.75f, false) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<PaymentId, String> eldest) {
-                    return size() > REMEMBERED_MAX;
-                }
-            });
+    private final Map<PaymentId, String> ids = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PaymentId, String> eldest) {
+            return size() > REMEMBERED_MAX;
+        }
+    });
 
     void remember(PaymentId payment, String endToEndId) {
         ids.put(payment, endToEndId);

@@ -46,8 +46,14 @@ public final class InstructingParticipants implements ClearingRequests {
      * @param expiryMargin added to an instruction's deadline to get its parked deadline, so the expiry worker acts
      *     after the ledger's own expiry despite clock differences
      */
-    public InstructingParticipants(Settlement settlement, Instructions instructions, OutcomePublisher publisher,
-            Outcomes outcomes, UnansweredPayments unanswered, InstructedEndToEndIds endToEndIds, Clock clock,
+    public InstructingParticipants(
+            Settlement settlement,
+            Instructions instructions,
+            OutcomePublisher publisher,
+            Outcomes outcomes,
+            UnansweredPayments unanswered,
+            InstructedEndToEndIds endToEndIds,
+            Clock clock,
             Duration expiryMargin) {
         Check.that(!expiryMargin.isNegative(), "expiry margin must not be negative: %s", expiryMargin);
         this.settlement = settlement;
@@ -106,7 +112,7 @@ public final class InstructingParticipants implements ClearingRequests {
                     case ChainState.Voided voided -> pass.results().add(outcomes.voided(request, voided.cause(), ""));
                     case ChainState.Absent ignored -> pass.alarm(request, "reserved, yet the ledger holds no chain");
                     case ChainState.Conflicting conflicting ->
-                            pass.alarm(request, "the ledger holds " + conflicting.detail());
+                        pass.alarm(request, "the ledger holds " + conflicting.detail());
                 }
             }
         }
@@ -114,12 +120,19 @@ public final class InstructingParticipants implements ClearingRequests {
         // whatever an answer to an earlier instruction did first), and published, never instructed after.
         pass.resolve(lapsed, payments -> settlement.voidAll(payments, VoidCause.UNANSWERED), i -> "");
         if (!toInstruct.isEmpty()) {
-            toInstruct.forEach(request -> endToEndIds.remember(request.payment().id(), request.event().endToEndId()));
+            toInstruct.forEach(request ->
+                    endToEndIds.remember(request.payment().id(), request.event().endToEndId()));
             instructions.issue(instructed);
-            Instant latest = instructed.stream().map(Instructions.Instruction::answerBy).max(Instant::compareTo)
+            Instant latest = instructed.stream()
+                    .map(Instructions.Instruction::answerBy)
+                    .max(Instant::compareTo)
                     .orElseThrow();
-            unanswered.parkInstructed(toInstruct.stream().map(request -> new UnansweredPayments.Instructed(
-                    request.payment().id(), request.event().endToEndId())).toList(), latest.plus(expiryMargin));
+            unanswered.parkInstructed(
+                    toInstruct.stream()
+                            .map(request -> new UnansweredPayments.Instructed(
+                                    request.payment().id(), request.event().endToEndId()))
+                            .toList(),
+                    latest.plus(expiryMargin));
         }
         // An earlier attempt may have instructed a redelivered chain before it lapsed: its payee's bank is told.
         publisher.publish(pass.results(), neverInstructed);

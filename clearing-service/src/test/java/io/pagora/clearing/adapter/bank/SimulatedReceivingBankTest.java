@@ -38,7 +38,9 @@ class SimulatedReceivingBankTest {
         }
         List<BankAnswer> first = new SimulatedReceivingBank(0.7, 0.1, Duration.ZERO).decide(payments);
         List<BankAnswer> again = new SimulatedReceivingBank(0.7, 0.1, Duration.ZERO).decide(payments.reversed());
-        assertThat(again.reversed()).as("same answers from another instance, in any order").isEqualTo(first);
+        assertThat(again.reversed())
+                .as("same answers from another instance, in any order")
+                .isEqualTo(first);
         assertThat(first).hasSameSizeAs(payments);
     }
 
@@ -49,8 +51,8 @@ class SimulatedReceivingBankTest {
         for (int i = 0; i < 20_000; i++) {
             payments.add(new Payment(ids.nextPaymentId(), PAYER, PAYEE, 100));
         }
-        Map<Class<?>, Long> counts = new SimulatedReceivingBank(0.7, 0.1, Duration.ZERO).decide(payments).stream()
-                .collect(Collectors.groupingBy(Object::getClass, Collectors.counting()));
+        Map<Class<?>, Long> counts = new SimulatedReceivingBank(0.7, 0.1, Duration.ZERO)
+                .decide(payments).stream().collect(Collectors.groupingBy(Object::getClass, Collectors.counting()));
         // Consecutive ids differ in a few bits only: the hash must still spread them.
         assertThat(counts.get(BankAnswer.Accepted.class) / 20_000.0).isBetween(0.68, 0.72);
         assertThat(counts.get(BankAnswer.NoAnswer.class) / 20_000.0).isBetween(0.09, 0.11);
@@ -68,8 +70,11 @@ class SimulatedReceivingBankTest {
 
     @Test
     void invalidRatesAreRefusedAtStartup() {
-        assertThatThrownBy(() -> new SimulatedReceivingBank(0.9, 0.2, Duration.ZERO)).isInstanceOf(Check.InvariantViolation.class);
-        assertThatThrownBy(() -> new SimulatedReceivingBank(-0.1, 0, Duration.ZERO)).isInstanceOf(Check.InvariantViolation.class);
-        assertThatThrownBy(() -> new SimulatedReceivingBank(1, 0, Duration.ofMinutes(1))).isInstanceOf(Check.InvariantViolation.class);
+        assertThatThrownBy(() -> new SimulatedReceivingBank(0.9, 0.2, Duration.ZERO))
+                .isInstanceOf(Check.InvariantViolation.class);
+        assertThatThrownBy(() -> new SimulatedReceivingBank(-0.1, 0, Duration.ZERO))
+                .isInstanceOf(Check.InvariantViolation.class);
+        assertThatThrownBy(() -> new SimulatedReceivingBank(1, 0, Duration.ofMinutes(1)))
+                .isInstanceOf(Check.InvariantViolation.class);
     }
 }

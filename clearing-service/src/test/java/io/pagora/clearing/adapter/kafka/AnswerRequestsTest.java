@@ -25,6 +25,7 @@ class AnswerRequestsTest {
 
     @Test
     void anIdThatNamesNoPaymentIsNoAnswer() {
-        assertThat(AnswersListener.request(BANK, new Answer("not-a-payment", true, null))).isNull();
+        assertThat(AnswersListener.request(BANK, new Answer("not-a-payment", true, null)))
+                .isNull();
     }
 }

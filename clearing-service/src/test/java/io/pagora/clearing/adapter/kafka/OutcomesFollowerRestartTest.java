@@ -39,21 +39,27 @@ class OutcomesFollowerRestartTest {
             AtomicInteger calls = new AtomicInteger();
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             OutcomesFollower follower = new OutcomesFollower(
-                    Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), payments -> {
+                    Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                    payments -> {
                         if (calls.incrementAndGet() == 1) {
                             throw new IllegalStateException("the first poll's ids cannot be taken");
                         }
                         resolved.addAll(payments);
-                    }, Clock.systemUTC(), meters);
+                    },
+                    Clock.systemUTC(),
+                    meters);
             follower.start();
             try {
                 publish(kafka, FIRST);
                 awaitUntil(() -> calls.get() >= 1, "the follower's first poll");
                 publish(kafka, SECOND);
 
-                awaitUntil(() -> resolved.containsAll(List.of(FIRST, SECOND)), "both payments resolved after the restart");
-                assertThat(meters.get(OutcomesFollower.FAILURES).counter().count()).isEqualTo(1.0);
-                assertThat(meters.get(OutcomesFollower.FOLLOWED).counter().count()).isGreaterThanOrEqualTo(2.0);
+                awaitUntil(
+                        () -> resolved.containsAll(List.of(FIRST, SECOND)), "both payments resolved after the restart");
+                assertThat(meters.get(OutcomesFollower.FAILURES).counter().count())
+                        .isEqualTo(1.0);
+                assertThat(meters.get(OutcomesFollower.FOLLOWED).counter().count())
+                        .isGreaterThanOrEqualTo(2.0);
             } finally {
                 follower.stop();
             }
@@ -63,7 +69,10 @@ class OutcomesFollowerRestartTest {
 
     private static void publish(TestKafka kafka, PaymentId payment) {
         // Not an outcome: the header alone names the payment, as the follower reads it.
-        kafka.publishRaw(Topics.PAYMENT_OUTCOMES, "payer", new byte[] {'{', '}'},
+        kafka.publishRaw(
+                Topics.PAYMENT_OUTCOMES,
+                "payer",
+                new byte[] {'{', '}'},
                 Map.of(Topics.PAYMENT_ID_HEADER, payment.toString()));
     }
 

@@ -32,8 +32,8 @@ class OutcomesFollowerTest {
 
     @Test
     void aRecordWithoutTheHeaderIsDecoded() {
-        ConsumerRecord<byte[], byte[]> record = record(PaymentEventCodec.encode(new PaymentSettled(OTHER.toString(),
-                "a1", "b2", 100, AT, AT)));
+        ConsumerRecord<byte[], byte[]> record =
+                record(PaymentEventCodec.encode(new PaymentSettled(OTHER.toString(), "a1", "b2", 100, AT, AT)));
 
         assertThat(OutcomesFollower.paymentOf(record)).isEqualTo(OTHER);
     }

@@ -17,19 +17,28 @@ class TransientFailuresTest {
 
     @Test
     void infrastructureFailuresAreTransientAtAnyDepth() {
-        assertThat(KafkaConfiguration.isTransient(new LedgerUnavailableException("down"))).isTrue();
-        assertThat(KafkaConfiguration.isTransient(new ListenerExecutionFailedException("listener failed",
-                new IllegalStateException("wrapped", new LedgerUnavailableException("down"))))).isTrue();
-        assertThat(KafkaConfiguration.isTransient(new KafkaSends.PublishFailedException("no ack", null))).isTrue();
-        assertThat(KafkaConfiguration.isTransient(new RuntimeException(new TimeoutException("metadata")))).isTrue();
-        assertThat(KafkaConfiguration.isTransient(new ExpiryDeadlines.ShuttingDown("stopping"))).isTrue();
+        assertThat(KafkaConfiguration.isTransient(new LedgerUnavailableException("down")))
+                .isTrue();
+        assertThat(KafkaConfiguration.isTransient(new ListenerExecutionFailedException(
+                        "listener failed",
+                        new IllegalStateException("wrapped", new LedgerUnavailableException("down")))))
+                .isTrue();
+        assertThat(KafkaConfiguration.isTransient(new KafkaSends.PublishFailedException("no ack", null)))
+                .isTrue();
+        assertThat(KafkaConfiguration.isTransient(new RuntimeException(new TimeoutException("metadata"))))
+                .isTrue();
+        assertThat(KafkaConfiguration.isTransient(new ExpiryDeadlines.ShuttingDown("stopping")))
+                .isTrue();
     }
 
     @Test
     void bugsAreNotTransient() {
-        assertThat(KafkaConfiguration.isTransient(new IllegalStateException("bug"))).isFalse();
-        assertThat(KafkaConfiguration.isTransient(new Check.InvariantViolation("broken"))).isFalse();
-        assertThat(KafkaConfiguration.isTransient(new ListenerExecutionFailedException("listener failed",
-                new NullPointerException()))).isFalse();
+        assertThat(KafkaConfiguration.isTransient(new IllegalStateException("bug")))
+                .isFalse();
+        assertThat(KafkaConfiguration.isTransient(new Check.InvariantViolation("broken")))
+                .isFalse();
+        assertThat(KafkaConfiguration.isTransient(
+                        new ListenerExecutionFailedException("listener failed", new NullPointerException())))
+                .isFalse();
     }
 }

@@ -34,7 +34,8 @@ class InstructedWindowTest {
     static final long INTERVAL_NANOS = InstructedWindow.ADJUST_INTERVAL_NANOS;
     static final BankId DOWN = new BankId(10004444);
 
-    final PendingChainsTest.MutableClock clock = new PendingChainsTest.MutableClock(Instant.parse("2026-11-28T12:00:00Z"));
+    final PendingChainsTest.MutableClock clock =
+            new PendingChainsTest.MutableClock(Instant.parse("2026-11-28T12:00:00Z"));
     final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final AnswerTimes answerTimes = new AnswerTimes(PENDING_TIMEOUT.dividedBy(2), PENDING_TIMEOUT);
@@ -43,17 +44,29 @@ class InstructedWindowTest {
 
     InstructedWindow window(Duration waitMax) {
         // Each reading of the test's time moves it on by a nanosecond, so that a bounded wait ends.
-        return new InstructedWindow(pending, answerTimes, MIN, MAX, ROUND_MIN, PENDING_TIMEOUT.dividedBy(2), waitMax,
-                nanos::getAndIncrement, registry);
+        return new InstructedWindow(
+                pending,
+                answerTimes,
+                MIN,
+                MAX,
+                ROUND_MIN,
+                PENDING_TIMEOUT.dividedBy(2),
+                waitMax,
+                nanos::getAndIncrement,
+                registry);
     }
 
     @Test
     void aRestartedProcessReservesOnlyTheMinimumOfABacklogPoll() throws InterruptedException {
         InstructedWindow window = window(Duration.ofSeconds(30));
 
-        assertThat(window.poll().awaitRoom(2729)).as("a poll of an outage's backlog, nothing instructed yet").isEqualTo(MIN);
+        assertThat(window.poll().awaitRoom(2729))
+                .as("a poll of an outage's backlog, nothing instructed yet")
+                .isEqualTo(MIN);
         assertThat(window.poll().awaitRoom(3)).as("a smaller poll whole").isEqualTo(3);
-        assertThat(registry.get(InstructedWindow.WAIT).timer().count()).as("no wait recorded").isZero();
+        assertThat(registry.get(InstructedWindow.WAIT).timer().count())
+                .as("no wait recorded")
+                .isZero();
     }
 
     @Test
@@ -68,24 +81,39 @@ class InstructedWindowTest {
                 throw new IllegalStateException(e);
             }
         });
-        await("held while the window's " + MIN + " chains wait").during(Duration.ofMillis(200))
-                .atMost(Duration.ofSeconds(1)).until(() -> !part.isDone());
+        await("held while the window's " + MIN + " chains wait")
+                .during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(1))
+                .until(() -> !part.isDone());
         pending.resolved(List.of(id(2)));
 
-        assertThat(part.get(5, TimeUnit.SECONDS)).as("the room one answer freed").isEqualTo(1);
+        assertThat(part.get(5, TimeUnit.SECONDS))
+                .as("the room one answer freed")
+                .isEqualTo(1);
         assertThat(registry.get(InstructedWindow.WAIT).timer().count()).isEqualTo(1);
     }
 
     @Test
     void aWindowThatStaysFullHoldsThePartNoLongerThanItsBound() throws InterruptedException {
-        InstructedWindow window = new InstructedWindow(pending, answerTimes, MIN, MAX, ROUND_MIN, Duration.ZERO,
-                Duration.ofMillis(150), System::nanoTime, registry);
+        InstructedWindow window = new InstructedWindow(
+                pending,
+                answerTimes,
+                MIN,
+                MAX,
+                ROUND_MIN,
+                Duration.ZERO,
+                Duration.ofMillis(150),
+                System::nanoTime,
+                registry);
         reserve(window.poll().awaitRoom(100));
 
         long started = System.nanoTime();
-        assertThat(window.poll().awaitRoom(100)).as("after the bound, the minimum goes on").isEqualTo(MIN);
+        assertThat(window.poll().awaitRoom(100))
+                .as("after the bound, the minimum goes on")
+                .isEqualTo(MIN);
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(150), Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .isBetween(Duration.ofMillis(150), Duration.ofSeconds(5));
     }
 
     @Test
@@ -94,9 +122,12 @@ class InstructedWindowTest {
         reserve(window.poll().awaitRoom(100)); // the window full, and no answer coming
         InstructionWindow.Poll poll = window.poll();
 
-        assertThat(poll.awaitRoom(100)).as("the first part, after the poll's wait").isEqualTo(MIN);
+        assertThat(poll.awaitRoom(100))
+                .as("the first part, after the poll's wait")
+                .isEqualTo(MIN);
         assertThat(poll.awaitRoom(96)).as("the next part at once").isEqualTo(MIN);
-        assertThat(registry.get(InstructedWindow.WAIT).timer().count()).as("one wait for the poll, not one per part")
+        assertThat(registry.get(InstructedWindow.WAIT).timer().count())
+                .as("one wait for the poll, not one per part")
                 .isEqualTo(1);
     }
 
@@ -111,8 +142,9 @@ class InstructedWindowTest {
             window.poll().awaitRoom(1); // the next part asks: the interval is over, the limit adjusts
             limits[round] = window.limit();
         }
-        assertThat(limits).as("4 grows by half each interval it held a poll back, to 40").containsExactly(6, 9, 13, 19, 28,
-                40, 40, 40);
+        assertThat(limits)
+                .as("4 grows by half each interval it held a poll back, to 40")
+                .containsExactly(6, 9, 13, 19, 28, 40, 40, 40);
     }
 
     @Test
@@ -123,7 +155,9 @@ class InstructedWindowTest {
             answer(part, Duration.ofMillis(100));
             elapse(INTERVAL_NANOS);
         }
-        assertThat(window.limit()).as("a burst after a quiet hour meets the limit it earned, not more").isEqualTo(MIN);
+        assertThat(window.limit())
+                .as("a burst after a quiet hour meets the limit it earned, not more")
+                .isEqualTo(MIN);
     }
 
     @Test
@@ -137,12 +171,14 @@ class InstructedWindowTest {
 
         List<Long> reservedBefore = reserve(MAX / 2 - 1);
         answer(reservedBefore, Duration.ofMillis(1500));
-        assertThat(limitAfter(window, INTERVAL_NANOS)).as("late again within the hold: chains reserved before the decrease")
+        assertThat(limitAfter(window, INTERVAL_NANOS))
+                .as("late again within the hold: chains reserved before the decrease")
                 .isEqualTo(MAX / 2);
 
         List<Long> later = reserve(MAX / 2 - 1);
         answer(later, Duration.ofMillis(1500));
-        assertThat(limitAfter(window, PENDING_TIMEOUT.dividedBy(2).toNanos())).as("still late after the hold: halved again")
+        assertThat(limitAfter(window, PENDING_TIMEOUT.dividedBy(2).toNanos()))
+                .as("still late after the hold: halved again")
                 .isEqualTo(MAX / 4);
     }
 
@@ -152,11 +188,14 @@ class InstructedWindowTest {
         growTo(window, 13);
         for (int interval = 1; interval <= 3; interval++) { // 750 ms: less than the round the answers take
             answer(reserve(window.poll().awaitRoom(1000)), Duration.ofMillis(800)); // in time, not late
-            assertThat(limitAfter(window, INTERVAL_NANOS)).as("held %d ms, within the round", 250 * interval)
+            assertThat(limitAfter(window, INTERVAL_NANOS))
+                    .as("held %d ms, within the round", 250 * interval)
                     .isEqualTo(13);
         }
         answer(reserve(window.poll().awaitRoom(1000)), Duration.ofMillis(800));
-        assertThat(limitAfter(window, INTERVAL_NANOS)).as("a round after it last grew").isEqualTo(19);
+        assertThat(limitAfter(window, INTERVAL_NANOS))
+                .as("a round after it last grew")
+                .isEqualTo(19);
     }
 
     @Test
@@ -174,7 +213,9 @@ class InstructedWindowTest {
         window.poll().awaitRoom(1);
 
         // 20 (the readings of the test's time add a few nanoseconds to the second: 19.99...)
-        assertThat(window.limit()).as("20 answers a second in time, for 1 s: half the 2 s timeout").isBetween(19, 20);
+        assertThat(window.limit())
+                .as("20 answers a second in time, for 1 s: half the 2 s timeout")
+                .isBetween(19, 20);
     }
 
     @Test
@@ -186,7 +227,8 @@ class InstructedWindowTest {
         List<Long> answered = reserve(window.poll().awaitRoom(1000));
         answer(answered, Duration.ofMillis(200));
         answer(expiring, PENDING_TIMEOUT);
-        assertThat(limitAfter(window, INTERVAL_NANOS)).as("10 expired of 40 resolutions of a bank that answers")
+        assertThat(limitAfter(window, INTERVAL_NANOS))
+                .as("10 expired of 40 resolutions of a bank that answers")
                 .isEqualTo(MAX / 2);
     }
 
@@ -199,7 +241,9 @@ class InstructedWindowTest {
         List<Long> answered = reserve(window.poll().awaitRoom(1000));
         answer(answered, Duration.ofMillis(200));
         answer(unanswered, PENDING_TIMEOUT);
-        assertThat(limitAfter(window, INTERVAL_NANOS)).as("3 expired of 40: under the threshold").isEqualTo(MAX);
+        assertThat(limitAfter(window, INTERVAL_NANOS))
+                .as("3 expired of 40: under the threshold")
+                .isEqualTo(MAX);
     }
 
     @Test
@@ -249,7 +293,8 @@ class InstructedWindowTest {
     private List<Long> reserve(int count, BankId bank) {
         List<Long> ids = LongStream.range(nextId, nextId + count).boxed().toList();
         nextId += count;
-        pending.reserved(ids.stream().map(n -> new PendingChains.Chain(id(n), bank)).toList());
+        pending.reserved(
+                ids.stream().map(n -> new PendingChains.Chain(id(n), bank)).toList());
         return ids;
     }
 

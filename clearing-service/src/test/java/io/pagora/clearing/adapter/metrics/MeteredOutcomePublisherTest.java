@@ -32,34 +32,58 @@ class MeteredOutcomePublisherTest {
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     final PendingChains pending = new PendingChains(clock, Duration.ofSeconds(60), 100, registry);
     final List<PaymentOutcome> delegated = new ArrayList<>();
-    final MeteredOutcomePublisher publisher = new MeteredOutcomePublisher((outcomes, payerOnly) -> delegated.addAll(outcomes), pending, clock, registry);
+    final MeteredOutcomePublisher publisher =
+            new MeteredOutcomePublisher((outcomes, payerOnly) -> delegated.addAll(outcomes), pending, clock, registry);
 
     @Test
     void expiriesAreCountedPerReceivingBankAndPublishedChainsNoLongerWait() {
-        pending.reserved(List.of(new PendingChains.Chain(id(1), SILENT_BANK), new PendingChains.Chain(id(2), SILENT_BANK),
+        pending.reserved(List.of(
+                new PendingChains.Chain(id(1), SILENT_BANK),
+                new PendingChains.Chain(id(2), SILENT_BANK),
                 new PendingChains.Chain(id(3), PAYER_BANK)));
 
         publisher.publish(List.of(expired(1, SILENT_BANK), expired(2, SILENT_BANK), settled(3, PAYER_BANK)));
 
         assertThat(delegated).hasSize(3);
-        assertThat(registry.get(MeteredOutcomePublisher.EXPIRED).tag("bank", SILENT_BANK.toString()).counter().count())
+        assertThat(registry.get(MeteredOutcomePublisher.EXPIRED)
+                        .tag("bank", SILENT_BANK.toString())
+                        .counter()
+                        .count())
                 .isEqualTo(2);
-        assertThat(registry.find(MeteredOutcomePublisher.EXPIRED).tag("bank", PAYER_BANK.toString()).counter())
-                .as("no expiry at the bank that answered").isNull();
-        assertThat(registry.get(MeteredOutcomePublisher.ACCEPT_TO_SETTLED).timer().count()).isEqualTo(1);
-        assertThat(registry.get(MeteredOutcomePublisher.ACCEPT_TO_SETTLED).timer().totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
+        assertThat(registry.find(MeteredOutcomePublisher.EXPIRED)
+                        .tag("bank", PAYER_BANK.toString())
+                        .counter())
+                .as("no expiry at the bank that answered")
+                .isNull();
+        assertThat(registry.get(MeteredOutcomePublisher.ACCEPT_TO_SETTLED)
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get(MeteredOutcomePublisher.ACCEPT_TO_SETTLED)
+                        .timer()
+                        .totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
                 .isEqualTo(1500.0);
         assertThat(pending.awaiting(SILENT_BANK) + pending.awaiting(PAYER_BANK)).isZero();
     }
 
     private static PaymentExpired expired(long n, BankId payeeBank) {
-        return new PaymentExpired(id(n).toString(), ChartOfAccounts.customer(PAYER_BANK, n).toString(),
-                ChartOfAccounts.customer(payeeBank, n).toString(), 10_00, NOW.minusSeconds(6), NOW);
+        return new PaymentExpired(
+                id(n).toString(),
+                ChartOfAccounts.customer(PAYER_BANK, n).toString(),
+                ChartOfAccounts.customer(payeeBank, n).toString(),
+                10_00,
+                NOW.minusSeconds(6),
+                NOW);
     }
 
     private static PaymentSettled settled(long n, BankId payeeBank) {
-        return new PaymentSettled(id(n).toString(), ChartOfAccounts.customer(PAYER_BANK, n).toString(),
-                ChartOfAccounts.customer(payeeBank, n).toString(), 10_00, NOW.minusMillis(1500), NOW);
+        return new PaymentSettled(
+                id(n).toString(),
+                ChartOfAccounts.customer(PAYER_BANK, n).toString(),
+                ChartOfAccounts.customer(payeeBank, n).toString(),
+                10_00,
+                NOW.minusMillis(1500),
+                NOW);
     }
 
     private static PaymentId id(long n) {

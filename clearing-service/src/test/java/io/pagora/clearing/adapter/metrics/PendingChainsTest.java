@@ -43,12 +43,16 @@ class PendingChainsTest {
     void forgetsChainsTheLedgerHasLongExpiredAndKeepsAtMostItsCapacity() {
         pending.reserved(List.of(chain(1, A)));
         clock.advance(Duration.ofSeconds(61));
-        assertThat(gauge(PendingChains.CHAINS)).as("forgotten after forgetAfter").isZero();
+        assertThat(gauge(PendingChains.CHAINS))
+                .as("forgotten after forgetAfter")
+                .isZero();
 
         pending.reserved(List.of(chain(2, A), chain(3, A), chain(4, A), chain(5, A)));
         assertThat(pending.count()).as("capacity 3").isEqualTo(3);
         pending.resolved(List.of(id(3), id(4), id(5)));
-        assertThat(pending.count()).as("the oldest (2) was dropped, not a newer one").isZero();
+        assertThat(pending.count())
+                .as("the oldest (2) was dropped, not a newer one")
+                .isZero();
     }
 
     @Test
@@ -58,7 +62,9 @@ class PendingChainsTest {
         assertThat(awaiting(B)).isEqualTo(2);
 
         pending.resolved(List.of(id(2), id(2)));
-        assertThat(awaiting(B)).as("a second resolution of the same chain counts once").isEqualTo(1);
+        assertThat(awaiting(B))
+                .as("a second resolution of the same chain counts once")
+                .isEqualTo(1);
         pending.reserved(List.of(chain(4, A), chain(5, A)));
         assertThat(awaiting(A)).as("capacity 3: the oldest (A's 1) was dropped").isEqualTo(2);
         assertThat(awaiting(B)).isEqualTo(1);
@@ -68,7 +74,10 @@ class PendingChainsTest {
     }
 
     private double awaiting(BankId bank) {
-        return registry.get(PendingChains.AWAITING).tag("bank", bank.toString()).gauge().value();
+        return registry.get(PendingChains.AWAITING)
+                .tag("bank", bank.toString())
+                .gauge()
+                .value();
     }
 
     private static PendingChains.Chain chain(long n, BankId bank) {

@@ -1,7 +1,5 @@
 package io.pagora.clearing.application.bank;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.clearing.application.ClearingRequest;
@@ -14,12 +12,13 @@ import io.pagora.clearing.application.expiry.ParkingForExpiry;
 import io.pagora.clearing.domain.BankAnswer;
 import io.pagora.clearing.testsupport.Books;
 import io.pagora.clearing.testsupport.PixWorld;
-import io.pagora.testing.TestPostgres;
 import io.pagora.events.PaymentOutcome;
 import io.pagora.events.PaymentRequested;
-import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.adapter.postgres.PostgresLedger;
 import io.pagora.settlement.application.Settlement;
+import io.pagora.testing.ServerBacked;
+import io.pagora.testing.TestPostgres;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,6 +55,7 @@ class OneOutcomePerPaymentTest {
     private final OutcomePublisher publisher = (outcomes, payerOnly) -> published.addAll(outcomes);
     /** Clearing as configured: pending chains time out after 60 s. */
     private SettlingWithTheBank clearing;
+
     private ExpiringUnanswered expiring;
 
     @BeforeEach
@@ -64,8 +64,8 @@ class OneOutcomePerPaymentTest {
         world = new PixWorld(PostgresLedger.migrateAndOpen(database.dataSource()));
         world.fundReserve(PixWorld.BANK_A, 1_000_00);
         clearing = clearing(60);
-        expiring = new ExpiringUnanswered(new Settlement(world.ledger(), 60), publisher, new Outcomes(Clock.systemUTC()),
-                false);
+        expiring = new ExpiringUnanswered(
+                new Settlement(world.ledger(), 60), publisher, new Outcomes(Clock.systemUTC()), false);
     }
 
     @AfterEach
@@ -105,7 +105,9 @@ class OneOutcomePerPaymentTest {
         // The attempt that got no answer was parked, and the expiry worker reaches it now.
         expire(payment);
 
-        assertThat(published.getFirst().toString()).as("the bank's text is cleaned").contains("conta  encerrada");
+        assertThat(published.getFirst().toString())
+                .as("the bank's text is cleaned")
+                .contains("conta  encerrada");
         books(payment, "REJECTED", "REJECTED");
     }
 
@@ -124,8 +126,15 @@ class OneOutcomePerPaymentTest {
     void aDifferentPaymentUnderASettledIdIsAnAlarmAndNeverARefusal() {
         PaymentRequested payment = payment();
         clear(payment, BankAnswer.ACCEPTED);
-        PaymentRequested impostor = new PaymentRequested(payment.paymentId(), payment.payerAccountId(),
-                payment.payeeAccountId(), 7_00, "BRL", "same id, other amount", "E2E-impostor", Instant.now());
+        PaymentRequested impostor = new PaymentRequested(
+                payment.paymentId(),
+                payment.payerAccountId(),
+                payment.payeeAccountId(),
+                7_00,
+                "BRL",
+                "same id, other amount",
+                "E2E-impostor",
+                Instant.now());
 
         Report report = clear(impostor, BankAnswer.ACCEPTED);
 
@@ -138,8 +147,11 @@ class OneOutcomePerPaymentTest {
     private void books(PaymentRequested payment, String... statuses) {
         assertThat(statuses()).containsExactly(statuses);
         Books.check(world, List.of(payment), List.of(published.getFirst()));
-        assertThat(Books.byPayment(published).get(payment.paymentId()).stream().map(PaymentOutcome::status).distinct())
-                .as("one final state for %s", payment.paymentId()).hasSize(1);
+        assertThat(Books.byPayment(published).get(payment.paymentId()).stream()
+                        .map(PaymentOutcome::status)
+                        .distinct())
+                .as("one final state for %s", payment.paymentId())
+                .hasSize(1);
     }
 
     private PaymentRequested payment() {
@@ -150,18 +162,26 @@ class OneOutcomePerPaymentTest {
 
     private SettlingWithTheBank clearing(int pendingTimeoutSeconds) {
         Settlement settlement = new Settlement(world.ledger(), pendingTimeoutSeconds);
-        return new SettlingWithTheBank(settlement, bank, publisher, new Outcomes(Clock.systemUTC()),
-                new ParkingForExpiry(settlement, new UnansweredPayments() {
-                    @Override
-                    public void park(List<PaymentRequested> payments, Instant deadline) {
-                        parked.addAll(payments);
-                    }
+        return new SettlingWithTheBank(
+                settlement,
+                bank,
+                publisher,
+                new Outcomes(Clock.systemUTC()),
+                new ParkingForExpiry(
+                        settlement,
+                        new UnansweredPayments() {
+                            @Override
+                            public void park(List<PaymentRequested> payments, Instant deadline) {
+                                parked.addAll(payments);
+                            }
 
-                    @Override
-                    public void parkInstructed(List<Instructed> payments, Instant deadline) {
-                        throw new AssertionError("the in-process bank instructs no one");
-                    }
-                }, Clock.systemUTC(), Duration.ZERO));
+                            @Override
+                            public void parkInstructed(List<Instructed> payments, Instant deadline) {
+                                throw new AssertionError("the in-process bank instructs no one");
+                            }
+                        },
+                        Clock.systemUTC(),
+                        Duration.ZERO));
     }
 
     /** Clears the payment with the configured clearing, the receiving bank answering {@code answer}. */

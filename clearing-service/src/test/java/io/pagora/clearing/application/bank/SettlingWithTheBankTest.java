@@ -35,10 +35,17 @@ class SettlingWithTheBankTest {
     private int bankCalls;
     private final ReceivingBank bank = payments -> {
         bankCalls++;
-        return payments.stream().map(Payment::id).map(id -> answers.get(id.toString())).toList();
+        return payments.stream()
+                .map(Payment::id)
+                .map(id -> answers.get(id.toString()))
+                .toList();
     };
-    private final SettlingWithTheBank clearing = new SettlingWithTheBank(fakes.settlement, bank, fakes.publisher,
-            fakes.outcomes, new ParkingForExpiry(fakes.settlement, fakes.unanswered, Clock.systemUTC(), MARGIN));
+    private final SettlingWithTheBank clearing = new SettlingWithTheBank(
+            fakes.settlement,
+            bank,
+            fakes.publisher,
+            fakes.outcomes,
+            new ParkingForExpiry(fakes.settlement, fakes.unanswered, Clock.systemUTC(), MARGIN));
 
     @Test
     void aPollIsPostedVoidedAndParkedByTheBanksAnswersInOneCall() {
@@ -47,21 +54,26 @@ class SettlingWithTheBankTest {
         PaymentRequested silent = answered(BankAnswer.NO_ANSWER);
         Instant before = Instant.now();
 
-        Report report = clearing.clear(List.of(request(accepted), request(refused), request(silent),
-                request(accepted)));
+        Report report =
+                clearing.clear(List.of(request(accepted), request(refused), request(silent), request(accepted)));
 
         assertThat(bankCalls).isEqualTo(1);
         assertThat(List.of(report.payments(), report.settled(), report.rejected(), report.unanswered()))
-                .as("the duplicate counts once").containsExactly(3, 1, 1, 1);
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status,
-                PaymentOutcome::endToEndId).containsExactly(
+                .as("the duplicate counts once")
+                .containsExactly(3, 1, 1, 1);
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(
                         tuple(accepted.paymentId(), "SETTLED", accepted.endToEndId()),
                         tuple(refused.paymentId(), "REJECTED", refused.endToEndId()));
         assertThat(((PaymentRejected) fakes.published.get(1)).detail()).isEqualTo("conta encerrada");
         assertThat(fakes.parkedRequests).containsExactly(silent);
-        assertThat(fakes.parkedDeadlines.getFirst()).isBetween(
-                before.plusSeconds(UseCaseWorld.PENDING_TIMEOUT_SECONDS).plus(MARGIN),
-                Instant.now().plusSeconds(UseCaseWorld.PENDING_TIMEOUT_SECONDS).plus(MARGIN));
+        assertThat(fakes.parkedDeadlines.getFirst())
+                .isBetween(
+                        before.plusSeconds(UseCaseWorld.PENDING_TIMEOUT_SECONDS).plus(MARGIN),
+                        Instant.now()
+                                .plusSeconds(UseCaseWorld.PENDING_TIMEOUT_SECONDS)
+                                .plus(MARGIN));
     }
 
     @Test

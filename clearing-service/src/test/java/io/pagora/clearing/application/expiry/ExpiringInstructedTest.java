@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 class ExpiringInstructedTest {
 
     private final UseCaseWorld fakes = new UseCaseWorld();
-    private final ExpiringInstructed expiring = new ExpiringInstructed(fakes.settlement, fakes.publisher,
-            fakes.outcomes, new InstructedEndToEndIds());
+    private final ExpiringInstructed expiring =
+            new ExpiringInstructed(fakes.settlement, fakes.publisher, fakes.outcomes, new InstructedEndToEndIds());
 
     @Test
     void onlyWhatNoAnswerResolvedExpiresAndAnIdWithoutAChainGetsNoOutcome() {
@@ -35,10 +35,12 @@ class ExpiringInstructedTest {
 
         assertThat(report.payments()).as("duplicates count once").isEqualTo(3);
         assertThat(report.expired()).isEqualTo(1);
-        assertThat(List.of(again.payments(), again.expired())).as("resolved now: nothing to publish")
+        assertThat(List.of(again.payments(), again.expired()))
+                .as("resolved now: nothing to publish")
                 .containsExactly(1, 0);
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status,
-                PaymentOutcome::endToEndId).containsExactly(tuple(silent.paymentId(), "EXPIRED", silent.endToEndId()));
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(tuple(silent.paymentId(), "EXPIRED", silent.endToEndId()));
     }
 
     @Test
@@ -49,11 +51,13 @@ class ExpiringInstructedTest {
 
         expiring.publishWhatTheLedgerHolds(List.of(parked(answered), parked(open)));
 
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status,
-                PaymentOutcome::endToEndId).containsExactly(
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(
                         tuple(answered.paymentId(), "SETTLED", answered.endToEndId()),
                         tuple(open.paymentId(), "EXPIRED", open.endToEndId()));
-        assertThat(fakes.settlement.resolved(List.of(request(open).payment().id()))).containsExactly(false);
+        assertThat(fakes.settlement.resolved(List.of(request(open).payment().id())))
+                .containsExactly(false);
     }
 
     private PaymentRequested reserved() {

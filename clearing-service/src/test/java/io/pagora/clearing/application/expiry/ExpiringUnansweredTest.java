@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 class ExpiringUnansweredTest {
 
     private final UseCaseWorld fakes = new UseCaseWorld();
-    private final ExpiringUnanswered withTheBank = new ExpiringUnanswered(fakes.settlement, fakes.publisher,
-            fakes.outcomes, false);
-    private final ExpiringUnanswered withParticipants = new ExpiringUnanswered(fakes.settlement, fakes.publisher,
-            fakes.outcomes, true);
+    private final ExpiringUnanswered withTheBank =
+            new ExpiringUnanswered(fakes.settlement, fakes.publisher, fakes.outcomes, false);
+    private final ExpiringUnanswered withParticipants =
+            new ExpiringUnanswered(fakes.settlement, fakes.publisher, fakes.outcomes, true);
 
     @Test
     void anOpenChainAndOneNeverReservedBothExpire() {
@@ -36,12 +36,14 @@ class ExpiringUnansweredTest {
         Report report = withTheBank.expire(List.of(request(reserved), request(neverReserved)));
 
         assertThat(report.expired()).isEqualTo(2);
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status,
-                PaymentOutcome::endToEndId).containsExactly(
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(
                         tuple(reserved.paymentId(), "EXPIRED", reserved.endToEndId()),
                         tuple(neverReserved.paymentId(), "EXPIRED", neverReserved.endToEndId()));
-        assertThat(Books.check(fakes.world, List.of(reserved, neverReserved), fakes.published)).containsOnly(
-                Map.entry(reserved.paymentId(), "EXPIRED"), Map.entry(neverReserved.paymentId(), "EXPIRED"));
+        assertThat(Books.check(fakes.world, List.of(reserved, neverReserved), fakes.published))
+                .containsOnly(
+                        Map.entry(reserved.paymentId(), "EXPIRED"), Map.entry(neverReserved.paymentId(), "EXPIRED"));
     }
 
     @Test
@@ -52,8 +54,12 @@ class ExpiringUnansweredTest {
         Report withParticipantsReport = withParticipants.expire(List.of(request(posted)));
         Report withTheBankReport = withTheBank.expire(List.of(request(posted)));
 
-        assertThat(withParticipantsReport.payments()).as("resolved: dropped before any write").isZero();
-        assertThat(withTheBankReport.settled()).as("the ledger's earlier word wins").isEqualTo(1);
+        assertThat(withParticipantsReport.payments())
+                .as("resolved: dropped before any write")
+                .isZero();
+        assertThat(withTheBankReport.settled())
+                .as("the ledger's earlier word wins")
+                .isEqualTo(1);
         assertThat(fakes.published).extracting(PaymentOutcome::status).containsExactly("SETTLED");
     }
 
@@ -78,11 +84,15 @@ class ExpiringUnansweredTest {
         Report report = withTheBank.publishWhatTheLedgerHolds(List.of(request(posted), request(open), request(absent)));
 
         assertThat(List.of(report.settled(), report.expired())).containsExactly(1, 2);
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status).containsExactly(
-                tuple(posted.paymentId(), "SETTLED"), tuple(open.paymentId(), "EXPIRED"),
-                tuple(absent.paymentId(), "EXPIRED"));
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status)
+                .containsExactly(
+                        tuple(posted.paymentId(), "SETTLED"),
+                        tuple(open.paymentId(), "EXPIRED"),
+                        tuple(absent.paymentId(), "EXPIRED"));
         assertThat(fakes.settlement.resolved(List.of(payment(open).id())))
-                .as("the open chain is left to lapse, not voided").containsExactly(false);
+                .as("the open chain is left to lapse, not voided")
+                .containsExactly(false);
     }
 
     private PaymentRequested reserved(PaymentRequested payment) {

@@ -76,9 +76,15 @@ class InstructedPaymentsExpireTest {
         OutcomePublisher publisher = (outcomes, payerOnly) -> published.addAll(outcomes);
         Outcomes outcomes = new Outcomes(Clock.systemUTC());
         InstructedEndToEndIds endToEndIds = new InstructedEndToEndIds();
-        clearing = new InstructingParticipants(settlement,
-                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())), publisher, outcomes,
-                parked, endToEndIds, Clock.systemUTC(), Duration.ZERO);
+        clearing = new InstructingParticipants(
+                settlement,
+                issued -> issued.forEach(instruction -> instructed.add(instruction.payment())),
+                publisher,
+                outcomes,
+                parked,
+                endToEndIds,
+                Clock.systemUTC(),
+                Duration.ZERO);
         answering = new ApplyingAnswers(settlement, publisher, outcomes, endToEndIds);
         expiring = new ExpiringInstructed(settlement, publisher, outcomes, endToEndIds);
     }
@@ -95,10 +101,13 @@ class InstructedPaymentsExpireTest {
         PaymentRequested silent = payment();
         clearing.clear(List.of(request(accepted), request(refused), request(silent)));
         assertThat(instructed).hasSize(3);
-        assertThat(parkedIds).as("every instructed payment is parked, by id").extracting(Instructed::payment)
+        assertThat(parkedIds)
+                .as("every instructed payment is parked, by id")
+                .extracting(Instructed::payment)
                 .containsExactlyInAnyOrder(id(accepted), id(refused), id(silent));
         assertThat(parkedRequests).isEmpty();
-        answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
+        answering.answer(List.of(
+                AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
                 AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC06)));
 
         Report expiry = expiring.expire(parkedIds);
@@ -106,15 +115,21 @@ class InstructedPaymentsExpireTest {
         List<Verdict> late = answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(silent))));
 
         assertThat(expiry.payments()).isEqualTo(3);
-        assertThat(List.of(expiry.expired(), expiry.settled(), expiry.rejected())).containsExactly(1, 0, 0);
+        assertThat(List.of(expiry.expired(), expiry.settled(), expiry.rejected()))
+                .containsExactly(1, 0, 0);
         assertThat(redelivered.expired() + redelivered.settled() + redelivered.rejected())
-                .as("a redelivered record finds everything resolved").isZero();
+                .as("a redelivered record finds everything resolved")
+                .isZero();
         assertThat(late).extracting(Verdict::code).containsExactly(Verdict.Code.EXPIRED);
         Map<String, String> states = Books.check(world, List.of(accepted, refused, silent), published);
-        assertThat(states).containsExactly(Map.entry(accepted.paymentId(), "SETTLED"),
-                Map.entry(refused.paymentId(), "REJECTED"), Map.entry(silent.paymentId(), "EXPIRED"));
-        assertThat(Books.byPayment(published)).allSatisfy((id, outcomes) ->
-                assertThat(outcomes).as("outcomes of %s", id).hasSize(1));
+        assertThat(states)
+                .containsExactly(
+                        Map.entry(accepted.paymentId(), "SETTLED"),
+                        Map.entry(refused.paymentId(), "REJECTED"),
+                        Map.entry(silent.paymentId(), "EXPIRED"));
+        assertThat(Books.byPayment(published))
+                .allSatisfy((id, outcomes) ->
+                        assertThat(outcomes).as("outcomes of %s", id).hasSize(1));
     }
 
     @Test
@@ -136,7 +151,8 @@ class InstructedPaymentsExpireTest {
         PaymentRequested silent = payment();
         PaymentRequested never = payment();
         clearing.clear(List.of(request(accepted), request(refused), request(silent)));
-        answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
+        answering.answer(List.of(
+                AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
                 AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC06)));
         int answered = published.size();
 
@@ -146,15 +162,20 @@ class InstructedPaymentsExpireTest {
         assertThat(lastWord.payments()).as("duplicates count once").isEqualTo(4);
         assertThat(published.subList(answered, published.size()))
                 .as("the ledger's word for each reserved chain; none for the id without one")
-                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status).containsExactly(
-                        tuple(accepted.paymentId(), "SETTLED"), tuple(refused.paymentId(), "REJECTED"),
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status)
+                .containsExactly(
+                        tuple(accepted.paymentId(), "SETTLED"),
+                        tuple(refused.paymentId(), "REJECTED"),
                         tuple(silent.paymentId(), "EXPIRED"));
         // The dead-lettered record replayed once the bug is fixed: the chain it called expired is voided, and the
         // outcome is the same one.
         expiring.expire(List.of(parked(silent)));
         Map<String, String> states = Books.check(world, List.of(accepted, refused, silent), published);
-        assertThat(states).containsExactly(Map.entry(accepted.paymentId(), "SETTLED"),
-                Map.entry(refused.paymentId(), "REJECTED"), Map.entry(silent.paymentId(), "EXPIRED"));
+        assertThat(states)
+                .containsExactly(
+                        Map.entry(accepted.paymentId(), "SETTLED"),
+                        Map.entry(refused.paymentId(), "REJECTED"),
+                        Map.entry(silent.paymentId(), "EXPIRED"));
     }
 
     private PaymentRequested payment() {

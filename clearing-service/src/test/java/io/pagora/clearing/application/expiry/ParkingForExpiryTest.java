@@ -21,8 +21,8 @@ class ParkingForExpiryTest {
     private static final Instant NOW = Instant.parse("2026-11-28T10:00:00Z");
 
     private final UseCaseWorld fakes = new UseCaseWorld();
-    private final ParkingForExpiry parking = new ParkingForExpiry(fakes.settlement, fakes.unanswered,
-            Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(3));
+    private final ParkingForExpiry parking = new ParkingForExpiry(
+            fakes.settlement, fakes.unanswered, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(3));
 
     @Test
     void requestsAreParkedWithTheirDeadlineAndCountAsUnanswered() {
@@ -45,7 +45,8 @@ class ParkingForExpiryTest {
 
     @Test
     void aNegativeMarginIsRefused() {
-        assertThatThrownBy(() -> new ParkingForExpiry(fakes.settlement, fakes.unanswered, Clock.systemUTC(),
-                Duration.ofSeconds(-1))).isInstanceOf(Check.InvariantViolation.class);
+        assertThatThrownBy(() -> new ParkingForExpiry(
+                        fakes.settlement, fakes.unanswered, Clock.systemUTC(), Duration.ofSeconds(-1)))
+                .isInstanceOf(Check.InvariantViolation.class);
     }
 }

@@ -24,23 +24,26 @@ import org.junit.jupiter.api.Test;
 class ApplyingAnswersTest {
 
     private final UseCaseWorld fakes = new UseCaseWorld();
-    private final ApplyingAnswers answering = new ApplyingAnswers(fakes.settlement, fakes.publisher, fakes.outcomes,
-            new InstructedEndToEndIds());
+    private final ApplyingAnswers answering =
+            new ApplyingAnswers(fakes.settlement, fakes.publisher, fakes.outcomes, new InstructedEndToEndIds());
 
     @Test
     void anAcceptanceSettlesAndARefusalRejectsWithItsCode() {
         PaymentRequested accepted = reserved();
         PaymentRequested refused = reserved();
 
-        List<Verdict> verdicts = answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
+        List<Verdict> verdicts = answering.answer(List.of(
+                AnswerRequest.accept(PixWorld.BANK_B, id(accepted)),
                 AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC07)));
 
-        assertThat(verdicts).containsExactly(new Verdict(accepted.paymentId(), Verdict.Code.APPLIED, "SETTLED"),
-                new Verdict(refused.paymentId(), Verdict.Code.APPLIED, "REJECTED"));
+        assertThat(verdicts)
+                .containsExactly(
+                        new Verdict(accepted.paymentId(), Verdict.Code.APPLIED, "SETTLED"),
+                        new Verdict(refused.paymentId(), Verdict.Code.APPLIED, "REJECTED"));
         assertThat(((PaymentRejected) fakes.published.get(1)).detail())
                 .isEqualTo("refused by the receiving bank: AC07");
-        assertThat(Books.check(fakes.world, List.of(accepted, refused), fakes.published)).containsOnly(
-                Map.entry(accepted.paymentId(), "SETTLED"), Map.entry(refused.paymentId(), "REJECTED"));
+        assertThat(Books.check(fakes.world, List.of(accepted, refused), fakes.published))
+                .containsOnly(Map.entry(accepted.paymentId(), "SETTLED"), Map.entry(refused.paymentId(), "REJECTED"));
     }
 
     @Test
@@ -49,13 +52,15 @@ class ApplyingAnswersTest {
         answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(payment))));
 
         List<Verdict> again = answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(payment))));
-        List<Verdict> different = answering.answer(List.of(
-                AnswerRequest.refuse(PixWorld.BANK_B, id(payment), RefusalCode.AC03)));
+        List<Verdict> different =
+                answering.answer(List.of(AnswerRequest.refuse(PixWorld.BANK_B, id(payment), RefusalCode.AC03)));
 
         assertThat(again).containsExactly(new Verdict(payment.paymentId(), Verdict.Code.APPLIED, "SETTLED"));
         assertThat(different).containsExactly(new Verdict(payment.paymentId(), Verdict.Code.CONFLICT, "SETTLED"));
-        assertThat(fakes.published).as("the applied answer's outcome, again; none for the conflict")
-                .extracting(PaymentOutcome::status).containsExactly("SETTLED", "SETTLED");
+        assertThat(fakes.published)
+                .as("the applied answer's outcome, again; none for the conflict")
+                .extracting(PaymentOutcome::status)
+                .containsExactly("SETTLED", "SETTLED");
     }
 
     @Test
@@ -73,13 +78,17 @@ class ApplyingAnswersTest {
         PaymentRequested payment = reserved();
         PaymentRequested neverReserved = fakes.payment();
 
-        List<Verdict> verdicts = answering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_A, id(payment)),
+        List<Verdict> verdicts = answering.answer(List.of(
+                AnswerRequest.accept(PixWorld.BANK_A, id(payment)),
                 AnswerRequest.accept(PixWorld.BANK_B, id(neverReserved))));
 
-        assertThat(verdicts).extracting(Verdict::code).containsExactly(Verdict.Code.UNKNOWN_PAYMENT,
-                Verdict.Code.UNKNOWN_PAYMENT);
+        assertThat(verdicts)
+                .extracting(Verdict::code)
+                .containsExactly(Verdict.Code.UNKNOWN_PAYMENT, Verdict.Code.UNKNOWN_PAYMENT);
         assertThat(fakes.published).isEmpty();
-        assertThat(fakes.settlement.resolved(List.of(id(payment)))).as("still open").containsExactly(false);
+        assertThat(fakes.settlement.resolved(List.of(id(payment))))
+                .as("still open")
+                .containsExactly(false);
     }
 
     private PaymentRequested reserved() {

@@ -26,15 +26,22 @@ class EndToEndIdAcrossInstancesTest {
 
     private final UseCaseWorld fakes = new UseCaseWorld();
     /** The instance that instructs. */
-    private final InstructingParticipants first = new InstructingParticipants(fakes.settlement, issued -> {},
-            fakes.publisher, fakes.outcomes, fakes.unanswered, new InstructedEndToEndIds(), Clock.systemUTC(),
+    private final InstructingParticipants first = new InstructingParticipants(
+            fakes.settlement,
+            issued -> {},
+            fakes.publisher,
+            fakes.outcomes,
+            fakes.unanswered,
+            new InstructedEndToEndIds(),
+            Clock.systemUTC(),
             Duration.ZERO);
     /** The instance that resolves: fresh memory. */
     private final InstructedEndToEndIds secondsMemory = new InstructedEndToEndIds();
-    private final ApplyingAnswers secondAnswering = new ApplyingAnswers(fakes.settlement, fakes.publisher,
-            fakes.outcomes, secondsMemory);
-    private final ExpiringInstructed secondExpiring = new ExpiringInstructed(fakes.settlement, fakes.publisher,
-            fakes.outcomes, secondsMemory);
+
+    private final ApplyingAnswers secondAnswering =
+            new ApplyingAnswers(fakes.settlement, fakes.publisher, fakes.outcomes, secondsMemory);
+    private final ExpiringInstructed secondExpiring =
+            new ExpiringInstructed(fakes.settlement, fakes.publisher, fakes.outcomes, secondsMemory);
 
     @Test
     void anAnswerAppliedByAnotherInstanceGivesTheOutcomeTheRequestsEndToEndId() {
@@ -48,8 +55,9 @@ class EndToEndIdAcrossInstancesTest {
                 AnswerRequest.refuse(PixWorld.BANK_B, id(refused), RefusalCode.AC03)
                         .withEndToEndId(refused.endToEndId())));
 
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status,
-                PaymentOutcome::endToEndId).containsExactly(
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(
                         tuple(accepted.paymentId(), "SETTLED", accepted.endToEndId()),
                         tuple(refused.paymentId(), "REJECTED", refused.endToEndId()));
     }
@@ -61,8 +69,9 @@ class EndToEndIdAcrossInstancesTest {
 
         secondExpiring.expire(List.copyOf(fakes.parkedInstructed));
 
-        assertThat(fakes.published).extracting(PaymentOutcome::paymentId, PaymentOutcome::status,
-                PaymentOutcome::endToEndId).containsExactly(tuple(silent.paymentId(), "EXPIRED", silent.endToEndId()));
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::paymentId, PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(tuple(silent.paymentId(), "EXPIRED", silent.endToEndId()));
     }
 
     @Test

@@ -47,10 +47,12 @@ class InstructionDeadlinesTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-28T10:00:00Z"));
     /** The ledger's next call takes this long (a slow reserve call), then calls take no time again. */
     private Duration nextLedgerCallTakes = Duration.ZERO;
+
     private final ReferenceLedger ledger = new ReferenceLedger(() -> epochNanos(ledgerTime()));
     private final PixWorld world = new PixWorld(ledger);
     /** The bank's stream, in order: instructions and outcomes. */
     private final List<Message> stream = new ArrayList<>();
+
     private final List<PaymentOutcome> published = new ArrayList<>();
     private final List<UnansweredPayments.Instructed> parked = new ArrayList<>();
     private final List<Instant> parkedDeadlines = new ArrayList<>();
@@ -58,6 +60,7 @@ class InstructionDeadlinesTest {
     private final List<Told> told = new ArrayList<>();
     /** Issuing fails while this is set (Kafka unreachable, or the process dies before the instruction is stored). */
     private boolean issuingFails;
+
     private InstructingParticipants clearing;
     private ExpiringInstructed expiring;
 
@@ -88,22 +91,22 @@ class InstructionDeadlinesTest {
             if (issuingFails) {
                 throw new IllegalStateException("instructions not stored");
             }
-            issued.forEach(instruction -> stream.add(
-                    new Instructed(instruction.payment().paymentId(), instruction.answerBy())));
+            issued.forEach(instruction ->
+                    stream.add(new Instructed(instruction.payment().paymentId(), instruction.answerBy())));
         };
         OutcomePublisher outcomes = (results, payerOnly) -> {
             published.addAll(results);
             results.forEach(outcome -> stream.add(new Concluded(outcome.paymentId(), outcome.status())));
-            ParticipantMessages.outcomes(results, payerOnly).forEach(record -> MessageRecords.decode(record.value()).forEach(
-                    message -> {
+            ParticipantMessages.outcomes(results, payerOnly)
+                    .forEach(record -> MessageRecords.decode(record.value()).forEach(message -> {
                         PaymentConcluded concluded = (PaymentConcluded) message;
                         told.add(new Told(record.key(), concluded.role(), concluded.paymentId()));
                     }));
         };
         Settlement settlement = new Settlement(ledger, PENDING_TIMEOUT_SECONDS);
         InstructedEndToEndIds endToEndIds = new InstructedEndToEndIds();
-        clearing = new InstructingParticipants(settlement, instructions, outcomes, new Outcomes(clock), unanswered,
-                endToEndIds, clock, EXPIRY_MARGIN);
+        clearing = new InstructingParticipants(
+                settlement, instructions, outcomes, new Outcomes(clock), unanswered, endToEndIds, clock, EXPIRY_MARGIN);
         expiring = new ExpiringInstructed(settlement, outcomes, new Outcomes(clock), endToEndIds);
     }
 
@@ -121,12 +124,16 @@ class InstructionDeadlinesTest {
 
         Instant lapsesAt = lapseOfFirstLeg(payment);
         // The reference ledger stamps a few nanoseconds past its clock when it stands still: about reservedAt + 60 s.
-        assertThat(Duration.between(reservedAt.plusSeconds(PENDING_TIMEOUT_SECONDS), lapsesAt).abs())
+        assertThat(Duration.between(reservedAt.plusSeconds(PENDING_TIMEOUT_SECONDS), lapsesAt)
+                        .abs())
                 .isLessThan(Duration.ofMillis(1));
-        assertThat(stream).as("instructed once, with the ledger's deadline, not 60 s from the redelivery")
+        assertThat(stream)
+                .as("instructed once, with the ledger's deadline, not 60 s from the redelivery")
                 .containsExactly(new Instructed(payment.paymentId(), lapsesAt));
-        assertThat(parkedDeadlines).allSatisfy(deadline -> assertThat(deadline).isAfterOrEqualTo(lapsesAt)
-                .isBeforeOrEqualTo(lapsesAt.plus(EXPIRY_MARGIN)));
+        assertThat(parkedDeadlines)
+                .allSatisfy(deadline -> assertThat(deadline)
+                        .isAfterOrEqualTo(lapsesAt)
+                        .isBeforeOrEqualTo(lapsesAt.plus(EXPIRY_MARGIN)));
         assertThat(published).isEmpty();
     }
 
@@ -140,7 +147,8 @@ class InstructionDeadlinesTest {
         issuingFails = false;
         Report report = clearing.clear(List.of(request(payment))); // the redelivered poll
 
-        assertThat(stream).as("no instruction for a lapsed chain; its EXPIRED outcome")
+        assertThat(stream)
+                .as("no instruction for a lapsed chain; its EXPIRED outcome")
                 .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
         assertThat(report.expired()).isEqualTo(1);
         assertThat(report.unanswered()).isZero();
@@ -173,7 +181,8 @@ class InstructionDeadlinesTest {
             clearing.clear(List.of(request(payment))); // Kafka is back: the poll is redelivered once more
         }
 
-        assertThat(stream).as("one EXPIRED outcome, and no instruction after it (nor before: none was stored)")
+        assertThat(stream)
+                .as("one EXPIRED outcome, and no instruction after it (nor before: none was stored)")
                 .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
         assertThat(Books.check(world, List.of(payment), published))
                 .containsExactly(Map.entry(payment.paymentId(), "EXPIRED"));
@@ -187,11 +196,14 @@ class InstructionDeadlinesTest {
         nextLedgerCallTakes = Duration.ofSeconds(PENDING_TIMEOUT_SECONDS + 1);
         Report report = clearing.clear(List.of(request(payment)));
 
-        assertThat(stream).as("never instructed; expired")
+        assertThat(stream)
+                .as("never instructed; expired")
                 .containsExactly(new Concluded(payment.paymentId(), "EXPIRED"));
         assertThat(report.expired()).isEqualTo(1);
-        assertThat(told).as("the payer's bank only")
-                .containsExactly(new Told(PixWorld.BANK_A.toString(), PaymentConcluded.Role.PAYER, payment.paymentId()));
+        assertThat(told)
+                .as("the payer's bank only")
+                .containsExactly(
+                        new Told(PixWorld.BANK_A.toString(), PaymentConcluded.Role.PAYER, payment.paymentId()));
         assertThat(Books.check(world, List.of(payment), published))
                 .containsExactly(Map.entry(payment.paymentId(), "EXPIRED"));
     }
@@ -206,9 +218,10 @@ class InstructionDeadlinesTest {
         issuingFails = false;
         clearing.clear(List.of(request(payment))); // the redelivered poll
 
-        assertThat(told).containsExactly(
-                new Told(PixWorld.BANK_A.toString(), PaymentConcluded.Role.PAYER, payment.paymentId()),
-                new Told(PixWorld.BANK_B.toString(), PaymentConcluded.Role.PAYEE, payment.paymentId()));
+        assertThat(told)
+                .containsExactly(
+                        new Told(PixWorld.BANK_A.toString(), PaymentConcluded.Role.PAYER, payment.paymentId()),
+                        new Told(PixWorld.BANK_B.toString(), PaymentConcluded.Role.PAYEE, payment.paymentId()));
     }
 
     /** The ledger's clock: the test's, moved on first by however long this call is to take. */
@@ -220,7 +233,8 @@ class InstructionDeadlinesTest {
 
     /** When the payment's first pending leg lapses, read from the ledger: its timestamp plus its timeout. */
     private Instant lapseOfFirstLeg(PaymentRequested payment) {
-        Transfer leg = ledger.lookupTransfers(List.of(LegId.of(PaymentId.parse(payment.paymentId()), LegId.Phase.PENDING, 1)))
+        Transfer leg = ledger.lookupTransfers(
+                        List.of(LegId.of(PaymentId.parse(payment.paymentId()), LegId.Phase.PENDING, 1)))
                 .getFirst();
         return Instant.ofEpochSecond(0, leg.timestamp()).plusSeconds(leg.timeoutSeconds());
     }

@@ -1,8 +1,8 @@
 package io.pagora.ledger.adapter.postgres;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
-import io.pagora.kernel.Id128;
 
 /** A locked account row while a batch runs: balances change in memory, then are written back once. */
 final class AccountRow {
@@ -47,7 +47,18 @@ final class AccountRow {
     }
 
     Account toAccount() {
-        return new Account(id, ledger, code, flags, debitsPending, debitsPosted, creditsPending, creditsPosted,
-                userData128, userData64, userData32, timestamp);
+        return new Account(
+                id,
+                ledger,
+                code,
+                flags,
+                debitsPending,
+                debitsPosted,
+                creditsPending,
+                creditsPosted,
+                userData128,
+                userData64,
+                userData32,
+                timestamp);
     }
 }

@@ -2,10 +2,10 @@ package io.pagora.ledger.adapter.postgres;
 
 import static io.pagora.ledger.port.AccountResult.*;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.NewAccount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -78,8 +78,21 @@ final class AccountStateMachine {
         }
         if (a.ledger() == 0) return LEDGER_MUST_NOT_BE_ZERO;
         if (a.code() == 0) return CODE_MUST_NOT_BE_ZERO;
-        created.put(a.id(), new Account(a.id(), a.ledger(), a.code(), a.flags(), 0, 0, 0, 0, a.userData128(),
-                a.userData64(), a.userData32(), timestampNs));
+        created.put(
+                a.id(),
+                new Account(
+                        a.id(),
+                        a.ledger(),
+                        a.code(),
+                        a.flags(),
+                        0,
+                        0,
+                        0,
+                        0,
+                        a.userData128(),
+                        a.userData64(),
+                        a.userData32(),
+                        timestampNs));
         return OK;
     }
 

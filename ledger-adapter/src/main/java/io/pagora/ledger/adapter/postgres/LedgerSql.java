@@ -1,8 +1,8 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
 import java.sql.Array;
@@ -114,7 +114,8 @@ final class LedgerSql {
     }
 
     /** Open pending transfers of these accounts whose timeout has passed at {@code nowNs}. */
-    List<StoredTransfer> selectDuePending(Connection connection, Set<Id128> accountIds, long nowNs) throws SQLException {
+    List<StoredTransfer> selectDuePending(Connection connection, Set<Id128> accountIds, long nowNs)
+            throws SQLException {
         if (accountIds.isEmpty()) {
             return List.of();
         }
@@ -137,9 +138,9 @@ final class LedgerSql {
     /** The sweeper's scan: the oldest due pending transfers, at most {@code limit}. */
     List<StoredTransfer> selectDuePending(Connection connection, int limit, long nowNs) throws SQLException {
         Map<Id128, StoredTransfer> due = new LinkedHashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT " + TRANSFER_COLUMNS + " FROM ledger.transfers WHERE " + OPEN_PENDING
-                        + " AND expires_at <= ? ORDER BY expires_at LIMIT ?")) {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT " + TRANSFER_COLUMNS + " FROM ledger.transfers WHERE "
+                        + OPEN_PENDING + " AND expires_at <= ? ORDER BY expires_at LIMIT ?")) {
             statement.setLong(1, nowNs);
             statement.setInt(2, limit);
             readTransfers(statement, due);
@@ -149,8 +150,8 @@ final class LedgerSql {
 
     Set<Id128> selectFailedIds(Connection connection, Set<Id128> ids) throws SQLException {
         Set<Id128> failed = new HashSet<>();
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT id FROM ledger.failed_transfer_ids WHERE id = ANY(?)")) {
+        try (PreparedStatement statement =
+                connection.prepareStatement("SELECT id FROM ledger.failed_transfer_ids WHERE id = ANY(?)")) {
             statement.setArray(1, uuids(connection, ids));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
@@ -239,10 +240,10 @@ final class LedgerSql {
             statuses[i] = row.status == StoredTransfer.NOT_PENDING ? null : row.status;
             expiresAt[i] = row.expiresAtNs == StoredTransfer.NEVER ? null : row.expiresAtNs;
         }
-        try (PreparedStatement statement = connection.prepareStatement(
-                "INSERT INTO ledger.transfers (" + TRANSFER_COLUMNS + ") SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], "
-                        + "?::bigint[], ?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::int[], "
-                        + "?::bigint[], ?::smallint[], ?::bigint[])")) {
+        try (PreparedStatement statement = connection.prepareStatement("INSERT INTO ledger.transfers ("
+                + TRANSFER_COLUMNS + ") SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], "
+                + "?::bigint[], ?::uuid[], ?::uuid[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::int[], "
+                + "?::bigint[], ?::smallint[], ?::bigint[])")) {
             int p = 1;
             statement.setArray(p++, connection.createArrayOf("uuid", ids));
             statement.setArray(p++, connection.createArrayOf("uuid", debits));
@@ -345,15 +346,14 @@ final class LedgerSql {
     /** Accounts in request order, with due-but-unswept pending amounts already released. */
     List<Account> lookupAccounts(Connection connection, List<Id128> ids, long nowNs) throws SQLException {
         Map<Id128, Account> found = new HashMap<>(ids.size() * 2);
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT a.id, a.ledger, a.code, a.flags, "
-                        + "a.debits_pending - COALESCE((SELECT sum(t.amount) FROM ledger.transfers t WHERE t.debit_account_id = a.id"
-                        + " AND t.pending_status = 1 AND t.expires_at IS NOT NULL AND t.expires_at <= ?), 0)::bigint, "
-                        + "a.debits_posted, "
-                        + "a.credits_pending - COALESCE((SELECT sum(t.amount) FROM ledger.transfers t WHERE t.credit_account_id = a.id"
-                        + " AND t.pending_status = 1 AND t.expires_at IS NOT NULL AND t.expires_at <= ?), 0)::bigint, "
-                        + "a.credits_posted, a.user_data_128, a.user_data_64, a.user_data_32, a.\"timestamp\" "
-                        + "FROM ledger.accounts a WHERE a.id = ANY(?)")) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT a.id, a.ledger, a.code, a.flags, "
+                + "a.debits_pending - COALESCE((SELECT sum(t.amount) FROM ledger.transfers t WHERE t.debit_account_id = a.id"
+                + " AND t.pending_status = 1 AND t.expires_at IS NOT NULL AND t.expires_at <= ?), 0)::bigint, "
+                + "a.debits_posted, "
+                + "a.credits_pending - COALESCE((SELECT sum(t.amount) FROM ledger.transfers t WHERE t.credit_account_id = a.id"
+                + " AND t.pending_status = 1 AND t.expires_at IS NOT NULL AND t.expires_at <= ?), 0)::bigint, "
+                + "a.credits_posted, a.user_data_128, a.user_data_64, a.user_data_32, a.\"timestamp\" "
+                + "FROM ledger.accounts a WHERE a.id = ANY(?)")) {
             statement.setLong(1, nowNs);
             statement.setLong(2, nowNs);
             statement.setArray(3, uuids(connection, new HashSet<>(ids)));
@@ -384,7 +384,8 @@ final class LedgerSql {
         return ids;
     }
 
-    private static void readTransfers(PreparedStatement statement, Map<Id128, StoredTransfer> into) throws SQLException {
+    private static void readTransfers(PreparedStatement statement, Map<Id128, StoredTransfer> into)
+            throws SQLException {
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
                 Transfer transfer = new Transfer(

@@ -1,9 +1,9 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.ledger.port.Account;
-import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.ledger.port.NewAccount;
@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -200,8 +199,8 @@ public final class PostgresLedger implements Ledger {
         // is released, and posting it answers PENDING_TRANSFER_EXPIRED, as on TigerBeetle between a pending
         // transfer's expiry and the pulse that releases it.
         long stampNs = sql.stamp(connection, batch.size(), nowNs);
-        TransferStateMachine machine = new TransferStateMachine(accounts, transfers, sql.selectFailedIds(connection, ids),
-                stampNs);
+        TransferStateMachine machine =
+                new TransferStateMachine(accounts, transfers, sql.selectFailedIds(connection, ids), stampNs);
         List<TransferResult> results = machine.execute(batch);
 
         sql.insertTransfers(connection, machine.createdTransfers());
@@ -227,7 +226,8 @@ public final class PostgresLedger implements Ledger {
 
     private static void requireNoneDue(List<StoredTransfer> due, long nowNs) {
         if (!due.isEmpty()) {
-            throw new DuePendingFound(due.stream().map(pending -> pending.transfer.id()).toList(), nowNs);
+            throw new DuePendingFound(
+                    due.stream().map(pending -> pending.transfer.id()).toList(), nowNs);
         }
     }
 
@@ -267,9 +267,10 @@ public final class PostgresLedger implements Ledger {
         Check.that(ledger != 0 && timestampAfter >= 0, "query_accounts of ledger %d after %d", ledger, timestampAfter);
         return inTransaction("query_accounts", connection -> {
             long nowNs = sql.begin(connection, config);
-            List<Account> page = sql.lookupAccounts(connection,
-                    sql.accountIdsAfter(connection, ledger, timestampAfter, limit), nowNs);
-            Check.that(page.size() <= limit, "query_accounts answered %d accounts for a limit of %d", page.size(), limit);
+            List<Account> page = sql.lookupAccounts(
+                    connection, sql.accountIdsAfter(connection, ledger, timestampAfter, limit), nowNs);
+            Check.that(
+                    page.size() <= limit, "query_accounts answered %d accounts for a limit of %d", page.size(), limit);
             return page;
         });
     }
@@ -283,7 +284,10 @@ public final class PostgresLedger implements Ledger {
         return inTransaction("lookup_transfers", connection -> {
             sql.begin(connection, config);
             Map<Id128, StoredTransfer> found = sql.selectTransfers(connection, new HashSet<>(ids));
-            return ids.stream().filter(found::containsKey).map(id -> found.get(id).transfer).toList();
+            return ids.stream()
+                    .filter(found::containsKey)
+                    .map(id -> found.get(id).transfer)
+                    .toList();
         });
     }
 
@@ -296,8 +300,11 @@ public final class PostgresLedger implements Ledger {
     public int sweepExpired(int transfersMax) {
         Check.that(transfersMax > 0 && transfersMax <= BATCH_SIZE_MAX, "transfersMax in 1..%d", BATCH_SIZE_MAX);
         long nowNs = inTransaction("clock", connection -> sql.begin(connection, config));
-        List<Id128> due = inTransaction("sweep_scan", connection -> sql.selectDuePending(connection, transfersMax, nowNs))
-                .stream().map(pending -> pending.transfer.id()).toList();
+        List<Id128> due =
+                inTransaction("sweep_scan", connection -> sql.selectDuePending(connection, transfersMax, nowNs))
+                        .stream()
+                        .map(pending -> pending.transfer.id())
+                        .toList();
         return due.isEmpty() ? 0 : expire(due, nowNs);
     }
 
@@ -310,7 +317,8 @@ public final class PostgresLedger implements Ledger {
         return inTransaction("expire_pending", connection -> {
             sql.begin(connection, config);
             Set<Id128> accountIds = new TreeSet<>();
-            for (StoredTransfer pending : sql.selectTransfers(connection, new HashSet<>(pendingIds)).values()) {
+            for (StoredTransfer pending :
+                    sql.selectTransfers(connection, new HashSet<>(pendingIds)).values()) {
                 accountIds.add(pending.transfer.debitAccountId());
                 accountIds.add(pending.transfer.creditAccountId());
             }
@@ -357,7 +365,8 @@ public final class PostgresLedger implements Ledger {
                 retryOrGiveUp(operation, attempt, e);
             } catch (SQLException e) {
                 if (!isRetryable(e)) {
-                    throw new LedgerUnavailableException("postgresql ledger " + operation + " failed: " + e.getMessage(), e);
+                    throw new LedgerUnavailableException(
+                            "postgresql ledger " + operation + " failed: " + e.getMessage(), e);
                 }
                 retryOrGiveUp(operation, attempt, e);
             }
@@ -366,10 +375,14 @@ public final class PostgresLedger implements Ledger {
 
     private void retryOrGiveUp(String operation, int attempt, Exception cause) {
         if (attempt >= config.attemptsMax()) {
-            throw new LedgerUnavailableException("postgresql ledger " + operation + " still conflicting after "
-                    + attempt + " attempts", cause);
+            throw new LedgerUnavailableException(
+                    "postgresql ledger " + operation + " still conflicting after " + attempt + " attempts", cause);
         }
-        log.debug("{} attempt {} conflicted with a concurrent batch, retrying: {}", operation, attempt, cause.getMessage());
+        log.debug(
+                "{} attempt {} conflicted with a concurrent batch, retrying: {}",
+                operation,
+                attempt,
+                cause.getMessage());
         try {
             // Jittered backoff so two batches that collided do not collide again in lockstep.
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, 1L << Math.min(attempt + 1, 7)));

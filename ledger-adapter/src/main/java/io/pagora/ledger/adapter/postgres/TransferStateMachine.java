@@ -43,7 +43,10 @@ final class TransferStateMachine {
      * @param failedIds ids that earlier failed with a transient result
      * @param batchTimestampNs the ledger clock for this batch; event i gets {@code batch − n + i + 1}
      */
-    TransferStateMachine(Map<Id128, AccountRow> accounts, Map<Id128, StoredTransfer> transfers, Set<Id128> failedIds,
+    TransferStateMachine(
+            Map<Id128, AccountRow> accounts,
+            Map<Id128, StoredTransfer> transfers,
+            Set<Id128> failedIds,
             long batchTimestampNs) {
         this.accounts = accounts;
         this.transfers = transfers;
@@ -173,11 +176,25 @@ final class TransferStateMachine {
         if (dr.debitsExceedCredits(amount)) return EXCEEDS_CREDITS;
         if (cr.creditsExceedDebits(amount)) return EXCEEDS_DEBITS;
 
-        Transfer stored = new Transfer(t.id(), t.debitAccountId(), t.creditAccountId(), amount, Id128.ZERO,
-                t.userData128(), t.userData64(), t.userData32(), t.timeoutSeconds(), t.ledger(), t.code(), t.flags(),
+        Transfer stored = new Transfer(
+                t.id(),
+                t.debitAccountId(),
+                t.creditAccountId(),
+                amount,
+                Id128.ZERO,
+                t.userData128(),
+                t.userData64(),
+                t.userData32(),
+                t.timeoutSeconds(),
+                t.ledger(),
+                t.code(),
+                t.flags(),
                 timestampNs);
-        insert(new StoredTransfer(stored, pending ? StoredTransfer.expiresAt(timestampNs, t.timeoutSeconds())
-                : StoredTransfer.NEVER, pending ? StoredTransfer.PENDING : StoredTransfer.NOT_PENDING, true));
+        insert(new StoredTransfer(
+                stored,
+                pending ? StoredTransfer.expiresAt(timestampNs, t.timeoutSeconds()) : StoredTransfer.NEVER,
+                pending ? StoredTransfer.PENDING : StoredTransfer.NOT_PENDING,
+                true));
         if (pending) {
             adjust(dr, amount, 0, 0, 0);
             adjust(cr, 0, 0, amount, 0);
@@ -223,19 +240,35 @@ final class TransferStateMachine {
         if (voiding && amount < p.amount()) return PENDING_TRANSFER_HAS_DIFFERENT_AMOUNT;
 
         switch (pendingRow.status) {
-            case StoredTransfer.PENDING -> { }
-            case StoredTransfer.POSTED -> { return PENDING_TRANSFER_ALREADY_POSTED; }
-            case StoredTransfer.VOIDED -> { return PENDING_TRANSFER_ALREADY_VOIDED; }
-            case StoredTransfer.EXPIRED -> { return PENDING_TRANSFER_EXPIRED; }
-            default -> throw new Check.InvariantViolation("pending transfer " + p.id() + " has status " + pendingRow.status);
+            case StoredTransfer.PENDING -> {}
+            case StoredTransfer.POSTED -> {
+                return PENDING_TRANSFER_ALREADY_POSTED;
+            }
+            case StoredTransfer.VOIDED -> {
+                return PENDING_TRANSFER_ALREADY_VOIDED;
+            }
+            case StoredTransfer.EXPIRED -> {
+                return PENDING_TRANSFER_EXPIRED;
+            }
+            default ->
+                throw new Check.InvariantViolation("pending transfer " + p.id() + " has status " + pendingRow.status);
         }
         if (pendingRow.expiresAtNs <= timestampNs) return PENDING_TRANSFER_EXPIRED;
 
-        Transfer stored = new Transfer(t.id(), p.debitAccountId(), p.creditAccountId(), amount, t.pendingId(),
+        Transfer stored = new Transfer(
+                t.id(),
+                p.debitAccountId(),
+                p.creditAccountId(),
+                amount,
+                t.pendingId(),
                 t.userData128().isZero() ? p.userData128() : t.userData128(),
                 t.userData64() != 0 ? t.userData64() : p.userData64(),
                 t.userData32() != 0 ? t.userData32() : p.userData32(),
-                0, p.ledger(), p.code(), t.flags(), timestampNs);
+                0,
+                p.ledger(),
+                p.code(),
+                t.flags(),
+                timestampNs);
         insert(new StoredTransfer(stored, StoredTransfer.NEVER, StoredTransfer.NOT_PENDING, true));
         setStatus(pendingRow, post ? StoredTransfer.POSTED : StoredTransfer.VOIDED);
         adjust(dr, -p.amount(), post ? amount : 0, 0, 0);
@@ -305,14 +338,16 @@ final class TransferStateMachine {
         undo.add(() -> row.status = previous);
     }
 
-    private void adjust(AccountRow row, long debitsPending, long debitsPosted, long creditsPending, long creditsPosted) {
+    private void adjust(
+            AccountRow row, long debitsPending, long debitsPosted, long creditsPending, long creditsPosted) {
         boolean wasDirty = row.dirty;
         row.debitsPending = Math.addExact(row.debitsPending, debitsPending);
         row.debitsPosted = Math.addExact(row.debitsPosted, debitsPosted);
         row.creditsPending = Math.addExact(row.creditsPending, creditsPending);
         row.creditsPosted = Math.addExact(row.creditsPosted, creditsPosted);
         row.dirty = true;
-        Check.that(row.debitsPending >= 0 && row.creditsPending >= 0, "pending balances of %s stay non-negative", row.id);
+        Check.that(
+                row.debitsPending >= 0 && row.creditsPending >= 0, "pending balances of %s stay non-negative", row.id);
         undo.add(() -> {
             row.debitsPending -= debitsPending;
             row.debitsPosted -= debitsPosted;

@@ -24,15 +24,15 @@ import java.util.Map;
  */
 final class Conversions {
 
-    private Conversions() {
-    }
+    private Conversions() {}
 
     static AccountBatch accountBatch(List<NewAccount> accounts) {
         AccountBatch batch = new AccountBatch(accounts.size());
         for (NewAccount account : accounts) {
             batch.add();
             batch.setId(account.id().lo(), account.id().hi());
-            batch.setUserData128(account.userData128().lo(), account.userData128().hi());
+            batch.setUserData128(
+                    account.userData128().lo(), account.userData128().hi());
             batch.setUserData64(account.userData64());
             batch.setUserData32(account.userData32());
             batch.setLedger(account.ledger());
@@ -47,12 +47,15 @@ final class Conversions {
         for (NewTransfer transfer : transfers) {
             batch.add();
             batch.setId(transfer.id().lo(), transfer.id().hi());
-            batch.setDebitAccountId(transfer.debitAccountId().lo(), transfer.debitAccountId().hi());
-            batch.setCreditAccountId(transfer.creditAccountId().lo(), transfer.creditAccountId().hi());
+            batch.setDebitAccountId(
+                    transfer.debitAccountId().lo(), transfer.debitAccountId().hi());
+            batch.setCreditAccountId(
+                    transfer.creditAccountId().lo(), transfer.creditAccountId().hi());
             // NewTransfer guarantees amount >= 0, so the long is the u128's low half and the high half is 0.
             batch.setAmount(transfer.amount());
             batch.setPendingId(transfer.pendingId().lo(), transfer.pendingId().hi());
-            batch.setUserData128(transfer.userData128().lo(), transfer.userData128().hi());
+            batch.setUserData128(
+                    transfer.userData128().lo(), transfer.userData128().hi());
             batch.setUserData64(transfer.userData64());
             batch.setUserData32(transfer.userData32());
             batch.setTimeout(transfer.timeoutSeconds());
@@ -73,8 +76,11 @@ final class Conversions {
 
     /** The accounts TigerBeetle found, in the order they were asked for. */
     static List<Account> accounts(List<Id128> ids, AccountBatch found) {
-        Check.that(found.getLength() <= ids.size(),
-                "lookup_accounts answered %d accounts for %d ids", found.getLength(), ids.size());
+        Check.that(
+                found.getLength() <= ids.size(),
+                "lookup_accounts answered %d accounts for %d ids",
+                found.getLength(),
+                ids.size());
         Map<Id128, Account> byId = new HashMap<>();
         while (found.next()) {
             Account account = toAccount(found);
@@ -85,13 +91,18 @@ final class Conversions {
 
     /** The accounts a query answered, in the ledger's (timestamp) order. */
     static List<Account> queriedAccounts(AccountBatch found, int limit) {
-        Check.that(found.getLength() <= limit, "query_accounts answered %d accounts for a limit of %d",
-                found.getLength(), limit);
+        Check.that(
+                found.getLength() <= limit,
+                "query_accounts answered %d accounts for a limit of %d",
+                found.getLength(),
+                limit);
         List<Account> accounts = new ArrayList<>(found.getLength());
         while (found.next()) {
             Account account = toAccount(found);
-            Check.that(accounts.isEmpty() || accounts.getLast().timestamp() < account.timestamp(),
-                    "query_accounts answered out of timestamp order at %s", account.id());
+            Check.that(
+                    accounts.isEmpty() || accounts.getLast().timestamp() < account.timestamp(),
+                    "query_accounts answered out of timestamp order at %s",
+                    account.id());
             accounts.add(account);
         }
         return List.copyOf(accounts);
@@ -99,8 +110,11 @@ final class Conversions {
 
     /** The transfers TigerBeetle found, in the order they were asked for. */
     static List<Transfer> transfers(List<Id128> ids, TransferBatch found) {
-        Check.that(found.getLength() <= ids.size(),
-                "lookup_transfers answered %d transfers for %d ids", found.getLength(), ids.size());
+        Check.that(
+                found.getLength() <= ids.size(),
+                "lookup_transfers answered %d transfers for %d ids",
+                found.getLength(),
+                ids.size());
         Map<Id128, Transfer> byId = new HashMap<>();
         while (found.next()) {
             Transfer transfer = toTransfer(found);
@@ -133,15 +147,28 @@ final class Conversions {
                 batch.getLedger(),
                 batch.getCode(),
                 batch.getFlags(),
-                u128AsLong(batch.getDebitsPending(UInt128.LeastSignificant),
-                        batch.getDebitsPending(UInt128.MostSignificant), "debits_pending", id),
-                u128AsLong(batch.getDebitsPosted(UInt128.LeastSignificant),
-                        batch.getDebitsPosted(UInt128.MostSignificant), "debits_posted", id),
-                u128AsLong(batch.getCreditsPending(UInt128.LeastSignificant),
-                        batch.getCreditsPending(UInt128.MostSignificant), "credits_pending", id),
-                u128AsLong(batch.getCreditsPosted(UInt128.LeastSignificant),
-                        batch.getCreditsPosted(UInt128.MostSignificant), "credits_posted", id),
-                new Id128(batch.getUserData128(UInt128.MostSignificant), batch.getUserData128(UInt128.LeastSignificant)),
+                u128AsLong(
+                        batch.getDebitsPending(UInt128.LeastSignificant),
+                        batch.getDebitsPending(UInt128.MostSignificant),
+                        "debits_pending",
+                        id),
+                u128AsLong(
+                        batch.getDebitsPosted(UInt128.LeastSignificant),
+                        batch.getDebitsPosted(UInt128.MostSignificant),
+                        "debits_posted",
+                        id),
+                u128AsLong(
+                        batch.getCreditsPending(UInt128.LeastSignificant),
+                        batch.getCreditsPending(UInt128.MostSignificant),
+                        "credits_pending",
+                        id),
+                u128AsLong(
+                        batch.getCreditsPosted(UInt128.LeastSignificant),
+                        batch.getCreditsPosted(UInt128.MostSignificant),
+                        "credits_posted",
+                        id),
+                new Id128(
+                        batch.getUserData128(UInt128.MostSignificant), batch.getUserData128(UInt128.LeastSignificant)),
                 batch.getUserData64(),
                 batch.getUserData32(),
                 batch.getTimestamp());
@@ -150,15 +177,27 @@ final class Conversions {
     private static Transfer toTransfer(TransferBatch batch) {
         Id128 id = new Id128(batch.getId(UInt128.MostSignificant), batch.getId(UInt128.LeastSignificant));
         int timeoutSeconds = batch.getTimeout();
-        Check.that(timeoutSeconds >= 0, "transfer %s has a timeout above 2^31-1 s: %s",
-                id, Integer.toUnsignedString(timeoutSeconds));
+        Check.that(
+                timeoutSeconds >= 0,
+                "transfer %s has a timeout above 2^31-1 s: %s",
+                id,
+                Integer.toUnsignedString(timeoutSeconds));
         return new Transfer(
                 id,
-                new Id128(batch.getDebitAccountId(UInt128.MostSignificant), batch.getDebitAccountId(UInt128.LeastSignificant)),
-                new Id128(batch.getCreditAccountId(UInt128.MostSignificant), batch.getCreditAccountId(UInt128.LeastSignificant)),
-                u128AsLong(batch.getAmount(UInt128.LeastSignificant), batch.getAmount(UInt128.MostSignificant), "amount", id),
+                new Id128(
+                        batch.getDebitAccountId(UInt128.MostSignificant),
+                        batch.getDebitAccountId(UInt128.LeastSignificant)),
+                new Id128(
+                        batch.getCreditAccountId(UInt128.MostSignificant),
+                        batch.getCreditAccountId(UInt128.LeastSignificant)),
+                u128AsLong(
+                        batch.getAmount(UInt128.LeastSignificant),
+                        batch.getAmount(UInt128.MostSignificant),
+                        "amount",
+                        id),
                 new Id128(batch.getPendingId(UInt128.MostSignificant), batch.getPendingId(UInt128.LeastSignificant)),
-                new Id128(batch.getUserData128(UInt128.MostSignificant), batch.getUserData128(UInt128.LeastSignificant)),
+                new Id128(
+                        batch.getUserData128(UInt128.MostSignificant), batch.getUserData128(UInt128.LeastSignificant)),
                 batch.getUserData64(),
                 batch.getUserData32(),
                 timeoutSeconds,

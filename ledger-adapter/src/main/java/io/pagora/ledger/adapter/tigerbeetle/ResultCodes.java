@@ -23,22 +23,27 @@ import java.util.List;
  */
 final class ResultCodes {
 
-    private ResultCodes() {
-    }
+    private ResultCodes() {}
 
     /** Expands TigerBeetle's sparse failures (index, code) into one result per account, {@code OK} unless listed. */
     static List<AccountResult> expandAccountResults(int accountCount, CreateAccountResultBatch failures) {
         Check.that(failures != null, "create_accounts answered no result batch");
-        Check.that(failures.getLength() <= accountCount,
-                "create_accounts answered %d failures for %d accounts", failures.getLength(), accountCount);
+        Check.that(
+                failures.getLength() <= accountCount,
+                "create_accounts answered %d failures for %d accounts",
+                failures.getLength(),
+                accountCount);
         AccountResult[] results = new AccountResult[accountCount];
         Arrays.fill(results, AccountResult.OK);
         BitSet listed = new BitSet(accountCount);
         while (failures.next()) {
             int index = failures.getIndex();
             CreateAccountResult result = failures.getResult();
-            Check.that(index >= 0 && index < accountCount,
-                    "create_accounts failure index %d out of range for %d accounts", index, accountCount);
+            Check.that(
+                    index >= 0 && index < accountCount,
+                    "create_accounts failure index %d out of range for %d accounts",
+                    index,
+                    accountCount);
             Check.that(!listed.get(index), "create_accounts listed index %d twice", index);
             Check.that(result != null, "create_accounts failure at index %d has no known code", index);
             Check.that(result != CreateAccountResult.Ok, "create_accounts listed index %d as a failure with Ok", index);
@@ -51,19 +56,26 @@ final class ResultCodes {
     /** Expands TigerBeetle's sparse failures (index, code) into one result per transfer, {@code OK} unless listed. */
     static List<TransferResult> expandTransferResults(int transferCount, CreateTransferResultBatch failures) {
         Check.that(failures != null, "create_transfers answered no result batch");
-        Check.that(failures.getLength() <= transferCount,
-                "create_transfers answered %d failures for %d transfers", failures.getLength(), transferCount);
+        Check.that(
+                failures.getLength() <= transferCount,
+                "create_transfers answered %d failures for %d transfers",
+                failures.getLength(),
+                transferCount);
         TransferResult[] results = new TransferResult[transferCount];
         Arrays.fill(results, TransferResult.OK);
         BitSet listed = new BitSet(transferCount);
         while (failures.next()) {
             int index = failures.getIndex();
             CreateTransferResult result = failures.getResult();
-            Check.that(index >= 0 && index < transferCount,
-                    "create_transfers failure index %d out of range for %d transfers", index, transferCount);
+            Check.that(
+                    index >= 0 && index < transferCount,
+                    "create_transfers failure index %d out of range for %d transfers",
+                    index,
+                    transferCount);
             Check.that(!listed.get(index), "create_transfers listed index %d twice", index);
             Check.that(result != null, "create_transfers failure at index %d has no known code", index);
-            Check.that(result != CreateTransferResult.Ok, "create_transfers listed index %d as a failure with Ok", index);
+            Check.that(
+                    result != CreateTransferResult.Ok, "create_transfers listed index %d as a failure with Ok", index);
             listed.set(index);
             results[index] = map(result);
         }
@@ -148,11 +160,14 @@ final class ResultCodes {
             case DebitAccountNotFound -> TransferResult.DEBIT_ACCOUNT_NOT_FOUND;
             case CreditAccountNotFound -> TransferResult.CREDIT_ACCOUNT_NOT_FOUND;
             case AccountsMustHaveTheSameLedger -> TransferResult.ACCOUNTS_MUST_HAVE_THE_SAME_LEDGER;
-            case TransferMustHaveTheSameLedgerAsAccounts -> TransferResult.TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS;
+            case TransferMustHaveTheSameLedgerAsAccounts ->
+                TransferResult.TRANSFER_MUST_HAVE_THE_SAME_LEDGER_AS_ACCOUNTS;
             case PendingTransferNotFound -> TransferResult.PENDING_TRANSFER_NOT_FOUND;
             case PendingTransferNotPending -> TransferResult.PENDING_TRANSFER_NOT_PENDING;
-            case PendingTransferHasDifferentDebitAccountId -> TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID;
-            case PendingTransferHasDifferentCreditAccountId -> TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID;
+            case PendingTransferHasDifferentDebitAccountId ->
+                TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_DEBIT_ACCOUNT_ID;
+            case PendingTransferHasDifferentCreditAccountId ->
+                TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CREDIT_ACCOUNT_ID;
             case PendingTransferHasDifferentLedger -> TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_LEDGER;
             case PendingTransferHasDifferentCode -> TransferResult.PENDING_TRANSFER_HAS_DIFFERENT_CODE;
             case ExceedsPendingTransferAmount -> TransferResult.EXCEEDS_PENDING_TRANSFER_AMOUNT;
@@ -161,8 +176,10 @@ final class ResultCodes {
             case PendingTransferAlreadyVoided -> TransferResult.PENDING_TRANSFER_ALREADY_VOIDED;
             case PendingTransferExpired -> TransferResult.PENDING_TRANSFER_EXPIRED;
             case ImportedEventTimestampMustNotRegress -> TransferResult.IMPORTED_EVENT_TIMESTAMP_MUST_NOT_REGRESS;
-            case ImportedEventTimestampMustPostdateDebitAccount -> TransferResult.IMPORTED_EVENT_TIMESTAMP_MUST_POSTDATE_DEBIT_ACCOUNT;
-            case ImportedEventTimestampMustPostdateCreditAccount -> TransferResult.IMPORTED_EVENT_TIMESTAMP_MUST_POSTDATE_CREDIT_ACCOUNT;
+            case ImportedEventTimestampMustPostdateDebitAccount ->
+                TransferResult.IMPORTED_EVENT_TIMESTAMP_MUST_POSTDATE_DEBIT_ACCOUNT;
+            case ImportedEventTimestampMustPostdateCreditAccount ->
+                TransferResult.IMPORTED_EVENT_TIMESTAMP_MUST_POSTDATE_CREDIT_ACCOUNT;
             case ImportedEventTimeoutMustBeZero -> TransferResult.IMPORTED_EVENT_TIMEOUT_MUST_BE_ZERO;
             case DebitAccountAlreadyClosed -> TransferResult.DEBIT_ACCOUNT_ALREADY_CLOSED;
             case CreditAccountAlreadyClosed -> TransferResult.CREDIT_ACCOUNT_ALREADY_CLOSED;

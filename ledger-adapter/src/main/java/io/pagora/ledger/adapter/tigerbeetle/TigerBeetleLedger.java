@@ -208,7 +208,8 @@ public final class TigerBeetleLedger implements Ledger {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LedgerUnavailableException(operation + ": interrupted while waiting to send; nothing was sent", e);
+            throw new LedgerUnavailableException(
+                    operation + ": interrupted while waiting to send; nothing was sent", e);
         }
 
         CompletableFuture<T> answer;
@@ -231,12 +232,16 @@ public final class TigerBeetleLedger implements Ledger {
             long remainingNanos = Math.max(0, deadlineNanos - System.nanoTime());
             return answer.get(remainingNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new LedgerUnavailableException(operation + ": no answer from TigerBeetle within " + requestTimeout
-                    + "; it may or may not have been applied, retry with the same ids", e);
+            throw new LedgerUnavailableException(
+                    operation + ": no answer from TigerBeetle within " + requestTimeout
+                            + "; it may or may not have been applied, retry with the same ids",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LedgerUnavailableException(operation
-                    + ": interrupted while waiting for TigerBeetle; it may or may not have been applied, retry with the same ids", e);
+            throw new LedgerUnavailableException(
+                    operation
+                            + ": interrupted while waiting for TigerBeetle; it may or may not have been applied, retry with the same ids",
+                    e);
         } catch (ExecutionException e) {
             throw failed(operation, e.getCause() != null ? e.getCause() : e);
         }
@@ -248,8 +253,8 @@ public final class TigerBeetleLedger implements Ledger {
      */
     private static RuntimeException failed(String operation, Throwable cause) {
         if (cause instanceof Error) {
-            Check.InvariantViolation violation = new Check.InvariantViolation(
-                    operation + ": TigerBeetle's client broke an invariant: " + cause);
+            Check.InvariantViolation violation =
+                    new Check.InvariantViolation(operation + ": TigerBeetle's client broke an invariant: " + cause);
             violation.initCause(cause);
             return violation;
         }
@@ -258,11 +263,15 @@ public final class TigerBeetleLedger implements Ledger {
         }
         if (cause instanceof IllegalStateException) {
             // ClientClosedException, or the client's "Client is closed" for requests cut off by close().
-            return new LedgerUnavailableException(operation
-                    + ": the TigerBeetle client was closed; it may or may not have been applied, retry with the same ids", cause);
+            return new LedgerUnavailableException(
+                    operation
+                            + ": the TigerBeetle client was closed; it may or may not have been applied, retry with the same ids",
+                    cause);
         }
-        return new LedgerUnavailableException(operation + ": TigerBeetle request failed (" + cause
-                + "); it may or may not have been applied, retry with the same ids", cause);
+        return new LedgerUnavailableException(
+                operation + ": TigerBeetle request failed (" + cause
+                        + "); it may or may not have been applied, retry with the same ids",
+                cause);
     }
 
     /**
@@ -274,13 +283,16 @@ public final class TigerBeetleLedger implements Ledger {
     private static LedgerUnavailableException rejected(String operation, RequestException rejection) {
         PacketStatus status = PacketStatus.fromValue(rejection.getStatus());
         String outcome = switch (status) {
-            case ClientEvicted -> "the client session was evicted; it may or may not have been applied, retry with the same ids";
-            case TooMuchData -> "the cluster's request limit is below " + Ledger.BATCH_SIZE_MAX
-                    + " events (started with --development and without --limit-request=1MiB?); nothing was applied";
+            case ClientEvicted ->
+                "the client session was evicted; it may or may not have been applied, retry with the same ids";
+            case TooMuchData ->
+                "the cluster's request limit is below " + Ledger.BATCH_SIZE_MAX
+                        + " events (started with --development and without --limit-request=1MiB?); nothing was applied";
             default -> "nothing was applied";
         };
         return new LedgerUnavailableException(
                 operation + ": TigerBeetle's client rejected the request with " + status + " (" + rejection.getMessage()
-                        + "); " + outcome, rejection);
+                        + "); " + outcome,
+                rejection);
     }
 }

@@ -2,10 +2,10 @@ package io.pagora.ledger.adapter.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.TransferResult;
@@ -61,7 +61,8 @@ class PostgresLedgerConcurrencyTest extends PostgresLedgerTestBase {
                         if (from.equals(to)) {
                             continue;
                         }
-                        batch.add(NewTransfer.posted(randomId(), from, to, 1 + random.nextInt(900), LEDGER, 2, Id128.ZERO));
+                        batch.add(NewTransfer.posted(
+                                randomId(), from, to, 1 + random.nextInt(900), LEDGER, 2, Id128.ZERO));
                     }
                     for (TransferResult result : ledger.createTransfers(batch)) {
                         assertThat(result).isIn(TransferResult.OK, TransferResult.EXCEEDS_CREDITS);
@@ -86,8 +87,13 @@ class PostgresLedgerConcurrencyTest extends PostgresLedgerTestBase {
         assertThat(debits).as("zero-sum ledger").isEqualTo(credits);
         assertThat(balances.stream().mapToLong(Account::debitsPending).sum())
                 .isEqualTo(balances.stream().mapToLong(Account::creditsPending).sum());
-        long customerMoney = balances.stream().filter(a -> !a.id().equals(issuer)).mapToLong(Account::creditBalancePosted).sum();
-        assertThat(customerMoney).as("transfers among customers conserve their money").isEqualTo(20 * 10_000L);
+        long customerMoney = balances.stream()
+                .filter(a -> !a.id().equals(issuer))
+                .mapToLong(Account::creditBalancePosted)
+                .sum();
+        assertThat(customerMoney)
+                .as("transfers among customers conserve their money")
+                .isEqualTo(20 * 10_000L);
         assertThat(balances).allSatisfy(a -> {
             if (a.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS)) {
                 assertThat(a.creditBalanceAvailable()).isGreaterThanOrEqualTo(0);

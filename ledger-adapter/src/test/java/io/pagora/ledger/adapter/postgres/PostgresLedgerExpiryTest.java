@@ -2,10 +2,10 @@ package io.pagora.ledger.adapter.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.NewAccount;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.TransferResult;
@@ -26,19 +26,22 @@ class PostgresLedgerExpiryTest extends PostgresLedgerTestBase {
         Id128 issuer = randomId(), x = randomId(), w = randomId(), y = randomId(), z = randomId();
         List<Id128> all = List.of(issuer, x, w, y, z);
         assertThat(ledger.createAccounts(List.of(
-                NewAccount.of(issuer, LEDGER, 1, AccountFlags.NONE),
-                NewAccount.of(x, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
-                NewAccount.of(w, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
-                NewAccount.of(y, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
-                NewAccount.of(z, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS)))).containsOnly(AccountResult.OK);
+                        NewAccount.of(issuer, LEDGER, 1, AccountFlags.NONE),
+                        NewAccount.of(x, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
+                        NewAccount.of(w, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
+                        NewAccount.of(y, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS),
+                        NewAccount.of(z, LEDGER, 4, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))))
+                .containsOnly(AccountResult.OK);
         assertThat(ledger.createTransfers(List.of(
-                NewTransfer.posted(randomId(), issuer, x, 100, LEDGER, 1, Id128.ZERO),
-                NewTransfer.posted(randomId(), issuer, w, 100, LEDGER, 1, Id128.ZERO)))).containsOnly(TransferResult.OK);
+                        NewTransfer.posted(randomId(), issuer, x, 100, LEDGER, 1, Id128.ZERO),
+                        NewTransfer.posted(randomId(), issuer, w, 100, LEDGER, 1, Id128.ZERO))))
+                .containsOnly(TransferResult.OK);
         Id128 xToY = randomId();
         assertThat(ledger.createTransfers(List.of(
-                NewTransfer.pending(xToY, x, y, 100, 1, LEDGER, 2, Id128.ZERO),
-                NewTransfer.pending(randomId(), w, y, 60, 1, LEDGER, 2, Id128.ZERO),
-                NewTransfer.pending(randomId(), w, z, 40, 1, LEDGER, 2, Id128.ZERO)))).containsOnly(TransferResult.OK);
+                        NewTransfer.pending(xToY, x, y, 100, 1, LEDGER, 2, Id128.ZERO),
+                        NewTransfer.pending(randomId(), w, y, 60, 1, LEDGER, 2, Id128.ZERO),
+                        NewTransfer.pending(randomId(), w, z, 40, 1, LEDGER, 2, Id128.ZERO))))
+                .containsOnly(TransferResult.OK);
         assertThat(ledger.createTransfers(List.of(NewTransfer.posted(randomId(), w, issuer, 1, LEDGER, 3, Id128.ZERO))))
                 .as("W's balance is fully reserved before the timeout")
                 .containsExactly(TransferResult.EXCEEDS_CREDITS);
@@ -48,7 +51,8 @@ class PostgresLedgerExpiryTest extends PostgresLedgerTestBase {
 
         assertThat(ledger.createTransfers(List.of(NewTransfer.voidPending(randomId(), xToY))))
                 .containsExactly(TransferResult.PENDING_TRANSFER_EXPIRED);
-        assertThat(ledger.createTransfers(List.of(NewTransfer.posted(randomId(), w, issuer, 100, LEDGER, 3, Id128.ZERO))))
+        assertThat(ledger.createTransfers(
+                        List.of(NewTransfer.posted(randomId(), w, issuer, 100, LEDGER, 3, Id128.ZERO))))
                 .as("W's reservations expired: all of its money is spendable")
                 .containsExactly(TransferResult.OK);
 
@@ -59,8 +63,10 @@ class PostgresLedgerExpiryTest extends PostgresLedgerTestBase {
         });
         assertThat(accounts.stream().mapToLong(Account::debitsPosted).sum())
                 .isEqualTo(accounts.stream().mapToLong(Account::creditsPosted).sum());
-        assertThat(accounts).filteredOn(account -> account.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
-                .allSatisfy(account -> assertThat(account.creditBalanceAvailable()).isNotNegative());
+        assertThat(accounts)
+                .filteredOn(account -> account.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
+                .allSatisfy(
+                        account -> assertThat(account.creditBalanceAvailable()).isNotNegative());
         assertThat(ledger.sweepExpired(100)).as("nothing left for a sweeper").isZero();
     }
 }

@@ -1,8 +1,7 @@
 package io.pagora.ledger.adapter.postgres;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.kernel.Id128;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestPostgres;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +35,8 @@ abstract class PostgresLedgerTestBase {
 
     /** A random id, never zero (its low half is odd). */
     static Id128 randomId() {
-        return new Id128(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong() | 1);
+        return new Id128(
+                ThreadLocalRandom.current().nextLong(),
+                ThreadLocalRandom.current().nextLong() | 1);
     }
 }

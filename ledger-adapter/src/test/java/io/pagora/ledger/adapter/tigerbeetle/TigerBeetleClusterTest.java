@@ -66,7 +66,8 @@ class TigerBeetleClusterTest {
         }
         assertThat(ledger.createAccounts(accounts)).containsOnly(AccountResult.OK);
         List<NewTransfer> funding = customers.stream()
-                .map(customer -> NewTransfer.posted(newId(), bank, customer, FUNDING, LEDGER_BRL, CODE, Id128.ZERO)).toList();
+                .map(customer -> NewTransfer.posted(newId(), bank, customer, FUNDING, LEDGER_BRL, CODE, Id128.ZERO))
+                .toList();
         assertThat(ledger.createTransfers(funding)).containsOnly(TransferResult.OK);
     }
 
@@ -127,7 +128,8 @@ class TigerBeetleClusterTest {
         cluster.restart(1);
         cluster.restart(2);
         List<TransferResult> results = ledger.createTransfers(chains);
-        assertThat(results).as("sent again with the same ids: created now, or found created before")
+        assertThat(results)
+                .as("sent again with the same ids: created now, or found created before")
                 .allMatch(result -> result == TransferResult.OK || result == TransferResult.EXISTS);
         post(chains);
         assertBooks("the unknown batch sent again");
@@ -146,24 +148,31 @@ class TigerBeetleClusterTest {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int i = 0; i < payments; i++) {
             Id128 payer = customers.get(random.nextInt(CUSTOMERS));
-            Id128 payee = customers.get(Math.floorMod(customers.indexOf(payer) + 1 + random.nextInt(CUSTOMERS - 1), CUSTOMERS));
+            Id128 payee = customers.get(
+                    Math.floorMod(customers.indexOf(payer) + 1 + random.nextInt(CUSTOMERS - 1), CUSTOMERS));
             long amount = 1 + random.nextInt(100);
-            legs.add(NewTransfer.pending(newId(), payer, bank, amount, 60, LEDGER_BRL, CODE, Id128.ZERO).linked());
+            legs.add(NewTransfer.pending(newId(), payer, bank, amount, 60, LEDGER_BRL, CODE, Id128.ZERO)
+                    .linked());
             legs.add(NewTransfer.pending(newId(), bank, payee, amount, 60, LEDGER_BRL, CODE, Id128.ZERO));
         }
         return legs;
     }
 
     private void post(List<NewTransfer> pendings) {
-        List<NewTransfer> posts = pendings.stream().map(pending -> NewTransfer.post(postId(pending.id()), pending.id(),
-                pending.amount())).toList();
-        assertThat(ledger.createTransfers(posts)).as("posted").allMatch(result -> result == TransferResult.OK
-                || result == TransferResult.EXISTS);
-        assertThat(ledger.lookupTransfers(posts.stream().map(NewTransfer::id).toList())).hasSize(posts.size());
+        List<NewTransfer> posts = pendings.stream()
+                .map(pending -> NewTransfer.post(postId(pending.id()), pending.id(), pending.amount()))
+                .toList();
+        assertThat(ledger.createTransfers(posts))
+                .as("posted")
+                .allMatch(result -> result == TransferResult.OK || result == TransferResult.EXISTS);
+        assertThat(ledger.lookupTransfers(posts.stream().map(NewTransfer::id).toList()))
+                .hasSize(posts.size());
         // Each chain's first leg debits its payer: that is the money a payment moved between customers.
         paymentsPosted += pendings.size() / 2;
-        centavosMoved += pendings.stream().filter(leg -> customers.contains(leg.debitAccountId()))
-                .mapToLong(NewTransfer::amount).sum();
+        centavosMoved += pendings.stream()
+                .filter(leg -> customers.contains(leg.debitAccountId()))
+                .mapToLong(NewTransfer::amount)
+                .sum();
     }
 
     /** Every customer's money is where the posted chains put it, nothing is held, and the books balance. */
@@ -172,11 +181,15 @@ class TigerBeetleClusterTest {
         all.add(bank);
         MoneyInvariants.checkNothingPending(ledger, all, when);
         List<Account> accounts = ledger.lookupAccounts(customers);
-        long held = accounts.stream().mapToLong(account -> account.creditsPosted() - account.debitsPosted()).sum();
-        assertThat(held).as("the customers' money, %s: the chains only moved it between them", when)
+        long held = accounts.stream()
+                .mapToLong(account -> account.creditsPosted() - account.debitsPosted())
+                .sum();
+        assertThat(held)
+                .as("the customers' money, %s: the chains only moved it between them", when)
                 .isEqualTo(FUNDING * CUSTOMERS);
         long debited = accounts.stream().mapToLong(Account::debitsPosted).sum();
-        assertThat(debited).as("every posted chain debited its payer once, %s (%d payments)", when, paymentsPosted)
+        assertThat(debited)
+                .as("every posted chain debited its payer once, %s (%d payments)", when, paymentsPosted)
                 .isEqualTo(centavosMoved);
     }
 

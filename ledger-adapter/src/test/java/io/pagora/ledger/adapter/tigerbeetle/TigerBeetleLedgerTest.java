@@ -1,19 +1,15 @@
 package io.pagora.ledger.adapter.tigerbeetle;
 
-import io.pagora.testing.ServerBacked;
-
-import io.pagora.testing.TigerBeetleServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tigerbeetle.CreateAccountResult;
 import com.tigerbeetle.CreateTransferResult;
+import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.AccountFlags;
 import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.BatchTooLargeException;
-import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.ledger.port.NewAccount;
@@ -21,6 +17,7 @@ import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferFlags;
 import io.pagora.ledger.port.TransferResult;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TigerBeetleServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,6 +55,7 @@ class TigerBeetleLedgerTest {
 
     /** Ids unique to this run, with a non-zero high half so a swapped setId would show. */
     private static final long RUN_HI = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+
     private static final AtomicLong NEXT_LO = new AtomicLong(1);
 
     private static Id128 newId() {
@@ -65,7 +63,8 @@ class TigerBeetleLedgerTest {
     }
 
     private static Ledger ledgerOnSharedServer() {
-        return TigerBeetleServer.requireShared().openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
+        return TigerBeetleServer.requireShared()
+                .openLedger((cluster, address) -> new TigerBeetleLedger(cluster, address, CONFIG));
     }
 
     // ------------------------------------------------------------------ against a server
@@ -77,15 +76,32 @@ class TigerBeetleLedgerTest {
             Id128 reserve = newId();
             Id128 customerData = new Id128(0x0123456789abcdefL, 0xfedcba9876543210L);
             List<AccountResult> accountResults = ledger.createAccounts(List.of(
-                    new NewAccount(customer, LEDGER_BRL, 10, AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS,
-                            customerData, 64L, 32),
+                    new NewAccount(
+                            customer,
+                            LEDGER_BRL,
+                            10,
+                            AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS,
+                            customerData,
+                            64L,
+                            32),
                     NewAccount.of(reserve, LEDGER_BRL, 20, AccountFlags.NONE)));
             assertThat(accountResults).containsExactly(AccountResult.OK, AccountResult.OK);
 
             Id128 deposit = newId();
             Id128 transferData = new Id128(-1L, 7L);
-            NewTransfer newTransfer = new NewTransfer(deposit, reserve, customer, 12_345L, Id128.ZERO, transferData,
-                    640L, 320, 0, LEDGER_BRL, CODE, TransferFlags.NONE);
+            NewTransfer newTransfer = new NewTransfer(
+                    deposit,
+                    reserve,
+                    customer,
+                    12_345L,
+                    Id128.ZERO,
+                    transferData,
+                    640L,
+                    320,
+                    0,
+                    LEDGER_BRL,
+                    CODE,
+                    TransferFlags.NONE);
             assertThat(ledger.createTransfers(List.of(newTransfer))).containsExactly(TransferResult.OK);
             assertThat(ledger.createTransfers(List.of(newTransfer))).containsExactly(TransferResult.EXISTS);
 
@@ -136,14 +152,14 @@ class TigerBeetleLedgerTest {
             Id128 from = newId();
             Id128 to = newId();
             assertThat(ledger.createAccounts(List.of(
-                    NewAccount.of(from, LEDGER_BRL, CODE, AccountFlags.NONE),
-                    NewAccount.of(to, LEDGER_BRL, CODE, AccountFlags.NONE))))
+                            NewAccount.of(from, LEDGER_BRL, CODE, AccountFlags.NONE),
+                            NewAccount.of(to, LEDGER_BRL, CODE, AccountFlags.NONE))))
                     .containsOnly(AccountResult.OK);
             Id128 hold = newId();
             Id128 capture = newId();
             assertThat(ledger.createTransfers(List.of(
-                    NewTransfer.pending(hold, from, to, 900L, 3600, LEDGER_BRL, CODE, Id128.ZERO),
-                    NewTransfer.post(capture, hold, 400L))))
+                            NewTransfer.pending(hold, from, to, 900L, 3600, LEDGER_BRL, CODE, Id128.ZERO),
+                            NewTransfer.post(capture, hold, 400L))))
                     .containsExactly(TransferResult.OK, TransferResult.OK);
 
             List<Transfer> transfers = ledger.lookupTransfers(List.of(capture, hold));
@@ -172,13 +188,14 @@ class TigerBeetleLedgerTest {
                     NewAccount.of(newId(), 0, CODE, AccountFlags.NONE),
                     NewAccount.of(a, LEDGER_BRL, CODE, AccountFlags.NONE),
                     NewAccount.of(a, LEDGER_BRL, CODE + 1, AccountFlags.NONE)));
-            assertThat(accountResults).containsExactly(
-                    AccountResult.OK,
-                    AccountResult.ID_MUST_NOT_BE_ZERO,
-                    AccountResult.OK,
-                    AccountResult.LEDGER_MUST_NOT_BE_ZERO,
-                    AccountResult.EXISTS,
-                    AccountResult.EXISTS_WITH_DIFFERENT_CODE);
+            assertThat(accountResults)
+                    .containsExactly(
+                            AccountResult.OK,
+                            AccountResult.ID_MUST_NOT_BE_ZERO,
+                            AccountResult.OK,
+                            AccountResult.LEDGER_MUST_NOT_BE_ZERO,
+                            AccountResult.EXISTS,
+                            AccountResult.EXISTS_WITH_DIFFERENT_CODE);
 
             Id128 missing = newId();
             List<TransferResult> transferResults = ledger.createTransfers(List.of(
@@ -186,17 +203,19 @@ class TigerBeetleLedgerTest {
                     NewTransfer.posted(newId(), a, a, 1L, LEDGER_BRL, CODE, Id128.ZERO),
                     NewTransfer.posted(newId(), a, missing, 1L, LEDGER_BRL, CODE, Id128.ZERO),
                     NewTransfer.posted(newId(), b, a, 1L, LEDGER_BRL, CODE, Id128.ZERO),
-                    NewTransfer.posted(newId(), a, b, 1L, LEDGER_BRL, CODE, Id128.ZERO).linked(),
+                    NewTransfer.posted(newId(), a, b, 1L, LEDGER_BRL, CODE, Id128.ZERO)
+                            .linked(),
                     NewTransfer.posted(newId(), missing, b, 1L, LEDGER_BRL, CODE, Id128.ZERO),
                     NewTransfer.posted(Id128.MAX, a, b, 1L, LEDGER_BRL, CODE, Id128.ZERO)));
-            assertThat(transferResults).containsExactly(
-                    TransferResult.OK,
-                    TransferResult.ACCOUNTS_MUST_BE_DIFFERENT,
-                    TransferResult.CREDIT_ACCOUNT_NOT_FOUND,
-                    TransferResult.OK,
-                    TransferResult.LINKED_EVENT_FAILED,
-                    TransferResult.DEBIT_ACCOUNT_NOT_FOUND,
-                    TransferResult.ID_MUST_NOT_BE_INT_MAX);
+            assertThat(transferResults)
+                    .containsExactly(
+                            TransferResult.OK,
+                            TransferResult.ACCOUNTS_MUST_BE_DIFFERENT,
+                            TransferResult.CREDIT_ACCOUNT_NOT_FOUND,
+                            TransferResult.OK,
+                            TransferResult.LINKED_EVENT_FAILED,
+                            TransferResult.DEBIT_ACCOUNT_NOT_FOUND,
+                            TransferResult.ID_MUST_NOT_BE_INT_MAX);
         }
     }
 
@@ -263,11 +282,14 @@ class TigerBeetleLedgerTest {
             long startNanos = System.nanoTime();
             assertThatThrownBy(() -> ledger.createTransfers(tooMany))
                     .isInstanceOf(BatchTooLargeException.class)
-                    .satisfies(e -> assertThat(((BatchTooLargeException) e).size()).isEqualTo(Ledger.BATCH_SIZE_MAX + 1));
+                    .satisfies(
+                            e -> assertThat(((BatchTooLargeException) e).size()).isEqualTo(Ledger.BATCH_SIZE_MAX + 1));
             assertThatThrownBy(() -> ledger.createAccounts(tooMany.stream()
-                            .map(t -> NewAccount.of(t.id(), LEDGER_BRL, CODE, 0)).toList()))
+                            .map(t -> NewAccount.of(t.id(), LEDGER_BRL, CODE, 0))
+                            .toList()))
                     .isInstanceOf(BatchTooLargeException.class);
-            assertThatThrownBy(() -> ledger.lookupAccounts(tooMany.stream().map(NewTransfer::id).toList()))
+            assertThatThrownBy(() -> ledger.lookupAccounts(
+                            tooMany.stream().map(NewTransfer::id).toList()))
                     .isInstanceOf(BatchTooLargeException.class);
 
             assertThat(ledger.createAccounts(List.of())).isEmpty();
@@ -296,7 +318,8 @@ class TigerBeetleLedgerTest {
 
     @Test
     void balancesAboveLongMaxAreACrash() {
-        assertThat(Conversions.u128AsLong(Long.MAX_VALUE, 0, "credits_posted", Id128.of(1))).isEqualTo(Long.MAX_VALUE);
+        assertThat(Conversions.u128AsLong(Long.MAX_VALUE, 0, "credits_posted", Id128.of(1)))
+                .isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> Conversions.u128AsLong(-1L, 0, "credits_posted", Id128.of(1)))
                 .isInstanceOf(io.pagora.kernel.Check.InvariantViolation.class);
         assertThatThrownBy(() -> Conversions.u128AsLong(0, 1, "credits_posted", Id128.of(1)))

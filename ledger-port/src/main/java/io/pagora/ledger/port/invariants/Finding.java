@@ -25,7 +25,9 @@ public record Finding(String invariant, String summary, List<String> violations)
     /** The finding and, when it fails, its violations (at most {@code listedMax}, then a count of the rest). */
     public String describe(int listedMax) {
         StringBuilder text = new StringBuilder(invariant).append(": ").append(summary);
-        violations.stream().limit(listedMax).forEach(violation -> text.append("\n  - ").append(violation));
+        violations.stream()
+                .limit(listedMax)
+                .forEach(violation -> text.append("\n  - ").append(violation));
         if (violations.size() > listedMax) {
             text.append("\n  … and ").append(violations.size() - listedMax).append(" more");
         }

@@ -35,8 +35,8 @@ public final class LedgerBooks {
     private final List<String> lookupViolations;
     private final Function<Id128, String> names;
 
-    private LedgerBooks(List<Id128> ids, Map<Id128, Account> found, List<String> lookupViolations,
-            Function<Id128, String> names) {
+    private LedgerBooks(
+            List<Id128> ids, Map<Id128, Account> found, List<String> lookupViolations, Function<Id128, String> names) {
         this.ids = List.copyOf(ids);
         this.found = Collections.unmodifiableMap(found);
         this.lookupViolations = List.copyOf(lookupViolations);
@@ -54,7 +54,9 @@ public final class LedgerBooks {
     }
 
     /** As above, through any account lookup with the port's contract (a test may hand in books no real ledger keeps). */
-    public static LedgerBooks read(Function<List<Id128>, List<Account>> lookupAccounts, Collection<Id128> accountIds,
+    public static LedgerBooks read(
+            Function<List<Id128>, List<Account>> lookupAccounts,
+            Collection<Id128> accountIds,
             Function<Id128, String> names) {
         List<Id128> ids = new ArrayList<>(new LinkedHashSet<>(accountIds));
         Map<Id128, Account> found = new LinkedHashMap<>();
@@ -107,11 +109,14 @@ public final class LedgerBooks {
                 violations.add("ledger " + ledger + ": Σ debits_posted " + sums[0] + " ≠ Σ credits_posted " + sums[1]);
             }
             if (!sums[2].equals(sums[3])) {
-                violations.add("ledger " + ledger + ": Σ debits_pending " + sums[2] + " ≠ Σ credits_pending " + sums[3]);
+                violations.add(
+                        "ledger " + ledger + ": Σ debits_pending " + sums[2] + " ≠ Σ credits_pending " + sums[3]);
             }
         });
-        String summary = String.format("%d of %d accounts found: Σdebits_posted=%s Σcredits_posted=%s, "
-                + "Σdebits_pending=%s Σcredits_pending=%s", found.size(), ids.size(), total[0], total[1], total[2], total[3]);
+        String summary = String.format(
+                "%d of %d accounts found: Σdebits_posted=%s Σcredits_posted=%s, "
+                        + "Σdebits_pending=%s Σcredits_pending=%s",
+                found.size(), ids.size(), total[0], total[1], total[2], total[3]);
         return violations.finding("ledger zero-sum", summary);
     }
 
@@ -127,11 +132,13 @@ public final class LedgerBooks {
         for (Account account : found.values()) {
             boolean debitLimited = account.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS);
             if (mustBeDebitLimited.test(account.id()) && !debitLimited) {
-                violations.add(names.apply(account.id()) + " " + account.id() + " lacks debits_must_not_exceed_credits");
+                violations.add(
+                        names.apply(account.id()) + " " + account.id() + " lacks debits_must_not_exceed_credits");
             }
             if (debitLimited) {
                 limited++;
-                BigInteger available = big(account.creditsPosted()).subtract(big(account.debitsPosted()))
+                BigInteger available = big(account.creditsPosted())
+                        .subtract(big(account.debitsPosted()))
                         .subtract(big(account.debitsPending()));
                 lowestAvailable = lowestAvailable == null ? available : lowestAvailable.min(available);
                 if (available.signum() < 0) {
@@ -142,17 +149,20 @@ public final class LedgerBooks {
             }
             if (account.hasFlag(AccountFlags.CREDITS_MUST_NOT_EXCEED_DEBITS)) {
                 limited++;
-                BigInteger available = big(account.debitsPosted()).subtract(big(account.creditsPosted()))
+                BigInteger available = big(account.debitsPosted())
+                        .subtract(big(account.creditsPosted()))
                         .subtract(big(account.creditsPending()));
                 if (available.signum() < 0) {
-                    violations.add(names.apply(account.id()) + " " + account.id() + " exceeds its credit limit: debits_posted "
-                            + account.debitsPosted() + " − credits_posted " + account.creditsPosted()
-                            + " − credits_pending " + account.creditsPending() + " = " + available);
+                    violations.add(
+                            names.apply(account.id()) + " " + account.id() + " exceeds its credit limit: debits_posted "
+                                    + account.debitsPosted() + " − credits_posted " + account.creditsPosted()
+                                    + " − credits_pending " + account.creditsPending() + " = " + available);
                 }
             }
         }
-        String summary = String.format("%d limited accounts, lowest available balance %s centavos", limited,
-                lowestAvailable == null ? "-" : lowestAvailable);
+        String summary = String.format(
+                "%d limited accounts, lowest available balance %s centavos",
+                limited, lowestAvailable == null ? "-" : lowestAvailable);
         return violations.finding("no limited account below zero", summary);
     }
 
@@ -179,7 +189,8 @@ public final class LedgerBooks {
     }
 
     /** Looks ids up in requests of at most {@link Ledger#BATCH_SIZE_MAX}. */
-    public static <T> Map<Id128, T> lookup(List<Id128> ids, Function<List<Id128>, List<T>> lookup, Function<T, Id128> idOf) {
+    public static <T> Map<Id128, T> lookup(
+            List<Id128> ids, Function<List<Id128>, List<T>> lookup, Function<T, Id128> idOf) {
         Map<Id128, T> found = new LinkedHashMap<>();
         for (int from = 0; from < ids.size(); from += Ledger.BATCH_SIZE_MAX) {
             List<Id128> batch = ids.subList(from, Math.min(ids.size(), from + Ledger.BATCH_SIZE_MAX));

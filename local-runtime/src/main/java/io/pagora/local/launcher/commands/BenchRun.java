@@ -33,7 +33,8 @@ public final class BenchRun {
     private static final String[][] COMPARED = {
         {"settled/s", "settled_per_s"}, {"accept p99 ms", "accept_p99_ms"},
         {"accept→settled p99 ms", "accept_to_settled_p99_ms"}, {"read-model lag p99 ms", "read_model_lag_p99_ms"},
-        {"CPU µs/payment", "cpu_us_per_payment"}};
+        {"CPU µs/payment", "cpu_us_per_payment"}
+    };
 
     /** The command line: which ledgers, Bench's own options, and whether it is the overload run. */
     record Plan(List<String> ledgers, List<String> benchOptions, boolean overload) {}
@@ -54,8 +55,11 @@ public final class BenchRun {
     }
 
     static void requireTigerBeetle(List<String> ledgers, Settings settings) {
-        if (ledgers.contains("tigerbeetle") && settings.optional("TIGERBEETLE_BIN").isEmpty()) {
-            throw Console.fail("--ledger=tigerbeetle needs TIGERBEETLE_BIN (a tigerbeetle %s binary)", Platform.TIGERBEETLE_VERSION);
+        if (ledgers.contains("tigerbeetle")
+                && settings.optional("TIGERBEETLE_BIN").isEmpty()) {
+            throw Console.fail(
+                    "--ledger=tigerbeetle needs TIGERBEETLE_BIN (a tigerbeetle %s binary)",
+                    Platform.TIGERBEETLE_VERSION);
         }
     }
 
@@ -73,8 +77,11 @@ public final class BenchRun {
             bench = bench.without("TIGERBEETLE_BIN");
         }
         if (overload) {
-            for (String[] limit : new String[][] {{"PARTICIPANT_BURST", "3750"}, {"PARTICIPANT_REFILL_PER_SECOND", "750"},
-                    {"PARTICIPANT_CONNECTIONS_MAX", "128"}}) {
+            for (String[] limit : new String[][] {
+                {"PARTICIPANT_BURST", "3750"},
+                {"PARTICIPANT_REFILL_PER_SECOND", "750"},
+                {"PARTICIPANT_CONNECTIONS_MAX", "128"}
+            }) {
                 if (System.getenv(limit[0]) == null) {
                     bench = bench.with(limit[0], limit[1]);
                 }
@@ -86,7 +93,8 @@ public final class BenchRun {
     /** Every reserve as large as the first, every customer funded with {@code customerFunding}, none poor. */
     static Settings fundedForTheWholeRun(Settings settings, long customerFunding) {
         return settings.with("LAST_RESERVE_FUNDING", settings.text("RESERVE_FUNDING"))
-                .with("CUSTOMER_FUNDING", Long.toString(customerFunding)).with("POOR_CUSTOMERS", "0");
+                .with("CUSTOMER_FUNDING", Long.toString(customerFunding))
+                .with("POOR_CUSTOMERS", "0");
     }
 
     public static int run(Platform base, List<String> arguments) {
@@ -113,9 +121,15 @@ public final class BenchRun {
         }
         if (results.size() == 2) {
             System.out.print(compare(read(results.get(0)), read(results.get(1))));
-            Path page = base.layout.bench().resolve("compare-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + ".html");
-            int written = base.tools.run(List.of("-Xmx256m"), "bench-compare", List.of("--tigerbeetle=" + results.get(0),
-                    "--postgresql=" + results.get(1), "--out=" + page), null, base.layout.log("bench-compare"));
+            Path page = base.layout
+                    .bench()
+                    .resolve("compare-" + ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + ".html");
+            int written = base.tools.run(
+                    List.of("-Xmx256m"),
+                    "bench-compare",
+                    List.of("--tigerbeetle=" + results.get(0), "--postgresql=" + results.get(1), "--out=" + page),
+                    null,
+                    base.layout.log("bench-compare"));
             if (written == 0) {
                 Console.say("TigerBeetle beside PostgreSQL, as a page: %s", page);
             } else {
@@ -129,22 +143,37 @@ public final class BenchRun {
         platform.removeData("the bench");
         platform.up();
         Load.seed(platform);
-        Path directory = platform.layout.bench().resolve(ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-" + ledger);
+        Path directory = platform.layout
+                .bench()
+                .resolve(ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-" + ledger);
         Platform.createDirectories(directory);
         Console.say("bench on the %s ledger: results in %s", ledger, directory);
-        List<String> arguments = new ArrayList<>(List.of("--accounts=" + platform.layout.accounts(),
-                "--out-dir=" + directory, "--api-url=" + platform.serviceUrls("payment-api"),
+        List<String> arguments = new ArrayList<>(List.of(
+                "--accounts=" + platform.layout.accounts(),
+                "--out-dir=" + directory,
+                "--api-url=" + platform.serviceUrls("payment-api"),
                 "--reporting-url=" + platform.serviceUrl("reporting-service", ""),
-                "--tls-dir=" + platform.layout.tls(), "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER,
-                "--db-password=" + Postgres.PASSWORD, "--ledger-backend=" + ledger,
-                "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(), "--clock-ticks=" + Demo.clockTicks(),
-                "--bootstrap-servers=" + platform.kafkaBootstrap(), "--components=" + platform.statusReport.componentPids(),
-                "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle") + platform.runningTopology()
-                        .kafka().stream().map(node -> "," + node.name() + "=" + platform.layout.var().resolve(node.name()))
-                        .collect(java.util.stream.Collectors.joining())));
+                "--tls-dir=" + platform.layout.tls(),
+                "--jdbc-url=" + Postgres.JDBC_URL,
+                "--db-user=" + Postgres.USER,
+                "--db-password=" + Postgres.PASSWORD,
+                "--ledger-backend=" + ledger,
+                "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(),
+                "--clock-ticks=" + Demo.clockTicks(),
+                "--bootstrap-servers=" + platform.kafkaBootstrap(),
+                "--components=" + platform.statusReport.componentPids(),
+                "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle")
+                        + platform.runningTopology().kafka().stream()
+                                .map(node -> "," + node.name() + "="
+                                        + platform.layout.var().resolve(node.name()))
+                                .collect(java.util.stream.Collectors.joining())));
         arguments.addAll(options);
-        Process bench = platform.tools.start(List.of("-Xms512m", "-Xmx12g", "--enable-native-access=ALL-UNNAMED"),
-                "bench", arguments, null, platform.layout.log("bench"));
+        Process bench = platform.tools.start(
+                List.of("-Xms512m", "-Xmx12g", "--enable-native-access=ALL-UNNAMED"),
+                "bench",
+                arguments,
+                null,
+                platform.layout.log("bench"));
         int status = tee(bench, directory.resolve("bench.txt"));
         link(platform.layout.bench().resolve("latest"), directory);
         link(platform.layout.bench().resolve("latest-" + ledger), directory);
@@ -153,7 +182,8 @@ public final class BenchRun {
 
     /** Its output to this console and to {@code file}, as it comes; its exit status. */
     private static int tee(Process process, Path file) {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try (BufferedReader lines =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(file))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 System.out.println(line);
@@ -188,7 +218,8 @@ public final class BenchRun {
 
     /** TigerBeetle's result beside PostgreSQL's, with their ratio. */
     static String compare(JsonNode tigerBeetle, JsonNode postgresql) {
-        StringBuilder table = new StringBuilder("==================== TigerBeetle vs PostgreSQL ledger ====================\n");
+        StringBuilder table =
+                new StringBuilder("==================== TigerBeetle vs PostgreSQL ledger ====================\n");
         table.append("  %-24s %12s %12s %7s%n".formatted("", "TigerBeetle", "PostgreSQL", "ratio"));
         for (String[] row : COMPARED) {
             double a = tigerBeetle.path(row[1]).asDouble();
@@ -200,11 +231,16 @@ public final class BenchRun {
         tigerBeetle.path(byComponent).propertyNames().forEach(names::add);
         postgresql.path(byComponent).propertyNames().forEach(names::add);
         for (String name : names) {
-            table.append("    %-22s %12.1f %12.1f%n".formatted(name, tigerBeetle.path(byComponent).path(name).asDouble(),
-                    postgresql.path(byComponent).path(name).asDouble()));
+            table.append("    %-22s %12.1f %12.1f%n"
+                    .formatted(
+                            name,
+                            tigerBeetle.path(byComponent).path(name).asDouble(),
+                            postgresql.path(byComponent).path(name).asDouble()));
         }
-        table.append("  valid: TigerBeetle %s, PostgreSQL %s%n".formatted(tigerBeetle.path("valid").asBoolean(),
-                postgresql.path("valid").asBoolean()));
+        table.append("  valid: TigerBeetle %s, PostgreSQL %s%n"
+                .formatted(
+                        tigerBeetle.path("valid").asBoolean(),
+                        postgresql.path("valid").asBoolean()));
         return table.toString();
     }
 }

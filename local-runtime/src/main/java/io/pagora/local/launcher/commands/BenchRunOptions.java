@@ -9,9 +9,19 @@ import java.util.List;
  * tool's own default then holds (written once, in its options record); only what was typed is handed over, each
  * value checked here, before any platform starts. The overload run floods at twice the rate unless told otherwise.
  */
-record BenchRunOptions(String ledger, String mode, Double ratePerSecond, Integer batchSize, Integer warmupSeconds,
-        Integer windowSeconds, Integer drainSeconds, boolean findMax, Double findMaxFactor, boolean overload,
-        Double overloadFactor, Double secondBankRatePerSecond) {
+record BenchRunOptions(
+        String ledger,
+        String mode,
+        Double ratePerSecond,
+        Integer batchSize,
+        Integer warmupSeconds,
+        Integer windowSeconds,
+        Integer drainSeconds,
+        boolean findMax,
+        Double findMaxFactor,
+        boolean overload,
+        Double overloadFactor,
+        Double secondBankRatePerSecond) {
 
     static final double OVERLOAD_FACTOR = 2;
 
@@ -30,8 +40,18 @@ record BenchRunOptions(String ledger, String mode, Double ratePerSecond, Integer
         Double secondBankRate = options.decimalOrNull("second-bank-rate");
         boolean overload = options.flag("overload") || overloadFactor != null || secondBankRate != null;
         options.rejectUnknown();
-        return new BenchRunOptions(ledger, mode, rate, batchSize, warmup, window, drain, findMax, findMaxFactor,
-                overload, overload && overloadFactor == null ? Double.valueOf(OVERLOAD_FACTOR) : overloadFactor,
+        return new BenchRunOptions(
+                ledger,
+                mode,
+                rate,
+                batchSize,
+                warmup,
+                window,
+                drain,
+                findMax,
+                findMaxFactor,
+                overload,
+                overload && overloadFactor == null ? Double.valueOf(OVERLOAD_FACTOR) : overloadFactor,
                 secondBankRate);
     }
 
@@ -55,8 +75,10 @@ record BenchRunOptions(String ledger, String mode, Double ratePerSecond, Integer
 
     private static void add(List<String> arguments, String name, Object value) {
         if (value != null) {
-            arguments.add("--" + name + "=" + (value instanceof Double number && number == Math.rint(number)
-                    && Math.abs(number) < 1e15 ? Long.toString(number.longValue()) : value));
+            arguments.add("--" + name + "="
+                    + (value instanceof Double number && number == Math.rint(number) && Math.abs(number) < 1e15
+                            ? Long.toString(number.longValue())
+                            : value));
         }
     }
 }

@@ -35,6 +35,7 @@ public final class Chaos {
      * k6 drops the answers of its calls in flight). A fault that outlasts its budget only shortens the load after it.
      */
     static final Map<String, Integer> FAULT_SECONDS = faultSeconds();
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
     private static final int LOCK_ATTEMPTS_MAX = 5;
 
@@ -75,13 +76,21 @@ public final class Chaos {
     }
 
     /** The scenarios that need the scaled platform (a second of everything to fail over to). */
-    static final List<String> SCALED_SCENARIOS = List.of("kill-tigerbeetle-replica", "kill-tigerbeetle-primary",
-            "pause-tigerbeetle-primary", "kill-kafka-broker", "kill-kafka-controller", "kill-payment-api-instance",
-            "kill-clearing-instance", "kill-reporting-instance");
+    static final List<String> SCALED_SCENARIOS = List.of(
+            "kill-tigerbeetle-replica",
+            "kill-tigerbeetle-primary",
+            "pause-tigerbeetle-primary",
+            "kill-kafka-broker",
+            "kill-kafka-controller",
+            "kill-payment-api-instance",
+            "kill-clearing-instance",
+            "kill-reporting-instance");
 
     /** {@code all}: the single platform's catalogue, or the scaled one's with --scale. */
     static List<String> catalogue(boolean scaled) {
-        return FAULT_SECONDS.keySet().stream().filter(scenario -> SCALED_SCENARIOS.contains(scenario) == scaled).toList();
+        return FAULT_SECONDS.keySet().stream()
+                .filter(scenario -> SCALED_SCENARIOS.contains(scenario) == scaled)
+                .toList();
     }
 
     /** The scenarios named on the command line ({@code all}: every one) and the ledger option. */
@@ -98,7 +107,8 @@ public final class Chaos {
 
     public static int run(Platform base, List<String> arguments) {
         base.refusePlainHttp("chaos");
-        Plan plan = plan(arguments, base.ledgerBackend(), base.requestedTopology().scaled());
+        Plan plan =
+                plan(arguments, base.ledgerBackend(), base.requestedTopology().scaled());
         BenchRun.requireTigerBeetle(plan.ledgers(), base.settings);
         Path summary = base.layout.chaos().resolve("summary.txt");
         Platform.createDirectories(base.layout.chaos());
@@ -153,15 +163,20 @@ public final class Chaos {
         }
         platform.up();
         Load.seed(platform);
-        Path directory = layout.chaos().resolve(ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-" + ledger);
+        Path directory =
+                layout.chaos().resolve(ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + "-" + ledger);
         Platform.createDirectories(directory);
         K6 k6 = K6.require(platform, "chaos");
         int warmupSeconds = settings.integer("CHAOS_WARMUP_SECONDS");
         if (warmupSeconds > 0) {
-            // Its answers sit with the scenarios' (*.answers.log): the money checks judge its payments like every other.
-            Console.say("warm-up: %ds at %d/s with k6 (not a scenario; its payments are checked with the first)",
+            // Its answers sit with the scenarios' (*.answers.log): the money checks judge its payments like every
+            // other.
+            Console.say(
+                    "warm-up: %ds at %d/s with k6 (not a scenario; its payments are checked with the first)",
                     warmupSeconds, rate());
-            k6.await(k6.start("chaos-warmup-" + System.currentTimeMillis() / 1000, directory.resolve("warmup.answers.log"),
+            k6.await(k6.start(
+                    "chaos-warmup-" + System.currentTimeMillis() / 1000,
+                    directory.resolve("warmup.answers.log"),
                     load(warmupSeconds)));
         }
         for (String scenario : scenarios) {
@@ -171,9 +186,14 @@ public final class Chaos {
                 Console.warn("chaos %s stopped early: %s", scenario, failure.getMessage());
             }
             List<String> verdict = readLines(directory.resolve(scenario + ".check.txt")).stream()
-                    .filter(line -> line.startsWith("CHAOS ")).toList();
-            write(summary, verdict.isEmpty() ? "CHAOS %s ledger=%s no verdict FAIL\n".formatted(scenario, ledger)
-                    : String.join("\n", verdict) + "\n", true);
+                    .filter(line -> line.startsWith("CHAOS "))
+                    .toList();
+            write(
+                    summary,
+                    verdict.isEmpty()
+                            ? "CHAOS %s ledger=%s no verdict FAIL\n".formatted(scenario, ledger)
+                            : String.join("\n", verdict) + "\n",
+                    true);
         }
     }
 
@@ -210,31 +230,47 @@ public final class Chaos {
         int before = settings.integer("CHAOS_BEFORE_SECONDS");
         int after = settings.integer("CHAOS_AFTER_SECONDS");
         int loadSeconds = before + faultSeconds(scenario, settings) + after;
-        Console.banner("chaos %s on the %s ledger: %ds of load at %d/s, the fault after %ds".formatted(scenario, ledger,
-                loadSeconds, rate, before));
-        Process load = k6.start("chaos-" + scenario + "-" + System.currentTimeMillis() / 1000,
-                directory.resolve(scenario + ".answers.log"), load(loadSeconds));
+        Console.banner("chaos %s on the %s ledger: %ds of load at %d/s, the fault after %ds"
+                .formatted(scenario, ledger, loadSeconds, rate, before));
+        Process load = k6.start(
+                "chaos-" + scenario + "-" + System.currentTimeMillis() / 1000,
+                directory.resolve(scenario + ".answers.log"),
+                load(loadSeconds));
         Supervisor.sleep(before * 1000L);
         long faultStartMs = System.currentTimeMillis();
         fault(ledger, scenario, directory);
         long faultEndMs = System.currentTimeMillis();
         Console.say("fault over: measuring recovery (local-runtime chaos-check)");
         Path done = directory.resolve(scenario + ".done");
-        List<String> arguments = new ArrayList<>(List.of("--scenario=" + scenario, "--answers-dir=" + directory,
-                "--accounts=" + layout.accounts(), "--fault-start-epoch-ms=" + faultStartMs,
-                "--fault-end-epoch-ms=" + faultEndMs, "--load-done-file=" + done,
+        List<String> arguments = new ArrayList<>(List.of(
+                "--scenario=" + scenario,
+                "--answers-dir=" + directory,
+                "--accounts=" + layout.accounts(),
+                "--fault-start-epoch-ms=" + faultStartMs,
+                "--fault-end-epoch-ms=" + faultEndMs,
+                "--load-done-file=" + done,
                 "--final-wait-seconds=" + settings.integer("CHAOS_FINAL_WAIT_SECONDS"),
-                "--offered-payments=" + (long) rate * (before + after), "--before-seconds=" + before,
+                "--offered-payments=" + (long) rate * (before + after),
+                "--before-seconds=" + before,
                 "--bootstrap-servers=" + platform.kafkaBootstrap(),
-                "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + ledger, "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()));
+                "--jdbc-url=" + Postgres.JDBC_URL,
+                "--db-user=" + Postgres.USER,
+                "--db-password=" + Postgres.PASSWORD,
+                "--ledger-backend=" + ledger,
+                "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses()));
         if (scenario.equals("kafka-outage")) {
-            arguments.addAll(List.of("--planted-file=" + directory.resolve(scenario + ".planted"),
-                    "--reporting-url=" + platform.serviceUrl("reporting-service", ""), "--tls-dir=" + layout.tls()));
+            arguments.addAll(List.of(
+                    "--planted-file=" + directory.resolve(scenario + ".planted"),
+                    "--reporting-url=" + platform.serviceUrl("reporting-service", ""),
+                    "--tls-dir=" + layout.tls()));
         }
         Path verdict = directory.resolve(scenario + ".check.txt");
-        Process check = platform.tools.start(List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"), "chaos-check",
-                arguments, verdict, layout.log("chaos-check"));
+        Process check = platform.tools.start(
+                List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"),
+                "chaos-check",
+                arguments,
+                verdict,
+                layout.log("chaos-check"));
         Postgres.write(platform.supervisor.pidFile("chaos-check"), Long.toString(check.pid()));
         if (!load.isAlive()) {
             Console.warn("the fault outlasted its %ds budget: no load after it", faultSeconds(scenario, settings));
@@ -274,30 +310,40 @@ public final class Chaos {
             }
             case "poison" -> {
                 Console.say("FAULT: malformed records into every consumed topic (local-runtime poison)");
-                if (platform.tools.run(List.of(), "poison", List.of("--bootstrap-servers=" + platform.kafkaBootstrap()), null,
-                        layout.log("chaos-check")) != 0) {
+                if (platform.tools.run(
+                                List.of(),
+                                "poison",
+                                List.of("--bootstrap-servers=" + platform.kafkaBootstrap()),
+                                null,
+                                layout.log("chaos-check"))
+                        != 0) {
                     throw Console.fail("the poison producer failed (log: %s)", layout.log("chaos-check"));
                 }
             }
             case "bank-down" -> {
                 if (!platform.services.participantsAnswer()) {
-                    throw Console.fail("chaos bank-down needs the banks as participants (RECEIVING_BANKS=participants)");
+                    throw Console.fail(
+                            "chaos bank-down needs the banks as participants (RECEIVING_BANKS=participants)");
                 }
                 List<Long> banks = Settings.seededIspbs(settings.integer("BANKS"));
                 String down = "%08d".formatted(banks.getLast());
-                Console.say("FAULT: bank %s down (reads and answers nothing) for %ds, longer than the pending timeout %s:"
-                        + " its payments expire, the other banks keep settling", down,
-                        settings.integer("CHAOS_BANK_DOWN_SECONDS"), settings.text("CHAOS_PENDING_TIMEOUT"));
+                Console.say(
+                        "FAULT: bank %s down (reads and answers nothing) for %ds, longer than the pending timeout %s:"
+                                + " its payments expire, the other banks keep settling",
+                        down, settings.integer("CHAOS_BANK_DOWN_SECONDS"), settings.text("CHAOS_PENDING_TIMEOUT"));
                 platform.services.bankSimulator(down, "down");
                 Supervisor.sleep(settings.integer("CHAOS_BANK_DOWN_SECONDS") * 1000L);
                 platform.services.bankSimulator(down, "up");
             }
             case "slow-bank" -> {
-                Console.say("FAULT: the receiving bank answers after %s (pending timeout %s) for %ds",
-                        settings.text("CHAOS_SLOW_BANK_LATENCY"), settings.text("CHAOS_PENDING_TIMEOUT"),
+                Console.say(
+                        "FAULT: the receiving bank answers after %s (pending timeout %s) for %ds",
+                        settings.text("CHAOS_SLOW_BANK_LATENCY"),
+                        settings.text("CHAOS_PENDING_TIMEOUT"),
                         settings.integer("CHAOS_SLOW_BANK_SECONDS"));
                 if (platform.services.participantsAnswer()) {
-                    platform.services.bankSimulator("all", "slow?ms=" + ServiceProcesses.millisOf(settings.text("CHAOS_SLOW_BANK_LATENCY")));
+                    platform.services.bankSimulator(
+                            "all", "slow?ms=" + ServiceProcesses.millisOf(settings.text("CHAOS_SLOW_BANK_LATENCY")));
                     Supervisor.sleep(settings.integer("CHAOS_SLOW_BANK_SECONDS") * 1000L);
                     platform.services.bankSimulator("all", "up");
                 } else {
@@ -307,8 +353,10 @@ public final class Chaos {
                 }
             }
             case "kafka-outage" -> kafkaOutage(directory);
-            case "kill-tigerbeetle-replica" -> killForAWhile(tigerBeetleBackup(), platform.tigerBeetle::startTigerBeetle);
-            case "kill-tigerbeetle-primary" -> killForAWhile(tigerBeetlePrimary(), platform.tigerBeetle::startTigerBeetle);
+            case "kill-tigerbeetle-replica" ->
+                killForAWhile(tigerBeetleBackup(), platform.tigerBeetle::startTigerBeetle);
+            case "kill-tigerbeetle-primary" ->
+                killForAWhile(tigerBeetlePrimary(), platform.tigerBeetle::startTigerBeetle);
             case "pause-tigerbeetle-primary" -> pauseTigerBeetlePrimary();
             case "kill-kafka-broker" -> killForAWhile(kafkaNode(false), platform.kafka::startKafka);
             case "kill-kafka-controller" -> killForAWhile(kafkaNode(true), platform.kafka::startKafka);
@@ -328,7 +376,9 @@ public final class Chaos {
             throw Console.fail("%s is not running", name);
         }
         int downSeconds = settings.integer("CHAOS_NODE_DOWN_SECONDS");
-        Console.say("FAULT: kill -9 %s (pid %d), down for %ds", name, platform.supervisor.pid(name).orElseThrow(), downSeconds);
+        Console.say(
+                "FAULT: kill -9 %s (pid %d), down for %ds",
+                name, platform.supervisor.pid(name).orElseThrow(), downSeconds);
         platform.supervisor.signal(name, "KILL");
         Supervisor.waitUntil(() -> !platform.supervisor.alive(name), 30_000);
         Supervisor.sleep(downSeconds * 1000L);
@@ -354,15 +404,22 @@ public final class Chaos {
     }
 
     private String tigerBeetlePrimary() {
-        return TigerBeetleRoles.primary(platform.runningTopology().tigerBeetle().stream()
-                .map(replica -> layout.log(replica.name())).toList(), platform.runningTopology().tigerBeetle().stream()
-                .map(Topology.Instance::name).toList());
+        return TigerBeetleRoles.primary(
+                platform.runningTopology().tigerBeetle().stream()
+                        .map(replica -> layout.log(replica.name()))
+                        .toList(),
+                platform.runningTopology().tigerBeetle().stream()
+                        .map(Topology.Instance::name)
+                        .toList());
     }
 
     private String tigerBeetleBackup() {
         String primary = tigerBeetlePrimary();
-        return platform.runningTopology().tigerBeetle().stream().map(Topology.Instance::name)
-                .filter(name -> !name.equals(primary)).reduce((first, second) -> second).orElseThrow();
+        return platform.runningTopology().tigerBeetle().stream()
+                .map(Topology.Instance::name)
+                .filter(name -> !name.equals(primary))
+                .reduce((first, second) -> second)
+                .orElseThrow();
     }
 
     /** The KRaft quorum's leader (the active controller), or a node that is not it. */
@@ -374,14 +431,18 @@ public final class Chaos {
             throw Console.fail("could not ask Kafka for its controller: %s", e.getMessage());
         }
         return platform.runningTopology().kafka().stream()
-                .filter(node -> (node.index() == leader) == controller).map(Topology.Instance::name)
-                .reduce((first, second) -> second).orElseThrow();
+                .filter(node -> (node.index() == leader) == controller)
+                .map(Topology.Instance::name)
+                .reduce((first, second) -> second)
+                .orElseThrow();
     }
 
     /** The reporting instance that runs the online reconciliation (its pagora_reconciliation_leader gauge says 1). */
     private String reconciliationHolder() {
         List<String> holders = platform.services.instancesOf("reporting-service").stream()
-                .filter(platform.services::holdsReconciliationLease).map(Topology.Instance::name).toList();
+                .filter(platform.services::holdsReconciliationLease)
+                .map(Topology.Instance::name)
+                .toList();
         if (holders.size() != 1) {
             throw Console.fail("expected one reporting instance holding the reconciliation lease, found %s", holders);
         }
@@ -393,7 +454,9 @@ public final class Chaos {
         if (!platform.supervisor.alive(service)) {
             throw Console.fail("%s is not running", service);
         }
-        Console.say("FAULT: kill -9 %s (pid %d)", service, platform.supervisor.pid(service).orElseThrow());
+        Console.say(
+                "FAULT: kill -9 %s (pid %d)",
+                service, platform.supervisor.pid(service).orElseThrow());
         platform.supervisor.signal(service, "KILL");
         Supervisor.waitUntil(() -> !platform.supervisor.alive(service), 30_000);
         platform.services.startServices(platform.runningLedger());
@@ -412,15 +475,25 @@ public final class Chaos {
      */
     private void kafkaOutage(Path directory) {
         int outageSeconds = settings.integer("CHAOS_KAFKA_OUTAGE_SECONDS");
-        Console.say("FAULT: Kafka down for %ds (reporting's final-within: %ds), a wrong read-model row planted",
+        Console.say(
+                "FAULT: Kafka down for %ds (reporting's final-within: %ds), a wrong read-model row planted",
                 outageSeconds, settings.integer("CHAOS_FINAL_WITHIN_SECONDS"));
         long started = System.currentTimeMillis();
         platform.supervisor.stop("kafka", 60);
-        int planted = platform.tools.run(List.of(), "chaos-plant", List.of("--out=" + directory.resolve("kafka-outage.planted"),
-                "--accounts=" + layout.accounts(), "--reporting-url=" + platform.serviceUrl("reporting-service", ""),
-                "--tls-dir=" + layout.tls(), "--final-within-seconds=" + settings.integer("CHAOS_FINAL_WITHIN_SECONDS"),
-                "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD),
-                null, layout.log("chaos-check"));
+        int planted = platform.tools.run(
+                List.of(),
+                "chaos-plant",
+                List.of(
+                        "--out=" + directory.resolve("kafka-outage.planted"),
+                        "--accounts=" + layout.accounts(),
+                        "--reporting-url=" + platform.serviceUrl("reporting-service", ""),
+                        "--tls-dir=" + layout.tls(),
+                        "--final-within-seconds=" + settings.integer("CHAOS_FINAL_WITHIN_SECONDS"),
+                        "--jdbc-url=" + Postgres.JDBC_URL,
+                        "--db-user=" + Postgres.USER,
+                        "--db-password=" + Postgres.PASSWORD),
+                null,
+                layout.log("chaos-check"));
         if (planted != 0) {
             platform.kafka.startKafka();
             throw Console.fail("chaos-plant failed (log: %s)", layout.log("chaos-check"));
@@ -453,8 +526,12 @@ public final class Chaos {
         Path errors = layout.state("chaos-ledger-lock.err");
         for (int attempt = 1; attempt <= LOCK_ATTEMPTS_MAX; attempt++) {
             write(errors, "", false);
-            int status = platform.postgres.psql(Postgres.DATABASE, "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers,"
-                    + " ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(" + seconds + "); COMMIT;", errors);
+            int status = platform.postgres.psql(
+                    Postgres.DATABASE,
+                    "BEGIN; LOCK TABLE ledger.accounts, ledger.transfers,"
+                            + " ledger.failed_transfer_ids IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(" + seconds
+                            + "); COMMIT;",
+                    errors);
             if (status == 0) {
                 return;
             }
@@ -462,8 +539,10 @@ public final class Chaos {
             if (!error.contains("deadlock detected")) {
                 throw Console.fail("could not lock the ledger's tables: %s", error);
             }
-            Console.warn("locking the ledger's tables met a ledger transaction in a deadlock, and PostgreSQL aborted the"
-                    + " lock (attempt %d of %d)", attempt, LOCK_ATTEMPTS_MAX);
+            Console.warn(
+                    "locking the ledger's tables met a ledger transaction in a deadlock, and PostgreSQL aborted the"
+                            + " lock (attempt %d of %d)",
+                    attempt, LOCK_ATTEMPTS_MAX);
         }
         throw Console.fail("could not lock the ledger's tables: a deadlock each of %d times", LOCK_ATTEMPTS_MAX);
     }
@@ -478,10 +557,16 @@ public final class Chaos {
 
     static void write(Path file, String text, boolean append) {
         try {
-            Files.writeString(file, text, append
-                    ? new StandardOpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.APPEND}
-                    : new StandardOpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                        StandardOpenOption.WRITE});
+            Files.writeString(
+                    file,
+                    text,
+                    append
+                            ? new StandardOpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.APPEND}
+                            : new StandardOpenOption[] {
+                                StandardOpenOption.CREATE,
+                                StandardOpenOption.TRUNCATE_EXISTING,
+                                StandardOpenOption.WRITE
+                            });
         } catch (IOException e) {
             throw Console.fail("could not write %s: %s", file, e.getMessage());
         }

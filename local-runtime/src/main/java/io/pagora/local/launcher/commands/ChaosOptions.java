@@ -24,18 +24,21 @@ record ChaosOptions(List<String> scenarios, String ledger) {
             } else if (Chaos.FAULT_SECONDS.containsKey(argument)) {
                 scenarios.add(argument);
             } else {
-                throw Console.fail("unknown chaos scenario '%s' (%s or all)", argument,
-                        String.join(" ", Chaos.FAULT_SECONDS.keySet()));
+                throw Console.fail(
+                        "unknown chaos scenario '%s' (%s or all)",
+                        argument, String.join(" ", Chaos.FAULT_SECONDS.keySet()));
             }
         }
         options.rejectUnknown();
         if (scenarios.isEmpty()) {
             throw Console.fail("chaos needs a scenario: %s or all", String.join(" ", Chaos.FAULT_SECONDS.keySet()));
         }
-        List<String> needScale = scenarios.stream().filter(Chaos.SCALED_SCENARIOS::contains).toList();
+        List<String> needScale =
+                scenarios.stream().filter(Chaos.SCALED_SCENARIOS::contains).toList();
         if (!scaled && !needScale.isEmpty()) {
-            throw Console.fail("%s need the scaled platform: chaos --scale %s", String.join(", ", needScale),
-                    String.join(" ", needScale));
+            throw Console.fail(
+                    "%s need the scaled platform: chaos --scale %s",
+                    String.join(", ", needScale), String.join(" ", needScale));
         }
         return new ChaosOptions(List.copyOf(scenarios), ledger);
     }

@@ -48,8 +48,13 @@ public final class Demo {
             int k6Status = sendPayments();
             awaitOutcomes();
             int reportStatus = report();
-            Console.say("report: %s (as a page: %s)   k6: %s   answers: %s   logs: %s/", layout.demo().resolve("report.txt"),
-                    layout.demo().resolve("report.html"), layout.log("k6"), answers(), layout.log());
+            Console.say(
+                    "report: %s (as a page: %s)   k6: %s   answers: %s   logs: %s/",
+                    layout.demo().resolve("report.txt"),
+                    layout.demo().resolve("report.html"),
+                    layout.log("k6"),
+                    answers(),
+                    layout.log());
             if (reportStatus != 0) {
                 throw Console.fail("the demo report has failing checks (exit %d)", reportStatus);
             }
@@ -63,8 +68,10 @@ public final class Demo {
                 Console.say("platform left running (--keep): 'infra/local/pagora down' stops it");
                 platform.statusReport.printEndpoints();
             } else {
-                Console.say(keep ? "demo failed: stopping the platform" : "demo ending: stopping the platform (use --keep"
-                        + " to leave it running)");
+                Console.say(
+                        keep
+                                ? "demo failed: stopping the platform"
+                                : "demo ending: stopping the platform (use --keep" + " to leave it running)");
                 platform.down();
             }
         }
@@ -77,7 +84,8 @@ public final class Demo {
 
     private void deleteLogs() {
         try (var logs = Files.list(layout.log())) {
-            for (Path log : logs.filter(path -> path.toString().endsWith(".log")).toList()) {
+            for (Path log :
+                    logs.filter(path -> path.toString().endsWith(".log")).toList()) {
                 Files.deleteIfExists(log);
             }
         } catch (IOException noLogs) {
@@ -104,10 +112,18 @@ public final class Demo {
         int warmupSeconds = settings.integer("WARMUP_SECONDS");
         // The scaled platform is fourteen processes on the same cores: its demo offers half the single one's rate.
         int rate = settings.integer(platform.runningTopology().scaled() ? "SCALED_RATE" : "RATE");
-        Console.say("sending with k6 (%s, k6/pagora.js SCENARIO=load): a %ds warm-up up to %d/s (not judged), then %d"
-                + " payments at %d/s, duplicates %s, key re-uses %s, insufficient funds %s (log %s)", k6.get().binary(),
-                warmupSeconds, rate, payments, rate, settings.text("DUP_SHARE"), settings.text("CONFLICT_SHARE"),
-                settings.text("NSF_SHARE"), layout.log("k6"));
+        Console.say(
+                "sending with k6 (%s, k6/pagora.js SCENARIO=load): a %ds warm-up up to %d/s (not judged), then %d"
+                        + " payments at %d/s, duplicates %s, key re-uses %s, insufficient funds %s (log %s)",
+                k6.get().binary(),
+                warmupSeconds,
+                rate,
+                payments,
+                rate,
+                settings.text("DUP_SHARE"),
+                settings.text("CONFLICT_SHARE"),
+                settings.text("NSF_SHARE"),
+                layout.log("k6"));
         if (warmupSeconds == 0) {
             snapshotBeforeJudgedRun();
         }
@@ -120,8 +136,10 @@ public final class Demo {
         variables.put("ACCEPT_P99_MS", Integer.toString(settings.integer("ACCEPT_P99_MS")));
         variables.put("ERROR_RATE_MAX", Double.toString(settings.share("ERROR_RATE_MAX")));
         variables.put("SUMMARY_JSON", layout.demo().resolve("k6-summary.json").toString());
-        variables.put("PRE_VUS", Integer.toString(preallocatedVus(rate, settings.integer("ACCEPT_P99_MS"),
-                settings.integer("K6_MAX_VUS"))));
+        variables.put(
+                "PRE_VUS",
+                Integer.toString(
+                        preallocatedVus(rate, settings.integer("ACCEPT_P99_MS"), settings.integer("K6_MAX_VUS"))));
         Process process = k6.get().start("demo-" + System.currentTimeMillis() / 1000, answers(), variables);
         if (warmupSeconds > 0) {
             awaitJudgedRun(process, warmupSeconds);
@@ -130,7 +148,9 @@ public final class Demo {
         int status = k6.get().await(process);
         System.out.println(K6.summary(layout.log("k6")));
         if (status != 0) {
-            Console.warn("k6 exited with status %d (a threshold failed, or k6 itself did; log %s)", status, layout.log("k6"));
+            Console.warn(
+                    "k6 exited with status %d (a threshold failed, or k6 itself did; log %s)",
+                    status, layout.log("k6"));
         }
         return status;
     }
@@ -154,7 +174,8 @@ public final class Demo {
 
     private boolean answersHoldJudgedPayment() {
         try {
-            return Files.exists(answers()) && JUDGED_ANSWER.matcher(Files.readString(answers())).find();
+            return Files.exists(answers())
+                    && JUDGED_ANSWER.matcher(Files.readString(answers())).find();
         } catch (IOException | java.io.UncheckedIOException partial) {
             return false;
         }
@@ -169,8 +190,15 @@ public final class Demo {
     }
 
     private int cpuSnapshot(Path out) {
-        return platform.tools.run(List.of(), "cpu", List.of("--components=" + platform.statusReport.componentPids(),
-                "--clock-ticks=" + clockTicks(), "--out=" + out), null, layout.log("report"));
+        return platform.tools.run(
+                List.of(),
+                "cpu",
+                List.of(
+                        "--components=" + platform.statusReport.componentPids(),
+                        "--clock-ticks=" + clockTicks(),
+                        "--out=" + out),
+                null,
+                layout.log("report"));
     }
 
     static long clockTicks() {
@@ -183,29 +211,50 @@ public final class Demo {
      * participants' returns final too (local-runtime await-final).
      */
     private void awaitOutcomes() {
-        int status = platform.tools.run(List.of(), "await-final", List.of("--accepted=" + answers(),
-                "--final-wait-seconds=" + settings.integer("FINAL_WAIT_SECONDS"),
-                "--bootstrap-servers=" + platform.kafkaBootstrap(), "--jdbc-url=" + Postgres.JDBC_URL,
-                "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD), null, layout.log("report"));
+        int status = platform.tools.run(
+                List.of(),
+                "await-final",
+                List.of(
+                        "--accepted=" + answers(),
+                        "--final-wait-seconds=" + settings.integer("FINAL_WAIT_SECONDS"),
+                        "--bootstrap-servers=" + platform.kafkaBootstrap(),
+                        "--jdbc-url=" + Postgres.JDBC_URL,
+                        "--db-user=" + Postgres.USER,
+                        "--db-password=" + Postgres.PASSWORD),
+                null,
+                layout.log("report"));
         if (status != 0) {
-            Console.warn("could not wait for the outcomes (log: %s); the report will say what is not final", layout.log("report"));
+            Console.warn(
+                    "could not wait for the outcomes (log: %s); the report will say what is not final",
+                    layout.log("report"));
         }
     }
 
     private int report() {
-        List<String> arguments = new ArrayList<>(List.of("--accounts=" + layout.accounts(), "--accepted=" + answers(),
-                "--k6-summary=" + layout.demo().resolve("k6-summary.json"), "--bootstrap-servers=" + platform.kafkaBootstrap(),
-                "--jdbc-url=" + Postgres.JDBC_URL, "--db-user=" + Postgres.USER, "--db-password=" + Postgres.PASSWORD,
-                "--ledger-backend=" + platform.runningLedger(), "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(),
+        List<String> arguments = new ArrayList<>(List.of(
+                "--accounts=" + layout.accounts(),
+                "--accepted=" + answers(),
+                "--k6-summary=" + layout.demo().resolve("k6-summary.json"),
+                "--bootstrap-servers=" + platform.kafkaBootstrap(),
+                "--jdbc-url=" + Postgres.JDBC_URL,
+                "--db-user=" + Postgres.USER,
+                "--db-password=" + Postgres.PASSWORD,
+                "--ledger-backend=" + platform.runningLedger(),
+                "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(),
                 "--html=" + layout.demo().resolve("report.html")));
         Path before = layout.demo().resolve("cpu-before.txt");
         Path after = layout.demo().resolve("cpu-after.txt");
         if (Files.exists(before) && cpuSnapshot(after) == 0) {
-            arguments.addAll(List.of("--cpu-before=" + before, "--cpu-after=" + after, "--settled-before=" + settledBefore));
+            arguments.addAll(
+                    List.of("--cpu-before=" + before, "--cpu-after=" + after, "--settled-before=" + settledBefore));
         }
         Path report = layout.demo().resolve("report.txt");
-        int status = platform.tools.run(List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"), "report", arguments,
-                report, layout.log("report"));
+        int status = platform.tools.run(
+                List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"),
+                "report",
+                arguments,
+                report,
+                layout.log("report"));
         try {
             System.out.print(Files.readString(report));
         } catch (IOException e) {

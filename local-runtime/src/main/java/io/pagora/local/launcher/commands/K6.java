@@ -33,7 +33,8 @@ public final class K6 {
 
     /** K6_BIN, var/bin/k6, k6 on the PATH, or installed with {@code go install} into var/bin; empty without any. */
     static Optional<K6> find(Platform platform) {
-        Optional<Path> configured = platform.settings.optional("K6_BIN").map(Path::of).filter(Files::isExecutable);
+        Optional<Path> configured =
+                platform.settings.optional("K6_BIN").map(Path::of).filter(Files::isExecutable);
         if (configured.isPresent()) {
             return Optional.of(new K6(platform, configured.get()));
         }
@@ -48,10 +49,14 @@ public final class K6 {
         if (Exec.find("go") == null) {
             return Optional.empty();
         }
-        Console.say("installing k6 %s with 'go install' into %s (one time, a few minutes) ...", VERSION, platform.layout.bin());
+        Console.say(
+                "installing k6 %s with 'go install' into %s (one time, a few minutes) ...",
+                VERSION, platform.layout.bin());
         Platform.createDirectories(platform.layout.bin());
-        Exec.Result installed = Exec.capture(List.of("go", "install", "go.k6.io/k6@" + VERSION),
-                Map.of("GOBIN", platform.layout.bin().toString()), platform.layout.log("k6-install"));
+        Exec.Result installed = Exec.capture(
+                List.of("go", "install", "go.k6.io/k6@" + VERSION),
+                Map.of("GOBIN", platform.layout.bin().toString()),
+                platform.layout.log("k6-install"));
         if (installed.ok() && Files.isExecutable(local)) {
             return Optional.of(new K6(platform, local));
         }
@@ -60,8 +65,11 @@ public final class K6 {
     }
 
     public static K6 require(Platform platform, String who) {
-        return find(platform).orElseThrow(() -> Console.fail("%s needs k6 (K6_BIN, var/bin/k6, k6 on the PATH, or Go"
-                + " to install it: go install go.k6.io/k6@%s)", who, VERSION));
+        return find(platform)
+                .orElseThrow(() -> Console.fail(
+                        "%s needs k6 (K6_BIN, var/bin/k6, k6 on the PATH, or Go"
+                                + " to install it: go install go.k6.io/k6@%s)",
+                        who, VERSION));
     }
 
     public Path binary() {
@@ -92,12 +100,20 @@ public final class K6 {
         platform.settings.k6Fits();
         variables.put("MAX_VUS", Integer.toString(platform.settings.integer("K6_MAX_VUS")));
         variables.putAll(extra);
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "run", "--no-usage-report", "--quiet",
-                "--no-color", "--address=", "--log-format=raw", "--log-output=file=" + answers));
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "run",
+                "--no-usage-report",
+                "--quiet",
+                "--no-color",
+                "--address=",
+                "--log-format=raw",
+                "--log-output=file=" + answers));
         variables.forEach((name, value) -> command.addAll(List.of("-e", name + "=" + value)));
         command.add(platform.layout.root().resolve("k6/pagora.js").toString());
-        return platform.supervisor.launch("k6", command, Map.of("SSL_CERT_FILE", ca.toString(),
-                "K6_NO_USAGE_REPORT", "true"), false).process();
+        return platform.supervisor
+                .launch("k6", command, Map.of("SSL_CERT_FILE", ca.toString(), "K6_NO_USAGE_REPORT", "true"), false)
+                .process();
     }
 
     /** Waits for k6 to end by itself; its exit status. */

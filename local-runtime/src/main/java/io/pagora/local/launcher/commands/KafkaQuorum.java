@@ -17,10 +17,17 @@ public final class KafkaQuorum {
     private KafkaQuorum() {}
 
     public static int leaderId(String bootstrap) throws ExecutionException, InterruptedException, TimeoutException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS))) {
-            return admin.describeMetadataQuorum().quorumInfo().get(API_TIMEOUT_MS, TimeUnit.MILLISECONDS).leaderId();
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                REQUEST_TIMEOUT_MS,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                API_TIMEOUT_MS))) {
+            return admin.describeMetadataQuorum()
+                    .quorumInfo()
+                    .get(API_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                    .leaderId();
         }
     }
 }

@@ -50,20 +50,28 @@ public final class Load {
     static void seed(Platform platform) {
         Settings settings = platform.settings;
         List<Long> ispbs = Settings.seededIspbs(settings.integer("BANKS"));
-        String list = String.join(",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList());
-        Console.say("seeding through payment-api: %d banks (%s) x %d customers (log %s)", ispbs.size(), list,
-                settings.integer("CUSTOMERS_PER_BANK"), platform.layout.log("seed"));
+        String list = String.join(
+                ",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList());
+        Console.say(
+                "seeding through payment-api: %d banks (%s) x %d customers (log %s)",
+                ispbs.size(), list, settings.integer("CUSTOMERS_PER_BANK"), platform.layout.log("seed"));
         platform.certs().ensure(ispbs);
         Platform.createDirectories(platform.layout.demo());
         Path log = platform.layout.log("seed");
-        int status = platform.tools.runLogged(List.of(), "seed", List.of(
-                "--out=" + platform.layout.accounts(), "--api-url=" + platform.serviceUrl("payment-api", ""),
-                "--tls-dir=" + platform.layout.tls(), "--ispbs=" + list,
-                "--customers-per-bank=" + settings.integer("CUSTOMERS_PER_BANK"),
-                "--reserve-funding=" + settings.number("RESERVE_FUNDING"),
-                "--last-reserve-funding=" + settings.number("LAST_RESERVE_FUNDING"),
-                "--customer-funding=" + settings.number("CUSTOMER_FUNDING"),
-                "--poor-customers=" + settings.integer("POOR_CUSTOMERS")), log);
+        int status = platform.tools.runLogged(
+                List.of(),
+                "seed",
+                List.of(
+                        "--out=" + platform.layout.accounts(),
+                        "--api-url=" + platform.serviceUrl("payment-api", ""),
+                        "--tls-dir=" + platform.layout.tls(),
+                        "--ispbs=" + list,
+                        "--customers-per-bank=" + settings.integer("CUSTOMERS_PER_BANK"),
+                        "--reserve-funding=" + settings.number("RESERVE_FUNDING"),
+                        "--last-reserve-funding=" + settings.number("LAST_RESERVE_FUNDING"),
+                        "--customer-funding=" + settings.number("CUSTOMER_FUNDING"),
+                        "--poor-customers=" + settings.integer("POOR_CUSTOMERS")),
+                log);
         if (status != 0) {
             System.err.println(Supervisor.tail(log, 20));
             throw Console.fail("seeding failed (log: %s)", log);
@@ -74,8 +82,11 @@ public final class Load {
     /** The seeded accounts of one kind (bank or customer), from the accounts file. */
     public static List<String> accounts(Path accountsFile, String kind) {
         try {
-            return Files.readAllLines(accountsFile).stream().map(line -> line.split("\\s+"))
-                    .filter(fields -> fields.length > 1 && fields[0].equals(kind)).map(fields -> fields[1]).toList();
+            return Files.readAllLines(accountsFile).stream()
+                    .map(line -> line.split("\\s+"))
+                    .filter(fields -> fields.length > 1 && fields[0].equals(kind))
+                    .map(fields -> fields[1])
+                    .toList();
         } catch (IOException e) {
             throw Console.fail("cannot read %s: %s", accountsFile, e.getMessage());
         }
@@ -129,18 +140,23 @@ public final class Load {
         payee = payee >= payer ? payee + 1 : payee;
         String body = "{\"payerAccountId\":\"%s\",\"payeeAccountId\":\"%s\",\"amountCentavos\":%d}"
                 .formatted(customers.get(payer), customers.get(payee), 100 + random.nextInt(4901));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(DEGRADED_TIMEOUT)
-                .header("Content-Type", "application/json").header("Idempotency-Key", key)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(DEGRADED_TIMEOUT)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         try {
-            HttpResponse<String> response = clients.get(ispbOf(customers.get(payer))).send(request,
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    clients.get(ispbOf(customers.get(payer))).send(request, HttpResponse.BodyHandlers.ofString());
             int status = response.statusCode();
             Matcher id = PAYMENT_ID.matcher(response.body());
             if (status == 202 && id.find()) {
                 return "ACCEPTED\t%s\t%s\t%d\tfirst".formatted(key, id.group(1), status);
             }
-            return status >= 500 ? "UNANSWERED\t%s\t%d".formatted(key, status) : "REFUSED\t%s\t%d\t".formatted(key, status);
+            return status >= 500
+                    ? "UNANSWERED\t%s\t%d".formatted(key, status)
+                    : "REFUSED\t%s\t%d\t".formatted(key, status);
         } catch (IOException unanswered) {
             return "UNANSWERED\t%s\t000".formatted(key);
         } catch (InterruptedException e) {
@@ -151,9 +167,14 @@ public final class Load {
 
     private static HttpClient client(Platform platform, String principal) {
         Path participants = platform.layout.participants();
-        SSLContext identity = PemTls.mutual(participants.resolve(principal + ".crt"), participants.resolve(principal + ".key"),
+        SSLContext identity = PemTls.mutual(
+                participants.resolve(principal + ".crt"),
+                participants.resolve(principal + ".key"),
                 platform.layout.tls().resolve("ca.crt"));
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-                .sslContext(identity).build();
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .sslContext(identity)
+                .build();
     }
 }

@@ -35,7 +35,8 @@ public final class KafkaNodes {
             }
             launched.put(node.name(), startKafkaNode(topology, node, clusterId));
         }
-        launched.forEach((name, logOffset) -> platform.supervisor.waitForLogLine(name, logOffset, "LocalKafka: ready", READY_SECONDS));
+        launched.forEach((name, logOffset) ->
+                platform.supervisor.waitForLogLine(name, logOffset, "LocalKafka: ready", READY_SECONDS));
     }
 
     /** Starts one Kafka node (also chaos's restart of a killed one); returns its log's offset before the start. */
@@ -43,17 +44,26 @@ public final class KafkaNodes {
         Supervisor.requireFreePort(node.name(), node.port());
         Supervisor.requireFreePort(node.name() + "-controller", node.port() + 1);
         Path data = platform.layout.var().resolve(node.name());
-        Console.say("starting %s (KRaft node %d of %d, local-runtime LocalKafka) on %s:%d, data %s", node.name(),
-                node.index(), topology.kafkaNodes(), Layout.HOST, node.port(), data);
-        List<String> arguments = new ArrayList<>(List.of("--data-dir=" + data, "--port=" + node.port(),
-                "--controller-port=" + (node.port() + 1)));
+        Console.say(
+                "starting %s (KRaft node %d of %d, local-runtime LocalKafka) on %s:%d, data %s",
+                node.name(), node.index(), topology.kafkaNodes(), Layout.HOST, node.port(), data);
+        List<String> arguments = new ArrayList<>(
+                List.of("--data-dir=" + data, "--port=" + node.port(), "--controller-port=" + (node.port() + 1)));
         if (topology.kafkaNodes() > 1) {
-            arguments.addAll(List.of("--node-id=" + node.index(), "--voters=" + topology.kafkaVoters(),
-                    "--cluster-id=" + clusterId, "--replication-factor=" + topology.replicationFactor()));
+            arguments.addAll(List.of(
+                    "--node-id=" + node.index(),
+                    "--voters=" + topology.kafkaVoters(),
+                    "--cluster-id=" + clusterId,
+                    "--replication-factor=" + topology.replicationFactor()));
         }
         // A node of three gets less heap: three brokers and seven other JVMs share the machine (docs/scale-out.md).
         String heap = topology.kafkaNodes() == 1 ? "-Xmx1g" : "-Xmx512m";
-        return platform.supervisor.launch(node.name(), platform.tools.command(List.of("-Xms256m", heap), "kafka", arguments), Map.of(), true)
+        return platform.supervisor
+                .launch(
+                        node.name(),
+                        platform.tools.command(List.of("-Xms256m", heap), "kafka", arguments),
+                        Map.of(),
+                        true)
                 .logOffset();
     }
 

@@ -29,8 +29,9 @@ public final class Platform {
     static final List<String> TLS_SERVICES = List.of("payment-api", "reporting-service");
     /** The services whose Kafka consumers belong to consumer groups (payment-api reads without one). */
     static final List<String> STATIC_MEMBERS = List.of("clearing-service", "reporting-service");
-    static final Map<String, Integer> SERVICE_PORT = Map.of("payment-api", 8080, "clearing-service", 8081,
-            "reporting-service", 8082);
+
+    static final Map<String, Integer> SERVICE_PORT =
+            Map.of("payment-api", 8080, "clearing-service", 8081, "reporting-service", 8082);
     static final int KAFKA_PORT = 9092;
     static final int KAFKA_CONTROLLER_PORT = 9093;
     static final int TIGERBEETLE_PORT = 3000;
@@ -80,8 +81,10 @@ public final class Platform {
     /** demo, bench, chaos and walkthrough prove the platform as it is meant to run: never without mutual TLS. */
     public void refusePlainHttp(String command) {
         if (!requestedTransport().equals("tls")) {
-            throw Console.fail("%s runs over mutual TLS only: unset PAGORA_PLAIN_HTTP (plain HTTP is for local"
-                    + " experiments with 'up --plain-http')", command);
+            throw Console.fail(
+                    "%s runs over mutual TLS only: unset PAGORA_PLAIN_HTTP (plain HTTP is for local"
+                            + " experiments with 'up --plain-http')",
+                    command);
         }
     }
 
@@ -96,8 +99,11 @@ public final class Platform {
 
     /** Every instance's URL, comma-separated: what k6, the bench and the bank simulator spread their calls over. */
     public String serviceUrls(String service) {
-        return String.join(",", runningTopology().instances(service, SERVICE_PORT.get(service)).stream()
-                .map(instance -> instanceUrl(service, instance.port(), "")).toList());
+        return String.join(
+                ",",
+                runningTopology().instances(service, SERVICE_PORT.get(service)).stream()
+                        .map(instance -> instanceUrl(service, instance.port(), ""))
+                        .toList());
     }
 
     String instanceUrl(String service, int port, String path) {
@@ -129,7 +135,8 @@ public final class Platform {
     }
 
     public String runningLedger() {
-        return Postgres.read(layout.state("ledger-backend")).orElseThrow(() -> Console.fail("the platform is not running"));
+        return Postgres.read(layout.state("ledger-backend"))
+                .orElseThrow(() -> Console.fail("the platform is not running"));
     }
 
     // ------------------------------------------------------------------------------------------- up
@@ -149,28 +156,38 @@ public final class Platform {
                     + " only, never for a measurement");
         }
         if (backend.equals("tigerbeetle")) {
-            Console.banner("LEDGER: TigerBeetle (%s) on %s".formatted(settings.text("TIGERBEETLE_BIN"),
-                    requestedTopology().tigerBeetleAddresses()));
+            Console.banner("LEDGER: TigerBeetle (%s) on %s"
+                    .formatted(
+                            settings.text("TIGERBEETLE_BIN"),
+                            requestedTopology().tigerBeetleAddresses()));
         } else {
             Console.banner("LEDGER: PostgreSQL (schema 'ledger' in database %s) -- set TIGERBEETLE_BIN for TigerBeetle"
                     .formatted(Postgres.DATABASE));
         }
         Optional<String> running = Postgres.read(layout.state("ledger-backend"));
         if (running.isPresent() && !running.get().equals(backend) && anyRunning()) {
-            throw Console.fail("the running platform uses the %s ledger: run 'infra/local/pagora down' first", running.get());
+            throw Console.fail(
+                    "the running platform uses the %s ledger: run 'infra/local/pagora down' first", running.get());
         }
         Postgres.write(layout.state("ledger-backend"), backend);
         Topology topology = requestedTopology();
         if (Files.exists(layout.state("topology")) && !runningTopology().equals(topology) && anyRunning()) {
-            throw Console.fail("the running platform is %s: run 'infra/local/pagora down' first", runningTopology().name());
+            throw Console.fail(
+                    "the running platform is %s: run 'infra/local/pagora down' first",
+                    runningTopology().name());
         }
         requireDataOf(topology);
         Postgres.write(layout.state("topology"), topology.name());
         if (topology.scaled()) {
-            Console.banner(("SCALED: %d Kafka nodes (topics replicated %d times, min.insync.replicas %d), %d TigerBeetle"
-                    + " replicas, %d instances of each service (docs/scale-out.md)").formatted(topology.kafkaNodes(),
-                    topology.replicationFactor(), topology.minInsyncReplicas(), topology.tigerBeetleReplicas(),
-                    topology.serviceInstances()));
+            Console.banner(
+                    ("SCALED: %d Kafka nodes (topics replicated %d times, min.insync.replicas %d), %d TigerBeetle"
+                                    + " replicas, %d instances of each service (docs/scale-out.md)")
+                            .formatted(
+                                    topology.kafkaNodes(),
+                                    topology.replicationFactor(),
+                                    topology.minInsyncReplicas(),
+                                    topology.tigerBeetleReplicas(),
+                                    topology.serviceInstances()));
         }
         postgres.start();
         kafka.startKafka();
@@ -189,13 +206,15 @@ public final class Platform {
      */
     private void requireDataOf(Topology topology) {
         Path marker = layout.var().resolve("data-topology");
-        boolean anyData = Files.exists(layout.var().resolve("kafka").resolve("logs").resolve("meta.properties"))
-                || Files.exists(layout.var().resolve("tigerbeetle").resolve("0_0.tigerbeetle"));
+        boolean anyData =
+                Files.exists(layout.var().resolve("kafka").resolve("logs").resolve("meta.properties"))
+                        || Files.exists(layout.var().resolve("tigerbeetle").resolve("0_0.tigerbeetle"));
         String written = Postgres.read(marker).orElse(anyData ? Topology.SINGLE.name() : topology.name());
         if (!written.equals(topology.name())) {
-            throw Console.fail("the data under %s is the %s platform's: start it as it was (%s), or remove the data"
-                    + " ('infra/local/pagora clean') first", layout.var(), written,
-                    written.equals("scaled") ? "with --scale" : "without --scale");
+            throw Console.fail(
+                    "the data under %s is the %s platform's: start it as it was (%s), or remove the data"
+                            + " ('infra/local/pagora clean') first",
+                    layout.var(), written, written.equals("scaled") ? "with --scale" : "without --scale");
         }
         Postgres.write(marker, topology.name());
     }
@@ -209,8 +228,11 @@ public final class Platform {
     // ----------------------------------------------------------------------------------------- down
 
     boolean anyRunning() {
-        return Stream.concat(Stream.of("postgres", "prometheus", "k6", BANK_SIMULATOR), Topology.SCALED.names(SERVICES).stream())
-                .anyMatch(supervisor::alive) || postgres.running();
+        return Stream.concat(
+                                Stream.of("postgres", "prometheus", "k6", BANK_SIMULATOR),
+                                Topology.SCALED.names(SERVICES).stream())
+                        .anyMatch(supervisor::alive)
+                || postgres.running();
     }
 
     public void down() {
@@ -219,8 +241,12 @@ public final class Platform {
         supervisor.stop("prometheus", 20);
         // Whatever topology runs, every name the scaled one may use is stopped (a name not running is skipped).
         Topology all = Topology.SCALED;
-        stopTogether(SERVICES.stream().flatMap(service -> all.instances(service, 0).stream()).map(Topology.Instance::name)
-                .toList(), 40);
+        stopTogether(
+                SERVICES.stream()
+                        .flatMap(service -> all.instances(service, 0).stream())
+                        .map(Topology.Instance::name)
+                        .toList(),
+                40);
         // A quorum's nodes together: one stopped after the others would wait for a controller majority that is gone.
         stopTogether(all.kafka().stream().map(Topology.Instance::name).toList(), 60);
         stopTogether(all.tigerBeetle().stream().map(Topology.Instance::name).toList(), 30);
@@ -232,8 +258,10 @@ public final class Platform {
     }
 
     private void stopTogether(List<String> names, int seconds) {
-        List<Thread> stoppers = names.stream().filter(supervisor::alive)
-                .map(name -> Thread.ofPlatform().start(() -> supervisor.stop(name, seconds))).toList();
+        List<Thread> stoppers = names.stream()
+                .filter(supervisor::alive)
+                .map(name -> Thread.ofPlatform().start(() -> supervisor.stop(name, seconds)))
+                .toList();
         for (Thread stopper : stoppers) {
             try {
                 stopper.join();
@@ -249,10 +277,15 @@ public final class Platform {
             Console.say("stopping the running platform first: %s starts from fresh data", who);
             down();
         }
-        List<Path> data = new ArrayList<>(List.of(layout.var().resolve("postgres"), layout.var().resolve("postgres-embedded"),
-                layout.var().resolve("tigerbeetle"), layout.var().resolve("prometheus"), layout.var().resolve("kafka-cluster-id"),
+        List<Path> data = new ArrayList<>(List.of(
+                layout.var().resolve("postgres"),
+                layout.var().resolve("postgres-embedded"),
+                layout.var().resolve("tigerbeetle"),
+                layout.var().resolve("prometheus"),
+                layout.var().resolve("kafka-cluster-id"),
                 layout.var().resolve("data-topology"),
-                layout.demo(), postgres.fallbackHome()));
+                layout.demo(),
+                postgres.fallbackHome()));
         Topology.SCALED.kafka().forEach(node -> data.add(layout.var().resolve(node.name())));
         data.forEach(Platform::deleteTree);
     }
@@ -260,11 +293,13 @@ public final class Platform {
     /** Everything the platform's runs wrote except certificates, logs and k6: a 5-minute bench leaves tens of GB. */
     public void clean() {
         removeData("clean");
-        for (Path written : List.of(layout.bench(), layout.chaos(), layout.run(), layout.var().resolve("aot"))) {
+        for (Path written : List.of(
+                layout.bench(), layout.chaos(), layout.run(), layout.var().resolve("aot"))) {
             deleteTree(written);
         }
-        Console.say("removed the platform's data, the bench's and the chaos runs' files, the AOT caches (kept: %s, %s, %s)", layout.tls(),
-                layout.log(), layout.bin());
+        Console.say(
+                "removed the platform's data, the bench's and the chaos runs' files, the AOT caches (kept: %s, %s, %s)",
+                layout.tls(), layout.log(), layout.bin());
     }
 
     public static void deleteTree(Path root) {

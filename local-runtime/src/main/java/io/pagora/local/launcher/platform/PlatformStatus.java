@@ -23,7 +23,8 @@ public final class PlatformStatus {
         List<String> parts = new ArrayList<>();
         Topology topology = platform.runningTopology();
         List<String> names = new ArrayList<>();
-        Platform.SERVICES.forEach(service -> platform.services.instancesOf(service).forEach(instance -> names.add(instance.name())));
+        Platform.SERVICES.forEach(
+                service -> platform.services.instancesOf(service).forEach(instance -> names.add(instance.name())));
         topology.kafka().forEach(node -> names.add(node.name()));
         topology.tigerBeetle().forEach(replica -> names.add(replica.name()));
         names.add(Platform.BANK_SIMULATOR);
@@ -37,49 +38,72 @@ public final class PlatformStatus {
     }
 
     public void printEndpoints() {
-        System.out.printf("  payment-api        %s  (POST /banks, /accounts, /payments ...)  log %s%n",
+        System.out.printf(
+                "  payment-api        %s  (POST /banks, /accounts, /payments ...)  log %s%n",
                 platform.serviceUrls("payment-api"), platform.layout.log("payment-api"));
-        System.out.printf("  clearing-service   %s   (actuator only)                           log %s%n",
+        System.out.printf(
+                "  clearing-service   %s   (actuator only)                           log %s%n",
                 platform.serviceUrls("clearing-service"), platform.layout.log("clearing-service"));
-        System.out.printf("  reporting-service  %s  (GET /payments/{id}, /stats ...)          log %s%n",
+        System.out.printf(
+                "  reporting-service  %s  (GET /payments/{id}, /stats ...)          log %s%n",
                 platform.serviceUrls("reporting-service"), platform.layout.log("reporting-service"));
-        System.out.printf("  Kafka              %s                                                 log %s%n",
+        System.out.printf(
+                "  Kafka              %s                                                 log %s%n",
                 platform.kafkaBootstrap(), platform.layout.log("kafka"));
-        System.out.printf("  PostgreSQL         %s:%d  database %s, user %s                    log %s%n", Layout.HOST,
-                Postgres.PORT, Postgres.DATABASE, Postgres.USER, platform.layout.log("platform.postgres"));
+        System.out.printf(
+                "  PostgreSQL         %s:%d  database %s, user %s                    log %s%n",
+                Layout.HOST, Postgres.PORT, Postgres.DATABASE, Postgres.USER, platform.layout.log("platform.postgres"));
         if (Postgres.read(platform.layout.state("ledger-backend")).orElse("").equals("tigerbeetle")) {
-            System.out.printf("  TigerBeetle        %s                                                 log %s%n",
+            System.out.printf(
+                    "  TigerBeetle        %s                                                 log %s%n",
                     platform.tigerBeetleAddresses(), platform.layout.log("tigerbeetle"));
         }
         if (platform.supervisor.alive("prometheus")) {
-            System.out.printf("  Prometheus         http://%s:%d  (every service's /actuator/prometheus)    log %s%n",
+            System.out.printf(
+                    "  Prometheus         http://%s:%d  (every service's /actuator/prometheus)    log %s%n",
                     Layout.HOST, Platform.PROMETHEUS_PORT, platform.layout.log("prometheus"));
         }
         if (platform.runningTransport().equals("tls")) {
-            System.out.printf("  identity           mutual TLS: CA %s, client certificates in %s (docs/security.md)%n",
+            System.out.printf(
+                    "  identity           mutual TLS: CA %s, client certificates in %s (docs/security.md)%n",
                     platform.layout.tls().resolve("ca.crt"), platform.layout.participants());
         } else {
-            System.out.println("  identity           PLAIN HTTP (plain-http profile): the Pagora-Participant header names"
-                    + " the caller, unproven");
+            System.out.println(
+                    "  identity           PLAIN HTTP (plain-http profile): the Pagora-Participant header names"
+                            + " the caller, unproven");
         }
     }
 
     public void status() {
-        System.out.println("ledger backend: " + Postgres.read(platform.layout.state("ledger-backend")).orElse("-"));
+        System.out.println("ledger backend: "
+                + Postgres.read(platform.layout.state("ledger-backend")).orElse("-"));
         if (platform.anyRunning()) {
             System.out.println("transport: " + platform.runningTransport() + " (payment-api and reporting-service)");
         }
-        System.out.printf("  %-18s %s%n", "platform.postgres", platform.postgres.running()
-                ? "running (%s) on %s:%d   log %s".formatted(platform.postgres.mode(), Layout.HOST, Postgres.PORT, platform.layout.log("platform.postgres"))
-                : "stopped");
+        System.out.printf(
+                "  %-18s %s%n",
+                "platform.postgres",
+                platform.postgres.running()
+                        ? "running (%s) on %s:%d   log %s"
+                                .formatted(
+                                        platform.postgres.mode(),
+                                        Layout.HOST,
+                                        Postgres.PORT,
+                                        platform.layout.log("platform.postgres"))
+                        : "stopped");
         Topology topology = platform.runningTopology();
         List<String> names = new ArrayList<>();
         topology.kafka().forEach(node -> names.add(node.name()));
         topology.tigerBeetle().forEach(replica -> names.add(replica.name()));
         names.add("prometheus");
         for (String name : names) {
-            System.out.printf("  %-20s %s%n", name, platform.supervisor.alive(name) ? "running (pid %d)   log %s".formatted(
-                    platform.supervisor.pid(name).orElseThrow(), platform.layout.log(name)) : "stopped");
+            System.out.printf(
+                    "  %-20s %s%n",
+                    name,
+                    platform.supervisor.alive(name)
+                            ? "running (pid %d)   log %s"
+                                    .formatted(platform.supervisor.pid(name).orElseThrow(), platform.layout.log(name))
+                            : "stopped");
         }
         for (String service : Platform.SERVICES) {
             for (Topology.Instance instance : platform.services.instancesOf(service)) {
@@ -88,17 +112,24 @@ public final class PlatformStatus {
                     System.out.printf("  %-20s stopped%n", name);
                     continue;
                 }
-                String health = Optional.of(platform.services.health(service, instance)).filter(s -> !s.isEmpty()).orElse("?");
-                System.out.printf("  %-20s running (pid %d), health %s   log %s%n", name, platform.supervisor.pid(name).orElseThrow(),
-                        health, platform.layout.log(name));
+                String health = Optional.of(platform.services.health(service, instance))
+                        .filter(s -> !s.isEmpty())
+                        .orElse("?");
+                System.out.printf(
+                        "  %-20s running (pid %d), health %s   log %s%n",
+                        name, platform.supervisor.pid(name).orElseThrow(), health, platform.layout.log(name));
             }
         }
     }
 
     public void logs(List<String> names) {
         List<String> shown = names.isEmpty()
-                ? Stream.of(List.of("platform.postgres"), Topology.SCALED.names(Platform.SERVICES), List.of("prometheus", "k6"))
-                        .flatMap(List::stream).toList()
+                ? Stream.of(
+                                List.of("platform.postgres"),
+                                Topology.SCALED.names(Platform.SERVICES),
+                                List.of("prometheus", "k6"))
+                        .flatMap(List::stream)
+                        .toList()
                 : names;
         for (String name : shown) {
             Path log = platform.layout.log(name);

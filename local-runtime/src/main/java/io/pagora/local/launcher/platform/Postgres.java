@@ -58,7 +58,8 @@ public final class Postgres {
         try (Stream<Path> versions = Files.list(base)) {
             return versions.map(version -> version.resolve("bin"))
                     .filter(bin -> Files.isExecutable(bin.resolve("postgres")))
-                    .max(Comparator.comparing(bin -> versionNumber(bin.getParent().getFileName().toString())));
+                    .max(Comparator.comparing(
+                            bin -> versionNumber(bin.getParent().getFileName().toString())));
         } catch (IOException unreadable) {
             return Optional.empty();
         }
@@ -79,14 +80,16 @@ public final class Postgres {
         }
         Supervisor.requireFreePort("postgres", PORT);
         Optional<Path> bin = debianBin();
-        boolean embeddedAsked = "embedded".equals(settings.optional("PAGORA_POSTGRES").orElse(""));
+        boolean embeddedAsked =
+                "embedded".equals(settings.optional("PAGORA_POSTGRES").orElse(""));
         boolean userExists = !root() || Exec.run(List.of("id", "postgres")) == 0;
         if (!embeddedAsked && bin.isPresent() && userExists) {
             startDebian(bin.get());
             return;
         }
         if (!embeddedAsked && bin.isPresent()) {
-            Console.warn("running as root without a 'postgres' OS user: PostgreSQL's own server refuses to run as root");
+            Console.warn(
+                    "running as root without a 'postgres' OS user: PostgreSQL's own server refuses to run as root");
         }
         startEmbedded();
     }
@@ -94,7 +97,10 @@ public final class Postgres {
     boolean running() {
         String mode = mode();
         if (mode.startsWith("debian")) {
-            return postmasterPid().flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false);
+            return postmasterPid()
+                    .flatMap(ProcessHandle::of)
+                    .map(ProcessHandle::isAlive)
+                    .orElse(false);
         }
         return mode.equals("embedded") && supervisor.alive("postgres");
     }
@@ -112,8 +118,19 @@ public final class Postgres {
             Path bin = Path.of(mode.substring("debian ".length()));
             if (Files.exists(home().resolve("postgres/postmaster.pid"))) {
                 Console.say("stopping PostgreSQL");
-                if (asPostgresUser(List.of(bin.resolve("pg_ctl").toString(), "-D", home().resolve("postgres").toString(),
-                        "-m", "fast", "-w", "-t", "60", "stop"), null) != 0) {
+                if (asPostgresUser(
+                                List.of(
+                                        bin.resolve("pg_ctl").toString(),
+                                        "-D",
+                                        home().resolve("postgres").toString(),
+                                        "-m",
+                                        "fast",
+                                        "-w",
+                                        "-t",
+                                        "60",
+                                        "stop"),
+                                null)
+                        != 0) {
                     Console.warn("pg_ctl stop failed");
                 }
             }
@@ -133,8 +150,10 @@ public final class Postgres {
 
     Path fallbackHome() {
         try {
-            byte[] digest = MessageDigest.getInstance("MD5").digest(layout.root().toString().getBytes(StandardCharsets.UTF_8));
-            return Path.of("/var/tmp/pagora-postgres-" + HexFormat.of().formatHex(digest).substring(0, 12));
+            byte[] digest = MessageDigest.getInstance("MD5")
+                    .digest(layout.root().toString().getBytes(StandardCharsets.UTF_8));
+            return Path.of("/var/tmp/pagora-postgres-"
+                    + HexFormat.of().formatHex(digest).substring(0, 12));
         } catch (NoSuchAlgorithmException impossible) {
             throw new IllegalStateException(impossible);
         }
@@ -147,8 +166,23 @@ public final class Postgres {
     /** Runs psql as the superuser on the local socket; its status. */
     public int psql(String database, String sql, Path errors) {
         Path bin = Path.of(mode().substring("debian ".length()));
-        return asPostgresUser(List.of(bin.resolve("psql").toString(), "-h", sockets().toString(), "-p",
-                Integer.toString(PORT), "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-qtA", "-c", sql), errors);
+        return asPostgresUser(
+                List.of(
+                        bin.resolve("psql").toString(),
+                        "-h",
+                        sockets().toString(),
+                        "-p",
+                        Integer.toString(PORT),
+                        "-U",
+                        "postgres",
+                        "-d",
+                        database,
+                        "-v",
+                        "ON_ERROR_STOP=1",
+                        "-qtA",
+                        "-c",
+                        sql),
+                errors);
     }
 
     private void startDebian(Path bin) {
@@ -163,7 +197,8 @@ public final class Postgres {
                 Files.createFile(pgLog);
             }
             if (root()) {
-                Exec.run(List.of("chown", "postgres:", data.toString(), sockets().toString(), pgLog.toString()));
+                Exec.run(
+                        List.of("chown", "postgres:", data.toString(), sockets().toString(), pgLog.toString()));
             }
             if (!pgLog.equals(layout.log("postgres"))) {
                 Files.deleteIfExists(layout.log("postgres"));
@@ -175,8 +210,16 @@ public final class Postgres {
         }
         if (!Files.exists(data.resolve("PG_VERSION"))) {
             Console.say("initdb %s", data);
-            List<String> initdb = List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
-                    "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8");
+            List<String> initdb = List.of(
+                    bin.resolve("initdb").toString(),
+                    "-D",
+                    data.toString(),
+                    "-U",
+                    "postgres",
+                    "--auth-local=trust",
+                    "--auth-host=scram-sha-256",
+                    "-E",
+                    "UTF8");
             List<String> withLocale = new ArrayList<>(initdb);
             withLocale.add("--locale=C.UTF-8");
             if (asPostgresUser(withLocale, pgLog) != 0 && asPostgresUser(initdb, pgLog) != 0) {
@@ -186,8 +229,21 @@ public final class Postgres {
         Console.say("starting PostgreSQL (%s) on %s:%d, data %s", bin, Layout.HOST, PORT, data);
         String options = "-c listen_addresses=%s -c port=%d -c unix_socket_directories=%s -c max_connections=200 %s"
                 .formatted(Layout.HOST, PORT, sockets(), settings.text("PG_TUNING"));
-        if (asPostgresUser(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", pgLog.toString(),
-                "-w", "-t", "60", "-o", options, "start"), null) != 0) {
+        if (asPostgresUser(
+                        List.of(
+                                bin.resolve("pg_ctl").toString(),
+                                "-D",
+                                data.toString(),
+                                "-l",
+                                pgLog.toString(),
+                                "-w",
+                                "-t",
+                                "60",
+                                "-o",
+                                options,
+                                "start"),
+                        null)
+                != 0) {
             System.err.println(Supervisor.tail(pgLog, 30));
             throw Console.fail("PostgreSQL did not start (log: %s)", pgLog);
         }
@@ -208,8 +264,19 @@ public final class Postgres {
 
     private boolean exists(String query) {
         Path bin = Path.of(mode().substring("debian ".length()));
-        Exec.Result result = Exec.capture(asPostgresUserCommand(List.of(bin.resolve("psql").toString(), "-h",
-                sockets().toString(), "-p", Integer.toString(PORT), "-U", "postgres", "-d", "postgres", "-qtA", "-c", query)));
+        Exec.Result result = Exec.capture(asPostgresUserCommand(List.of(
+                bin.resolve("psql").toString(),
+                "-h",
+                sockets().toString(),
+                "-p",
+                Integer.toString(PORT),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-qtA",
+                "-c",
+                query)));
         return result.ok() && result.output().strip().equals("1");
     }
 
@@ -231,12 +298,16 @@ public final class Postgres {
             throw Console.fail("could not create %s: %s", data, e.getMessage());
         }
         Exec.run(List.of("chown", "postgres:", data.toString()));
-        if (Exec.run(List.of("su", "postgres", "-s", "/bin/sh", "-c", "test -w '" + data + "' && test -x '" + data + "'")) == 0) {
+        if (Exec.run(List.of(
+                        "su", "postgres", "-s", "/bin/sh", "-c", "test -w '" + data + "' && test -x '" + data + "'"))
+                == 0) {
             return;
         }
         Path home = fallbackHome();
-        Console.warn("user 'postgres' cannot enter %s (a directory closed to other users): PostgreSQL's data, sockets"
-                + " and log go to %s instead (removed again by a fresh demo or bench)", layout.var(), home);
+        Console.warn(
+                "user 'postgres' cannot enter %s (a directory closed to other users): PostgreSQL's data, sockets"
+                        + " and log go to %s instead (removed again by a fresh demo or bench)",
+                layout.var(), home);
         try {
             Files.createDirectories(home);
         } catch (IOException e) {
@@ -249,21 +320,34 @@ public final class Postgres {
 
     private void startEmbedded() {
         Console.say("no usable Debian PostgreSQL server: starting the embedded one (local-runtime LocalPostgres)");
-        Supervisor.Launched launched = supervisor.launch("postgres", tools.command(List.of("-Xmx256m"), "postgres",
-                List.of("--data-dir=" + layout.var().resolve("postgres-embedded"), "--port=" + PORT, "--user=" + USER,
-                        "--password=" + PASSWORD, "--database=" + DATABASE)), java.util.Map.of(), true);
+        Supervisor.Launched launched = supervisor.launch(
+                "postgres",
+                tools.command(
+                        List.of("-Xmx256m"),
+                        "postgres",
+                        List.of(
+                                "--data-dir=" + layout.var().resolve("postgres-embedded"),
+                                "--port=" + PORT,
+                                "--user=" + USER,
+                                "--password=" + PASSWORD,
+                                "--database=" + DATABASE)),
+                java.util.Map.of(),
+                true);
         write(layout.state("postgres.mode"), "embedded");
         supervisor.waitForLogLine("postgres", launched.logOffset(), "LocalPostgres: ready", READY_SECONDS);
     }
 
     private Optional<Long> postmasterPid() {
-        return read(home().resolve("postgres/postmaster.pid")).map(text -> text.lines().findFirst().orElse(""))
-                .filter(line -> line.matches("\\d+")).map(Long::parseLong);
+        return read(home().resolve("postgres/postmaster.pid"))
+                .map(text -> text.lines().findFirst().orElse(""))
+                .filter(line -> line.matches("\\d+"))
+                .map(Long::parseLong);
     }
 
     /** As root, a command runs as the OS user postgres (quoted for su's /bin/sh). */
     private int asPostgresUser(List<String> command, Path log) {
-        return Exec.capture(asPostgresUserCommand(command), java.util.Map.of(), log).status();
+        return Exec.capture(asPostgresUserCommand(command), java.util.Map.of(), log)
+                .status();
     }
 
     static List<String> asPostgresUserCommand(List<String> command) {
@@ -274,12 +358,15 @@ public final class Postgres {
         for (String word : command) {
             quoted.append('\'').append(word.replace("'", "'\\''")).append("' ");
         }
-        return List.of("su", "postgres", "-s", "/bin/sh", "-c", quoted.toString().strip());
+        return List.of(
+                "su", "postgres", "-s", "/bin/sh", "-c", quoted.toString().strip());
     }
 
     public static Optional<String> read(Path file) {
         try {
-            return Files.isRegularFile(file) ? Optional.of(Files.readString(file).strip()) : Optional.empty();
+            return Files.isRegularFile(file)
+                    ? Optional.of(Files.readString(file).strip())
+                    : Optional.empty();
         } catch (IOException unreadable) {
             return Optional.empty();
         }

@@ -32,7 +32,8 @@ public final class Prometheus {
             Console.say("Prometheus: skipped (PAGORA_NO_PROMETHEUS=1)");
             return;
         }
-        Path binary = platform.settings.optional("PROMETHEUS_BIN").map(Path::of).orElseGet(() -> Exec.find("prometheus"));
+        Path binary =
+                platform.settings.optional("PROMETHEUS_BIN").map(Path::of).orElseGet(() -> Exec.find("prometheus"));
         if (binary == null) {
             Console.say("Prometheus: no 'prometheus' on the PATH (nor PROMETHEUS_BIN): metrics are not collected;"
                     + " each service still serves them at /actuator/prometheus (docs/operations.md)");
@@ -42,24 +43,37 @@ public final class Prometheus {
             throw Console.fail("PROMETHEUS_BIN=%s is not an executable", binary);
         }
         if (Supervisor.portOpen(Platform.PROMETHEUS_PORT)) {
-            Console.warn("Prometheus: port %d is already in use by another process: not starting ours", Platform.PROMETHEUS_PORT);
+            Console.warn(
+                    "Prometheus: port %d is already in use by another process: not starting ours",
+                    Platform.PROMETHEUS_PORT);
             return;
         }
         Path data = platform.layout.var().resolve("prometheus");
         Platform.createDirectories(data);
-        Path config = platform.layout.root().resolve(platform.runningTopology().scaled() ? "infra/prometheus/prometheus-scale.yml"
-                : "infra/prometheus/prometheus.yml");
-        Console.say("starting Prometheus (%s) on %s:%d, scraping every instance of the three services every 5 s (the"
-                + " two TLS ones as the monitor; %s), data %s", binary, Layout.HOST, Platform.PROMETHEUS_PORT, config.getFileName(),
-                data);
+        Path config = platform.layout
+                .root()
+                .resolve(
+                        platform.runningTopology().scaled()
+                                ? "infra/prometheus/prometheus-scale.yml"
+                                : "infra/prometheus/prometheus.yml");
+        Console.say(
+                "starting Prometheus (%s) on %s:%d, scraping every instance of the three services every 5 s (the"
+                        + " two TLS ones as the monitor; %s), data %s",
+                binary, Layout.HOST, Platform.PROMETHEUS_PORT, config.getFileName(), data);
         if (!platform.runningTransport().equals("tls")) {
             Console.warn("plain-http: Prometheus scrapes payment-api and reporting-service over mutual TLS only;"
                     + " their targets stay down");
         }
-        platform.supervisor.launch("prometheus", List.of(binary.toString(),
-                "--config.file=" + config,
-                "--storage.tsdb.path=" + data, "--storage.tsdb.retention.time=2d",
-                "--web.listen-address=" + Layout.HOST + ":" + Platform.PROMETHEUS_PORT), Map.of(), true);
+        platform.supervisor.launch(
+                "prometheus",
+                List.of(
+                        binary.toString(),
+                        "--config.file=" + config,
+                        "--storage.tsdb.path=" + data,
+                        "--storage.tsdb.retention.time=2d",
+                        "--web.listen-address=" + Layout.HOST + ":" + Platform.PROMETHEUS_PORT),
+                Map.of(),
+                true);
         platform.supervisor.waitForPort("prometheus", Platform.PROMETHEUS_PORT, 60);
     }
 }

@@ -29,7 +29,8 @@ import javax.net.ssl.SSLContext;
 public final class ServiceProcesses {
 
     private static final Pattern STATUS = Pattern.compile("\"status\":\"([A-Z_]+)\"");
-    private static final Pattern LEADER = Pattern.compile("(?m)^pagora_reconciliation_leader(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
+    private static final Pattern LEADER =
+            Pattern.compile("(?m)^pagora_reconciliation_leader(?:\\{[^}]*\\})? ([0-9.eE+-]+)$");
 
     private final Platform platform;
 
@@ -70,14 +71,18 @@ public final class ServiceProcesses {
                 environment.put("SPRING_PROFILES_ACTIVE", "plain-http");
             }
         }
-        List<String> jvmOptions = new ArrayList<>(List.of(platform.settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
+        List<String> jvmOptions = new ArrayList<>(
+                List.of(platform.settings.text("SERVICE_JVM_OPTS").trim().split("\\s+")));
         jvmOptions.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED"));
         List<String> arguments = serviceArguments(service, instance, backend);
         List<String> command = new ArrayList<>();
         command.add(Tools.java());
         command.addAll(jvmOptions);
-        command.addAll(platform.settings.flag("AOT_CACHE") ? new AotCache(platform.layout, platform.tools).jarArguments(service, jvmOptions,
-                arguments, environment) : List.of("-jar", platform.tools.jar(service).toString()));
+        command.addAll(
+                platform.settings.flag("AOT_CACHE")
+                        ? new AotCache(platform.layout, platform.tools)
+                                .jarArguments(service, jvmOptions, arguments, environment)
+                        : List.of("-jar", platform.tools.jar(service).toString()));
         command.addAll(arguments);
         Console.say("starting %s on %s:%d", instance.name(), Layout.HOST, instance.port());
         platform.supervisor.launch(instance.name(), command, environment, true);
@@ -85,7 +90,8 @@ public final class ServiceProcesses {
 
     /** Participants answer (RECEIVING_BANKS=participants) over mutual TLS: the bank simulator acts for the seeded banks. */
     public boolean participantsAnswer() {
-        return platform.settings.text("RECEIVING_BANKS").equals("participants") && platform.runningTransport().equals("tls");
+        return platform.settings.text("RECEIVING_BANKS").equals("participants")
+                && platform.runningTransport().equals("tls");
     }
 
     /**
@@ -103,14 +109,28 @@ public final class ServiceProcesses {
         List<Long> ispbs = Settings.seededIspbs(platform.settings.integer("BANKS"));
         platform.certs().ensure(ispbs);
         Supervisor.requireFreePort(Platform.BANK_SIMULATOR, Platform.SIMULATOR_CONTROL_PORT);
-        List<String> command = new ArrayList<>(List.of(Tools.java(), "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar",
-                platform.tools.jar(Platform.BANK_SIMULATOR).toString(), "--switch=" + platform.serviceUrls("payment-api"), "--tls=" + platform.layout.tls(),
-                "--banks=" + String.join(",", ispbs.stream().map(ispb -> "%08d".formatted(ispb)).toList()),
-                "--accept=" + accept, "--refuse=" + refuse,
+        List<String> command = new ArrayList<>(List.of(
+                Tools.java(),
+                "-Xms64m",
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-jar",
+                platform.tools.jar(Platform.BANK_SIMULATOR).toString(),
+                "--switch=" + platform.serviceUrls("payment-api"),
+                "--tls=" + platform.layout.tls(),
+                "--banks="
+                        + String.join(
+                                ",",
+                                ispbs.stream()
+                                        .map(ispb -> "%08d".formatted(ispb))
+                                        .toList()),
+                "--accept=" + accept,
+                "--refuse=" + refuse,
                 "--latency-ms=" + millisOf(platform.settings.text("BANK_ANSWER_LATENCY")),
                 "--return-rate=" + platform.settings.share("RETURN_RATE"),
                 "--control-port=" + Platform.SIMULATOR_CONTROL_PORT));
-        Console.say("starting the bank simulator for banks %s (accept %.2f, refuse %.2f, the rest unanswered), control on %s:%d",
+        Console.say(
+                "starting the bank simulator for banks %s (accept %.2f, refuse %.2f, the rest unanswered), control on %s:%d",
                 ispbs, accept, refuse, Layout.HOST, Platform.SIMULATOR_CONTROL_PORT);
         platform.supervisor.launch(Platform.BANK_SIMULATOR, command, Map.of(), true);
         platform.supervisor.waitForPort(Platform.BANK_SIMULATOR, Platform.SIMULATOR_CONTROL_PORT, 60);
@@ -134,19 +154,26 @@ public final class ServiceProcesses {
 
     /** Tells the bank simulator to switch one bank (or "all") up, slow or down. */
     public void bankSimulator(String ispb, String mode) {
-        List<Long> ispbs = ispb.equals("all") ? Settings.seededIspbs(platform.settings.integer("BANKS")) : List.of(Long.parseLong(ispb));
+        List<Long> ispbs = ispb.equals("all")
+                ? Settings.seededIspbs(platform.settings.integer("BANKS"))
+                : List.of(Long.parseLong(ispb));
         for (long bank : ispbs) {
             try {
-                HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
-                        .newBuilder(java.net.URI.create("http://%s:%d/banks/%08d/%s".formatted(Layout.HOST,
-                                Platform.SIMULATOR_CONTROL_PORT, bank, mode))).timeout(java.time.Duration.ofSeconds(5))
-                        .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://%s:%d/banks/%08d/%s"
+                                                .formatted(Layout.HOST, Platform.SIMULATOR_CONTROL_PORT, bank, mode)))
+                                        .timeout(java.time.Duration.ofSeconds(5))
+                                        .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw Console.fail("the bank simulator refused %s for %08d: %s", mode, bank, response.body());
                 }
             } catch (IOException e) {
-                throw Console.fail("the bank simulator is not answering on %d: %s", Platform.SIMULATOR_CONTROL_PORT, e.getMessage());
+                throw Console.fail(
+                        "the bank simulator is not answering on %d: %s",
+                        Platform.SIMULATOR_CONTROL_PORT, e.getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw Console.fail("interrupted");
@@ -177,28 +204,37 @@ public final class ServiceProcesses {
             arguments.add("--spring.kafka.consumer.properties.group.instance.id=" + instance.name() + "-local");
         }
         if (Platform.TLS_SERVICES.contains(service)) {
-            arguments.add("--pagora.web.connections-per-participant-max=" + platform.settings.integer("PARTICIPANT_CONNECTIONS_MAX"));
+            arguments.add("--pagora.web.connections-per-participant-max="
+                    + platform.settings.integer("PARTICIPANT_CONNECTIONS_MAX"));
         }
         switch (service) {
-            case "payment-api" -> arguments.addAll(List.of(
-                    "--pagora.payments.status-base-url=" + platform.serviceUrl("reporting-service", ""),
-                    "--pagora.payments.participant-limits.burst=" + platform.settings.number("PARTICIPANT_BURST"),
-                    "--pagora.payments.participant-limits.refill-per-second=" + platform.settings.number("PARTICIPANT_REFILL_PER_SECOND"),
-                    "--pagora.payments.participant-limits.in-flight-max=" + platform.settings.number("PARTICIPANT_IN_FLIGHT_MAX"),
-                    // Pulled, unacknowledged messages go to another stream well inside the time to answer (a third
-                    // of it, at least 1 s, never above half of it as payment-api requires): redelivered after it, an
-                    // instruction only expires.
-                    "--pagora.participants.answer-window=" + platform.settings.text("PENDING_TIMEOUT"),
-                    "--pagora.participants.lease-timeout=" + leaseTimeoutMillis(platform.settings.text("PENDING_TIMEOUT")) + "ms"));
-            case "reporting-service" -> arguments.addAll(List.of(
-                    "--pagora.reporting.reconciliation.enabled=" + platform.settings.flag("RECONCILIATION"),
-                    "--pagora.reporting.reconciliation.final-within=" + platform.settings.text("RECONCILIATION_FINAL_WITHIN")));
-            case "clearing-service" -> arguments.addAll(List.of(
-                    "--pagora.clearing.receiving-bank=" + (participantsAnswer() ? "participants" : "simulated"),
-                    "--pagora.clearing.pending-timeout=" + platform.settings.text("PENDING_TIMEOUT"),
-                    "--pagora.clearing.bank.accept-rate=" + platform.settings.share("BANK_ACCEPT_RATE"),
-                    "--pagora.clearing.bank.no-answer-rate=" + platform.settings.share("BANK_NO_ANSWER_RATE"),
-                    "--pagora.clearing.bank.answer-latency=" + platform.settings.text("BANK_ANSWER_LATENCY")));
+            case "payment-api" ->
+                arguments.addAll(List.of(
+                        "--pagora.payments.status-base-url=" + platform.serviceUrl("reporting-service", ""),
+                        "--pagora.payments.participant-limits.burst=" + platform.settings.number("PARTICIPANT_BURST"),
+                        "--pagora.payments.participant-limits.refill-per-second="
+                                + platform.settings.number("PARTICIPANT_REFILL_PER_SECOND"),
+                        "--pagora.payments.participant-limits.in-flight-max="
+                                + platform.settings.number("PARTICIPANT_IN_FLIGHT_MAX"),
+                        // Pulled, unacknowledged messages go to another stream well inside the time to answer (a third
+                        // of it, at least 1 s, never above half of it as payment-api requires): redelivered after it,
+                        // an
+                        // instruction only expires.
+                        "--pagora.participants.answer-window=" + platform.settings.text("PENDING_TIMEOUT"),
+                        "--pagora.participants.lease-timeout="
+                                + leaseTimeoutMillis(platform.settings.text("PENDING_TIMEOUT")) + "ms"));
+            case "reporting-service" ->
+                arguments.addAll(List.of(
+                        "--pagora.reporting.reconciliation.enabled=" + platform.settings.flag("RECONCILIATION"),
+                        "--pagora.reporting.reconciliation.final-within="
+                                + platform.settings.text("RECONCILIATION_FINAL_WITHIN")));
+            case "clearing-service" ->
+                arguments.addAll(List.of(
+                        "--pagora.clearing.receiving-bank=" + (participantsAnswer() ? "participants" : "simulated"),
+                        "--pagora.clearing.pending-timeout=" + platform.settings.text("PENDING_TIMEOUT"),
+                        "--pagora.clearing.bank.accept-rate=" + platform.settings.share("BANK_ACCEPT_RATE"),
+                        "--pagora.clearing.bank.no-answer-rate=" + platform.settings.share("BANK_NO_ANSWER_RATE"),
+                        "--pagora.clearing.bank.answer-latency=" + platform.settings.text("BANK_ANSWER_LATENCY")));
             default -> throw new IllegalArgumentException("no such service: " + service);
         }
         return arguments;
@@ -207,7 +243,8 @@ public final class ServiceProcesses {
     /** UP when /actuator/health answers 200 (Spring answers 503 for DOWN), else the status it reports, else "". */
     String health(String service, Topology.Instance instance) {
         try {
-            HttpResponse<String> response = get(anonymous(service), platform.instanceUrl(service, instance.port(), "/actuator/health"));
+            HttpResponse<String> response =
+                    get(anonymous(service), platform.instanceUrl(service, instance.port(), "/actuator/health"));
             if (response.statusCode() == 200) {
                 return "UP";
             }
@@ -229,8 +266,9 @@ public final class ServiceProcesses {
                 throw Console.fail("%s exited during startup (log: %s)", name, platform.layout.log(name));
             }
             if (System.nanoTime() > deadline) {
-                throw Console.fail("%s not UP within %ds (status '%s', log: %s)", name, waitSeconds,
-                        status.isEmpty() ? "no answer" : status, platform.layout.log(name));
+                throw Console.fail(
+                        "%s not UP within %ds (status '%s', log: %s)",
+                        name, waitSeconds, status.isEmpty() ? "no answer" : status, platform.layout.log(name));
             }
             Supervisor.sleep(2000);
             status = health(service, instance);
@@ -241,9 +279,12 @@ public final class ServiceProcesses {
     /** The settled count reporting-service's /stats shows the operator, or 0 when it does not answer. */
     public long settledCount() {
         try {
-            SSLContext operator = PemTls.mutual(platform.layout.participants().resolve("operator.crt"),
-                    platform.layout.participants().resolve("operator.key"), platform.layout.tls().resolve("ca.crt"));
-            HttpResponse<String> response = get(Optional.of(operator), platform.serviceUrl("reporting-service", "/stats"));
+            SSLContext operator = PemTls.mutual(
+                    platform.layout.participants().resolve("operator.crt"),
+                    platform.layout.participants().resolve("operator.key"),
+                    platform.layout.tls().resolve("ca.crt"));
+            HttpResponse<String> response =
+                    get(Optional.of(operator), platform.serviceUrl("reporting-service", "/stats"));
             Matcher matcher = Pattern.compile("\"SETTLED\":(\\d+)").matcher(response.body());
             return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
         } catch (IOException | RuntimeException unanswered) {
@@ -254,9 +295,12 @@ public final class ServiceProcesses {
     /** Whether this reporting instance runs the online reconciliation now: its {@code pagora_reconciliation_leader} is 1. */
     public boolean holdsReconciliationLease(Topology.Instance instance) {
         try {
-            SSLContext monitor = PemTls.mutual(platform.layout.participants().resolve("monitor.crt"),
-                    platform.layout.participants().resolve("monitor.key"), platform.layout.tls().resolve("ca.crt"));
-            HttpResponse<String> response = get(Optional.of(monitor),
+            SSLContext monitor = PemTls.mutual(
+                    platform.layout.participants().resolve("monitor.crt"),
+                    platform.layout.participants().resolve("monitor.key"),
+                    platform.layout.tls().resolve("ca.crt"));
+            HttpResponse<String> response = get(
+                    Optional.of(monitor),
                     platform.instanceUrl("reporting-service", instance.port(), "/actuator/prometheus"));
             return reconciliationLeader(response.body());
         } catch (IOException | RuntimeException unanswered) {
@@ -270,14 +314,20 @@ public final class ServiceProcesses {
     }
 
     private Optional<SSLContext> anonymous(String service) {
-        return platform.usesTls(service) ? Optional.of(PemTls.anonymous(platform.layout.tls().resolve("ca.crt"))) : Optional.empty();
+        return platform.usesTls(service)
+                ? Optional.of(PemTls.anonymous(platform.layout.tls().resolve("ca.crt")))
+                : Optional.empty();
     }
 
     private static HttpResponse<String> get(Optional<SSLContext> tls, String url) throws IOException {
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
         tls.ifPresent(builder::sslContext);
         try (HttpClient client = builder.build()) {
-            return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3)).GET().build(),
+            return client.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(3))
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

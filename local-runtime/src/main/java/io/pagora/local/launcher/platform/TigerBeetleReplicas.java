@@ -32,7 +32,11 @@ public final class TigerBeetleReplicas {
         if (!Files.isExecutable(binary)) {
             throw Console.fail("TIGERBEETLE_BIN=%s is not an executable", binary);
         }
-        String version = Exec.capture(List.of(binary.toString(), "version")).output().lines().findFirst().orElse("");
+        String version = Exec.capture(List.of(binary.toString(), "version"))
+                .output()
+                .lines()
+                .findFirst()
+                .orElse("");
         checkTigerBeetleVersion(version);
         Topology topology = platform.runningTopology();
         List<Topology.Instance> started = new ArrayList<>();
@@ -61,38 +65,65 @@ public final class TigerBeetleReplicas {
         // system refuses Direct IO (tmpfs, some overlay file systems) does it fall back to --development, loudly.
         boolean development = Files.exists(directory.resolve("development"));
         if (!Files.exists(data)) {
-            Console.say("formatting %s (%s, replica %d of %d, %s)", data, version, replicaIndex,
-                    topology.tigerBeetleReplicas(), development ? "--development" : "production mode");
-            List<String> format = new ArrayList<>(List.of(binary.toString(), "format", "--cluster=0",
-                    "--replica=" + replicaIndex, "--replica-count=" + topology.tigerBeetleReplicas(), data.toString()));
+            Console.say(
+                    "formatting %s (%s, replica %d of %d, %s)",
+                    data,
+                    version,
+                    replicaIndex,
+                    topology.tigerBeetleReplicas(),
+                    development ? "--development" : "production mode");
+            List<String> format = new ArrayList<>(List.of(
+                    binary.toString(),
+                    "format",
+                    "--cluster=0",
+                    "--replica=" + replicaIndex,
+                    "--replica-count=" + topology.tigerBeetleReplicas(),
+                    data.toString()));
             if (development) {
                 format.add(format.size() - 1, "--development");
             }
-            boolean formatted = Exec.capture(format, Map.of(), platform.layout.log(replica.name())).status() == 0;
+            boolean formatted = Exec.capture(format, Map.of(), platform.layout.log(replica.name()))
+                            .status()
+                    == 0;
             if (!formatted && development) {
-                throw Console.fail("tigerbeetle format --development failed (log: %s)", platform.layout.log(replica.name()));
+                throw Console.fail(
+                        "tigerbeetle format --development failed (log: %s)", platform.layout.log(replica.name()));
             }
             if (!formatted) {
                 Supervisor.delete(data);
-                Console.warn("TigerBeetle could not format in production mode (Direct IO unavailable under %s?):"
-                        + " using --development", platform.layout.var());
+                Console.warn(
+                        "TigerBeetle could not format in production mode (Direct IO unavailable under %s?):"
+                                + " using --development",
+                        platform.layout.var());
                 development = true;
                 Postgres.write(directory.resolve("development"), "");
                 format.add(format.size() - 1, "--development");
-                if (Exec.capture(format, Map.of(), platform.layout.log(replica.name())).status() != 0) {
+                if (Exec.capture(format, Map.of(), platform.layout.log(replica.name()))
+                                .status()
+                        != 0) {
                     throw Console.fail("tigerbeetle format failed (log: %s)", platform.layout.log(replica.name()));
                 }
             }
         }
-        List<String> start = new ArrayList<>(List.of(binary.toString(), "start",
-                "--addresses=" + topology.tigerBeetleAddresses(), "--cache-grid=" + platform.settings.text("TB_CACHE_GRID")));
+        List<String> start = new ArrayList<>(List.of(
+                binary.toString(),
+                "start",
+                "--addresses=" + topology.tigerBeetleAddresses(),
+                "--cache-grid=" + platform.settings.text("TB_CACHE_GRID")));
         if (development) {
             // --limit-request=1MiB keeps full 8189-transfer batches possible in development mode.
             start.addAll(List.of("--development", "--experimental", "--limit-request=1MiB"));
         }
         start.add(data.toString());
-        Console.say("starting %s (replica %d of %d) on %s:%d, data %s, cache grid %s %s", replica.name(), replicaIndex,
-                topology.tigerBeetleReplicas(), Layout.HOST, replica.port(), data, platform.settings.text("TB_CACHE_GRID"),
+        Console.say(
+                "starting %s (replica %d of %d) on %s:%d, data %s, cache grid %s %s",
+                replica.name(),
+                replicaIndex,
+                topology.tigerBeetleReplicas(),
+                Layout.HOST,
+                replica.port(),
+                data,
+                platform.settings.text("TB_CACHE_GRID"),
                 development ? "--development" : "(production mode)");
         platform.supervisor.launch(replica.name(), start, Map.of(), true);
     }
@@ -110,16 +141,22 @@ public final class TigerBeetleReplicas {
         }
         Comparator<String> byVersion = Comparator.comparing(TigerBeetleReplicas::versionKey);
         if (byVersion.compare(got, Platform.TIGERBEETLE_VERSION) < 0) {
-            throw Console.fail("TIGERBEETLE_BIN is TigerBeetle %s, older than the pinned %s (docs/testing.md: server and"
-                    + " client)", got, Platform.TIGERBEETLE_VERSION);
+            throw Console.fail(
+                    "TIGERBEETLE_BIN is TigerBeetle %s, older than the pinned %s (docs/testing.md: server and"
+                            + " client)",
+                    got, Platform.TIGERBEETLE_VERSION);
         }
         if (!got.equals(Platform.TIGERBEETLE_VERSION)) {
-            Console.warn("TIGERBEETLE_BIN is TigerBeetle %s, not the %s this project is tested with", got, Platform.TIGERBEETLE_VERSION);
+            Console.warn(
+                    "TIGERBEETLE_BIN is TigerBeetle %s, not the %s this project is tested with",
+                    got, Platform.TIGERBEETLE_VERSION);
         }
     }
 
     private static long versionKey(String version) {
         String[] parts = version.split("\\.");
-        return Long.parseLong(parts[0]) * 1_000_000_000L + Long.parseLong(parts[1]) * 1_000_000L + Long.parseLong(parts[2]);
+        return Long.parseLong(parts[0]) * 1_000_000_000L
+                + Long.parseLong(parts[1]) * 1_000_000L
+                + Long.parseLong(parts[2]);
     }
 }

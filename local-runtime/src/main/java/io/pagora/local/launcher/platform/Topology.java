@@ -24,7 +24,8 @@ public record Topology(String name, int kafkaNodes, int tigerBeetleReplicas, int
 
     public Topology {
         if (kafkaNodes < 1 || tigerBeetleReplicas < 1 || serviceInstances < 1 || serviceInstances > 9) {
-            throw new IllegalArgumentException("a topology of at least one of everything, at most 9 instances: " + name);
+            throw new IllegalArgumentException(
+                    "a topology of at least one of everything, at most 9 instances: " + name);
         }
     }
 
@@ -46,22 +47,24 @@ public record Topology(String name, int kafkaNodes, int tigerBeetleReplicas, int
     /** The instances of a service (or the bank simulator's control port): payment-api, payment-api-2, ... */
     List<Instance> instances(String service, int firstPort) {
         return IntStream.rangeClosed(1, serviceInstances)
-                .mapToObj(index -> new Instance(indexed(service, index), index, firstPort + (index - 1) * INSTANCE_PORT_STEP))
+                .mapToObj(index ->
+                        new Instance(indexed(service, index), index, firstPort + (index - 1) * INSTANCE_PORT_STEP))
                 .toList();
     }
 
     /** The Kafka nodes: kafka, kafka-2, kafka-3; {@link Instance#port()} is the broker's, the controller's is +1. */
     public List<Instance> kafka() {
         return IntStream.rangeClosed(1, kafkaNodes)
-                .mapToObj(index -> new Instance(indexed("kafka", index), index,
-                        Platform.KAFKA_PORT + (index - 1) * KAFKA_PORT_STEP))
+                .mapToObj(index -> new Instance(
+                        indexed("kafka", index), index, Platform.KAFKA_PORT + (index - 1) * KAFKA_PORT_STEP))
                 .toList();
     }
 
     /** The TigerBeetle replicas: tigerbeetle, tigerbeetle-2, ...; replica i (0-based) is instance i + 1. */
     public List<Instance> tigerBeetle() {
         return IntStream.rangeClosed(1, tigerBeetleReplicas)
-                .mapToObj(index -> new Instance(indexed("tigerbeetle", index), index, Platform.TIGERBEETLE_PORT + index - 1))
+                .mapToObj(index ->
+                        new Instance(indexed("tigerbeetle", index), index, Platform.TIGERBEETLE_PORT + index - 1))
                 .toList();
     }
 
@@ -71,13 +74,16 @@ public record Topology(String name, int kafkaNodes, int tigerBeetleReplicas, int
 
     /** KRaft's static quorum: every node is a voter. */
     public String kafkaVoters() {
-        return kafka().stream().map(node -> node.index() + "@" + Layout.HOST + ":" + (node.port() + 1))
+        return kafka().stream()
+                .map(node -> node.index() + "@" + Layout.HOST + ":" + (node.port() + 1))
                 .collect(Collectors.joining(","));
     }
 
     /** Every replica's address, in replica order: what each replica and every client is given. */
     String tigerBeetleAddresses() {
-        return tigerBeetle().stream().map(replica -> Layout.HOST + ":" + replica.port()).collect(Collectors.joining(","));
+        return tigerBeetle().stream()
+                .map(replica -> Layout.HOST + ":" + replica.port())
+                .collect(Collectors.joining(","));
     }
 
     /** Topics replicated to every node, writes needing all but one (3 nodes: 2). */

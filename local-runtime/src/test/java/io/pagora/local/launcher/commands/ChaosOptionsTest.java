@@ -13,16 +13,21 @@ class ChaosOptionsTest {
     void the_scenarios_in_the_order_typed_on_the_platforms_ledger_unless_told() {
         assertThat(ChaosOptions.parse(List.of("poison", "kill-reporting"), "postgresql", false))
                 .isEqualTo(new ChaosOptions(List.of("poison", "kill-reporting"), "postgresql"));
-        assertThat(ChaosOptions.parse(List.of("--ledger=tigerbeetle", "poison"), "postgresql", false).ledger())
+        assertThat(ChaosOptions.parse(List.of("--ledger=tigerbeetle", "poison"), "postgresql", false)
+                        .ledger())
                 .isEqualTo("tigerbeetle");
     }
 
     @Test
     void all_is_the_single_platforms_catalogue_or_with_scale_the_scaled_ones() {
         assertThat(ChaosOptions.parse(List.of("all"), "postgresql", false).scenarios())
-                .isEqualTo(Chaos.catalogue(false)).hasSize(10).doesNotContain("kill-kafka-broker");
+                .isEqualTo(Chaos.catalogue(false))
+                .hasSize(10)
+                .doesNotContain("kill-kafka-broker");
         assertThat(ChaosOptions.parse(List.of("all"), "postgresql", true).scenarios())
-                .isEqualTo(Chaos.catalogue(true)).contains("kill-kafka-broker").doesNotContain("poison");
+                .isEqualTo(Chaos.catalogue(true))
+                .contains("kill-kafka-broker")
+                .doesNotContain("poison");
     }
 
     @Test
@@ -43,7 +48,8 @@ class ChaosOptionsTest {
                 .isEqualTo(new ChaosOptions(List.of("kill-clearing-twice", "bank-down"), "postgresql"));
         assertThat(ChaosOptions.parse(List.of("ledger-unavailable", "--ledger=both"), "postgresql", false))
                 .isEqualTo(new ChaosOptions(List.of("ledger-unavailable"), "both"));
-        assertThat(ChaosOptions.parse(List.of("all", "--ledger=tigerbeetle"), "postgresql", true).ledger())
+        assertThat(ChaosOptions.parse(List.of("all", "--ledger=tigerbeetle"), "postgresql", true)
+                        .ledger())
                 .isEqualTo("tigerbeetle");
     }
 }

@@ -22,26 +22,30 @@ class PlansTest {
 
     @Test
     void the_bench_options_are_handed_to_the_bench_in_its_own_names() {
-        BenchRun.Plan plan = BenchRun.plan(List.of("--rate=500", "--warmup=30", "--window=60", "--find-max",
-                "--ledger=postgresql"), "tigerbeetle");
+        BenchRun.Plan plan = BenchRun.plan(
+                List.of("--rate=500", "--warmup=30", "--window=60", "--find-max", "--ledger=postgresql"),
+                "tigerbeetle");
 
         assertThat(plan.ledgers()).containsExactly("postgresql");
-        assertThat(plan.benchOptions()).containsExactly("--rate=500", "--warmup-seconds=30", "--window-seconds=60",
-                "--find-max=true");
+        assertThat(plan.benchOptions())
+                .containsExactly("--rate=500", "--warmup-seconds=30", "--window-seconds=60", "--find-max=true");
         assertThat(plan.overload()).isFalse();
     }
 
     @Test
     void the_overload_run_floods_at_twice_the_rate_unless_told_otherwise() {
-        assertThat(BenchRun.plan(List.of("--overload"), "postgresql").benchOptions()).containsExactly("--overload-factor=2");
+        assertThat(BenchRun.plan(List.of("--overload"), "postgresql").benchOptions())
+                .containsExactly("--overload-factor=2");
         assertThat(BenchRun.plan(List.of("--overload-factor=3"), "postgresql").benchOptions())
                 .containsExactly("--overload-factor=3");
     }
 
     @Test
     void a_bench_option_it_does_not_know_is_refused() {
-        assertThatThrownBy(() -> BenchRun.plan(List.of("--rates=500"), "postgresql")).hasMessageContaining("--rates=500");
-        assertThatThrownBy(() -> BenchRun.plan(List.of("--ledger=oracle"), "postgresql")).hasMessageContaining("oracle");
+        assertThatThrownBy(() -> BenchRun.plan(List.of("--rates=500"), "postgresql"))
+                .hasMessageContaining("--rates=500");
+        assertThatThrownBy(() -> BenchRun.plan(List.of("--ledger=oracle"), "postgresql"))
+                .hasMessageContaining("oracle");
         assertThatThrownBy(() -> BenchRun.requireTigerBeetle(List.of("tigerbeetle", "postgresql"), defaults))
                 .hasMessageContaining("TIGERBEETLE_BIN");
     }
@@ -66,9 +70,12 @@ class PlansTest {
                 json.readTree("{\"settled_per_s\":500,\"cpu_us_per_payment\":300,\"valid\":false,"
                         + "\"cpu_us_per_payment_by_component\":{\"postgresql\":200}}"));
 
-        assertThat(table).contains("TigerBeetle vs PostgreSQL").containsPattern("settled/s +1000\\.0 +500\\.0 +0\\.50")
+        assertThat(table)
+                .contains("TigerBeetle vs PostgreSQL")
+                .containsPattern("settled/s +1000\\.0 +500\\.0 +0\\.50")
                 .containsPattern("CPU µs/payment +100\\.0 +300\\.0 +3\\.00")
-                .containsPattern("tigerbeetle +10\\.0 +0\\.0").containsPattern("postgresql +0\\.0 +200\\.0")
+                .containsPattern("tigerbeetle +10\\.0 +0\\.0")
+                .containsPattern("postgresql +0\\.0 +200\\.0")
                 .contains("valid: TigerBeetle true, PostgreSQL false");
     }
 
@@ -88,7 +95,8 @@ class PlansTest {
     @Test
     void the_kafka_outage_lasts_its_setting_plus_the_restart() {
         assertThat(Chaos.faultSeconds("kafka-outage", defaults)).isEqualTo(60);
-        assertThat(Chaos.faultSeconds("kafka-outage", defaults.with("CHAOS_KAFKA_OUTAGE_SECONDS", "50"))).isEqualTo(70);
+        assertThat(Chaos.faultSeconds("kafka-outage", defaults.with("CHAOS_KAFKA_OUTAGE_SECONDS", "50")))
+                .isEqualTo(70);
         assertThat(Chaos.faultSeconds("kill-clearing-twice", defaults)).isEqualTo(75);
     }
 
@@ -115,7 +123,9 @@ class PlansTest {
     void the_demos_k6_makes_the_vus_its_p99_threshold_needs_up_front() {
         assertThat(Demo.preallocatedVus(200, 5000, 1000)).isEqualTo(1000);
         assertThat(Demo.preallocatedVus(100, 5000, 1000)).isEqualTo(500);
-        assertThat(Demo.preallocatedVus(200, 5000, 300)).as("never above K6_MAX_VUS").isEqualTo(300);
+        assertThat(Demo.preallocatedVus(200, 5000, 300))
+                .as("never above K6_MAX_VUS")
+                .isEqualTo(300);
         assertThat(Demo.preallocatedVus(1, 10, 1000)).isEqualTo(1);
     }
 
@@ -125,21 +135,28 @@ class PlansTest {
         TigerBeetleReplicas.checkTigerBeetleVersion("TigerBeetle version 0.17.0");
         assertThatThrownBy(() -> TigerBeetleReplicas.checkTigerBeetleVersion("TigerBeetle version 0.16.30"))
                 .hasMessageContaining("older than the pinned 0.16.78");
-        assertThatThrownBy(() -> TigerBeetleReplicas.checkTigerBeetleVersion("garbage")).hasMessageContaining("does not say its version");
+        assertThatThrownBy(() -> TigerBeetleReplicas.checkTigerBeetleVersion("garbage"))
+                .hasMessageContaining("does not say its version");
     }
 
     @Test
     void each_service_is_started_with_the_settings_it_reads() {
-        Platform platform = new Platform(TemporaryRepository.create(),
+        Platform platform = new Platform(
+                TemporaryRepository.create(),
                 Settings.fromEnvironment(Map.of("PENDING_TIMEOUT", "3s", "PARTICIPANT_BURST", "3750")));
 
-        assertThat(arguments(platform, "clearing-service", "postgresql")).contains(
-                "--pagora.clearing.pending-timeout=3s", "--pagora.ledger.backend=postgresql", "--server.port=8081")
+        assertThat(arguments(platform, "clearing-service", "postgresql"))
+                .contains(
+                        "--pagora.clearing.pending-timeout=3s",
+                        "--pagora.ledger.backend=postgresql",
+                        "--server.port=8081")
                 .noneMatch(argument -> argument.startsWith("--pagora.web."));
-        assertThat(arguments(platform, "payment-api", "tigerbeetle")).contains(
-                "--pagora.payments.participant-limits.burst=3750", "--pagora.ledger.backend=tigerbeetle",
-                "--pagora.payments.status-base-url=https://127.0.0.1:8082",
-                "--pagora.web.connections-per-participant-max=800");
+        assertThat(arguments(platform, "payment-api", "tigerbeetle"))
+                .contains(
+                        "--pagora.payments.participant-limits.burst=3750",
+                        "--pagora.ledger.backend=tigerbeetle",
+                        "--pagora.payments.status-base-url=https://127.0.0.1:8082",
+                        "--pagora.web.connections-per-participant-max=800");
         assertThat(arguments(platform, "reporting-service", "postgresql"))
                 .contains("--pagora.reporting.reconciliation.enabled=true");
     }
@@ -147,30 +164,41 @@ class PlansTest {
     @Test
     void payment_api_leases_pulled_messages_well_inside_the_time_a_bank_has_to_answer() {
         Platform local = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
-        assertThat(arguments(local, "payment-api", "postgresql")).as("a third of the 5 s pending timeout")
+        assertThat(arguments(local, "payment-api", "postgresql"))
+                .as("a third of the 5 s pending timeout")
                 .contains("--pagora.participants.answer-window=5s", "--pagora.participants.lease-timeout=1666ms");
-        Platform chaos = new Platform(TemporaryRepository.create(),
-                Settings.fromEnvironment(Map.of("PENDING_TIMEOUT", "2s")));
-        assertThat(arguments(chaos, "payment-api", "postgresql")).as("never below payment-api's 1 s, half of 2 s")
+        Platform chaos =
+                new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of("PENDING_TIMEOUT", "2s")));
+        assertThat(arguments(chaos, "payment-api", "postgresql"))
+                .as("never below payment-api's 1 s, half of 2 s")
                 .contains("--pagora.participants.answer-window=2s", "--pagora.participants.lease-timeout=1000ms");
     }
 
     @Test
     void the_scaled_platform_runs_two_instances_of_each_service_on_three_brokers_and_three_replicas() {
-        Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of("PAGORA_SCALE", "1")));
+        Platform platform =
+                new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of("PAGORA_SCALE", "1")));
         String staticMember = "--spring.kafka.consumer.properties.group.instance.id=";
 
-        assertThat(platform.services.instancesOf("clearing-service")).extracting(Topology.Instance::name, Topology.Instance::port)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("clearing-service", 8081),
+        assertThat(platform.services.instancesOf("clearing-service"))
+                .extracting(Topology.Instance::name, Topology.Instance::port)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("clearing-service", 8081),
                         org.assertj.core.groups.Tuple.tuple("clearing-service-2", 8181));
-        List<String> second = platform.services.serviceArguments("clearing-service", platform.services.instancesOf("clearing-service").get(1),
+        List<String> second = platform.services.serviceArguments(
+                "clearing-service",
+                platform.services.instancesOf("clearing-service").get(1),
                 "tigerbeetle");
-        assertThat(second).contains("--server.port=8181",
-                "--spring.kafka.bootstrap-servers=127.0.0.1:9092,127.0.0.1:9094,127.0.0.1:9096",
-                "--pagora.topics.replication-factor=3", "--pagora.topics.min-insync-replicas=2",
-                "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000,127.0.0.1:3001,127.0.0.1:3002",
-                staticMember + "clearing-service-2-local");
-        assertThat(arguments(platform, "clearing-service", "tigerbeetle")).as("each instance its own member name")
+        assertThat(second)
+                .contains(
+                        "--server.port=8181",
+                        "--spring.kafka.bootstrap-servers=127.0.0.1:9092,127.0.0.1:9094,127.0.0.1:9096",
+                        "--pagora.topics.replication-factor=3",
+                        "--pagora.topics.min-insync-replicas=2",
+                        "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000,127.0.0.1:3001,127.0.0.1:3002",
+                        staticMember + "clearing-service-2-local");
+        assertThat(arguments(platform, "clearing-service", "tigerbeetle"))
+                .as("each instance its own member name")
                 .contains(staticMember + "clearing-service-local");
         assertThat(Topology.SCALED.kafkaVoters()).isEqualTo("1@127.0.0.1:9093,2@127.0.0.1:9095,3@127.0.0.1:9097");
         assertThat(platform.serviceUrls("payment-api")).isEqualTo("https://127.0.0.1:8080,https://127.0.0.1:8180");
@@ -181,8 +209,10 @@ class PlansTest {
         String holder = "# HELP pagora_reconciliation_leader 1 while this instance holds the lease\n"
                 + "pagora_reconciliation_leader{application=\"reporting-service\"} 1.0\n";
         assertThat(ServiceProcesses.reconciliationLeader(holder)).isTrue();
-        assertThat(ServiceProcesses.reconciliationLeader(holder.replace("} 1.0", "} 0.0"))).isFalse();
-        assertThat(ServiceProcesses.reconciliationLeader("pagora_reconciliation_lag_seconds 1.0\n")).as("no gauge: not the holder")
+        assertThat(ServiceProcesses.reconciliationLeader(holder.replace("} 1.0", "} 0.0")))
+                .isFalse();
+        assertThat(ServiceProcesses.reconciliationLeader("pagora_reconciliation_lag_seconds 1.0\n"))
+                .as("no gauge: not the holder")
                 .isFalse();
     }
 
@@ -191,13 +221,16 @@ class PlansTest {
         Platform platform = new Platform(TemporaryRepository.create(), Settings.fromEnvironment(Map.of()));
 
         assertThat(platform.services.instancesOf("payment-api")).hasSize(1);
-        assertThat(arguments(platform, "payment-api", "tigerbeetle")).contains(
-                "--spring.kafka.bootstrap-servers=127.0.0.1:9092", "--pagora.topics.replication-factor=1",
-                "--pagora.topics.min-insync-replicas=1", "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000");
+        assertThat(arguments(platform, "payment-api", "tigerbeetle"))
+                .contains(
+                        "--spring.kafka.bootstrap-servers=127.0.0.1:9092", "--pagora.topics.replication-factor=1",
+                        "--pagora.topics.min-insync-replicas=1",
+                                "--pagora.ledger.tigerbeetle.addresses=127.0.0.1:3000");
     }
 
     private static List<String> arguments(Platform platform, String service, String backend) {
-        return platform.services.serviceArguments(service, platform.services.instancesOf(service).getFirst(), backend);
+        return platform.services.serviceArguments(
+                service, platform.services.instancesOf(service).getFirst(), backend);
     }
 
     @Test

@@ -37,7 +37,8 @@ class TigerBeetleRolesTest {
 
     @Test
     void only_the_views_since_each_replica_last_started_count_and_a_restart_says_its_view_too() throws Exception {
-        // An earlier platform reached view 5 (its primary: replica 2); this one started fresh and is in view 1. Replica 0
+        // An earlier platform reached view 5 (its primary: replica 2); this one started fresh and is in view 1. Replica
+        // 0
         // was killed and restarted: it says its view on recovering, without the "a..b" of a view change.
         String earlier = "info(replica): 2N: transition_to_normal_from_view_change_status: view=4..5 primary\n";
         List<Path> files = write(

@@ -22,11 +22,16 @@ public record IdempotencyRetentionProperties(
         @DefaultValue("1h") Duration maintenanceInterval) {
 
     public IdempotencyRetentionProperties {
-        Check.that(retentionDays >= 1 && retentionDays <= JdbcIdempotencyPartitions.RETENTION_DAYS_MAX,
-                "pagora.payments.idempotency.retention-days in 1..%d", JdbcIdempotencyPartitions.RETENTION_DAYS_MAX);
-        Check.that(partitionsAheadDays >= 1 && partitionsAheadDays <= JdbcIdempotencyPartitions.DAYS_AHEAD_MAX,
-                "pagora.payments.idempotency.partitions-ahead-days in 1..%d", JdbcIdempotencyPartitions.DAYS_AHEAD_MAX);
-        Check.that(maintenanceInterval.toSeconds() >= 1 && maintenanceInterval.toHours() <= 24,
+        Check.that(
+                retentionDays >= 1 && retentionDays <= JdbcIdempotencyPartitions.RETENTION_DAYS_MAX,
+                "pagora.payments.idempotency.retention-days in 1..%d",
+                JdbcIdempotencyPartitions.RETENTION_DAYS_MAX);
+        Check.that(
+                partitionsAheadDays >= 1 && partitionsAheadDays <= JdbcIdempotencyPartitions.DAYS_AHEAD_MAX,
+                "pagora.payments.idempotency.partitions-ahead-days in 1..%d",
+                JdbcIdempotencyPartitions.DAYS_AHEAD_MAX);
+        Check.that(
+                maintenanceInterval.toSeconds() >= 1 && maintenanceInterval.toHours() <= 24,
                 "pagora.payments.idempotency.maintenance-interval in 1s..24h");
     }
 }

@@ -1,26 +1,26 @@
 package io.pagora.payments.api.config;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.events.Topics;
 import io.pagora.payments.api.adapter.jdbc.JdbcStreamPositions;
 import io.pagora.payments.api.adapter.kafka.KafkaAnswerChannel;
 import io.pagora.payments.api.adapter.kafka.KafkaMessageLog;
 import io.pagora.payments.api.adapter.web.ParticipantController;
 import io.pagora.payments.api.application.answers.ParticipantAnswers;
 import io.pagora.payments.api.application.streams.ParticipantStreams;
-import io.pagora.settlement.application.AccessRefusals;
-import io.pagora.events.Topics;
 import io.pagora.service.config.TopicsProperties;
+import io.pagora.settlement.application.AccessRefusals;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.springframework.kafka.config.TopicBuilder;
-import org.springframework.kafka.core.KafkaAdmin;
-import java.time.Duration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /** The participants' streams and answers (docs/participants.md). */
@@ -31,10 +31,14 @@ public class ParticipantConfiguration {
     /** The participant topics payment-api reads and writes, declared here too: whichever service starts first makes them. */
     @Bean
     KafkaAdmin.NewTopics participantTopics(TopicsProperties topics) {
-        return new KafkaAdmin.NewTopics(Stream.of(Topics.PARTICIPANT_MESSAGES, Topics.PARTICIPANT_ANSWERS,
-                Topics.PARTICIPANT_VERDICTS).map(name -> TopicBuilder.name(name).partitions(Topics.PARTITIONS)
-                .replicas(topics.durability().replicationFactor()).configs(topics.durability().topicConfigs()).build())
-                .toArray(NewTopic[]::new));
+        return new KafkaAdmin.NewTopics(
+                Stream.of(Topics.PARTICIPANT_MESSAGES, Topics.PARTICIPANT_ANSWERS, Topics.PARTICIPANT_VERDICTS)
+                        .map(name -> TopicBuilder.name(name)
+                                .partitions(Topics.PARTITIONS)
+                                .replicas(topics.durability().replicationFactor())
+                                .configs(topics.durability().topicConfigs())
+                                .build())
+                        .toArray(NewTopic[]::new));
     }
 
     @Bean(destroyMethod = "close")
@@ -43,10 +47,10 @@ public class ParticipantConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    KafkaAnswerChannel answerChannel(KafkaTemplate<String, byte[]> kafka, KafkaProperties kafkaProperties,
-            ParticipantProperties properties) {
-        KafkaAnswerChannel channel = new KafkaAnswerChannel(kafka, kafkaProperties.buildConsumerProperties(),
-                properties.waitingCallsMax());
+    KafkaAnswerChannel answerChannel(
+            KafkaTemplate<String, byte[]> kafka, KafkaProperties kafkaProperties, ParticipantProperties properties) {
+        KafkaAnswerChannel channel =
+                new KafkaAnswerChannel(kafka, kafkaProperties.buildConsumerProperties(), properties.waitingCallsMax());
         channel.start();
         return channel;
     }
@@ -57,9 +61,18 @@ public class ParticipantConfiguration {
     }
 
     @Bean
-    ParticipantController participantController(ParticipantStreams streams, KafkaAnswerChannel channel,
-            ParticipantProperties properties, MeterRegistry meters, AccessRefusals refusals) {
-        return new ParticipantController(streams, new ParticipantAnswers(channel, properties.verdictTimeout()),
-                properties.answersMax(), Math.toIntExact(properties.answersBodyMax().toBytes()), meters, refusals);
+    ParticipantController participantController(
+            ParticipantStreams streams,
+            KafkaAnswerChannel channel,
+            ParticipantProperties properties,
+            MeterRegistry meters,
+            AccessRefusals refusals) {
+        return new ParticipantController(
+                streams,
+                new ParticipantAnswers(channel, properties.verdictTimeout()),
+                properties.answersMax(),
+                Math.toIntExact(properties.answersBodyMax().toBytes()),
+                meters,
+                refusals);
     }
 }

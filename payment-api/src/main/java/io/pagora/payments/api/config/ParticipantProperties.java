@@ -42,18 +42,30 @@ public record ParticipantProperties(
 
     public ParticipantProperties {
         Check.that(readersMax >= 1 && readersMax <= 64, "pagora.participants.readers-max in [1, 64]: %d", readersMax);
-        Check.that(answersMax >= 1 && answersMax <= 10_000, "pagora.participants.answers-max in [1, 10000]: %d", answersMax);
-        Check.that(answersBodyMax.toBytes() >= 1024 && answersBodyMax.toMegabytes() <= 16,
-                "pagora.participants.answers-body-max in [1KB, 16MB]: %s", answersBodyMax);
-        Check.that(verdictTimeout.toMillis() >= 100 && verdictTimeout.compareTo(Duration.ofMinutes(1)) <= 0,
-                "pagora.participants.verdict-timeout in [100ms, 1m]: %s", verdictTimeout);
-        Check.that(waitingCallsMax >= 1 && waitingCallsMax <= 10_000,
-                "pagora.participants.waiting-calls-max in [1, 10000]: %d", waitingCallsMax);
+        Check.that(
+                answersMax >= 1 && answersMax <= 10_000,
+                "pagora.participants.answers-max in [1, 10000]: %d",
+                answersMax);
+        Check.that(
+                answersBodyMax.toBytes() >= 1024 && answersBodyMax.toMegabytes() <= 16,
+                "pagora.participants.answers-body-max in [1KB, 16MB]: %s",
+                answersBodyMax);
+        Check.that(
+                verdictTimeout.toMillis() >= 100 && verdictTimeout.compareTo(Duration.ofMinutes(1)) <= 0,
+                "pagora.participants.verdict-timeout in [100ms, 1m]: %s",
+                verdictTimeout);
+        Check.that(
+                waitingCallsMax >= 1 && waitingCallsMax <= 10_000,
+                "pagora.participants.waiting-calls-max in [1, 10000]: %d",
+                waitingCallsMax);
         // A lease that lapses only when the answer window is (nearly) over redelivers instructions nobody can still
         // answer: every one would expire all the same.
-        Check.that(leaseTimeout.multipliedBy(2).compareTo(answerWindow) <= 0,
+        Check.that(
+                leaseTimeout.multipliedBy(2).compareTo(answerWindow) <= 0,
                 "pagora.participants.lease-timeout (%s) is at most half of pagora.participants.answer-window (%s,"
-                        + " clearing's pagora.clearing.pending-timeout)", leaseTimeout, answerWindow);
+                        + " clearing's pagora.clearing.pending-timeout)",
+                leaseTimeout,
+                answerWindow);
     }
 
     public ParticipantStreams.Limits limits() {

@@ -82,24 +82,32 @@ public record PaymentApiProperties(
 
     public PaymentApiProperties {
         Check.that(amountMaxCentavos > 0, "pagora.payments.amount-max-centavos must be positive");
-        Check.that(bodyMax.toBytes() > 0 && bodyMax.toBytes() <= BODY_BYTES_CEILING, "pagora.payments.body-max out of range");
-        Check.that(batchBodyMax.toBytes() > 0 && batchBodyMax.toBytes() <= BODY_BYTES_CEILING,
+        Check.that(
+                bodyMax.toBytes() > 0 && bodyMax.toBytes() <= BODY_BYTES_CEILING,
+                "pagora.payments.body-max out of range");
+        Check.that(
+                batchBodyMax.toBytes() > 0 && batchBodyMax.toBytes() <= BODY_BYTES_CEILING,
                 "pagora.payments.batch-body-max out of range");
         // A batch's account lookup must fit one ledger request: two accounts per payment.
         Check.that(batchItemsMax >= 1 && batchItemsMax <= 4094, "pagora.payments.batch-items-max in 1..4094");
         Check.that(kafkaAckTimeout.toMillis() > 0, "pagora.payments.kafka-ack-timeout must be positive");
         Check.that(accountCacheSize > 0, "pagora.payments.account-cache-size must be positive");
         Check.that(fundingMaxCentavos > 0, "pagora.payments.funding-max-centavos must be positive");
-        Check.that(groupCommitThreads >= 1 && groupCommitThreads <= 64, "pagora.payments.group-commit-threads in 1..64");
+        Check.that(
+                groupCommitThreads >= 1 && groupCommitThreads <= 64, "pagora.payments.group-commit-threads in 1..64");
         // A group's account lookup must fit one ledger request, like a batch's.
-        Check.that(groupCommitBatchMax >= 1 && groupCommitBatchMax <= 4094,
+        Check.that(
+                groupCommitBatchMax >= 1 && groupCommitBatchMax <= 4094,
                 "pagora.payments.group-commit-batch-max in 1..4094");
-        Check.that(groupCommitQueueMax >= groupCommitBatchMax && groupCommitQueueMax <= 1_000_000,
+        Check.that(
+                groupCommitQueueMax >= groupCommitBatchMax && groupCommitQueueMax <= 1_000_000,
                 "pagora.payments.group-commit-queue-max in group-commit-batch-max..1000000");
         // A batch takes a token per item: a bucket smaller than a batch would refuse the largest batches forever.
-        Check.that(participantLimits.burst() >= batchItemsMax,
+        Check.that(
+                participantLimits.burst() >= batchItemsMax,
                 "pagora.payments.participant-limits.burst (%d) must be at least batch-items-max (%d)",
-                participantLimits.burst(), batchItemsMax);
+                participantLimits.burst(),
+                batchItemsMax);
     }
 
     /**
@@ -109,12 +117,19 @@ public record PaymentApiProperties(
      */
     public void checkIntakeBelow(int maxConnections) {
         long intakeMax = groupCommitQueueMax + (long) groupCommitThreads * groupCommitBatchMax;
-        Check.that(intakeMax < maxConnections, "pagora.payments.group-commit-queue-max + group-commit-threads ×"
-                + " group-commit-batch-max (%d) must be below server.tomcat.max-connections (%d): else the queue's 429"
-                + " never fires and overload waits in the accept backlog", intakeMax, maxConnections);
-        Check.that(participantLimits.inFlightMax() < maxConnections, "pagora.payments.participant-limits.in-flight-max"
-                + " (%d) must be below server.tomcat.max-connections (%d): else one participant can take every connection",
-                participantLimits.inFlightMax(), maxConnections);
+        Check.that(
+                intakeMax < maxConnections,
+                "pagora.payments.group-commit-queue-max + group-commit-threads ×"
+                        + " group-commit-batch-max (%d) must be below server.tomcat.max-connections (%d): else the queue's 429"
+                        + " never fires and overload waits in the accept backlog",
+                intakeMax,
+                maxConnections);
+        Check.that(
+                participantLimits.inFlightMax() < maxConnections,
+                "pagora.payments.participant-limits.in-flight-max"
+                        + " (%d) must be below server.tomcat.max-connections (%d): else one participant can take every connection",
+                participantLimits.inFlightMax(),
+                maxConnections);
     }
 
     public int bodyMaxBytes() {

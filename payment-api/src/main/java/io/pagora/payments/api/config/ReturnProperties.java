@@ -17,7 +17,10 @@ public record ReturnProperties(@DefaultValue("90d") Duration window) {
     static final Duration WINDOW_MAX = Duration.ofDays(3_650);
 
     public ReturnProperties {
-        Check.that(!window.isNegative() && !window.isZero() && window.compareTo(WINDOW_MAX) <= 0,
-                "pagora.payments.returns.window in (0, %s]: %s", WINDOW_MAX, window);
+        Check.that(
+                !window.isNegative() && !window.isZero() && window.compareTo(WINDOW_MAX) <= 0,
+                "pagora.payments.returns.window in (0, %s]: %s",
+                WINDOW_MAX,
+                window);
     }
 }

@@ -32,13 +32,17 @@ public record SharedLimitProperties(
         @DefaultValue("2s") Duration queryTimeout) {
 
     public SharedLimitProperties {
-        Check.that(leaseInterval.toMillis() >= 1 && leaseInterval.toMillis() <= 1_000,
+        Check.that(
+                leaseInterval.toMillis() >= 1 && leaseInterval.toMillis() <= 1_000,
                 "pagora.payments.shared-limits.lease-interval in 1ms..1s");
         Check.that(hold.compareTo(leaseInterval) >= 0, "pagora.payments.shared-limits.hold at least lease-interval");
-        Check.that(heartbeat.toMillis() >= 1 && liveFor.compareTo(heartbeat) > 0,
+        Check.that(
+                heartbeat.toMillis() >= 1 && liveFor.compareTo(heartbeat) > 0,
                 "pagora.payments.shared-limits.live-for longer than heartbeat");
-        Check.that(failAfter.compareTo(heartbeat) > 0, "pagora.payments.shared-limits.fail-after longer than heartbeat");
-        Check.that(leaseWait.toMillis() >= 0 && leaseWait.toMillis() <= 10_000,
+        Check.that(
+                failAfter.compareTo(heartbeat) > 0, "pagora.payments.shared-limits.fail-after longer than heartbeat");
+        Check.that(
+                leaseWait.toMillis() >= 0 && leaseWait.toMillis() <= 10_000,
                 "pagora.payments.shared-limits.lease-wait in 0..10s");
         Check.that(queryTimeout.toSeconds() >= 1, "pagora.payments.shared-limits.query-timeout at least 1s");
     }

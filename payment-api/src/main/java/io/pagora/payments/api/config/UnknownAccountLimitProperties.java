@@ -21,9 +21,11 @@ public record UnknownAccountLimitProperties(
 
     public UnknownAccountLimitProperties {
         Check.that(burst >= 1 && burst <= 1_000_000, "pagora.payments.unknown-account-limit.burst in 1..1000000");
-        Check.that(refillPerSecond > 0 && refillPerSecond <= 1_000_000,
+        Check.that(
+                refillPerSecond > 0 && refillPerSecond <= 1_000_000,
                 "pagora.payments.unknown-account-limit.refill-per-second in (0, 1000000]");
-        Check.that(participantsMax >= 1 && participantsMax <= 1_000_000,
+        Check.that(
+                participantsMax >= 1 && participantsMax <= 1_000_000,
                 "pagora.payments.unknown-account-limit.participants-max in 1..1000000");
     }
 }

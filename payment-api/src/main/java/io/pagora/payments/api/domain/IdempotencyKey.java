@@ -43,12 +43,14 @@ public record IdempotencyKey(String value) {
     }
 
     private static boolean isAccountOpeningKey(String value) {
-        return value != null && value.startsWith(ACCOUNT_OPENING_PREFIX)
+        return value != null
+                && value.startsWith(ACCOUNT_OPENING_PREFIX)
                 && value.substring(ACCOUNT_OPENING_PREFIX.length()).matches("[0-9a-f]{" + SHA256_HEX_CHARS + "}");
     }
 
     private static boolean isPixIdKey(String value) {
-        return value != null && value.startsWith(PIX_ID_PREFIX)
+        return value != null
+                && value.startsWith(PIX_ID_PREFIX)
                 && PixId.problem(value.substring(PIX_ID_PREFIX.length())).isEmpty();
     }
 
@@ -68,13 +70,22 @@ public record IdempotencyKey(String value) {
     /** The key, or the problem with it; {@code where} names the header or field for the detail. */
     public static Result parse(String value, String where) {
         if (value == null) {
-            return new Result(null, Refusal.ofField(RefusalReason.MISSING_IDEMPOTENCY_KEY, where,
-                    where + " is required: 1 to " + LENGTH_MAX + " visible ASCII characters naming this request"));
+            return new Result(
+                    null,
+                    Refusal.ofField(
+                            RefusalReason.MISSING_IDEMPOTENCY_KEY,
+                            where,
+                            where + " is required: 1 to " + LENGTH_MAX
+                                    + " visible ASCII characters naming this request"));
         }
         if (!isValid(value)) {
-            return new Result(null, Refusal.ofField(RefusalReason.INVALID_IDEMPOTENCY_KEY, where,
-                    where + " must be 1 to " + LENGTH_MAX + " visible ASCII characters (0x21-0x7E), got "
-                            + value.length() + " characters"));
+            return new Result(
+                    null,
+                    Refusal.ofField(
+                            RefusalReason.INVALID_IDEMPOTENCY_KEY,
+                            where,
+                            where + " must be 1 to " + LENGTH_MAX + " visible ASCII characters (0x21-0x7E), got "
+                                    + value.length() + " characters"));
         }
         return new Result(new IdempotencyKey(value), null);
     }

@@ -15,8 +15,12 @@ public record OriginalPayment(Payment payment, Instant settledAt, long returnabl
 
     public OriginalPayment {
         Objects.requireNonNull(payment, "payment");
-        Check.that(returnableCentavos >= 0 && returnableCentavos <= payment.amountCentavos(),
-                "returnable %d within the amount %d of %s", returnableCentavos, payment.amountCentavos(), payment.id());
+        Check.that(
+                returnableCentavos >= 0 && returnableCentavos <= payment.amountCentavos(),
+                "returnable %d within the amount %d of %s",
+                returnableCentavos,
+                payment.amountCentavos(),
+                payment.id());
     }
 
     public boolean settled() {

@@ -54,8 +54,8 @@ public record PaymentRequest(
     }
 
     /** A payment (not a return). */
-    public PaymentRequest(Id128 payer, Id128 payee, long amountCentavos, String currency, String description,
-            String endToEndId) {
+    public PaymentRequest(
+            Id128 payer, Id128 payee, long amountCentavos, String currency, String description, String endToEndId) {
         this(payer, payee, amountCentavos, currency, description, endToEndId, null);
     }
 
@@ -63,11 +63,17 @@ public record PaymentRequest(
         Objects.requireNonNull(payer, "payer");
         Objects.requireNonNull(payee, "payee");
         Check.that(CURRENCY_BRL.equals(currency), "currency is BRL: %s", currency);
-        Check.that(description == null || description.codePointCount(0, description.length()) <= DESCRIPTION_CHARS_MAX,
+        Check.that(
+                description == null || description.codePointCount(0, description.length()) <= DESCRIPTION_CHARS_MAX,
                 "description too long");
-        Check.that(endToEndId == null || PixId.problem(endToEndId, idKind(returnOf)).isEmpty(),
-                "endToEndId is a PIX id of kind %s: %s", idKind(returnOf), endToEndId);
-        Check.that(returnOf == null || amountCentavos <= returnOf.originalAmountCentavos(),
+        Check.that(
+                endToEndId == null
+                        || PixId.problem(endToEndId, idKind(returnOf)).isEmpty(),
+                "endToEndId is a PIX id of kind %s: %s",
+                idKind(returnOf),
+                endToEndId);
+        Check.that(
+                returnOf == null || amountCentavos <= returnOf.originalAmountCentavos(),
                 "a return returns at most its original's amount");
     }
 
@@ -105,10 +111,19 @@ public record PaymentRequest(
 
     /** The event that hands this payment to clearing. */
     public PaymentRequested toEvent(PaymentId paymentId, Instant acceptedAt) {
-        return new PaymentRequested(paymentId.toString(), payer.toString(), payee.toString(), amountCentavos, currency,
-                description, endToEndIdOf(paymentId, acceptedAt).value(), acceptedAt, returnOf == null ? null
-                        : new io.pagora.events.ReturnOf(returnOf.original().toString(), returnOf.originalAmountCentavos(),
-                                returnOf.reason()));
+        return new PaymentRequested(
+                paymentId.toString(),
+                payer.toString(),
+                payee.toString(),
+                amountCentavos,
+                currency,
+                description,
+                endToEndIdOf(paymentId, acceptedAt).value(),
+                acceptedAt,
+                returnOf == null
+                        ? null
+                        : new io.pagora.events.ReturnOf(
+                                returnOf.original().toString(), returnOf.originalAmountCentavos(), returnOf.reason()));
     }
 
     public boolean isReturn() {
@@ -128,8 +143,8 @@ public record PaymentRequest(
         if (endToEndId != null) {
             return new PixId(endToEndId);
         }
-        BankId payerBank = ChartOfAccounts.bankOf(payer).orElseThrow(
-                () -> new IllegalStateException("a payer account names its bank: " + payer));
+        BankId payerBank = ChartOfAccounts.bankOf(payer)
+                .orElseThrow(() -> new IllegalStateException("a payer account names its bank: " + payer));
         return PixId.generated(idKind(returnOf), payerBank, acceptedAt, paymentId);
     }
 

@@ -1,12 +1,12 @@
 package io.pagora.payments.api.domain;
 
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.PixId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.PixId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -43,15 +43,21 @@ public final class PaymentRules {
     /** Everything that can be decided from the request alone. */
     public Optional<Refusal> checkRequest(PaymentRequest request) {
         if (request.amountCentavos() <= 0) {
-            return Optional.of(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",
+            return Optional.of(Refusal.ofField(
+                    RefusalReason.INVALID_AMOUNT,
+                    "amountCentavos",
                     "amountCentavos must be a positive integer, got " + request.amountCentavos()));
         }
         if (request.amountCentavos() > amountMaxCentavos) {
-            return Optional.of(Refusal.ofField(RefusalReason.AMOUNT_ABOVE_LIMIT, "amountCentavos",
+            return Optional.of(Refusal.ofField(
+                    RefusalReason.AMOUNT_ABOVE_LIMIT,
+                    "amountCentavos",
                     "amountCentavos must be at most " + amountMaxCentavos + ", got " + request.amountCentavos()));
         }
         if (request.payer().equals(request.payee())) {
-            return Optional.of(Refusal.ofField(RefusalReason.SAME_PAYER_AND_PAYEE, "payeeAccountId",
+            return Optional.of(Refusal.ofField(
+                    RefusalReason.SAME_PAYER_AND_PAYEE,
+                    "payeeAccountId",
                     "payer and payee are the same account " + request.payer()));
         }
         // Account ids encode their kind: no lookup is needed to refuse a bank or central-bank account.
@@ -74,15 +80,19 @@ public final class PaymentRules {
             return Optional.empty();
         }
         PixId id = new PixId(request.endToEndId());
-        RefusalReason invalid = request.isReturn() ? RefusalReason.INVALID_RETURN_ID : RefusalReason.INVALID_END_TO_END_ID;
+        RefusalReason invalid =
+                request.isReturn() ? RefusalReason.INVALID_RETURN_ID : RefusalReason.INVALID_END_TO_END_ID;
         String field = pixIdField(request);
         BankId payerBank = ChartOfAccounts.bankOf(request.payer()).orElseThrow();
         if (!id.bank().equals(payerBank)) {
-            return Optional.of(Refusal.ofField(invalid, field, field + " " + id + " names bank " + id.bank()
-                    + ": it must be the id of the bank that sends it, " + payerBank));
+            return Optional.of(Refusal.ofField(
+                    invalid,
+                    field,
+                    field + " " + id + " names bank " + id.bank() + ": it must be the id of the bank that sends it, "
+                            + payerBank));
         }
-        return id.timeProblem(Instant.EPOCH, now.plus(PIX_ID_CLOCK_AHEAD_MAX)).map(problem ->
-                Refusal.ofField(invalid, field, field + " " + id + " " + problem));
+        return id.timeProblem(Instant.EPOCH, now.plus(PIX_ID_CLOCK_AHEAD_MAX))
+                .map(problem -> Refusal.ofField(invalid, field, field + " " + id + " " + problem));
     }
 
     /**
@@ -94,10 +104,11 @@ public final class PaymentRules {
             return Optional.empty();
         }
         PixId id = new PixId(request.endToEndId());
-        RefusalReason invalid = request.isReturn() ? RefusalReason.INVALID_RETURN_ID : RefusalReason.INVALID_END_TO_END_ID;
+        RefusalReason invalid =
+                request.isReturn() ? RefusalReason.INVALID_RETURN_ID : RefusalReason.INVALID_END_TO_END_ID;
         String field = pixIdField(request);
-        return id.timeProblem(oldestPixIdMinute(now), Instant.MAX).map(problem ->
-                Refusal.ofField(invalid, field, field + " " + id + " " + problem));
+        return id.timeProblem(oldestPixIdMinute(now), Instant.MAX)
+                .map(problem -> Refusal.ofField(invalid, field, field + " " + id + " " + problem));
     }
 
     /** The field a request's PIX id is given in: a payment's endToEndId, a return's returnId. */
@@ -116,7 +127,9 @@ public final class PaymentRules {
             return Optional.of(unknownPayer(request));
         }
         if (payee == AccountStatus.MISSING) {
-            return Optional.of(Refusal.ofField(RefusalReason.UNKNOWN_ACCOUNT, "payeeAccountId",
+            return Optional.of(Refusal.ofField(
+                    RefusalReason.UNKNOWN_ACCOUNT,
+                    "payeeAccountId",
                     "payee account " + request.payee() + " does not exist"));
         }
         if (payer != AccountStatus.CUSTOMER) {
@@ -133,7 +146,9 @@ public final class PaymentRules {
      * than the caller's, so that a bank cannot tell another bank's customers from ids nobody holds.
      */
     public static Refusal unknownPayer(PaymentRequest request) {
-        return Refusal.ofField(RefusalReason.UNKNOWN_ACCOUNT, "payerAccountId",
+        return Refusal.ofField(
+                RefusalReason.UNKNOWN_ACCOUNT,
+                "payerAccountId",
                 "payer account " + request.payer() + " does not exist");
     }
 
@@ -158,7 +173,9 @@ public final class PaymentRules {
     }
 
     private static Refusal notCustomer(String field, Id128 account) {
-        return Refusal.ofField(RefusalReason.NOT_A_CUSTOMER_ACCOUNT, field,
+        return Refusal.ofField(
+                RefusalReason.NOT_A_CUSTOMER_ACCOUNT,
+                field,
                 field + " " + account + " is not a customer account (payments move money between customers)");
     }
 }

@@ -12,8 +12,8 @@ import java.util.Objects;
  * {@code numbers}: the problem's machine-readable members besides the standard ones (e.g. a return's
  * {@code returnableCentavos}), so a client need not parse {@code detail}; usually none.
  */
-public record Refusal(RefusalReason type, String detail, String field, long retryAfterSeconds,
-        Map<String, Long> numbers) {
+public record Refusal(
+        RefusalReason type, String detail, String field, long retryAfterSeconds, Map<String, Long> numbers) {
 
     /** Members a refusal may carry; a few at most, each one documented with its problem type. */
     static final int NUMBERS_MAX = 4;
@@ -40,7 +40,8 @@ public record Refusal(RefusalReason type, String detail, String field, long retr
 
     /** A refusal for now that knows when a retry can succeed: after {@code retryAfterSeconds} (at least 1). */
     public static Refusal retryAfter(RefusalReason type, long retryAfterSeconds, String detail) {
-        Check.that(retryAfterSeconds >= 1, "a refusal that says when to retry says at least 1 s: %d", retryAfterSeconds);
+        Check.that(
+                retryAfterSeconds >= 1, "a refusal that says when to retry says at least 1 s: %d", retryAfterSeconds);
         return new Refusal(type, detail, null, retryAfterSeconds);
     }
 

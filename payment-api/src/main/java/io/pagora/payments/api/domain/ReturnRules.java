@@ -36,44 +36,56 @@ public final class ReturnRules {
         if (original == null || !mayRead(caller, original.payment())) {
             return Optional.of(unknown(id));
         }
-        if (!(caller instanceof Caller.Bank bank) || !bank.bank().equals(original.payment().payeeBank())) {
-            return Optional.of(Refusal.of(RefusalReason.NOT_THE_PAYEES_BANK, "payment " + id + " is returned by its"
-                    + " payee's bank, " + original.payment().payeeBank() + ", only"));
+        if (!(caller instanceof Caller.Bank bank)
+                || !bank.bank().equals(original.payment().payeeBank())) {
+            return Optional.of(Refusal.of(
+                    RefusalReason.NOT_THE_PAYEES_BANK,
+                    "payment " + id + " is returned by its" + " payee's bank, "
+                            + original.payment().payeeBank() + ", only"));
         }
         if (original.payment().isReturn()) {
-            return Optional.of(Refusal.of(RefusalReason.RETURN_OF_A_RETURN, "payment " + id + " returns payment "
-                    + original.payment().returnOf().original() + ": a return is not returned"));
+            return Optional.of(Refusal.of(
+                    RefusalReason.RETURN_OF_A_RETURN,
+                    "payment " + id + " returns payment "
+                            + original.payment().returnOf().original() + ": a return is not returned"));
         }
         if (!original.settled()) {
-            return Optional.of(Refusal.of(RefusalReason.PAYMENT_NOT_SETTLED, "payment " + id + " is not settled (in"
-                    + " flight, refused or expired): only a settled payment is returned"));
+            return Optional.of(Refusal.of(
+                    RefusalReason.PAYMENT_NOT_SETTLED,
+                    "payment " + id + " is not settled (in"
+                            + " flight, refused or expired): only a settled payment is returned"));
         }
         return Optional.empty();
     }
 
     /** The one answer for a payment the ledger does not hold and for one the caller may not see: the same bytes. */
     private static Refusal unknown(PaymentId id) {
-        return Refusal.of(RefusalReason.UNKNOWN_PAYMENT, "no payment " + id
-                + " is known to the ledger: only a settled payment is returned");
+        return Refusal.of(
+                RefusalReason.UNKNOWN_PAYMENT,
+                "no payment " + id + " is known to the ledger: only a settled payment is returned");
     }
 
     /** Its payer's and its payee's banks see a payment (as {@code GET /payments/{id}} does); nobody else. */
     public static boolean mayRead(Caller caller, Payment payment) {
-        return caller instanceof Caller.Bank bank && (bank.bank().equals(payment.payerBank())
-                || bank.bank().equals(payment.payeeBank()));
+        return caller instanceof Caller.Bank bank
+                && (bank.bank().equals(payment.payerBank()) || bank.bank().equals(payment.payeeBank()));
     }
 
     /** What time or other returns may change: the window has closed, or less is left than asked. */
     public Optional<Refusal> checkReturnable(PaymentId id, OriginalPayment original, long amountCentavos, Instant now) {
         if (original.settledAt().plus(window).isBefore(now)) {
-            return Optional.of(Refusal.of(RefusalReason.RETURN_WINDOW_CLOSED, "payment " + id + " settled at "
-                    + original.settledAt() + ", more than " + window + " ago: past the return window"));
+            return Optional.of(Refusal.of(
+                    RefusalReason.RETURN_WINDOW_CLOSED,
+                    "payment " + id + " settled at " + original.settledAt() + ", more than " + window
+                            + " ago: past the return window"));
         }
         if (amountCentavos > original.returnableCentavos()) {
-            return Optional.of(Refusal.ofField(RefusalReason.RETURN_EXCEEDS_RETURNABLE, "amountCentavos",
-                    "amountCentavos " + amountCentavos + " is more than the " + original.returnableCentavos()
-                            + " centavos of payment " + id + " left to return (its amount "
-                            + original.payment().amountCentavos() + " less the returns settled and in flight)")
+            return Optional.of(Refusal.ofField(
+                            RefusalReason.RETURN_EXCEEDS_RETURNABLE,
+                            "amountCentavos",
+                            "amountCentavos " + amountCentavos + " is more than the " + original.returnableCentavos()
+                                    + " centavos of payment " + id + " left to return (its amount "
+                                    + original.payment().amountCentavos() + " less the returns settled and in flight)")
                     .withNumber(RETURNABLE_CENTAVOS, original.returnableCentavos()));
         }
         return Optional.empty();

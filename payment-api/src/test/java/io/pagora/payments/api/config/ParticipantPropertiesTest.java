@@ -23,18 +23,27 @@ class ParticipantPropertiesTest {
     @Test
     void theDefaultLeaseLapsesWellInsideTheTimeABankHasToAnswer() {
         ParticipantProperties defaults = bind(Map.of());
-        assertThat(defaults.answerWindow()).as("clearing's default pending timeout").isEqualTo(CLEARING_PENDING_TIMEOUT);
+        assertThat(defaults.answerWindow())
+                .as("clearing's default pending timeout")
+                .isEqualTo(CLEARING_PENDING_TIMEOUT);
         assertThat(defaults.leaseTimeout().multipliedBy(2))
-                .as("a redelivered instruction must arrive with time left to answer it").isLessThanOrEqualTo(CLEARING_PENDING_TIMEOUT);
+                .as("a redelivered instruction must arrive with time left to answer it")
+                .isLessThanOrEqualTo(CLEARING_PENDING_TIMEOUT);
     }
 
     @Test
     void aLeaseNotWellInsideTheAnswerWindowIsRefusedAtStartup() {
-        assertThatThrownBy(() -> bind(Map.of("pagora.participants.lease-timeout", "3s",
-                "pagora.participants.answer-window", "5s")))
-                .rootCause().hasMessageContaining("pagora.participants.lease-timeout (PT3S) is at most half");
-        assertThat(bind(Map.of("pagora.participants.lease-timeout", "1666ms",
-                "pagora.participants.answer-window", "5s")).leaseTimeout())
-                .as("the local platform's: a third of its 5 s").isEqualTo(Duration.ofMillis(1666));
+        assertThatThrownBy(() -> bind(
+                        Map.of("pagora.participants.lease-timeout", "3s", "pagora.participants.answer-window", "5s")))
+                .rootCause()
+                .hasMessageContaining("pagora.participants.lease-timeout (PT3S) is at most half");
+        assertThat(bind(Map.of(
+                                "pagora.participants.lease-timeout",
+                                "1666ms",
+                                "pagora.participants.answer-window",
+                                "5s"))
+                        .leaseTimeout())
+                .as("the local platform's: a third of its 5 s")
+                .isEqualTo(Duration.ofMillis(1666));
     }
 }

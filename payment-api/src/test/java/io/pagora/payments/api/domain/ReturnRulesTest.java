@@ -28,12 +28,13 @@ class ReturnRulesTest {
     private final ReturnRules rules = new ReturnRules(WINDOW);
     private final TimeOrderedIds ids = new TimeOrderedIds(Clock.systemUTC());
     private final PaymentId id = ids.nextPaymentId();
-    private final Payment payment = new Payment(id, ChartOfAccounts.customer(PAYER_BANK, 1),
-            ChartOfAccounts.customer(PAYEE_BANK, 1), 100_00);
+    private final Payment payment =
+            new Payment(id, ChartOfAccounts.customer(PAYER_BANK, 1), ChartOfAccounts.customer(PAYEE_BANK, 1), 100_00);
 
     @Test
     void thePayeesBankReturnsASettledPayment() {
-        assertThat(rules.checkOriginal(Caller.bank(PAYEE_BANK.ispb()), id, settled(100_00))).isEmpty();
+        assertThat(rules.checkOriginal(Caller.bank(PAYEE_BANK.ispb()), id, settled(100_00)))
+                .isEmpty();
     }
 
     @Test
@@ -46,7 +47,8 @@ class ReturnRulesTest {
     @Test
     void toAThirdBankOrTheOperatorAPaymentIsUnknownInTheSameBytesAsAMissingOne() {
         Optional<Refusal> missing = rules.checkOriginal(Caller.bank(THIRD_BANK.ispb()), id, null);
-        assertThat(rules.checkOriginal(Caller.bank(THIRD_BANK.ispb()), id, settled(100_00))).isEqualTo(missing);
+        assertThat(rules.checkOriginal(Caller.bank(THIRD_BANK.ispb()), id, settled(100_00)))
+                .isEqualTo(missing);
         assertThat(rules.checkOriginal(Caller.OPERATOR, id, settled(100_00))).isEqualTo(missing);
     }
 
@@ -59,17 +61,17 @@ class ReturnRulesTest {
 
     @Test
     void aReturnIsNotReturned() {
-        Payment aReturn = new Payment(ids.nextPaymentId(), payment.payee(), payment.payer(), 10_00, 0,
-                new Payment.ReturnOf(id, 100_00, 1));
-        Optional<Refusal> refusal = rules.checkOriginal(Caller.bank(PAYER_BANK.ispb()), aReturn.id(),
-                new OriginalPayment(aReturn, SETTLED_AT, 10_00));
+        Payment aReturn = new Payment(
+                ids.nextPaymentId(), payment.payee(), payment.payer(), 10_00, 0, new Payment.ReturnOf(id, 100_00, 1));
+        Optional<Refusal> refusal = rules.checkOriginal(
+                Caller.bank(PAYER_BANK.ispb()), aReturn.id(), new OriginalPayment(aReturn, SETTLED_AT, 10_00));
         assertThat(refusal).map(Refusal::type).contains(RefusalReason.RETURN_OF_A_RETURN);
     }
 
     @Test
     void aPaymentNotSettledIsNotReturned() {
-        Optional<Refusal> refusal = rules.checkOriginal(Caller.bank(PAYEE_BANK.ispb()), id,
-                new OriginalPayment(payment, null, 100_00));
+        Optional<Refusal> refusal =
+                rules.checkOriginal(Caller.bank(PAYEE_BANK.ispb()), id, new OriginalPayment(payment, null, 100_00));
         assertThat(refusal).map(Refusal::type).contains(RefusalReason.PAYMENT_NOT_SETTLED);
     }
 
@@ -102,8 +104,8 @@ class ReturnRulesTest {
 
     @Test
     void pastTheWindowIsRefusedBeforeTheAmountIsLookedAt() {
-        Optional<Refusal> refusal = rules.checkReturnable(id, settled(10_00), 20_00,
-                SETTLED_AT.plus(WINDOW).plusSeconds(1));
+        Optional<Refusal> refusal = rules.checkReturnable(
+                id, settled(10_00), 20_00, SETTLED_AT.plus(WINDOW).plusSeconds(1));
         assertThat(refusal).map(Refusal::type).contains(RefusalReason.RETURN_WINDOW_CLOSED);
     }
 

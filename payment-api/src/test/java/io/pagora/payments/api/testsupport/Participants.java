@@ -3,10 +3,10 @@ package io.pagora.payments.api.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
-import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;
 import io.pagora.testing.TestCertificates;
+import io.pagora.testing.ledger.MoneyInvariants;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,8 @@ public final class Participants {
 
     /** A client presenting bank {@code ispb}'s certificate (one per bank, reused). */
     public Http bank(int ispb) {
-        return banks.computeIfAbsent(ispb, bank -> Http.as(TestCertificates.shared().bank(bank), port));
+        return banks.computeIfAbsent(
+                ispb, bank -> Http.as(TestCertificates.shared().bank(bank), port));
     }
 
     /** The client of whoever holds {@code accountId}: its bank, or the operator for the central bank's account. */
@@ -65,14 +66,21 @@ public final class Participants {
     }
 
     public void fundReserve(int ispb, long amountCentavos) {
-        Http.Response response = operator.post("/banks/" + ispb + "/reserve-fundings",
-                Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
+        Http.Response response = operator.post(
+                "/banks/" + ispb + "/reserve-fundings",
+                Map.of("amountCentavos", amountCentavos),
+                "Idempotency-Key",
+                UUID.randomUUID().toString());
         assertThat(response.status()).as("%s", response).isEqualTo(201);
     }
 
     public void fundCustomer(String accountId, long amountCentavos) {
-        Http.Response response = holderOf(accountId).post("/accounts/" + accountId + "/fundings",
-                Map.of("amountCentavos", amountCentavos), "Idempotency-Key", UUID.randomUUID().toString());
+        Http.Response response = holderOf(accountId)
+                .post(
+                        "/accounts/" + accountId + "/fundings",
+                        Map.of("amountCentavos", amountCentavos),
+                        "Idempotency-Key",
+                        UUID.randomUUID().toString());
         assertThat(response.status()).as("%s", response).isEqualTo(201);
     }
 

@@ -1,11 +1,10 @@
 package io.pagora.payments.api.testsupport;
 
-import io.pagora.testing.ServerBacked;
-
 import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.PaymentApiApplication;
-import io.pagora.testing.TestKafka;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestCertificates;
+import io.pagora.testing.TestKafka;
 import io.pagora.testing.TestPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -66,7 +66,9 @@ public final class RequestedEvents implements AutoCloseable {
             }
             for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                 if (record.offset() < end.get(new TopicPartition(record.topic(), record.partition()))) {
-                    events.add(new Event(record.key(), (PaymentRequested) PaymentEventCodec.decode(record.value()),
+                    events.add(new Event(
+                            record.key(),
+                            (PaymentRequested) PaymentEventCodec.decode(record.value()),
                             record.partition()));
                 }
             }

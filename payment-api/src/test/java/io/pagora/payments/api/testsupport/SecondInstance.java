@@ -20,18 +20,24 @@ public final class SecondInstance {
     private SecondInstance() {}
 
     /** {@code database}: the {@code --spring.datasource.*} arguments of the test's database. */
-    public static ConfigurableApplicationContext start(List<String> database,
-            ApplicationContextInitializer<ConfigurableApplicationContext> initializer, String... settings) {
-        List<String> args = new ArrayList<>(List.of("--server.port=0",
+    public static ConfigurableApplicationContext start(
+            List<String> database,
+            ApplicationContextInitializer<ConfigurableApplicationContext> initializer,
+            String... settings) {
+        List<String> args = new ArrayList<>(List.of(
+                "--server.port=0",
                 "--pagora.tls.directory=" + TestCertificates.shared().directory()));
         args.addAll(database);
         args.addAll(List.of(settings));
-        return new SpringApplicationBuilder(PaymentApiApplication.class).initializers(initializer)
+        return new SpringApplicationBuilder(PaymentApiApplication.class)
+                .initializers(initializer)
                 .run(args.toArray(String[]::new));
     }
 
     /** A client of {@code instance} presenting {@code identity}. */
     public static Http http(ConfigurableApplicationContext instance, TestCertificates.Identity identity) {
-        return Http.as(identity, ((WebServerApplicationContext) instance).getWebServer().getPort());
+        return Http.as(
+                identity,
+                ((WebServerApplicationContext) instance).getWebServer().getPort());
     }
 }

@@ -38,7 +38,8 @@ public abstract class SecondInstanceTest extends PaymentApiIntegrationTest {
     @BeforeAll
     final void openHealthyInstance(@Autowired Environment environment) {
         database = Stream.of("url", "username", "password")
-                .map(name -> "--spring.datasource." + name + "=" + environment.getRequiredProperty("spring.datasource." + name))
+                .map(name -> "--spring.datasource." + name + "="
+                        + environment.getRequiredProperty("spring.datasource." + name))
                 .toList();
         events = new RequestedEvents(kafkaBootstrapServers());
         Participants participants = new Participants(port);

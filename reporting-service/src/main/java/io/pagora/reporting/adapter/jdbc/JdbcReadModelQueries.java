@@ -142,19 +142,32 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
 
     @Override
     public Returns returnsOf(Id128 original) {
-        List<ReturnSummary> listed = jdbc.query(RETURNS_LISTED, (row, n) -> new ReturnSummary(id(row, "payment_id"),
-                row.getString("end_to_end_id"), row.getLong("amount_centavos"), row.getString("return_reason"),
-                PaymentStatus.valueOf(row.getString("status")), instant(row, "accepted_at"), instant(row, "final_at")),
+        List<ReturnSummary> listed = jdbc.query(
+                RETURNS_LISTED,
+                (row, n) -> new ReturnSummary(
+                        id(row, "payment_id"),
+                        row.getString("end_to_end_id"),
+                        row.getLong("amount_centavos"),
+                        row.getString("return_reason"),
+                        PaymentStatus.valueOf(row.getString("status")),
+                        instant(row, "accepted_at"),
+                        instant(row, "final_at")),
                 original.toUuid());
-        return jdbc.queryForObject(RETURNS_TOTALS, (row, n) -> new Returns(listed, row.getLong("count"),
-                row.getLong("settled"), row.getLong("in_flight")), original.toUuid());
+        return jdbc.queryForObject(
+                RETURNS_TOTALS,
+                (row, n) -> new Returns(listed, row.getLong("count"), row.getLong("settled"), row.getLong("in_flight")),
+                original.toUuid());
     }
 
     @Override
     public Optional<PaymentView> paymentByEndToEndId(String endToEndId) {
-        List<PaymentView> rows = jdbc.query(PAYMENT_BY_END_TO_END_ID, JdbcReadModelQueries::view, endToEndId,
+        List<PaymentView> rows = jdbc.query(
+                PAYMENT_BY_END_TO_END_ID,
+                JdbcReadModelQueries::view,
+                endToEndId,
                 new PixId(endToEndId).bank().ispb());
-        Check.that(rows.isEmpty() || endToEndId.equals(rows.getFirst().endToEndId()),
+        Check.that(
+                rows.isEmpty() || endToEndId.equals(rows.getFirst().endToEndId()),
                 "the payment read carries the end-to-end id asked");
         return rows.stream().findFirst();
     }
@@ -165,9 +178,14 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
         // One more than asked tells whether a next page exists without a count.
         List<StatementEntry> rows = after == null
                 ? jdbc.query(STATEMENT_FIRST, JdbcReadModelQueries::entry, accountId.toUuid(), limit + 1)
-                : jdbc.query(STATEMENT_AFTER, JdbcReadModelQueries::entry, accountId.toUuid(),
-                        OffsetDateTime.ofInstant(after.settledAt(), ZoneOffset.UTC), after.paymentId().toUuid(),
-                        after.direction().name(), limit + 1);
+                : jdbc.query(
+                        STATEMENT_AFTER,
+                        JdbcReadModelQueries::entry,
+                        accountId.toUuid(),
+                        OffsetDateTime.ofInstant(after.settledAt(), ZoneOffset.UTC),
+                        after.paymentId().toUuid(),
+                        after.direction().name(),
+                        limit + 1);
         if (rows.size() <= limit) {
             return new StatementPage(rows, null);
         }
@@ -177,10 +195,14 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
 
     @Override
     public BankPosition position(int ispb, LocalDate utcDate) {
-        List<long[]> rows = jdbc.query(POSITION, (row, n) -> new long[] {
-                row.getLong("sent_centavos"), row.getLong("sent_count"), row.getLong("received_centavos"),
-                row.getLong("received_count"), row.getLong("on_us_centavos"), row.getLong("on_us_count")},
-                ispb, utcDate);
+        List<long[]> rows = jdbc.query(
+                POSITION,
+                (row, n) -> new long[] {
+                    row.getLong("sent_centavos"), row.getLong("sent_count"), row.getLong("received_centavos"),
+                    row.getLong("received_count"), row.getLong("on_us_centavos"), row.getLong("on_us_count")
+                },
+                ispb,
+                utcDate);
         Check.that(rows.size() <= 1, "one position per bank and day: %d rows", rows.size());
         long[] p = rows.isEmpty() ? new long[6] : rows.getFirst();
         return new BankPosition(ispb, utcDate, p[0], p[1], p[2], p[3], p[4], p[5]);
@@ -213,13 +235,25 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
     }
 
     private static PaymentView view(ResultSet row, int n) throws SQLException {
-        return new PaymentView(id(row, "payment_id"), PaymentStatus.valueOf(row.getString("status")),
-                id(row, "payer_account_id"), id(row, "payee_account_id"),
-                (Integer) row.getObject("payer_bank_ispb"), (Integer) row.getObject("payee_bank_ispb"),
-                row.getLong("amount_centavos"), row.getString("currency"), row.getString("description"),
-                row.getString("end_to_end_id"), instant(row, "accepted_at"), instant(row, "requested_at"),
-                row.getString("reason"), row.getString("detail"), instant(row, "final_at"), optionalId(row, "return_of"),
-                row.getString("return_reason"), null);
+        return new PaymentView(
+                id(row, "payment_id"),
+                PaymentStatus.valueOf(row.getString("status")),
+                id(row, "payer_account_id"),
+                id(row, "payee_account_id"),
+                (Integer) row.getObject("payer_bank_ispb"),
+                (Integer) row.getObject("payee_bank_ispb"),
+                row.getLong("amount_centavos"),
+                row.getString("currency"),
+                row.getString("description"),
+                row.getString("end_to_end_id"),
+                instant(row, "accepted_at"),
+                instant(row, "requested_at"),
+                row.getString("reason"),
+                row.getString("detail"),
+                instant(row, "final_at"),
+                optionalId(row, "return_of"),
+                row.getString("return_reason"),
+                null);
     }
 
     private static Id128 optionalId(ResultSet row, String column) throws SQLException {
@@ -228,15 +262,25 @@ public final class JdbcReadModelQueries implements ReadModelQueries {
     }
 
     private static StatementEntry entry(ResultSet row, int n) throws SQLException {
-        return new StatementEntry(instant(row, "final_at"), id(row, "payment_id"),
-                Direction.valueOf(row.getString("direction")), id(row, "counterparty_account_id"),
-                row.getLong("amount_centavos"), optionalId(row, "return_of"), row.getString("return_reason"));
+        return new StatementEntry(
+                instant(row, "final_at"),
+                id(row, "payment_id"),
+                Direction.valueOf(row.getString("direction")),
+                id(row, "counterparty_account_id"),
+                row.getLong("amount_centavos"),
+                optionalId(row, "return_of"),
+                row.getString("return_reason"));
     }
 
     private static PaymentSummary summary(ResultSet row, int n) throws SQLException {
-        return new PaymentSummary(id(row, "payment_id"), PaymentStatus.valueOf(row.getString("status")),
-                id(row, "payer_account_id"), id(row, "payee_account_id"), row.getLong("amount_centavos"),
-                instant(row, "accepted_at"), instant(row, "final_at"));
+        return new PaymentSummary(
+                id(row, "payment_id"),
+                PaymentStatus.valueOf(row.getString("status")),
+                id(row, "payer_account_id"),
+                id(row, "payee_account_id"),
+                row.getLong("amount_centavos"),
+                instant(row, "accepted_at"),
+                instant(row, "final_at"));
     }
 
     private static Id128 id(ResultSet row, String column) throws SQLException {

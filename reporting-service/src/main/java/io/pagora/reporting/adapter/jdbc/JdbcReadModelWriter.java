@@ -69,7 +69,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
     /** The statements a poll's transaction may run: the bound a test checks. */
     public static final int STATEMENTS_PER_POLL_MAX = 7;
 
-    private static final String INSERT_NEW = """
+    private static final String INSERT_NEW =
+            """
             WITH input AS (
                 SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::bigint[],
                                      ?::text[], ?::text[], ?::text[], ?::bigint[], ?::boolean[],
@@ -101,7 +102,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             FROM inserted
             """;
 
-    private static final String FINALIZE = """
+    private static final String FINALIZE =
+            """
             WITH input AS (
                 SELECT * FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::bigint[])
                     AS i(payment_id, status, reason, detail, final_at_micros)
@@ -240,12 +242,20 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         Stats stats = new Stats();
 
         Set<Id128> inserted = insertNew(c, facts, stats);
-        List<PaymentFacts> existing = facts.stream().filter(f -> !inserted.contains(f.paymentId())).toList();
+        List<PaymentFacts> existing =
+                facts.stream().filter(f -> !inserted.contains(f.paymentId())).toList();
 
         Map<Id128, Stored> stored = new HashMap<>();
-        Set<Id128> finalized = finalize(c, existing.stream().filter(f -> f.outcome() != null).toList(), stats, stored);
-        Set<Id128> filled = fillRequests(c, existing.stream().filter(f -> f.request() != null).toList(), stored);
-        readStored(c, existing.stream().map(PaymentFacts::paymentId).filter(id -> !stored.containsKey(id)).toList(),
+        Set<Id128> finalized =
+                finalize(c, existing.stream().filter(f -> f.outcome() != null).toList(), stats, stored);
+        Set<Id128> filled = fillRequests(
+                c, existing.stream().filter(f -> f.request() != null).toList(), stored);
+        readStored(
+                c,
+                existing.stream()
+                        .map(PaymentFacts::paymentId)
+                        .filter(id -> !stored.containsKey(id))
+                        .toList(),
                 stored);
 
         List<IntegrityAlarm> alarms = new ArrayList<>();
@@ -261,13 +271,25 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 requestsVisible++;
             }
             if (fact.outcome() != null && (isNew || finalized.contains(fact.paymentId()))) {
-                finalStates.add(new FinalStateReached(fact.outcome().status(), fact.acceptedAt(), fact.outcome().finalAt()));
+                finalStates.add(new FinalStateReached(
+                        fact.outcome().status(),
+                        fact.acceptedAt(),
+                        fact.outcome().finalAt()));
             }
         }
-        Check.that(finalStates.size() == stats.finalized, "every finalized payment is reported once: %d of %d",
-                finalStates.size(), stats.finalized);
-        return new Applied(inserted.size(), stats.finalized, filled.size(), redelivered, List.copyOf(alarms),
-                requestsVisible, List.copyOf(finalStates));
+        Check.that(
+                finalStates.size() == stats.finalized,
+                "every finalized payment is reported once: %d of %d",
+                finalStates.size(),
+                stats.finalized);
+        return new Applied(
+                inserted.size(),
+                stats.finalized,
+                filled.size(),
+                redelivered,
+                List.copyOf(alarms),
+                requestsVisible,
+                List.copyOf(finalStates));
     }
 
     /**
@@ -278,15 +300,21 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
      * @param alarms receives the alarms
      * @return how many payments were redelivered
      */
-    private static int judgeExisting(List<PaymentFacts> existing, Map<Id128, Stored> stored, Set<Id128> finalized,
-            Set<Id128> filled, List<IntegrityAlarm> alarms) {
+    private static int judgeExisting(
+            List<PaymentFacts> existing,
+            Map<Id128, Stored> stored,
+            Set<Id128> finalized,
+            Set<Id128> filled,
+            List<IntegrityAlarm> alarms) {
         int redelivered = 0;
         for (PaymentFacts fact : existing) {
             Stored row = stored.get(fact.paymentId());
             Check.that(row != null, "payment %s conflicted on insert, so it exists", fact.paymentId());
             if (!fact.sameParties(row.payer, row.payee, row.amountCentavos)) {
-                alarms.add(IntegrityAlarm.inconsistentEvent(fact.paymentId().toString(),
-                        PaymentFacts.describeParties(row.payer, row.payee, row.amountCentavos), fact.describeParties()));
+                alarms.add(IntegrityAlarm.inconsistentEvent(
+                        fact.paymentId().toString(),
+                        PaymentFacts.describeParties(row.payer, row.payee, row.amountCentavos),
+                        fact.describeParties()));
             }
             boolean agrees = finalized.contains(fact.paymentId()) || agreesWithFinalRow(fact, row, alarms);
             if (agrees && !finalized.contains(fact.paymentId()) && !filled.contains(fact.paymentId())) {
@@ -309,8 +337,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         if (outcome.sameOutcomeAs(row.status, row.reason)) {
             return true;
         }
-        alarms.add(IntegrityAlarm.conflictingOutcome(fact.paymentId().toString(),
-                FinalState.describe(row.status, row.reason), outcome.describe()));
+        alarms.add(IntegrityAlarm.conflictingOutcome(
+                fact.paymentId().toString(), FinalState.describe(row.status, row.reason), outcome.describe()));
         return false;
     }
 
@@ -324,34 +352,80 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             statement.setArray(++p, array(c, "integer", facts, f -> ispb(f.payerAccountId())));
             statement.setArray(++p, array(c, "integer", facts, f -> ispb(f.payeeAccountId())));
             statement.setArray(++p, array(c, "bigint", facts, PaymentFacts::amountCentavos));
-            statement.setArray(++p, array(c, "text", facts, f -> f.request() == null ? null : f.request().currency()));
-            statement.setArray(++p, array(c, "text", facts, f -> f.request() == null ? null : f.request().description()));
-            statement.setArray(++p, array(c, "text", facts, f -> f.request() == null ? null : f.request().endToEndId()));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "text",
+                            facts,
+                            f -> f.request() == null ? null : f.request().currency()));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "text",
+                            facts,
+                            f -> f.request() == null ? null : f.request().description()));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "text",
+                            facts,
+                            f -> f.request() == null ? null : f.request().endToEndId()));
             statement.setArray(++p, array(c, "bigint", facts, f -> micros(f.acceptedAt())));
             statement.setArray(++p, array(c, "boolean", facts, f -> f.request() != null));
-            statement.setArray(++p, array(c, "text", facts,
-                    f -> f.outcome() == null ? PaymentStatus.ACCEPTED.name() : f.outcome().status().name()));
-            statement.setArray(++p, array(c, "text", facts, f -> f.outcome() == null ? null : f.outcome().reason()));
-            statement.setArray(++p, array(c, "text", facts, f -> f.outcome() == null ? null : f.outcome().detail()));
-            statement.setArray(++p, array(c, "bigint", facts,
-                    f -> f.outcome() == null ? null : micros(f.outcome().finalAt())));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "text",
+                            facts,
+                            f -> f.outcome() == null
+                                    ? PaymentStatus.ACCEPTED.name()
+                                    : f.outcome().status().name()));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "text",
+                            facts,
+                            f -> f.outcome() == null ? null : f.outcome().reason()));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "text",
+                            facts,
+                            f -> f.outcome() == null ? null : f.outcome().detail()));
+            statement.setArray(
+                    ++p,
+                    array(
+                            c,
+                            "bigint",
+                            facts,
+                            f -> f.outcome() == null ? null : micros(f.outcome().finalAt())));
             setReturnLinks(c, statement, p, facts);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Id128 paymentId = Id128.fromUuid(rows.getObject("payment_id", UUID.class));
                     inserted.add(paymentId);
-                    stats.inserted = stats.inserted.plus(paymentId,
+                    stats.inserted = stats.inserted.plus(
+                            paymentId,
                             Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
-                            Id128.fromUuid(rows.getObject("payee_account_id", UUID.class)), rows.getLong("amount_centavos"));
+                            Id128.fromUuid(rows.getObject("payee_account_id", UUID.class)),
+                            rows.getLong("amount_centavos"));
                     PaymentStatus status = PaymentStatus.valueOf(rows.getString("status"));
                     stats.add(status, 1);
                     if (status.isFinal()) {
                         stats.finalized(rows.getObject("final_at", OffsetDateTime.class), rows.getBoolean("is_return"));
                     }
                     if (status == PaymentStatus.SETTLED) {
-                        stats.settled(Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
+                        stats.settled(
+                                Id128.fromUuid(rows.getObject("payer_account_id", UUID.class)),
                                 Id128.fromUuid(rows.getObject("payee_account_id", UUID.class)),
-                                rows.getLong("amount_centavos"), rows.getObject("final_at", OffsetDateTime.class));
+                                rows.getLong("amount_centavos"),
+                                rows.getObject("final_at", OffsetDateTime.class));
                     }
                 }
             }
@@ -368,10 +442,12 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         try (PreparedStatement statement = c.prepareStatement(FINALIZE)) {
             int p = 0;
             statement.setArray(++p, uuids(c, facts, PaymentFacts::paymentId));
-            statement.setArray(++p, array(c, "text", facts, f -> f.outcome().status().name()));
+            statement.setArray(
+                    ++p, array(c, "text", facts, f -> f.outcome().status().name()));
             statement.setArray(++p, array(c, "text", facts, f -> f.outcome().reason()));
             statement.setArray(++p, array(c, "text", facts, f -> f.outcome().detail()));
-            statement.setArray(++p, array(c, "bigint", facts, f -> micros(f.outcome().finalAt())));
+            statement.setArray(
+                    ++p, array(c, "bigint", facts, f -> micros(f.outcome().finalAt())));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Stored row = Stored.of(rows);
@@ -393,9 +469,22 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
     /** The two last parameters of a statement: each payment's return link (its original, its reason), or nulls. */
     private static void setReturnLinks(Connection c, PreparedStatement statement, int p, List<PaymentFacts> facts)
             throws SQLException {
-        statement.setArray(p + 1, c.createArrayOf("uuid", facts.stream()
-                .map(f -> f.returnOf() == null ? null : f.returnOf().originalPaymentId().toUuid()).toArray()));
-        statement.setArray(p + 2, array(c, "text", facts, f -> f.returnOf() == null ? null : f.returnOf().reason()));
+        statement.setArray(
+                p + 1,
+                c.createArrayOf(
+                        "uuid",
+                        facts.stream()
+                                .map(f -> f.returnOf() == null
+                                        ? null
+                                        : f.returnOf().originalPaymentId().toUuid())
+                                .toArray()));
+        statement.setArray(
+                p + 2,
+                array(
+                        c,
+                        "text",
+                        facts,
+                        f -> f.returnOf() == null ? null : f.returnOf().reason()));
     }
 
     private static Set<Id128> fillRequests(Connection c, List<PaymentFacts> facts, Map<Id128, Stored> stored)
@@ -427,7 +516,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             return;
         }
         try (PreparedStatement statement = c.prepareStatement(READ_STORED)) {
-            statement.setArray(1, c.createArrayOf("uuid", ids.stream().map(Id128::toUuid).toArray(UUID[]::new)));
+            statement.setArray(
+                    1, c.createArrayOf("uuid", ids.stream().map(Id128::toUuid).toArray(UUID[]::new)));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Stored row = Stored.of(rows);
@@ -440,32 +530,69 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
     private static void addFlows(Connection c, Stats stats) throws SQLException {
         if (!stats.accountFlows.isEmpty()) {
             try (PreparedStatement statement = c.prepareStatement(ADD_ACCOUNT_FLOWS)) {
-                statement.setArray(1, c.createArrayOf("uuid",
-                        stats.accountFlows.keySet().stream().map(Id128::toUuid).toArray(UUID[]::new)));
-                statement.setArray(2, c.createArrayOf("bigint",
-                        stats.accountFlows.values().stream().map(f -> f[0]).toArray(Long[]::new)));
-                statement.setArray(3, c.createArrayOf("bigint",
-                        stats.accountFlows.values().stream().map(f -> f[1]).toArray(Long[]::new)));
+                statement.setArray(
+                        1,
+                        c.createArrayOf(
+                                "uuid",
+                                stats.accountFlows.keySet().stream()
+                                        .map(Id128::toUuid)
+                                        .toArray(UUID[]::new)));
+                statement.setArray(
+                        2,
+                        c.createArrayOf(
+                                "bigint",
+                                stats.accountFlows.values().stream()
+                                        .map(f -> f[0])
+                                        .toArray(Long[]::new)));
+                statement.setArray(
+                        3,
+                        c.createArrayOf(
+                                "bigint",
+                                stats.accountFlows.values().stream()
+                                        .map(f -> f[1])
+                                        .toArray(Long[]::new)));
                 statement.executeUpdate();
             }
         }
         if (!stats.bankFlows.isEmpty() || !stats.positions.isEmpty()) {
             try (PreparedStatement statement = c.prepareStatement(ADD_BANK_FLOWS)) {
                 int p = 0;
-                statement.setArray(++p, c.createArrayOf("integer",
-                        stats.positions.keySet().stream().map(BankDay::ispb).toArray(Integer[]::new)));
-                statement.setArray(++p, c.createArrayOf("date",
-                        stats.positions.keySet().stream().map(d -> Date.valueOf(d.day())).toArray()));
+                statement.setArray(
+                        ++p,
+                        c.createArrayOf(
+                                "integer",
+                                stats.positions.keySet().stream()
+                                        .map(BankDay::ispb)
+                                        .toArray(Integer[]::new)));
+                statement.setArray(
+                        ++p,
+                        c.createArrayOf(
+                                "date",
+                                stats.positions.keySet().stream()
+                                        .map(d -> Date.valueOf(d.day()))
+                                        .toArray()));
                 for (int field = 0; field < BankDay.FIELDS; field++) {
                     int f = field;
-                    statement.setArray(++p, c.createArrayOf("bigint",
-                            stats.positions.values().stream().map(v -> v[f]).toArray(Long[]::new)));
+                    statement.setArray(
+                            ++p,
+                            c.createArrayOf(
+                                    "bigint",
+                                    stats.positions.values().stream()
+                                            .map(v -> v[f])
+                                            .toArray(Long[]::new)));
                 }
-                statement.setArray(++p, c.createArrayOf("integer", stats.bankFlows.keySet().toArray(Integer[]::new)));
-                statement.setArray(++p, c.createArrayOf("bigint",
-                        stats.bankFlows.values().stream().map(f -> f[0]).toArray(Long[]::new)));
-                statement.setArray(++p, c.createArrayOf("bigint",
-                        stats.bankFlows.values().stream().map(f -> f[1]).toArray(Long[]::new)));
+                statement.setArray(
+                        ++p, c.createArrayOf("integer", stats.bankFlows.keySet().toArray(Integer[]::new)));
+                statement.setArray(
+                        ++p,
+                        c.createArrayOf(
+                                "bigint",
+                                stats.bankFlows.values().stream().map(f -> f[0]).toArray(Long[]::new)));
+                statement.setArray(
+                        ++p,
+                        c.createArrayOf(
+                                "bigint",
+                                stats.bankFlows.values().stream().map(f -> f[1]).toArray(Long[]::new)));
                 statement.executeUpdate();
             }
         }
@@ -503,10 +630,12 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
 
     private static Array uuids(Connection c, List<PaymentFacts> facts, Function<PaymentFacts, Id128> field)
             throws SQLException {
-        return c.createArrayOf("uuid", facts.stream().map(f -> field.apply(f).toUuid()).toArray(UUID[]::new));
+        return c.createArrayOf(
+                "uuid", facts.stream().map(f -> field.apply(f).toUuid()).toArray(UUID[]::new));
     }
 
-    private static Array array(Connection c, String type, List<PaymentFacts> facts, Function<PaymentFacts, Object> field)
+    private static Array array(
+            Connection c, String type, List<PaymentFacts> facts, Function<PaymentFacts, Object> field)
             throws SQLException {
         Object[] values = new Object[facts.size()];
         for (int i = 0; i < values.length; i++) {
@@ -531,14 +660,16 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
     }
 
     /** A payment row as stored, for comparing with this poll's facts. */
-    private record Stored(Id128 paymentId, Id128 payer, Id128 payee, long amountCentavos, PaymentStatus status,
-            String reason) {
+    private record Stored(
+            Id128 paymentId, Id128 payer, Id128 payee, long amountCentavos, PaymentStatus status, String reason) {
 
         static Stored of(ResultSet row) throws SQLException {
-            return new Stored(Id128.fromUuid(row.getObject("payment_id", UUID.class)),
+            return new Stored(
+                    Id128.fromUuid(row.getObject("payment_id", UUID.class)),
                     Id128.fromUuid(row.getObject("payer_account_id", UUID.class)),
                     Id128.fromUuid(row.getObject("payee_account_id", UUID.class)),
-                    row.getLong("amount_centavos"), PaymentStatus.valueOf(row.getString("status")),
+                    row.getLong("amount_centavos"),
+                    PaymentStatus.valueOf(row.getString("status")),
                     row.getString("reason"));
         }
     }
@@ -553,9 +684,11 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         final Map<Integer, long[]> bankFlows = new LinkedHashMap<>();
         /** Per bank and UTC day: {sent, sent count, received, received count, on-us, on-us count} (see V4). */
         final Map<BankDay, long[]> positions = new TreeMap<>();
+
         int finalized;
         /** Of {@link #finalized}, the returns (devoluções): payment_stats counts them apart too. */
         int returnsFinalized;
+
         Instant maxFinalAt;
         /** The rows this poll inserted, as the reconciliation will add them up (see {@link ProjectionDigest}). */
         ProjectionDigest inserted = ProjectionDigest.NONE;

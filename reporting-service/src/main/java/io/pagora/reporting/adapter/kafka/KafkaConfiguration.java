@@ -1,10 +1,10 @@
 package io.pagora.reporting.adapter.kafka;
 
-import io.pagora.service.config.TopicsProperties;
 import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.TopicDurability;
 import io.pagora.events.Topics;
 import io.pagora.reporting.ReportingProperties;
+import io.pagora.service.config.TopicsProperties;
 import java.sql.SQLTransientException;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -16,8 +16,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -48,22 +48,31 @@ public class KafkaConfiguration {
     @Bean
     DefaultKafkaConsumerFactoryCustomizer safeConsumerSettings() {
         return factory -> factory.updateConfigs(Map.of(
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
                 // Bytes in, decoding in the listener: a bad record can never fail inside the consumer's poll.
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class));
     }
 
     /** The dead-letter producer: acknowledged by every in-sync replica, idempotent. */
     @Bean
     DefaultKafkaProducerFactoryCustomizer safeProducerSettings() {
         return factory -> factory.updateConfigs(Map.of(
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                5,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
     @Bean
@@ -79,22 +88,24 @@ public class KafkaConfiguration {
     }
 
     private static NewTopic topic(String name, int partitions, TopicDurability durability) {
-        return new NewTopic(name, partitions, (short) durability.replicationFactor()).configs(durability.topicConfigs());
+        return new NewTopic(name, partitions, (short) durability.replicationFactor())
+                .configs(durability.topicConfigs());
     }
 
     @Bean
     DeadLetterPublishingRecoverer deadLetters(KafkaOperations<?, ?> kafka) {
         // Partition -1: the producer picks one by key, so the dead-letter topic may have any partition count.
-        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(kafka,
-                (record, exception) -> new TopicPartition(DeadLetterConvention.topicOf(record.topic()), -1));
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(
+                kafka, (record, exception) -> new TopicPartition(DeadLetterConvention.topicOf(record.topic()), -1));
         recoverer.setHeadersFunction((record, exception) -> new RecordHeaders(new RecordHeader[] {
-                new RecordHeader(DeadLetterConvention.REASON_HEADER, DeadLetterConvention.reasonHeader(reason(exception)))}));
+            new RecordHeader(DeadLetterConvention.REASON_HEADER, DeadLetterConvention.reasonHeader(reason(exception)))
+        }));
         return recoverer;
     }
 
     @Bean
-    DefaultErrorHandler projectionErrorHandler(DeadLetterPublishingRecoverer deadLetters,
-            ReportingProperties properties) {
+    DefaultErrorHandler projectionErrorHandler(
+            DeadLetterPublishingRecoverer deadLetters, ReportingProperties properties) {
         ReportingProperties.Projection settings = properties.projection();
         ExponentialBackOff bounded = new ExponentialBackOff(200, 2.0);
         bounded.setMaxAttempts(settings.failedPollAttempts() - 1);
@@ -112,11 +123,13 @@ public class KafkaConfiguration {
 
     @Bean
     ConcurrentKafkaListenerContainerFactory<byte[], byte[]> projectionContainerFactory(
-            ConsumerFactory<?, ?> consumerFactory, DefaultErrorHandler projectionErrorHandler,
+            ConsumerFactory<?, ?> consumerFactory,
+            DefaultErrorHandler projectionErrorHandler,
             ReportingProperties properties) {
         @SuppressWarnings("unchecked")
         ConsumerFactory<byte[], byte[]> bytes = (ConsumerFactory<byte[], byte[]>) consumerFactory;
-        ConcurrentKafkaListenerContainerFactory<byte[], byte[]> factory = new ConcurrentKafkaListenerContainerFactory<>();
+        ConcurrentKafkaListenerContainerFactory<byte[], byte[]> factory =
+                new ConcurrentKafkaListenerContainerFactory<>();
         factory.setConsumerFactory(bytes);
         factory.setBatchListener(true);
         factory.setConcurrency(properties.projection().concurrency());
@@ -132,10 +145,13 @@ public class KafkaConfiguration {
     /** The database or Kafka is unreachable: worth retrying until it is back. */
     static boolean isTransient(Throwable exception) {
         for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
-            if (cause instanceof TransientDataAccessException || cause instanceof RecoverableDataAccessException
+            if (cause instanceof TransientDataAccessException
+                    || cause instanceof RecoverableDataAccessException
                     || cause instanceof DataAccessResourceFailureException
-                    || cause instanceof CannotCreateTransactionException || cause instanceof SQLTransientException
-                    || cause instanceof RetriableException || cause instanceof DeadLetterUnavailableException) {
+                    || cause instanceof CannotCreateTransactionException
+                    || cause instanceof SQLTransientException
+                    || cause instanceof RetriableException
+                    || cause instanceof DeadLetterUnavailableException) {
                 return true;
             }
             // read_only_sql_transaction: a primary that failed over to a replica, until it is writable again.
@@ -152,7 +168,8 @@ public class KafkaConfiguration {
     /** The first cause that says what is wrong with the record (or the root cause), cleaned and bounded as every dead letter's reason. */
     static String reason(Throwable exception) {
         Throwable cause = exception;
-        while (cause.getCause() != null && cause.getCause() != cause
+        while (cause.getCause() != null
+                && cause.getCause() != cause
                 && !(cause instanceof UnprojectableRecordException)) {
             cause = cause.getCause();
         }

@@ -2,9 +2,9 @@ package io.pagora.reporting.adapter.kafka;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.PaymentEvent;
 import io.pagora.events.PaymentEventCodec;
-import io.pagora.events.DeadLetterConvention;
 import io.pagora.events.Topics;
 import io.pagora.reporting.ReportingProperties;
 import io.pagora.reporting.application.Projection;
@@ -43,8 +43,8 @@ public class ProjectionListener {
     private final Counter deadLettered;
     private final ProjectionMetrics metrics;
 
-    public ProjectionListener(Projection projection, DeadLetterPublishingRecoverer deadLetters, MeterRegistry registry,
-            Clock clock) {
+    public ProjectionListener(
+            Projection projection, DeadLetterPublishingRecoverer deadLetters, MeterRegistry registry, Clock clock) {
         this.projection = projection;
         this.deadLetters = deadLetters;
         this.deadLettered = Counter.builder("pagora.reporting.dead.letters")
@@ -75,17 +75,26 @@ public class ProjectionListener {
         }
         projectIsolating(decoded, rejected);
         for (Rejected bad : rejected) {
-            log.warn("dead-lettering {}-{}@{}: {}", bad.record.topic(), bad.record.partition(), bad.record.offset(),
+            log.warn(
+                    "dead-lettering {}-{}@{}: {}",
+                    bad.record.topic(),
+                    bad.record.partition(),
+                    bad.record.offset(),
                     bad.reason);
             try {
                 deadLetters.accept(bad.record, consumer, new UnprojectableRecordException(bad.reason));
             } catch (RuntimeException e) {
-                throw new DeadLetterUnavailableException("could not dead-letter " + bad.record.topic() + "-"
-                        + bad.record.partition() + "@" + bad.record.offset(), e);
+                throw new DeadLetterUnavailableException(
+                        "could not dead-letter " + bad.record.topic() + "-" + bad.record.partition() + "@"
+                                + bad.record.offset(),
+                        e);
             }
             deadLettered.increment();
         }
-        log.debug("projected a poll: {} records, {} events, {} dead-lettered", records.size(), decoded.size(),
+        log.debug(
+                "projected a poll: {} records, {} events, {} dead-lettered",
+                records.size(),
+                decoded.size(),
                 rejected.size());
     }
 
@@ -103,7 +112,8 @@ public class ProjectionListener {
             return;
         }
         try {
-            Projection.Outcome outcome = projection.project(decoded.stream().map(Decoded::event).toList());
+            Projection.Outcome outcome =
+                    projection.project(decoded.stream().map(Decoded::event).toList());
             // project() returns after its transaction committed: what it made visible is visible now.
             metrics.committed(outcome);
             return;
@@ -115,8 +125,10 @@ public class ProjectionListener {
                 projectAlone(decoded.getFirst(), rejected, e);
                 return;
             }
-            log.warn("projecting {} events failed ({}); halving them to find the records that cause it",
-                    decoded.size(), KafkaConfiguration.reason(e));
+            log.warn(
+                    "projecting {} events failed ({}); halving them to find the records that cause it",
+                    decoded.size(),
+                    KafkaConfiguration.reason(e));
         }
         int half = decoded.size() / 2;
         projectIsolating(decoded.subList(0, half), rejected);
@@ -136,8 +148,10 @@ public class ProjectionListener {
                 last = e;
             }
         }
-        rejected.add(new Rejected(one.record(), DeadLetterConvention.reason("failed alone after " + ATTEMPTS_ALONE + " attempts: "
-                + KafkaConfiguration.reason(last))));
+        rejected.add(new Rejected(
+                one.record(),
+                DeadLetterConvention.reason(
+                        "failed alone after " + ATTEMPTS_ALONE + " attempts: " + KafkaConfiguration.reason(last))));
     }
 
     /** Adds the record's event to {@code events}, or says why it cannot be projected. */

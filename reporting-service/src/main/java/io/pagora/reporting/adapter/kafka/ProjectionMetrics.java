@@ -4,11 +4,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.application.ReadModelWriter.FinalStateReached;
 import io.pagora.reporting.domain.IntegrityAlarm;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.service.metrics.LatencyHistograms;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,10 +53,13 @@ final class ProjectionMetrics {
                 .description("Payments whose request (kind=requested) or final state (kind=outcome) became visible")
                 .tag("kind", "outcome")
                 .register(registry);
-        this.settledToVisible = LatencyHistograms.timer(SETTLED_TO_VISIBLE,
-                "From a payment's settlement to its commit in the read model").register(registry);
-        this.acceptToVisible = LatencyHistograms.timer(ACCEPT_TO_VISIBLE,
-                "From a payment's acceptance to the commit of its final state in the read model").register(registry);
+        this.settledToVisible = LatencyHistograms.timer(
+                        SETTLED_TO_VISIBLE, "From a payment's settlement to its commit in the read model")
+                .register(registry);
+        this.acceptToVisible = LatencyHistograms.timer(
+                        ACCEPT_TO_VISIBLE,
+                        "From a payment's acceptance to the commit of its final state in the read model")
+                .register(registry);
         this.conflictingOutcomes = Counter.builder("pagora.reporting.conflicting.outcomes")
                 .description("Outcomes that contradict a payment's projected final state (ignored; integrity alarm)")
                 .register(registry);

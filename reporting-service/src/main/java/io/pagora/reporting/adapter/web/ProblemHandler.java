@@ -26,8 +26,8 @@ public class ProblemHandler extends ProblemExceptionHandler {
     @ExceptionHandler(DataAccessException.class)
     ResponseEntity<ProblemDetail> readModelUnavailable(DataAccessException e) {
         log.warn("read model query failed: {}", e.getMessage());
-        return respond(problem(ReportingProblem.READ_MODEL_UNAVAILABLE,
-                "The read model cannot be queried right now; retry later."));
+        return respond(problem(
+                ReportingProblem.READ_MODEL_UNAVAILABLE, "The read model cannot be queried right now; retry later."));
     }
 
     /** Tomcat refuses to decode a query string (bad percent-encoding, not UTF-8) when a parameter is read. */

@@ -1,9 +1,9 @@
 package io.pagora.reporting.adapter.web;
 
-import io.pagora.service.web.ProblemException;
 import io.pagora.kernel.Id128;
 import io.pagora.reporting.application.StatementCursor;
 import io.pagora.reporting.domain.PaymentStatus;
+import io.pagora.service.web.ProblemException;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.PixId;
 import java.time.LocalDate;
@@ -25,7 +25,8 @@ final class QueryParameters {
         try {
             return PaymentId.parse(text).value();
         } catch (IllegalArgumentException e) {
-            throw new ProblemException(ReportingProblem.INVALID_PAYMENT_ID,
+            throw new ProblemException(
+                    ReportingProblem.INVALID_PAYMENT_ID,
                     "'" + echo(text) + "' is not a payment id: 32 hexadecimal digits, the last two 00.");
         }
     }
@@ -33,8 +34,10 @@ final class QueryParameters {
     /** A PIX end-to-end id ({@link PixId}), or a 400 naming what is wrong with it. */
     static String endToEndId(String text) {
         PixId.problem(text, PixId.Kind.END_TO_END).ifPresent(problem -> {
-            throw new ProblemException(ReportingProblem.INVALID_END_TO_END_ID, "'" + echo(text)
-                    + "' is not an end-to-end id: it " + problem + ", e.g. E00000001202403041530abcDEF12345.");
+            throw new ProblemException(
+                    ReportingProblem.INVALID_END_TO_END_ID,
+                    "'" + echo(text) + "' is not an end-to-end id: it " + problem
+                            + ", e.g. E00000001202403041530abcDEF12345.");
         });
         return text;
     }
@@ -43,14 +46,16 @@ final class QueryParameters {
         try {
             return Id128.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new ProblemException(ReportingProblem.INVALID_ACCOUNT_ID,
+            throw new ProblemException(
+                    ReportingProblem.INVALID_ACCOUNT_ID,
                     "'" + echo(text) + "' is not an account id: 32 hexadecimal digits.");
         }
     }
 
     static int ispb(String text) {
         if (!ISPB.matcher(text).matches()) {
-            throw new ProblemException(ReportingProblem.INVALID_ISPB,
+            throw new ProblemException(
+                    ReportingProblem.INVALID_ISPB,
                     "'" + echo(text) + "' is not an ISPB: exactly 8 digits, e.g. 00000001.");
         }
         return Integer.parseInt(text);
@@ -68,7 +73,8 @@ final class QueryParameters {
         } catch (DateTimeParseException e) {
             // falls through to the problem
         }
-        throw new ProblemException(ReportingProblem.INVALID_DATE,
+        throw new ProblemException(
+                ReportingProblem.INVALID_DATE,
                 "'" + echo(text) + "' is not a calendar date in the form YYYY-MM-DD (a UTC day).");
     }
 
@@ -83,7 +89,8 @@ final class QueryParameters {
                 return limit;
             }
         }
-        throw new ProblemException(ReportingProblem.INVALID_LIMIT,
+        throw new ProblemException(
+                ReportingProblem.INVALID_LIMIT,
                 "limit must be an integer from 1 to " + max + ", not '" + echo(text) + "'.");
     }
 
@@ -92,8 +99,10 @@ final class QueryParameters {
         if (text == null || text.isBlank()) {
             return null;
         }
-        return StatementCursor.decode(text).orElseThrow(() -> new ProblemException(ReportingProblem.INVALID_CURSOR,
-                "'after' must be the 'next' value of a previous statement page, as given."));
+        return StatementCursor.decode(text)
+                .orElseThrow(() -> new ProblemException(
+                        ReportingProblem.INVALID_CURSOR,
+                        "'after' must be the 'next' value of a previous statement page, as given."));
     }
 
     /** @param text null or blank for every status */
@@ -101,8 +110,10 @@ final class QueryParameters {
         if (text == null || text.isBlank()) {
             return null;
         }
-        return PaymentStatus.parse(text).orElseThrow(() -> new ProblemException(ReportingProblem.INVALID_STATUS,
-                "status must be ACCEPTED, SETTLED, REJECTED or EXPIRED, not '" + echo(text) + "'."));
+        return PaymentStatus.parse(text)
+                .orElseThrow(() -> new ProblemException(
+                        ReportingProblem.INVALID_STATUS,
+                        "status must be ACCEPTED, SETTLED, REJECTED or EXPIRED, not '" + echo(text) + "'."));
     }
 
     private static String echo(String text) {

@@ -39,9 +39,12 @@ public class ReportingController {
     @GetMapping("/payments/{paymentId}")
     Responses.Payment payment(Caller caller, @PathVariable("paymentId") String paymentId) {
         Id128 id = QueryParameters.paymentId(paymentId);
-        return reports.payment(caller, id).map(Responses.Payment::of).orElseThrow(() -> new ProblemException(
-                ReportingProblem.UNKNOWN_PAYMENT,
-                "No payment " + id + " has been projected. It may not exist, or its events may still be on their way."));
+        return reports.payment(caller, id)
+                .map(Responses.Payment::of)
+                .orElseThrow(() -> new ProblemException(
+                        ReportingProblem.UNKNOWN_PAYMENT,
+                        "No payment " + id
+                                + " has been projected. It may not exist, or its events may still be on their way."));
     }
 
     /** A payment by its PIX end-to-end id, answered as {@code GET /payments/{paymentId}} answers it. */
@@ -49,45 +52,64 @@ public class ReportingController {
     Responses.Payment paymentByEndToEndId(Caller caller, @PathVariable("endToEndId") String endToEndId) {
         String id = QueryParameters.endToEndId(endToEndId);
         // Another bank's payment is answered with this very problem: only the id asked shows in it.
-        return reports.paymentByEndToEndId(caller, id).map(Responses.Payment::of).orElseThrow(() -> new ProblemException(
-                ReportingProblem.UNKNOWN_PAYMENT, "No payment with end-to-end id " + id
-                        + " has been projected. It may not exist, or its events may still be on their way."));
+        return reports.paymentByEndToEndId(caller, id)
+                .map(Responses.Payment::of)
+                .orElseThrow(() -> new ProblemException(
+                        ReportingProblem.UNKNOWN_PAYMENT,
+                        "No payment with end-to-end id " + id
+                                + " has been projected. It may not exist, or its events may still be on their way."));
     }
 
     @GetMapping("/accounts/{accountId}/statement")
-    Responses.Statement statement(Caller caller, @PathVariable("accountId") String accountId,
+    Responses.Statement statement(
+            Caller caller,
+            @PathVariable("accountId") String accountId,
             @RequestParam(name = "limit", required = false) String limit,
             @RequestParam(name = "after", required = false) String after) {
         Id128 account = QueryParameters.accountId(accountId);
         int pageSize = QueryParameters.limit(limit, StatementCursor.LIMIT_DEFAULT, StatementCursor.LIMIT_MAX);
         StatementCursor cursor = QueryParameters.cursor(after);
         ReadModelQueries.StatementPage page = reports.statement(caller, account, cursor, pageSize)
-                .orElseThrow(() -> new ProblemException(ReportingProblem.UNKNOWN_ACCOUNT,
+                .orElseThrow(() -> new ProblemException(
+                        ReportingProblem.UNKNOWN_ACCOUNT,
                         "No account " + account + " is known to you: an account's statement is its own bank's."));
-        return new Responses.Statement(account.toString(), "NEWEST_FIRST", pageSize,
+        return new Responses.Statement(
+                account.toString(),
+                "NEWEST_FIRST",
+                pageSize,
                 page.entries().stream().map(Responses.Movement::of).toList(),
                 page.next() == null ? null : page.next().encode());
     }
 
     @GetMapping("/banks/{ispb}/positions")
-    Responses.Position positions(Caller caller, @PathVariable("ispb") String ispb,
+    Responses.Position positions(
+            Caller caller,
+            @PathVariable("ispb") String ispb,
             @RequestParam(name = "date", required = false) String date) {
         int bank = QueryParameters.ispb(ispb);
         LocalDate day = QueryParameters.utcDate(date, LocalDate.now(clock.withZone(ZoneOffset.UTC)));
         return Responses.Position.of(reports.position(caller, bank, day)
-                .orElseThrow(() -> new ProblemException(ReportingProblem.UNKNOWN_BANK,
+                .orElseThrow(() -> new ProblemException(
+                        ReportingProblem.UNKNOWN_BANK,
                         "No bank " + String.format("%08d", bank) + " is known to you: a bank's positions are its own"
                                 + " and the operator's.")));
     }
 
     @GetMapping("/payments")
-    Responses.PaymentList payments(Caller caller, @RequestParam(name = "status", required = false) String status,
+    Responses.PaymentList payments(
+            Caller caller,
+            @RequestParam(name = "status", required = false) String status,
             @RequestParam(name = "limit", required = false) String limit) {
         PaymentStatus filter = QueryParameters.status(status);
         int size = QueryParameters.limit(limit, LISTING_LIMIT_DEFAULT, LISTING_LIMIT_MAX);
-        return new Responses.PaymentList(size, granted(reports.recentPayments(caller, filter, size),
-                "only a participant bank lists payments, each its own: the operator is party to none")
-                .stream().map(Responses.PaymentListItem::of).toList());
+        return new Responses.PaymentList(
+                size,
+                granted(
+                                reports.recentPayments(caller, filter, size),
+                                "only a participant bank lists payments, each its own: the operator is party to none")
+                        .stream()
+                        .map(Responses.PaymentListItem::of)
+                        .toList());
     }
 
     @GetMapping("/stats")
@@ -99,7 +121,8 @@ public class ReportingController {
     private static <T> T granted(Reports.Answer<T> answer, String forbiddenDetail) {
         return switch (answer) {
             case Reports.Answer.Granted<T> granted -> granted.value();
-            case Reports.Answer.Forbidden<T> forbidden -> throw new ProblemException(EdgeProblems.FORBIDDEN, forbiddenDetail);
+            case Reports.Answer.Forbidden<T> forbidden ->
+                throw new ProblemException(EdgeProblems.FORBIDDEN, forbiddenDetail);
         };
     }
 }

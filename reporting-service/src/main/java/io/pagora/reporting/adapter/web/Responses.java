@@ -25,11 +25,27 @@ final class Responses {
      * in flight, as projected — the ledger holds the line).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Payment(String paymentId, String status, String payerAccountId, String payeeAccountId,
-            String payerBankIspb, String payeeBankIspb, long amountCentavos, String currency, String description,
-            String endToEndId, String reason, String detail, Instant acceptedAt, Instant finalAt,
-            List<TimelineEvent> timeline, ReturnOf returnOf, Long returnedCentavos, Long returnableCentavos,
-            Long returnsCount, List<Return> returns) {
+    record Payment(
+            String paymentId,
+            String status,
+            String payerAccountId,
+            String payeeAccountId,
+            String payerBankIspb,
+            String payeeBankIspb,
+            long amountCentavos,
+            String currency,
+            String description,
+            String endToEndId,
+            String reason,
+            String detail,
+            Instant acceptedAt,
+            Instant finalAt,
+            List<TimelineEvent> timeline,
+            ReturnOf returnOf,
+            Long returnedCentavos,
+            Long returnableCentavos,
+            Long returnsCount,
+            List<Return> returns) {
 
         static Payment of(PaymentView view) {
             List<TimelineEvent> timeline = new ArrayList<>(2);
@@ -40,16 +56,34 @@ final class Responses {
             }
             ReadModelQueries.Returns returns = view.returns();
             boolean returnable = returns != null && view.status() == PaymentStatus.SETTLED;
-            return new Payment(view.paymentId().toString(), view.status().name(), view.payerAccountId().toString(),
-                    view.payeeAccountId().toString(), ispb(view.payerBankIspb()), ispb(view.payeeBankIspb()),
-                    view.amountCentavos(), view.currency(), view.description(), view.endToEndId(), view.reason(),
-                    view.detail(), view.acceptedAt(), view.finalAt(), List.copyOf(timeline),
-                    view.returnOf() == null ? null : new ReturnOf(view.returnOf().toString(), view.returnReason()),
+            return new Payment(
+                    view.paymentId().toString(),
+                    view.status().name(),
+                    view.payerAccountId().toString(),
+                    view.payeeAccountId().toString(),
+                    ispb(view.payerBankIspb()),
+                    ispb(view.payeeBankIspb()),
+                    view.amountCentavos(),
+                    view.currency(),
+                    view.description(),
+                    view.endToEndId(),
+                    view.reason(),
+                    view.detail(),
+                    view.acceptedAt(),
+                    view.finalAt(),
+                    List.copyOf(timeline),
+                    view.returnOf() == null
+                            ? null
+                            : new ReturnOf(view.returnOf().toString(), view.returnReason()),
                     returnable ? returns.settledCentavos() : null,
-                    returnable ? Math.max(0, view.amountCentavos() - returns.settledCentavos() - returns.inFlightCentavos())
+                    returnable
+                            ? Math.max(
+                                    0, view.amountCentavos() - returns.settledCentavos() - returns.inFlightCentavos())
                             : null,
                     returns == null ? null : returns.count(),
-                    returns == null ? null : returns.listed().stream().map(Return::of).toList());
+                    returns == null
+                            ? null
+                            : returns.listed().stream().map(Return::of).toList());
         }
     }
 
@@ -58,12 +92,24 @@ final class Responses {
 
     /** One return of a payment; {@code returnId} its PIX return id (D…), absent until its request is projected. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Return(String paymentId, String returnId, long amountCentavos, String reason, String status,
-            Instant acceptedAt, Instant finalAt) {
+    record Return(
+            String paymentId,
+            String returnId,
+            long amountCentavos,
+            String reason,
+            String status,
+            Instant acceptedAt,
+            Instant finalAt) {
 
         static Return of(ReadModelQueries.ReturnSummary summary) {
-            return new Return(summary.paymentId().toString(), summary.returnId(), summary.amountCentavos(),
-                    summary.reason(), summary.status().name(), summary.acceptedAt(), summary.finalAt());
+            return new Return(
+                    summary.paymentId().toString(),
+                    summary.returnId(),
+                    summary.amountCentavos(),
+                    summary.reason(),
+                    summary.status().name(),
+                    summary.acceptedAt(),
+                    summary.finalAt());
         }
     }
 
@@ -75,38 +121,78 @@ final class Responses {
 
     /** A statement line; a return's line names the payment it returns ({@code returnOf}). */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Movement(String paymentId, String direction, long amountCentavos, long signedAmountCentavos,
-            String counterpartyAccountId, Instant settledAt, ReturnOf returnOf) {
+    record Movement(
+            String paymentId,
+            String direction,
+            long amountCentavos,
+            long signedAmountCentavos,
+            String counterpartyAccountId,
+            Instant settledAt,
+            ReturnOf returnOf) {
 
         static Movement of(StatementEntry entry) {
             long signed = entry.direction() == ReadModelQueries.Direction.DEBIT
-                    ? -entry.amountCentavos() : entry.amountCentavos();
-            return new Movement(entry.paymentId().toString(), entry.direction().name(), entry.amountCentavos(), signed,
-                    entry.counterpartyAccountId().toString(), entry.settledAt(), entry.returnOf() == null ? null
+                    ? -entry.amountCentavos()
+                    : entry.amountCentavos();
+            return new Movement(
+                    entry.paymentId().toString(),
+                    entry.direction().name(),
+                    entry.amountCentavos(),
+                    signed,
+                    entry.counterpartyAccountId().toString(),
+                    entry.settledAt(),
+                    entry.returnOf() == null
+                            ? null
                             : new ReturnOf(entry.returnOf().toString(), entry.returnReason()));
         }
     }
 
-    record Position(String ispb, LocalDate date, long sentCentavos, long sentCount, long receivedCentavos,
-            long receivedCount, long netCentavos, long onUsCentavos, long onUsCount) {
+    record Position(
+            String ispb,
+            LocalDate date,
+            long sentCentavos,
+            long sentCount,
+            long receivedCentavos,
+            long receivedCount,
+            long netCentavos,
+            long onUsCentavos,
+            long onUsCount) {
 
         static Position of(ReadModelQueries.BankPosition position) {
-            return new Position(Responses.ispb(position.ispb()), position.date(), position.sentCentavos(), position.sentCount(),
-                    position.receivedCentavos(), position.receivedCount(), position.netCentavos(),
-                    position.onUsCentavos(), position.onUsCount());
+            return new Position(
+                    Responses.ispb(position.ispb()),
+                    position.date(),
+                    position.sentCentavos(),
+                    position.sentCount(),
+                    position.receivedCentavos(),
+                    position.receivedCount(),
+                    position.netCentavos(),
+                    position.onUsCentavos(),
+                    position.onUsCount());
         }
     }
 
     record PaymentList(int limit, List<PaymentListItem> payments) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record PaymentListItem(String paymentId, String status, String payerAccountId, String payeeAccountId,
-            long amountCentavos, Instant acceptedAt, Instant finalAt) {
+    record PaymentListItem(
+            String paymentId,
+            String status,
+            String payerAccountId,
+            String payeeAccountId,
+            long amountCentavos,
+            Instant acceptedAt,
+            Instant finalAt) {
 
         static PaymentListItem of(PaymentSummary summary) {
-            return new PaymentListItem(summary.paymentId().toString(), summary.status().name(),
-                    summary.payerAccountId().toString(), summary.payeeAccountId().toString(), summary.amountCentavos(),
-                    summary.acceptedAt(), summary.finalAt());
+            return new PaymentListItem(
+                    summary.paymentId().toString(),
+                    summary.status().name(),
+                    summary.payerAccountId().toString(),
+                    summary.payeeAccountId().toString(),
+                    summary.amountCentavos(),
+                    summary.acceptedAt(),
+                    summary.finalAt());
         }
     }
 

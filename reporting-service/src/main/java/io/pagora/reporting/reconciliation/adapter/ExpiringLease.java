@@ -58,7 +58,8 @@ final class ExpiringLease implements RoundLease {
         this.jdbc = jdbc;
         this.name = name;
         this.durationSeconds = duration.toMillis() / 1000.0;
-        this.holder = "pid " + ProcessHandle.current().pid() + " " + UUID.randomUUID().toString().substring(0, 8);
+        this.holder = "pid " + ProcessHandle.current().pid() + " "
+                + UUID.randomUUID().toString().substring(0, 8);
     }
 
     @Override
@@ -68,7 +69,8 @@ final class ExpiringLease implements RoundLease {
                 if (jdbc.update(RENEW, durationSeconds, name, holder, generation) == 1) {
                     return true;
                 }
-                log.warn("reconciliation lease lost: another instance took it over (this one held generation {})",
+                log.warn(
+                        "reconciliation lease lost: another instance took it over (this one held generation {})",
                         generation);
                 generation = 0;
             }
@@ -79,8 +81,11 @@ final class ExpiringLease implements RoundLease {
             }
             generation = taken.getFirst();
             Check.that(generation > 0, "a lease generation is positive: %s", generation);
-            log.info("reconciliation lease acquired (generation {}, holder {}): this instance runs the online "
-                    + "reconciliation", generation, holder);
+            log.info(
+                    "reconciliation lease acquired (generation {}, holder {}): this instance runs the online "
+                            + "reconciliation",
+                    generation,
+                    holder);
             return true;
         } catch (DataAccessException e) {
             // The generation is kept: if nobody took the lease meanwhile, the next renewal finds it still ours.

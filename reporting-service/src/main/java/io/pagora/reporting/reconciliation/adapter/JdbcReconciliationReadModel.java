@@ -63,7 +63,8 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
             WHERE account_id = ANY (?)
             """;
 
-    private static final String BANK_FLOWS = "SELECT bank_ispb, sent_centavos, received_centavos FROM reporting.bank_flows";
+    private static final String BANK_FLOWS =
+            "SELECT bank_ispb, sent_centavos, received_centavos FROM reporting.bank_flows";
 
     private static final String SETTLED_AMONG =
             "SELECT payment_id FROM reporting.payments WHERE payment_id = ANY (?) AND status = 'SETTLED'";
@@ -100,18 +101,28 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
 
     @Override
     public List<ProjectedPayment> paymentsProjectedAfter(ProjectionPosition after, int limit) {
-        return jdbc.query(PAYMENTS_PROJECTED_AFTER, (row, i) -> new ProjectedPayment(
-                new ProjectionPosition(Long.parseLong(row.getString(1)), id(row, 2)),
-                new PaymentRow(id(row, 2), id(row, 3), id(row, 4), row.getLong(5), PaymentStatus.valueOf(row.getString(6))),
-                instant(row, 7), instant(row, 8)),
-                Long.toString(after.transactionId()), after.paymentId().toUuid(), limit);
+        return jdbc.query(
+                PAYMENTS_PROJECTED_AFTER,
+                (row, i) -> new ProjectedPayment(
+                        new ProjectionPosition(Long.parseLong(row.getString(1)), id(row, 2)),
+                        new PaymentRow(
+                                id(row, 2),
+                                id(row, 3),
+                                id(row, 4),
+                                row.getLong(5),
+                                PaymentStatus.valueOf(row.getString(6))),
+                        instant(row, 7),
+                        instant(row, 8)),
+                Long.toString(after.transactionId()),
+                after.paymentId().toUuid(),
+                limit);
     }
 
     @Override
     public ProjectionPosition startPosition(Instant acceptedFrom) {
         Id128 firstId = new Id128(Math.max(0, acceptedFrom.toEpochMilli()) << 16, 0);
-        List<String> first = jdbc.queryForList(FIRST_ACCEPTED_FROM, String.class, firstId.toUuid(),
-                START_WINDOW_PAYMENTS);
+        List<String> first =
+                jdbc.queryForList(FIRST_ACCEPTED_FROM, String.class, firstId.toUuid(), START_WINDOW_PAYMENTS);
         String transaction = first.isEmpty() ? jdbc.queryForObject(OLDEST_RUNNING, String.class) : first.getFirst();
         return ProjectionPosition.before(Long.parseLong(transaction));
     }
@@ -143,7 +154,8 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
         });
     }
 
-    private static Map<Id128, PaymentFlows> accountFlows(Connection connection, List<Id128> accounts) throws SQLException {
+    private static Map<Id128, PaymentFlows> accountFlows(Connection connection, List<Id128> accounts)
+            throws SQLException {
         Map<Id128, PaymentFlows> flows = new LinkedHashMap<>();
         try (PreparedStatement statement = connection.prepareStatement(ACCOUNT_FLOWS)) {
             statement.setArray(1, uuids(connection, accounts));
@@ -199,27 +211,38 @@ public final class JdbcReconciliationReadModel implements ReconciliationReadMode
             return digests;
         }
         String[] digits = transactionIds.stream().map(String::valueOf).toArray(String[]::new);
-        jdbc.query(connection -> {
-            PreparedStatement statement = connection.prepareStatement(DIGESTS_OF);
-            statement.setArray(1, connection.createArrayOf("text", digits));
-            return statement;
-        }, (ResultSet row) -> {
-            digests.put(Long.parseLong(row.getString(1)),
-                    new ProjectionDigest(row.getInt(2), row.getLong(3), row.getLong(4)));
-        });
+        jdbc.query(
+                connection -> {
+                    PreparedStatement statement = connection.prepareStatement(DIGESTS_OF);
+                    statement.setArray(1, connection.createArrayOf("text", digits));
+                    return statement;
+                },
+                (ResultSet row) -> {
+                    digests.put(
+                            Long.parseLong(row.getString(1)),
+                            new ProjectionDigest(row.getInt(2), row.getLong(3), row.getLong(4)));
+                });
         return digests;
     }
 
     @Override
     public List<PaymentRow> paymentsInsertedBy(long transactionId, int limit) {
-        return jdbc.query(PAYMENTS_INSERTED_BY, (row, i) -> new PaymentRow(id(row, 1), id(row, 2), id(row, 3),
-                row.getLong(4), PaymentStatus.valueOf(row.getString(5))), Long.toString(transactionId), limit);
+        return jdbc.query(
+                PAYMENTS_INSERTED_BY,
+                (row, i) -> new PaymentRow(
+                        id(row, 1), id(row, 2), id(row, 3), row.getLong(4), PaymentStatus.valueOf(row.getString(5))),
+                Long.toString(transactionId),
+                limit);
     }
 
     @Override
     public List<PaymentRow> settledPaymentsOf(Id128 account, int limit) {
-        return jdbc.query(SETTLED_PAYMENTS_OF, (row, i) -> new PaymentRow(id(row, 1), id(row, 2), id(row, 3),
-                row.getLong(4), PaymentStatus.valueOf(row.getString(5))), account.toUuid(), limit);
+        return jdbc.query(
+                SETTLED_PAYMENTS_OF,
+                (row, i) -> new PaymentRow(
+                        id(row, 1), id(row, 2), id(row, 3), row.getLong(4), PaymentStatus.valueOf(row.getString(5))),
+                account.toUuid(),
+                limit);
     }
 
     private static Id128 id(ResultSet row, int column) throws SQLException {

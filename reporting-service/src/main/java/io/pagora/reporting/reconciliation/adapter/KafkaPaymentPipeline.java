@@ -54,8 +54,11 @@ public final class KafkaPaymentPipeline implements PaymentPipeline, AutoCloseabl
      * @param clearingStages clearing's input topics in the order a record is handed on, each with its consumer group
      * @param projectionGroup the projection's consumer group
      */
-    public KafkaPaymentPipeline(Map<String, Object> clientProperties, List<ClearingStage> clearingStages,
-            String projectionGroup, Duration timeout) {
+    public KafkaPaymentPipeline(
+            Map<String, Object> clientProperties,
+            List<ClearingStage> clearingStages,
+            String projectionGroup,
+            Duration timeout) {
         Check.that(!clearingStages.isEmpty(), "clearing has at least one input topic");
         this.clearingStages = List.copyOf(clearingStages);
         this.projectionGroup = projectionGroup;
@@ -143,7 +146,8 @@ public final class KafkaPaymentPipeline implements PaymentPipeline, AutoCloseabl
                     continue;
                 }
                 read++;
-                settledOf(record.value()).ifPresent(payment -> settled.putIfAbsent(payment.id().value(), payment));
+                settledOf(record.value())
+                        .ifPresent(payment -> settled.putIfAbsent(payment.id().value(), payment));
             }
             Check.that(read <= records, "read %d records of a %d-record window", read, records);
             left.entrySet().removeIf(range -> reader.position(range.getKey()) >= range.getValue()[1]);
@@ -166,8 +170,10 @@ public final class KafkaPaymentPipeline implements PaymentPipeline, AutoCloseabl
             if (!(event instanceof PaymentSettled settled)) {
                 return Optional.empty();
             }
-            return Optional.of(new Payment(new PaymentId(Id128.parse(settled.paymentId())),
-                    Id128.parse(settled.payerAccountId()), Id128.parse(settled.payeeAccountId()),
+            return Optional.of(new Payment(
+                    new PaymentId(Id128.parse(settled.paymentId())),
+                    Id128.parse(settled.payerAccountId()),
+                    Id128.parse(settled.payeeAccountId()),
                     settled.amountCentavos()));
         } catch (RuntimeException e) {
             return Optional.empty();
@@ -193,7 +199,9 @@ public final class KafkaPaymentPipeline implements PaymentPipeline, AutoCloseabl
     private Map<TopicPartition, Long> ends(String topic) {
         TopicDescription description;
         try {
-            description = admin.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            description = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .get(topic);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
@@ -204,7 +212,9 @@ public final class KafkaPaymentPipeline implements PaymentPipeline, AutoCloseabl
             throw interrupted(e);
         }
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        description
+                .partitions()
+                .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
         Map<TopicPartition, Long> ends = new HashMap<>();
         await(admin.listOffsets(latest).all()).forEach((partition, info) -> ends.put(partition, info.offset()));
         return ends;
@@ -250,7 +260,8 @@ public final class KafkaPaymentPipeline implements PaymentPipeline, AutoCloseabl
 
     /** Clearing's requests topic, then its expiry topic (where it parks what it hands on), with their groups. */
     static List<ClearingStage> clearingStages(String requestsGroup, String expiryGroup) {
-        return List.of(new ClearingStage(Topics.PAYMENTS_REQUESTED, requestsGroup),
+        return List.of(
+                new ClearingStage(Topics.PAYMENTS_REQUESTED, requestsGroup),
                 new ClearingStage(Topics.CLEARING_UNANSWERED, expiryGroup));
     }
 }

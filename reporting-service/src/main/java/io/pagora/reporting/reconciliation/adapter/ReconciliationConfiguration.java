@@ -34,11 +34,13 @@ public class ReconciliationConfiguration {
 
     /** The pipeline's positions, read with the service's own Kafka client settings, for the projection's group. */
     @Bean(destroyMethod = "close")
-    KafkaPaymentPipeline paymentPipeline(KafkaAdmin kafkaAdmin, ReconciliationProperties properties,
-            ReportingProperties reporting) {
-        return new KafkaPaymentPipeline(kafkaAdmin.getConfigurationProperties(),
+    KafkaPaymentPipeline paymentPipeline(
+            KafkaAdmin kafkaAdmin, ReconciliationProperties properties, ReportingProperties reporting) {
+        return new KafkaPaymentPipeline(
+                kafkaAdmin.getConfigurationProperties(),
                 KafkaPaymentPipeline.clearingStages(properties.clearingGroupId(), properties.clearingExpiryGroupId()),
-                reporting.projection().groupId(), PIPELINE_REQUEST_TIMEOUT);
+                reporting.projection().groupId(),
+                PIPELINE_REQUEST_TIMEOUT);
     }
 
     /**
@@ -47,13 +49,18 @@ public class ReconciliationConfiguration {
      * gone without a word is replaced within a few intervals, and one missed renewal costs it nothing.
      */
     @Bean
-    ReconciliationJob reconciliationJob(Ledger ledger, JdbcTemplate jdbc, KafkaPaymentPipeline pipeline, Clock clock,
-            ReconciliationProperties properties, MeterRegistry meters) {
-        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline, clock,
-                properties.settings());
+    ReconciliationJob reconciliationJob(
+            Ledger ledger,
+            JdbcTemplate jdbc,
+            KafkaPaymentPipeline pipeline,
+            Clock clock,
+            ReconciliationProperties properties,
+            MeterRegistry meters) {
+        Reconciler reconciler =
+                new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline, clock, properties.settings());
         Duration leaseDuration = properties.interval().multipliedBy(LEASE_INTERVALS);
-        RoundLease lease = new ExpiringLease(jdbc, ExpiringLease.RECONCILIATION,
-                leaseDuration.compareTo(LEASE_MIN) < 0 ? LEASE_MIN : leaseDuration);
+        RoundLease lease = new ExpiringLease(
+                jdbc, ExpiringLease.RECONCILIATION, leaseDuration.compareTo(LEASE_MIN) < 0 ? LEASE_MIN : leaseDuration);
         return new ReconciliationJob(reconciler, lease, clock, properties.interval(), meters);
     }
 }

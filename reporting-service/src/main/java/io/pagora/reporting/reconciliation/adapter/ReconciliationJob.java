@@ -72,19 +72,28 @@ public final class ReconciliationJob implements SmartLifecycle {
         this.roundsOk = rounds(meters, "ok");
         this.roundsFailed = rounds(meters, "failed");
         for (MismatchKind kind : MismatchKind.values()) {
-            mismatches.put(kind, Counter.builder("pagora.reconciliation.mismatches").tag("kind", kind.tag)
-                    .description("disagreements between the read model and the ledger found").register(meters));
+            mismatches.put(
+                    kind,
+                    Counter.builder("pagora.reconciliation.mismatches")
+                            .tag("kind", kind.tag)
+                            .description("disagreements between the read model and the ledger found")
+                            .register(meters));
         }
-        Gauge.builder("pagora.reconciliation.lag", lagMillis, value -> value.get() / 1000.0).baseUnit("seconds")
-                .description("now minus the projection time before which every payment is judged").register(meters);
+        Gauge.builder("pagora.reconciliation.lag", lagMillis, value -> value.get() / 1000.0)
+                .baseUnit("seconds")
+                .description("now minus the projection time before which every payment is judged")
+                .register(meters);
         Gauge.builder("pagora.reconciliation.accounts.deferred", accountsDeferred, AtomicLong::get)
-                .description("accounts waiting for the projection to hold their ledger read, or for a second cut, in the last round")
+                .description(
+                        "accounts waiting for the projection to hold their ledger read, or for a second cut, in the last round")
                 .register(meters);
         Gauge.builder("pagora.reconciliation.leader", leader, AtomicLong::get)
                 .description("1 while this instance holds the reconciliation's lease and runs its rounds, else 0")
                 .register(meters);
         Gauge.builder("pagora.reconciliation.last.run.timestamp", lastRunEpochMillis, value -> value.get() / 1000.0)
-                .baseUnit("seconds").description("end of the last successful round (Unix time)").register(meters);
+                .baseUnit("seconds")
+                .description("end of the last successful round (Unix time)")
+                .register(meters);
     }
 
     /**
@@ -105,19 +114,30 @@ public final class ReconciliationJob implements SmartLifecycle {
         paymentLegsChecked.increment(report.paymentLegsChecked());
         accountsChecked.increment(report.accountsChecked());
         report.mismatchCounts().forEach((kind, count) -> mismatches.get(kind).increment(count));
-        lagMillis.set(Math.max(0, Duration.between(report.paymentsCheckedThrough(), clock.instant()).toMillis()));
+        lagMillis.set(Math.max(
+                0,
+                Duration.between(report.paymentsCheckedThrough(), clock.instant())
+                        .toMillis()));
         accountsDeferred.set(report.accountsDeferred());
         if (report.mismatchTotal() > 0) {
-            log.error("RECONCILIATION MISMATCH: the read model and the ledger disagree on {} items this round {}; "
-                    + "the first {}:", report.mismatchTotal(), report.mismatchCounts(), report.mismatches().size());
+            log.error(
+                    "RECONCILIATION MISMATCH: the read model and the ledger disagree on {} items this round {}; "
+                            + "the first {}:",
+                    report.mismatchTotal(),
+                    report.mismatchCounts(),
+                    report.mismatches().size());
             for (Mismatch mismatch : report.mismatches()) {
                 log.error("  {}", mismatch);
             }
         }
         if (report.failed()) {
             roundsFailed.increment();
-            log.warn("reconciliation round failed after judging {} payments and {} accounts (counted), retrying in {}: {}",
-                    report.paymentsChecked(), report.accountsChecked(), interval, report.failure());
+            log.warn(
+                    "reconciliation round failed after judging {} payments and {} accounts (counted), retrying in {}: {}",
+                    report.paymentsChecked(),
+                    report.accountsChecked(),
+                    interval,
+                    report.failure());
             return report;
         }
         roundsOk.increment();
@@ -187,13 +207,16 @@ public final class ReconciliationJob implements SmartLifecycle {
     }
 
     private static Counter checked(MeterRegistry meters, String check) {
-        return Counter.builder("pagora.reconciliation.checked").tag("check", check)
+        return Counter.builder("pagora.reconciliation.checked")
+                .tag("check", check)
                 .description("payments and account balances found equal in the read model and the ledger, or reported")
                 .register(meters);
     }
 
     private static Counter rounds(MeterRegistry meters, String result) {
-        return Counter.builder("pagora.reconciliation.rounds").tag("result", result)
-                .description("reconciliation rounds").register(meters);
+        return Counter.builder("pagora.reconciliation.rounds")
+                .tag("result", result)
+                .description("reconciliation rounds")
+                .register(meters);
     }
 }

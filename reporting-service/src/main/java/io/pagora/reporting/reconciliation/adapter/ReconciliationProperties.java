@@ -60,8 +60,17 @@ public record ReconciliationProperties(
         @DefaultValue("20") int detailsLogged) {
 
     public ReconciliationSettings settings() {
-        return new ReconciliationSettings(finalWithin, startLookback, paymentsPerRoundMax, legSamplePerMille,
-                legLookupIdsMax, ledgerRequestsPerSecondMax, accountsPerRound, balanceInterval, pipelineWait,
-                windowRecordsMax, detailsLogged);
+        return new ReconciliationSettings(
+                finalWithin,
+                startLookback,
+                paymentsPerRoundMax,
+                legSamplePerMille,
+                legLookupIdsMax,
+                ledgerRequestsPerSecondMax,
+                accountsPerRound,
+                balanceInterval,
+                pipelineWait,
+                windowRecordsMax,
+                detailsLogged);
     }
 }

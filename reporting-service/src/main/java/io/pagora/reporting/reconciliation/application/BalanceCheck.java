@@ -62,8 +62,13 @@ final class BalanceCheck {
      * stage it waits for and where that stage's input ended (its first stage's: just after the read), and, once
      * clearing is past its last stage, where the outcomes ended then.
      */
-    private record Cut(List<Id128> customers, List<BankId> banks, Map<Id128, Account> ledger,
-            PaymentPipeline.Positions outcomesBefore, int clearingStage, PaymentPipeline.Positions clearingInputs,
+    private record Cut(
+            List<Id128> customers,
+            List<BankId> banks,
+            Map<Id128, Account> ledger,
+            PaymentPipeline.Positions outcomesBefore,
+            int clearingStage,
+            PaymentPipeline.Positions clearingInputs,
             PaymentPipeline.Positions outcomesCleared) {
 
         Cut atStage(int stage, PaymentPipeline.Positions inputs) {
@@ -93,7 +98,11 @@ final class BalanceCheck {
     /** Accounts seen disagreeing at the last cut that judged them: true once reported. */
     private final Map<Id128, Boolean> suspects = new HashMap<>();
 
-    BalanceCheck(PacedLedger ledger, ReconciliationReadModel readModel, PaymentPipeline pipeline, PaymentJudge judge,
+    BalanceCheck(
+            PacedLedger ledger,
+            ReconciliationReadModel readModel,
+            PaymentPipeline pipeline,
+            PaymentJudge judge,
             ReconciliationSettings settings) {
         this.ledger = ledger;
         this.readModel = readModel;
@@ -153,7 +162,8 @@ final class BalanceCheck {
         while (true) {
             while (cut.outcomesCleared() == null && pipeline.clearingPast(cut.clearingStage(), cut.clearingInputs())) {
                 int next = cut.clearingStage() + 1;
-                cut = next < pipeline.clearingStages() ? cut.atStage(next, pipeline.clearingInputsEnd(next))
+                cut = next < pipeline.clearingStages()
+                        ? cut.atStage(next, pipeline.clearingInputsEnd(next))
                         : cut.cleared(pipeline.outcomesEnd());
             }
             if (cut.outcomesCleared() != null && pipeline.projectedPast(cut.outcomesCleared())) {
@@ -176,10 +186,12 @@ final class BalanceCheck {
         Map<Id128, Payment> window = new LinkedHashMap<>();
         boolean[] windowTooLarge = {false};
         ReconciliationReadModel.FlowsSnapshot snapshot = readModel.flowsAtOneSnapshot(judged.customers(), () -> {
-            Optional<List<Payment>> settled = pipeline.settledBetween(judged.outcomesBefore(), pipeline.outcomesEnd(),
-                    settings.windowRecordsMax());
+            Optional<List<Payment>> settled = pipeline.settledBetween(
+                    judged.outcomesBefore(), pipeline.outcomesEnd(), settings.windowRecordsMax());
             windowTooLarge[0] = settled.isEmpty();
-            settled.orElse(List.of()).stream().filter(p -> moves(p, accounts)).forEach(p -> window.put(p.id().value(), p));
+            settled.orElse(List.of()).stream()
+                    .filter(p -> moves(p, accounts))
+                    .forEach(p -> window.put(p.id().value(), p));
             return List.copyOf(window.keySet());
         });
         if (windowTooLarge[0]) {
@@ -191,13 +203,21 @@ final class BalanceCheck {
         Map<Id128, List<AccountBalance.Posted>> postedAfter = postedShares(window.values(), accounts);
         Set<Id128> pointed = new LinkedHashSet<>();
         for (Id128 customer : judged.customers()) {
-            judgeAccount(AccountKind.CUSTOMER, customer, judged, snapshot.accountFlows().getOrDefault(customer,
-                    PaymentFlows.NONE), postedAfter, report, pointed);
+            judgeAccount(
+                    AccountKind.CUSTOMER,
+                    customer,
+                    judged,
+                    snapshot.accountFlows().getOrDefault(customer, PaymentFlows.NONE),
+                    postedAfter,
+                    report,
+                    pointed);
         }
         for (BankId bank : judged.banks()) {
             PaymentFlows flows = snapshot.bankFlows().getOrDefault(bank, PaymentFlows.NONE);
-            judgeAccount(AccountKind.RESERVE, ChartOfAccounts.reserve(bank), judged, flows, postedAfter, report, pointed);
-            judgeAccount(AccountKind.TRANSIT, ChartOfAccounts.transit(bank), judged, flows, postedAfter, report, pointed);
+            judgeAccount(
+                    AccountKind.RESERVE, ChartOfAccounts.reserve(bank), judged, flows, postedAfter, report, pointed);
+            judgeAccount(
+                    AccountKind.TRANSIT, ChartOfAccounts.transit(bank), judged, flows, postedAfter, report, pointed);
         }
         for (Id128 account : pointed) {
             // Already judged in projection order (and counted there): only their legs are added, and any mismatch.
@@ -241,14 +261,16 @@ final class BalanceCheck {
     }
 
     /** What one payment moved on each judged account's payment side and funded side (see {@link AccountBalance}). */
-    private static void addShares(Payment payment, long postedAt, Set<Id128> accounts,
-            Map<Id128, List<AccountBalance.Posted>> shares) {
+    private static void addShares(
+            Payment payment, long postedAt, Set<Id128> accounts, Map<Id128, List<AccountBalance.Posted>> shares) {
         Map<Id128, long[]> sides = new HashMap<>();
         for (SettlementPlan.Leg leg : SettlementPlan.of(payment).legs()) {
             boolean debitIsPaymentSide = ChartOfAccounts.kindOf(leg.debit()).orElse(null) != AccountKind.TRANSIT;
-            sides.computeIfAbsent(leg.debit(), id -> new long[2])[debitIsPaymentSide ? 0 : 1] += payment.amountCentavos();
+            sides.computeIfAbsent(leg.debit(), id -> new long[2])[debitIsPaymentSide ? 0 : 1] +=
+                    payment.amountCentavos();
             boolean creditIsPaymentSide = ChartOfAccounts.kindOf(leg.credit()).orElse(null) == AccountKind.TRANSIT;
-            sides.computeIfAbsent(leg.credit(), id -> new long[2])[creditIsPaymentSide ? 0 : 1] += payment.amountCentavos();
+            sides.computeIfAbsent(leg.credit(), id -> new long[2])[creditIsPaymentSide ? 0 : 1] +=
+                    payment.amountCentavos();
         }
         sides.forEach((account, side) -> {
             if (accounts.contains(account)) {
@@ -276,12 +298,19 @@ final class BalanceCheck {
                 });
             }
         }
-        accountCursorTimestamp = page.size() < settings.accountsPerRound() ? 0 : page.getLast().timestamp();
+        accountCursorTimestamp =
+                page.size() < settings.accountsPerRound() ? 0 : page.getLast().timestamp();
         return customers;
     }
 
-    private void judgeAccount(AccountKind kind, Id128 id, Cut judged, PaymentFlows flows,
-            Map<Id128, List<AccountBalance.Posted>> postedAfter, RoundReport.Builder report, Set<Id128> pointed) {
+    private void judgeAccount(
+            AccountKind kind,
+            Id128 id,
+            Cut judged,
+            PaymentFlows flows,
+            Map<Id128, List<AccountBalance.Posted>> postedAfter,
+            RoundReport.Builder report,
+            Set<Id128> pointed) {
         Account atCut = judged.ledger().get(id);
         Verdict verdict = atCut == null
                 ? new Verdict.Disagrees(MismatchKind.BALANCE, "the ledger has no such account")
@@ -293,7 +322,8 @@ final class BalanceCheck {
             }
             case Verdict.Deferred deferred -> report.accountsDeferred++;
             case Verdict.Disagrees disagrees -> {
-                if (confirm(kind, id, disagrees, report) && kind == AccountKind.CUSTOMER
+                if (confirm(kind, id, disagrees, report)
+                        && kind == AccountKind.CUSTOMER
                         && pointed.size() < POINTED_ACCOUNTS_PER_ROUND_MAX) {
                     pointed.add(id);
                 }
@@ -323,9 +353,8 @@ final class BalanceCheck {
             return false;
         }
         suspects.put(id, true);
-        report.mismatch(new Mismatch(disagrees.kind(), kind.name().toLowerCase(Locale.ROOT) + " " + id,
-                disagrees.detail()));
+        report.mismatch(
+                new Mismatch(disagrees.kind(), kind.name().toLowerCase(Locale.ROOT) + " " + id, disagrees.detail()));
         return true;
     }
-
 }

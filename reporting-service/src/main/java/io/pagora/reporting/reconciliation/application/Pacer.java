@@ -14,8 +14,10 @@ final class Pacer {
     private long nextNanos = System.nanoTime();
 
     Pacer(int requestsPerSecondMax) {
-        Check.that(requestsPerSecondMax >= 1 && requestsPerSecondMax <= 10_000,
-                "ledger requests per second must be 1..10000: %d", requestsPerSecondMax);
+        Check.that(
+                requestsPerSecondMax >= 1 && requestsPerSecondMax <= 10_000,
+                "ledger requests per second must be 1..10000: %d",
+                requestsPerSecondMax);
         this.intervalNanos = TimeUnit.SECONDS.toNanos(1) / requestsPerSecondMax;
     }
 
@@ -28,7 +30,8 @@ final class Pacer {
                 TimeUnit.NANOSECONDS.sleep(waitNanos);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // shutdown: the round ends with this failure
-                throw new IllegalStateException("the reconciliation was interrupted while pacing its ledger requests", e);
+                throw new IllegalStateException(
+                        "the reconciliation was interrupted while pacing its ledger requests", e);
             }
         }
         // From when this request really goes (a sleep may overrun): two requests are never closer than the interval.

@@ -57,8 +57,8 @@ final class PaymentCheck {
     private Instant paymentsCheckedThrough;
 
     /** {@code startedAt}: now, when the reconciliation starts (it looks back {@code startLookback} from there). */
-    PaymentCheck(ReconciliationReadModel readModel, PaymentJudge judge, ReconciliationSettings settings,
-            Instant startedAt) {
+    PaymentCheck(
+            ReconciliationReadModel readModel, PaymentJudge judge, ReconciliationSettings settings, Instant startedAt) {
         this.readModel = readModel;
         this.judge = judge;
         this.settings = settings;
@@ -176,7 +176,8 @@ final class PaymentCheck {
      */
     private List<Judged> judgeAgainstDigests(List<ProjectionTally.Complete> complete) {
         List<ProjectionTally.Complete> compared = complete.stream()
-                .filter(c -> Long.compareUnsigned(c.transactionId(), digestsAfter) > 0).toList();
+                .filter(c -> Long.compareUnsigned(c.transactionId(), digestsAfter) > 0)
+                .toList();
         if (compared.isEmpty()) {
             return List.of();
         }
@@ -188,12 +189,15 @@ final class PaymentCheck {
             if (digest.equals(transaction.rows())) {
                 continue;
             }
-            Mismatch mismatch = new Mismatch(MismatchKind.UNPROJECTED, "projection transaction "
-                    + Long.toUnsignedString(transaction.transactionId()), "the read model holds "
-                    + describe(transaction.rows()) + " inserted by it, the projection wrote " + describe(digest));
+            Mismatch mismatch = new Mismatch(
+                    MismatchKind.UNPROJECTED,
+                    "projection transaction " + Long.toUnsignedString(transaction.transactionId()),
+                    "the read model holds " + describe(transaction.rows()) + " inserted by it, the projection wrote "
+                            + describe(digest));
             Judged legs = found.size() < UNPROJECTED_TRANSACTIONS_PER_BATCH_MAX
-                    ? judge.judge(readModel.paymentsInsertedBy(transaction.transactionId(),
-                            settings.paymentsPerLookup()), row -> !needsLegs(row))
+                    ? judge.judge(
+                            readModel.paymentsInsertedBy(transaction.transactionId(), settings.paymentsPerLookup()),
+                            row -> !needsLegs(row))
                     : Judged.NONE;
             List<Mismatch> mismatches = new ArrayList<>(List.of(mismatch));
             mismatches.addAll(legs.mismatches());

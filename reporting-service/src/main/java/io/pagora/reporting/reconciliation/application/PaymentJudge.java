@@ -76,7 +76,8 @@ final class PaymentJudge {
         for (int i = 0; i < legged.size(); i++) {
             Verdict verdict = PaymentFinality.judge(legged.get(i), leggedStatus.get(i), posts);
             if (verdict instanceof Verdict.Disagrees disagrees) {
-                mismatches.add(new Mismatch(disagrees.kind(), "payment " + legged.get(i).id().value(), disagrees.detail()));
+                mismatches.add(new Mismatch(
+                        disagrees.kind(), "payment " + legged.get(i).id().value(), disagrees.detail()));
             }
         }
         return new Judged(rows.size(), legged.size(), mismatches);

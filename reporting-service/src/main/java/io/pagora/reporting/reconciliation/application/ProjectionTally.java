@@ -25,7 +25,10 @@ record ProjectionTally(long transactionId, ProjectionDigest rows, boolean whole)
 
     /** Where a walk starts: a position before every row of its transaction starts a whole tally. */
     static ProjectionTally startingAt(ProjectionPosition position) {
-        return new ProjectionTally(position.transactionId(), ProjectionDigest.NONE, position.paymentId().isZero());
+        return new ProjectionTally(
+                position.transactionId(),
+                ProjectionDigest.NONE,
+                position.paymentId().isZero());
     }
 
     /**

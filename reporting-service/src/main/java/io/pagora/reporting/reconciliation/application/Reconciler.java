@@ -23,7 +23,11 @@ public final class Reconciler {
     private final PaymentCheck payments;
     private final BalanceCheck balances;
 
-    public Reconciler(Ledger ledger, ReconciliationReadModel readModel, PaymentPipeline pipeline, Clock clock,
+    public Reconciler(
+            Ledger ledger,
+            ReconciliationReadModel readModel,
+            PaymentPipeline pipeline,
+            Clock clock,
             ReconciliationSettings settings) {
         this.clock = clock;
         this.settings = settings;

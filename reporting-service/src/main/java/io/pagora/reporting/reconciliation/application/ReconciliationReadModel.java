@@ -70,7 +70,8 @@ public interface ReconciliationReadModel {
      * @param bankFlows the totals of every bank with a settled interbank payment: sent and received
      * @param settled the window's payments the snapshot holds SETTLED
      */
-    record FlowsSnapshot(Map<Id128, PaymentFlows> accountFlows, Map<BankId, PaymentFlows> bankFlows, Set<Id128> settled) {}
+    record FlowsSnapshot(
+            Map<Id128, PaymentFlows> accountFlows, Map<BankId, PaymentFlows> bankFlows, Set<Id128> settled) {}
 
     /**
      * In one snapshot (one repeatable-read transaction): the totals of these customers and of every bank, then

@@ -22,9 +22,16 @@ import java.util.Map;
  *     by a payment not final in time
  * @param failure the step that threw and why; null when the round completed
  */
-public record RoundReport(long paymentsChecked, long paymentLegsChecked, long accountsChecked, long accountsDeferred,
-        Map<MismatchKind, Long> mismatchCounts, List<Mismatch> mismatches, Instant paymentsCheckedThrough,
-        boolean paymentsCaughtUp, String failure) {
+public record RoundReport(
+        long paymentsChecked,
+        long paymentLegsChecked,
+        long accountsChecked,
+        long accountsDeferred,
+        Map<MismatchKind, Long> mismatchCounts,
+        List<Mismatch> mismatches,
+        Instant paymentsCheckedThrough,
+        boolean paymentsCaughtUp,
+        String failure) {
 
     public long mismatchTotal() {
         return mismatchCounts.values().stream().mapToLong(Long::longValue).sum();
@@ -64,8 +71,16 @@ public record RoundReport(long paymentsChecked, long paymentLegsChecked, long ac
         }
 
         RoundReport build() {
-            return new RoundReport(paymentsChecked, paymentLegsChecked, accountsChecked, accountsDeferred,
-                    Map.copyOf(counts), List.copyOf(details), paymentsCheckedThrough, paymentsCaughtUp, failure);
+            return new RoundReport(
+                    paymentsChecked,
+                    paymentLegsChecked,
+                    accountsChecked,
+                    accountsDeferred,
+                    Map.copyOf(counts),
+                    List.copyOf(details),
+                    paymentsCheckedThrough,
+                    paymentsCaughtUp,
+                    failure);
         }
     }
 }

@@ -45,27 +45,39 @@ public final class AccountBalance {
      */
     public static Verdict judge(AccountKind kind, Account atCut, PaymentFlows readModel, List<Posted> window) {
         return switch (kind) {
-            case CUSTOMER, RESERVE -> compare(atCut.debitsPosted(), atCut.creditsPosted(), readModel, window, "debits",
-                    "credits");
-            case TRANSIT -> compare(atCut.creditsPosted(), atCut.debitsPosted(), readModel, window, "credits", "debits");
+            case CUSTOMER, RESERVE ->
+                compare(atCut.debitsPosted(), atCut.creditsPosted(), readModel, window, "debits", "credits");
+            case TRANSIT ->
+                compare(atCut.creditsPosted(), atCut.debitsPosted(), readModel, window, "credits", "debits");
             case CENTRAL_BANK, RETURNABLE, RETURNS_CONTROL -> Verdict.AGREES;
         };
     }
 
-    private static Verdict compare(long paymentSide, long fundedSide, PaymentFlows readModel, List<Posted> window,
-            String paymentSideName, String fundedSideName) {
+    private static Verdict compare(
+            long paymentSide,
+            long fundedSide,
+            PaymentFlows readModel,
+            List<Posted> window,
+            String paymentSideName,
+            String fundedSideName) {
         long ahead = readModel.outgoingCentavos() - paymentSide;
         if (ahead < 0 || !newestExplain(window, ahead)) {
-            return new Verdict.Disagrees(MismatchKind.BALANCE, paymentSideName + "_posted " + paymentSide
-                    + " ≠ the read model's settled outgoing payments " + readModel.outgoingCentavos() + " (difference "
-                    + (paymentSide - readModel.outgoingCentavos()) + "), and no count of the " + window.size()
-                    + " payments it may hold posted after the ledger read explains it");
+            return new Verdict.Disagrees(
+                    MismatchKind.BALANCE,
+                    paymentSideName + "_posted " + paymentSide
+                            + " ≠ the read model's settled outgoing payments " + readModel.outgoingCentavos()
+                            + " (difference "
+                            + (paymentSide - readModel.outgoingCentavos()) + "), and no count of the " + window.size()
+                            + " payments it may hold posted after the ledger read explains it");
         }
-        long windowIncoming = window.stream().mapToLong(Posted::fundedSideCentavos).sum();
+        long windowIncoming =
+                window.stream().mapToLong(Posted::fundedSideCentavos).sum();
         if (fundedSide < readModel.incomingCentavos() - windowIncoming) {
-            return new Verdict.Disagrees(MismatchKind.BALANCE, fundedSideName + "_posted " + fundedSide
-                    + " < the read model's settled incoming payments " + readModel.incomingCentavos()
-                    + " less the " + windowIncoming + " it may hold posted after the ledger read");
+            return new Verdict.Disagrees(
+                    MismatchKind.BALANCE,
+                    fundedSideName + "_posted " + fundedSide
+                            + " < the read model's settled incoming payments " + readModel.incomingCentavos()
+                            + " less the " + windowIncoming + " it may hold posted after the ledger read");
         }
         return Verdict.AGREES;
     }

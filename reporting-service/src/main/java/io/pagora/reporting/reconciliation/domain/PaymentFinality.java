@@ -43,20 +43,32 @@ public final class PaymentFinality {
             present++;
             Id128 pendingId = LegId.of(payment.id(), LegId.Phase.PENDING, leg);
             if (post.amount() != payment.amountCentavos() || !post.pendingId().equals(pendingId)) {
-                return new Verdict.Disagrees(MismatchKind.LEG_DIFFERS, "leg " + leg + " posted " + post.amount()
-                        + " of pending " + post.pendingId() + "; the read model's payment is " + payment.amountCentavos()
-                        + " of " + pendingId);
+                return new Verdict.Disagrees(
+                        MismatchKind.LEG_DIFFERS,
+                        "leg " + leg + " posted " + post.amount()
+                                + " of pending " + post.pendingId() + "; the read model's payment is "
+                                + payment.amountCentavos()
+                                + " of " + pendingId);
             }
         }
         return switch (status) {
-            case SETTLED -> present == postIds.size() ? Verdict.AGREES : new Verdict.Disagrees(
-                    MismatchKind.SETTLED_NOT_POSTED, "SETTLED, but " + present + " of " + postIds.size()
-                            + " post legs are in the ledger");
-            case REJECTED, EXPIRED -> present == 0 ? Verdict.AGREES : new Verdict.Disagrees(
-                    MismatchKind.UNSETTLED_BUT_POSTED, status + ", but " + present + " of " + postIds.size()
-                            + " post legs are in the ledger");
-            case ACCEPTED -> new Verdict.Disagrees(MismatchKind.STUCK, "still ACCEPTED after its pending timeout"
-                    + " and margin (" + present + " of " + postIds.size() + " post legs in the ledger)");
+            case SETTLED ->
+                present == postIds.size()
+                        ? Verdict.AGREES
+                        : new Verdict.Disagrees(
+                                MismatchKind.SETTLED_NOT_POSTED,
+                                "SETTLED, but " + present + " of " + postIds.size() + " post legs are in the ledger");
+            case REJECTED, EXPIRED ->
+                present == 0
+                        ? Verdict.AGREES
+                        : new Verdict.Disagrees(
+                                MismatchKind.UNSETTLED_BUT_POSTED,
+                                status + ", but " + present + " of " + postIds.size() + " post legs are in the ledger");
+            case ACCEPTED ->
+                new Verdict.Disagrees(
+                        MismatchKind.STUCK,
+                        "still ACCEPTED after its pending timeout" + " and margin (" + present + " of " + postIds.size()
+                                + " post legs in the ledger)");
         };
     }
 }

@@ -12,7 +12,10 @@ public record PaymentFlows(long outgoingCentavos, long incomingCentavos) {
     public static final PaymentFlows NONE = new PaymentFlows(0, 0);
 
     public PaymentFlows {
-        Check.that(outgoingCentavos >= 0 && incomingCentavos >= 0, "flows are sums of positive amounts: %d, %d",
-                outgoingCentavos, incomingCentavos);
+        Check.that(
+                outgoingCentavos >= 0 && incomingCentavos >= 0,
+                "flows are sums of positive amounts: %d, %d",
+                outgoingCentavos,
+                incomingCentavos);
     }
 }

@@ -59,33 +59,49 @@ class FinalizeWithoutIndexMigrationTest {
         assertThat(position(30, "2031-05-17")).isEqualTo(List.of(0L, 0L, 2_500L, 1L, 0L, 0L));
         assertThat(position(10, "2031-05-18")).isEqualTo(List.of(9_999L, 1L, 0L, 0L, 0L, 0L));
         assertThat(position(20, "2031-05-18")).isEqualTo(List.of(0L, 0L, 9_999L, 1L, 0L, 0L));
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.bank_day_positions", Long.class)).isEqualTo(5);
-        List<Map<String, Object>> notSettled = jdbc.queryForList(
-                "SELECT status, payment_id FROM reporting.payments_not_settled ORDER BY status");
-        assertThat(notSettled).containsExactly(Map.of("status", "EXPIRED", "payment_id", expired),
-                Map.of("status", "REJECTED", "payment_id", rejected));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.bank_day_positions", Long.class))
+                .isEqualTo(5);
+        List<Map<String, Object>> notSettled =
+                jdbc.queryForList("SELECT status, payment_id FROM reporting.payments_not_settled ORDER BY status");
+        assertThat(notSettled)
+                .containsExactly(
+                        Map.of("status", "EXPIRED", "payment_id", expired),
+                        Map.of("status", "REJECTED", "payment_id", rejected));
     }
 
     private List<Long> position(int ispb, String day) {
-        return jdbc.queryForObject("""
+        return jdbc.queryForObject(
+                """
                 SELECT ARRAY[sent_centavos, sent_count, received_centavos, received_count, on_us_centavos, on_us_count]
                 FROM reporting.bank_day_positions WHERE bank_ispb = ? AND day = ?::date
                 """, (row, n) -> List.of((Long[]) row.getArray(1).getArray()), ispb, day);
     }
 
-    private void insert(UUID paymentId, Integer payerBank, Integer payeeBank, long amountCentavos, String status,
-            String finalAt) {
-        jdbc.update("""
+    private void insert(
+            UUID paymentId, Integer payerBank, Integer payeeBank, long amountCentavos, String status, String finalAt) {
+        jdbc.update(
+                """
                 INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, payer_bank_ispb,
                         payee_bank_ispb, amount_centavos, accepted_at, status, reason, final_at, projected_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, '2031-05-17T00:00:00Z', ?, ?, ?::timestamptz, now(), now())
-                """, paymentId, UUID.randomUUID(), UUID.randomUUID(), payerBank, payeeBank, amountCentavos, status,
-                status.equals("REJECTED") ? "INSUFFICIENT_FUNDS" : null, finalAt);
+                """,
+                paymentId,
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                payerBank,
+                payeeBank,
+                amountCentavos,
+                status,
+                status.equals("REJECTED") ? "INSUFFICIENT_FUNDS" : null,
+                finalAt);
     }
 
     private void migrate(String target) {
-        var configuration = Flyway.configure().dataSource(database.dataSource()).schemas("reporting")
-                .defaultSchema("reporting").locations("classpath:db/reporting");
+        var configuration = Flyway.configure()
+                .dataSource(database.dataSource())
+                .schemas("reporting")
+                .defaultSchema("reporting")
+                .locations("classpath:db/reporting");
         if (target != null) {
             configuration.target(target);
         }

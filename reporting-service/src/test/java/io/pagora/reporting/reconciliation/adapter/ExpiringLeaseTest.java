@@ -18,6 +18,7 @@ class ExpiringLeaseTest {
 
     /** How often an instance asks, as ReconciliationJob does every interval; the lease lasts three. */
     static final long INTERVAL_MILLIS = 500;
+
     static final Duration DURATION = Duration.ofMillis(3 * INTERVAL_MILLIS);
 
     TestPostgres.Database database;
@@ -28,8 +29,13 @@ class ExpiringLeaseTest {
     @BeforeEach
     void start() {
         database = TestPostgres.freshDatabase();
-        Flyway.configure().dataSource(database.dataSource()).schemas("reporting").defaultSchema("reporting")
-                .locations("classpath:db/reporting").load().migrate();
+        Flyway.configure()
+                .dataSource(database.dataSource())
+                .schemas("reporting")
+                .defaultSchema("reporting")
+                .locations("classpath:db/reporting")
+                .load()
+                .migrate();
         jdbc = new JdbcTemplate(database.dataSource());
         first = lease(ExpiringLease.RECONCILIATION);
         second = lease(ExpiringLease.RECONCILIATION);
@@ -74,12 +80,21 @@ class ExpiringLeaseTest {
         // Frozen (SIGSTOP, a long pause, a cut without FIN): it renews no more, and its sessions stay open.
         // The other instance, asking every interval, leads within a few intervals.
         Duration interval = Duration.ofMillis(INTERVAL_MILLIS);
-        await().atMost(interval.multipliedBy(10)).pollInSameThread().pollDelay(interval).pollInterval(interval)
+        await().atMost(interval.multipliedBy(10))
+                .pollInSameThread()
+                .pollDelay(interval)
+                .pollInterval(interval)
                 .until(second::held);
-        assertThat(first.held()).as("the frozen holder, woken, knows it lost before another round").isFalse();
+        assertThat(first.held())
+                .as("the frozen holder, woken, knows it lost before another round")
+                .isFalse();
         assertThat(second.held()).isTrue();
-        assertThat(jdbc.queryForObject("SELECT generation FROM reporting.reconciliation_lease WHERE name = ?",
-                Long.class, ExpiringLease.RECONCILIATION)).as("each holder its generation").isEqualTo(2);
+        assertThat(jdbc.queryForObject(
+                        "SELECT generation FROM reporting.reconciliation_lease WHERE name = ?",
+                        Long.class,
+                        ExpiringLease.RECONCILIATION))
+                .as("each holder its generation")
+                .isEqualTo(2);
     }
 
     @Test

@@ -21,11 +21,10 @@ import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
-import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
-import io.pagora.settlement.domain.VoidCause;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.VoidCause;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,10 +48,12 @@ import org.springframework.test.context.TestPropertySource;
  * rounds themselves, each with a fresh {@link Reconciler} so that every payment is judged again.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestPropertySource(properties = {
-        "pagora.reporting.reconciliation.enabled=true",
-        "pagora.reporting.reconciliation.interval=1h",
-        "pagora.ledger.backend=postgresql"})
+@TestPropertySource(
+        properties = {
+            "pagora.reporting.reconciliation.enabled=true",
+            "pagora.reporting.reconciliation.interval=1h",
+            "pagora.ledger.backend=postgresql"
+        })
 class OnlineReconciliationTest extends ReportingIntegrationTest {
 
     private static final BankId BANK_A = new BankId(11);
@@ -62,7 +63,9 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     private static final long RESERVE_FUNDING = 50_000_000;
     /** The workload's pending timeout, long enough for a slow first request; the EXPIRED payments' chains stay pending. */
     private static final int PENDING_TIMEOUT_SECONDS = 60;
-    private static final ReconciliationSettings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
+
+    private static final ReconciliationSettings SETTINGS =
+            ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
 
     @Autowired
     Ledger reconciliationLedger;
@@ -101,7 +104,9 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         for (int i = 0; i < 34; i++) {
             Id128 payer = customers.get(i % customers.size());
             // Every third payment is on-us (the next customer of the same bank), the others interbank.
-            Id128 payee = i % 3 == 0 ? customers.get((i + 1) % CUSTOMERS_PER_BANK + (i % customers.size() >= CUSTOMERS_PER_BANK ? CUSTOMERS_PER_BANK : 0))
+            Id128 payee = i % 3 == 0
+                    ? customers.get((i + 1) % CUSTOMERS_PER_BANK
+                            + (i % customers.size() >= CUSTOMERS_PER_BANK ? CUSTOMERS_PER_BANK : 0))
                     : customers.get((i + CUSTOMERS_PER_BANK) % customers.size());
             all.add(new Payment(ids.nextPaymentId(), payer, payee, 1_000 + 37L * i));
         }
@@ -111,16 +116,20 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         rejected.addAll(all.subList(24, 30));
         expired.addAll(all.subList(30, 34));
         assertThat(settlement.post(settled)).allMatch(ResolutionOutcome.Posted.class::isInstance);
-        assertThat(settlement.voidAll(rejected, VoidCause.RECEIVING_BANK_REFUSED)).allMatch(ResolutionOutcome.Voided.class::isInstance);
+        assertThat(settlement.voidAll(rejected, VoidCause.RECEIVING_BANK_REFUSED))
+                .allMatch(ResolutionOutcome.Voided.class::isInstance);
 
         try (EventPublisher publisher = new EventPublisher(bootstrapServers)) {
             List<PaymentEvent> events = new ArrayList<>();
             for (Payment payment : all) {
                 Payments.Payment view = view(payment);
                 events.add(view.requested());
-                events.add(settled.contains(payment) ? view.settled()
-                        : rejected.contains(payment) ? view.rejected(RejectionReason.RECEIVING_BANK_REFUSED)
-                        : view.expired());
+                events.add(
+                        settled.contains(payment)
+                                ? view.settled()
+                                : rejected.contains(payment)
+                                        ? view.rejected(RejectionReason.RECEIVING_BANK_REFUSED)
+                                        : view.expired());
             }
             publisher.publish(events.toArray(PaymentEvent[]::new));
         }
@@ -146,7 +155,11 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         assertThat(first.accountsChecked()).isEqualTo(customers.size() + 4);
         assertThat(second.accountsChecked()).isEqualTo(customers.size() + 4);
         assertThat(second.accountsDeferred()).isZero();
-        assertThat(meters.get("pagora.reconciliation.checked").tag("check", "payment").counter().count()).isEqualTo(34);
+        assertThat(meters.get("pagora.reconciliation.checked")
+                        .tag("check", "payment")
+                        .counter()
+                        .count())
+                .isEqualTo(34);
         assertThat(meters.get("pagora.reconciliation.mismatches").counters())
                 .allSatisfy(counter -> assertThat(counter.count()).isZero());
         assertMoneyInvariants();
@@ -162,14 +175,18 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             RoundReport report = job(meters).runRound();
 
-            assertThat(report.mismatchCounts()).containsEntry(MismatchKind.UNSETTLED_BUT_POSTED, 1L)
+            assertThat(report.mismatchCounts())
+                    .containsEntry(MismatchKind.UNSETTLED_BUT_POSTED, 1L)
                     .containsEntry(MismatchKind.SETTLED_NOT_POSTED, 1L);
-            assertThat(report.mismatches()).anySatisfy(m -> assertThat(m.subject()).contains(wronglyExpired.id().value().toString()));
+            assertThat(report.mismatches())
+                    .anySatisfy(m -> assertThat(m.subject())
+                            .contains(wronglyExpired.id().value().toString()));
             assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED)).isEqualTo(1);
             assertThat(mismatches(meters, MismatchKind.SETTLED_NOT_POSTED)).isEqualTo(1);
         } finally {
             tamper("UPDATE reporting.payments SET status = 'SETTLED' WHERE payment_id = ?", wronglyExpired);
-            tamper("UPDATE reporting.payments SET status = 'REJECTED', reason = 'RECEIVING_BANK_REFUSED' WHERE payment_id = ?",
+            tamper(
+                    "UPDATE reporting.payments SET status = 'REJECTED', reason = 'RECEIVING_BANK_REFUSED' WHERE payment_id = ?",
                     wronglySettled);
         }
         assertMoneyInvariants();
@@ -178,8 +195,10 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     @Test
     void anAccountsSettledTotalChangedIsFoundOnceTheAccountHeldStillAndCountedAsBalance() {
         Payment payment = settled.get(2);
-        tamperAccount("UPDATE reporting.account_flows SET outgoing_centavos = outgoing_centavos + 1 "
-                + "WHERE account_id = ?", payment.payer());
+        tamperAccount(
+                "UPDATE reporting.account_flows SET outgoing_centavos = outgoing_centavos + 1 "
+                        + "WHERE account_id = ?",
+                payment.payer());
         try {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             ReconciliationJob job = job(meters);
@@ -187,18 +206,25 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
             RoundReport first = job.runRound();
             RoundReport second = job.runRound();
 
-            assertThat(first.mismatchTotal()).as("a disagreement is confirmed in a later round, never the first").isZero();
+            assertThat(first.mismatchTotal())
+                    .as("a disagreement is confirmed in a later round, never the first")
+                    .isZero();
             assertThat(first.accountsDeferred()).isGreaterThanOrEqualTo(1);
             assertThat(second.mismatchCounts()).isEqualTo(Map.of(MismatchKind.BALANCE, 1L));
-            assertThat(second.mismatches().getFirst().subject()).contains(payment.payer().toString());
+            assertThat(second.mismatches().getFirst().subject())
+                    .contains(payment.payer().toString());
             assertThat(second.mismatches().getFirst().detail()).contains("difference -1");
             assertThat(mismatches(meters, MismatchKind.BALANCE)).isEqualTo(1);
 
             RoundReport third = job.runRound();
-            assertThat(third.mismatchTotal()).as("the same disagreement is counted once").isZero();
+            assertThat(third.mismatchTotal())
+                    .as("the same disagreement is counted once")
+                    .isZero();
         } finally {
-            tamperAccount("UPDATE reporting.account_flows SET outgoing_centavos = outgoing_centavos - 1 "
-                    + "WHERE account_id = ?", payment.payer());
+            tamperAccount(
+                    "UPDATE reporting.account_flows SET outgoing_centavos = outgoing_centavos - 1 "
+                            + "WHERE account_id = ?",
+                    payment.payer());
         }
         assertMoneyInvariants();
     }
@@ -214,21 +240,33 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
 
             assertThat(report.mismatchCounts()).isEqualTo(Map.of(MismatchKind.STUCK, 1L));
         } finally {
-            tamper("UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?", payment);
+            tamper(
+                    "UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?",
+                    payment);
         }
     }
 
     @Test
     void aPaymentIsJudgedOnlyOnceItMustBeFinalAndTheLagSaysHowFarBehind() {
-        ReconciliationSettings notYet = ReconciliationFixtures.settings(Duration.ofHours(1), Duration.ofHours(2), 1_000);
+        ReconciliationSettings notYet =
+                ReconciliationFixtures.settings(Duration.ofHours(1), Duration.ofHours(2), 1_000);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
-                new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), notYet), Clock.systemUTC(),
-                Duration.ofHours(1), meters);
+        ReconciliationJob job = new ReconciliationJob(
+                new Reconciler(
+                        reconciliationLedger,
+                        new JdbcReconciliationReadModel(jdbc),
+                        pipeline,
+                        Clock.systemUTC(),
+                        notYet),
+                Clock.systemUTC(),
+                Duration.ofHours(1),
+                meters);
 
         RoundReport report = job.runRound();
 
-        assertThat(report.paymentsChecked()).as("accepted less than final-within ago: maybe still in flight").isZero();
+        assertThat(report.paymentsChecked())
+                .as("accepted less than final-within ago: maybe still in flight")
+                .isZero();
         assertThat(report.paymentsCaughtUp()).isTrue();
         assertThat(meters.get("pagora.reconciliation.lag").gauge().value()).isBetween(3_600.0, 3_660.0);
     }
@@ -242,12 +280,17 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     void aLatePaymentHoldsTheCursorAndIsJudgedOnceFinalInsteadOfCountedStuck() {
         Payment payment = expired.get(1);
         // Its age since it became visible: accepted, and projected (a payment is due final-within after both).
-        Instant visibleAt = jdbc.queryForObject("SELECT greatest(accepted_at, projected_at) FROM reporting.payments "
-                + "WHERE payment_id = ?", java.time.OffsetDateTime.class, payment.id().value().toUuid()).toInstant();
+        Instant visibleAt = jdbc.queryForObject(
+                        "SELECT greatest(accepted_at, projected_at) FROM reporting.payments " + "WHERE payment_id = ?",
+                        java.time.OffsetDateTime.class,
+                        payment.id().value().toUuid())
+                .toInstant();
         Duration age = Duration.between(visibleAt, Instant.now());
         ReconciliationSettings late = ReconciliationFixtures.settings(age.dividedBy(2), Duration.ofHours(2), 1_000);
-        ReconciliationJob job = new ReconciliationJob(new Reconciler(reconciliationLedger,
-                new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), late), Clock.systemUTC(),
+        ReconciliationJob job = new ReconciliationJob(
+                new Reconciler(
+                        reconciliationLedger, new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), late),
+                Clock.systemUTC(),
                 Duration.ofHours(1),
                 new SimpleMeterRegistry());
         tamper("UPDATE reporting.payments SET status = 'ACCEPTED', final_at = NULL WHERE payment_id = ?", payment);
@@ -255,14 +298,18 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
         try {
             whileLate = job.runRound();
         } finally {
-            tamper("UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?", payment);
+            tamper(
+                    "UPDATE reporting.payments SET status = 'EXPIRED', final_at = accepted_at WHERE payment_id = ?",
+                    payment);
         }
         RoundReport onceFinal = job.runRound();
 
         assertThat(whileLate.mismatchCounts()).as("late, not stuck").isEmpty();
         assertThat(whileLate.paymentsCaughtUp()).isFalse();
         assertThat(onceFinal.mismatchCounts()).isEmpty();
-        assertThat(onceFinal.paymentsChecked()).as("the held payment and those after it, judged now").isPositive();
+        assertThat(onceFinal.paymentsChecked())
+                .as("the held payment and those after it, judged now")
+                .isPositive();
         assertThat(onceFinal.paymentsCaughtUp()).isTrue();
     }
 
@@ -270,21 +317,30 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     void theServiceExportsTheReconciliationMetrics() {
         String metrics = operator().get("/actuator/prometheus").body();
 
-        assertThat(metrics).contains("pagora_reconciliation_checked_total{", "pagora_reconciliation_mismatches_total{",
-                "kind=\"balance\"", "pagora_reconciliation_lag_seconds{", "pagora_reconciliation_accounts_deferred{",
-                "pagora_reconciliation_last_run_timestamp_seconds{", "pagora_reconciliation_rounds_total{");
+        assertThat(metrics)
+                .contains(
+                        "pagora_reconciliation_checked_total{",
+                        "pagora_reconciliation_mismatches_total{",
+                        "kind=\"balance\"",
+                        "pagora_reconciliation_lag_seconds{",
+                        "pagora_reconciliation_accounts_deferred{",
+                        "pagora_reconciliation_last_run_timestamp_seconds{",
+                        "pagora_reconciliation_rounds_total{");
     }
 
     // ------------------------------------------------------------------------------------------ helpers
 
     private ReconciliationJob job(SimpleMeterRegistry meters) {
-        Reconciler reconciler = new Reconciler(reconciliationLedger, new JdbcReconciliationReadModel(jdbc),
-                pipeline, Clock.systemUTC(), SETTINGS);
+        Reconciler reconciler = new Reconciler(
+                reconciliationLedger, new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), SETTINGS);
         return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
     }
 
     private static double mismatches(SimpleMeterRegistry meters, MismatchKind kind) {
-        return meters.get("pagora.reconciliation.mismatches").tag("kind", kind.tag).counter().count();
+        return meters.get("pagora.reconciliation.mismatches")
+                .tag("kind", kind.tag)
+                .counter()
+                .count();
     }
 
     private void tamper(String sql, Payment payment) {
@@ -300,8 +356,12 @@ class OnlineReconciliationTest extends ReportingIntegrationTest {
     }
 
     private static Payments.Payment view(Payment payment) {
-        return new Payments.Payment(payment.id().value().toString(), payment.payer().toString(),
-                payment.payee().toString(), payment.amountCentavos(), java.time.Instant.now());
+        return new Payments.Payment(
+                payment.id().value().toString(),
+                payment.payer().toString(),
+                payment.payee().toString(),
+                payment.amountCentavos(),
+                java.time.Instant.now());
     }
 
     /** Σdebits = Σcredits (posted and pending), no limited account below zero, every payment in one final state. */

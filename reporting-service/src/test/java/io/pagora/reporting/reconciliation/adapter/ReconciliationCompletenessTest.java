@@ -12,11 +12,11 @@ import io.pagora.ledger.port.ForwardingLedger;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.ledger.port.Transfer;
+import io.pagora.reporting.adapter.kafka.ProjectionListener;
 import io.pagora.reporting.reconciliation.application.Reconciler;
 import io.pagora.reporting.reconciliation.application.ReconciliationSettings;
 import io.pagora.reporting.reconciliation.application.RoundReport;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
-import io.pagora.reporting.adapter.kafka.ProjectionListener;
 import io.pagora.reporting.testsupport.ClearingProgress;
 import io.pagora.reporting.testsupport.EventPublisher;
 import io.pagora.reporting.testsupport.Payments;
@@ -59,10 +59,12 @@ import org.springframework.test.context.TestPropertySource;
  * settled totals current, so that no reconciliation query sums the payments table.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestPropertySource(properties = {
-        "pagora.reporting.reconciliation.enabled=true",
-        "pagora.reporting.reconciliation.interval=1h",
-        "pagora.ledger.backend=postgresql"})
+@TestPropertySource(
+        properties = {
+            "pagora.reporting.reconciliation.enabled=true",
+            "pagora.reporting.reconciliation.interval=1h",
+            "pagora.ledger.backend=postgresql"
+        })
 class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
     private static final BankId BANK_A = new BankId(31);
@@ -72,7 +74,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     private static final long RESERVE_FUNDING = 50_000_000;
     private static final int PENDING_TIMEOUT_SECONDS = 60;
     /** Every payment's legs checked (the sample is everything): these tests are about which payments are judged. */
-    private static final ReconciliationSettings SETTINGS = ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
+    private static final ReconciliationSettings SETTINGS =
+            ReconciliationFixtures.settings(Duration.ofMillis(100), 1_000);
 
     @Autowired
     Ledger reconciliationLedger;
@@ -103,7 +106,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         }
         for (int i = 0; i < 12; i++) {
             Id128 payer = customers.get(i % customers.size());
-            Id128 payee = i % 3 == 0 ? customers.get(sameBankNext(i % customers.size()))
+            Id128 payee = i % 3 == 0
+                    ? customers.get(sameBankNext(i % customers.size()))
                     : customers.get((i + CUSTOMERS_PER_BANK) % customers.size());
             settled.add(new Payment(ids.nextPaymentId(), payer, payee, 500 + 11L * i));
         }
@@ -134,11 +138,16 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
         RoundReport after = job.runRound();
 
-        assertThat(after.paymentsChecked()).as("the late payment, judged once it projected").isEqualTo(1);
+        assertThat(after.paymentsChecked())
+                .as("the late payment, judged once it projected")
+                .isEqualTo(1);
         assertThat(after.mismatchCounts()).containsEntry(MismatchKind.UNSETTLED_BUT_POSTED, 1L);
-        assertThat(after.mismatches()).anySatisfy(m -> assertThat(m.subject()).contains(oldId.value().toString()));
+        assertThat(after.mismatches())
+                .anySatisfy(m -> assertThat(m.subject()).contains(oldId.value().toString()));
         // Put the read model right again for the other tests: the ledger posted it.
-        jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", oldId.value().toUuid());
+        jdbc.update(
+                "DELETE FROM reporting.payments WHERE payment_id = ?",
+                oldId.value().toUuid());
         publishSettled(late);
     }
 
@@ -161,7 +170,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         try {
             judgedOnceCommitted(job, slow, quick);
         } finally { // the planted row never outlives the test, whatever it found
-            jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", slow.id().value().toUuid());
+            jdbc.update(
+                    "DELETE FROM reporting.payments WHERE payment_id = ?",
+                    slow.id().value().toUuid());
             publishSettled(slow);
         }
     }
@@ -193,7 +204,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         letProjectedRowsFallDue();
         RoundReport afterCommit = job.runRound();
 
-        assertThat(whileOpen.paymentsChecked()).as("the later projection waits for the open transaction").isZero();
+        assertThat(whileOpen.paymentsChecked())
+                .as("the later projection waits for the open transaction")
+                .isZero();
         assertThat(afterCommit.paymentsChecked()).as("both, once it committed").isEqualTo(2);
         assertThat(afterCommit.mismatches()).anySatisfy(m -> {
             assertThat(m.kind()).isEqualTo(MismatchKind.UNSETTLED_BUT_POSTED);
@@ -209,25 +222,38 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
      */
     @Test
     void aRowWrittenOutsideTheProjectionIsReportedWhateverTheSample() throws Exception {
-        ReconciliationJob job = job(reconciliationLedger, ReconciliationFixtures.settings(Duration.ofMillis(100),
-                Duration.ofHours(1), 0, 1_020, 1_000), new SimpleMeterRegistry());
+        ReconciliationJob job = job(
+                reconciliationLedger,
+                ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1), 0, 1_020, 1_000),
+                new SimpleMeterRegistry());
         Payment planted = new Payment(ids.nextPaymentId(), customers.get(0), customers.get(CUSTOMERS_PER_BANK), 999);
-        jdbc.update("""
+        jdbc.update(
+                """
                 INSERT INTO reporting.payments (payment_id, payer_account_id, payee_account_id, payer_bank_ispb,
                         payee_bank_ispb, amount_centavos, accepted_at, status, final_at, projected_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, now(), 'SETTLED', now(), now(), now())
-                """, planted.id().value().toUuid(), planted.payer().toUuid(), planted.payee().toUuid(), BANK_A.ispb(),
-                BANK_B.ispb(), planted.amountCentavos());
+                """,
+                planted.id().value().toUuid(),
+                planted.payer().toUuid(),
+                planted.payee().toUuid(),
+                BANK_A.ispb(),
+                BANK_B.ispb(),
+                planted.amountCentavos());
         try {
             letProjectedRowsFallDue();
             List<RoundReport> rounds = List.of(job.runRound(), job.runRound());
 
-            assertThat(rounds.stream().mapToLong(RoundReport::paymentLegsChecked).sum())
-                    .as("no sample: only the planted row's legs are looked up").isEqualTo(1);
+            assertThat(rounds.stream()
+                            .mapToLong(RoundReport::paymentLegsChecked)
+                            .sum())
+                    .as("no sample: only the planted row's legs are looked up")
+                    .isEqualTo(1);
             assertThat(rounds.stream().flatMap(r -> r.mismatches().stream()))
                     .anySatisfy(m -> {
                         assertThat(m.kind()).isEqualTo(MismatchKind.UNPROJECTED);
-                        assertThat(m.detail()).contains("holds 1 payments of 999 centavos").contains("wrote 0 payments");
+                        assertThat(m.detail())
+                                .contains("holds 1 payments of 999 centavos")
+                                .contains("wrote 0 payments");
                     })
                     .anySatisfy(m -> {
                         assertThat(m.kind()).isEqualTo(MismatchKind.SETTLED_NOT_POSTED);
@@ -235,12 +261,17 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                     })
                     .noneMatch(m -> m.kind() == MismatchKind.BALANCE);
         } finally {
-            jdbc.update("DELETE FROM reporting.payments WHERE payment_id = ?", planted.id().value().toUuid());
+            jdbc.update(
+                    "DELETE FROM reporting.payments WHERE payment_id = ?",
+                    planted.id().value().toUuid());
         }
         // The plant moved no money: the ledger still balances, and the read model no longer holds the row.
         ReconciliationFixtures.assertLedgerInvariants(reconciliationLedger);
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.payments WHERE payment_id = ?", Integer.class,
-                planted.id().value().toUuid())).isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM reporting.payments WHERE payment_id = ?",
+                        Integer.class,
+                        planted.id().value().toUuid()))
+                .isZero();
     }
 
     /**
@@ -249,8 +280,11 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
      */
     @Test
     void everyProjectionTransactionWritesTheDigestOfTheRowsItInserted() {
-        RoundReport round = job(reconciliationLedger, ReconciliationFixtures.settings(Duration.ofMillis(100),
-                Duration.ofHours(1), 0, 1_020, 1_000), new SimpleMeterRegistry()).runRound();
+        RoundReport round = job(
+                        reconciliationLedger,
+                        ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1), 0, 1_020, 1_000),
+                        new SimpleMeterRegistry())
+                .runRound();
 
         assertThat(round.paymentsChecked()).isGreaterThanOrEqualTo(settled.size());
         assertThat(round.mismatches()).noneMatch(m -> m.kind() == MismatchKind.UNPROJECTED);
@@ -264,7 +298,9 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                 """, Long.class);
         long projected = jdbc.queryForObject("SELECT count(*) FROM reporting.projection_digests", Long.class);
         assertThat(projected).as("the workload's transactions").isPositive();
-        assertThat(undigested).as("transactions whose rows are not their digest's").isZero();
+        assertThat(undigested)
+                .as("transactions whose rows are not their digest's")
+                .isZero();
     }
 
     /**
@@ -292,14 +328,23 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
             job.runRound();
 
-            assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED)).as("counted although the round failed")
+            assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED))
+                    .as("counted although the round failed")
                     .isEqualTo(1);
-            assertThat(meters.get("pagora.reconciliation.rounds").tag("result", "failed").counter().count()).isEqualTo(1);
+            assertThat(meters.get("pagora.reconciliation.rounds")
+                            .tag("result", "failed")
+                            .counter()
+                            .count())
+                    .isEqualTo(1);
 
             accountsFail.set(false);
             RoundReport next = job.runRound();
-            assertThat(next.paymentsChecked()).as("the judged payments are not judged twice").isZero();
-            assertThat(next.accountsChecked()).as("the balances, checked once the ledger answers").isPositive();
+            assertThat(next.paymentsChecked())
+                    .as("the judged payments are not judged twice")
+                    .isZero();
+            assertThat(next.accountsChecked())
+                    .as("the balances, checked once the ledger answers")
+                    .isPositive();
             assertThat(mismatches(meters, MismatchKind.UNSETTLED_BUT_POSTED)).isEqualTo(1);
         } finally {
             tamper("UPDATE reporting.payments SET status = 'SETTLED' WHERE payment_id = ?", flipped);
@@ -322,11 +367,17 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
         List<RoundReport> rounds = List.of(job.runRound(), job.runRound(), job.runRound());
 
-        List<String> subjects = rounds.stream().flatMap(r -> r.mismatches().stream())
-                .filter(m -> m.kind() == MismatchKind.BALANCE).map(m -> m.subject()).toList();
-        // The payment sides (what only payments move: the payer's debits, its bank's reserve debits) must agree exactly.
+        List<String> subjects = rounds.stream()
+                .flatMap(r -> r.mismatches().stream())
+                .filter(m -> m.kind() == MismatchKind.BALANCE)
+                .map(m -> m.subject())
+                .toList();
+        // The payment sides (what only payments move: the payer's debits, its bank's reserve debits) must agree
+        // exactly.
         assertThat(subjects).anySatisfy(s -> assertThat(s).contains(payer.toString()));
-        assertThat(subjects).anySatisfy(s -> assertThat(s).contains(ChartOfAccounts.reserve(bankC).toString()));
+        assertThat(subjects)
+                .anySatisfy(s ->
+                        assertThat(s).contains(ChartOfAccounts.reserve(bankC).toString()));
     }
 
     /**
@@ -361,7 +412,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
 
         assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.account_flows", Long.class))
                 .isGreaterThanOrEqualTo(customers.size());
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.bank_flows", Long.class)).isGreaterThanOrEqualTo(2);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reporting.bank_flows", Long.class))
+                .isGreaterThanOrEqualTo(2);
         assertThat(wrongAccounts).isZero();
         assertThat(wrongBanks).isZero();
     }
@@ -373,23 +425,33 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     @Test
     void legsAreLookedUpOnlyForTheSampleInBoundedPacedRequests() {
         RecordingLedger none = new RecordingLedger(reconciliationLedger);
-        RoundReport unsampled = job(none, ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1),
-                0, 9, 1_000), new SimpleMeterRegistry()).runRound();
+        RoundReport unsampled = job(
+                        none,
+                        ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1), 0, 9, 1_000),
+                        new SimpleMeterRegistry())
+                .runRound();
 
         assertThat(unsampled.paymentsChecked()).isGreaterThanOrEqualTo(settled.size());
         assertThat(unsampled.paymentLegsChecked()).isZero();
         assertThat(none.transferIdsPerLookup).isEmpty();
 
         RecordingLedger all = new RecordingLedger(reconciliationLedger);
-        RoundReport sampled = job(all, ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1),
-                1_000, 9, 20), new SimpleMeterRegistry()).runRound();
+        RoundReport sampled = job(
+                        all,
+                        ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1), 1_000, 9, 20),
+                        new SimpleMeterRegistry())
+                .runRound();
 
-        assertThat(sampled.paymentLegsChecked()).isEqualTo(sampled.paymentsChecked()).isGreaterThanOrEqualTo(settled.size());
-        assertThat(all.transferIdsPerLookup).hasSizeGreaterThanOrEqualTo(settled.size() / 3)
+        assertThat(sampled.paymentLegsChecked())
+                .isEqualTo(sampled.paymentsChecked())
+                .isGreaterThanOrEqualTo(settled.size());
+        assertThat(all.transferIdsPerLookup)
+                .hasSizeGreaterThanOrEqualTo(settled.size() / 3)
                 .allSatisfy(ids -> assertThat(ids).isBetween(1, 9));
         List<Long> sent = all.sentNanos;
         for (int i = 1; i < sent.size(); i++) {
-            assertThat(sent.get(i) - sent.get(i - 1)).as("request %d, 20 a second at most", i)
+            assertThat(sent.get(i) - sent.get(i - 1))
+                    .as("request %d, 20 a second at most", i)
                     .isGreaterThanOrEqualTo(Duration.ofMillis(45).toNanos());
         }
     }
@@ -405,8 +467,10 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         Id128 payee = openBank(participants, new BankId(86), 1, 1).getFirst();
         Payment neverPosted = new Payment(ids.nextPaymentId(), payer, payee, 888);
         publishSettled(neverPosted);
-        ReconciliationJob job = job(reconciliationLedger, ReconciliationFixtures.settings(Duration.ofMillis(100),
-                Duration.ofHours(1), 0, 1_020, 1_000), new SimpleMeterRegistry());
+        ReconciliationJob job = job(
+                reconciliationLedger,
+                ReconciliationFixtures.settings(Duration.ofMillis(100), Duration.ofHours(1), 0, 1_020, 1_000),
+                new SimpleMeterRegistry());
 
         List<RoundReport> rounds = List.of(job.runRound(), job.runRound(), job.runRound());
 
@@ -452,12 +516,19 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         RoundReport caughtUp = job.runRound();
 
         assertThat(whileLagging.stream().flatMap(r -> r.mismatches().stream()))
-                .as("a projection lag is not a balance mismatch").noneMatch(m -> m.kind() == MismatchKind.BALANCE);
-        assertThat(whileLagging.getLast().accountsDeferred()).as("the balances wait for the projection").isPositive();
+                .as("a projection lag is not a balance mismatch")
+                .noneMatch(m -> m.kind() == MismatchKind.BALANCE);
+        assertThat(whileLagging.getLast().accountsDeferred())
+                .as("the balances wait for the projection")
+                .isPositive();
         String reserve = ChartOfAccounts.reserve(new BankId(119)).toString();
-        assertThat(caughtUp.mismatches()).noneMatch(m -> m.kind() == MismatchKind.BALANCE
-                && (m.subject().contains(payer.toString()) || m.subject().contains(reserve)));
-        assertThat(caughtUp.accountsChecked()).as("judged once the projection holds the payment").isPositive();
+        assertThat(caughtUp.mismatches())
+                .noneMatch(m -> m.kind() == MismatchKind.BALANCE
+                        && (m.subject().contains(payer.toString())
+                                || m.subject().contains(reserve)));
+        assertThat(caughtUp.accountsChecked())
+                .as("judged once the projection holds the payment")
+                .isPositive();
         ReconciliationFixtures.assertLedgerInvariants(reconciliationLedger);
     }
 
@@ -476,15 +547,22 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
         List<Id128> payees = openBank(participants, receiver, 1, 2);
         List<Id128> flowAccounts = new ArrayList<>(payers);
         flowAccounts.addAll(payees);
-        flowAccounts.addAll(List.of(ChartOfAccounts.reserve(sender), ChartOfAccounts.transit(sender),
-                ChartOfAccounts.reserve(receiver), ChartOfAccounts.transit(receiver)));
+        flowAccounts.addAll(List.of(
+                ChartOfAccounts.reserve(sender),
+                ChartOfAccounts.transit(sender),
+                ChartOfAccounts.reserve(receiver),
+                ChartOfAccounts.transit(receiver)));
         Payment first = new Payment(ids.nextPaymentId(), payers.get(0), payees.get(0), 1_000);
         settle(List.of(first));
         publishSettled(first);
-        long reserveDebitsBefore = reconciliationLedger.lookupAccounts(List.of(ChartOfAccounts.reserve(sender)))
-                .getFirst().debitsPosted();
-        assertThat(jdbc.update("UPDATE reporting.bank_flows SET sent_centavos = sent_centavos + 1 WHERE bank_ispb = ?",
-                sender.ispb())).isEqualTo(1);
+        long reserveDebitsBefore = reconciliationLedger
+                .lookupAccounts(List.of(ChartOfAccounts.reserve(sender)))
+                .getFirst()
+                .debitsPosted();
+        assertThat(jdbc.update(
+                        "UPDATE reporting.bank_flows SET sent_centavos = sent_centavos + 1 WHERE bank_ispb = ?",
+                        sender.ispb()))
+                .isEqualTo(1);
         List<Payment> flowed = Collections.synchronizedList(new ArrayList<>());
         List<RoundReport> rounds = new ArrayList<>();
         try (Flow flow = new Flow(payers, payees, flowed)) {
@@ -492,27 +570,41 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> flowed.size() >= 3);
             // 200 ms between rounds: long enough for the flow to move every account of it (a payment every few ms).
             Duration betweenRounds = Duration.ofMillis(200);
-            await().atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(betweenRounds)
-                    .pollInterval(betweenRounds).until(() -> {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInSameThread()
+                    .pollDelay(betweenRounds)
+                    .pollInterval(betweenRounds)
+                    .until(() -> {
                         rounds.add(job.runRound());
                         return reported(rounds, ChartOfAccounts.transit(sender));
                     });
             flow.assertFlowing();
         } finally {
-            jdbc.update("UPDATE reporting.bank_flows SET sent_centavos = sent_centavos - 1 WHERE bank_ispb = ?",
+            jdbc.update(
+                    "UPDATE reporting.bank_flows SET sent_centavos = sent_centavos - 1 WHERE bank_ispb = ?",
                     sender.ispb());
         }
 
-        assertThat(reconciliationLedger.lookupAccounts(List.of(ChartOfAccounts.reserve(sender))).getFirst().debitsPosted())
-                .as("payments flowed through the reserve during the rounds").isGreaterThan(reserveDebitsBefore);
-        assertThat(reported(rounds, ChartOfAccounts.reserve(sender))).as("%s", rounds).isTrue();
-        assertThat(reported(rounds, ChartOfAccounts.transit(sender))).as("%s", rounds).isTrue();
+        assertThat(reconciliationLedger
+                        .lookupAccounts(List.of(ChartOfAccounts.reserve(sender)))
+                        .getFirst()
+                        .debitsPosted())
+                .as("payments flowed through the reserve during the rounds")
+                .isGreaterThan(reserveDebitsBefore);
+        assertThat(reported(rounds, ChartOfAccounts.reserve(sender)))
+                .as("%s", rounds)
+                .isTrue();
+        assertThat(reported(rounds, ChartOfAccounts.transit(sender)))
+                .as("%s", rounds)
+                .isTrue();
         assertThat(rounds.stream().flatMap(r -> r.mismatches().stream()))
                 .filteredOn(m -> m.kind() == MismatchKind.BALANCE)
                 .filteredOn(m -> flowAccounts.stream().anyMatch(a -> m.subject().contains(a.toString())))
                 .as("only the sender's bank accounts disagree")
-                .allSatisfy(m -> assertThat(m.subject()).containsAnyOf(ChartOfAccounts.reserve(sender).toString(),
-                        ChartOfAccounts.transit(sender).toString()));
+                .allSatisfy(m -> assertThat(m.subject())
+                        .containsAnyOf(
+                                ChartOfAccounts.reserve(sender).toString(),
+                                ChartOfAccounts.transit(sender).toString()));
         for (Payment payment : flowed) {
             awaitStatus(payment, "SETTLED");
         }
@@ -520,7 +612,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     private static boolean reported(List<RoundReport> rounds, Id128 account) {
-        return rounds.stream().flatMap(r -> r.mismatches().stream())
+        return rounds.stream()
+                .flatMap(r -> r.mismatches().stream())
                 .anyMatch(m -> m.kind() == MismatchKind.BALANCE && m.subject().contains(account.toString()));
     }
 
@@ -544,8 +637,11 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
             try (EventPublisher publisher = new EventPublisher(bootstrapServers);
                     ClearingProgress clearing = new ClearingProgress(bootstrapServers)) {
                 for (int i = 0; i < FLOW_PAYMENTS_MAX && !stop.get(); i++) {
-                    Payment payment = new Payment(ids.nextPaymentId(), payers.get(i % payers.size()),
-                            payees.get(i % payees.size()), 1_000 + i % 97);
+                    Payment payment = new Payment(
+                            ids.nextPaymentId(),
+                            payers.get(i % payers.size()),
+                            payees.get(i % payees.size()),
+                            1_000 + i % 97);
                     settleAsClearing(payment, publisher, clearing);
                     flowed.add(payment);
                 }
@@ -595,8 +691,8 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                 statement.execute("SET LOCAL enable_seqscan = off");
                 statement.execute("SET LOCAL enable_bitmapscan = off");
             }
-            try (PreparedStatement explain = connection.prepareStatement("EXPLAIN "
-                    + JdbcReconciliationReadModel.PAYMENTS_PROJECTED_AFTER)) {
+            try (PreparedStatement explain =
+                    connection.prepareStatement("EXPLAIN " + JdbcReconciliationReadModel.PAYMENTS_PROJECTED_AFTER)) {
                 explain.setString(1, "1");
                 explain.setObject(2, Id128.ZERO.toUuid());
                 explain.setInt(3, 2_048);
@@ -606,9 +702,12 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
                         plan.append(rows.getString(1)).append('\n');
                     }
                 }
-                // In xid8 order, not in the order of its digits ("10" < "9"), and without a sort: straight off the index.
-                assertThat(plan.toString()).contains("Index Scan using payments_by_projection")
-                        .contains("Index Cond: ((ROW(projected_xid, payment_id) >").doesNotContain("Sort");
+                // In xid8 order, not in the order of its digits ("10" < "9"), and without a sort: straight off the
+                // index.
+                assertThat(plan.toString())
+                        .contains("Index Scan using payments_by_projection")
+                        .contains("Index Cond: ((ROW(projected_xid, payment_id) >")
+                        .doesNotContain("Sort");
             }
             connection.rollback();
         }
@@ -697,9 +796,13 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     private void awaitStatus(Payment payment, String status) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.queryForObject(
-                "SELECT count(*) FROM reporting.payments WHERE payment_id = ? AND status = ?", Integer.class,
-                payment.id().value().toUuid(), status) == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> jdbc.queryForObject(
+                                "SELECT count(*) FROM reporting.payments WHERE payment_id = ? AND status = ?",
+                                Integer.class,
+                                payment.id().value().toUuid(),
+                                status)
+                        == 1);
     }
 
     private ReconciliationJob job(Ledger ledger, SimpleMeterRegistry meters) {
@@ -707,13 +810,16 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     }
 
     private ReconciliationJob job(Ledger ledger, ReconciliationSettings settings, SimpleMeterRegistry meters) {
-        Reconciler reconciler = new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline,
-                Clock.systemUTC(), settings);
+        Reconciler reconciler =
+                new Reconciler(ledger, new JdbcReconciliationReadModel(jdbc), pipeline, Clock.systemUTC(), settings);
         return new ReconciliationJob(reconciler, Clock.systemUTC(), Duration.ofHours(1), meters);
     }
 
     private static double mismatches(SimpleMeterRegistry meters, MismatchKind kind) {
-        return meters.get("pagora.reconciliation.mismatches").tag("kind", kind.tag).counter().count();
+        return meters.get("pagora.reconciliation.mismatches")
+                .tag("kind", kind.tag)
+                .counter()
+                .count();
     }
 
     private void tamper(String sql, Payment payment) {
@@ -727,7 +833,11 @@ class ReconciliationCompletenessTest extends ReportingIntegrationTest {
     /** The event view of a payment, accepted when its id says (a late payment carries its old acceptance). */
     private static Payments.Payment view(Payment payment) {
         Instant acceptedAt = Instant.ofEpochMilli(payment.id().value().hi() >>> 16);
-        return new Payments.Payment(payment.id().value().toString(), payment.payer().toString(),
-                payment.payee().toString(), payment.amountCentavos(), acceptedAt);
+        return new Payments.Payment(
+                payment.id().value().toString(),
+                payment.payer().toString(),
+                payment.payee().toString(),
+                payment.amountCentavos(),
+                acceptedAt);
     }
 }

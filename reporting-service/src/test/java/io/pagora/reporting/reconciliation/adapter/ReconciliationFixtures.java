@@ -34,10 +34,24 @@ final class ReconciliationFixtures {
     }
 
     /** As above, with ledger lookups of at most {@code legLookupIdsMax} ids, {@code ledgerRequestsPerSecondMax} a second. */
-    static ReconciliationSettings settings(Duration finalWithin, Duration startLookback, int legSamplePerMille,
-            int legLookupIdsMax, int ledgerRequestsPerSecondMax) {
-        return new ReconciliationSettings(finalWithin, startLookback, 20_000, legSamplePerMille, legLookupIdsMax,
-                ledgerRequestsPerSecondMax, 2_000, Duration.ZERO, PIPELINE_WAIT, 100_000, 50);
+    static ReconciliationSettings settings(
+            Duration finalWithin,
+            Duration startLookback,
+            int legSamplePerMille,
+            int legLookupIdsMax,
+            int ledgerRequestsPerSecondMax) {
+        return new ReconciliationSettings(
+                finalWithin,
+                startLookback,
+                20_000,
+                legSamplePerMille,
+                legLookupIdsMax,
+                ledgerRequestsPerSecondMax,
+                2_000,
+                Duration.ZERO,
+                PIPELINE_WAIT,
+                100_000,
+                50);
     }
 
     /**
@@ -51,7 +65,8 @@ final class ReconciliationFixtures {
                 .isEqualTo(accounts.stream().mapToLong(Account::creditsPosted).sum());
         assertThat(accounts.stream().mapToLong(Account::debitsPending).sum())
                 .isEqualTo(accounts.stream().mapToLong(Account::creditsPending).sum());
-        assertThat(accounts).filteredOn(a -> a.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
+        assertThat(accounts)
+                .filteredOn(a -> a.hasFlag(AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS))
                 .allSatisfy(a -> assertThat(a.creditBalanceAvailable()).isNotNegative());
     }
 }

@@ -58,14 +58,23 @@ class BalanceCheckTest {
         RoundReport second = round(check, NOW.plusSeconds(1));
         RoundReport third = round(check, NOW.plusSeconds(2));
 
-        assertThat(first.mismatchTotal()).as("one disagreeing cut makes a suspect").isZero();
-        assertThat(first.accountsDeferred()).as("the payer and its bank's reserve and transit").isEqualTo(3);
+        assertThat(first.mismatchTotal())
+                .as("one disagreeing cut makes a suspect")
+                .isZero();
+        assertThat(first.accountsDeferred())
+                .as("the payer and its bank's reserve and transit")
+                .isEqualTo(3);
         assertThat(second.mismatchCounts()).isEqualTo(Map.of(MismatchKind.BALANCE, 3L));
-        assertThat(second.mismatches()).extracting(m -> m.subject()).containsExactlyInAnyOrder(
-                "customer " + missing.payer(), "reserve " + ChartOfAccounts.reserve(BANK_A),
-                "transit " + ChartOfAccounts.transit(BANK_A));
+        assertThat(second.mismatches())
+                .extracting(m -> m.subject())
+                .containsExactlyInAnyOrder(
+                        "customer " + missing.payer(),
+                        "reserve " + ChartOfAccounts.reserve(BANK_A),
+                        "transit " + ChartOfAccounts.transit(BANK_A));
         assertThat(second.accountsChecked()).isEqualTo(ACCOUNTS);
-        assertThat(third.mismatchTotal()).as("reported once until the account agrees again").isZero();
+        assertThat(third.mismatchTotal())
+                .as("reported once until the account agrees again")
+                .isZero();
         assertThat(third.accountsChecked()).isEqualTo(ACCOUNTS);
     }
 
@@ -78,10 +87,13 @@ class BalanceCheckTest {
 
         RoundReport second = round(check, NOW.plusSeconds(1));
 
-        assertThat(second.mismatchCounts()).as("the payer's balance, and the payment it points at, never posted")
+        assertThat(second.mismatchCounts())
+                .as("the payer's balance, and the payment it points at, never posted")
                 .isEqualTo(Map.of(MismatchKind.BALANCE, 1L, MismatchKind.SETTLED_NOT_POSTED, 1L));
         assertThat(second.paymentLegsChecked()).isEqualTo(1);
-        assertThat(second.paymentsChecked()).as("judged, and counted, by the payment check").isZero();
+        assertThat(second.paymentsChecked())
+                .as("judged, and counted, by the payment check")
+                .isZero();
     }
 
     @Test
@@ -114,26 +126,37 @@ class BalanceCheckTest {
     @Test
     void balancesAreCheckedAtMostOncePerBalanceInterval() {
         Duration interval = Duration.ofSeconds(30);
-        BalanceCheck check = check(new ReconciliationSettings(SETTINGS.finalWithin(), SETTINGS.startLookback(),
-                SETTINGS.paymentsPerRoundMax(), SETTINGS.legSamplePerMille(), SETTINGS.legLookupIdsMax(),
-                SETTINGS.ledgerRequestsPerSecondMax(), SETTINGS.accountsPerRound(), interval,
-                SETTINGS.pipelineWait(), SETTINGS.windowRecordsMax(), SETTINGS.detailsMax()));
+        BalanceCheck check = check(new ReconciliationSettings(
+                SETTINGS.finalWithin(),
+                SETTINGS.startLookback(),
+                SETTINGS.paymentsPerRoundMax(),
+                SETTINGS.legSamplePerMille(),
+                SETTINGS.legLookupIdsMax(),
+                SETTINGS.ledgerRequestsPerSecondMax(),
+                SETTINGS.accountsPerRound(),
+                interval,
+                SETTINGS.pipelineWait(),
+                SETTINGS.windowRecordsMax(),
+                SETTINGS.detailsMax()));
 
         assertThat(round(check, NOW).accountsChecked()).isEqualTo(ACCOUNTS);
-        assertThat(round(check, NOW.plus(interval).minusMillis(1)).accountsChecked()).isZero();
+        assertThat(round(check, NOW.plus(interval).minusMillis(1)).accountsChecked())
+                .isZero();
         assertThat(round(check, NOW.plus(interval)).accountsChecked()).isEqualTo(ACCOUNTS);
     }
 
     @Test
     void aFailingLedgerIsRecorded() {
-        PacedLedger down = new PacedLedger(new ForwardingLedger(banks.ledger) {
-            @Override
-            public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
-                throw new IllegalStateException("the ledger is down");
-            }
-        }, SETTINGS.ledgerRequestsPerSecondMax());
-        BalanceCheck check = new BalanceCheck(down, readModel, pipeline,
-                new PaymentJudge(down, SETTINGS.legLookupIdsMax()), SETTINGS);
+        PacedLedger down = new PacedLedger(
+                new ForwardingLedger(banks.ledger) {
+                    @Override
+                    public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
+                        throw new IllegalStateException("the ledger is down");
+                    }
+                },
+                SETTINGS.ledgerRequestsPerSecondMax());
+        BalanceCheck check = new BalanceCheck(
+                down, readModel, pipeline, new PaymentJudge(down, SETTINGS.legLookupIdsMax()), SETTINGS);
 
         RoundReport report = round(check, NOW);
 
@@ -153,8 +176,8 @@ class BalanceCheckTest {
 
     private BalanceCheck check(ReconciliationSettings settings) {
         PacedLedger ledger = new PacedLedger(banks.ledger, settings.ledgerRequestsPerSecondMax());
-        return new BalanceCheck(ledger, readModel, pipeline, new PaymentJudge(ledger, settings.legLookupIdsMax()),
-                settings);
+        return new BalanceCheck(
+                ledger, readModel, pipeline, new PaymentJudge(ledger, settings.legLookupIdsMax()), settings);
     }
 
     private static RoundReport round(BalanceCheck check, Instant now) {

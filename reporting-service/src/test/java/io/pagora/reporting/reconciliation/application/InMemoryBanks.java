@@ -22,8 +22,18 @@ import java.util.List;
 final class InMemoryBanks {
 
     /** Every payment's legs looked up, no wait for the pipeline, a balance check every round. */
-    static final ReconciliationSettings SETTINGS = new ReconciliationSettings(Duration.ofSeconds(60),
-            Duration.ofHours(1), 20_000, 1_000, 1_020, 10_000, 2_000, Duration.ZERO, Duration.ZERO, 100_000, 50);
+    static final ReconciliationSettings SETTINGS = new ReconciliationSettings(
+            Duration.ofSeconds(60),
+            Duration.ofHours(1),
+            20_000,
+            1_000,
+            1_020,
+            10_000,
+            2_000,
+            Duration.ZERO,
+            Duration.ZERO,
+            100_000,
+            50);
 
     final ReferenceLedger ledger = ReferenceLedger.onWallClock();
     final TimeOrderedIds ids = new TimeOrderedIds();

@@ -32,8 +32,8 @@ final class InMemoryReadModel implements ReconciliationReadModel {
 
     /** A payment inserted by transaction {@code transactionId}, accepted and projected at {@code at}. */
     ProjectedPayment add(long transactionId, PaymentRow row, Instant at) {
-        ProjectedPayment payment = new ProjectedPayment(new ProjectionPosition(transactionId, row.paymentId()), row,
-                at, at);
+        ProjectedPayment payment =
+                new ProjectedPayment(new ProjectionPosition(transactionId, row.paymentId()), row, at, at);
         payments.add(payment);
         payments.sort(Comparator.comparing(ProjectedPayment::position));
         return payment;
@@ -50,7 +50,10 @@ final class InMemoryReadModel implements ReconciliationReadModel {
             failure = null;
             throw thrown;
         }
-        return payments.stream().filter(p -> p.position().compareTo(after) > 0).limit(limit).toList();
+        return payments.stream()
+                .filter(p -> p.position().compareTo(after) > 0)
+                .limit(limit)
+                .toList();
     }
 
     @Override
@@ -95,23 +98,33 @@ final class InMemoryReadModel implements ReconciliationReadModel {
 
     @Override
     public List<PaymentRow> paymentsInsertedBy(long transactionId, int limit) {
-        return payments.stream().filter(p -> p.position().transactionId() == transactionId).limit(limit)
-                .map(ProjectedPayment::row).toList();
+        return payments.stream()
+                .filter(p -> p.position().transactionId() == transactionId)
+                .limit(limit)
+                .map(ProjectedPayment::row)
+                .toList();
     }
 
     @Override
     public List<PaymentRow> settledPaymentsOf(Id128 account, int limit) {
-        return settled().stream().filter(row -> row.payer().equals(account) || row.payee().equals(account))
-                .toList().reversed().stream().limit(limit).toList();
+        return settled().stream()
+                .filter(row -> row.payer().equals(account) || row.payee().equals(account))
+                .toList()
+                .reversed()
+                .stream()
+                .limit(limit)
+                .toList();
     }
 
     private List<PaymentRow> settled() {
-        return payments.stream().map(ProjectedPayment::row).filter(row -> row.status() == PaymentStatus.SETTLED)
+        return payments.stream()
+                .map(ProjectedPayment::row)
+                .filter(row -> row.status() == PaymentStatus.SETTLED)
                 .toList();
     }
 
     private static PaymentFlows sum(PaymentFlows a, PaymentFlows b) {
-        return new PaymentFlows(a.outgoingCentavos() + b.outgoingCentavos(),
-                a.incomingCentavos() + b.incomingCentavos());
+        return new PaymentFlows(
+                a.outgoingCentavos() + b.outgoingCentavos(), a.incomingCentavos() + b.incomingCentavos());
     }
 }

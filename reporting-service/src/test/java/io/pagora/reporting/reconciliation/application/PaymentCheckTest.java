@@ -10,7 +10,6 @@ import io.pagora.reporting.domain.ProjectionDigest;
 import io.pagora.reporting.reconciliation.domain.MismatchKind;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.Payment;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +25,12 @@ class PaymentCheckTest {
     private final InMemoryBanks banks = new InMemoryBanks();
     private final InMemoryReadModel readModel = new InMemoryReadModel();
     private final List<Id128> customers = banks.openBank(new BankId(31), 2);
-    private final PaymentCheck check = new PaymentCheck(readModel,
-            new PaymentJudge(new PacedLedger(banks.ledger, SETTINGS.ledgerRequestsPerSecondMax()),
-                    SETTINGS.legLookupIdsMax()), SETTINGS, NOW);
+    private final PaymentCheck check = new PaymentCheck(
+            readModel,
+            new PaymentJudge(
+                    new PacedLedger(banks.ledger, SETTINGS.ledgerRequestsPerSecondMax()), SETTINGS.legLookupIdsMax()),
+            SETTINGS,
+            NOW);
 
     @Test
     void aSettledPaymentTheLedgerPostedAgrees() {
@@ -63,7 +65,8 @@ class PaymentCheckTest {
         RoundReport report = round(NOW);
 
         assertThat(report.mismatchCounts()).isEqualTo(Map.of(MismatchKind.UNSETTLED_BUT_POSTED, 1L));
-        assertThat(report.mismatches().getFirst().subject()).isEqualTo("payment " + payment.id().value());
+        assertThat(report.mismatches().getFirst().subject())
+                .isEqualTo("payment " + payment.id().value());
     }
 
     @Test
@@ -86,7 +89,8 @@ class PaymentCheckTest {
         assertThat(report.paymentsChecked()).isZero();
         assertThat(report.paymentsCaughtUp()).as("nothing due is left").isTrue();
         assertThat(report.paymentsCheckedThrough()).isEqualTo(NOW.minus(SETTINGS.finalWithin()));
-        assertThat(round(visible.plus(SETTINGS.finalWithin())).paymentsChecked()).isEqualTo(1);
+        assertThat(round(visible.plus(SETTINGS.finalWithin())).paymentsChecked())
+                .isEqualTo(1);
     }
 
     @Test
@@ -115,13 +119,16 @@ class PaymentCheckTest {
         readModel.add(9, row(planted, PaymentStatus.SETTLED), DUE);
         Payment projected = settled(400);
         readModel.add(10, row(projected, PaymentStatus.SETTLED), DUE);
-        readModel.writeDigest(10, ProjectionDigest.NONE.plus(projected.id().value(), projected.payer(),
-                projected.payee(), projected.amountCentavos()));
+        readModel.writeDigest(
+                10,
+                ProjectionDigest.NONE.plus(
+                        projected.id().value(), projected.payer(), projected.payee(), projected.amountCentavos()));
 
         RoundReport report = round(NOW);
 
         assertThat(report.paymentsChecked()).isEqualTo(2);
-        assertThat(report.mismatchCounts()).as("transaction 9 wrote no digest; its row was never posted")
+        assertThat(report.mismatchCounts())
+                .as("transaction 9 wrote no digest; its row was never posted")
                 .isEqualTo(Map.of(MismatchKind.UNPROJECTED, 1L, MismatchKind.SETTLED_NOT_POSTED, 1L));
         assertThat(report.mismatches()).anySatisfy(m -> assertThat(m.subject()).isEqualTo("projection transaction 9"));
     }
@@ -135,7 +142,9 @@ class PaymentCheckTest {
 
         assertThat(report.failure()).isEqualTo("payments: java.lang.IllegalStateException: the read model is down");
         assertThat(report.paymentsCheckedThrough()).isEqualTo(NOW.minus(SETTINGS.startLookback()));
-        assertThat(round(NOW).paymentsChecked()).as("judged once the read model is back").isEqualTo(1);
+        assertThat(round(NOW).paymentsChecked())
+                .as("judged once the read model is back")
+                .isEqualTo(1);
     }
 
     private Payment settled(long amountCentavos) {

@@ -24,7 +24,8 @@ class AccountBalanceTest {
         PaymentFlows flows = new PaymentFlows(300, 500);
 
         assertThat(AccountBalance.judge(AccountKind.CUSTOMER, account(300, 900), flows, List.of()))
-                .as("credits beyond the payments received are fundings").isEqualTo(Verdict.AGREES);
+                .as("credits beyond the payments received are fundings")
+                .isEqualTo(Verdict.AGREES);
         assertThat(AccountBalance.judge(AccountKind.CUSTOMER, account(301, 900), flows, List.of()))
                 .isInstanceOf(Verdict.Disagrees.class);
         assertThat(AccountBalance.judge(AccountKind.CUSTOMER, account(299, 900), flows, List.of()))
@@ -49,20 +50,25 @@ class AccountBalanceTest {
     /** The read model holds 100 + 200 + 400 beyond the ledger read: posted at 30, 20 and 10. */
     @Test
     void whilePaymentsFlowTheNewestOfTheWindowMayBeBeyondTheLedgerRead() {
-        List<Posted> window = List.of(new Posted(10, 400, 0), new Posted(30, 100, 0), new Posted(20, 200, 0),
-                new Posted(5, 800, 0));
+        List<Posted> window =
+                List.of(new Posted(10, 400, 0), new Posted(30, 100, 0), new Posted(20, 200, 0), new Posted(5, 800, 0));
         PaymentFlows readModel = new PaymentFlows(5_000, 0);
 
         assertThat(AccountBalance.judge(AccountKind.RESERVE, account(5_000, 0), readModel, window))
-                .as("the read no later than every window payment").isEqualTo(Verdict.AGREES);
+                .as("the read no later than every window payment")
+                .isEqualTo(Verdict.AGREES);
         assertThat(AccountBalance.judge(AccountKind.RESERVE, account(4_900, 0), readModel, window))
-                .as("the newest one after the read").isEqualTo(Verdict.AGREES);
+                .as("the newest one after the read")
+                .isEqualTo(Verdict.AGREES);
         assertThat(AccountBalance.judge(AccountKind.RESERVE, account(4_300, 0), readModel, window))
-                .as("the three newest after it").isEqualTo(Verdict.AGREES);
+                .as("the three newest after it")
+                .isEqualTo(Verdict.AGREES);
         assertThat(AccountBalance.judge(AccountKind.RESERVE, account(4_600, 0), readModel, window))
-                .as("400 posted before 200 and 100: never the only one after the read").isInstanceOf(Verdict.Disagrees.class);
+                .as("400 posted before 200 and 100: never the only one after the read")
+                .isInstanceOf(Verdict.Disagrees.class);
         assertThat(AccountBalance.judge(AccountKind.RESERVE, account(4_899, 0), readModel, window))
-                .as("one centavo off").isInstanceOf(Verdict.Disagrees.class);
+                .as("one centavo off")
+                .isInstanceOf(Verdict.Disagrees.class);
         assertThat(AccountBalance.judge(AccountKind.RESERVE, account(5_001, 0), readModel, window))
                 .as("the ledger beyond a read model that holds every payment posted by the read")
                 .isInstanceOf(Verdict.Disagrees.class);

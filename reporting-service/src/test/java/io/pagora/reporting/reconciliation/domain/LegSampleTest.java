@@ -22,14 +22,19 @@ class LegSampleTest {
 
         long sampled = ids.stream().filter(sample::includes).count();
 
-        assertThat(sampled).as("2 %% of %d ids issued within a few milliseconds", PAYMENTS).isBetween(1_700L, 2_300L);
-        assertThat(ids.stream().filter(new LegSample(20)::includes).count()).as("deterministic").isEqualTo(sampled);
+        assertThat(sampled)
+                .as("2 %% of %d ids issued within a few milliseconds", PAYMENTS)
+                .isBetween(1_700L, 2_300L);
+        assertThat(ids.stream().filter(new LegSample(20)::includes).count())
+                .as("deterministic")
+                .isEqualTo(sampled);
     }
 
     @Test
     void noneAndAllAreExact() {
         assertThat(ids.stream().filter(new LegSample(0)::includes)).isEmpty();
-        assertThat(ids.stream().allMatch(new LegSample(LegSample.PER_MILLE_ALL)::includes)).isTrue();
+        assertThat(ids.stream().allMatch(new LegSample(LegSample.PER_MILLE_ALL)::includes))
+                .isTrue();
         assertThatThrownBy(() -> new LegSample(1_001)).hasMessageContaining("0..1000");
     }
 

@@ -1,9 +1,8 @@
 package io.pagora.settlement.domain.access;
 
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
-
-import io.pagora.kernel.Id128;
 import java.util.Optional;
 
 /**
@@ -32,7 +31,8 @@ public final class AccessRules {
     /** Acting for {@code bank} (opening its customers' accounts): that bank only. */
     public static Optional<AccessRefusal> bankItself(Caller caller, BankId bank) {
         return caller instanceof Caller.Bank(BankId own) && own.equals(bank)
-                ? Optional.empty() : Optional.of(AccessRefusal.FOREIGN_BANK);
+                ? Optional.empty()
+                : Optional.of(AccessRefusal.FOREIGN_BANK);
     }
 
     /** A bank's records that the operator supervises (positions): that bank or the operator. */
@@ -55,8 +55,7 @@ public final class AccessRules {
 
     /** Reading a payment: the payer's bank or the payee's bank, nobody else (not even the operator). */
     public static Optional<AccessRefusal> partyToPayment(Caller caller, Id128 payer, Id128 payee) {
-        boolean party = caller instanceof Caller.Bank(BankId own)
-                && (ownedBy(payer, own) || ownedBy(payee, own));
+        boolean party = caller instanceof Caller.Bank(BankId own) && (ownedBy(payer, own) || ownedBy(payee, own));
         return party ? Optional.empty() : Optional.of(AccessRefusal.FOREIGN_PAYMENT);
     }
 

@@ -1,7 +1,6 @@
 package io.pagora.settlement.domain.access;
 
 import io.pagora.settlement.domain.BankId;
-
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

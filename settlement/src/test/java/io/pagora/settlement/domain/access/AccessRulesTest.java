@@ -1,12 +1,11 @@
 package io.pagora.settlement.domain.access;
 
-import io.pagora.settlement.domain.AccountKind;
-import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.ChartOfAccounts;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.kernel.Id128;
+import io.pagora.settlement.domain.AccountKind;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -47,12 +46,16 @@ class AccessRulesTest {
     @Test
     void an_account_is_its_bank_s_whatever_its_kind_and_the_central_bank_is_the_operator_s() {
         assertThat(AccessRules.accountHolder(BANK_A, CUSTOMER_OF_A)).isEmpty();
-        assertThat(AccessRules.accountHolder(BANK_A, ChartOfAccounts.reserve(A))).isEmpty();
-        assertThat(AccessRules.accountHolder(BANK_A, ChartOfAccounts.transit(A))).isEmpty();
+        assertThat(AccessRules.accountHolder(BANK_A, ChartOfAccounts.reserve(A)))
+                .isEmpty();
+        assertThat(AccessRules.accountHolder(BANK_A, ChartOfAccounts.transit(A)))
+                .isEmpty();
         assertThat(AccessRules.accountHolder(BANK_B, CUSTOMER_OF_A)).contains(AccessRefusal.FOREIGN_ACCOUNT);
         assertThat(AccessRules.accountHolder(OPERATOR, CUSTOMER_OF_A)).contains(AccessRefusal.FOREIGN_ACCOUNT);
-        assertThat(AccessRules.accountHolder(OPERATOR, ChartOfAccounts.centralBank())).isEmpty();
-        assertThat(AccessRules.accountHolder(BANK_A, ChartOfAccounts.centralBank())).contains(AccessRefusal.FOREIGN_ACCOUNT);
+        assertThat(AccessRules.accountHolder(OPERATOR, ChartOfAccounts.centralBank()))
+                .isEmpty();
+        assertThat(AccessRules.accountHolder(BANK_A, ChartOfAccounts.centralBank()))
+                .contains(AccessRefusal.FOREIGN_ACCOUNT);
     }
 
     @Test
@@ -61,17 +64,22 @@ class AccessRulesTest {
         Id128 oversizedIspb = new Id128(((long) AccountKind.CUSTOMER.code << 56) | 0xFFFF_FFFFL, 1);
         for (Id128 id : new Id128[] {stray, oversizedIspb, Id128.ZERO}) {
             assertThat(AccessRules.accountHolder(BANK_A, id)).as(id.toString()).contains(AccessRefusal.FOREIGN_ACCOUNT);
-            assertThat(AccessRules.accountHolder(OPERATOR, id)).as(id.toString()).contains(AccessRefusal.FOREIGN_ACCOUNT);
+            assertThat(AccessRules.accountHolder(OPERATOR, id))
+                    .as(id.toString())
+                    .contains(AccessRefusal.FOREIGN_ACCOUNT);
         }
     }
 
     @Test
     void a_payment_is_its_payer_s_bank_s_and_its_payee_s_bank_s_only() {
-        assertThat(AccessRules.partyToPayment(BANK_A, CUSTOMER_OF_A, CUSTOMER_OF_B)).isEmpty();
-        assertThat(AccessRules.partyToPayment(BANK_B, CUSTOMER_OF_A, CUSTOMER_OF_B)).isEmpty();
+        assertThat(AccessRules.partyToPayment(BANK_A, CUSTOMER_OF_A, CUSTOMER_OF_B))
+                .isEmpty();
+        assertThat(AccessRules.partyToPayment(BANK_B, CUSTOMER_OF_A, CUSTOMER_OF_B))
+                .isEmpty();
         assertThat(AccessRules.partyToPayment(new Caller.Bank(new BankId(33_333_333)), CUSTOMER_OF_A, CUSTOMER_OF_B))
                 .contains(AccessRefusal.FOREIGN_PAYMENT);
-        assertThat(AccessRules.partyToPayment(OPERATOR, CUSTOMER_OF_A, CUSTOMER_OF_B)).contains(AccessRefusal.FOREIGN_PAYMENT);
+        assertThat(AccessRules.partyToPayment(OPERATOR, CUSTOMER_OF_A, CUSTOMER_OF_B))
+                .contains(AccessRefusal.FOREIGN_PAYMENT);
     }
 
     /**
@@ -83,9 +91,19 @@ class AccessRulesTest {
         assertThat(Caller.ofPrincipalName("ispb-00000001")).contains(Caller.bank(1));
         assertThat(Caller.ofPrincipalName("operator")).contains(Caller.OPERATOR);
         assertThat(Caller.bank(360_305).principalName()).isEqualTo("ispb-00360305");
-        for (String name : new String[] {"ispb-1", "ispb-000000001", "ISPB-00000001", "ispb-0000000a", "Operator",
-                "operator ", "", "ispb-", "ispb--0000001",
-                "monitor", "pre-identity"}) {
+        for (String name : new String[] {
+            "ispb-1",
+            "ispb-000000001",
+            "ISPB-00000001",
+            "ispb-0000000a",
+            "Operator",
+            "operator ",
+            "",
+            "ispb-",
+            "ispb--0000001",
+            "monitor",
+            "pre-identity"
+        }) {
             assertThat(Caller.ofPrincipalName(name)).as("\"%s\"", name).isEqualTo(Optional.empty());
         }
         assertThat(Caller.ofPrincipalName(null)).isEmpty();

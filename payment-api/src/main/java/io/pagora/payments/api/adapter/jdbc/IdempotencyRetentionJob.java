@@ -29,22 +29,24 @@ public final class IdempotencyRetentionJob implements AutoCloseable {
     private final Counter succeeded;
     private final Counter failed;
 
-    public IdempotencyRetentionJob(JdbcIdempotencyPartitions partitions, Clock clock, Duration interval,
-            MeterRegistry meters) {
-        Check.that(interval.toSeconds() >= 1 && interval.toHours() <= 24, "maintenance interval in 1s..24h: %s", interval);
+    public IdempotencyRetentionJob(
+            JdbcIdempotencyPartitions partitions, Clock clock, Duration interval, MeterRegistry meters) {
+        Check.that(
+                interval.toSeconds() >= 1 && interval.toHours() <= 24, "maintenance interval in 1s..24h: %s", interval);
         this.partitions = partitions;
         this.clock = clock;
         this.succeeded = counter(meters, "ok");
         this.failed = counter(meters, "failed");
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
-                .name("idempotency-retention").daemon(true).factory());
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("idempotency-retention").daemon(true).factory());
         runOnce();
         scheduler.scheduleWithFixedDelay(this::runOnce, interval.toSeconds(), interval.toSeconds(), TimeUnit.SECONDS);
     }
 
     private static Counter counter(MeterRegistry meters, String result) {
         return Counter.builder("pagora.payments.idempotency.maintenance")
-                .description("rounds of the idempotency keys' partition maintenance (create ahead, drop past the window)")
+                .description(
+                        "rounds of the idempotency keys' partition maintenance (create ahead, drop past the window)")
                 .tag("result", result)
                 .register(meters);
     }

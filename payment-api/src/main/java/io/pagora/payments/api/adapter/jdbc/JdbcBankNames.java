@@ -33,8 +33,12 @@ public final class JdbcBankNames implements BankNames {
     public Stored register(BankId bank, String name) {
         // A concurrent first registration may commit mid-statement (then neither half sees it): ask again.
         for (int attempt = 0; attempt < JdbcIdempotencyKeys.ATTEMPTS_MAX; attempt++) {
-            List<Stored> rows = jdbc.query(REGISTER, (row, n) -> new Stored(row.getString(1), row.getBoolean(2)),
-                    bank.ispb(), name, bank.ispb());
+            List<Stored> rows = jdbc.query(
+                    REGISTER,
+                    (row, n) -> new Stored(row.getString(1), row.getBoolean(2)),
+                    bank.ispb(),
+                    name,
+                    bank.ispb());
             if (!rows.isEmpty()) {
                 return rows.getFirst();
             }
@@ -45,6 +49,7 @@ public final class JdbcBankNames implements BankNames {
 
     @Override
     public Optional<String> nameOf(BankId bank) {
-        return jdbc.query(NAME, (row, n) -> row.getString(1), bank.ispb()).stream().findFirst();
+        return jdbc.query(NAME, (row, n) -> row.getString(1), bank.ispb()).stream()
+                .findFirst();
     }
 }

@@ -5,8 +5,8 @@ import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.intake.IdempotencyKeys;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.access.Caller;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -92,11 +92,14 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
         Map<Scoped, Stored> answered = new HashMap<>(claims.size() * 2);
         List<Claim> pending = claims;
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
-            Check.that(attempt <= ATTEMPTS_MAX, "idempotency keys still unclaimed after %d attempts: %d keys",
-                    ATTEMPTS_MAX, pending.size());
+            Check.that(
+                    attempt <= ATTEMPTS_MAX,
+                    "idempotency keys still unclaimed after %d attempts: %d keys",
+                    ATTEMPTS_MAX,
+                    pending.size());
             List<Claim> batch = pending;
-            answered.putAll(jdbc.execute((ConnectionCallback<Map<Scoped, Stored>>)
-                    connection -> claimOnce(connection, batch, acceptedAt)));
+            answered.putAll(jdbc.execute(
+                    (ConnectionCallback<Map<Scoped, Stored>>) connection -> claimOnce(connection, batch, acceptedAt)));
             List<Claim> missing = new ArrayList<>();
             for (Claim claim : pending) {
                 if (!answered.containsKey(claim.key())) {
@@ -114,20 +117,33 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
         if (keys.isEmpty()) {
             return Map.of();
         }
-        String[] participants = keys.stream().map(key -> key.participant().principalName()).toArray(String[]::new);
+        String[] participants =
+                keys.stream().map(key -> key.participant().principalName()).toArray(String[]::new);
         String[] values = keys.stream().map(key -> key.key().value()).toArray(String[]::new);
         Map<Scoped, Stored> found = new HashMap<>();
-        jdbc.query(connection -> {
-            PreparedStatement statement = connection.prepareStatement(FIND);
-            statement.setArray(1, connection.createArrayOf("text", participants));
-            statement.setArray(2, connection.createArrayOf("text", values));
-            return statement;
-        }, row -> {
-            Scoped key = new Scoped(participant(row.getString(1)), new IdempotencyKey(row.getString(2)));
-            Check.that(found.put(key, new Stored(key, row.getBytes(3),
-                    new PaymentId(Id128.fromUuid(row.getObject(4, UUID.class))),
-                    row.getObject(5, OffsetDateTime.class).toInstant(), false)) == null, "one row per key: %s", key);
-        });
+        jdbc.query(
+                connection -> {
+                    PreparedStatement statement = connection.prepareStatement(FIND);
+                    statement.setArray(1, connection.createArrayOf("text", participants));
+                    statement.setArray(2, connection.createArrayOf("text", values));
+                    return statement;
+                },
+                row -> {
+                    Scoped key = new Scoped(participant(row.getString(1)), new IdempotencyKey(row.getString(2)));
+                    Check.that(
+                            found.put(
+                                            key,
+                                            new Stored(
+                                                    key,
+                                                    row.getBytes(3),
+                                                    new PaymentId(Id128.fromUuid(row.getObject(4, UUID.class))),
+                                                    row.getObject(5, OffsetDateTime.class)
+                                                            .toInstant(),
+                                                    false))
+                                    == null,
+                            "one row per key: %s",
+                            key);
+                });
         return found;
     }
 
@@ -191,9 +207,12 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     Scoped key = new Scoped(participant(rows.getString(1)), new IdempotencyKey(rows.getString(2)));
-                    Stored row = new Stored(key, rows.getBytes(3),
+                    Stored row = new Stored(
+                            key,
+                            rows.getBytes(3),
                             new PaymentId(Id128.fromUuid(rows.getObject(4, UUID.class))),
-                            rows.getObject(5, OffsetDateTime.class).toInstant(), rows.getBoolean(6));
+                            rows.getObject(5, OffsetDateTime.class).toInstant(),
+                            rows.getBoolean(6));
                     Check.that(stored.put(key, row) == null, "one row per key: %s", key);
                 }
             }
@@ -221,7 +240,8 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
 
     /** Rows are only ever joined to the claims' participants, each a caller's principal name. */
     private static Caller participant(String principalName) {
-        return Caller.ofPrincipalName(principalName).orElseThrow(
-                () -> new IllegalStateException("an idempotency key row names no caller: " + principalName));
+        return Caller.ofPrincipalName(principalName)
+                .orElseThrow(
+                        () -> new IllegalStateException("an idempotency key row names no caller: " + principalName));
     }
 }

@@ -36,6 +36,7 @@ public final class JdbcIdempotencyPartitions {
     public static final int DAYS_AHEAD_MAX = 31;
     /** Arbitrary but fixed: the advisory lock one maintenance round holds ("idem" in ASCII). */
     private static final long MAINTENANCE_LOCK = 0x6964656dL;
+
     private static final String LOCK_TIMEOUT = "2s";
     private static final DateTimeFormatter NAME_DAY = DateTimeFormatter.BASIC_ISO_DATE;
     private static final Pattern BOUND = Pattern.compile(
@@ -65,8 +66,11 @@ public final class JdbcIdempotencyPartitions {
     private final int daysAhead;
 
     public JdbcIdempotencyPartitions(JdbcTemplate jdbc, int retentionDays, int daysAhead) {
-        Check.that(retentionDays >= 1 && retentionDays <= RETENTION_DAYS_MAX, "retention days in 1..%d: %d",
-                RETENTION_DAYS_MAX, retentionDays);
+        Check.that(
+                retentionDays >= 1 && retentionDays <= RETENTION_DAYS_MAX,
+                "retention days in 1..%d: %d",
+                RETENTION_DAYS_MAX,
+                retentionDays);
         Check.that(daysAhead >= 1 && daysAhead <= DAYS_AHEAD_MAX, "days ahead in 1..%d: %d", DAYS_AHEAD_MAX, daysAhead);
         this.jdbc = jdbc;
         this.retentionDays = retentionDays;
@@ -90,8 +94,11 @@ public final class JdbcIdempotencyPartitions {
             Maintenance done = round(connection, today);
             connection.commit();
             if (!done.created().isEmpty() || !done.dropped().isEmpty()) {
-                log.info("idempotency keys: partitions created {}, dropped {} (retention {} days)", done.created(),
-                        done.dropped(), retentionDays);
+                log.info(
+                        "idempotency keys: partitions created {}, dropped {} (retention {} days)",
+                        done.created(),
+                        done.dropped(),
+                        retentionDays);
             }
             return done;
         } catch (SQLException | RuntimeException e) {
@@ -104,7 +111,8 @@ public final class JdbcIdempotencyPartitions {
 
     private Maintenance round(Connection connection, LocalDate today) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            try (ResultSet locked = statement.executeQuery("SELECT pg_try_advisory_xact_lock(" + MAINTENANCE_LOCK + ")")) {
+            try (ResultSet locked =
+                    statement.executeQuery("SELECT pg_try_advisory_xact_lock(" + MAINTENANCE_LOCK + ")")) {
                 Check.that(locked.next(), "pg_try_advisory_xact_lock answers");
                 if (!locked.getBoolean(1)) {
                     return new Maintenance(List.of(), List.of());
@@ -136,14 +144,20 @@ public final class JdbcIdempotencyPartitions {
 
     private static List<Partition> partitions(Connection connection) throws SQLException {
         List<Partition> partitions = new ArrayList<>();
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(PARTITIONS)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(PARTITIONS)) {
             while (rows.next()) {
                 String name = rows.getString(1);
                 Matcher bound = BOUND.matcher(rows.getString(2));
                 // Only partitions this class and the migration make: a bound it does not understand is never dropped.
-                Check.that(bound.matches(), "partition %s of payment_api.idempotency_keys has an unexpected bound: %s",
-                        name, rows.getString(2));
-                partitions.add(new Partition(name, bound.group(1) == null ? LocalDate.MIN : LocalDate.parse(bound.group(1)),
+                Check.that(
+                        bound.matches(),
+                        "partition %s of payment_api.idempotency_keys has an unexpected bound: %s",
+                        name,
+                        rows.getString(2));
+                partitions.add(new Partition(
+                        name,
+                        bound.group(1) == null ? LocalDate.MIN : LocalDate.parse(bound.group(1)),
                         bound.group(2) == null ? LocalDate.MAX : LocalDate.parse(bound.group(2))));
             }
         }

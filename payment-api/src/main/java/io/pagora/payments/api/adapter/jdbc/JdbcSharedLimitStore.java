@@ -110,14 +110,30 @@ public final class JdbcSharedLimitStore implements SharedLimitStore {
         int count = leases.size();
         Check.that(count >= 1 && count <= KNOWN_MAX, "1..%d leases at once: %d", KNOWN_MAX, count);
         // In key order, as the statement inserts them: two instances creating the same buckets never deadlock.
-        List<Lease> unknown = leases.stream().filter(lease -> !known.contains(key(lease))).sorted(KEY_ORDER).toList();
+        List<Lease> unknown = leases.stream()
+                .filter(lease -> !known.contains(key(lease)))
+                .sorted(KEY_ORDER)
+                .toList();
         if (!unknown.isEmpty()) {
             jdbc.execute((Connection connection) -> {
                 try (PreparedStatement statement = connection.prepareStatement(CREATE)) {
-                    statement.setArray(1, texts(connection, unknown.stream().map(Lease::bucket).toList()));
-                    statement.setArray(2, texts(connection, unknown.stream().map(Lease::participant).toList()));
-                    statement.setArray(3, connection.createArrayOf("float8",
-                            unknown.stream().map(lease -> (Object) (double) lease.burst()).toArray()));
+                    statement.setArray(
+                            1,
+                            texts(
+                                    connection,
+                                    unknown.stream().map(Lease::bucket).toList()));
+                    statement.setArray(
+                            2,
+                            texts(
+                                    connection,
+                                    unknown.stream().map(Lease::participant).toList()));
+                    statement.setArray(
+                            3,
+                            connection.createArrayOf(
+                                    "float8",
+                                    unknown.stream()
+                                            .map(lease -> (Object) (double) lease.burst())
+                                            .toArray()));
                     statement.executeUpdate();
                 }
                 return null;
@@ -129,21 +145,59 @@ public final class JdbcSharedLimitStore implements SharedLimitStore {
             connection.setAutoCommit(false);
             try {
                 try (PreparedStatement statement = connection.prepareStatement(LOCK)) {
-                    statement.setArray(1, texts(connection, leases.stream().map(Lease::bucket).toList()));
-                    statement.setArray(2, texts(connection, leases.stream().map(Lease::participant).toList()));
+                    statement.setArray(
+                            1,
+                            texts(connection, leases.stream().map(Lease::bucket).toList()));
+                    statement.setArray(
+                            2,
+                            texts(
+                                    connection,
+                                    leases.stream().map(Lease::participant).toList()));
                     statement.executeQuery().close();
                 }
                 try (PreparedStatement statement = connection.prepareStatement(LEASE)) {
-                    statement.setArray(1, texts(connection, leases.stream().map(Lease::bucket).toList()));
-                    statement.setArray(2, texts(connection, leases.stream().map(Lease::participant).toList()));
-                    statement.setArray(3, longs(connection, leases.stream().mapToLong(Lease::want).toArray()));
-                    statement.setArray(4, longs(connection, leases.stream().mapToLong(Lease::debt).toArray()));
-                    statement.setArray(5, longs(connection, leases.stream().mapToLong(Lease::returned).toArray()));
-                    statement.setArray(6, longs(connection, leases.stream().mapToLong(Lease::kept).toArray()));
-                    statement.setArray(7, connection.createArrayOf("float8",
-                            leases.stream().map(lease -> (Object) (double) lease.burst()).toArray()));
-                    statement.setArray(8, connection.createArrayOf("float8",
-                            leases.stream().map(lease -> (Object) lease.refillPerSecond()).toArray()));
+                    statement.setArray(
+                            1,
+                            texts(connection, leases.stream().map(Lease::bucket).toList()));
+                    statement.setArray(
+                            2,
+                            texts(
+                                    connection,
+                                    leases.stream().map(Lease::participant).toList()));
+                    statement.setArray(
+                            3,
+                            longs(
+                                    connection,
+                                    leases.stream().mapToLong(Lease::want).toArray()));
+                    statement.setArray(
+                            4,
+                            longs(
+                                    connection,
+                                    leases.stream().mapToLong(Lease::debt).toArray()));
+                    statement.setArray(
+                            5,
+                            longs(
+                                    connection,
+                                    leases.stream().mapToLong(Lease::returned).toArray()));
+                    statement.setArray(
+                            6,
+                            longs(
+                                    connection,
+                                    leases.stream().mapToLong(Lease::kept).toArray()));
+                    statement.setArray(
+                            7,
+                            connection.createArrayOf(
+                                    "float8",
+                                    leases.stream()
+                                            .map(lease -> (Object) (double) lease.burst())
+                                            .toArray()));
+                    statement.setArray(
+                            8,
+                            connection.createArrayOf(
+                                    "float8",
+                                    leases.stream()
+                                            .map(lease -> (Object) lease.refillPerSecond())
+                                            .toArray()));
                     statement.setDouble(9, liveMillis / 1000.0);
                     statement.setObject(10, instance);
                     try (ResultSet rows = statement.executeQuery()) {

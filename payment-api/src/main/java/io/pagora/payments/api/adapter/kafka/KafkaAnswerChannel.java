@@ -40,7 +40,8 @@ public final class KafkaAnswerChannel implements AnswerChannel, AutoCloseable {
     private final Thread reader;
     private volatile boolean running = true;
 
-    public KafkaAnswerChannel(KafkaTemplate<String, byte[]> kafka, Map<String, Object> kafkaProperties, int waitingMax) {
+    public KafkaAnswerChannel(
+            KafkaTemplate<String, byte[]> kafka, Map<String, Object> kafkaProperties, int waitingMax) {
         this.kafka = kafka;
         this.waitingMax = waitingMax;
         Map<String, Object> config = new HashMap<>(kafkaProperties);
@@ -87,8 +88,9 @@ public final class KafkaAnswerChannel implements AnswerChannel, AutoCloseable {
         verdict.whenComplete((ignored, failure) -> waiting.remove(answers.requestId()));
         CompletableFuture<Void> stored;
         try {
-            stored = kafka.send(new ProducerRecord<>(Topics.PARTICIPANT_ANSWERS, answers.bank(),
-                    ParticipantCodec.encode(answers))).thenApply(result -> null);
+            stored = kafka.send(new ProducerRecord<>(
+                            Topics.PARTICIPANT_ANSWERS, answers.bank(), ParticipantCodec.encode(answers)))
+                    .thenApply(result -> null);
         } catch (RuntimeException e) {
             // The producer refused at once (no metadata within max.block.ms: the broker is unreachable).
             stored = CompletableFuture.failedFuture(e);

@@ -38,8 +38,10 @@ public final class KafkaClearingLag implements LongSupplier, AutoCloseable {
     private volatile long measuredAtNanos;
 
     public KafkaClearingLag(Admin admin, String clearingGroupId, Duration refreshInterval, MeterRegistry meters) {
-        Check.that(refreshInterval.toMillis() >= 100 && refreshInterval.toSeconds() <= 60,
-                "lag refresh interval in 100ms..60s: %s", refreshInterval);
+        Check.that(
+                refreshInterval.toMillis() >= 100 && refreshInterval.toSeconds() <= 60,
+                "lag refresh interval in 100ms..60s: %s",
+                refreshInterval);
         this.admin = admin;
         this.clearingGroupId = clearingGroupId;
         this.refreshInterval = refreshInterval;
@@ -49,7 +51,8 @@ public final class KafkaClearingLag implements LongSupplier, AutoCloseable {
             return thread;
         });
         Gauge.builder("pagora.payments.clearing.lag", this, KafkaClearingLag::getAsLong)
-                .description("Payments accepted but not yet taken by clearing (-1: unknown); admission control's signal")
+                .description(
+                        "Payments accepted but not yet taken by clearing (-1: unknown); admission control's signal")
                 .register(meters);
         timer.scheduleWithFixedDelay(this::measure, 0, refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -64,7 +67,8 @@ public final class KafkaClearingLag implements LongSupplier, AutoCloseable {
         long deadlineMs = Math.max(100, refreshInterval.toMillis());
         try {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(clearingGroupId)
-                    .partitionsToOffsetAndMetadata().get(deadlineMs, TimeUnit.MILLISECONDS);
+                    .partitionsToOffsetAndMetadata()
+                    .get(deadlineMs, TimeUnit.MILLISECONDS);
             Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
             committed.forEach((partition, offset) -> {
                 if (offset != null && partition.topic().equals(Topics.PAYMENTS_REQUESTED)) {
@@ -80,7 +84,8 @@ public final class KafkaClearingLag implements LongSupplier, AutoCloseable {
                     admin.listOffsets(ends).all().get(deadlineMs, TimeUnit.MILLISECONDS);
             long lag = 0;
             for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end : latest.entrySet()) {
-                lag += Math.max(0, end.getValue().offset() - committed.get(end.getKey()).offset());
+                lag += Math.max(
+                        0, end.getValue().offset() - committed.get(end.getKey()).offset());
             }
             lagRecords = lag;
             measuredAtNanos = System.nanoTime();

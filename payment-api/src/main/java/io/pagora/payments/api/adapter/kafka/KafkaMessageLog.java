@@ -35,6 +35,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
 
     /** How long one read waits for a fetch: a read that finds nothing answers "nothing now" after this. */
     static final Duration POLL = Duration.ofMillis(50);
+
     static final int RECORDS_PER_POLL = 500;
 
     private final Map<String, Object> config;
@@ -86,7 +87,9 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         TopicPartition partition = partition(bank);
         Reader reader = acquire(bank);
         try {
-            return reader.consumer.beginningOffsets(List.of(partition), readTimeout).get(partition);
+            return reader.consumer
+                    .beginningOffsets(List.of(partition), readTimeout)
+                    .get(partition);
         } finally {
             release(reader);
         }
@@ -145,7 +148,9 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
     private static int countOf(ConsumerRecord<String, byte[]> record) {
         Header header = record.headers().lastHeader(MessageRecords.COUNT_HEADER);
         try {
-            return header == null ? 1 : Math.max(1, Integer.parseInt(new String(header.value(), StandardCharsets.US_ASCII)));
+            return header == null
+                    ? 1
+                    : Math.max(1, Integer.parseInt(new String(header.value(), StandardCharsets.US_ASCII)));
         } catch (NumberFormatException e) {
             return 1;
         }

@@ -5,9 +5,9 @@ import io.micrometer.core.instrument.Timer;
 import io.pagora.events.PaymentEventCodec;
 import io.pagora.events.PaymentRequested;
 import io.pagora.events.Topics;
-import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.intake.PaymentPublisher;
+import io.pagora.service.metrics.LatencyHistograms;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,12 +50,13 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
     private final Timer sends;
 
     /** @param endpoint {@code single} or {@code batch}: the endpoint whose payments this publisher sends */
-    public KafkaPaymentPublisher(KafkaTemplate<String, byte[]> template, Duration ackTimeout, MeterRegistry meters,
-            String endpoint) {
+    public KafkaPaymentPublisher(
+            KafkaTemplate<String, byte[]> template, Duration ackTimeout, MeterRegistry meters, String endpoint) {
         Check.that(!ackTimeout.isNegative() && !ackTimeout.isZero(), "ack timeout must be positive: %s", ackTimeout);
         this.template = template;
         this.ackTimeout = ackTimeout;
-        this.sends = LatencyHistograms.timer(SEND_TIMER, "Sending a request's payment events until Kafka acknowledged them all")
+        this.sends = LatencyHistograms.timer(
+                        SEND_TIMER, "Sending a request's payment events until Kafka acknowledged them all")
                 .tag("endpoint", endpoint)
                 .register(meters);
     }
@@ -93,8 +94,8 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
                 continue;
             }
             try {
-                acks.add(template.send(new ProducerRecord<>(Topics.PAYMENTS_REQUESTED, event.key(),
-                        PaymentEventCodec.encode(event))));
+                acks.add(template.send(
+                        new ProducerRecord<>(Topics.PAYMENTS_REQUESTED, event.key(), PaymentEventCodec.encode(event))));
                 // The producer's delivery timeout starts when send() returns (it may block up to max.block.ms
                 // on metadata): the wait for this record's final answer counts from there too.
                 answerDeadlinesNanos[i] = System.nanoTime() + ackTimeout.toNanos() + ANSWER_MARGIN.toNanos();
@@ -122,7 +123,8 @@ public final class KafkaPaymentPublisher implements PaymentPublisher {
             publications.add(publication);
         }
         if (failed > 0) {
-            log.warn("{} of {} payment events not acknowledged by the broker ({})", failed, events.size(), firstFailure);
+            log.warn(
+                    "{} of {} payment events not acknowledged by the broker ({})", failed, events.size(), firstFailure);
         }
         return publications;
     }

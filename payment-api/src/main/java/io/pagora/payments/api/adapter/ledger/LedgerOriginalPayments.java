@@ -30,6 +30,7 @@ public final class LedgerOriginalPayments implements OriginalPayments {
 
     /** Transfers looked up per payment: pending legs 1 to 4 and the first post leg. */
     private static final int TRANSFERS_PER_PAYMENT = LegId.LEGS_MAX + 1;
+
     static final int IDS_PER_LOOKUP = Ledger.BATCH_SIZE_MAX / TRANSFERS_PER_PAYMENT;
 
     private final Ledger ledger;
@@ -60,17 +61,23 @@ public final class LedgerOriginalPayments implements OriginalPayments {
         ledger.lookupTransfers(transferIds).forEach(transfer -> transfers.put(transfer.id(), transfer));
         Map<PaymentId, Payment> payments = new HashMap<>();
         for (PaymentId id : ids) {
-            SettlementPlan.reservedPayment(id, transfers).filter(visible).ifPresent(payment -> payments.put(id, payment));
+            SettlementPlan.reservedPayment(id, transfers)
+                    .filter(visible)
+                    .ifPresent(payment -> payments.put(id, payment));
         }
         Map<Id128, Account> returnables = new HashMap<>();
         if (!payments.isEmpty()) {
-            List<Id128> accountIds = payments.keySet().stream().map(ChartOfAccounts::returnable).toList();
+            List<Id128> accountIds =
+                    payments.keySet().stream().map(ChartOfAccounts::returnable).toList();
             ledger.lookupAccounts(accountIds).forEach(account -> returnables.put(account.id(), account));
         }
         Map<PaymentId, OriginalPayment> found = new HashMap<>();
-        payments.forEach((id, payment) -> found.put(id, new OriginalPayment(payment,
-                settledAt(transfers.get(LegId.of(id, LegId.Phase.POST, 1))),
-                returnable(payment, returnables.get(ChartOfAccounts.returnable(id))))));
+        payments.forEach((id, payment) -> found.put(
+                id,
+                new OriginalPayment(
+                        payment,
+                        settledAt(transfers.get(LegId.of(id, LegId.Phase.POST, 1))),
+                        returnable(payment, returnables.get(ChartOfAccounts.returnable(id))))));
         return found;
     }
 
@@ -87,14 +94,20 @@ public final class LedgerOriginalPayments implements OriginalPayments {
      */
     private static long returnable(Payment payment, Account account) {
         if (account == null || account.creditsPosted() == 0) {
-            Check.that(account == null || account.debitsPosted() == 0 && account.debitsPending() == 0,
-                    "returnable account of %s: debited before its opening", payment.id());
+            Check.that(
+                    account == null || account.debitsPosted() == 0 && account.debitsPending() == 0,
+                    "returnable account of %s: debited before its opening",
+                    payment.id());
             return payment.amountCentavos();
         }
         long left = account.creditsPosted() - account.debitsPosted() - account.debitsPending();
-        Check.that(account.creditsPosted() == payment.amountCentavos() && left >= 0,
-                "returnable account of %s: credits %d for an amount of %d, %d left", payment.id(),
-                account.creditsPosted(), payment.amountCentavos(), left);
+        Check.that(
+                account.creditsPosted() == payment.amountCentavos() && left >= 0,
+                "returnable account of %s: credits %d for an amount of %d, %d left",
+                payment.id(),
+                account.creditsPosted(),
+                payment.amountCentavos(),
+                left);
         return left;
     }
 }

@@ -3,13 +3,13 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.pagora.service.metrics.LatencyHistograms;
+import io.pagora.kernel.Check;
 import io.pagora.ledger.port.LedgerUnavailableException;
 import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
-import io.pagora.kernel.Check;
+import io.pagora.service.metrics.LatencyHistograms;
 import io.pagora.service.web.EdgeProblems;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -40,7 +40,8 @@ final class AcceptMetrics {
     static final String REQUESTS = "pagora.payments.requests";
 
     enum Endpoint {
-        SINGLE("single"), BATCH("batch");
+        SINGLE("single"),
+        BATCH("batch");
 
         final String tag;
 
@@ -49,7 +50,11 @@ final class AcceptMetrics {
         }
     }
 
-    private enum Result { ACCEPTED, REPLAYED, REJECTED }
+    private enum Result {
+        ACCEPTED,
+        REPLAYED,
+        REJECTED
+    }
 
     private final MeterRegistry registry;
     private final Map<Endpoint, Map<Result, Timer>> timers = new EnumMap<>(Endpoint.class);
@@ -63,16 +68,20 @@ final class AcceptMetrics {
         for (Endpoint endpoint : Endpoint.values()) {
             Map<Result, Timer> byResult = new EnumMap<>(Result.class);
             for (Result result : Result.values()) {
-                byResult.put(result, LatencyHistograms.timer(ACCEPT, "Time to answer one payment order (for a batch: the call)")
-                        .tag("endpoint", endpoint.tag)
-                        .tag("result", result.name().toLowerCase(Locale.ROOT))
-                        .register(registry));
+                byResult.put(
+                        result,
+                        LatencyHistograms.timer(ACCEPT, "Time to answer one payment order (for a batch: the call)")
+                                .tag("endpoint", endpoint.tag)
+                                .tag("result", result.name().toLowerCase(Locale.ROOT))
+                                .register(registry));
             }
             timers.put(endpoint, byResult);
-            accepted.put(endpoint, Counter.builder(ACCEPTED)
-                    .description("Payments newly accepted (the broker holds them); replays are not counted")
-                    .tag("endpoint", endpoint.tag)
-                    .register(registry));
+            accepted.put(
+                    endpoint,
+                    Counter.builder(ACCEPTED)
+                            .description("Payments newly accepted (the broker holds them); replays are not counted")
+                            .tag("endpoint", endpoint.tag)
+                            .register(registry));
         }
         List<String> slugs = new ArrayList<>();
         for (RefusalReason type : RefusalReason.values()) {
@@ -82,10 +91,12 @@ final class AcceptMetrics {
             slugs.add(type.slug());
         }
         for (String slug : slugs) {
-            rejections.put(slug, Counter.builder(REJECTIONS)
-                    .description("Payment orders refused, by problem type")
-                    .tag("reason", slug)
-                    .register(registry));
+            rejections.put(
+                    slug,
+                    Counter.builder(REJECTIONS)
+                            .description("Payment orders refused, by problem type")
+                            .tag("reason", slug)
+                            .register(registry));
         }
     }
 
@@ -110,13 +121,15 @@ final class AcceptMetrics {
     void record(Endpoint endpoint, Outcome outcome, long elapsedNanos) {
         switch (outcome) {
             case Outcome.Accepted ok -> {
-                timers.get(endpoint).get(ok.replayed() ? Result.REPLAYED : Result.ACCEPTED)
+                timers.get(endpoint)
+                        .get(ok.replayed() ? Result.REPLAYED : Result.ACCEPTED)
                         .record(elapsedNanos, TimeUnit.NANOSECONDS);
                 if (!ok.replayed()) {
                     accepted.get(endpoint).increment();
                 }
             }
-            case Outcome.Rejected refused -> rejected(endpoint, refused.problem().type().slug, elapsedNanos);
+            case Outcome.Rejected refused ->
+                rejected(endpoint, refused.problem().type().slug, elapsedNanos);
             case Outcome.Unknown unknown -> rejected(endpoint, unknown.problem().type().slug, elapsedNanos);
         }
     }
@@ -137,7 +150,8 @@ final class AcceptMetrics {
     static String slugOf(RuntimeException failure) {
         return switch (failure) {
             case RefusalException problem -> problem.problem().type().slug;
-            case io.pagora.service.web.ProblemException problem -> problem.type().slug();
+            case io.pagora.service.web.ProblemException problem ->
+                problem.type().slug();
             case LedgerUnavailableException ignored -> HttpProblems.LEDGER_UNAVAILABLE.slug();
             case DataAccessException ignored -> HttpProblems.DATABASE_UNAVAILABLE.slug();
             default -> EdgeProblems.INTERNAL_ERROR.slug();

@@ -1,7 +1,7 @@
 package io.pagora.payments.api.adapter.web;
 
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.payments.api.application.administration.ParticipantAdministration;
 import io.pagora.payments.api.application.administration.ParticipantAdministration.AccountOpening;
 import io.pagora.payments.api.application.administration.ParticipantAdministration.BankRegistration;
@@ -10,10 +10,10 @@ import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.service.web.EdgeProblems;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.access.Caller;
-import io.pagora.service.web.EdgeProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
@@ -22,7 +22,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Participant administration, needed to use the platform: banks, customer accounts, funding and
@@ -46,8 +45,15 @@ public class AdministrationController {
 
     public record CustomerFundingResponse(String transferId, String accountId, long amountCentavos) {}
 
-    public record BalanceResponse(String accountId, String kind, long postedCreditsCentavos, long postedDebitsCentavos,
-            long pendingDebitsCentavos, long pendingCreditsCentavos, long balanceCentavos, long availableCentavos) {}
+    public record BalanceResponse(
+            String accountId,
+            String kind,
+            long postedCreditsCentavos,
+            long postedDebitsCentavos,
+            long pendingDebitsCentavos,
+            long pendingCreditsCentavos,
+            long balanceCentavos,
+            long availableCentavos) {}
 
     private final ParticipantAdministration administration;
     private final int bodyMaxBytes;
@@ -63,14 +69,19 @@ public class AdministrationController {
         BankId bank = new BankId((int) fields.requiredLong("ispb", 0, BankId.ISPB_MAX));
         String name = fields.requiredString("name");
         if (name.isBlank() || !JsonFields.isPlainText(name, BANK_NAME_CHARS_MAX)) {
-            throw fields.invalid(RefusalReason.INVALID_FIELD, "name",
+            throw fields.invalid(
+                    RefusalReason.INVALID_FIELD,
+                    "name",
                     "must be 1 to " + BANK_NAME_CHARS_MAX + " characters, not blank, without control characters");
         }
         return switch (administration.registerBank(caller, bank, name)) {
-            case BankRegistration.Registered registered -> ResponseEntity
-                    .status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK)
-                    .body(new BankResponse(bank.ispb(), registered.name(), registered.reserve().toString(),
-                            registered.transit().toString()));
+            case BankRegistration.Registered registered ->
+                ResponseEntity.status(registered.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                        .body(new BankResponse(
+                                bank.ispb(),
+                                registered.name(),
+                                registered.reserve().toString(),
+                                registered.transit().toString()));
             case BankRegistration.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
             case BankRegistration.Forbidden forbidden -> operatorOnly(http);
         };
@@ -80,9 +91,13 @@ public class AdministrationController {
     @GetMapping("/banks/{ispb}")
     public ResponseEntity<Object> bank(@PathVariable("ispb") String ispb, Caller caller, HttpServletRequest http) {
         BankId bank = parseIspb(ispb);
-        return administration.bank(caller, bank)
-                .<ResponseEntity<Object>>map(found -> ResponseEntity.ok(new BankResponse(bank.ispb(), found.name(),
-                        found.reserve().toString(), found.transit().toString())))
+        return administration
+                .bank(caller, bank)
+                .<ResponseEntity<Object>>map(found -> ResponseEntity.ok(new BankResponse(
+                        bank.ispb(),
+                        found.name(),
+                        found.reserve().toString(),
+                        found.transit().toString())))
                 .orElseGet(() -> Problems.response(ParticipantAdministration.bankNotFound(bank), http.getRequestURI()));
     }
 
@@ -98,40 +113,54 @@ public class AdministrationController {
         IdempotencyKey key = http.getHeader(PaymentController.IDEMPOTENCY_KEY) == null ? null : idempotencyKey(http);
         return switch (administration.openAccount(caller, bank, accountNumber, key)) {
             case AccountOpening.Opened opened -> {
-                ResponseEntity.BodyBuilder answer = ResponseEntity.status(opened.created() ? HttpStatus.CREATED : HttpStatus.OK);
+                ResponseEntity.BodyBuilder answer =
+                        ResponseEntity.status(opened.created() ? HttpStatus.CREATED : HttpStatus.OK);
                 if (opened.replayed() != null) {
-                    answer.header(PaymentController.IDEMPOTENT_REPLAYED, opened.replayed().toString());
+                    answer.header(
+                            PaymentController.IDEMPOTENT_REPLAYED,
+                            opened.replayed().toString());
                 }
-                yield answer.body(new AccountResponse(opened.account().toString(), bank.ispb(), opened.accountNumber()));
+                yield answer.body(
+                        new AccountResponse(opened.account().toString(), bank.ispb(), opened.accountNumber()));
             }
             case AccountOpening.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
         };
     }
 
     @PostMapping("/banks/{ispb}/reserve-fundings")
-    public ResponseEntity<Object> fundReserve(@PathVariable("ispb") String ispb, Caller caller, HttpServletRequest http) {
+    public ResponseEntity<Object> fundReserve(
+            @PathVariable("ispb") String ispb, Caller caller, HttpServletRequest http) {
         BankId bank = parseIspb(ispb);
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         IdempotencyKey key = idempotencyKey(http);
         long amount = fields.amountCentavos("amountCentavos");
         return switch (administration.fundReserve(caller, bank, amount, key)) {
-            case Funding.Funded funded -> funded(funded, new ReserveFundingResponse(funded.transferId().toString(),
-                    bank.ispb(), funded.credited().toString(), funded.amountCentavos()));
+            case Funding.Funded funded ->
+                funded(
+                        funded,
+                        new ReserveFundingResponse(
+                                funded.transferId().toString(),
+                                bank.ispb(),
+                                funded.credited().toString(),
+                                funded.amountCentavos()));
             case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
             case Funding.Forbidden forbidden -> operatorOnly(http);
         };
     }
 
     @PostMapping("/accounts/{accountId}/fundings")
-    public ResponseEntity<Object> fundCustomer(@PathVariable("accountId") String accountId, Caller caller,
-            HttpServletRequest http) {
+    public ResponseEntity<Object> fundCustomer(
+            @PathVariable("accountId") String accountId, Caller caller, HttpServletRequest http) {
         Id128 account = JsonFields.parseAccountId(accountId, "accountId");
         JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
         IdempotencyKey key = idempotencyKey(http);
         long amount = fields.amountCentavos("amountCentavos");
         return switch (administration.fundCustomer(caller, account, amount, key)) {
-            case Funding.Funded funded -> funded(funded, new CustomerFundingResponse(funded.transferId().toString(),
-                    account.toString(), funded.amountCentavos()));
+            case Funding.Funded funded ->
+                funded(
+                        funded,
+                        new CustomerFundingResponse(
+                                funded.transferId().toString(), account.toString(), funded.amountCentavos()));
             case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
             case Funding.Forbidden forbidden -> operatorOnly(http);
         };
@@ -139,24 +168,31 @@ public class AdministrationController {
 
     /** Balances as the ledger (the authority) holds them now. */
     @GetMapping("/accounts/{accountId}/balance")
-    public ResponseEntity<Object> balance(@PathVariable("accountId") String accountId, Caller caller,
-            HttpServletRequest http) {
+    public ResponseEntity<Object> balance(
+            @PathVariable("accountId") String accountId, Caller caller, HttpServletRequest http) {
         Id128 id = JsonFields.parseAccountId(accountId, "accountId");
         Optional<Account> found = administration.account(caller, id);
         if (found.isEmpty()) {
             return Problems.response(ParticipantAdministration.accountNotFound(id), http.getRequestURI());
         }
         Account account = found.get();
-        String kind = ParticipantAdministration.kindOf(account).map(AccountKind::name).orElse("UNKNOWN");
-        return ResponseEntity.ok(new BalanceResponse(id.toString(), kind, account.creditsPosted(), account.debitsPosted(),
-                account.debitsPending(), account.creditsPending(), account.creditsPosted() - account.debitsPosted(),
+        String kind =
+                ParticipantAdministration.kindOf(account).map(AccountKind::name).orElse("UNKNOWN");
+        return ResponseEntity.ok(new BalanceResponse(
+                id.toString(),
+                kind,
+                account.creditsPosted(),
+                account.debitsPosted(),
+                account.debitsPending(),
+                account.creditsPending(),
+                account.creditsPosted() - account.debitsPosted(),
                 account.creditsPosted() - account.debitsPosted() - account.debitsPending()));
     }
 
     /** The answer every operator-only function gives any other caller, as the actuator's does. */
     private static ResponseEntity<Object> operatorOnly(HttpServletRequest http) {
-        return Problems.response(EdgeProblems.FORBIDDEN, null, "only the switch operator may use this endpoint",
-                http.getRequestURI());
+        return Problems.response(
+                EdgeProblems.FORBIDDEN, null, "only the switch operator may use this endpoint", http.getRequestURI());
     }
 
     private static ResponseEntity<Object> funded(Funding.Funded funded, Object body) {
@@ -166,8 +202,8 @@ public class AdministrationController {
     }
 
     private static IdempotencyKey idempotencyKey(HttpServletRequest http) {
-        IdempotencyKey.Result key = IdempotencyKey.parse(http.getHeader(PaymentController.IDEMPOTENCY_KEY),
-                PaymentController.IDEMPOTENCY_KEY);
+        IdempotencyKey.Result key = IdempotencyKey.parse(
+                http.getHeader(PaymentController.IDEMPOTENCY_KEY), PaymentController.IDEMPOTENCY_KEY);
         if (key.problem() != null) {
             throw new RefusalException(key.problem());
         }
@@ -176,7 +212,9 @@ public class AdministrationController {
 
     private static BankId parseIspb(String text) {
         if (!text.matches("[0-9]{1,8}")) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, "ispb",
+            throw new RefusalException(Refusal.ofField(
+                    RefusalReason.INVALID_FIELD,
+                    "ispb",
                     "ispb must be 1 to 8 decimal digits, got \"" + JsonFields.abbreviate(text) + "\""));
         }
         return new BankId(Integer.parseInt(text));

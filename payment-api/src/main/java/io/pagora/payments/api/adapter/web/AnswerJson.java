@@ -29,8 +29,8 @@ final class AnswerJson {
      * The answers' batch of the wrong size: 400, as docs/participants.md promises the banks (the payments' batch
      * answers the same type with 422, as docs/api.md says).
      */
-    static final ProblemType INVALID_ANSWERS_BATCH_SIZE = new ProblemType(HttpProblems.INVALID_BATCH_SIZE.slug(),
-            HttpProblems.INVALID_BATCH_SIZE.title(), HttpStatus.BAD_REQUEST);
+    static final ProblemType INVALID_ANSWERS_BATCH_SIZE = new ProblemType(
+            HttpProblems.INVALID_BATCH_SIZE.slug(), HttpProblems.INVALID_BATCH_SIZE.title(), HttpStatus.BAD_REQUEST);
 
     /** The 200 body of {@code POST …/answers}: one result per answer, in request order. */
     record Results(List<Result> results) {}
@@ -63,19 +63,25 @@ final class AnswerJson {
             throw fields.missing("answers");
         }
         if (!items.isArray() || items.isEmpty() || items.size() > answersMax) {
-            throw new ProblemException(INVALID_ANSWERS_BATCH_SIZE, "answers",
+            throw new ProblemException(
+                    INVALID_ANSWERS_BATCH_SIZE,
+                    "answers",
                     "answers must be an array of 1 to " + answersMax + " answers");
         }
         List<Answer> parsed = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
             JsonNode item = items.get(i);
             if (!item.isObject()) {
-                throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, "answers[" + i + "]",
+                throw new RefusalException(Refusal.ofField(
+                        RefusalReason.INVALID_FIELD,
+                        "answers[" + i + "]",
                         "must be a JSON object, got " + JsonFields.typeOf(item)));
             }
             JsonFields itemFields = new JsonFields(item);
-            parsed.add(parse(itemFields, paymentId(itemFields.requiredString("paymentId"),
-                    "answers[" + i + "].paymentId"), "answers[" + i + "]."));
+            parsed.add(parse(
+                    itemFields,
+                    paymentId(itemFields.requiredString("paymentId"), "answers[" + i + "].paymentId"),
+                    "answers[" + i + "]."));
         }
         return parsed;
     }
@@ -102,12 +108,13 @@ final class AnswerJson {
     static Results results(List<ParticipantAnswers.Result> verdicts) {
         List<Result> results = new ArrayList<>(verdicts.size());
         for (int i = 0; i < verdicts.size(); i++) {
-            results.add(switch (verdicts.get(i)) {
-                case ParticipantAnswers.Result.Applied applied ->
-                        new Applied(i, applied.paymentId(), applied.status());
-                case ParticipantAnswers.Result.Refused refused ->
-                        new Refused(i, refused.paymentId(), Problems.embedded(refused.refusal()));
-            });
+            results.add(
+                    switch (verdicts.get(i)) {
+                        case ParticipantAnswers.Result.Applied applied ->
+                            new Applied(i, applied.paymentId(), applied.status());
+                        case ParticipantAnswers.Result.Refused refused ->
+                            new Refused(i, refused.paymentId(), Problems.embedded(refused.refusal()));
+                    });
         }
         return new Results(results);
     }
@@ -118,23 +125,27 @@ final class AnswerJson {
         String reason = fields.optionalString("reason");
         if ("ACCEPT".equals(decision)) {
             if (reason != null) {
-                throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason",
-                        "an acceptance has no reason"));
+                throw new RefusalException(
+                        Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason", "an acceptance has no reason"));
             }
             return new Answer(paymentId, true, null);
         }
         if (!"REFUSE".equals(decision)) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "decision",
-                    "decision is ACCEPT or REFUSE"));
+            throw new RefusalException(
+                    Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "decision", "decision is ACCEPT or REFUSE"));
         }
         if (reason == null) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.MISSING_FIELD, prefix + "reason",
+            throw new RefusalException(Refusal.ofField(
+                    RefusalReason.MISSING_FIELD,
+                    prefix + "reason",
                     "a refusal names its reason, one of " + Arrays.toString(RefusalCode.values())));
         }
         try {
             return new Answer(paymentId, false, RefusalCode.valueOf(reason));
         } catch (IllegalArgumentException e) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, prefix + "reason",
+            throw new RefusalException(Refusal.ofField(
+                    RefusalReason.INVALID_FIELD,
+                    prefix + "reason",
                     "reason is one of " + Arrays.toString(RefusalCode.values())));
         }
     }
@@ -142,8 +153,8 @@ final class AnswerJson {
     /** A payment id as the switch writes it: 32 lowercase hexadecimal digits. */
     private static String paymentId(String text, String field) {
         if (text == null || !Id128.isHexDigits32(text) || !text.equals(text.toLowerCase(Locale.ROOT))) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_FIELD, field,
-                    "a payment id is 32 lowercase hexadecimal digits"));
+            throw new RefusalException(Refusal.ofField(
+                    RefusalReason.INVALID_FIELD, field, "a payment id is 32 lowercase hexadecimal digits"));
         }
         return text;
     }

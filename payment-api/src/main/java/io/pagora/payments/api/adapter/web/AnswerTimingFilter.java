@@ -50,14 +50,21 @@ public final class AnswerTimingFilter extends OncePerRequestFilter {
     static final String CALLS = "pagora.payments.participant.calls";
     /** Banks given their own series (each a histogram of ~70 buckets per endpoint); the rest share {@code other}. */
     static final int PARTICIPANTS_MAX = 32;
+
     static final String OTHER = "other";
     private static final String OUTCOME_UNKNOWN_ATTRIBUTE = AnswerTimingFilter.class.getName() + ".outcomeUnknown";
     private static final String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";
 
     /** What a call was answered, as {@value #CALLS}' {@code answer} tag. */
     enum Answer {
-        ACCEPTED("202"), BATCH_ANSWERED("200"), RETRY_AFTER("429-retry-after"), OUTCOME_UNKNOWN("503-outcome-unknown"),
-        UNAVAILABLE("503-other"), REFUSED("4xx-other"), FAILED("5xx-other"), OTHER("other");
+        ACCEPTED("202"),
+        BATCH_ANSWERED("200"),
+        RETRY_AFTER("429-retry-after"),
+        OUTCOME_UNKNOWN("503-outcome-unknown"),
+        UNAVAILABLE("503-other"),
+        REFUSED("4xx-other"),
+        FAILED("5xx-other"),
+        OTHER("other");
 
         final String tag;
 
@@ -70,6 +77,7 @@ public final class AnswerTimingFilter extends OncePerRequestFilter {
     private final MeterRegistry registry;
     /** By principal name ({@code ispb-NNNNNNNN}): at most {@link #PARTICIPANTS_MAX}. */
     private final ConcurrentHashMap<String, Meters> participants = new ConcurrentHashMap<>();
+
     private final Meters other;
 
     public AnswerTimingFilter(ParticipantConnections connections, MeterRegistry registry) {
@@ -92,12 +100,15 @@ public final class AnswerTimingFilter extends OncePerRequestFilter {
         }
         long started = System.nanoTime();
         AcceptMetrics.Endpoint endpoint = request.getRequestURI().endsWith(BATCH_PATH)
-                ? AcceptMetrics.Endpoint.BATCH : AcceptMetrics.Endpoint.SINGLE;
+                ? AcceptMetrics.Endpoint.BATCH
+                : AcceptMetrics.Endpoint.SINGLE;
         Answer answer = Answer.FAILED;
         try {
             chain.doFilter(request, response);
             finish(request, response);
-            answer = answerOf(response.getStatus(), response.containsHeader(HttpHeaders.RETRY_AFTER),
+            answer = answerOf(
+                    response.getStatus(),
+                    response.containsHeader(HttpHeaders.RETRY_AFTER),
                     request.getAttribute(OUTCOME_UNKNOWN_ATTRIBUTE) != null);
         } finally {
             // A failure (the container answers 500) or a connection gone before the answer: counted as failed.
@@ -142,7 +153,8 @@ public final class AnswerTimingFilter extends OncePerRequestFilter {
     }
 
     private Meters metersOf(HttpServletRequest request) {
-        String principal = connections.participantOf(request.getServletConnection().getConnectionId());
+        String principal =
+                connections.participantOf(request.getServletConnection().getConnectionId());
         if (principal == null) {
             principal = certificateName(request);
         }
@@ -209,7 +221,8 @@ public final class AnswerTimingFilter extends OncePerRequestFilter {
 
         Meters(MeterRegistry registry, String participant) {
             for (AcceptMetrics.Endpoint endpoint : AcceptMetrics.Endpoint.values()) {
-                timers[endpoint.ordinal()] = LatencyHistograms.timer(ANSWER_TIMER,
+                timers[endpoint.ordinal()] = LatencyHistograms.timer(
+                                ANSWER_TIMER,
                                 "Time from a payment call read (before any limit) to its answer written, per participant")
                         .tag("participant", participant)
                         .tag("endpoint", endpoint.tag)

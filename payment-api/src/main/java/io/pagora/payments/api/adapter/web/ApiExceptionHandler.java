@@ -8,8 +8,8 @@ import io.pagora.service.web.EdgeProblems;
 import io.pagora.service.web.ProblemExceptionHandler;
 import io.pagora.service.web.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
-import org.apache.kafka.common.KafkaException;
 import java.net.URI;
+import org.apache.kafka.common.KafkaException;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,14 +39,19 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
     @ExceptionHandler(LedgerUnavailableException.class)
     public ResponseEntity<Object> ledgerUnavailable(LedgerUnavailableException e, HttpServletRequest request) {
         log.warn("ledger unavailable on {}: {}", request.getRequestURI(), e.getMessage());
-        return Problems.response(HttpProblems.LEDGER_UNAVAILABLE, null,
-                "the ledger did not answer in time; retry the same request (it is idempotent)", request.getRequestURI());
+        return Problems.response(
+                HttpProblems.LEDGER_UNAVAILABLE,
+                null,
+                "the ledger did not answer in time; retry the same request (it is idempotent)",
+                request.getRequestURI());
     }
 
     @ExceptionHandler(DataAccessException.class)
     public ResponseEntity<Object> databaseUnavailable(DataAccessException e, HttpServletRequest request) {
         log.error("database failure on {}", request.getRequestURI(), e);
-        return Problems.response(HttpProblems.DATABASE_UNAVAILABLE, null,
+        return Problems.response(
+                HttpProblems.DATABASE_UNAVAILABLE,
+                null,
                 "the database could not serve the request; retry the same request (it is idempotent)",
                 request.getRequestURI());
     }
@@ -58,22 +63,31 @@ public class ApiExceptionHandler extends ProblemExceptionHandler {
     @ExceptionHandler(KafkaException.class)
     public ResponseEntity<Object> brokerUnavailable(KafkaException e, HttpServletRequest request) {
         log.warn("broker unavailable on {} {}: {}", request.getMethod(), request.getRequestURI(), e.toString());
-        return Problems.response(Refusal.retryAfter(RefusalReason.BROKER_UNAVAILABLE, 1, "the message broker did not"
-                + " answer in time; nothing was delivered or acknowledged: retry the same request after Retry-After"),
+        return Problems.response(
+                Refusal.retryAfter(
+                        RefusalReason.BROKER_UNAVAILABLE,
+                        1,
+                        "the message broker did not"
+                                + " answer in time; nothing was delivered or acknowledged: retry the same request after Retry-After"),
                 request.getRequestURI());
     }
 
     /** Tomcat refuses to decode a query string (bad percent-encoding, not UTF-8) when a handler reads parameters. */
     @ExceptionHandler(InvalidParameterException.class)
     public ResponseEntity<Object> invalidParameters(InvalidParameterException e, HttpServletRequest request) {
-        return Problems.response(EdgeProblems.BAD_REQUEST, null,
-                "the query string is not valid percent-encoded UTF-8", request.getRequestURI());
+        return Problems.response(
+                EdgeProblems.BAD_REQUEST,
+                null,
+                "the query string is not valid percent-encoded UTF-8",
+                request.getRequestURI());
     }
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
         log.error("unexpected failure on {} {}", request.getMethod(), request.getRequestURI(), e);
-        return Problems.response(EdgeProblems.INTERNAL_ERROR, null,
+        return Problems.response(
+                EdgeProblems.INTERNAL_ERROR,
+                null,
                 "an unexpected error occurred and was logged; retrying with the same Idempotency-Key is safe",
                 request.getRequestURI());
     }

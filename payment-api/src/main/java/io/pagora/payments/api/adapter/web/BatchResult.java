@@ -15,7 +15,8 @@ import java.util.Map;
  * then one result per item in request order. Members are written in the order declared here.
  */
 @JsonPropertyOrder({"acceptedCount", "replayedCount", "rejectedCount", "unknownCount", "results"})
-public record BatchResult(int acceptedCount, int replayedCount, int rejectedCount, int unknownCount, List<Item> results) {
+public record BatchResult(
+        int acceptedCount, int replayedCount, int rejectedCount, int unknownCount, List<Item> results) {
 
     /**
      * One item's answer. {@code paymentId}, {@code acceptedAt} and {@code endToEndId} only when ACCEPTED or REPLAYED,
@@ -23,7 +24,12 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({"index", "status", "paymentId", "acceptedAt", "endToEndId", "problem"})
-    public record Item(int index, String status, String paymentId, Instant acceptedAt, String endToEndId,
+    public record Item(
+            int index,
+            String status,
+            String paymentId,
+            Instant acceptedAt,
+            String endToEndId,
             Map<String, Object> problem) {}
 
     /**
@@ -49,13 +55,14 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
         /** Adds the outcome of the next item, whose index is {@code results.size()}. */
         void add(Outcome outcome) {
             int i = results.size();
-            results.add(switch (outcome) {
-                case Outcome.Accepted ok -> accepted(i, ok);
-                case Outcome.Rejected refused -> rejected(i, refused.problem());
-                // Never REJECTED: the payment may be accepted, and a client that took it for refused
-                // and paid again under a new key would pay twice.
-                case Outcome.Unknown notConfirmed -> unknown(i, notConfirmed.problem());
-            });
+            results.add(
+                    switch (outcome) {
+                        case Outcome.Accepted ok -> accepted(i, ok);
+                        case Outcome.Rejected refused -> rejected(i, refused.problem());
+                        // Never REJECTED: the payment may be accepted, and a client that took it for refused
+                        // and paid again under a new key would pay twice.
+                        case Outcome.Unknown notConfirmed -> unknown(i, notConfirmed.problem());
+                    });
         }
 
         /**
@@ -75,8 +82,8 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
         }
 
         BatchResult result() {
-            return new BatchResult(accepted, replayed, results.size() - accepted - replayed - unknown, unknown,
-                    results);
+            return new BatchResult(
+                    accepted, replayed, results.size() - accepted - replayed - unknown, unknown, results);
         }
 
         private Item accepted(int i, Outcome.Accepted ok) {
@@ -85,8 +92,13 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
             } else {
                 accepted++;
             }
-            return new Item(i, ok.replayed() ? "REPLAYED" : "ACCEPTED", ok.paymentId().toString(), ok.acceptedAt(),
-                    ok.endToEndId(), null);
+            return new Item(
+                    i,
+                    ok.replayed() ? "REPLAYED" : "ACCEPTED",
+                    ok.paymentId().toString(),
+                    ok.acceptedAt(),
+                    ok.endToEndId(),
+                    null);
         }
 
         private Item rejected(int i, Refusal problem) {
@@ -99,8 +111,16 @@ public record BatchResult(int acceptedCount, int replayedCount, int rejectedCoun
                 overloadedProblem = problem;
             }
             // Fields are named within the item; the batch names them within the body.
-            return new Item(i, "REJECTED", null, null, null, Problems.embedded(problem.field() == null ? problem
-                    : problem.withField("payments[" + i + "]." + problem.field())));
+            return new Item(
+                    i,
+                    "REJECTED",
+                    null,
+                    null,
+                    null,
+                    Problems.embedded(
+                            problem.field() == null
+                                    ? problem
+                                    : problem.withField("payments[" + i + "]." + problem.field())));
         }
 
         private Item unknown(int i, Refusal problem) {

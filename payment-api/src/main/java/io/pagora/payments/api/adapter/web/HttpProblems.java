@@ -24,11 +24,22 @@ public final class HttpProblems {
             new ProblemType("database-unavailable", "Database unavailable", HttpStatus.SERVICE_UNAVAILABLE);
 
     /** Every type of this class, for the metrics registered up front and the OpenAPI document's list. */
-    public static final List<ProblemType> ALL = List.of(MALFORMED_JSON, INVALID_BATCH_SIZE, LEDGER_UNAVAILABLE,
-            DATABASE_UNAVAILABLE, EdgeProblems.UNSUPPORTED_MEDIA_TYPE, EdgeProblems.PAYLOAD_TOO_LARGE,
-            EdgeProblems.NOT_FOUND, EdgeProblems.METHOD_NOT_ALLOWED, EdgeProblems.NOT_ACCEPTABLE,
-            EdgeProblems.BAD_REQUEST, EdgeProblems.INVALID_HEADER, EdgeProblems.INTERNAL_ERROR, EdgeProblems.UNAUTHENTICATED,
-            EdgeProblems.FORBIDDEN, EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED);
+    public static final List<ProblemType> ALL = List.of(
+            MALFORMED_JSON,
+            INVALID_BATCH_SIZE,
+            LEDGER_UNAVAILABLE,
+            DATABASE_UNAVAILABLE,
+            EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
+            EdgeProblems.PAYLOAD_TOO_LARGE,
+            EdgeProblems.NOT_FOUND,
+            EdgeProblems.METHOD_NOT_ALLOWED,
+            EdgeProblems.NOT_ACCEPTABLE,
+            EdgeProblems.BAD_REQUEST,
+            EdgeProblems.INVALID_HEADER,
+            EdgeProblems.INTERNAL_ERROR,
+            EdgeProblems.UNAUTHENTICATED,
+            EdgeProblems.FORBIDDEN,
+            EdgeProblems.PARTICIPANT_CONNECTIONS_LIMITED);
 
     private HttpProblems() {}
 }

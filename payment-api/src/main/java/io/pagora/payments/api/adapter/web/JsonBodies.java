@@ -43,8 +43,10 @@ final class JsonBodies {
     static JsonNode read(HttpServletRequest request, int maxBytes) {
         Object rejected = request.getAttribute(ConcreteContentTypeFilter.REJECTED_CONTENT_TYPE);
         if (rejected != null) {
-            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "Content-Type \""
-                    + JsonFields.abbreviate(rejected.toString()) + "\" is not one concrete media type; send application/json");
+            throw new ProblemException(
+                    EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
+                    "Content-Type \"" + JsonFields.abbreviate(rejected.toString())
+                            + "\" is not one concrete media type; send application/json");
         }
         checkMediaType(request.getContentType());
         long declared = request.getContentLengthLong();
@@ -55,19 +57,22 @@ final class JsonBodies {
         try (InputStream in = request.getInputStream()) {
             body = in.readNBytes(maxBytes + 1);
         } catch (IOException e) {
-            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body could not be read: " + e.getMessage());
+            throw new ProblemException(
+                    HttpProblems.MALFORMED_JSON, "the request body could not be read: " + e.getMessage());
         }
         if (body.length > maxBytes) {
             throw tooLarge(maxBytes, "more");
         }
         if (body.length == 0) {
-            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body is empty; a JSON object is expected");
+            throw new ProblemException(
+                    HttpProblems.MALFORMED_JSON, "the request body is empty; a JSON object is expected");
         }
         JsonNode root;
         try {
             root = MAPPER.readTree(body);
         } catch (JacksonException e) {
-            throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body is not valid JSON: " + e.getOriginalMessage());
+            throw new ProblemException(
+                    HttpProblems.MALFORMED_JSON, "the request body is not valid JSON: " + e.getOriginalMessage());
         }
         if (root == null || !root.isObject()) {
             throw new ProblemException(HttpProblems.MALFORMED_JSON, "the request body must be a JSON object");
@@ -77,19 +82,23 @@ final class JsonBodies {
 
     private static void checkMediaType(String contentType) {
         if (contentType == null) {
-            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
-                    "Content-Type is missing; send application/json");
+            throw new ProblemException(
+                    EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "Content-Type is missing; send application/json");
         }
         MediaType type;
         try {
             type = MediaType.parseMediaType(contentType);
         } catch (InvalidMediaTypeException e) {
-            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "Content-Type is not a media type; send application/json");
+            throw new ProblemException(
+                    EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "Content-Type is not a media type; send application/json");
         }
-        boolean json = MediaType.APPLICATION_JSON.isCompatibleWith(type) && !type.isWildcardType() && !type.isWildcardSubtype()
-                || "application".equals(type.getType()) && type.getSubtype().endsWith("+json");
+        boolean json =
+                MediaType.APPLICATION_JSON.isCompatibleWith(type) && !type.isWildcardType() && !type.isWildcardSubtype()
+                        || "application".equals(type.getType())
+                                && type.getSubtype().endsWith("+json");
         if (!json) {
-            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
+            throw new ProblemException(
+                    EdgeProblems.UNSUPPORTED_MEDIA_TYPE,
                     "Content-Type " + type + " is not supported; send application/json");
         }
         Charset charset;
@@ -99,12 +108,13 @@ final class JsonBodies {
             throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "unknown charset; JSON is UTF-8");
         }
         if (charset != null && !StandardCharsets.UTF_8.equals(charset)) {
-            throw new ProblemException(EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "charset " + charset + " is not supported; JSON is UTF-8");
+            throw new ProblemException(
+                    EdgeProblems.UNSUPPORTED_MEDIA_TYPE, "charset " + charset + " is not supported; JSON is UTF-8");
         }
     }
 
     private static ProblemException tooLarge(int maxBytes, String got) {
-        return new ProblemException(EdgeProblems.PAYLOAD_TOO_LARGE,
-                "the request body may be at most " + maxBytes + " bytes, got " + got);
+        return new ProblemException(
+                EdgeProblems.PAYLOAD_TOO_LARGE, "the request body may be at most " + maxBytes + " bytes, got " + got);
     }
 }

@@ -4,7 +4,6 @@ import io.pagora.kernel.Id128;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
-import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -12,7 +11,6 @@ import tools.jackson.databind.JsonNode;
  * JSON null counts as absent. Unknown fields are ignored (forward compatibility).
  */
 final class JsonFields {
-
 
     private final JsonNode object;
 
@@ -51,14 +49,19 @@ final class JsonFields {
             throw missing(name);
         }
         if (!node.isString()) {
-            throw invalid(RefusalReason.INVALID_ACCOUNT_ID, name, "must be a string of 32 hexadecimal digits, got " + typeOf(node));
+            throw invalid(
+                    RefusalReason.INVALID_ACCOUNT_ID,
+                    name,
+                    "must be a string of 32 hexadecimal digits, got " + typeOf(node));
         }
         return parseAccountId(node.stringValue(), name);
     }
 
     static Id128 parseAccountId(String text, String field) {
         if (!Id128.isHexDigits32(text)) {
-            throw new RefusalException(Refusal.ofField(RefusalReason.INVALID_ACCOUNT_ID, field,
+            throw new RefusalException(Refusal.ofField(
+                    RefusalReason.INVALID_ACCOUNT_ID,
+                    field,
                     field + " must be 32 hexadecimal digits, got \"" + abbreviate(text) + "\""));
         }
         return Id128.parse(text);
@@ -71,7 +74,8 @@ final class JsonFields {
             throw missing(name);
         }
         if (!node.isNumber()) {
-            throw invalid(RefusalReason.INVALID_FIELD, name, "must be an integer number of centavos, got " + typeOf(node));
+            throw invalid(
+                    RefusalReason.INVALID_FIELD, name, "must be an integer number of centavos, got " + typeOf(node));
         }
         if (!node.isIntegralNumber()) {
             throw invalid(RefusalReason.INVALID_AMOUNT, name, "must be a whole number of centavos, got " + node);
@@ -91,8 +95,10 @@ final class JsonFields {
             return null;
         }
         if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < min || node.longValue() > max) {
-            throw invalid(RefusalReason.INVALID_FIELD, name, "must be an integer from " + min + " to " + max + ", got "
-                    + abbreviate(node.toString()));
+            throw invalid(
+                    RefusalReason.INVALID_FIELD,
+                    name,
+                    "must be an integer from " + min + " to " + max + ", got " + abbreviate(node.toString()));
         }
         return node.longValue();
     }
@@ -115,7 +121,8 @@ final class JsonFields {
 
     /** Free text: no control characters, at most {@code maxChars} code points. */
     static boolean isPlainText(String text, int maxChars) {
-        return text.codePointCount(0, text.length()) <= maxChars && text.codePoints().noneMatch(Character::isISOControl);
+        return text.codePointCount(0, text.length()) <= maxChars
+                && text.codePoints().noneMatch(Character::isISOControl);
     }
 
     /** 1 to {@code maxChars} visible ASCII characters. */

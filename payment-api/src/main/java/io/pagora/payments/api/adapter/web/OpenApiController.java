@@ -33,6 +33,9 @@ public class OpenApiController {
 
     @GetMapping("/openapi.yaml")
     public ResponseEntity<byte[]> document() {
-        return ResponseEntity.ok().contentType(YAML).cacheControl(CacheControl.noCache()).body(document);
+        return ResponseEntity.ok()
+                .contentType(YAML)
+                .cacheControl(CacheControl.noCache())
+                .body(document);
     }
 }

@@ -78,7 +78,8 @@ public final class OverRateFilter extends OncePerRequestFilter {
         if (!"POST".equals(request.getMethod()) || !PATH.equals(request.getRequestURI())) {
             return null;
         }
-        String participant = connections.participantOf(request.getServletConnection().getConnectionId());
+        String participant =
+                connections.participantOf(request.getServletConnection().getConnectionId());
         if (participant == null) {
             return null;
         }

@@ -3,10 +3,10 @@ package io.pagora.payments.api.adapter.web;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.payments.api.application.intake.Admission;
 import io.pagora.payments.api.application.intake.GroupCommit;
-import io.pagora.payments.api.application.limits.ParticipantLimits;
 import io.pagora.payments.api.application.intake.PaymentIntake;
 import io.pagora.payments.api.application.intake.PaymentIntake.Order;
 import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
+import io.pagora.payments.api.application.limits.ParticipantLimits;
 import io.pagora.payments.api.application.returns.Returns;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.PaymentRequest;
@@ -44,8 +44,8 @@ public class PaymentController {
     public record PaymentAccepted(String paymentId, String status, Instant acceptedAt, String endToEndId) {}
 
     /** A return's 202 body: the return is a payment of its own ({@code paymentId}), linked to its original. */
-    public record ReturnAccepted(String paymentId, String status, Instant acceptedAt, String returnId,
-            String originalPaymentId) {}
+    public record ReturnAccepted(
+            String paymentId, String status, Instant acceptedAt, String returnId, String originalPaymentId) {}
 
     private final GroupCommit intake;
     private final PaymentIntake batchIntake;
@@ -64,8 +64,16 @@ public class PaymentController {
      * @param batchIntake accepts {@code POST /payments/batch}: the same service, wired to a publisher whose
      *     metrics say "batch" (the intake itself knows nothing of endpoints)
      */
-    public PaymentController(GroupCommit intake, PaymentIntake batchIntake, Admission admission, ParticipantLimits limits,
-            int bodyMaxBytes, int batchBodyMaxBytes, int batchItemsMax, URI statusBaseUrl, MeterRegistry meters,
+    public PaymentController(
+            GroupCommit intake,
+            PaymentIntake batchIntake,
+            Admission admission,
+            ParticipantLimits limits,
+            int bodyMaxBytes,
+            int batchBodyMaxBytes,
+            int batchItemsMax,
+            URI statusBaseUrl,
+            MeterRegistry meters,
             Returns returns) {
         this.intake = intake;
         this.batchIntake = batchIntake;
@@ -92,7 +100,10 @@ public class PaymentController {
     }
 
     /** One order (a payment, a return) within the caller's in-flight slot and one token of its rate. */
-    private ResponseEntity<Object> withinLimits(Caller caller, HttpServletRequest http, long started,
+    private ResponseEntity<Object> withinLimits(
+            Caller caller,
+            HttpServletRequest http,
+            long started,
             java.util.function.Supplier<ResponseEntity<Object>> order) {
         Optional<Refusal> refused = limits.enter(caller);
         if (refused.isPresent()) {
@@ -113,8 +124,8 @@ public class PaymentController {
     }
 
     /** A request refused by its participant's limits, counted as one refused order. */
-    private ResponseEntity<Object> overLimit(AcceptMetrics.Endpoint endpoint, Refusal refusal,
-            HttpServletRequest http, long started) {
+    private ResponseEntity<Object> overLimit(
+            AcceptMetrics.Endpoint endpoint, Refusal refusal, HttpServletRequest http, long started) {
         acceptMetrics.overLimit(endpoint, refusal, System.nanoTime() - started);
         return Problems.response(refusal, http.getRequestURI());
     }
@@ -130,11 +141,15 @@ public class PaymentController {
         acceptMetrics.requested(outcome);
         acceptMetrics.record(AcceptMetrics.Endpoint.SINGLE, outcome, System.nanoTime() - started);
         return switch (outcome) {
-            case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
-                    .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
-                    .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
-                    .body(new PaymentAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt(),
-                            accepted.endToEndId()));
+            case Outcome.Accepted accepted ->
+                ResponseEntity.status(HttpStatus.ACCEPTED)
+                        .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
+                        .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
+                        .body(new PaymentAccepted(
+                                accepted.paymentId().toString(),
+                                "ACCEPTED",
+                                accepted.acceptedAt(),
+                                accepted.endToEndId()));
             case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
             case Outcome.Unknown unknown -> {
                 AnswerTimingFilter.outcomeUnknown(http);
@@ -149,8 +164,8 @@ public class PaymentController {
      * single payments. Limited as a single payment is.
      */
     @PostMapping("/payments/{paymentId}/returns")
-    public ResponseEntity<Object> returnPayment(Caller caller, @PathVariable("paymentId") String paymentId,
-            HttpServletRequest http) {
+    public ResponseEntity<Object> returnPayment(
+            Caller caller, @PathVariable("paymentId") String paymentId, HttpServletRequest http) {
         long started = System.nanoTime();
         return withinLimits(caller, http, started, () -> returnOne(caller, paymentId, http));
     }
@@ -165,11 +180,16 @@ public class PaymentController {
         Outcome outcome = returns.request(caller, key.key(), order);
         returnMetrics.record(order.reason(), outcome);
         return switch (outcome) {
-            case Outcome.Accepted accepted -> ResponseEntity.status(HttpStatus.ACCEPTED)
-                    .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
-                    .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
-                    .body(new ReturnAccepted(accepted.paymentId().toString(), "ACCEPTED", accepted.acceptedAt(),
-                            accepted.endToEndId(), order.original().toString()));
+            case Outcome.Accepted accepted ->
+                ResponseEntity.status(HttpStatus.ACCEPTED)
+                        .location(URI.create(statusBaseUrl + "/payments/" + accepted.paymentId()))
+                        .header(IDEMPOTENT_REPLAYED, Boolean.toString(accepted.replayed()))
+                        .body(new ReturnAccepted(
+                                accepted.paymentId().toString(),
+                                "ACCEPTED",
+                                accepted.acceptedAt(),
+                                accepted.endToEndId(),
+                                order.original().toString()));
             case Outcome.Rejected rejected -> Problems.response(rejected.problem(), http.getRequestURI());
             case Outcome.Unknown unknown -> Problems.response(unknown.problem(), http.getRequestURI());
         };
@@ -245,10 +265,13 @@ public class PaymentController {
             throw fields.missing("payments");
         }
         if (!items.isArray()) {
-            throw fields.invalid(RefusalReason.INVALID_FIELD, "payments", "must be an array, got " + JsonFields.typeOf(items));
+            throw fields.invalid(
+                    RefusalReason.INVALID_FIELD, "payments", "must be an array, got " + JsonFields.typeOf(items));
         }
         if (items.isEmpty() || items.size() > batchItemsMax) {
-            throw new io.pagora.service.web.ProblemException(HttpProblems.INVALID_BATCH_SIZE, "payments",
+            throw new io.pagora.service.web.ProblemException(
+                    HttpProblems.INVALID_BATCH_SIZE,
+                    "payments",
                     "payments must hold 1 to " + batchItemsMax + " items, got " + items.size());
         }
         List<Order> orders = new ArrayList<>(items.size());
@@ -260,16 +283,24 @@ public class PaymentController {
 
     private static Order order(Caller caller, JsonNode item, int index) {
         if (!item.isObject()) {
-            return Order.malformed(caller, Refusal.of(RefusalReason.INVALID_FIELD,
-                    "payments[" + index + "] must be a JSON object, got " + JsonFields.typeOf(item)));
+            return Order.malformed(
+                    caller,
+                    Refusal.of(
+                            RefusalReason.INVALID_FIELD,
+                            "payments[" + index + "] must be a JSON object, got " + JsonFields.typeOf(item)));
         }
         JsonNode keyNode = item.get("idempotencyKey");
         String field = "idempotencyKey";
         if (keyNode != null && !keyNode.isNull() && !keyNode.isString()) {
-            return Order.malformed(caller, Refusal.ofField(RefusalReason.INVALID_IDEMPOTENCY_KEY, field,
-                    field + " must be a string, got " + JsonFields.typeOf(keyNode)));
+            return Order.malformed(
+                    caller,
+                    Refusal.ofField(
+                            RefusalReason.INVALID_IDEMPOTENCY_KEY,
+                            field,
+                            field + " must be a string, got " + JsonFields.typeOf(keyNode)));
         }
-        IdempotencyKey.Result key = IdempotencyKey.parse(keyNode == null || keyNode.isNull() ? null : keyNode.stringValue(), field);
+        IdempotencyKey.Result key =
+                IdempotencyKey.parse(keyNode == null || keyNode.isNull() ? null : keyNode.stringValue(), field);
         if (key.problem() != null) {
             return Order.malformed(caller, key.problem());
         }

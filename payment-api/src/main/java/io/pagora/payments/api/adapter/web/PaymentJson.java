@@ -21,19 +21,26 @@ final class PaymentJson {
         if (currency == null) {
             currency = PaymentRequest.CURRENCY_BRL;
         } else if (!PaymentRequest.CURRENCY_BRL.equals(currency)) {
-            throw fields.invalid(RefusalReason.UNSUPPORTED_CURRENCY, "currency",
+            throw fields.invalid(
+                    RefusalReason.UNSUPPORTED_CURRENCY,
+                    "currency",
                     "must be BRL (the only currency settled), got \"" + JsonFields.abbreviate(currency) + "\"");
         }
         String description = fields.optionalString("description");
         if (description != null && !JsonFields.isPlainText(description, PaymentRequest.DESCRIPTION_CHARS_MAX)) {
-            throw fields.invalid(RefusalReason.INVALID_FIELD, "description",
-                    "must be at most " + PaymentRequest.DESCRIPTION_CHARS_MAX + " characters without control characters");
+            throw fields.invalid(
+                    RefusalReason.INVALID_FIELD,
+                    "description",
+                    "must be at most " + PaymentRequest.DESCRIPTION_CHARS_MAX
+                            + " characters without control characters");
         }
         String endToEndId = fields.optionalString("endToEndId");
         if (endToEndId != null) {
             PixId.problem(endToEndId, PixId.Kind.END_TO_END).ifPresent(problem -> {
-                throw fields.invalid(RefusalReason.INVALID_END_TO_END_ID, "endToEndId", "must be a PIX end-to-end id ("
-                        + problem + "); omit it and the switch makes one");
+                throw fields.invalid(
+                        RefusalReason.INVALID_END_TO_END_ID,
+                        "endToEndId",
+                        "must be a PIX end-to-end id (" + problem + "); omit it and the switch makes one");
             });
         }
         return new PaymentRequest(payer, payee, amount, currency, description, endToEndId);

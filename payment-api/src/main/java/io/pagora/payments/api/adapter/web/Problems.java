@@ -3,12 +3,12 @@ package io.pagora.payments.api.adapter.web;
 import io.pagora.kernel.Check;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.service.web.EdgeProblems;
+import io.pagora.service.web.ProblemExceptionHandler;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import io.pagora.service.web.EdgeProblems;
-import io.pagora.service.web.ProblemExceptionHandler;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -28,17 +28,39 @@ final class Problems {
 
     static HttpStatus statusOf(RefusalReason type) {
         return switch (type) {
-            case MISSING_FIELD, INVALID_FIELD, INVALID_ACCOUNT_ID, MISSING_IDEMPOTENCY_KEY, INVALID_IDEMPOTENCY_KEY,
-                    INVALID_END_TO_END_ID, INVALID_RETURN_ID, INVALID_RETURN_REASON -> HttpStatus.BAD_REQUEST;
-            case INVALID_AMOUNT, AMOUNT_ABOVE_LIMIT, UNSUPPORTED_CURRENCY, SAME_PAYER_AND_PAYEE, NOT_A_CUSTOMER_ACCOUNT,
-                    UNKNOWN_ACCOUNT, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_FAILED, UNKNOWN_BANK,
+            case MISSING_FIELD,
+                    INVALID_FIELD,
+                    INVALID_ACCOUNT_ID,
+                    MISSING_IDEMPOTENCY_KEY,
+                    INVALID_IDEMPOTENCY_KEY,
+                    INVALID_END_TO_END_ID,
+                    INVALID_RETURN_ID,
+                    INVALID_RETURN_REASON -> HttpStatus.BAD_REQUEST;
+            case INVALID_AMOUNT,
+                    AMOUNT_ABOVE_LIMIT,
+                    UNSUPPORTED_CURRENCY,
+                    SAME_PAYER_AND_PAYEE,
+                    NOT_A_CUSTOMER_ACCOUNT,
+                    UNKNOWN_ACCOUNT,
+                    IDEMPOTENCY_KEY_REUSED,
+                    IDEMPOTENCY_KEY_FAILED,
+                    UNKNOWN_BANK,
                     LEDGER_REFUSED -> HttpStatus.UNPROCESSABLE_CONTENT;
-            case BANK_NAME_CONFLICT, LEDGER_CONFLICT, CONFLICTING_ANSWER, END_TO_END_ID_REUSED, RETURN_ID_REUSED,
+            case BANK_NAME_CONFLICT,
+                    LEDGER_CONFLICT,
+                    CONFLICTING_ANSWER,
+                    END_TO_END_ID_REUSED,
+                    RETURN_ID_REUSED,
                     PAYMENT_NOT_SETTLED -> HttpStatus.CONFLICT;
-            case RETURN_OF_A_RETURN, RETURN_WINDOW_CLOSED, RETURN_EXCEEDS_RETURNABLE -> HttpStatus.UNPROCESSABLE_CONTENT;
+            case RETURN_OF_A_RETURN, RETURN_WINDOW_CLOSED, RETURN_EXCEEDS_RETURNABLE ->
+                HttpStatus.UNPROCESSABLE_CONTENT;
             case ACCOUNT_NOT_FOUND, BANK_NOT_FOUND, UNKNOWN_STREAM, UNKNOWN_PAYMENT -> HttpStatus.NOT_FOUND;
-            case BROKER_UNAVAILABLE, OUTCOME_UNKNOWN, VERDICT_PENDING, PAYMENT_UNRESOLVED -> HttpStatus.SERVICE_UNAVAILABLE;
-            case OVERLOADED, UNKNOWN_ACCOUNT_LIMIT, PARTICIPANT_RATE_LIMITED, PARTICIPANT_CONCURRENCY_LIMITED,
+            case BROKER_UNAVAILABLE, OUTCOME_UNKNOWN, VERDICT_PENDING, PAYMENT_UNRESOLVED ->
+                HttpStatus.SERVICE_UNAVAILABLE;
+            case OVERLOADED,
+                    UNKNOWN_ACCOUNT_LIMIT,
+                    PARTICIPANT_RATE_LIMITED,
+                    PARTICIPANT_CONCURRENCY_LIMITED,
                     TOO_MANY_STREAMS -> HttpStatus.TOO_MANY_REQUESTS;
             case NOT_YOUR_STREAM, NOT_THE_PAYEES_BANK -> HttpStatus.FORBIDDEN;
             case MALFORMED_TOKEN -> HttpStatus.BAD_REQUEST;
@@ -69,20 +91,33 @@ final class Problems {
      */
     static ResponseEntity<Object> response(Refusal problem, String path) {
         HttpStatus status = statusOf(problem.type());
-        Check.that(problem.retryAfterSeconds() == 0 || status == HttpStatus.TOO_MANY_REQUESTS
-                || status == HttpStatus.SERVICE_UNAVAILABLE, "only a refusal for now says when to retry: %s", problem);
-        return response(http(problem.type()), problem.field(), problem.detail(), path,
+        Check.that(
+                problem.retryAfterSeconds() == 0
+                        || status == HttpStatus.TOO_MANY_REQUESTS
+                        || status == HttpStatus.SERVICE_UNAVAILABLE,
+                "only a refusal for now says when to retry: %s",
+                problem);
+        return response(
+                http(problem.type()),
+                problem.field(),
+                problem.detail(),
+                path,
                 problem.retryAfterSeconds() == 0 ? RETRY_AFTER_SECONDS : Long.toString(problem.retryAfterSeconds()),
                 problem.numbers());
     }
 
-    static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
-            String detail, @Nullable String path) {
+    static ResponseEntity<Object> response(
+            io.pagora.service.web.ProblemType type, @Nullable String field, String detail, @Nullable String path) {
         return response(type, field, detail, path, RETRY_AFTER_SECONDS, Map.of());
     }
 
-    private static ResponseEntity<Object> response(io.pagora.service.web.ProblemType type, @Nullable String field,
-            String detail, @Nullable String path, String retryAfterSeconds, Map<String, Long> numbers) {
+    private static ResponseEntity<Object> response(
+            io.pagora.service.web.ProblemType type,
+            @Nullable String field,
+            String detail,
+            @Nullable String path,
+            String retryAfterSeconds,
+            Map<String, Long> numbers) {
         ProblemDetail problem = ProblemExceptionHandler.problem(type, detail);
         if (path != null) {
             problem.setInstance(URI.create(path));
@@ -91,8 +126,8 @@ final class Problems {
             problem.setProperty("field", field);
         }
         numbers.forEach(problem::setProperty);
-        ResponseEntity.BodyBuilder builder = ResponseEntity.status(problem.getStatus())
-                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ResponseEntity.BodyBuilder builder =
+                ResponseEntity.status(problem.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
         if (problem.getStatus() == HttpStatus.SERVICE_UNAVAILABLE.value()
                 || problem.getStatus() == HttpStatus.TOO_MANY_REQUESTS.value()) {
             builder.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);

@@ -5,8 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.events.ReturnReason;
 import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import java.util.EnumMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@value #REQUESTED} (counter; {@code reason} = a {@link ReturnReason} code, {@code outcome} = accepted, replayed,
@@ -43,7 +43,10 @@ final class ReturnMetrics {
     }
 
     private Counter counter(ReturnReason reason, String outcome) {
-        return Counter.builder(REQUESTED).description("Return requests by PIX reason and answer")
-                .tag("reason", reason.name()).tag("outcome", outcome).register(registry);
+        return Counter.builder(REQUESTED)
+                .description("Return requests by PIX reason and answer")
+                .tag("reason", reason.name())
+                .tag("outcome", outcome)
+                .register(registry);
     }
 }

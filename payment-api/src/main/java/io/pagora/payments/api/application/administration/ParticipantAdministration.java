@@ -1,9 +1,9 @@
 package io.pagora.payments.api.application.administration;
 
-import io.pagora.ledger.port.Account;
-import io.pagora.ledger.port.AccountResult;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.payments.api.application.intake.AccountDirectory;
@@ -16,13 +16,13 @@ import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.application.Participants;
-import io.pagora.settlement.domain.access.AccessRefusal;
-import io.pagora.settlement.domain.access.AccessRules;
 import io.pagora.settlement.domain.AccountKind;
 import io.pagora.settlement.domain.BankId;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.access.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRules;
+import io.pagora.settlement.domain.access.Caller;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -57,7 +57,8 @@ public final class ParticipantAdministration {
     static final int ACCOUNT_NUMBER_ATTEMPTS_MAX = 16;
 
     public sealed interface BankRegistration {
-        record Registered(BankId bank, String name, Id128 reserve, Id128 transit, boolean created) implements BankRegistration {}
+        record Registered(BankId bank, String name, Id128 reserve, Id128 transit, boolean created)
+                implements BankRegistration {}
 
         record Refused(Refusal problem) implements BankRegistration {}
 
@@ -77,7 +78,8 @@ public final class ParticipantAdministration {
     }
 
     public sealed interface Funding {
-        record Funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, boolean created) implements Funding {}
+        record Funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, boolean created)
+                implements Funding {}
 
         record Refused(Refusal problem) implements Funding {}
 
@@ -95,8 +97,14 @@ public final class ParticipantAdministration {
     private final IdempotencyKeys keys;
     private final Clock clock;
 
-    public ParticipantAdministration(Ledger ledger, AccountNumbers accountNumbers, BankNames bankNames,
-            AccountDirectory directory, long fundingMaxCentavos, AccessRefusals refusals, IdempotencyKeys keys,
+    public ParticipantAdministration(
+            Ledger ledger,
+            AccountNumbers accountNumbers,
+            BankNames bankNames,
+            AccountDirectory directory,
+            long fundingMaxCentavos,
+            AccessRefusals refusals,
+            IdempotencyKeys keys,
             Clock clock) {
         Check.that(fundingMaxCentavos > 0, "funding max must be positive: %d", fundingMaxCentavos);
         this.keys = keys;
@@ -114,7 +122,10 @@ public final class ParticipantAdministration {
     public void openCentralBank() {
         AccountResult result = participants.openCentralBank();
         Check.that(result.isSuccess(), "the ledger refused the central bank account: %s", result);
-        log.info("central bank account {} {}", ChartOfAccounts.centralBank(), result == AccountResult.OK ? "created" : "exists");
+        log.info(
+                "central bank account {} {}",
+                ChartOfAccounts.centralBank(),
+                result == AccountResult.OK ? "created" : "exists");
     }
 
     public BankRegistration registerBank(Caller caller, BankId bank, String name) {
@@ -125,23 +136,30 @@ public final class ParticipantAdministration {
         Check.that(results.size() == 2, "two results for a bank's two accounts");
         if (results.stream().anyMatch(AccountResult::isIntegrityAlarm)) {
             log.error("integrity alarm: bank {} accounts exist with different fields: {}", bank, results);
-            return new BankRegistration.Refused(Refusal.of(RefusalReason.LEDGER_CONFLICT,
+            return new BankRegistration.Refused(Refusal.of(
+                    RefusalReason.LEDGER_CONFLICT,
                     "the ledger holds accounts for bank " + bank + " with different fields: " + results));
         }
         boolean ledgerCreated = results.stream().allMatch(result -> result == AccountResult.OK);
         // In a linked chain an existing account fails the chain (exists, linked_event_failed): the bank
         // was registered before, as a whole. Confirm with a lookup rather than trusting the codes.
         if (!ledgerCreated && !bankExists(bank)) {
-            return new BankRegistration.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
-                    "the ledger refused the accounts of bank " + bank + ": " + results));
+            return new BankRegistration.Refused(Refusal.of(
+                    RefusalReason.LEDGER_REFUSED, "the ledger refused the accounts of bank " + bank + ": " + results));
         }
         BankNames.Stored stored = bankNames.register(bank, name);
         if (!stored.inserted() && !stored.name().equals(name)) {
-            return new BankRegistration.Refused(Refusal.ofField(RefusalReason.BANK_NAME_CONFLICT, "name",
+            return new BankRegistration.Refused(Refusal.ofField(
+                    RefusalReason.BANK_NAME_CONFLICT,
+                    "name",
                     "bank " + bank + " is registered as \"" + stored.name() + "\", not \"" + name + "\""));
         }
-        return new BankRegistration.Registered(bank, stored.name(), ChartOfAccounts.reserve(bank),
-                ChartOfAccounts.transit(bank), ledgerCreated || stored.inserted());
+        return new BankRegistration.Registered(
+                bank,
+                stored.name(),
+                ChartOfAccounts.reserve(bank),
+                ChartOfAccounts.transit(bank),
+                ledgerCreated || stored.inserted());
     }
 
     /**
@@ -178,12 +196,14 @@ public final class ParticipantAdministration {
             return openAccountOnce(caller, bank, accountNumber, key);
         }
         if (accountNumber != null) {
-            AccountResult result = participants.openCustomers(bank, List.of(accountNumber)).getFirst();
+            AccountResult result =
+                    participants.openCustomers(bank, List.of(accountNumber)).getFirst();
             return opened(bank, accountNumber, result, null);
         }
         for (int attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS_MAX; attempt++) {
             long number = accountNumbers.next();
-            AccountResult result = participants.openCustomers(bank, List.of(number)).getFirst();
+            AccountResult result =
+                    participants.openCustomers(bank, List.of(number)).getFirst();
             if (result != AccountResult.EXISTS) {
                 return opened(bank, number, result, null);
             }
@@ -202,11 +222,13 @@ public final class ParticipantAdministration {
                 return noFreeNumber(bank);
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-            IdempotencyKeys.Stored claimed = keys.claimAll(List.of(new IdempotencyKeys.Claim(scoped, request,
-                    numberAsStoredId(number))), now).get(scoped);
+            IdempotencyKeys.Stored claimed = keys.claimAll(
+                            List.of(new IdempotencyKeys.Claim(scoped, request, numberAsStoredId(number))), now)
+                    .get(scoped);
             Check.that(claimed != null, "a claimed key is answered: %s", scoped);
             if (claimed.inserted()) {
-                AccountResult result = participants.openCustomers(bank, List.of(number)).getFirst();
+                AccountResult result =
+                        participants.openCustomers(bank, List.of(number)).getFirst();
                 if (result == AccountResult.EXISTS && accountNumber == null) {
                     // Drawn free a moment ago and taken since (as unlikely as a guess): it is someone else's.
                     log.error("account number drawn for key {} of {} was taken meanwhile", key.value(), caller);
@@ -217,19 +239,23 @@ public final class ParticipantAdministration {
             earlier = claimed; // a concurrent request with the same key claimed it first
         }
         if (!Arrays.equals(earlier.requestSha256(), request)) {
-            return new AccountOpening.Refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED, "this Idempotency-Key already opened an account with a different request; use a new key for a new"
+            return new AccountOpening.Refused(Refusal.of(
+                    RefusalReason.IDEMPOTENCY_KEY_REUSED,
+                    "this Idempotency-Key already opened an account with a different request; use a new key for a new"
                             + " account"));
         }
         long number = earlier.paymentId().value().hi();
         // Opened again, idempotently: the earlier request may have claimed the key and stopped before the ledger.
-        return opened(bank, number, participants.openCustomers(bank, List.of(number)).getFirst(), true);
+        return opened(
+                bank, number, participants.openCustomers(bank, List.of(number)).getFirst(), true);
     }
 
     /** A drawn number no account has yet (the ledger says), or null after {@link #ACCOUNT_NUMBER_ATTEMPTS_MAX} draws. */
     private Long freeNumber(BankId bank) {
         for (int attempt = 0; attempt < ACCOUNT_NUMBER_ATTEMPTS_MAX; attempt++) {
             long number = accountNumbers.next();
-            if (ledger.lookupAccounts(List.of(ChartOfAccounts.customer(bank, number))).isEmpty()) {
+            if (ledger.lookupAccounts(List.of(ChartOfAccounts.customer(bank, number)))
+                    .isEmpty()) {
                 return number;
             }
         }
@@ -251,7 +277,8 @@ public final class ParticipantAdministration {
     }
 
     private static AccountOpening noFreeNumber(BankId bank) {
-        return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
+        return new AccountOpening.Refused(Refusal.of(
+                RefusalReason.LEDGER_REFUSED,
                 "no free account number after " + ACCOUNT_NUMBER_ATTEMPTS_MAX + " allocations at bank " + bank
                         + "; give an explicit accountNumber"));
     }
@@ -264,11 +291,12 @@ public final class ParticipantAdministration {
         }
         if (result.isIntegrityAlarm()) {
             log.error("integrity alarm: account {} exists with different fields: {}", account, result);
-            return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_CONFLICT,
+            return new AccountOpening.Refused(Refusal.of(
+                    RefusalReason.LEDGER_CONFLICT,
                     "account " + account + " exists in the ledger with different fields (" + result + ")"));
         }
-        return new AccountOpening.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
-                "the ledger refused account " + account + ": " + result));
+        return new AccountOpening.Refused(
+                Refusal.of(RefusalReason.LEDGER_REFUSED, "the ledger refused account " + account + ": " + result));
     }
 
     /** Central bank → the bank's reserve, once per idempotency key. */
@@ -301,7 +329,8 @@ public final class ParticipantAdministration {
             return new Funding.Refused(invalid.get());
         }
         if (!ChartOfAccounts.isCustomer(customer)) {
-            return new Funding.Refused(Refusal.of(RefusalReason.NOT_A_CUSTOMER_ACCOUNT,
+            return new Funding.Refused(Refusal.of(
+                    RefusalReason.NOT_A_CUSTOMER_ACCOUNT,
                     "account " + customer + " is not a customer account; fund banks through their reserve"));
         }
         if (refused(caller, AccessRules.accountHolder(caller, customer))) {
@@ -347,42 +376,52 @@ public final class ParticipantAdministration {
         return AccountKind.ofCode(account.code());
     }
 
-    private Funding funded(Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, TransferResult result) {
+    private Funding funded(
+            Id128 transferId, Id128 debited, Id128 credited, long amountCentavos, TransferResult result) {
         if (result.isSuccess()) {
             return new Funding.Funded(transferId, debited, credited, amountCentavos, result == TransferResult.OK);
         }
         if (result.isIntegrityAlarm()) {
             // The id is derived from the key and the target only: a different field means a different request.
-            return new Funding.Refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
+            return new Funding.Refused(Refusal.of(
+                    RefusalReason.IDEMPOTENCY_KEY_REUSED,
                     "this Idempotency-Key already funded " + credited + " with a different amount (" + result
                             + "); use a new key for a new funding"));
         }
         if (result == TransferResult.ID_ALREADY_FAILED) {
-            return new Funding.Refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_FAILED,
+            return new Funding.Refused(Refusal.of(
+                    RefusalReason.IDEMPOTENCY_KEY_FAILED,
                     "an earlier funding with this Idempotency-Key failed and the ledger refuses its id for good;"
                             + " use a new key"));
         }
-        return new Funding.Refused(Refusal.of(RefusalReason.LEDGER_REFUSED,
-                "the ledger refused the funding of " + credited + ": " + result));
+        return new Funding.Refused(Refusal.of(
+                RefusalReason.LEDGER_REFUSED, "the ledger refused the funding of " + credited + ": " + result));
     }
 
     private Optional<Refusal> checkFundingAmount(long amountCentavos) {
         if (amountCentavos <= 0) {
-            return Optional.of(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",
+            return Optional.of(Refusal.ofField(
+                    RefusalReason.INVALID_AMOUNT,
+                    "amountCentavos",
                     "amountCentavos must be a positive integer, got " + amountCentavos));
         }
         if (amountCentavos > fundingMaxCentavos) {
-            return Optional.of(Refusal.ofField(RefusalReason.AMOUNT_ABOVE_LIMIT, "amountCentavos",
+            return Optional.of(Refusal.ofField(
+                    RefusalReason.AMOUNT_ABOVE_LIMIT,
+                    "amountCentavos",
                     "amountCentavos must be at most " + fundingMaxCentavos + ", got " + amountCentavos));
         }
         return Optional.empty();
     }
 
     private boolean bankExists(BankId bank) {
-        return ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank), ChartOfAccounts.transit(bank))).size() == 2;
+        return ledger.lookupAccounts(List.of(ChartOfAccounts.reserve(bank), ChartOfAccounts.transit(bank)))
+                        .size()
+                == 2;
     }
 
     private static Refusal unknownBank(BankId bank, String field) {
-        return Refusal.ofField(RefusalReason.UNKNOWN_BANK, field, "bank " + bank + " is not registered (POST /banks first)");
+        return Refusal.ofField(
+                RefusalReason.UNKNOWN_BANK, field, "bank " + bank + " is not registered (POST /banks first)");
     }
 }

@@ -48,14 +48,18 @@ public final class ParticipantAnswers {
             submitted.stored().get(verdictTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             submitted.verdicts().cancel(false);
-            return all(answers, Refusal.of(RefusalReason.BROKER_UNAVAILABLE,
-                    "the answer could not be stored: nothing was received; send it again"));
+            return all(
+                    answers,
+                    Refusal.of(
+                            RefusalReason.BROKER_UNAVAILABLE,
+                            "the answer could not be stored: nothing was received; send it again"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while storing answers", e);
         }
         try {
-            VerdictBatch verdicts = submitted.verdicts().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            VerdictBatch verdicts =
+                    submitted.verdicts().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             Check.that(verdicts.verdicts().size() == answers.size(), "one verdict per answer");
             List<Result> results = new ArrayList<>(answers.size());
             for (int i = 0; i < answers.size(); i++) {
@@ -64,9 +68,14 @@ public final class ParticipantAnswers {
             return results;
         } catch (ExecutionException | TimeoutException e) {
             submitted.verdicts().cancel(false);
-            return all(answers, Refusal.of(RefusalReason.VERDICT_PENDING, "the answer is stored and will be applied;"
-                    + " its verdict did not come back within " + verdictTimeout.toSeconds() + " s: send it again"
-                    + " (the same answer gets the same verdict)"));
+            return all(
+                    answers,
+                    Refusal.of(
+                            RefusalReason.VERDICT_PENDING,
+                            "the answer is stored and will be applied;"
+                                    + " its verdict did not come back within " + verdictTimeout.toSeconds()
+                                    + " s: send it again"
+                                    + " (the same answer gets the same verdict)"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for verdicts", e);
@@ -77,18 +86,39 @@ public final class ParticipantAnswers {
         String id = answer.paymentId();
         return switch (verdict.code()) {
             case APPLIED -> new Result.Applied(id, verdict.status());
-            case CONFLICT -> new Result.Refused(id, Refusal.of(RefusalReason.CONFLICTING_ANSWER, "payment " + id
-                    + " is already " + verdict.status() + " by a different answer; this one moved nothing"));
-            case EXPIRED -> new Result.Refused(id, Refusal.of(RefusalReason.ANSWER_AFTER_EXPIRY, "payment " + id
-                    + " expired before the answer arrived: the reservation lapsed and nothing moved"));
-            case UNKNOWN_PAYMENT -> new Result.Refused(id, Refusal.of(RefusalReason.UNKNOWN_PAYMENT, "no payment " + id
-                    + " awaits an answer from participant " + bank));
-            case UNRESOLVED -> new Result.Refused(id, Refusal.of(RefusalReason.PAYMENT_UNRESOLVED, "payment " + id
-                    + " could not be resolved (the operator is alerted); the answer moved nothing"));
+            case CONFLICT ->
+                new Result.Refused(
+                        id,
+                        Refusal.of(
+                                RefusalReason.CONFLICTING_ANSWER,
+                                "payment " + id + " is already " + verdict.status()
+                                        + " by a different answer; this one moved nothing"));
+            case EXPIRED ->
+                new Result.Refused(
+                        id,
+                        Refusal.of(
+                                RefusalReason.ANSWER_AFTER_EXPIRY,
+                                "payment " + id
+                                        + " expired before the answer arrived: the reservation lapsed and nothing moved"));
+            case UNKNOWN_PAYMENT ->
+                new Result.Refused(
+                        id,
+                        Refusal.of(
+                                RefusalReason.UNKNOWN_PAYMENT,
+                                "no payment " + id + " awaits an answer from participant " + bank));
+            case UNRESOLVED ->
+                new Result.Refused(
+                        id,
+                        Refusal.of(
+                                RefusalReason.PAYMENT_UNRESOLVED,
+                                "payment " + id
+                                        + " could not be resolved (the operator is alerted); the answer moved nothing"));
         };
     }
 
     private static List<Result> all(List<Answer> answers, Refusal refusal) {
-        return answers.stream().<Result>map(answer -> new Result.Refused(answer.paymentId(), refusal)).toList();
+        return answers.stream()
+                .<Result>map(answer -> new Result.Refused(answer.paymentId(), refusal))
+                .toList();
     }
 }

@@ -1,8 +1,8 @@
 package io.pagora.payments.api.application.intake;
 
-import io.pagora.ledger.port.Account;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.ledger.port.Account;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
 import java.util.ArrayList;

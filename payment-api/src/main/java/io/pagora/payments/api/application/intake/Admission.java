@@ -32,7 +32,9 @@ public final class Admission {
 
     public Admission(LongSupplier clearingLagRecords, long clearingLagMax, int batchesInFlightMax) {
         Check.that(clearingLagMax >= 1, "clearing lag max must be positive: %d", clearingLagMax);
-        Check.that(batchesInFlightMax >= 1 && batchesInFlightMax <= 1_000, "batches in flight max in 1..1000: %d",
+        Check.that(
+                batchesInFlightMax >= 1 && batchesInFlightMax <= 1_000,
+                "batches in flight max in 1..1000: %d",
                 batchesInFlightMax);
         this.clearingLagRecords = clearingLagRecords;
         this.clearingLagMax = clearingLagMax;
@@ -44,8 +46,10 @@ public final class Admission {
     public Optional<Refusal> refusal() {
         long lag = clearingLagRecords.getAsLong();
         if (lag > clearingLagMax) {
-            return Optional.of(Refusal.of(RefusalReason.OVERLOADED, "clearing is " + lag + " payments behind (the limit is "
-                    + clearingLagMax + "); nothing was done with this request: retry it after Retry-After"));
+            return Optional.of(Refusal.of(
+                    RefusalReason.OVERLOADED,
+                    "clearing is " + lag + " payments behind (the limit is " + clearingLagMax
+                            + "); nothing was done with this request: retry it after Retry-After"));
         }
         return Optional.empty();
     }
@@ -55,8 +59,10 @@ public final class Admission {
         if (batches.tryAcquire()) {
             return Optional.empty();
         }
-        return Optional.of(Refusal.of(RefusalReason.OVERLOADED, batchesInFlightMax + " batches are being accepted"
-                + " already; nothing was done with this one: retry it after Retry-After"));
+        return Optional.of(Refusal.of(
+                RefusalReason.OVERLOADED,
+                batchesInFlightMax + " batches are being accepted"
+                        + " already; nothing was done with this one: retry it after Retry-After"));
     }
 
     public void batchDone() {

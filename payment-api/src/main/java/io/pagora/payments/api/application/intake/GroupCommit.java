@@ -54,7 +54,10 @@ public final class GroupCommit implements AutoCloseable {
         this.waitMax = waitMax;
         this.queue = new ArrayBlockingQueue<>(queueMax);
         for (int i = 0; i < committers; i++) {
-            this.committers.add(Thread.ofPlatform().daemon().name("payment-group-commit-" + i).start(this::commitLoop));
+            this.committers.add(Thread.ofPlatform()
+                    .daemon()
+                    .name("payment-group-commit-" + i)
+                    .start(this::commitLoop));
         }
     }
 
@@ -66,13 +69,18 @@ public final class GroupCommit implements AutoCloseable {
         Check.that(!closed, "group commit is open");
         Pending pending = new Pending(Order.of(caller, key, request), new CompletableFuture<>());
         if (!queue.offer(pending)) {
-            return new Outcome.Rejected(Refusal.of(RefusalReason.OVERLOADED, "more than " + (queue.size())
-                    + " payments are waiting to be accepted; nothing was done with this one: retry it after Retry-After"));
+            return new Outcome.Rejected(
+                    Refusal.of(
+                            RefusalReason.OVERLOADED,
+                            "more than " + (queue.size())
+                                    + " payments are waiting to be accepted; nothing was done with this one: retry it after Retry-After"));
         }
         try {
             // orTimeout, not get(timeout): the profile showed a timed park per request (a timer thread woken
             // for every call) among payment-api's largest costs; one shared delay queue is cheaper.
-            return pending.outcome().orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS).get();
+            return pending.outcome()
+                    .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the payment's group commit", e);
@@ -146,8 +154,10 @@ public final class GroupCommit implements AutoCloseable {
         }
         Pending pending;
         while ((pending = queue.poll()) != null) {
-            pending.outcome().complete(new Outcome.Rejected(Refusal.of(RefusalReason.OVERLOADED,
-                    "the service is shutting down; nothing was done with this payment: retry it")));
+            pending.outcome()
+                    .complete(new Outcome.Rejected(Refusal.of(
+                            RefusalReason.OVERLOADED,
+                            "the service is shutting down; nothing was done with this payment: retry it")));
         }
     }
 }

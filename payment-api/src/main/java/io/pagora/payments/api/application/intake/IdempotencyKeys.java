@@ -1,8 +1,8 @@
 package io.pagora.payments.api.application.intake;
 
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.access.Caller;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -15,21 +15,21 @@ import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.settlement.application.AccessRefusals;
-import io.pagora.settlement.domain.access.AccessRefusal;
-import io.pagora.settlement.domain.access.AccessRules;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.PixId;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.access.AccessRefusal;
+import io.pagora.settlement.domain.access.AccessRules;
+import io.pagora.settlement.domain.access.Caller;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -120,8 +120,15 @@ public final class PaymentIntake {
     private final AccessRefusals refusals;
     private final UnknownAccountLimit unknownAccounts;
 
-    public PaymentIntake(PaymentRules rules, AccountDirectory accounts, IdempotencyKeys keys, PaymentPublisher publisher,
-            TimeOrderedIds ids, Clock clock, Admission admission, AccessRefusals refusals,
+    public PaymentIntake(
+            PaymentRules rules,
+            AccountDirectory accounts,
+            IdempotencyKeys keys,
+            PaymentPublisher publisher,
+            TimeOrderedIds ids,
+            Clock clock,
+            Admission admission,
+            AccessRefusals refusals,
             UnknownAccountLimit unknownAccounts) {
         this.rules = rules;
         this.accounts = accounts;
@@ -181,7 +188,8 @@ public final class PaymentIntake {
             Order order = orders.get(i);
             Optional<Refusal> problem = order.problem() != null
                     ? Optional.of(order.problem())
-                    : rules.checkRequest(order.request()).or(() -> checkPayer(order))
+                    : rules.checkRequest(order.request())
+                            .or(() -> checkPayer(order))
                             .or(() -> rules.checkEndToEndId(order.request(), now));
             if (problem.isPresent()) {
                 outcomes[i] = new Outcome.Rejected(problem.get());
@@ -218,9 +226,16 @@ public final class PaymentIntake {
                 if (key != null) {
                     oldIdReplays.put(i, key);
                     valid.add(i);
-                } else if (pixId != null && Arrays.equals(pixId.requestSha256(), order.request().fingerprint())) {
-                    oldIdReplays.put(i, new Stored(order.scopedKey(), pixId.requestSha256(), pixId.paymentId(),
-                            pixId.acceptedAt(), false));
+                } else if (pixId != null
+                        && Arrays.equals(pixId.requestSha256(), order.request().fingerprint())) {
+                    oldIdReplays.put(
+                            i,
+                            new Stored(
+                                    order.scopedKey(),
+                                    pixId.requestSha256(),
+                                    pixId.paymentId(),
+                                    pixId.acceptedAt(),
+                                    false));
                     valid.add(i);
                 } else {
                     outcomes[i] = new Outcome.Rejected(aged.get(i));
@@ -233,7 +248,8 @@ public final class PaymentIntake {
 
     /** A payer account not at the caller's bank: counted, and answered as the unknown payer it is to this caller. */
     private Optional<Refusal> checkPayer(Order order) {
-        Optional<AccessRefusal> refusal = AccessRules.accountHolder(order.caller(), order.request().payer());
+        Optional<AccessRefusal> refusal =
+                AccessRules.accountHolder(order.caller(), order.request().payer());
         refusal.ifPresent(reason -> refusals.refused(order.caller(), reason));
         return refusal.map(reason -> PaymentRules.unknownPayer(order.request()));
     }
@@ -246,7 +262,8 @@ public final class PaymentIntake {
     private List<Integer> checkAccounts(List<Order> orders, List<Integer> candidates, Outcome[] outcomes) {
         List<Integer> valid = new ArrayList<>(candidates.size());
         for (int i : candidates) {
-            Optional<Refusal> limited = unknownAccounts.refusal(orders.get(i).caller(), orders.get(i).request());
+            Optional<Refusal> limited = unknownAccounts.refusal(
+                    orders.get(i).caller(), orders.get(i).request());
             if (limited.isPresent()) {
                 outcomes[i] = new Outcome.Rejected(limited.get());
             } else {
@@ -262,7 +279,8 @@ public final class PaymentIntake {
         List<Integer> admissible = new ArrayList<>(valid.size());
         for (int i : valid) {
             PaymentRequest request = orders.get(i).request();
-            Optional<Refusal> problem = rules.checkAccounts(request, statuses.get(request.payer()), statuses.get(request.payee()));
+            Optional<Refusal> problem =
+                    rules.checkAccounts(request, statuses.get(request.payer()), statuses.get(request.payee()));
             if (problem.isPresent()) {
                 unknownAccounts.answered(orders.get(i).caller(), request, problem.get());
                 outcomes[i] = new Outcome.Rejected(problem.get());
@@ -320,7 +338,8 @@ public final class PaymentIntake {
 
     /** The key an order's own end-to-end id is claimed under, as its payer's bank's (the order gives the id). */
     private static Scoped pixIdKey(Order order) {
-        return new Scoped(order.caller(), IdempotencyKey.ofPixId(new PixId(order.request().endToEndId())));
+        return new Scoped(
+                order.caller(), IdempotencyKey.ofPixId(new PixId(order.request().endToEndId())));
     }
 
     /**
@@ -329,8 +348,8 @@ public final class PaymentIntake {
      * payment, so a claim interrupted between the two statements is completed by the retry. An id two orders of
      * the batch share is claimed once, by the first. A key reused for another request claims nothing.
      */
-    private Map<Scoped, Stored> claimEndToEndIds(List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored,
-            Instant acceptedAt) {
+    private Map<Scoped, Stored> claimEndToEndIds(
+            List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored, Instant acceptedAt) {
         Map<Scoped, Claim> claims = new LinkedHashMap<>();
         for (Map.Entry<Scoped, Integer> use : uses.firstUse().entrySet()) {
             int i = use.getValue();
@@ -346,8 +365,9 @@ public final class PaymentIntake {
 
     /** The payment an order's key names, and the end-to-end id it has, as the payer's bank's key. */
     private static Scoped endToEndKey(Order order, Stored key) {
-        return new Scoped(order.caller(), IdempotencyKey.ofPixId(
-                order.request().endToEndIdOf(key.paymentId(), key.acceptedAt())));
+        return new Scoped(
+                order.caller(),
+                IdempotencyKey.ofPixId(order.request().endToEndIdOf(key.paymentId(), key.acceptedAt())));
     }
 
     /**
@@ -364,8 +384,10 @@ public final class PaymentIntake {
      */
     private static Naming naming(Order order, byte[] fingerprint, Stored key, Map<Scoped, Stored> pixIds) {
         if (!Arrays.equals(key.requestSha256(), fingerprint)) {
-            return refused(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED, "this Idempotency-Key already names payment "
-                    + key.paymentId() + " made with a different request; use a new key for a new payment"));
+            return refused(Refusal.of(
+                    RefusalReason.IDEMPOTENCY_KEY_REUSED,
+                    "this Idempotency-Key already names payment " + key.paymentId()
+                            + " made with a different request; use a new key for a new payment"));
         }
         Scoped pixKey = endToEndKey(order, key);
         Stored pixId = pixIds.get(pixKey);
@@ -374,16 +396,23 @@ public final class PaymentIntake {
             return new Naming(key.paymentId(), key.acceptedAt(), key.inserted(), null);
         }
         // The switch makes ids from payment ids: only a bank's own id can name an earlier payment.
-        Check.that(order.request().endToEndId() != null, "a made end-to-end id %s names two payments, %s and %s",
-                pixKey, key.paymentId(), pixId.paymentId());
+        Check.that(
+                order.request().endToEndId() != null,
+                "a made end-to-end id %s names two payments, %s and %s",
+                pixKey,
+                key.paymentId(),
+                pixId.paymentId());
         if (Arrays.equals(pixId.requestSha256(), fingerprint)) {
             return new Naming(pixId.paymentId(), pixId.acceptedAt(), false, null);
         }
         String field = PaymentRules.pixIdField(order.request());
-        return refused(Refusal.ofField(order.request().isReturn() ? RefusalReason.RETURN_ID_REUSED
-                : RefusalReason.END_TO_END_ID_REUSED, field, field + " " + order.request().endToEndId()
-                + " already names payment " + pixId.paymentId() + ", made with a different request: a PIX id names"
-                + " one payment of its bank"));
+        return refused(Refusal.ofField(
+                order.request().isReturn() ? RefusalReason.RETURN_ID_REUSED : RefusalReason.END_TO_END_ID_REUSED,
+                field,
+                field + " " + order.request().endToEndId()
+                        + " already names payment " + pixId.paymentId()
+                        + ", made with a different request: a PIX id names"
+                        + " one payment of its bank"));
     }
 
     private static Naming refused(Refusal refusal) {
@@ -394,7 +423,11 @@ public final class PaymentIntake {
      * 6. Publish new and replayed payments alike; refuse a key or an end-to-end id reused for another request.
      * All sends go out before one bounded wait for all acknowledgements.
      */
-    private void publish(List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored, Map<Scoped, Stored> pixIds,
+    private void publish(
+            List<Order> orders,
+            KeyUses uses,
+            Map<Scoped, Stored> stored,
+            Map<Scoped, Stored> pixIds,
             Outcome[] outcomes) {
         int firstUses = uses.firstUse().size();
         List<Integer> publishing = new ArrayList<>(firstUses);
@@ -414,8 +447,8 @@ public final class PaymentIntake {
         List<Publication> publications = events.isEmpty() ? List.of() : publisher.publishAll(events);
         Check.that(publications.size() == events.size(), "one publication per event");
         for (int p = 0; p < publishing.size(); p++) {
-            outcomes[publishing.get(p)] = outcome(publishingNames.get(p), events.get(p).endToEndId(),
-                    publications.get(p));
+            outcomes[publishing.get(p)] =
+                    outcome(publishingNames.get(p), events.get(p).endToEndId(), publications.get(p));
         }
     }
 
@@ -426,23 +459,29 @@ public final class PaymentIntake {
      */
     private static Outcome outcome(Naming naming, String endToEndId, Publication publication) {
         return switch (publication) {
-            case Publication.Acked acked -> new Outcome.Accepted(naming.paymentId(), naming.acceptedAt(),
-                    !naming.firstClaim(), endToEndId);
-            case Publication.NotSent notSent -> naming.firstClaim()
-                    ? new Outcome.Rejected(Refusal.of(RefusalReason.BROKER_UNAVAILABLE,
-                            "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
-                                    + " published: retry with the same Idempotency-Key and request"))
-                    : replayNotSent(naming.paymentId().toString(), notSent.reason());
-            case Publication.Unconfirmed unconfirmed -> unknown(naming.paymentId().toString(), unconfirmed.reason());
+            case Publication.Acked acked ->
+                new Outcome.Accepted(naming.paymentId(), naming.acceptedAt(), !naming.firstClaim(), endToEndId);
+            case Publication.NotSent notSent ->
+                naming.firstClaim()
+                        ? new Outcome.Rejected(Refusal.of(
+                                RefusalReason.BROKER_UNAVAILABLE,
+                                "the message broker could not take the payment (" + notSent.reason() + "); nothing was"
+                                        + " published: retry with the same Idempotency-Key and request"))
+                        : replayNotSent(naming.paymentId().toString(), notSent.reason());
+            case Publication.Unconfirmed unconfirmed ->
+                unknown(naming.paymentId().toString(), unconfirmed.reason());
         };
     }
 
     /** A replay the broker could not take: an earlier request with the key may have published the payment. */
     private static Outcome.Unknown replayNotSent(String paymentId, String reason) {
-        return new Outcome.Unknown(Refusal.of(RefusalReason.OUTCOME_UNKNOWN, "payment " + paymentId + " was claimed by an"
-                + " earlier request with this Idempotency-Key, which may have published it; the message broker could not"
-                + " take this retry (" + reason + "). It may be accepted and settle: retry with the same Idempotency-Key"
-                + " and request to learn its outcome. Never retry it under a new key."));
+        return new Outcome.Unknown(Refusal.of(
+                RefusalReason.OUTCOME_UNKNOWN,
+                "payment " + paymentId + " was claimed by an"
+                        + " earlier request with this Idempotency-Key, which may have published it; the message broker could not"
+                        + " take this retry (" + reason
+                        + "). It may be accepted and settle: retry with the same Idempotency-Key"
+                        + " and request to learn its outcome. Never retry it under a new key."));
     }
 
     /** 7. Later uses of a key within the batch take their first use's outcome, or are refused. */
@@ -450,11 +489,13 @@ public final class PaymentIntake {
         for (int i : uses.laterUses()) {
             int first = uses.firstUse().get(orders.get(i).scopedKey());
             if (!Arrays.equals(uses.fingerprints()[first], uses.fingerprints()[i])) {
-                outcomes[i] = new Outcome.Rejected(Refusal.of(RefusalReason.IDEMPOTENCY_KEY_REUSED,
-                        "this idempotencyKey is used by item " + first + " of the same batch with a different request"));
+                outcomes[i] = new Outcome.Rejected(Refusal.of(
+                        RefusalReason.IDEMPOTENCY_KEY_REUSED,
+                        "this idempotencyKey is used by item " + first
+                                + " of the same batch with a different request"));
             } else if (outcomes[first] instanceof Outcome.Accepted accepted) {
-                outcomes[i] = new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true,
-                        accepted.endToEndId());
+                outcomes[i] =
+                        new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true, accepted.endToEndId());
             } else {
                 outcomes[i] = outcomes[first];
             }
@@ -463,9 +504,11 @@ public final class PaymentIntake {
 
     /** The outcome of a payment the broker did not confirm; {@code paymentId} null when not yet assigned. */
     public static Outcome.Unknown unknown(String paymentId, String reason) {
-        return new Outcome.Unknown(Refusal.of(RefusalReason.OUTCOME_UNKNOWN, (paymentId == null ? "the payment"
-                : "payment " + paymentId) + " was sent to the message broker but not confirmed (" + reason + "): it may"
-                + " be accepted. Retry with the same Idempotency-Key and request to learn its outcome; they name the"
-                + " same payment and accept it at most once. Never retry it under a new key."));
+        return new Outcome.Unknown(Refusal.of(
+                RefusalReason.OUTCOME_UNKNOWN,
+                (paymentId == null ? "the payment" : "payment " + paymentId)
+                        + " was sent to the message broker but not confirmed (" + reason + "): it may"
+                        + " be accepted. Retry with the same Idempotency-Key and request to learn its outcome; they name the"
+                        + " same payment and accept it at most once. Never retry it under a new key."));
     }
 }

@@ -40,6 +40,7 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
     private static final long RETRY_AFTER_SECONDS_MAX = 86_400;
     /** The longest a participant without tokens left waits before asking the store again. */
     private static final long ASK_BACKOFF_NANOS_MAX = NANOS_PER_SECOND;
+
     private static final int CONTENDED_ATTEMPTS_MAX = 1024;
     private static final long ACTIVE_GRANULARITY_NANOS = 1_000_000;
     /**
@@ -59,6 +60,7 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
     private final AtomicInteger participants = new AtomicInteger();
     /** This instance's share, used while the store is out of reach; rebuilt by the leaser as instances come and go. */
     private volatile Share fallback;
+
     private int fallbackInstances;
 
     /**
@@ -67,8 +69,13 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
      * @param refillPerSecond tokens a participant earns per second, switch-wide
      * @param participantsMax participants tracked at most
      */
-    public LeasedTokenBuckets(String bucket, long burst, double refillPerSecond, int participantsMax,
-            LimitLeaser leaser, LongSupplier nanoTime) {
+    public LeasedTokenBuckets(
+            String bucket,
+            long burst,
+            double refillPerSecond,
+            int participantsMax,
+            LimitLeaser leaser,
+            LongSupplier nanoTime) {
         Check.that(burst >= 1 && burst <= 100_000_000, "burst in 1..100000000: %d", burst);
         Check.that(refillPerSecond > 0 && refillPerSecond <= NANOS_PER_SECOND, "refill per second in (0, 10^9]");
         Check.that(participantsMax >= 1 && participantsMax <= 1_000_000, "participants max in 1..1000000");
@@ -95,14 +102,17 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         volatile boolean leased;
         /** Guards the wait for {@link #leased}: a lock, not a monitor, so a waiting virtual thread frees its carrier. */
         final ReentrantLock lock = new ReentrantLock();
+
         final Condition leasedNow = lock.newCondition();
         /** What the shared bucket held after the last grant, and when: for a refusal's Retry-After. */
         volatile double sharedLeft;
+
         volatile long sharedSeenNanos;
         /** The largest take refused here: the holding's target is at least that, so a large batch is not refused forever. */
         volatile long needed;
         /** The leaser's alone: when to ask again a bucket that had nothing left, and what is in flight. */
         long askAtNanos;
+
         long debtSent;
         long returnedSent;
         long wantSent;
@@ -122,12 +132,13 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
             return true;
         }
         return holdings.computeIfAbsent(participant, newcomer -> {
-            if (participants.incrementAndGet() > participantsMax) {
-                participants.decrementAndGet();
-                return null;
-            }
-            return new Holding(newcomer.principalName(), nanoTime.getAsLong());
-        }) != null;
+                    if (participants.incrementAndGet() > participantsMax) {
+                        participants.decrementAndGet();
+                        return null;
+                    }
+                    return new Holding(newcomer.principalName(), nanoTime.getAsLong());
+                })
+                != null;
     }
 
     @Override
@@ -172,7 +183,8 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
         if (leaser.staleAt(now) || !awaitLease(holding, now)) {
             Share share = fallback;
             return share.buckets().track(participant)
-                    ? share.buckets().secondsUntil(participant, (int) Math.min(tokens, share.burst())) : 1;
+                    ? share.buckets().secondsUntil(participant, (int) Math.min(tokens, share.burst()))
+                    : 1;
         }
         long have = holding.tokens.get();
         return have >= tokens ? 0 : seconds(holding, tokens - have);
@@ -206,8 +218,8 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
 
     @Override
     public String rate() {
-        return burst + " at once, " + BigDecimal.valueOf(refillPerSecond).stripTrailingZeros().toPlainString()
-                + " a second";
+        return burst + " at once, "
+                + BigDecimal.valueOf(refillPerSecond).stripTrailingZeros().toPlainString() + " a second";
     }
 
     /** Tokens this instance holds for the participant (negative: a debt not written back yet); for tests, metrics. */
@@ -258,8 +270,8 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
                 holding.wantSent = want;
                 holding.activeSent = active;
                 asked.add(holding);
-                into.add(new SharedLimitStore.Lease(bucket, holding.name, want, debt, returned, kept, burst,
-                        refillPerSecond));
+                into.add(new SharedLimitStore.Lease(
+                        bucket, holding.name, want, debt, returned, kept, burst, refillPerSecond));
             }
         }
         if (instances != fallbackInstances) {
@@ -346,8 +358,9 @@ public final class LeasedTokenBuckets implements ParticipantBuckets {
 
     private Share share(int instances) {
         long shareBurst = Math.max(1, burst / instances);
-        return new Share(new ParticipantTokenBuckets(shareBurst, refillPerSecond / instances, participantsMax,
-                nanoTime), shareBurst);
+        return new Share(
+                new ParticipantTokenBuckets(shareBurst, refillPerSecond / instances, participantsMax, nanoTime),
+                shareBurst);
     }
 
     /** This instance's share of the limit, in its memory alone. */

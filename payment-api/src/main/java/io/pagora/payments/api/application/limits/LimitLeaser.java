@@ -57,8 +57,16 @@ public final class LimitLeaser implements AutoCloseable {
      * @param leaseWaitMillis the longest a participant's first payment (or first after an idle spell) waits for its
      *     lease
      */
-    public LimitLeaser(SharedLimitStore store, UUID instance, long leaseIntervalMillis, long holdMillis,
-            long heartbeatMillis, long liveMillis, long failAfterMillis, long leaseWaitMillis, LongSupplier nanoTime) {
+    public LimitLeaser(
+            SharedLimitStore store,
+            UUID instance,
+            long leaseIntervalMillis,
+            long holdMillis,
+            long heartbeatMillis,
+            long liveMillis,
+            long failAfterMillis,
+            long leaseWaitMillis,
+            LongSupplier nanoTime) {
         Check.that(leaseIntervalMillis >= 1 && leaseIntervalMillis <= 1_000, "lease interval in 1..1000 ms");
         Check.that(holdMillis >= leaseIntervalMillis, "hold at least the lease interval");
         Check.that(heartbeatMillis >= 1 && liveMillis > heartbeatMillis, "live for longer than a heartbeat");

@@ -65,17 +65,26 @@ public final class ParticipantLimits {
             slots = inFlight.computeIfAbsent(caller, newcomer -> new AtomicInteger());
         }
         if (slots == null) {
-            return Optional.of(Refusal.retryAfter(RefusalReason.OVERLOADED, 1, "payment-api tracks at most "
-                    + buckets.participantsMax() + " participants (pagora.payments.participant-limits.participants-max)"
-                    + " and all are taken; nothing was done with this request: retry it after Retry-After"));
+            return Optional.of(Refusal.retryAfter(
+                    RefusalReason.OVERLOADED,
+                    1,
+                    "payment-api tracks at most "
+                            + buckets.participantsMax()
+                            + " participants (pagora.payments.participant-limits.participants-max)"
+                            + " and all are taken; nothing was done with this request: retry it after Retry-After"));
         }
         // Rounded down, at least one: the instances together never exceed inFlightMax (unless there are more of them).
         int share = Math.max(1, inFlightMax / Math.max(1, instances.getAsInt()));
         if (slots.incrementAndGet() > share) {
             slots.decrementAndGet();
-            return Optional.of(Refusal.retryAfter(RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED, 1, share
-                    + " payment requests of this participant are being worked on already here (its share of "
-                    + inFlightMax + " switch-wide: pagora.payments.participant-limits.in-flight-max); nothing was done with this one: retry it after Retry-After"));
+            return Optional.of(
+                    Refusal.retryAfter(
+                            RefusalReason.PARTICIPANT_CONCURRENCY_LIMITED,
+                            1,
+                            share
+                                    + " payment requests of this participant are being worked on already here (its share of "
+                                    + inFlightMax
+                                    + " switch-wide: pagora.payments.participant-limits.in-flight-max); nothing was done with this one: retry it after Retry-After"));
         }
         return Optional.empty();
     }
@@ -111,9 +120,13 @@ public final class ParticipantLimits {
     }
 
     private Refusal overRate(long retryAfterSeconds, int payments) {
-        return Refusal.retryAfter(RefusalReason.PARTICIPANT_RATE_LIMITED, retryAfterSeconds, "this participant is over"
-                + " its payment rate (" + buckets.rate() + ": pagora.payments.participant-limits); nothing was done"
-                + " with these " + payments + " payment(s): retry after Retry-After");
+        return Refusal.retryAfter(
+                RefusalReason.PARTICIPANT_RATE_LIMITED,
+                retryAfterSeconds,
+                "this participant is over"
+                        + " its payment rate (" + buckets.rate()
+                        + ": pagora.payments.participant-limits); nothing was done"
+                        + " with these " + payments + " payment(s): retry after Retry-After");
     }
 
     /** Participants tracked (a gauge). */

@@ -47,6 +47,7 @@ public final class ParticipantTokenBuckets implements ParticipantBuckets {
     private final LongSupplier nanoTime;
     /** Per participant, GCRA's theoretical arrival time: the nanoTime at which its bucket is full (past: full now). */
     private final ConcurrentHashMap<Caller, AtomicLong> fullAtNanos;
+
     private final AtomicInteger participants = new AtomicInteger();
 
     /**
@@ -57,16 +58,23 @@ public final class ParticipantTokenBuckets implements ParticipantBuckets {
      */
     public ParticipantTokenBuckets(long burst, double refillPerSecond, int participantsMax, LongSupplier nanoTime) {
         Check.that(burst >= 1 && burst <= 100_000_000, "burst in 1..100000000: %d", burst);
-        Check.that(refillPerSecond > 0 && refillPerSecond <= NANOS_PER_SECOND, "refill per second in (0, 10^9]: %s",
+        Check.that(
+                refillPerSecond > 0 && refillPerSecond <= NANOS_PER_SECOND,
+                "refill per second in (0, 10^9]: %s",
                 refillPerSecond);
-        Check.that(participantsMax >= 1 && participantsMax <= 1_000_000, "participants max in 1..1000000: %d",
+        Check.that(
+                participantsMax >= 1 && participantsMax <= 1_000_000,
+                "participants max in 1..1000000: %d",
                 participantsMax);
         this.burst = burst;
         this.refillPerSecond = refillPerSecond;
         // Whole nanoseconds per token, rounded down: a rate at most 1 ns per token above the configured one.
         this.nanosPerToken = Math.max(1, (long) (NANOS_PER_SECOND / refillPerSecond));
-        Check.that(burst <= BURST_NANOS_MAX / nanosPerToken, "a full bucket refills within a day: burst %d at %s a"
-                + " second", burst, refillPerSecond);
+        Check.that(
+                burst <= BURST_NANOS_MAX / nanosPerToken,
+                "a full bucket refills within a day: burst %d at %s a" + " second",
+                burst,
+                refillPerSecond);
         this.burstNanos = burst * nanosPerToken;
         this.participantsMax = participantsMax;
         this.nanoTime = nanoTime;
@@ -83,13 +91,14 @@ public final class ParticipantTokenBuckets implements ParticipantBuckets {
             return true;
         }
         return fullAtNanos.computeIfAbsent(participant, newcomer -> {
-            // Runs at most once per participant (atomically per key), so the count is exact.
-            if (participants.incrementAndGet() > participantsMax) {
-                participants.decrementAndGet();
-                return null;
-            }
-            return new AtomicLong(nanoTime.getAsLong());
-        }) != null;
+                    // Runs at most once per participant (atomically per key), so the count is exact.
+                    if (participants.incrementAndGet() > participantsMax) {
+                        participants.decrementAndGet();
+                        return null;
+                    }
+                    return new AtomicLong(nanoTime.getAsLong());
+                })
+                != null;
     }
 
     /** Whether the participant is tracked already (a participant that is not has a full bucket). Changes nothing. */
@@ -158,8 +167,8 @@ public final class ParticipantTokenBuckets implements ParticipantBuckets {
     /** The rate, as a refusal states it: "3750 at once, 750 a second". */
     @Override
     public String rate() {
-        return burst + " at once, " + BigDecimal.valueOf(refillPerSecond).stripTrailingZeros().toPlainString()
-                + " a second";
+        return burst + " at once, "
+                + BigDecimal.valueOf(refillPerSecond).stripTrailingZeros().toPlainString() + " a second";
     }
 
     private AtomicLong bucket(Caller participant) {

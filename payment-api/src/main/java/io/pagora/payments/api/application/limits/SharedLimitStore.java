@@ -24,7 +24,14 @@ public interface SharedLimitStore {
      * @param kept the tokens the instance still holds after returning {@code returned} (at least what it holds when
      *     the grant arrives: it only spends meanwhile)
      */
-    record Lease(String bucket, String participant, long want, long debt, long returned, long kept, long burst,
+    record Lease(
+            String bucket,
+            String participant,
+            long want,
+            long debt,
+            long returned,
+            long kept,
+            long burst,
             double refillPerSecond) {}
 
     /**

@@ -4,8 +4,8 @@ import io.pagora.kernel.Id128;
 import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.access.Caller;
 import java.util.Optional;
 
 /**
@@ -34,17 +34,25 @@ public final class UnknownAccountLimit {
             return Optional.empty();
         }
         if (!buckets.track(caller)) {
-            return Optional.of(Refusal.retryAfter(RefusalReason.UNKNOWN_ACCOUNT_LIMIT, 1, "payment-api counts the"
-                    + " unknown-account answers of at most " + buckets.participantsMax() + " participants (pagora."
-                    + "payments.unknown-account-limit.participants-max) and all are taken; nothing was done with this one"));
+            return Optional.of(
+                    Refusal.retryAfter(
+                            RefusalReason.UNKNOWN_ACCOUNT_LIMIT,
+                            1,
+                            "payment-api counts the"
+                                    + " unknown-account answers of at most " + buckets.participantsMax()
+                                    + " participants (pagora."
+                                    + "payments.unknown-account-limit.participants-max) and all are taken; nothing was done with this one"));
         }
         long retryAfterSeconds = buckets.secondsUntil(caller, 1);
         if (retryAfterSeconds == 0) {
             return Optional.empty();
         }
-        return Optional.of(Refusal.retryAfter(RefusalReason.UNKNOWN_ACCOUNT_LIMIT, retryAfterSeconds, "too many payments"
-                + " to accounts that do not exist at other banks; payments to other banks' customers are refused for "
-                + retryAfterSeconds + " s: nothing was done with this one"));
+        return Optional.of(Refusal.retryAfter(
+                RefusalReason.UNKNOWN_ACCOUNT_LIMIT,
+                retryAfterSeconds,
+                "too many payments"
+                        + " to accounts that do not exist at other banks; payments to other banks' customers are refused for "
+                        + retryAfterSeconds + " s: nothing was done with this one"));
     }
 
     /**
@@ -52,13 +60,15 @@ public final class UnknownAccountLimit {
      * debt if need be (a batch may have spent several at once). Only after {@link #refusal} let the order through.
      */
     public void answered(Caller caller, PaymentRequest request, Refusal problem) {
-        if (problem.type() == RefusalReason.UNKNOWN_ACCOUNT && "payeeAccountId".equals(problem.field())
+        if (problem.type() == RefusalReason.UNKNOWN_ACCOUNT
+                && "payeeAccountId".equals(problem.field())
                 && atAnotherBank(caller, request.payee())) {
             buckets.takeIntoDebt(caller, 1);
         }
     }
 
     private static boolean atAnotherBank(Caller caller, Id128 payee) {
-        return !(caller instanceof Caller.Bank bank) || !ChartOfAccounts.bankOf(payee).equals(Optional.of(bank.bank()));
+        return !(caller instanceof Caller.Bank bank)
+                || !ChartOfAccounts.bankOf(payee).equals(Optional.of(bank.bank()));
     }
 }

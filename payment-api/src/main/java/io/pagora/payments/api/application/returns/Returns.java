@@ -39,11 +39,14 @@ import java.util.Set;
 public final class Returns {
 
     /** A return as its bank asks for it, well-formed. */
-    public record ReturnOrder(PaymentId original, long amountCentavos, ReturnReason reason, String returnId,
-            String description) {
+    public record ReturnOrder(
+            PaymentId original, long amountCentavos, ReturnReason reason, String returnId, String description) {
         public ReturnOrder {
             Check.that(original != null && reason != null, "a return names its original and its reason");
-            Check.that(returnId == null || PixId.problem(returnId, PixId.Kind.RETURN).isEmpty(), "a return id: %s",
+            Check.that(
+                    returnId == null
+                            || PixId.problem(returnId, PixId.Kind.RETURN).isEmpty(),
+                    "a return id: %s",
                     returnId);
         }
     }
@@ -89,11 +92,14 @@ public final class Returns {
     /** The checks alone: the payment order that would settle the return, or why it is refused. */
     public Prepared prepare(Caller caller, IdempotencyKey key, ReturnOrder order) {
         if (order.amountCentavos() <= 0) {
-            return refused(Refusal.ofField(RefusalReason.INVALID_AMOUNT, "amountCentavos",
+            return refused(Refusal.ofField(
+                    RefusalReason.INVALID_AMOUNT,
+                    "amountCentavos",
                     "amountCentavos must be a positive integer, got " + order.amountCentavos()));
         }
-        OriginalPayment original = originals.find(Set.of(order.original()),
-                payment -> ReturnRules.mayRead(caller, payment)).get(order.original());
+        OriginalPayment original = originals
+                .find(Set.of(order.original()), payment -> ReturnRules.mayRead(caller, payment))
+                .get(order.original());
         Optional<Refusal> refusal = rules.checkOriginal(caller, order.original(), original);
         if (refusal.isPresent()) {
             return refused(refusal.get());
@@ -103,8 +109,13 @@ public final class Returns {
             // More than the whole payment: no return was ever accepted so, hence no replay, and no order to build.
             return refused(refusal.get());
         }
-        PaymentRequest request = new PaymentRequest(original.payment().payee(), original.payment().payer(),
-                order.amountCentavos(), PaymentRequest.CURRENCY_BRL, order.description(), order.returnId(),
+        PaymentRequest request = new PaymentRequest(
+                original.payment().payee(),
+                original.payment().payer(),
+                order.amountCentavos(),
+                PaymentRequest.CURRENCY_BRL,
+                order.description(),
+                order.returnId(),
                 new PaymentRequest.ReturnOf(order.original(), original.payment().amountCentavos(), order.reason()));
         if (refusal.isPresent() && !isReplay(caller, key, request)) {
             return refused(refusal.get());

@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
 
 /**
  * Each participant's pull streams over its messages (docs/participants.md): at-least-once, in order per bank,
@@ -41,13 +40,16 @@ public final class ParticipantStreams {
      * @param leaseTimeout how long a pulled range waits for its acknowledgement before another pull gets it again
      * @param idleTimeout a stream not pulled for this long is closed
      */
-    public record Limits(int streamsMax, int messagesMax, Duration waitMax, Duration leaseTimeout, Duration idleTimeout) {
+    public record Limits(
+            int streamsMax, int messagesMax, Duration waitMax, Duration leaseTimeout, Duration idleTimeout) {
 
         public Limits {
             Check.that(streamsMax >= 1 && streamsMax <= 64, "streams per participant in [1, 64]: %d", streamsMax);
             Check.that(messagesMax >= 1 && messagesMax <= 10_000, "messages per pull in [1, 10000]: %d", messagesMax);
-            Check.that(!waitMax.isNegative() && waitMax.compareTo(Duration.ofSeconds(60)) <= 0,
-                    "pull wait in [0, 60s]: %s", waitMax);
+            Check.that(
+                    !waitMax.isNegative() && waitMax.compareTo(Duration.ofSeconds(60)) <= 0,
+                    "pull wait in [0, 60s]: %s",
+                    waitMax);
             Check.that(leaseTimeout.toMillis() >= 250, "lease timeout at least 250ms: %s", leaseTimeout);
             Check.that(idleTimeout.compareTo(waitMax) > 0, "idle timeout above the pull wait: %s", idleTimeout);
         }
@@ -63,6 +65,7 @@ public final class ParticipantStreams {
 
     /** A pull's wait is spent in slices of at most this, without holding the bank's state. */
     static final long WAIT_SLICE_MILLIS = 100;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final MessageLog log;
@@ -85,8 +88,10 @@ public final class ParticipantStreams {
         synchronized (streams) {
             streams.closeIdle(now());
             if (streams.open.size() >= limits.streamsMax()) {
-                throw new RefusalException(Refusal.of(RefusalReason.TOO_MANY_STREAMS, "participant " + bank + " has "
-                        + streams.open.size() + " open streams, the most allowed: close one (DELETE its next pull)"));
+                throw new RefusalException(Refusal.of(
+                        RefusalReason.TOO_MANY_STREAMS,
+                        "participant " + bank + " has " + streams.open.size()
+                                + " open streams, the most allowed: close one (DELETE its next pull)"));
             }
             Stream stream = new Stream(HexFormat.of().formatHex(randomBytes()));
             streams.open.put(stream.id, stream);
@@ -121,7 +126,10 @@ public final class ParticipantStreams {
                 MessageLog.Slice slice = streams.next(bank, stream, now());
                 if (slice.count() > 0 || now() >= deadline) {
                     stream.seq++;
-                    return new Pull(slice.records(), slice.count(), new Token(stream.id, stream.seq).toString(),
+                    return new Pull(
+                            slice.records(),
+                            slice.count(),
+                            new Token(stream.id, stream.seq).toString(),
                             slice.oldestMillis());
                 }
             }
@@ -219,7 +227,8 @@ public final class ParticipantStreams {
         }
 
         private static RefusalException malformed() {
-            return new RefusalException(Refusal.of(RefusalReason.MALFORMED_TOKEN,
+            return new RefusalException(Refusal.of(
+                    RefusalReason.MALFORMED_TOKEN,
                     "a stream token is 24 lowercase hex digits, a dot and a pull number, as PI-Pull-Next gives it"));
         }
 
@@ -233,6 +242,7 @@ public final class ParticipantStreams {
         final String id;
         /** The sequence number the next pull's token carries. */
         long seq;
+
         Lease lease;
         long lastPullMillis;
 
@@ -261,6 +271,7 @@ public final class ParticipantStreams {
         final Map<String, Stream> open = new LinkedHashMap<>();
         /** Unacknowledged leases and ranges to redeliver, by start. */
         final TreeMap<Long, Lease> outstanding = new TreeMap<>();
+
         final ArrayDeque<Lease> redeliver = new ArrayDeque<>();
         int partition = -1;
         long acknowledged;
@@ -274,14 +285,20 @@ public final class ParticipantStreams {
             closeIdle(now());
             Stream stream = open.get(token.streamId());
             if (stream == null) {
-                throw new RefusalException(Refusal.of(RefusalReason.UNKNOWN_STREAM, "stream " + token.streamId()
-                        + " is closed, expired (idle over " + limits.idleTimeout().toSeconds() + " s) or was never"
-                        + " opened: start a new one; unacknowledged messages are delivered again"));
+                throw new RefusalException(Refusal.of(
+                        RefusalReason.UNKNOWN_STREAM,
+                        "stream " + token.streamId()
+                                + " is closed, expired (idle over "
+                                + limits.idleTimeout().toSeconds() + " s) or was never"
+                                + " opened: start a new one; unacknowledged messages are delivered again"));
             }
             if (token.seq() != stream.seq && token.seq() != stream.seq - 1) {
-                throw new RefusalException(Refusal.of(RefusalReason.STALE_TOKEN, "pull " + token.seq() + " of stream "
-                        + stream.id + " is " + (token.seq() < stream.seq ? "already acknowledged" : "not issued yet")
-                        + ": use the last PI-Pull-Next"));
+                throw new RefusalException(Refusal.of(
+                        RefusalReason.STALE_TOKEN,
+                        "pull " + token.seq() + " of stream "
+                                + stream.id + " is "
+                                + (token.seq() < stream.seq ? "already acknowledged" : "not issued yet")
+                                + ": use the last PI-Pull-Next"));
             }
             return stream;
         }

@@ -1,15 +1,14 @@
 package io.pagora.payments.api.adapter.jdbc;
 
-import io.pagora.testing.ServerBacked;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Claim;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.access.Caller;
+import io.pagora.testing.ServerBacked;
 import io.pagora.testing.TestPostgres;
 import java.sql.Connection;
 import java.time.Clock;
@@ -65,19 +64,26 @@ class IdempotencyKeyRetentionTest {
     @Test
     void theTableIsPartitionedByClaimDay() {
         migrate(null);
-        assertThat(jdbc.queryForObject("SELECT relkind::text FROM pg_class WHERE oid = 'payment_api.idempotency_keys'::regclass",
-                String.class)).isEqualTo("p");
+        assertThat(jdbc.queryForObject(
+                        "SELECT relkind::text FROM pg_class WHERE oid = 'payment_api.idempotency_keys'::regclass",
+                        String.class))
+                .isEqualTo("p");
         partitions.maintain(today);
-        assertThat(partitionCount()).as("today and %d days ahead, at least", DAYS_AHEAD).isGreaterThanOrEqualTo(1 + DAYS_AHEAD);
+        assertThat(partitionCount())
+                .as("today and %d days ahead, at least", DAYS_AHEAD)
+                .isGreaterThanOrEqualTo(1 + DAYS_AHEAD);
     }
 
     @Test
     void keysStoredBeforeTheMigrationSurviveAndStillReplay() {
         migrate("2");
         UUID earlier = IDS.nextPaymentId().value().toUuid();
-        jdbc.update("INSERT INTO payment_api.idempotency_keys (participant, idempotency_key, request_sha256, payment_id,"
-                + " accepted_at) VALUES (?, 'before-upgrade', ?, ?, now() - interval '2 days')",
-                BANK.principalName(), REQUEST, earlier);
+        jdbc.update(
+                "INSERT INTO payment_api.idempotency_keys (participant, idempotency_key, request_sha256, payment_id,"
+                        + " accepted_at) VALUES (?, 'before-upgrade', ?, ?, now() - interval '2 days')",
+                BANK.principalName(),
+                REQUEST,
+                earlier);
         migrate(null);
 
         Stored replay = claim("before-upgrade", at(today, 12));
@@ -107,17 +113,19 @@ class IdempotencyKeyRetentionTest {
         partitions.maintain(today);
         try (Connection first = database.dataSource().getConnection()) {
             first.setAutoCommit(false);
-            Map<Scoped, Stored> claimed = JdbcIdempotencyKeys.claimInTransaction(first,
-                    List.of(claimOf("midnight")), Instant.parse(today + "T23:59:59.999999Z"));
+            Map<Scoped, Stored> claimed = JdbcIdempotencyKeys.claimInTransaction(
+                    first, List.of(claimOf("midnight")), Instant.parse(today + "T23:59:59.999999Z"));
             Stored before = claimed.values().iterator().next();
             assertThat(before.inserted()).isTrue();
 
-            CompletableFuture<Stored> after = CompletableFuture.supplyAsync(
-                    () -> claim("midnight", at(today.plusDays(1), 0)));
+            CompletableFuture<Stored> after =
+                    CompletableFuture.supplyAsync(() -> claim("midnight", at(today.plusDays(1), 0)));
             // Time for the next day's claim to reach the database and block on the first's row: there is nothing to
             // poll for, a claim that waits looks like one not yet sent.
             Thread.sleep(1_000);
-            assertThat(after).as("the next day's claim waits for the day before's").isNotDone();
+            assertThat(after)
+                    .as("the next day's claim waits for the day before's")
+                    .isNotDone();
             first.commit();
 
             Stored replay = after.get(10, TimeUnit.SECONDS);
@@ -137,17 +145,24 @@ class IdempotencyKeyRetentionTest {
         LocalDate later = today.plusDays(RETENTION_DAYS + 1);
         partitions.maintain(later);
 
-        assertThat(rowsOf("old")).as("claimed %d days before %s", RETENTION_DAYS + 1, later).isZero();
-        assertThat(rowsOf("kept")).as("claimed %d days before %s", RETENTION_DAYS, later).isEqualTo(1);
+        assertThat(rowsOf("old"))
+                .as("claimed %d days before %s", RETENTION_DAYS + 1, later)
+                .isZero();
+        assertThat(rowsOf("kept"))
+                .as("claimed %d days before %s", RETENTION_DAYS, later)
+                .isEqualTo(1);
         assertThat(jdbc.queryForObject("SELECT min(claimed_on) FROM payment_api.idempotency_keys", LocalDate.class))
                 .isEqualTo(today.plusDays(1));
-        assertThat(oldestPartitionUpperBound()).as("no partition left wholly before the window")
+        assertThat(oldestPartitionUpperBound())
+                .as("no partition left wholly before the window")
                 .isAfter(later.minusDays(RETENTION_DAYS));
         // Past the window the key names nothing any more: the same key is a new payment.
         Stored reused = claim("old", at(later, 8));
         assertThat(reused.inserted()).isTrue();
         assertThat(reused.paymentId()).isNotEqualTo(old.paymentId());
-        assertThat(partitions.maintain(later).dropped()).as("a second round finds nothing to drop").isEmpty();
+        assertThat(partitions.maintain(later).dropped())
+                .as("a second round finds nothing to drop")
+                .isEmpty();
     }
 
     private Stored claim(String key, Instant acceptedAt) {
@@ -156,8 +171,7 @@ class IdempotencyKeyRetentionTest {
     }
 
     private static Claim claimOf(String key) {
-        return new Claim(new Scoped(BANK, new IdempotencyKey(key)), REQUEST,
-                IDS.nextPaymentId());
+        return new Claim(new Scoped(BANK, new IdempotencyKey(key)), REQUEST, IDS.nextPaymentId());
     }
 
     private static Instant at(LocalDate day, int hour) {
@@ -165,23 +179,29 @@ class IdempotencyKeyRetentionTest {
     }
 
     private int rowsOf(String key) {
-        return jdbc.queryForObject("SELECT count(*) FROM payment_api.idempotency_keys WHERE idempotency_key = ?",
-                Integer.class, key);
+        return jdbc.queryForObject(
+                "SELECT count(*) FROM payment_api.idempotency_keys WHERE idempotency_key = ?", Integer.class, key);
     }
 
     private int partitionCount() {
-        return jdbc.queryForObject("SELECT count(*) FROM pg_inherits WHERE inhparent = 'payment_api.idempotency_keys'::regclass",
+        return jdbc.queryForObject(
+                "SELECT count(*) FROM pg_inherits WHERE inhparent = 'payment_api.idempotency_keys'::regclass",
                 Integer.class);
     }
 
     private LocalDate oldestPartitionUpperBound() {
-        return partitions.partitions().stream().map(JdbcIdempotencyPartitions.Partition::until).min(LocalDate::compareTo)
+        return partitions.partitions().stream()
+                .map(JdbcIdempotencyPartitions.Partition::until)
+                .min(LocalDate::compareTo)
                 .orElseThrow();
     }
 
     private void migrate(String target) {
-        var configuration = Flyway.configure().dataSource(database.dataSource()).schemas("payment_api")
-                .defaultSchema("payment_api").locations("classpath:db/payment-api");
+        var configuration = Flyway.configure()
+                .dataSource(database.dataSource())
+                .schemas("payment_api")
+                .defaultSchema("payment_api")
+                .locations("classpath:db/payment-api");
         if (target != null) {
             configuration.target(target);
         }

@@ -37,8 +37,13 @@ class JdbcSharedLimitStoreTest {
     void setUp() {
         database = TestPostgres.freshDatabase();
         jdbc = new JdbcTemplate(database.dataSource());
-        Flyway.configure().dataSource(database.dataSource()).schemas("payment_api").defaultSchema("payment_api")
-                .locations("classpath:db/payment-api").load().migrate();
+        Flyway.configure()
+                .dataSource(database.dataSource())
+                .schemas("payment_api")
+                .defaultSchema("payment_api")
+                .locations("classpath:db/payment-api")
+                .load()
+                .migrate();
         store = new JdbcSharedLimitStore(jdbc);
         store.heartbeat(instance, LIVE_MILLIS);
     }
@@ -65,15 +70,20 @@ class JdbcSharedLimitStoreTest {
         // The instance spends 51 of its 100 at once and asks for them again.
         Grant topUp = store.lease(instance, LIVE_MILLIS, List.of(lease("bank-1", 51, 49, burst, refillPerSecond)))
                 .getFirst();
-        assertThat(topUp.granted()).as("the 100 held since were the whole bucket: nothing refilled meanwhile, so"
-                + " 49 held + 51 spent + this grant is the burst at most").isZero();
+        assertThat(topUp.granted())
+                .as("the 100 held since were the whole bucket: nothing refilled meanwhile, so"
+                        + " 49 held + 51 spent + this grant is the burst at most")
+                .isZero();
 
         TimeUnit.MILLISECONDS.sleep(20);
         Grant refilled = store.lease(instance, LIVE_MILLIS, List.of(lease("bank-1", 51, 49, burst, refillPerSecond)))
                 .getFirst();
         assertThat(refilled.granted()).as("once said, the spent tokens refill").isPositive();
-        assertThat(jdbc.queryForObject("SELECT held FROM payment_api.participant_limit_leases WHERE instance_id = ?",
-                Long.class, instance)).isEqualTo(49 + refilled.granted());
+        assertThat(jdbc.queryForObject(
+                        "SELECT held FROM payment_api.participant_limit_leases WHERE instance_id = ?",
+                        Long.class,
+                        instance))
+                .isEqualTo(49 + refilled.granted());
     }
 
     @Test
@@ -81,13 +91,19 @@ class JdbcSharedLimitStoreTest {
         store.lease(instance, LIVE_MILLIS, List.of(lease("bank-2", 10, 0, 10, 0.001)));
         UUID other = UUID.randomUUID();
         store.heartbeat(other, LIVE_MILLIS);
-        assertThat(store.lease(other, LIVE_MILLIS, List.of(lease("bank-2", 10, 0, 10, 0.001))).getFirst().granted())
-                .as("the first instance holds the burst").isZero();
+        assertThat(store.lease(other, LIVE_MILLIS, List.of(lease("bank-2", 10, 0, 10, 0.001)))
+                        .getFirst()
+                        .granted())
+                .as("the first instance holds the burst")
+                .isZero();
 
         store.leave(instance);
         TimeUnit.MILLISECONDS.sleep(50);
-        assertThat(store.lease(other, LIVE_MILLIS, List.of(lease("bank-2", 10, 0, 10, 1_000))).getFirst().granted())
-                .as("gone, its tokens with it: the bucket refills to the burst").isEqualTo(10);
+        assertThat(store.lease(other, LIVE_MILLIS, List.of(lease("bank-2", 10, 0, 10, 1_000)))
+                        .getFirst()
+                        .granted())
+                .as("gone, its tokens with it: the bucket refills to the burst")
+                .isEqualTo(10);
     }
 
     @Test
@@ -102,18 +118,22 @@ class JdbcSharedLimitStoreTest {
         UUID other = UUID.randomUUID();
         store.heartbeat(other, LIVE_MILLIS);
         JdbcSharedLimitStore otherStore = new JdbcSharedLimitStore(jdbc);
-        List<Lease> forward = List.of(lease("bank-a", 1, 0, 10, 1), lease("bank-b", 1, 0, 10, 1),
-                lease("bank-c", 1, 0, 10, 1));
+        List<Lease> forward =
+                List.of(lease("bank-a", 1, 0, 10, 1), lease("bank-b", 1, 0, 10, 1), lease("bank-c", 1, 0, 10, 1));
         List<Lease> backward = forward.reversed();
 
         try (ExecutorService both = Executors.newFixedThreadPool(2)) {
-            CompletableFuture<List<Grant>> first = CompletableFuture.supplyAsync(
-                    () -> store.lease(instance, LIVE_MILLIS, forward), both);
-            CompletableFuture<List<Grant>> second = CompletableFuture.supplyAsync(
-                    () -> otherStore.lease(other, LIVE_MILLIS, backward), both);
+            CompletableFuture<List<Grant>> first =
+                    CompletableFuture.supplyAsync(() -> store.lease(instance, LIVE_MILLIS, forward), both);
+            CompletableFuture<List<Grant>> second =
+                    CompletableFuture.supplyAsync(() -> otherStore.lease(other, LIVE_MILLIS, backward), both);
 
-            assertThat(first.orTimeout(30, TimeUnit.SECONDS).join()).extracting(Grant::granted).containsOnly(1L);
-            assertThat(second.orTimeout(30, TimeUnit.SECONDS).join()).extracting(Grant::granted).containsOnly(1L);
+            assertThat(first.orTimeout(30, TimeUnit.SECONDS).join())
+                    .extracting(Grant::granted)
+                    .containsOnly(1L);
+            assertThat(second.orTimeout(30, TimeUnit.SECONDS).join())
+                    .extracting(Grant::granted)
+                    .containsOnly(1L);
         }
     }
 }

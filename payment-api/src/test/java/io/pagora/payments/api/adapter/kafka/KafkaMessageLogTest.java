@@ -60,9 +60,12 @@ class KafkaMessageLogTest {
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
 
                 assertThat(slice.count()).as("the bank's messages there now").isPositive();
-                assertThat(slice.records()).allSatisfy(record -> assertThat(new String(record, StandardCharsets.UTF_8))
-                        .as("only the bank's own").isIn("[\"first\"]", "[\"more\"]"));
-                assertThat(took).as("returned with what it found, not at the read timeout nor when the trickle stops")
+                assertThat(slice.records())
+                        .allSatisfy(record -> assertThat(new String(record, StandardCharsets.UTF_8))
+                                .as("only the bank's own")
+                                .isIn("[\"first\"]", "[\"more\"]"));
+                assertThat(took)
+                        .as("returned with what it found, not at the read timeout nor when the trickle stops")
                         .isLessThan(TRICKLE.dividedBy(2));
             } finally {
                 trickling.set(false);
@@ -91,21 +94,27 @@ class KafkaMessageLogTest {
             publish(kafka, first, "mine");
             publish(kafka, second, "theirs");
             // A range beyond the partition's end keeps the first bank's read polling until its deadline.
-            CompletableFuture<MessageLog.Slice> firstRead = CompletableFuture.supplyAsync(
-                    () -> log.read(first, firstFrom, firstFrom + 1_000_000, 10_000, 0));
+            CompletableFuture<MessageLog.Slice> firstRead =
+                    CompletableFuture.supplyAsync(() -> log.read(first, firstFrom, firstFrom + 1_000_000, 10_000, 0));
             // Lets the first read take its reader and poll for a while (nothing to observe from outside) before the
             // second bank's read needs one.
             sleep(rangeReadTimeout.toMillis() / 3);
 
             MessageLog.Slice secondSlice = readUntilFound(log, second, secondFrom);
-            MessageLog.Slice firstSlice = firstRead.get(rangeReadTimeout.multipliedBy(3).toMillis(),
-                    TimeUnit.MILLISECONDS);
+            MessageLog.Slice firstSlice =
+                    firstRead.get(rangeReadTimeout.multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS);
 
-            assertThat(secondSlice.count()).as("the second bank's read, made while the first's reader was in use")
+            assertThat(secondSlice.count())
+                    .as("the second bank's read, made while the first's reader was in use")
                     .isPositive();
-            assertThat(firstSlice.count()).as("the first bank's read, its reader evicted under it").isPositive();
-            assertThat(log.readersKept()).as("the bound holds once the reads in flight end").isEqualTo(1);
-            assertThat(readUntilFound(log, first, firstFrom).count()).as("the first bank reads again with a new reader")
+            assertThat(firstSlice.count())
+                    .as("the first bank's read, its reader evicted under it")
+                    .isPositive();
+            assertThat(log.readersKept())
+                    .as("the bound holds once the reads in flight end")
+                    .isEqualTo(1);
+            assertThat(readUntilFound(log, first, firstFrom).count())
+                    .as("the first bank reads again with a new reader")
                     .isPositive();
         }
     }
@@ -121,15 +130,20 @@ class KafkaMessageLogTest {
     }
 
     private static void publish(TestKafka kafka, BankId bank, String text) {
-        kafka.publishRaw(Topics.PARTICIPANT_MESSAGES, bank.toString(),
-                ("[\"" + text + "\"]").getBytes(StandardCharsets.UTF_8), Map.of(MessageRecords.COUNT_HEADER, "1"));
+        kafka.publishRaw(
+                Topics.PARTICIPANT_MESSAGES,
+                bank.toString(),
+                ("[\"" + text + "\"]").getBytes(StandardCharsets.UTF_8),
+                Map.of(MessageRecords.COUNT_HEADER, "1"));
     }
 
     private static void createMessagesTopic(TestKafka kafka) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             Set<String> existing = admin.listTopics().names().get();
             if (!existing.contains(Topics.PARTICIPANT_MESSAGES)) {
-                admin.createTopics(List.of(new NewTopic(Topics.PARTICIPANT_MESSAGES, Topics.PARTITIONS, (short) 1))).all().get();
+                admin.createTopics(List.of(new NewTopic(Topics.PARTICIPANT_MESSAGES, Topics.PARTITIONS, (short) 1)))
+                        .all()
+                        .get();
             }
         }
     }

@@ -23,10 +23,10 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
-import io.pagora.settlement.domain.TimeOrderedIds;
-import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.ReservationOutcome;
 import io.pagora.settlement.domain.ResolutionOutcome;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import io.pagora.settlement.domain.access.Caller;
 import io.pagora.testing.ledger.ReferenceLedger;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,10 +48,14 @@ class ReturnLedgerCallsTest {
     private final ReferenceLedger reference = ReferenceLedger.onWallClock();
     private final CountingLedger ledger = new CountingLedger(reference);
     private final TimeOrderedIds ids = new TimeOrderedIds(Clock.systemUTC());
-    private final Returns returns = new Returns(new LedgerOriginalPayments(ledger), new ReturnRules(Duration.ofDays(90)),
-            new NoKeys(), (caller, key, request) -> {
+    private final Returns returns = new Returns(
+            new LedgerOriginalPayments(ledger),
+            new ReturnRules(Duration.ofDays(90)),
+            new NoKeys(),
+            (caller, key, request) -> {
                 throw new AssertionError("only the checks are under test: nothing is paid");
-            }, Clock.systemUTC());
+            },
+            Clock.systemUTC());
 
     @Test
     void aThirdBanksReturnOfAnExistingPaymentCostsTheLedgerCallsOfAnUnknownId() {
@@ -65,7 +69,8 @@ class ReturnLedgerCallsTest {
 
         assertThat(refusalOf(forUnknown)).isEqualTo(RefusalReason.UNKNOWN_PAYMENT);
         assertThat(refusalOf(forAnother)).isEqualTo(RefusalReason.UNKNOWN_PAYMENT);
-        assertThat(anotherBanksCalls).as("ledger calls for another bank's payment, as for an unknown id")
+        assertThat(anotherBanksCalls)
+                .as("ledger calls for another bank's payment, as for an unknown id")
                 .isEqualTo(unknownCalls);
 
         Prepared forPayee = prepare(Caller.bank(PAYEE_BANK.ispb()), settled);
@@ -74,7 +79,9 @@ class ReturnLedgerCallsTest {
 
     private Prepared prepare(Caller caller, PaymentId original) {
         ledger.calls = 0;
-        return returns.prepare(caller, new IdempotencyKey("return-1"),
+        return returns.prepare(
+                caller,
+                new IdempotencyKey("return-1"),
                 new Returns.ReturnOrder(original, 1_00, ReturnReason.BE08, null, "back"));
     }
 

@@ -25,9 +25,11 @@ class AnswerJsonTest {
 
     @Test
     void aBatchOfAnAcceptanceAndARefusalIsReadInOrder() {
-        List<Answer> answers = AnswerJson.parseMany(json("{\"answers\":[{\"paymentId\":\"" + ID + "\","
-                + "\"decision\":\"ACCEPT\"},{\"paymentId\":\"" + OTHER_ID + "\",\"decision\":\"REFUSE\","
-                + "\"reason\":\"AC03\"}]}"), 2);
+        List<Answer> answers = AnswerJson.parseMany(
+                json("{\"answers\":[{\"paymentId\":\"" + ID + "\","
+                        + "\"decision\":\"ACCEPT\"},{\"paymentId\":\"" + OTHER_ID + "\",\"decision\":\"REFUSE\","
+                        + "\"reason\":\"AC03\"}]}"),
+                2);
         assertThat(answers).containsExactly(new Answer(ID, true, null), new Answer(OTHER_ID, false, RefusalCode.AC03));
     }
 
@@ -43,7 +45,8 @@ class AnswerJsonTest {
         String one = "{\"paymentId\":\"" + ID + "\",\"decision\":\"ACCEPT\"}";
         for (String answers : List.of("[]", "{}", "\"x\"", "[" + one + "," + one + "," + one + "]")) {
             assertThatThrownBy(() -> AnswerJson.parseMany(json("{\"answers\":" + answers + "}"), 2))
-                    .as(answers).isInstanceOfSatisfying(ProblemException.class, problem -> {
+                    .as(answers)
+                    .isInstanceOfSatisfying(ProblemException.class, problem -> {
                         assertThat(problem.type()).isEqualTo(AnswerJson.INVALID_ANSWERS_BATCH_SIZE);
                         assertThat(problem.field()).isEqualTo("answers");
                         assertThat(problem.getMessage()).isEqualTo("answers must be an array of 1 to 2 answers");
@@ -59,24 +62,27 @@ class AnswerJsonTest {
         assertThat(notAnObject.field()).isEqualTo("answers[0]");
         assertThat(notAnObject.detail()).isEqualTo("must be a JSON object, got a number");
 
-        Refusal badId = refusalOf(() -> AnswerJson.parseMany(json("{\"answers\":[{\"paymentId\":\"" + ID + "\","
-                + "\"decision\":\"ACCEPT\"},{\"paymentId\":\"" + ID.toUpperCase() + "\",\"decision\":\"ACCEPT\"}]}"),
+        Refusal badId = refusalOf(() -> AnswerJson.parseMany(
+                json("{\"answers\":[{\"paymentId\":\"" + ID + "\"," + "\"decision\":\"ACCEPT\"},{\"paymentId\":\""
+                        + ID.toUpperCase() + "\",\"decision\":\"ACCEPT\"}]}"),
                 10));
         assertThat(badId.type()).isEqualTo(RefusalReason.INVALID_FIELD);
         assertThat(badId.field()).isEqualTo("answers[1].paymentId");
 
-        Refusal badDecision = refusalOf(() -> AnswerJson.parseMany(json("{\"answers\":[{\"paymentId\":\"" + ID
-                + "\",\"decision\":\"MAYBE\"}]}"), 10));
+        Refusal badDecision = refusalOf(() -> AnswerJson.parseMany(
+                json("{\"answers\":[{\"paymentId\":\"" + ID + "\",\"decision\":\"MAYBE\"}]}"), 10));
         assertThat(badDecision.field()).isEqualTo("answers[0].decision");
     }
 
     @Test
     void anAcceptanceHasNoReason() {
-        Refusal refusal = refusalOf(() -> AnswerJson.parseOne(ID, json("{\"decision\":\"ACCEPT\",\"reason\":\"AC03\"}")));
+        Refusal refusal =
+                refusalOf(() -> AnswerJson.parseOne(ID, json("{\"decision\":\"ACCEPT\",\"reason\":\"AC03\"}")));
         assertThat(refusal.type()).isEqualTo(RefusalReason.INVALID_FIELD);
         assertThat(refusal.field()).isEqualTo("reason");
         assertThat(AnswerJson.parseOne(ID, json("{\"decision\":\"ACCEPT\",\"reason\":null}")))
-                .as("null is absent").isEqualTo(new Answer(ID, true, null));
+                .as("null is absent")
+                .isEqualTo(new Answer(ID, true, null));
     }
 
     @Test
@@ -85,7 +91,8 @@ class AnswerJsonTest {
         assertThat(missing.type()).isEqualTo(RefusalReason.MISSING_FIELD);
         assertThat(missing.field()).isEqualTo("reason");
 
-        Refusal unknown = refusalOf(() -> AnswerJson.parseOne(ID, json("{\"decision\":\"REFUSE\",\"reason\":\"XX99\"}")));
+        Refusal unknown =
+                refusalOf(() -> AnswerJson.parseOne(ID, json("{\"decision\":\"REFUSE\",\"reason\":\"XX99\"}")));
         assertThat(unknown.type()).isEqualTo(RefusalReason.INVALID_FIELD);
         assertThat(unknown.detail()).startsWith("reason is one of [AC03");
 
@@ -96,7 +103,8 @@ class AnswerJsonTest {
     @Test
     void aDecisionIsRequiredAndCaseSensitive() {
         assertThat(refusalOf(() -> AnswerJson.parseOne(ID, json("{}"))).type()).isEqualTo(RefusalReason.MISSING_FIELD);
-        assertThat(refusalOf(() -> AnswerJson.parseOne(ID, json("{\"decision\":\"accept\"}"))).field())
+        assertThat(refusalOf(() -> AnswerJson.parseOne(ID, json("{\"decision\":\"accept\"}")))
+                        .field())
                 .isEqualTo("decision");
     }
 
@@ -115,11 +123,13 @@ class AnswerJsonTest {
         AnswerJson.Results results = AnswerJson.results(List.of(
                 new ParticipantAnswers.Result.Applied(ID, "SETTLED"),
                 new ParticipantAnswers.Result.Refused(OTHER_ID, Refusal.of(RefusalReason.CONFLICTING_ANSWER, "no"))));
-        assertThat(JSON.writeValueAsString(results)).isEqualTo("{\"results\":["
-                + "{\"index\":0,\"paymentId\":\"" + ID + "\",\"status\":\"SETTLED\"},"
-                + "{\"index\":1,\"paymentId\":\"" + OTHER_ID + "\",\"problem\":{\"type\":\""
-                + RefusalReason.CONFLICTING_ANSWER.uri() + "\",\"title\":\"" + RefusalReason.CONFLICTING_ANSWER.title
-                + "\",\"status\":409,\"detail\":\"no\"}}]}");
+        assertThat(JSON.writeValueAsString(results))
+                .isEqualTo("{\"results\":["
+                        + "{\"index\":0,\"paymentId\":\"" + ID + "\",\"status\":\"SETTLED\"},"
+                        + "{\"index\":1,\"paymentId\":\"" + OTHER_ID + "\",\"problem\":{\"type\":\""
+                        + RefusalReason.CONFLICTING_ANSWER.uri() + "\",\"title\":\""
+                        + RefusalReason.CONFLICTING_ANSWER.title
+                        + "\",\"status\":409,\"detail\":\"no\"}}]}");
     }
 
     @Test

@@ -21,8 +21,8 @@ import org.springframework.mock.web.MockHttpServletResponse;
 class AnswerTimingFilterTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ParticipantConnections connections = new ParticipantConnections(4, 60_000_000_000L, 1_000,
-            System::nanoTime);
+    private final ParticipantConnections connections =
+            new ParticipantConnections(4, 60_000_000_000L, 1_000, System::nanoTime);
     private final AnswerTimingFilter filter = new AnswerTimingFilter(connections, registry);
     private int connectionIds;
 
@@ -43,10 +43,16 @@ class AnswerTimingFilterTest {
             unregistered.get(10, TimeUnit.SECONDS);
         }
 
-        assertThat(callsOf(AnswerTimingFilter.OTHER)).as("the 33rd bank and the operator").isEqualTo(2);
-        assertThat(registry.find(AnswerTimingFilter.CALLS).tag("participant", "00000033").counters()).isEmpty();
+        assertThat(callsOf(AnswerTimingFilter.OTHER))
+                .as("the 33rd bank and the operator")
+                .isEqualTo(2);
+        assertThat(registry.find(AnswerTimingFilter.CALLS)
+                        .tag("participant", "00000033")
+                        .counters())
+                .isEmpty();
         assertThat(registry.find(AnswerTimingFilter.CALLS).counters().stream()
-                .map(counter -> counter.getId().getTag("participant")).distinct())
+                        .map(counter -> counter.getId().getTag("participant"))
+                        .distinct())
                 .hasSize(AnswerTimingFilter.PARTICIPANTS_MAX + 1);
     }
 
@@ -90,7 +96,13 @@ class AnswerTimingFilterTest {
     }
 
     private double callsOf(String participant) {
-        return registry.find(AnswerTimingFilter.CALLS).tag("participant", participant).tag("answer", "202")
-                .counters().stream().mapToDouble(counter -> counter.count()).sum();
+        return registry
+                .find(AnswerTimingFilter.CALLS)
+                .tag("participant", participant)
+                .tag("answer", "202")
+                .counters()
+                .stream()
+                .mapToDouble(counter -> counter.count())
+                .sum();
     }
 }

@@ -41,11 +41,13 @@ class JsonFieldsTest {
         assertThat(refusalOf("{}", f -> f.amountCentavos("a")).type()).isEqualTo(RefusalReason.MISSING_FIELD);
         assertThat(refusalOf("{\"a\":\"1\"}", f -> f.amountCentavos("a")).type())
                 .isEqualTo(RefusalReason.INVALID_FIELD);
-        assertThat(refusalOf("{\"a\":1.0}", f -> f.amountCentavos("a")).type())
-                .isEqualTo(RefusalReason.INVALID_AMOUNT);
-        assertThat(refusalOf("{\"a\":9223372036854775808}", f -> f.amountCentavos("a")).type())
-                .as("one more than a long holds").isEqualTo(RefusalReason.AMOUNT_ABOVE_LIMIT);
-        assertThat(refusalOf("{\"a\":-9223372036854775809}", f -> f.amountCentavos("a")).type())
+        assertThat(refusalOf("{\"a\":1.0}", f -> f.amountCentavos("a")).type()).isEqualTo(RefusalReason.INVALID_AMOUNT);
+        assertThat(refusalOf("{\"a\":9223372036854775808}", f -> f.amountCentavos("a"))
+                        .type())
+                .as("one more than a long holds")
+                .isEqualTo(RefusalReason.AMOUNT_ABOVE_LIMIT);
+        assertThat(refusalOf("{\"a\":-9223372036854775809}", f -> f.amountCentavos("a"))
+                        .type())
                 .isEqualTo(RefusalReason.INVALID_AMOUNT);
     }
 
@@ -55,7 +57,8 @@ class JsonFieldsTest {
         assertThat(fields("{\"a\":5}").requiredLong("a", 1, 5)).isEqualTo(5);
         assertThat(refusalOf("{\"a\":0}", f -> f.requiredLong("a", 1, 5)).detail())
                 .isEqualTo("a must be an integer from 1 to 5, got 0");
-        assertThat(refusalOf("{\"a\":6}", f -> f.requiredLong("a", 1, 5)).type()).isEqualTo(RefusalReason.INVALID_FIELD);
+        assertThat(refusalOf("{\"a\":6}", f -> f.requiredLong("a", 1, 5)).type())
+                .isEqualTo(RefusalReason.INVALID_FIELD);
         assertThat(refusalOf("{\"a\":2.5}", f -> f.requiredLong("a", 1, 5)).type())
                 .isEqualTo(RefusalReason.INVALID_FIELD);
         assertThat(refusalOf("{}", f -> f.requiredLong("a", 1, 5)).type()).isEqualTo(RefusalReason.MISSING_FIELD);
@@ -90,7 +93,9 @@ class JsonFieldsTest {
 
     @Test
     void plainTextCountsCodePointsAndRefusesControlCharacters() {
-        assertThat(JsonFields.isPlainText("😀😀", 2)).as("two code points, four chars").isTrue();
+        assertThat(JsonFields.isPlainText("😀😀", 2))
+                .as("two code points, four chars")
+                .isTrue();
         assertThat(JsonFields.isPlainText("abc", 2)).isFalse();
         assertThat(JsonFields.isPlainText("a\tb", 10)).isFalse();
         assertThat(JsonFields.isVisibleAscii("a-b", 3)).isTrue();

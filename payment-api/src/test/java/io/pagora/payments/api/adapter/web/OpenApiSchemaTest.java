@@ -23,7 +23,8 @@ class OpenApiSchemaTest {
     @Test
     void theIdPatternsAdmitExactlyTheRealDateTimes() {
         Pattern endToEnd = Pattern.compile(schema("EndToEndId").get("pattern").toString());
-        Pattern returnId = Pattern.compile(property("ReturnOrder", "returnId").get("pattern").toString());
+        Pattern returnId = Pattern.compile(
+                property("ReturnOrder", "returnId").get("pattern").toString());
         List<Integer> years = new ArrayList<>(List.of(0, 4, 100, 400, 1600, 1700, 1800, 1900, 2100, 2400, 9996, 9999));
         for (int year = 1996; year <= 2032; year++) {
             years.add(year);
@@ -36,21 +37,26 @@ class OpenApiSchemaTest {
                     String ret = "D00000001" + minute + "abcDEF12345";
                     boolean valid = PixId.problem(e2e, PixId.Kind.END_TO_END).isEmpty();
                     assertThat(endToEnd.matcher(e2e).matches()).as(e2e).isEqualTo(valid);
-                    assertThat(returnId.matcher(ret).matches()).as(ret)
+                    assertThat(returnId.matcher(ret).matches())
+                            .as(ret)
                             .isEqualTo(PixId.problem(ret, PixId.Kind.RETURN).isEmpty());
                 }
             }
         }
         for (String time : List.of("2400", "2360", "0000", "2359")) {
             String e2e = "E0000000120261127" + time + "abcDEF12345";
-            assertThat(endToEnd.matcher(e2e).matches()).as(e2e).isEqualTo(PixId.problem(e2e).isEmpty());
+            assertThat(endToEnd.matcher(e2e).matches())
+                    .as(e2e)
+                    .isEqualTo(PixId.problem(e2e).isEmpty());
         }
     }
 
     @Test
     void theFreeTextPatternsAdmitExactlyWhatTheCodeTakes() {
-        Pattern description = Pattern.compile(property("ReturnOrder", "description").get("pattern").toString());
-        Pattern paymentDescription = Pattern.compile(property("PaymentOrder", "description").get("pattern").toString());
+        Pattern description = Pattern.compile(
+                property("ReturnOrder", "description").get("pattern").toString());
+        Pattern paymentDescription = Pattern.compile(
+                property("PaymentOrder", "description").get("pattern").toString());
         Pattern bankName = Pattern.compile(bankNameSchema().get("pattern").toString());
         for (int c = 0; c <= Character.MAX_VALUE; c++) {
             if (Character.isSurrogate((char) c)) {
@@ -58,9 +64,14 @@ class OpenApiSchemaTest {
             }
             for (String text : List.of(String.valueOf((char) c), "a" + (char) c, (char) c + " ")) {
                 boolean plain = JsonFields.isPlainText(text, PaymentRequest.DESCRIPTION_CHARS_MAX);
-                assertThat(description.matcher(text).matches()).as("U+%04X in %s", c, text).isEqualTo(plain);
-                assertThat(paymentDescription.matcher(text).matches()).as("U+%04X", c).isEqualTo(plain);
-                assertThat(bankName.matcher(text).matches()).as("bank name with U+%04X", c)
+                assertThat(description.matcher(text).matches())
+                        .as("U+%04X in %s", c, text)
+                        .isEqualTo(plain);
+                assertThat(paymentDescription.matcher(text).matches())
+                        .as("U+%04X", c)
+                        .isEqualTo(plain);
+                assertThat(bankName.matcher(text).matches())
+                        .as("bank name with U+%04X", c)
                         .isEqualTo(plain && !text.isBlank());
             }
         }
@@ -97,17 +108,19 @@ class OpenApiSchemaTest {
     private static Map<String, Object> bankNameSchema() {
         Map<String, Object> paths = (Map<String, Object>) document().get("paths");
         Map<String, Object> post = (Map<String, Object>) ((Map<String, Object>) paths.get("/banks")).get("post");
-        Map<String, Object> body = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) post
-                .get("requestBody")).get("content")).get("application/json");
-        Map<String, Object> properties = (Map<String, Object>) ((Map<String, Object>) body.get("schema")).get("properties");
+        Map<String, Object> body = (Map<String, Object>)
+                ((Map<String, Object>) ((Map<String, Object>) post.get("requestBody")).get("content"))
+                        .get("application/json");
+        Map<String, Object> properties =
+                (Map<String, Object>) ((Map<String, Object>) body.get("schema")).get("properties");
         return (Map<String, Object>) properties.get("name");
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> returnsPaymentIdParameter() {
         Map<String, Object> paths = (Map<String, Object>) document().get("paths");
-        Map<String, Object> post = (Map<String, Object>) ((Map<String, Object>) paths.get("/payments/{paymentId}/returns"))
-                .get("post");
+        Map<String, Object> post =
+                (Map<String, Object>) ((Map<String, Object>) paths.get("/payments/{paymentId}/returns")).get("post");
         for (Object each : (List<Object>) post.get("parameters")) {
             Map<String, Object> parameter = (Map<String, Object>) each;
             if ("paymentId".equals(parameter.get("name"))) {

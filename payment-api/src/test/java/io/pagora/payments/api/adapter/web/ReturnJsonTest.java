@@ -21,15 +21,18 @@ class ReturnJsonTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String ORIGINAL = "0123456789abcdef0123456789abcd00";
-    private static final String RETURN_ID = PixId.of(PixId.Kind.RETURN, new BankId(42),
-            Instant.parse("2026-11-20T10:00:00Z"), "back0000001").value();
+    private static final String RETURN_ID = PixId.of(
+                    PixId.Kind.RETURN, new BankId(42), Instant.parse("2026-11-20T10:00:00Z"), "back0000001")
+            .value();
 
     @Test
     void aWholeReturnIsRead() {
-        ReturnOrder order = parse(ORIGINAL, "{\"amountCentavos\":1250,\"reason\":\"MD06\",\"returnId\":\""
-                + RETURN_ID + "\",\"description\":\"refund\",\"unknownField\":true}");
-        assertThat(order).isEqualTo(new ReturnOrder(PaymentId.parse(ORIGINAL), 12_50, ReturnReason.MD06, RETURN_ID,
-                "refund"));
+        ReturnOrder order = parse(
+                ORIGINAL,
+                "{\"amountCentavos\":1250,\"reason\":\"MD06\",\"returnId\":\"" + RETURN_ID
+                        + "\",\"description\":\"refund\",\"unknownField\":true}");
+        assertThat(order)
+                .isEqualTo(new ReturnOrder(PaymentId.parse(ORIGINAL), 12_50, ReturnReason.MD06, RETURN_ID, "refund"));
     }
 
     @Test
@@ -41,8 +44,8 @@ class ReturnJsonTest {
     @Test
     void thePathsPaymentIdIsOneTheSwitchGave() {
         String allZero = "0".repeat(32);
-        for (String bad : List.of(ORIGINAL.toUpperCase(), ORIGINAL.substring(0, 31) + "1", allZero,
-                ORIGINAL.substring(1))) {
+        for (String bad :
+                List.of(ORIGINAL.toUpperCase(), ORIGINAL.substring(0, 31) + "1", allZero, ORIGINAL.substring(1))) {
             Refusal refusal = refusalOf(bad, "{\"amountCentavos\":1,\"reason\":\"BE08\"}");
             assertThat(refusal.type()).as(bad).isEqualTo(RefusalReason.INVALID_FIELD);
             assertThat(refusal.field()).isEqualTo("paymentId");
@@ -56,7 +59,8 @@ class ReturnJsonTest {
         assertThat(fraction.type()).isEqualTo(RefusalReason.INVALID_AMOUNT);
         assertThat(fraction.field()).isEqualTo("amountCentavos");
         assertThat(parse(ORIGINAL, "{\"amountCentavos\":0,\"reason\":\"BE08\"}").amountCentavos())
-                .as("its sign is the use case's rule").isZero();
+                .as("its sign is the use case's rule")
+                .isZero();
     }
 
     @Test
@@ -71,8 +75,8 @@ class ReturnJsonTest {
     @Test
     void aReturnIdIsAPixReturnId() {
         String endToEndId = "E" + RETURN_ID.substring(1);
-        Refusal refusal = refusalOf(ORIGINAL, "{\"amountCentavos\":1,\"reason\":\"BE08\",\"returnId\":\""
-                + endToEndId + "\"}");
+        Refusal refusal =
+                refusalOf(ORIGINAL, "{\"amountCentavos\":1,\"reason\":\"BE08\",\"returnId\":\"" + endToEndId + "\"}");
         assertThat(refusal.type()).isEqualTo(RefusalReason.INVALID_RETURN_ID);
         assertThat(refusal.field()).isEqualTo("returnId");
     }
@@ -81,10 +85,11 @@ class ReturnJsonTest {
     void theDescriptionIsPlainTextOfAtMostItsLength() {
         String longest = "x".repeat(PaymentRequest.DESCRIPTION_CHARS_MAX);
         assertThat(parse(ORIGINAL, "{\"amountCentavos\":1,\"reason\":\"BE08\",\"description\":\"" + longest + "\"}")
-                .description()).isEqualTo(longest);
+                        .description())
+                .isEqualTo(longest);
         for (String bad : List.of(longest + "x", "line\\nbreak")) {
-            Refusal refusal = refusalOf(ORIGINAL, "{\"amountCentavos\":1,\"reason\":\"BE08\",\"description\":\""
-                    + bad + "\"}");
+            Refusal refusal =
+                    refusalOf(ORIGINAL, "{\"amountCentavos\":1,\"reason\":\"BE08\",\"description\":\"" + bad + "\"}");
             assertThat(refusal.type()).as(bad).isEqualTo(RefusalReason.INVALID_FIELD);
             assertThat(refusal.field()).isEqualTo("description");
         }

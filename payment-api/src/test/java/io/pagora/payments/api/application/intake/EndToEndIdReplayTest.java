@@ -38,63 +38,98 @@ class EndToEndIdReplayTest {
     @Test
     void aReplayOnTheLastDayItsKeyIsKeptIsAReplayAndTheDayAfterAnOldIdIsRefused() {
         IdempotencyKey key = new IdempotencyKey("retry-of-an-unknown");
-        PaymentRequest request = new PaymentRequest(payer, payee, 12_34, PaymentRequest.CURRENCY_BRL, "rent",
-                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "lastDay0001").value());
+        PaymentRequest request = new PaymentRequest(
+                payer,
+                payee,
+                12_34,
+                PaymentRequest.CURRENCY_BRL,
+                "rent",
+                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "lastDay0001")
+                        .value());
         Outcome first = intake.accept(CALLER, key, request);
         assertThat(first).isInstanceOf(Outcome.Accepted.class);
         Outcome.Accepted accepted = (Outcome.Accepted) first;
         assertThat(accepted.replayed()).isFalse();
 
         clock.set(Instant.parse("2026-11-27T23:59:00Z")); // day D + 7: the key is still kept
-        assertThat(keys.find(List.of(new Scoped(CALLER, key)))).as("the key exists").hasSize(1);
+        assertThat(keys.find(List.of(new Scoped(CALLER, key))))
+                .as("the key exists")
+                .hasSize(1);
         Outcome lastDay = intake.accept(CALLER, key, request);
-        assertThat(lastDay).as("the same payment, replayed")
-                .isEqualTo(new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true, accepted.endToEndId()));
+        assertThat(lastDay)
+                .as("the same payment, replayed")
+                .isEqualTo(
+                        new Outcome.Accepted(accepted.paymentId(), accepted.acceptedAt(), true, accepted.endToEndId()));
 
         clock.set(Instant.parse("2026-11-28T00:01:00Z")); // day D + 8: the key and the id's claim are gone
-        assertThat(keys.find(List.of(new Scoped(CALLER, key)))).as("the key is gone").isEmpty();
+        assertThat(keys.find(List.of(new Scoped(CALLER, key))))
+                .as("the key is gone")
+                .isEmpty();
         int publishedBefore = published.size();
         Outcome dayAfter = intake.accept(CALLER, key, request);
         assertThat(dayAfter).isInstanceOf(Outcome.Rejected.class);
-        assertThat(((Outcome.Rejected) dayAfter).problem().type()).isEqualTo(io.pagora.payments.api.domain.RefusalReason.INVALID_END_TO_END_ID);
+        assertThat(((Outcome.Rejected) dayAfter).problem().type())
+                .isEqualTo(io.pagora.payments.api.domain.RefusalReason.INVALID_END_TO_END_ID);
         assertThat(published).as("nothing published for the refused").hasSize(publishedBefore);
     }
 
     @Test
     void aKeyDroppedBetweenItsLookUpAndItsClaimNeverMakesANewPaymentUnderAnOldId() {
         IdempotencyKey key = new IdempotencyKey("retry-across-the-drop");
-        PaymentRequest request = new PaymentRequest(payer, payee, 12_34, PaymentRequest.CURRENCY_BRL, "rent",
-                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "dropRace001").value());
+        PaymentRequest request = new PaymentRequest(
+                payer,
+                payee,
+                12_34,
+                PaymentRequest.CURRENCY_BRL,
+                "rent",
+                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "dropRace001")
+                        .value());
         Outcome.Accepted first = (Outcome.Accepted) intake.accept(CALLER, key, request);
 
         clock.set(Instant.parse("2026-11-27T23:59:00Z")); // day D + 7: the key is kept when it is looked up...
         keys.afterNextFind(keys::dropAll); // ...and the retention job drops day D's partition right after
         Outcome retry = intake.accept(CALLER, key, request);
 
-        assertThat(published).as("no payment but the first under its end-to-end id")
-                .extracting(PaymentRequested::paymentId).containsOnly(first.paymentId().toString());
-        assertThat(retry).as("the payment the key named when it was looked up, replayed")
+        assertThat(published)
+                .as("no payment but the first under its end-to-end id")
+                .extracting(PaymentRequested::paymentId)
+                .containsOnly(first.paymentId().toString());
+        assertThat(retry)
+                .as("the payment the key named when it was looked up, replayed")
                 .isEqualTo(new Outcome.Accepted(first.paymentId(), first.acceptedAt(), true, first.endToEndId()));
-        assertThat(keys.find(List.of(new Scoped(CALLER, key)))).as("the dropped key is not claimed again").isEmpty();
+        assertThat(keys.find(List.of(new Scoped(CALLER, key))))
+                .as("the dropped key is not claimed again")
+                .isEmpty();
     }
 
     @Test
     void theSameRequestUnderAnotherKeyIsAReplayWhileItsEndToEndIdIsKeptHoweverOld() {
-        PaymentRequest request = new PaymentRequest(payer, payee, 12_34, PaymentRequest.CURRENCY_BRL, "rent",
-                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "otherKey001").value());
+        PaymentRequest request = new PaymentRequest(
+                payer,
+                payee,
+                12_34,
+                PaymentRequest.CURRENCY_BRL,
+                "rent",
+                PixId.of(PixId.Kind.END_TO_END, PAYER_BANK, clock.instant(), "otherKey001")
+                        .value());
         Outcome.Accepted first = (Outcome.Accepted) intake.accept(CALLER, new IdempotencyKey("first-key"), request);
 
         clock.set(Instant.parse("2026-11-27T23:59:00Z")); // day D + 7: the id's claim is still kept
         Outcome underAnotherKey = intake.accept(CALLER, new IdempotencyKey("another-key"), request);
-        assertThat(underAnotherKey).as("the same payment, replayed")
+        assertThat(underAnotherKey)
+                .as("the same payment, replayed")
                 .isEqualTo(new Outcome.Accepted(first.paymentId(), first.acceptedAt(), true, first.endToEndId()));
 
-        PaymentRequest another = new PaymentRequest(payer, payee, 99_99, PaymentRequest.CURRENCY_BRL, "rent",
-                request.endToEndId());
+        PaymentRequest another =
+                new PaymentRequest(payer, payee, 99_99, PaymentRequest.CURRENCY_BRL, "rent", request.endToEndId());
         Outcome reuse = intake.accept(CALLER, new IdempotencyKey("a-third-key"), another);
-        assertThat(reuse).as("another request with the old id is a new payment: refused").isInstanceOf(Outcome.Rejected.class);
+        assertThat(reuse)
+                .as("another request with the old id is a new payment: refused")
+                .isInstanceOf(Outcome.Rejected.class);
         assertThat(((Outcome.Rejected) reuse).problem().type())
                 .isEqualTo(io.pagora.payments.api.domain.RefusalReason.INVALID_END_TO_END_ID);
-        assertThat(published).extracting(PaymentRequested::paymentId).containsOnly(first.paymentId().toString());
+        assertThat(published)
+                .extracting(PaymentRequested::paymentId)
+                .containsOnly(first.paymentId().toString());
     }
 }

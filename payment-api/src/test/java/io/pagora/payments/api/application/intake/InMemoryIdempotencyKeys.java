@@ -46,8 +46,9 @@ public final class InMemoryIdempotencyKeys implements IdempotencyKeys {
                 stored.put(claim.key(), kept);
                 answers.put(claim.key(), kept);
             } else {
-                answers.put(claim.key(), new Stored(kept.key(), kept.requestSha256(), kept.paymentId(),
-                        kept.acceptedAt(), false));
+                answers.put(
+                        claim.key(),
+                        new Stored(kept.key(), kept.requestSha256(), kept.paymentId(), kept.acceptedAt(), false));
             }
         }
         return answers;
@@ -70,9 +71,11 @@ public final class InMemoryIdempotencyKeys implements IdempotencyKeys {
 
     /** The key as kept today, or null once its day's partition is dropped (or never claimed). */
     private Stored kept(Scoped key) {
-        LocalDate oldestKept = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(retentionDays);
+        LocalDate oldestKept =
+                LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).minusDays(retentionDays);
         Stored kept = stored.get(key);
-        if (kept == null || LocalDate.ofInstant(kept.acceptedAt(), ZoneOffset.UTC).isBefore(oldestKept)) {
+        if (kept == null
+                || LocalDate.ofInstant(kept.acceptedAt(), ZoneOffset.UTC).isBefore(oldestKept)) {
             return null;
         }
         return new Stored(kept.key(), kept.requestSha256(), kept.paymentId(), kept.acceptedAt(), false);

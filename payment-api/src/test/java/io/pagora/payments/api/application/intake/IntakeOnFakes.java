@@ -45,10 +45,18 @@ final class IntakeOnFakes {
         participants.openCustomers(PAYEE_BANK, List.of(1L));
         PaymentPublisher publisher = events -> {
             published.addAll(events);
-            return events.stream().map(event -> (Publication) new Publication.Acked()).toList();
+            return events.stream()
+                    .map(event -> (Publication) new Publication.Acked())
+                    .toList();
         };
-        intake = new PaymentIntake(new PaymentRules(1_000_000_00L, retentionDays), new AccountDirectory(ledger, 1_000),
-                keys, publisher, new TimeOrderedIds(clock), clock, new Admission(() -> 0, 1_000_000, 1_000),
+        intake = new PaymentIntake(
+                new PaymentRules(1_000_000_00L, retentionDays),
+                new AccountDirectory(ledger, 1_000),
+                keys,
+                publisher,
+                new TimeOrderedIds(clock),
+                clock,
+                new Admission(() -> 0, 1_000_000, 1_000),
                 AccessRefusals.UNCOUNTED,
                 new UnknownAccountLimit(new ParticipantTokenBuckets(1_000, 1_000, 16, System::nanoTime)));
     }

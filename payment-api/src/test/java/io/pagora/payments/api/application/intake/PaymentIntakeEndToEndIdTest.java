@@ -46,7 +46,8 @@ class PaymentIntakeEndToEndIdTest {
     @Test
     void theBanksOwnIdIsKept() {
         String id = endToEndId(IntakeOnFakes.PAYER_BANK, NOW, "ownId000001");
-        assertThat(accepted(fakes.intake.accept(PAYER, key("own-id"), payment(12_34, id))).endToEndId())
+        assertThat(accepted(fakes.intake.accept(PAYER, key("own-id"), payment(12_34, id)))
+                        .endToEndId())
                 .isEqualTo(id);
     }
 
@@ -93,25 +94,29 @@ class PaymentIntakeEndToEndIdTest {
         assertThat(refusal.type()).isEqualTo(RefusalReason.END_TO_END_ID_REUSED);
         assertThat(refusal.field()).isEqualTo("endToEndId");
         assertThat(refusal.detail()).contains(first.paymentId().toString());
-        assertThat(fakes.published).extracting(PaymentRequested::paymentId)
+        assertThat(fakes.published)
+                .extracting(PaymentRequested::paymentId)
                 .containsExactly(first.paymentId().toString());
     }
 
     @Test
     void twoOrdersOfABatchSharingAnIdMakeOnePaymentAndRefuseTheOther() {
         String id = endToEndId(IntakeOnFakes.PAYER_BANK, NOW, "shared00001");
-        List<Outcome> outcomes = fakes.intake.acceptAll(List.of(Order.of(PAYER, key("one"), payment(1_00, id)),
-                Order.of(PAYER, key("two"), payment(2_00, id))));
+        List<Outcome> outcomes = fakes.intake.acceptAll(List.of(
+                Order.of(PAYER, key("one"), payment(1_00, id)), Order.of(PAYER, key("two"), payment(2_00, id))));
         Outcome.Accepted first = accepted(outcomes.get(0));
         assertThat(rejected(outcomes.get(1)).type()).isEqualTo(RefusalReason.END_TO_END_ID_REUSED);
-        assertThat(fakes.published).extracting(PaymentRequested::paymentId)
+        assertThat(fakes.published)
+                .extracting(PaymentRequested::paymentId)
                 .containsExactly(first.paymentId().toString());
     }
 
     @Test
     void aReturnIdInUseForAnotherReturnIsRefusedAsAReturnIdReuse() {
-        PaymentId original = accepted(fakes.intake.accept(PAYER, key("original"), payment(50_00, null))).paymentId();
-        String returnId = PixId.of(PixId.Kind.RETURN, IntakeOnFakes.PAYEE_BANK, NOW, "return00001").value();
+        PaymentId original = accepted(fakes.intake.accept(PAYER, key("original"), payment(50_00, null)))
+                .paymentId();
+        String returnId = PixId.of(PixId.Kind.RETURN, IntakeOnFakes.PAYEE_BANK, NOW, "return00001")
+                .value();
         accepted(fakes.intake.accept(PAYEE, key("return-1"), aReturn(original, 10_00, returnId)));
         Refusal refusal = rejected(fakes.intake.accept(PAYEE, key("return-2"), aReturn(original, 20_00, returnId)));
         assertThat(refusal.type()).isEqualTo(RefusalReason.RETURN_ID_REUSED);
@@ -119,13 +124,19 @@ class PaymentIntakeEndToEndIdTest {
     }
 
     private PaymentRequest payment(long amountCentavos, String endToEndId) {
-        return new PaymentRequest(fakes.payer, fakes.payee, amountCentavos, PaymentRequest.CURRENCY_BRL, "rent",
-                endToEndId);
+        return new PaymentRequest(
+                fakes.payer, fakes.payee, amountCentavos, PaymentRequest.CURRENCY_BRL, "rent", endToEndId);
     }
 
     private PaymentRequest aReturn(PaymentId original, long amountCentavos, String returnId) {
-        return new PaymentRequest(fakes.payee, fakes.payer, amountCentavos, PaymentRequest.CURRENCY_BRL, "back",
-                returnId, new PaymentRequest.ReturnOf(original, 50_00, ReturnReason.BE08));
+        return new PaymentRequest(
+                fakes.payee,
+                fakes.payer,
+                amountCentavos,
+                PaymentRequest.CURRENCY_BRL,
+                "back",
+                returnId,
+                new PaymentRequest.ReturnOf(original, 50_00, ReturnReason.BE08));
     }
 
     private static String endToEndId(BankId bank, Instant at, String suffix) {

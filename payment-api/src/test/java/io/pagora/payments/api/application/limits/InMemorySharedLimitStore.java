@@ -19,6 +19,7 @@ final class InMemorySharedLimitStore implements SharedLimitStore {
     private final Map<UUID, Long> seenAtNanos = new HashMap<>();
     /** Per bucket, what each instance holds as it last said. */
     private final Map<String, Map<UUID, Long>> held = new HashMap<>();
+
     boolean reachable = true;
     int leaseRounds;
 
@@ -34,13 +35,16 @@ final class InMemorySharedLimitStore implements SharedLimitStore {
         List<Grant> grants = new ArrayList<>(leases.size());
         for (Lease lease : leases) {
             // {tokens, refilledAtNanos}
-            double[] bucket = buckets.computeIfAbsent(lease.bucket() + " " + lease.participant(),
-                    key -> new double[] {lease.burst(), now});
-            Map<UUID, Long> holders = held.computeIfAbsent(lease.bucket() + " " + lease.participant(),
-                    key -> new HashMap<>());
-            long heldOut = holders.entrySet().stream().filter(holder -> live(holder.getKey(), now, liveMillis))
-                    .mapToLong(Map.Entry::getValue).sum();
-            double refilled = Math.min(Math.max(0, lease.burst() - heldOut),
+            double[] bucket = buckets.computeIfAbsent(
+                    lease.bucket() + " " + lease.participant(), key -> new double[] {lease.burst(), now});
+            Map<UUID, Long> holders =
+                    held.computeIfAbsent(lease.bucket() + " " + lease.participant(), key -> new HashMap<>());
+            long heldOut = holders.entrySet().stream()
+                    .filter(holder -> live(holder.getKey(), now, liveMillis))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+            double refilled = Math.min(
+                    Math.max(0, lease.burst() - heldOut),
                     bucket[0] + lease.refillPerSecond() * Math.max(0, now - bucket[1]) / 1e9);
             double tokens = refilled + lease.returned() - lease.debt();
             long granted = Math.min(lease.want(), Math.max(0, (long) Math.floor(tokens)));
@@ -57,7 +61,9 @@ final class InMemorySharedLimitStore implements SharedLimitStore {
         reach();
         long now = nanoTime.getAsLong();
         seenAtNanos.put(instance, now);
-        return (int) seenAtNanos.values().stream().filter(seen -> now - seen < liveMillis * 1_000_000).count();
+        return (int) seenAtNanos.values().stream()
+                .filter(seen -> now - seen < liveMillis * 1_000_000)
+                .count();
     }
 
     @Override

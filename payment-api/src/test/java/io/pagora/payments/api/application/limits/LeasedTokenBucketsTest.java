@@ -27,8 +27,8 @@ class LeasedTokenBucketsTest {
 
     /** One payment-api instance: its leaser (driven by the test, never waiting) and its payments bucket. */
     final class Instance {
-        final LimitLeaser leaser = new LimitLeaser(store, UUID.randomUUID(), 10, HOLD_MILLIS, 1_000, 5_000,
-                FAIL_AFTER_MILLIS, 0, clock::get);
+        final LimitLeaser leaser = new LimitLeaser(
+                store, UUID.randomUUID(), 10, HOLD_MILLIS, 1_000, 5_000, FAIL_AFTER_MILLIS, 0, clock::get);
         final LeasedTokenBuckets buckets;
 
         Instance(long burst, double refillPerSecond) {
@@ -90,9 +90,13 @@ class LeasedTokenBucketsTest {
         Instance a = two.get(0);
         Instance b = two.get(1);
 
-        assertThat(takeUntilRefused(List.of(a, b))).as("the burst, once for both").isEqualTo(10);
+        assertThat(takeUntilRefused(List.of(a, b)))
+                .as("the burst, once for both")
+                .isEqualTo(10);
         advanceMillis(500);
-        assertThat(takeUntilRefused(List.of(a, b))).as("half a second at 2 a second").isEqualTo(1);
+        assertThat(takeUntilRefused(List.of(a, b)))
+                .as("half a second at 2 a second")
+                .isEqualTo(1);
         advanceMillis(3_000);
         assertThat(takeUntilRefused(List.of(a, b))).as("3 s at 2 a second").isEqualTo(6);
     }
@@ -102,10 +106,14 @@ class LeasedTokenBucketsTest {
         Instance alone = started(1, 3, 1).get(0);
 
         assertThat(alone.takeOne()).isZero();
-        assertThat(alone.buckets.take(BANK, 1)).as("the rest of the burst is held here, no round trip").isZero();
+        assertThat(alone.buckets.take(BANK, 1))
+                .as("the rest of the burst is held here, no round trip")
+                .isZero();
         assertThat(alone.buckets.take(BANK, 1)).isZero();
         int rounds = store.leaseRounds;
-        assertThat(alone.buckets.take(BANK, 1)).as("empty: a token back in a second").isEqualTo(1);
+        assertThat(alone.buckets.take(BANK, 1))
+                .as("empty: a token back in a second")
+                .isEqualTo(1);
         assertThat(alone.buckets.take(BANK, 3)).as("three at 1 a second").isEqualTo(3);
         assertThat(store.leaseRounds).as("a refusal asks the store nothing").isEqualTo(rounds);
     }
@@ -116,14 +124,16 @@ class LeasedTokenBucketsTest {
         assertThat(a.takeOne()).isZero();
         a.buckets.takeIntoDebt(BANK, 10);
         a.leaser.tick();
-        assertThat(store.tokens("payments", BANK.principalName())).as("3 - 1 taken - 10 owed, 2 held back by a: 0 here")
+        assertThat(store.tokens("payments", BANK.principalName()))
+                .as("3 - 1 taken - 10 owed, 2 held back by a: 0 here")
                 .isLessThan(-7.9);
         a.leaser.close();
 
         Instance restarted = new Instance(3, 0.001);
         restarted.leaser.tick();
         restarted.buckets.track(BANK);
-        assertThat(restarted.takeOne()).as("the debt outlives the instance: 8 tokens at 1 per 1,000 s")
+        assertThat(restarted.takeOne())
+                .as("the debt outlives the instance: 8 tokens at 1 per 1,000 s")
                 .isGreaterThan(8_000);
     }
 
@@ -138,7 +148,9 @@ class LeasedTokenBucketsTest {
         advanceMillis(HOLD_MILLIS + 1);
         a.leaser.tick();
         assertThat(a.buckets.held(BANK)).as("idle: returned").isZero();
-        assertThat(takeUntilRefused(List.of(b))).as("the burst less the one a spent, all on b").isEqualTo(9);
+        assertThat(takeUntilRefused(List.of(b)))
+                .as("the burst less the one a spent, all on b")
+                .isEqualTo(9);
     }
 
     @Test
@@ -153,7 +165,9 @@ class LeasedTokenBucketsTest {
 
         assertThat(a.leaser.stale()).isTrue();
         assertThat(a.leaser.failures()).isPositive();
-        assertThat(takeUntilRefused(List.of(a, b))).as("10 / 2 instances each, still 10 switch-wide").isEqualTo(10);
+        assertThat(takeUntilRefused(List.of(a, b)))
+                .as("10 / 2 instances each, still 10 switch-wide")
+                .isEqualTo(10);
 
         store.reachable = true;
         a.leaser.tick();
@@ -165,7 +179,9 @@ class LeasedTokenBucketsTest {
         List<Instance> two = started(2, 10, 0.001);
         store.reachable = false;
 
-        assertThat(two.get(0).leaser.stale()).as("not yet: the store answered a moment ago").isFalse();
+        assertThat(two.get(0).leaser.stale())
+                .as("not yet: the store answered a moment ago")
+                .isFalse();
         int taken = 0;
         for (int i = 0; i < 20; i++) {
             taken += two.get(0).buckets.take(BANK, 1) == 0 ? 1 : 0;
@@ -180,9 +196,13 @@ class LeasedTokenBucketsTest {
         assertThat(a.takeOne()).isZero();
         assertThat(a.buckets.held(BANK)).as("a quarter of 12, one spent").isEqualTo(2);
 
-        assertThat(a.buckets.take(BANK, 9)).as("the store holds them: retry in a second").isEqualTo(1);
+        assertThat(a.buckets.take(BANK, 9))
+                .as("the store holds them: retry in a second")
+                .isEqualTo(1);
         a.leaser.tick();
-        assertThat(a.buckets.take(BANK, 9)).as("the round leased what the batch needs").isZero();
+        assertThat(a.buckets.take(BANK, 9))
+                .as("the round leased what the batch needs")
+                .isZero();
         assertThat(takeUntilRefused(four)).as("12 - 1 - 9 left, switch-wide").isEqualTo(2);
     }
 
@@ -194,12 +214,16 @@ class LeasedTokenBucketsTest {
         advanceMillis(HOLD_MILLIS + 1);
         store.reachable = false;
         alone.leaser.tick();
-        assertThat(alone.buckets.held(BANK)).as("the return failed: the tokens are this instance's again").isEqualTo(9);
+        assertThat(alone.buckets.held(BANK))
+                .as("the return failed: the tokens are this instance's again")
+                .isEqualTo(9);
 
         store.reachable = true;
         assertThat(alone.takeOne()).isZero();
-        assertThat(alone.buckets.held(BANK)).as("the payment spent the holding, not the fallback share (which waits"
-                + " for a lease on every payment)").isEqualTo(8);
+        assertThat(alone.buckets.held(BANK))
+                .as("the payment spent the holding, not the fallback share (which waits"
+                        + " for a lease on every payment)")
+                .isEqualTo(8);
         assertThat(alone.buckets.take(BANK, 1)).as("leased: no round needed").isZero();
         assertThat(alone.buckets.held(BANK)).isEqualTo(7);
     }
@@ -220,10 +244,12 @@ class LeasedTokenBucketsTest {
         int atOnce = takeUntilRefused(List.of(alone));
         admitted += atOnce;
         double elapsedSeconds = (clock.get() - startedNanos) / 1e9;
-        assertThat(atOnce).as("a burst with no time passing: the bucket holds the burst at most").isLessThanOrEqualTo(
-                (int) burst);
-        assertThat((double) admitted).as("admitted over the whole run: the burst plus the refill of %.1f s",
-                elapsedSeconds).isLessThanOrEqualTo(burst + refillPerSecond * elapsedSeconds);
+        assertThat(atOnce)
+                .as("a burst with no time passing: the bucket holds the burst at most")
+                .isLessThanOrEqualTo((int) burst);
+        assertThat((double) admitted)
+                .as("admitted over the whole run: the burst plus the refill of %.1f s", elapsedSeconds)
+                .isLessThanOrEqualTo(burst + refillPerSecond * elapsedSeconds);
     }
 
     @Test
@@ -231,7 +257,9 @@ class LeasedTokenBucketsTest {
         Instance alone = started(1, 10, 1).get(0);
         assertThat(alone.takeOne()).isZero();
         for (int i = 0; i < 9; i++) {
-            assertThat(alone.buckets.take(BANK, 1)).as("the holding, spent with no round between").isZero();
+            assertThat(alone.buckets.take(BANK, 1))
+                    .as("the holding, spent with no round between")
+                    .isZero();
         }
         advanceMillis(HOLD_MILLIS + 1);
         alone.leaser.tick();
@@ -241,7 +269,9 @@ class LeasedTokenBucketsTest {
         }
         assertThat(alone.leaser.stale()).isFalse();
 
-        assertThat(takeUntilRefused(List.of(alone))).as("10 s at 1 a second: the whole burst again").isEqualTo(10);
+        assertThat(takeUntilRefused(List.of(alone)))
+                .as("10 s at 1 a second: the whole burst again")
+                .isEqualTo(10);
     }
 
     @Test
@@ -251,27 +281,33 @@ class LeasedTokenBucketsTest {
             two.forEach(instance -> assertThat(instance.takeOne()).isZero());
             advanceMillis(900);
         }
-        assertThat(takeUntilRefused(two)).as("a burst with no time passing, over both: the burst at most")
+        assertThat(takeUntilRefused(two))
+                .as("a burst with no time passing, over both: the burst at most")
                 .isLessThanOrEqualTo(100);
     }
 
     @Test
     void aPaymentOnAVirtualThreadWaitingForItsLeaseGoesOnWhenTheRoundAnswers() throws Exception {
-        LimitLeaser leaser = new LimitLeaser(store, UUID.randomUUID(), 10, HOLD_MILLIS, 1_000, 5_000,
-                FAIL_AFTER_MILLIS, 10_000, clock::get);
+        LimitLeaser leaser = new LimitLeaser(
+                store, UUID.randomUUID(), 10, HOLD_MILLIS, 1_000, 5_000, FAIL_AFTER_MILLIS, 10_000, clock::get);
         LeasedTokenBuckets buckets = new LeasedTokenBuckets("payments", 10, 0.001, 16, leaser, clock::get);
         leaser.tick();
         buckets.track(BANK);
         java.util.concurrent.CompletableFuture<Long> taken = new java.util.concurrent.CompletableFuture<>();
         Thread payment = Thread.ofVirtual().start(() -> taken.complete(buckets.take(BANK, 1)));
-        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
-                .until(() -> payment.getState() == Thread.State.WAITING
-                        || payment.getState() == Thread.State.TIMED_WAITING);
-        assertThat(payment.getState()).as("waiting for its lease").isIn(Thread.State.WAITING,
-                Thread.State.TIMED_WAITING);
+        await().atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .until(() ->
+                        payment.getState() == Thread.State.WAITING || payment.getState() == Thread.State.TIMED_WAITING);
+        assertThat(payment.getState())
+                .as("waiting for its lease")
+                .isIn(Thread.State.WAITING, Thread.State.TIMED_WAITING);
 
         leaser.tick();
-        assertThat(taken.get(5, TimeUnit.SECONDS)).as("woken by the answer, well before its 10 s bound").isZero();
+        assertThat(taken.get(5, TimeUnit.SECONDS))
+                .as("woken by the answer, well before its 10 s bound")
+                .isZero();
         assertThat(buckets.held(BANK)).as("spent from the lease").isEqualTo(9);
     }
 

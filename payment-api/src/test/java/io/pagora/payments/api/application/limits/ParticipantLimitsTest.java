@@ -44,7 +44,9 @@ class ParticipantLimitsTest {
             assertThat(limits.take(A, 1)).as("payment %d of the burst", i).isEmpty();
         }
         assertRefused(limits.take(A, 1), RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
-        assertThat(limits.take(B, 5)).as("another participant's bucket is its own").isEmpty();
+        assertThat(limits.take(B, 5))
+                .as("another participant's bucket is its own")
+                .isEmpty();
 
         nowNanos.addAndGet(100 * MILLI); // 10 a second: one token back
         assertThat(limits.take(A, 1)).isEmpty();
@@ -54,15 +56,21 @@ class ParticipantLimitsTest {
     /** The early refusal (before the request is worked on) answers what take would, and takes nothing. */
     @Test
     void theRefusalOfOneIsTakesAnswerWithoutTakingAToken() {
-        assertThat(limits.refusalOfOne(A)).as("a participant not tracked yet has a full bucket").isEmpty();
+        assertThat(limits.refusalOfOne(A))
+                .as("a participant not tracked yet has a full bucket")
+                .isEmpty();
         limits.enter(A);
         for (int i = 0; i < 4; i++) {
             assertThat(limits.take(A, 1)).isEmpty();
         }
         for (int i = 0; i < 3; i++) {
-            assertThat(limits.refusalOfOne(A)).as("one token left, however often asked").isEmpty();
+            assertThat(limits.refusalOfOne(A))
+                    .as("one token left, however often asked")
+                    .isEmpty();
         }
-        assertThat(limits.take(A, 1)).as("the last token is still there to take").isEmpty();
+        assertThat(limits.take(A, 1))
+                .as("the last token is still there to take")
+                .isEmpty();
 
         Optional<Refusal> early = limits.refusalOfOne(A);
         assertRefused(early, RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
@@ -73,7 +81,8 @@ class ParticipantLimitsTest {
 
     @Test
     void aBatchTakesATokenPerPaymentAllOrNoneAndIsToldWhenToRetry() {
-        ParticipantLimits slow = new ParticipantLimits(2, new ParticipantTokenBuckets(5, 1, 2, nowNanos::get)); // 1 a second
+        ParticipantLimits slow =
+                new ParticipantLimits(2, new ParticipantTokenBuckets(5, 1, 2, nowNanos::get)); // 1 a second
         slow.enter(A);
         assertThat(slow.take(A, 4)).isEmpty();
 
@@ -85,7 +94,9 @@ class ParticipantLimitsTest {
         nowNanos.addAndGet(MILLI);
         assertThat(slow.take(A, 4)).isEmpty();
         nowNanos.addAndGet(3_600_000 * MILLI);
-        assertThat(slow.take(A, 5)).as("an idle hour fills the bucket, never beyond the burst").isEmpty();
+        assertThat(slow.take(A, 5))
+                .as("an idle hour fills the bucket, never beyond the burst")
+                .isEmpty();
         assertRefused(slow.take(A, 1), RefusalReason.PARTICIPANT_RATE_LIMITED, 1);
     }
 

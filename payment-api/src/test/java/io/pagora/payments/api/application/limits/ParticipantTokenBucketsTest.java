@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.kernel.Check;
 import io.pagora.settlement.domain.access.Caller;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,12 +31,16 @@ class ParticipantTokenBucketsTest {
             buckets.takeIntoDebt(bank, 1);
         }
         assertThat(buckets.secondsUntil(bank, 1)).isEqualTo(2);
-        assertThat(buckets.secondsUntil(other, 1)).as("each participant its own bucket").isZero();
+        assertThat(buckets.secondsUntil(other, 1))
+                .as("each participant its own bucket")
+                .isZero();
         nanos.addAndGet(2_000_000_000L);
         assertThat(buckets.secondsUntil(bank, 1)).isZero();
         nanos.addAndGet(3_600_000_000_000L);
         buckets.takeIntoDebt(bank, 3);
-        assertThat(buckets.secondsUntil(bank, 1)).as("refilled up to the burst, never beyond").isPositive();
+        assertThat(buckets.secondsUntil(bank, 1))
+                .as("refilled up to the burst, never beyond")
+                .isPositive();
     }
 
     @Test
@@ -57,7 +61,9 @@ class ParticipantTokenBucketsTest {
         assertThat(buckets.take(bank, 5)).as("1 left, 4 more in 4 s").isEqualTo(4);
         assertThat(buckets.take(bank, 1)).as("the refused take took nothing").isZero();
         nanos.addAndGet(3_999_000_000L);
-        assertThat(buckets.take(bank, 4)).as("a wait is rounded up to whole seconds").isEqualTo(1);
+        assertThat(buckets.take(bank, 4))
+                .as("a wait is rounded up to whole seconds")
+                .isEqualTo(1);
         nanos.addAndGet(1_000_000L);
         assertThat(buckets.take(bank, 4)).isZero();
     }
@@ -83,7 +89,9 @@ class ParticipantTokenBucketsTest {
         assertThat(tracked.subList(0, 2)).containsOnly(true);
         assertThat(tracked.subList(2, 100)).containsOnly(false);
         assertThat(buckets.participants()).isEqualTo(2);
-        assertThat(buckets.track(Caller.bank(1))).as("a tracked participant stays tracked").isTrue();
+        assertThat(buckets.track(Caller.bank(1)))
+                .as("a tracked participant stays tracked")
+                .isTrue();
         assertThatThrownBy(() -> buckets.take(Caller.bank(3), 1)).isInstanceOf(Check.InvariantViolation.class);
     }
 

@@ -47,21 +47,29 @@ class ReturnsUseCaseTest {
 
     private final MutableClock clock = new MutableClock(SETTLED_AT.plusSeconds(60));
     private final TimeOrderedIds ids = new TimeOrderedIds(clock);
-    private final Payment payment = new Payment(ids.nextPaymentId(), ChartOfAccounts.customer(PAYER_BANK, 1),
-            ChartOfAccounts.customer(PAYEE_BANK, 1), 100_00);
+    private final Payment payment = new Payment(
+            ids.nextPaymentId(),
+            ChartOfAccounts.customer(PAYER_BANK, 1),
+            ChartOfAccounts.customer(PAYEE_BANK, 1),
+            100_00);
     private final Map<PaymentId, OriginalPayment> ledger = new HashMap<>();
     private final InMemoryIdempotencyKeys keys = new InMemoryIdempotencyKeys(clock, 365); // kept past the window
     private final List<PaymentRequest> paid = new ArrayList<>();
-    private final Returns returns = new Returns((wanted, visible) -> {
-        Map<PaymentId, OriginalPayment> found = new HashMap<>();
-        for (PaymentId id : wanted) {
-            OriginalPayment original = ledger.get(id);
-            if (original != null && visible.test(original.payment())) {
-                found.put(id, original);
-            }
-        }
-        return found;
-    }, new ReturnRules(WINDOW), keys, this::intake, clock);
+    private final Returns returns = new Returns(
+            (wanted, visible) -> {
+                Map<PaymentId, OriginalPayment> found = new HashMap<>();
+                for (PaymentId id : wanted) {
+                    OriginalPayment original = ledger.get(id);
+                    if (original != null && visible.test(original.payment())) {
+                        found.put(id, original);
+                    }
+                }
+                return found;
+            },
+            new ReturnRules(WINDOW),
+            keys,
+            this::intake,
+            clock);
 
     ReturnsUseCaseTest() {
         ledger.put(payment.id(), new OriginalPayment(payment, SETTLED_AT, 100_00));
@@ -69,29 +77,42 @@ class ReturnsUseCaseTest {
 
     @Test
     void aReturnThatPassesItsChecksIsPaidBackToThePayerThroughTheIntake() {
-        String returnId = PixId.of(PixId.Kind.RETURN, PAYEE_BANK, clock.instant(), "back0000001").value();
-        Outcome outcome = returns.request(PAYEE, new IdempotencyKey("return-1"),
+        String returnId = PixId.of(PixId.Kind.RETURN, PAYEE_BANK, clock.instant(), "back0000001")
+                .value();
+        Outcome outcome = returns.request(
+                PAYEE,
+                new IdempotencyKey("return-1"),
                 new ReturnOrder(payment.id(), 40_00, ReturnReason.MD06, returnId, "refund"));
 
         assertThat(outcome).isInstanceOf(Outcome.Accepted.class);
         assertThat(((Outcome.Accepted) outcome).replayed()).isFalse();
-        assertThat(paid).containsExactly(new PaymentRequest(payment.payee(), payment.payer(), 40_00,
-                PaymentRequest.CURRENCY_BRL, "refund", returnId,
-                new PaymentRequest.ReturnOf(payment.id(), 100_00, ReturnReason.MD06)));
+        assertThat(paid)
+                .containsExactly(new PaymentRequest(
+                        payment.payee(),
+                        payment.payer(),
+                        40_00,
+                        PaymentRequest.CURRENCY_BRL,
+                        "refund",
+                        returnId,
+                        new PaymentRequest.ReturnOf(payment.id(), 100_00, ReturnReason.MD06)));
     }
 
     @Test
     void aRefusedReturnPaysNothing() {
-        Outcome unknown = returns.request(PAYEE, new IdempotencyKey("unknown"),
+        Outcome unknown = returns.request(
+                PAYEE,
+                new IdempotencyKey("unknown"),
                 new ReturnOrder(ids.nextPaymentId(), 1_00, ReturnReason.BE08, null, null));
         assertThat(refusalOf(unknown).type()).isEqualTo(RefusalReason.UNKNOWN_PAYMENT);
 
-        Outcome byThePayersBank = returns.request(Caller.bank(PAYER_BANK.ispb()), new IdempotencyKey("payer"),
+        Outcome byThePayersBank = returns.request(
+                Caller.bank(PAYER_BANK.ispb()),
+                new IdempotencyKey("payer"),
                 new ReturnOrder(payment.id(), 1_00, ReturnReason.BE08, null, null));
         assertThat(refusalOf(byThePayersBank).type()).isEqualTo(RefusalReason.NOT_THE_PAYEES_BANK);
 
-        Outcome nothing = returns.request(PAYEE, new IdempotencyKey("zero"),
-                new ReturnOrder(payment.id(), 0, ReturnReason.BE08, null, null));
+        Outcome nothing = returns.request(
+                PAYEE, new IdempotencyKey("zero"), new ReturnOrder(payment.id(), 0, ReturnReason.BE08, null, null));
         assertThat(refusalOf(nothing).type()).isEqualTo(RefusalReason.INVALID_AMOUNT);
         assertThat(refusalOf(nothing).field()).isEqualTo("amountCentavos");
 
@@ -106,32 +127,38 @@ class ReturnsUseCaseTest {
         ledger.put(payment.id(), new OriginalPayment(payment, SETTLED_AT, 0)); // the ledger now holds it returned
 
         Outcome retry = returns.request(PAYEE, key, all);
-        assertThat(retry).as("the same request under the same key: the same return, replayed")
+        assertThat(retry)
+                .as("the same request under the same key: the same return, replayed")
                 .isEqualTo(new Outcome.Accepted(first.paymentId(), first.acceptedAt(), true, first.endToEndId()));
 
-        Outcome another = returns.request(PAYEE, key,
-                new ReturnOrder(payment.id(), 100_00, ReturnReason.FR01, null, "fraud, again"));
+        Outcome another = returns.request(
+                PAYEE, key, new ReturnOrder(payment.id(), 100_00, ReturnReason.FR01, null, "fraud, again"));
         assertThat(refusalOf(another).type()).isEqualTo(RefusalReason.RETURN_EXCEEDS_RETURNABLE);
         assertThat(refusalOf(another).numbers()).containsEntry(ReturnRules.RETURNABLE_CENTAVOS, 0L);
 
         Outcome underAnotherKey = returns.request(PAYEE, new IdempotencyKey("return-all-again"), all);
-        assertThat(refusalOf(underAnotherKey).type()).as("no return id: another key is another return")
+        assertThat(refusalOf(underAnotherKey).type())
+                .as("no return id: another key is another return")
                 .isEqualTo(RefusalReason.RETURN_EXCEEDS_RETURNABLE);
         assertThat(paid).as("paid twice: the first time and its replay").hasSize(2);
     }
 
     @Test
     void aRetryUnderItsReturnIdIsAReplayPastTheWindowAndANewReturnIsRefused() {
-        String returnId = PixId.of(PixId.Kind.RETURN, PAYEE_BANK, clock.instant(), "late0000001").value();
+        String returnId = PixId.of(PixId.Kind.RETURN, PAYEE_BANK, clock.instant(), "late0000001")
+                .value();
         ReturnOrder order = new ReturnOrder(payment.id(), 10_00, ReturnReason.BE08, returnId, null);
         Outcome.Accepted first = (Outcome.Accepted) returns.request(PAYEE, new IdempotencyKey("in-time"), order);
 
         clock.set(SETTLED_AT.plus(WINDOW).plusSeconds(1));
         Outcome retry = returns.request(PAYEE, new IdempotencyKey("retry-by-its-return-id"), order);
-        assertThat(retry).as("the same request under its return id: the same return, replayed")
+        assertThat(retry)
+                .as("the same request under its return id: the same return, replayed")
                 .isEqualTo(new Outcome.Accepted(first.paymentId(), first.acceptedAt(), true, returnId));
 
-        Outcome late = returns.request(PAYEE, new IdempotencyKey("a-new-return"),
+        Outcome late = returns.request(
+                PAYEE,
+                new IdempotencyKey("a-new-return"),
                 new ReturnOrder(payment.id(), 10_00, ReturnReason.BE08, null, null));
         assertThat(refusalOf(late).type()).isEqualTo(RefusalReason.RETURN_WINDOW_CLOSED);
         assertThat(paid).as("paid twice: the first time and its replay").hasSize(2);
@@ -142,7 +169,9 @@ class ReturnsUseCaseTest {
         keys.afterNextFind(() -> {
             throw new AssertionError("no return of more than the whole payment was ever accepted: nothing to find");
         });
-        Outcome outcome = returns.request(PAYEE, new IdempotencyKey("too-much"),
+        Outcome outcome = returns.request(
+                PAYEE,
+                new IdempotencyKey("too-much"),
                 new ReturnOrder(payment.id(), 100_01, ReturnReason.BE08, null, null));
         assertThat(refusalOf(outcome).type()).isEqualTo(RefusalReason.RETURN_EXCEEDS_RETURNABLE);
         assertThat(paid).isEmpty();
@@ -155,8 +184,10 @@ class ReturnsUseCaseTest {
         List<Claim> claims = new ArrayList<>();
         claims.add(new Claim(new Scoped(caller, key), request.fingerprint(), candidate));
         if (request.endToEndId() != null) {
-            claims.add(new Claim(new Scoped(caller, IdempotencyKey.ofPixId(new PixId(request.endToEndId()))),
-                    request.fingerprint(), candidate));
+            claims.add(new Claim(
+                    new Scoped(caller, IdempotencyKey.ofPixId(new PixId(request.endToEndId()))),
+                    request.fingerprint(),
+                    candidate));
         }
         Map<Scoped, Stored> stored = keys.claimAll(claims, clock.instant());
         Stored byKey = stored.get(claims.getFirst().key());

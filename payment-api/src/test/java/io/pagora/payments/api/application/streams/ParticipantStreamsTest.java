@@ -51,7 +51,9 @@ class ParticipantStreamsTest {
         public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
             List<byte[]> records = new ArrayList<>();
             long next = from;
-            for (long offset = from; offset < Math.min(until, owners.size()) && records.size() < messagesMax; offset++) {
+            for (long offset = from;
+                    offset < Math.min(until, owners.size()) && records.size() < messagesMax;
+                    offset++) {
                 if (owners.get((int) offset).equals(bank)) {
                     records.add(("[" + offset + "]").getBytes(StandardCharsets.US_ASCII));
                 }
@@ -99,11 +101,16 @@ class ParticipantStreamsTest {
     final Log log = new Log();
     final Positions positions = new Positions();
     final MutableClock clock = new MutableClock();
-    final ParticipantStreams streams = new ParticipantStreams(log, positions,
-            new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+    final ParticipantStreams streams = new ParticipantStreams(
+            log,
+            positions,
+            new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+            clock);
 
     static List<String> offsets(ParticipantStreams.Pull pull) {
-        return pull.records().stream().map(bytes -> new String(bytes, StandardCharsets.US_ASCII)).toList();
+        return pull.records().stream()
+                .map(bytes -> new String(bytes, StandardCharsets.US_ASCII))
+                .toList();
     }
 
     static String token(ParticipantStreams.Pull pull) {
@@ -120,7 +127,9 @@ class ParticipantStreamsTest {
         assertThat(positions.saved).as("nothing acknowledged yet").isEmpty();
         ParticipantStreams.Pull second = streams.pull(BANK, token(first));
         assertThat(offsets(second)).containsExactly("[3]");
-        assertThat(positions.saved.get(BANK)).as("the first pull's messages are acknowledged").isEqualTo(3L);
+        assertThat(positions.saved.get(BANK))
+                .as("the first pull's messages are acknowledged")
+                .isEqualTo(3L);
         ParticipantStreams.Pull empty = streams.pull(BANK, token(second));
         assertThat(empty.count()).isZero();
         assertThat(positions.saved.get(BANK)).isEqualTo(4L);
@@ -132,10 +141,13 @@ class ParticipantStreamsTest {
         ParticipantStreams.Pull first = streams.start(BANK);
         ParticipantStreams.Pull second = streams.pull(BANK, token(first));
         ParticipantStreams.Pull again = streams.pull(BANK, token(first));
-        assertThat(offsets(again)).as("an answer lost on the way: the same messages").isEqualTo(offsets(second));
+        assertThat(offsets(again))
+                .as("an answer lost on the way: the same messages")
+                .isEqualTo(offsets(second));
         assertThat(token(again)).isEqualTo(token(second));
         streams.pull(BANK, token(second));
-        assertThatThrownBy(() -> streams.pull(BANK, token(first))).isInstanceOf(RefusalException.class)
+        assertThatThrownBy(() -> streams.pull(BANK, token(first)))
+                .isInstanceOf(RefusalException.class)
                 .hasMessageStartingWith("stale-token");
     }
 
@@ -147,12 +159,16 @@ class ParticipantStreamsTest {
         ParticipantStreams.Pull other = streams.start(BANK);
         assertThat(offsets(other)).as("streams share the messages out").containsExactly("[2]", "[3]");
         streams.pull(BANK, token(other));
-        assertThat(positions.saved.getOrDefault(BANK, 0L)).as("the oldest unacknowledged message holds the position")
+        assertThat(positions.saved.getOrDefault(BANK, 0L))
+                .as("the oldest unacknowledged message holds the position")
                 .isZero();
 
         clock.now = clock.now.plusSeconds(31);
-        ParticipantStreams.Pull redelivered = streams.pull(BANK, streams.pull(BANK, token(other)).nextToken());
-        assertThat(offsets(redelivered)).as("after the lease, another stream gets them").containsExactly("[0]", "[1]");
+        ParticipantStreams.Pull redelivered =
+                streams.pull(BANK, streams.pull(BANK, token(other)).nextToken());
+        assertThat(offsets(redelivered))
+                .as("after the lease, another stream gets them")
+                .containsExactly("[0]", "[1]");
         streams.close(BANK, token(redelivered));
         assertThat(positions.saved.get(BANK)).isEqualTo(4L);
     }
@@ -161,16 +177,22 @@ class ParticipantStreamsTest {
     void aRedeliveredRangeReadOnlyInPartIsAcknowledgedOnlyAsFarAsItWasHandedOut() {
         PartialLog partial = new PartialLog();
         partial.append(BANK, 2);
-        ParticipantStreams streams = new ParticipantStreams(partial, positions,
-                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams streams = new ParticipantStreams(
+                partial,
+                positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                clock);
         ParticipantStreams.Pull abandoned = streams.start(BANK);
         assertThat(offsets(abandoned)).containsExactly("[0]", "[1]");
 
         clock.now = clock.now.plusSeconds(31);
         ParticipantStreams.Pull partly = streams.start(BANK);
-        assertThat(offsets(partly)).as("the read of the lapsed range stopped after its first record").containsExactly("[0]");
+        assertThat(offsets(partly))
+                .as("the read of the lapsed range stopped after its first record")
+                .containsExactly("[0]");
         ParticipantStreams.Pull rest = streams.pull(BANK, token(partly));
-        assertThat(positions.saved.getOrDefault(BANK, 0L)).as("offset 1 was never handed out: not acknowledged")
+        assertThat(positions.saved.getOrDefault(BANK, 0L))
+                .as("offset 1 was never handed out: not acknowledged")
                 .isLessThanOrEqualTo(1L);
         assertThat(offsets(rest)).as("the rest of the range comes again").containsExactly("[1]");
         streams.pull(BANK, token(rest));
@@ -181,8 +203,11 @@ class ParticipantStreamsTest {
     void aRedeliveredRangeWhoseReadFailsComesOnALaterPull() {
         FailingLog failing = new FailingLog();
         failing.append(BANK, 2);
-        ParticipantStreams streams = new ParticipantStreams(failing, positions,
-                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams streams = new ParticipantStreams(
+                failing,
+                positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                clock);
         ParticipantStreams.Pull slow = streams.start(BANK);
         assertThat(offsets(slow)).containsExactly("[0]", "[1]");
 
@@ -190,7 +215,8 @@ class ParticipantStreamsTest {
         failing.rangeFailures = 1;
         assertThatThrownBy(() -> streams.start(BANK)).isInstanceOf(IllegalStateException.class);
         ParticipantStreams.Pull later = streams.pull(BANK, token(slow));
-        assertThat(offsets(later)).as("the lapsed range, whose read failed once, on the next pull")
+        assertThat(offsets(later))
+                .as("the lapsed range, whose read failed once, on the next pull")
                 .containsExactly("[0]", "[1]");
         assertThat(positions.saved.getOrDefault(BANK, 0L)).isZero();
         streams.pull(BANK, token(later));
@@ -201,8 +227,11 @@ class ParticipantStreamsTest {
     void aRedeliveryReadThatFindsNothingKeepsWhatTheLogStillHoldsOfTheRange() {
         AgingLog aging = new AgingLog();
         aging.append(BANK, 4);
-        ParticipantStreams streams = new ParticipantStreams(aging, positions,
-                new ParticipantStreams.Limits(2, 4, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams streams = new ParticipantStreams(
+                aging,
+                positions,
+                new ParticipantStreams.Limits(2, 4, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                clock);
         ParticipantStreams.Pull abandoned = streams.start(BANK);
         assertThat(offsets(abandoned)).containsExactly("[0]", "[1]", "[2]", "[3]");
 
@@ -210,11 +239,16 @@ class ParticipantStreamsTest {
         aging.start = 2;
         aging.emptyRangeReads = 1;
         ParticipantStreams.Pull empty = streams.start(BANK);
-        assertThat(offsets(empty)).as("the re-read found nothing: nothing handed out").isEmpty();
+        assertThat(offsets(empty))
+                .as("the re-read found nothing: nothing handed out")
+                .isEmpty();
         ParticipantStreams.Pull later = streams.pull(BANK, token(empty));
-        assertThat(offsets(later)).as("offsets 0 and 1 aged out; 2 and 3 are still in the log and come again")
+        assertThat(offsets(later))
+                .as("offsets 0 and 1 aged out; 2 and 3 are still in the log and come again")
                 .containsExactly("[2]", "[3]");
-        assertThat(positions.saved.getOrDefault(BANK, 0L)).as("never past what was not handed out").isLessThanOrEqualTo(2L);
+        assertThat(positions.saved.getOrDefault(BANK, 0L))
+                .as("never past what was not handed out")
+                .isLessThanOrEqualTo(2L);
         streams.pull(BANK, token(later));
         assertThat(positions.saved.get(BANK)).isEqualTo(4L);
     }
@@ -223,8 +257,11 @@ class ParticipantStreamsTest {
     void aRedeliveryWhoseLogStartCannotBeReadStaysFirstInLine() {
         AgingLog aging = new AgingLog();
         aging.append(BANK, 2);
-        ParticipantStreams streams = new ParticipantStreams(aging, positions,
-                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
+        ParticipantStreams streams = new ParticipantStreams(
+                aging,
+                positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                clock);
         ParticipantStreams.Pull slow = streams.start(BANK);
         clock.now = clock.now.plusSeconds(31);
         aging.emptyRangeReads = 1;
@@ -265,8 +302,8 @@ class ParticipantStreamsTest {
 
         @Override
         public Slice read(BankId bank, long from, long until, int messagesMax, long waitMillis) {
-            return super.read(bank, from, until == Long.MAX_VALUE ? until : Math.min(until, from + 1), messagesMax,
-                    waitMillis);
+            return super.read(
+                    bank, from, until == Long.MAX_VALUE ? until : Math.min(until, from + 1), messagesMax, waitMillis);
         }
     }
 
@@ -289,10 +326,16 @@ class ParticipantStreamsTest {
         log.append(BANK, 3);
         ParticipantStreams.Pull first = streams.start(BANK);
         streams.pull(BANK, token(first));
-        ParticipantStreams restarted = new ParticipantStreams(log, positions,
-                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)), clock);
-        assertThat(offsets(restarted.start(BANK))).as("acknowledged messages never come again").containsExactly("[2]");
-        assertThatThrownBy(() -> restarted.pull(BANK, token(first))).isInstanceOf(RefusalException.class)
+        ParticipantStreams restarted = new ParticipantStreams(
+                log,
+                positions,
+                new ParticipantStreams.Limits(2, 2, Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                clock);
+        assertThat(offsets(restarted.start(BANK)))
+                .as("acknowledged messages never come again")
+                .containsExactly("[2]");
+        assertThatThrownBy(() -> restarted.pull(BANK, token(first)))
+                .isInstanceOf(RefusalException.class)
                 .hasMessageStartingWith("unknown-stream");
     }
 
@@ -301,15 +344,25 @@ class ParticipantStreamsTest {
         streams.start(BANK);
         ParticipantStreams.Pull second = streams.start(BANK);
         assertThatThrownBy(() -> streams.start(BANK)).hasMessageStartingWith("too-many-streams");
-        for (String token : List.of("", "x", "0123456789abcdef01234567", "0123456789abcdef01234567.-1",
-                "0123456789ABCDEF01234567.0", "0123456789abcdef01234567.x", "0123456789abcdef01234567." + "9".repeat(60))) {
+        for (String token : List.of(
+                "",
+                "x",
+                "0123456789abcdef01234567",
+                "0123456789abcdef01234567.-1",
+                "0123456789ABCDEF01234567.0",
+                "0123456789abcdef01234567.x",
+                "0123456789abcdef01234567." + "9".repeat(60))) {
             assertThatThrownBy(() -> streams.pull(BANK, token)).as(token).hasMessageStartingWith("malformed-token");
         }
-        assertThatThrownBy(() -> streams.pull(BANK, "0123456789abcdef01234567.1")).hasMessageStartingWith("unknown-stream");
-        assertThatThrownBy(() -> streams.pull(OTHER, token(second))).as("a token is its bank's")
+        assertThatThrownBy(() -> streams.pull(BANK, "0123456789abcdef01234567.1"))
+                .hasMessageStartingWith("unknown-stream");
+        assertThatThrownBy(() -> streams.pull(OTHER, token(second)))
+                .as("a token is its bank's")
                 .hasMessageStartingWith("unknown-stream");
         streams.close(BANK, token(second));
-        assertThat(streams.openStreams(BANK)).as("a closed stream frees its place").isEqualTo(1);
+        assertThat(streams.openStreams(BANK))
+                .as("a closed stream frees its place")
+                .isEqualTo(1);
         ParticipantStreams.Pull third = streams.start(BANK);
         assertThat(token(third)).as("a new stream takes the freed place").isNotEqualTo(token(second));
         assertThat(streams.openStreams(BANK)).isEqualTo(2);
