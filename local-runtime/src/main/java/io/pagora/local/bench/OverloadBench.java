@@ -45,6 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
  * and the demo report's invariant checks pass over both banks' answers. The generator's own figures (its calls that
  * found no room, the answers and latencies it saw, which include its own queueing) are printed and written apart,
  * for information: they fail nothing.
+ *
+ * <p>Over 400 lines on purpose: one overload run (two banks' load, the window, the gate, the drain) shares its
+ * counters, as {@link Bench} does.
  */
 public final class OverloadBench {
 

@@ -38,6 +38,9 @@ import javax.naming.ldap.Rdn;
  *
  * <p>A bank outside this machine keeps its key to itself: it sends a certificate signing request, which
  * {@link #sign} turns into its client certificate, for the one bank the operator names (docs/security.md).
+ *
+ * <p>Over 400 lines on purpose: the CA, the identities it issues and the signing of a bank's request share the same
+ * checks (validity, names, files), kept together so a certificate is issued one way.
  */
 public final class Certs {
 

@@ -18,6 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The malformed variants of one operation's well-formed request, derived from its schema: headers,
  * query string, path parameters, body, method. Each {@link Mutation} breaks one thing.
+ *
+ * <p>Over 400 lines on purpose: one catalogue of breakages, each a few lines beside the others of its part of the request,
+ * so what the fuzzer tries is read in one place.
  */
 final class Mutations {
 

@@ -27,6 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
  * a status documented for the operation, never a 5xx, every error an RFC 9457 problem+json document
  * with a Pagora problem type, and no body may carry a stack trace. Deterministic for a seed, except
  * where the time budget cuts the random phase short (never the systematic phase).
+ *
+ * <p>Over 400 lines on purpose: the two phases, the budget and the judging of each answer share one run's state and
+ * report; the breakages themselves are {@link Mutations}.
  */
 public final class OpenApiFuzz {
 

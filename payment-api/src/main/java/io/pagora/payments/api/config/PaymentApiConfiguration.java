@@ -71,6 +71,9 @@ import org.springframework.kafka.core.KafkaTemplate;
  * bean and its health come from service-support, as in every service; so does who is calling
  * ({@link CallerSecurityConfiguration}: mutual TLS, and the {@link AccessRefusals} metric the intake and the
  * administration report their refusals to).
+ *
+ * <p>Over 400 lines on purpose: the wiring of every use case, each bean beside the settings it reads, is the one place
+ * to see what payment-api runs with.
  */
 @Configuration(proxyBeanMethods = false)
 @Import({

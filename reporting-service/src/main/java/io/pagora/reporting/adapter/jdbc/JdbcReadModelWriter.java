@@ -39,8 +39,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The read model's writer: one transaction per poll, at most seven set-based statements whatever the
- * number of payments, each taking its rows as arrays through {@code unnest}. One class on purpose, over 400 lines:
- * one poll's statements are read here in the order its transaction runs them.
+ * number of payments, each taking its rows as arrays through {@code unnest}.
+ *
+ * <p>Over 400 lines on purpose: one poll's statements are read here in the order its transaction runs them.
  *
  * <ol>
  *   <li>Insert the payments new to the read model ({@code ON CONFLICT DO NOTHING}), with their

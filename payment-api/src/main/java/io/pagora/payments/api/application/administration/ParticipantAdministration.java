@@ -44,6 +44,9 @@ import org.slf4j.LoggerFactory;
  * 403); a bank acts for itself only, and what it may not touch reads exactly as what does not exist: opening
  * an account at another bank is answered as at an unregistered bank, funding or reading another bank's
  * account as a missing account.
+ *
+ * <p>Over 400 lines on purpose: the operator's and the banks' administration share one set of access rules and refusals,
+ * which split classes would repeat.
  */
 public final class ParticipantAdministration {
 
