@@ -141,7 +141,8 @@ public final class PixWorld {
                 amountCentavos,
                 "BRL",
                 "test payment",
-                "E2E" + id,
+                // A PIX id (E, an ISPB, a minute, 11 letters or digits) unique per payment: its id's last 11 digits.
+                "E10001111202611290000" + id.substring(id.length() - 11),
                 Instant.now());
     }
 

@@ -84,7 +84,7 @@ public final class ApplyingAnswers {
             Verdict verdict = verdictOf(answer, resolution);
             verdicts.add(verdict);
             if (verdict.code() == Verdict.Code.APPLIED && published.add(payment.id())) {
-                String endToEndId = endToEndIds.of(payment.id(), answer.endToEndId());
+                String endToEndId = endToEndIds.ofAnswer(payment.id(), answer.endToEndId());
                 results.add(
                         answer.accepts()
                                 ? outcomes.settled(payment, endToEndId)

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class EndToEndIdAcrossInstancesTest {
 
     private final UseCaseWorld fakes = new UseCaseWorld();
+    private final InstructedEndToEndIds firstsMemory = new InstructedEndToEndIds();
     /** The instance that instructs. */
     private final InstructingParticipants first = new InstructingParticipants(
             fakes.settlement,
@@ -32,7 +33,7 @@ class EndToEndIdAcrossInstancesTest {
             fakes.publisher,
             fakes.outcomes,
             fakes.unanswered,
-            new InstructedEndToEndIds(),
+            firstsMemory,
             Clock.systemUTC(),
             Duration.ZERO);
     /** The instance that resolves: fresh memory. */
@@ -82,5 +83,31 @@ class EndToEndIdAcrossInstancesTest {
         secondExpiring.publishWhatTheLedgerHolds(List.copyOf(fakes.parkedInstructed));
 
         assertThat(fakes.published).extracting(PaymentOutcome::endToEndId).containsExactly(silent.endToEndId());
+    }
+
+    @Test
+    void theInstanceThatInstructedKeepsItsOwnIdWhateverAnAnswerCarries() {
+        PaymentRequested accepted = fakes.payment();
+        first.clear(List.of(request(accepted)));
+        ApplyingAnswers firstAnswering =
+                new ApplyingAnswers(fakes.settlement, fakes.publisher, fakes.outcomes, firstsMemory);
+
+        firstAnswering.answer(List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted))
+                .withEndToEndId(fakes.payment().endToEndId())));
+
+        assertThat(fakes.published).extracting(PaymentOutcome::endToEndId).containsExactly(accepted.endToEndId());
+    }
+
+    @Test
+    void aCarriedIdThatIsNoPixIdIsNotPassedOn() {
+        PaymentRequested accepted = fakes.payment();
+        first.clear(List.of(request(accepted)));
+
+        secondAnswering.answer(
+                List.of(AnswerRequest.accept(PixWorld.BANK_B, id(accepted)).withEndToEndId("not-an-end-to-end-id")));
+
+        assertThat(fakes.published)
+                .extracting(PaymentOutcome::status, PaymentOutcome::endToEndId)
+                .containsExactly(tuple("SETTLED", null));
     }
 }
