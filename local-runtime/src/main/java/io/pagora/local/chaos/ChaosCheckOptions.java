@@ -37,7 +37,7 @@ record ChaosCheckOptions(
         Path loadDone = options.path("load-done-file");
         Duration finalWait = Duration.ofSeconds(options.integer("final-wait-seconds", 180));
         Duration loadWait = Duration.ofSeconds(options.integer("load-wait-seconds", 600));
-        long offeredPayments = options.requiredLong("offeredPayments-payments");
+        long offeredPayments = options.requiredLong("offered-payments");
         // When the scenario's load began: the stretch before the fault gives settlement's steady rate.
         Instant loadStart = faultStart.minusSeconds(options.integer("before-seconds", 0));
         String bootstrap = options.string("bootstrap-servers", "127.0.0.1:9092");
