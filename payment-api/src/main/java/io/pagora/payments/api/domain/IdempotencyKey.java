@@ -1,17 +1,12 @@
 package io.pagora.payments.api.domain;
 
 import io.pagora.kernel.Check;
-import io.pagora.settlement.domain.PixId;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
  * A client's idempotency key: 1 to {@value #LENGTH_MAX} visible ASCII characters (0x21–0x7E), compared
  * exactly. One key names one payment for as long as it is kept, across restarts and API instances.
- *
- * <p>A PIX id (an end-to-end id, a return id) is claimed in the same store, as a key of its bank, so that it too
- * names one payment for as long as it is kept: {@link #ofPixId} writes it after a space, which no client key can
- * hold, so a client's key never names what a PIX id names.
  *
  * <p>An account opening's key ({@code POST /accounts}) is claimed there too, under {@link #ofAccountOpening}: a
  * prefix with a space and the SHA-256 of the client's key (the stored key stays within the column's 128
@@ -20,19 +15,13 @@ import java.util.HexFormat;
 public record IdempotencyKey(String value) {
 
     public static final int LENGTH_MAX = 128;
-    private static final String PIX_ID_PREFIX = "pix-id ";
     private static final String ACCOUNT_OPENING_PREFIX = "account-opening ";
     private static final int SHA256_HEX_CHARS = 64;
 
     public IdempotencyKey {
-        if (!isValid(value) && !isPixIdKey(value) && !isAccountOpeningKey(value)) {
+        if (!isValid(value) && !isAccountOpeningKey(value)) {
             throw new IllegalArgumentException("not a valid idempotency key");
         }
-    }
-
-    /** The key under which a bank's PIX id is claimed. */
-    public static IdempotencyKey ofPixId(PixId id) {
-        return new IdempotencyKey(PIX_ID_PREFIX + id.value());
     }
 
     /** The key under which a client's account opening ({@code POST /accounts} with this key) is claimed. */
@@ -46,12 +35,6 @@ public record IdempotencyKey(String value) {
         return value != null
                 && value.startsWith(ACCOUNT_OPENING_PREFIX)
                 && value.substring(ACCOUNT_OPENING_PREFIX.length()).matches("[0-9a-f]{" + SHA256_HEX_CHARS + "}");
-    }
-
-    private static boolean isPixIdKey(String value) {
-        return value != null
-                && value.startsWith(PIX_ID_PREFIX)
-                && PixId.problem(value.substring(PIX_ID_PREFIX.length())).isEmpty();
     }
 
     public static boolean isValid(String value) {

@@ -226,9 +226,9 @@ public final class ParticipantAdministration {
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             IdempotencyKeys.Stored claimed = keys.claimAll(
-                            List.of(new IdempotencyKeys.Claim(scoped, request, numberAsStoredId(number))), now)
-                    .get(scoped);
-            Check.that(claimed != null, "a claimed key is answered: %s", scoped);
+                            List.of(new IdempotencyKeys.Claim(scoped, request, numberAsStoredId(number), null)), now)
+                    .get(scoped)
+                    .key();
             if (claimed.inserted()) {
                 AccountResult result =
                         participants.openCustomers(bank, List.of(number)).getFirst();

@@ -4,7 +4,10 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Claimed;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Found;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.ScopedId;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
 import io.pagora.payments.api.application.intake.PaymentPublisher.Publication;
 import io.pagora.payments.api.application.limits.UnknownAccountLimit;
@@ -46,7 +49,8 @@ import java.util.Set;
  * <p>Exactly-once, end to end: the key row is written before the event is sent, with the payment id
  * it names. A retry with the same key and request (after a crash, a timeout, a 503) re-publishes the
  * same event — same payment id, same acceptedAt — and clearing, idempotent by payment id, moves the
- * money at most once. The same key with a different request is refused and nothing is published.
+ * money at most once. The same key with a different request is refused and nothing is published. One row holds a
+ * payment's key and its end-to-end id (see {@link IdempotencyKeys}), written by the same statement.
  *
  * <p>Only the payer's bank may move its customers' money: an order whose payer account is not at the
  * caller's bank is answered exactly as one whose payer account does not exist (so another bank's customers
@@ -162,9 +166,8 @@ public final class PaymentIntake {
         KeyUses uses = KeyUses.of(orders, admissible);
         if (!uses.firstUse().isEmpty()) {
             Instant acceptedAt = clock.instant().truncatedTo(ChronoUnit.MICROS); // what timestamptz stores
-            Map<Scoped, Stored> stored = claimKeys(uses, oldIdReplays, acceptedAt);
-            Map<Scoped, Stored> pixIds = claimEndToEndIds(orders, uses, stored, acceptedAt);
-            publish(orders, uses, stored, pixIds, outcomes);
+            Map<Scoped, Claimed> claimed = claimKeys(orders, uses, oldIdReplays, acceptedAt);
+            publish(orders, uses, claimed, outcomes);
         }
         followFirstUses(orders, uses, outcomes);
         for (int i = 0; i < outcomes.length; i++) {
@@ -213,16 +216,19 @@ public final class PaymentIntake {
         List<Integer> agedOrders = List.copyOf(aged.keySet());
         for (int from = 0; from < agedOrders.size(); from += FIND_ORDERS_MAX) {
             List<Integer> slice = agedOrders.subList(from, Math.min(agedOrders.size(), from + FIND_ORDERS_MAX));
-            List<Scoped> names = new ArrayList<>(2 * slice.size());
+            List<Scoped> names = new ArrayList<>(slice.size());
+            List<ScopedId> pixIds = new ArrayList<>(slice.size());
             for (int i : slice) {
                 names.add(orders.get(i).scopedKey());
-                names.add(pixIdKey(orders.get(i)));
+                pixIds.add(pixIdOf(orders.get(i)));
             }
-            Map<Scoped, Stored> found = keys.find(names.stream().distinct().toList());
+            Found found = keys.find(
+                    names.stream().distinct().toList(),
+                    pixIds.stream().distinct().toList());
             for (int i : slice) {
                 Order order = orders.get(i);
-                Stored key = found.get(order.scopedKey());
-                Stored pixId = found.get(pixIdKey(order));
+                Stored key = found.byKey().get(order.scopedKey());
+                Stored pixId = found.byId().get(pixIdOf(order));
                 if (key != null) {
                     oldIdReplays.put(i, key);
                     valid.add(i);
@@ -235,7 +241,8 @@ public final class PaymentIntake {
                                     pixId.requestSha256(),
                                     pixId.paymentId(),
                                     pixId.acceptedAt(),
-                                    false));
+                                    false,
+                                    pixId.endToEndId()));
                     valid.add(i);
                 } else {
                     outcomes[i] = new Outcome.Rejected(aged.get(i));
@@ -316,58 +323,36 @@ public final class PaymentIntake {
     }
 
     /**
-     * 4. One SQL statement claims every key, each with a new payment id it keeps if it is new. An order admitted
-     * with an old end-to-end id claims nothing: what its look-up found names its payment.
+     * 4. One SQL statement claims every key with its end-to-end id, each with a new payment id it keeps if it is new
+     * (and the id the switch makes from it when the order gives none). An order admitted with an old end-to-end id
+     * claims nothing: what its look-up found names its payment.
      */
-    private Map<Scoped, Stored> claimKeys(KeyUses uses, Map<Integer, Stored> oldIdReplays, Instant acceptedAt) {
+    private Map<Scoped, Claimed> claimKeys(
+            List<Order> orders, KeyUses uses, Map<Integer, Stored> oldIdReplays, Instant acceptedAt) {
         List<Claim> claims = new ArrayList<>(uses.firstUse().size());
-        Map<Scoped, Stored> stored = new HashMap<>(uses.firstUse().size() * 2);
+        Map<Scoped, Claimed> claimed = new HashMap<>(uses.firstUse().size() * 2);
         uses.firstUse().forEach((key, i) -> {
             Stored found = oldIdReplays.get(i);
             if (found != null) {
-                stored.put(key, found);
+                claimed.put(key, new Claimed(found, null));
             } else {
-                claims.add(new Claim(key, uses.fingerprints()[i], ids.nextPaymentId()));
+                PaymentId candidate = ids.nextPaymentId();
+                claims.add(new Claim(
+                        key,
+                        uses.fingerprints()[i],
+                        candidate,
+                        orders.get(i).request().endToEndIdOf(candidate, acceptedAt)));
             }
         });
         if (!claims.isEmpty()) {
-            stored.putAll(keys.claimAll(claims, acceptedAt));
+            claimed.putAll(keys.claimAll(claims, acceptedAt));
         }
-        return stored;
+        return claimed;
     }
 
-    /** The key an order's own end-to-end id is claimed under, as its payer's bank's (the order gives the id). */
-    private static Scoped pixIdKey(Order order) {
-        return new Scoped(
-                order.caller(), IdempotencyKey.ofPixId(new PixId(order.request().endToEndId())));
-    }
-
-    /**
-     * 5. One more statement claims each payment's end-to-end id for the payment its key names, under the payer's
-     * bank: an id names one payment as a key does. A key claimed again (a replay) claims its id again for the same
-     * payment, so a claim interrupted between the two statements is completed by the retry. An id two orders of
-     * the batch share is claimed once, by the first. A key reused for another request claims nothing.
-     */
-    private Map<Scoped, Stored> claimEndToEndIds(
-            List<Order> orders, KeyUses uses, Map<Scoped, Stored> stored, Instant acceptedAt) {
-        Map<Scoped, Claim> claims = new LinkedHashMap<>();
-        for (Map.Entry<Scoped, Integer> use : uses.firstUse().entrySet()) {
-            int i = use.getValue();
-            Stored key = stored.get(use.getKey());
-            Check.that(key != null, "every claimed key is answered: %s", use.getKey());
-            if (Arrays.equals(key.requestSha256(), uses.fingerprints()[i])) {
-                Scoped pixKey = endToEndKey(orders.get(i), key);
-                claims.putIfAbsent(pixKey, new Claim(pixKey, uses.fingerprints()[i], key.paymentId()));
-            }
-        }
-        return claims.isEmpty() ? Map.of() : keys.claimAll(List.copyOf(claims.values()), acceptedAt);
-    }
-
-    /** The payment an order's key names, and the end-to-end id it has, as the payer's bank's key. */
-    private static Scoped endToEndKey(Order order, Stored key) {
-        return new Scoped(
-                order.caller(),
-                IdempotencyKey.ofPixId(order.request().endToEndIdOf(key.paymentId(), key.acceptedAt())));
+    /** An order's own end-to-end id, as its payer's bank's (the order gives the id). */
+    private static ScopedId pixIdOf(Order order) {
+        return new ScopedId(order.caller(), new PixId(order.request().endToEndId()));
     }
 
     /**
@@ -378,28 +363,28 @@ public final class PaymentIntake {
     private record Naming(PaymentId paymentId, Instant acceptedAt, boolean firstClaim, Refusal refusal) {}
 
     /**
-     * A key names a payment made with another request: refused. Else the end-to-end id decides: it names the
-     * key's payment (new, or replayed), or an earlier payment of the payer's bank — the same request sent under
-     * another key is a replay of that payment; another request is a reuse of the id, refused.
+     * A key names a payment made with another request: refused. Else the end-to-end id decides: it is the key's own
+     * (new, or replayed), or another key's, naming an earlier payment of the payer's bank — the same request sent
+     * under another key is a replay of that payment; another request is a reuse of the id, refused.
      */
-    private static Naming naming(Order order, byte[] fingerprint, Stored key, Map<Scoped, Stored> pixIds) {
+    private static Naming naming(Order order, byte[] fingerprint, Claimed claimed) {
+        Check.that(claimed != null, "every claimed key is answered: %s", order.scopedKey());
+        Stored key = claimed.key();
         if (!Arrays.equals(key.requestSha256(), fingerprint)) {
             return refused(Refusal.of(
                     RefusalReason.IDEMPOTENCY_KEY_REUSED,
                     "this Idempotency-Key already names payment " + key.paymentId()
                             + " made with a different request; use a new key for a new payment"));
         }
-        Scoped pixKey = endToEndKey(order, key);
-        Stored pixId = pixIds.get(pixKey);
-        Check.that(pixId != null, "every claimed end-to-end id is answered: %s", pixKey);
-        if (pixId.paymentId().equals(key.paymentId())) {
+        Stored pixId = claimed.idOfAnotherKey();
+        if (pixId == null) {
             return new Naming(key.paymentId(), key.acceptedAt(), key.inserted(), null);
         }
-        // The switch makes ids from payment ids: only a bank's own id can name an earlier payment.
+        // The switch makes ids from new payment ids: only a bank's own id can be another key's.
         Check.that(
                 order.request().endToEndId() != null,
                 "a made end-to-end id %s names two payments, %s and %s",
-                pixKey,
+                pixId.endToEndId(),
                 key.paymentId(),
                 pixId.paymentId());
         if (Arrays.equals(pixId.requestSha256(), fingerprint)) {
@@ -420,22 +405,17 @@ public final class PaymentIntake {
     }
 
     /**
-     * 6. Publish new and replayed payments alike; refuse a key or an end-to-end id reused for another request.
+     * 5. Publish new and replayed payments alike; refuse a key or an end-to-end id reused for another request.
      * All sends go out before one bounded wait for all acknowledgements.
      */
-    private void publish(
-            List<Order> orders,
-            KeyUses uses,
-            Map<Scoped, Stored> stored,
-            Map<Scoped, Stored> pixIds,
-            Outcome[] outcomes) {
+    private void publish(List<Order> orders, KeyUses uses, Map<Scoped, Claimed> claimed, Outcome[] outcomes) {
         int firstUses = uses.firstUse().size();
         List<Integer> publishing = new ArrayList<>(firstUses);
         List<Naming> publishingNames = new ArrayList<>(firstUses);
         List<PaymentRequested> events = new ArrayList<>(firstUses);
         for (Map.Entry<Scoped, Integer> use : uses.firstUse().entrySet()) {
             int i = use.getValue();
-            Naming naming = naming(orders.get(i), uses.fingerprints()[i], stored.get(use.getKey()), pixIds);
+            Naming naming = naming(orders.get(i), uses.fingerprints()[i], claimed.get(use.getKey()));
             if (naming.refusal() != null) {
                 outcomes[i] = new Outcome.Rejected(naming.refusal());
                 continue;
@@ -484,7 +464,7 @@ public final class PaymentIntake {
                         + " and request to learn its outcome. Never retry it under a new key."));
     }
 
-    /** 7. Later uses of a key within the batch take their first use's outcome, or are refused. */
+    /** 6. Later uses of a key within the batch take their first use's outcome, or are refused. */
     private static void followFirstUses(List<Order> orders, KeyUses uses, Outcome[] outcomes) {
         for (int i : uses.laterUses()) {
             int first = uses.firstUse().get(orders.get(i).scopedKey());

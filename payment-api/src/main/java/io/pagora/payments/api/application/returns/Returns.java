@@ -3,8 +3,9 @@ package io.pagora.payments.api.application.returns;
 import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.intake.IdempotencyKeys;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Found;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
-import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.ScopedId;
 import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.OriginalPayment;
@@ -16,12 +17,11 @@ import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.PixId;
 import io.pagora.settlement.domain.access.Caller;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Turns a payee's bank's request to return a payment (a devolução) into the payment order that settles it: from the
@@ -125,14 +125,13 @@ public final class Returns {
 
     /** Whether the key, or the return id, already names a return made with this very request. */
     private boolean isReplay(Caller caller, IdempotencyKey key, PaymentRequest request) {
-        List<Scoped> names = new ArrayList<>(2);
-        names.add(new Scoped(caller, key));
-        if (request.endToEndId() != null) {
-            names.add(new Scoped(caller, IdempotencyKey.ofPixId(new PixId(request.endToEndId()))));
-        }
+        List<ScopedId> ids = request.endToEndId() == null
+                ? List.of()
+                : List.of(new ScopedId(caller, new PixId(request.endToEndId())));
         byte[] fingerprint = request.fingerprint();
-        Map<Scoped, Stored> found = keys.find(names);
-        return found.values().stream().anyMatch(stored -> Arrays.equals(stored.requestSha256(), fingerprint));
+        Found found = keys.find(List.of(new Scoped(caller, key)), ids);
+        return Stream.concat(found.byKey().values().stream(), found.byId().values().stream())
+                .anyMatch(stored -> Arrays.equals(stored.requestSha256(), fingerprint));
     }
 
     private static Prepared refused(Refusal refusal) {

@@ -3,6 +3,7 @@ package io.pagora.payments.api.adapter.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Claimed;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
 import io.pagora.payments.api.domain.IdempotencyKey;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -113,9 +113,9 @@ class IdempotencyKeyRetentionTest {
         partitions.maintain(today);
         try (Connection first = database.dataSource().getConnection()) {
             first.setAutoCommit(false);
-            Map<Scoped, Stored> claimed = JdbcIdempotencyKeys.claimInTransaction(
+            Map<Scoped, Claimed> claimed = JdbcIdempotencyKeys.claimInTransaction(
                     first, List.of(claimOf("midnight")), Instant.parse(today + "T23:59:59.999999Z"));
-            Stored before = claimed.values().iterator().next();
+            Stored before = claimed.values().iterator().next().key();
             assertThat(before.inserted()).isTrue();
 
             CompletableFuture<Stored> after =
@@ -167,11 +167,11 @@ class IdempotencyKeyRetentionTest {
 
     private Stored claim(String key, Instant acceptedAt) {
         Claim claim = claimOf(key);
-        return keys.claimAll(List.of(claim), acceptedAt).get(claim.key());
+        return keys.claimAll(List.of(claim), acceptedAt).get(claim.key()).key();
     }
 
     private static Claim claimOf(String key) {
-        return new Claim(new Scoped(BANK, new IdempotencyKey(key)), REQUEST, IDS.nextPaymentId());
+        return new Claim(new Scoped(BANK, new IdempotencyKey(key)), REQUEST, IDS.nextPaymentId(), null);
     }
 
     private static Instant at(LocalDate day, int hour) {
@@ -197,14 +197,6 @@ class IdempotencyKeyRetentionTest {
     }
 
     private void migrate(String target) {
-        var configuration = Flyway.configure()
-                .dataSource(database.dataSource())
-                .schemas("payment_api")
-                .defaultSchema("payment_api")
-                .locations("classpath:db/payment-api");
-        if (target != null) {
-            configuration.target(target);
-        }
-        configuration.load().migrate();
+        PaymentApiSchema.migrate(database.dataSource(), target);
     }
 }

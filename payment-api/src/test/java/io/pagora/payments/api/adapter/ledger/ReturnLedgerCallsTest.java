@@ -111,13 +111,13 @@ class ReturnLedgerCallsTest {
     /** No key names anything: no return here is a replay. */
     private static final class NoKeys implements IdempotencyKeys {
         @Override
-        public Map<Scoped, Stored> claimAll(List<Claim> claims, java.time.Instant acceptedAt) {
+        public Map<Scoped, Claimed> claimAll(List<Claim> claims, java.time.Instant acceptedAt) {
             throw new AssertionError("a return's preparation claims nothing");
         }
 
         @Override
-        public Map<Scoped, Stored> find(List<Scoped> keys) {
-            return Map.of();
+        public Found find(List<Scoped> keys, List<ScopedId> ids) {
+            return new Found(Map.of(), Map.of());
         }
     }
 

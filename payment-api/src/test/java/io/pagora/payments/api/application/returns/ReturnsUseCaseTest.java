@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pagora.events.ReturnReason;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Claim;
+import io.pagora.payments.api.application.intake.IdempotencyKeys.Claimed;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Scoped;
 import io.pagora.payments.api.application.intake.IdempotencyKeys.Stored;
 import io.pagora.payments.api.application.intake.InMemoryIdempotencyKeys;
@@ -181,19 +182,14 @@ class ReturnsUseCaseTest {
     private Outcome intake(Caller caller, IdempotencyKey key, PaymentRequest request) {
         paid.add(request);
         PaymentId candidate = ids.nextPaymentId();
-        List<Claim> claims = new ArrayList<>();
-        claims.add(new Claim(new Scoped(caller, key), request.fingerprint(), candidate));
-        if (request.endToEndId() != null) {
-            claims.add(new Claim(
-                    new Scoped(caller, IdempotencyKey.ofPixId(new PixId(request.endToEndId()))),
-                    request.fingerprint(),
-                    candidate));
-        }
-        Map<Scoped, Stored> stored = keys.claimAll(claims, clock.instant());
-        Stored byKey = stored.get(claims.getFirst().key());
-        Stored byId = stored.get(claims.getLast().key());
+        Claim claim = new Claim(
+                new Scoped(caller, key),
+                request.fingerprint(),
+                candidate,
+                request.endToEndId() == null ? null : new PixId(request.endToEndId()));
+        Claimed claimed = keys.claimAll(List.of(claim), clock.instant()).get(claim.key());
         // The return id names an earlier return made with this request: that one, replayed.
-        Stored names = byId.paymentId().equals(byKey.paymentId()) ? byKey : byId;
+        Stored names = claimed.idOfAnotherKey() != null ? claimed.idOfAnotherKey() : claimed.key();
         return new Outcome.Accepted(names.paymentId(), names.acceptedAt(), !names.inserted(), request.endToEndId());
     }
 
