@@ -43,6 +43,7 @@ public final class BenchHtml {
         body.append("<h1>").append(escape(title)).append("</h1>\n");
         body.append(verdict(result));
         body.append("<h2>Figures (the measured window)</h2>\n").append(figures(List.of(result)));
+        body.append(findMaxSteps(result));
         body.append("<h2>Second by second (warm-up shaded)</h2>\n");
         body.append("<div id=\"charts-0\"></div>\n");
         write(html, title, body.toString(), List.of(result));
@@ -124,11 +125,13 @@ public final class BenchHtml {
         table.append("</tr>\n");
         for (String[] row : ROWS) {
             table.append("<tr><td>").append(row[0]).append("</td>");
-            results.forEach(
-                    r -> table.append("<td>").append(number(r.path(row[1]))).append("</td>"));
+            results.forEach(r -> table.append("<td>")
+                    .append(row[1].equals(RATIO) ? ratio(r.path(row[1])) : number(r.path(row[1])))
+                    .append("</td>"));
             table.append("</tr>\n");
         }
         row(table, results, "cpu_us_per_payment_by_component", "CPU µs per settled payment: ");
+        row(table, results, "cpu_share_by_component", "share of the platform's CPU, %: ");
         table.append("<tr><td>bank simulator CPU µs per payment (apart)</td>");
         results.forEach(r -> table.append("<td>")
                 .append(number(r.path("bank_simulator_cpu_us_per_payment")))
@@ -157,6 +160,9 @@ public final class BenchHtml {
         }
     }
 
+    /** The figure the project steers by (docs/performance.md); null on the PostgreSQL ledger. */
+    private static final String RATIO = "platform_to_ledger_cpu_ratio";
+
     private static final String[][] ROWS = {
         {"offered /s", "offered_per_s"},
         {"accepted /s", "accepted_per_s"},
@@ -168,9 +174,50 @@ public final class BenchHtml {
         {"read-model lag p99 ms", "read_model_lag_p99_ms"},
         {"backlog at the window's end", "backlog_at_window_end"},
         {"platform CPU µs per settled payment", "cpu_us_per_payment"},
+        {"TigerBeetle CPU µs per settled payment", "ledger_cpu_us_per_payment"},
+        {"platform ÷ TigerBeetle (CPU per settled payment)", RATIO},
         {"load generator share of a core", "load_generator_cpu_share"},
         {"window s", "window_s"}
     };
+
+    /** A ratio as the table prints it ({@code 10.45×}), or a dash where there is none. */
+    private static String ratio(JsonNode node) {
+        return node.isNumber() ? String.format(Locale.ROOT, "%.2f×", node.asDouble()) : "–";
+    }
+
+    /** With find-max, every step it tried: the rate that held is the page's, the next one's failure why it stopped. */
+    private static String findMaxSteps(JsonNode result) {
+        JsonNode steps = result.path("find_max_steps");
+        if (!steps.isArray() || steps.isEmpty()) {
+            return "";
+        }
+        StringBuilder table = new StringBuilder("<h2>Find-max: every step</h2>\n<table><tr><th>offered /s</th>"
+                + "<th>settled /s</th><th>accept p99 ms</th><th>platform CPU µs per settled payment</th>"
+                + "<th>platform ÷ TigerBeetle</th><th>verdict</th></tr>\n");
+        for (JsonNode step : steps) {
+            table.append("<tr><td>")
+                    .append(number(step.path("offered_per_s")))
+                    .append("</td><td>")
+                    .append(number(step.path("settled_per_s")))
+                    .append("</td><td>")
+                    .append(number(step.path("accept_p99_ms")))
+                    .append("</td><td>")
+                    .append(number(step.path("cpu_us_per_payment")))
+                    .append("</td><td>")
+                    .append(ratio(step.path(RATIO)))
+                    .append("</td><td>");
+            if (step.path("valid").asBoolean(false)) {
+                table.append("held");
+            } else {
+                table.append("broke");
+                for (JsonNode failure : step.path("gate_failures")) {
+                    table.append(" — ").append(escape(failure.asString("")));
+                }
+            }
+            table.append("</td></tr>\n");
+        }
+        return table.append("</table>\n").toString();
+    }
 
     private static String number(JsonNode node) {
         if (node == null || node.isMissingNode() || node.isNull()) {

@@ -59,6 +59,9 @@ record BenchOptions(
                 options.integer("drain-seconds", 180),
                 options.flag("find-max"),
                 options.decimal("find-max-factor", 1.25),
+                // The share of payments the receiving banks are set to accept (the launcher's BANK_ACCEPT_RATE):
+                // the gate expects that share of the offered rate to settle.
+                options.decimal("bank-accept-rate", 1.0),
                 ProcessCpu.components(options.required("components")));
         int inFlightMax = options.integer("in-flight-max", 4096);
         double overloadFactor = options.decimal("overload-factor", 0);

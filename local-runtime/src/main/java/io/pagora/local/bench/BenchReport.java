@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * What a bench run says: {@code result.json} and the printed table, from the step it chose, the gate's
@@ -45,15 +47,18 @@ public final class BenchReport {
         json.put("accept_to_settled_p50_ms", round(step.acceptToSettledMs()[0]));
         json.put("accept_to_settled_p99_ms", round(step.acceptToSettledMs()[1]));
         json.put("read_model_lag_p99_ms", round(step.readModelLagP99Ms()));
-        json.put("cpu_us_per_payment", round(step.platformCpuUsPerPayment()));
+        PlatformCpu cpu = step.cpuPerPayment(settings.ledger());
+        json.put("cpu_us_per_payment", round(cpu.platformUs()));
+        // null, not a number, where there is no figure: on the PostgreSQL ledger, or TigerBeetle at no CPU measured.
+        json.put("ledger_cpu_us_per_payment", orNull(cpu.ledgerUs(), BenchReport::round));
+        json.put("platform_to_ledger_cpu_ratio", orNull(cpu.platformToLedgerRatio(), BenchReport::round2));
         Map<String, Object> byComponent = new LinkedHashMap<>();
-        step.cpuSeconds().forEach((name, seconds) -> {
-            if (!name.equals(Bench.BANK_SIMULATOR)) {
-                byComponent.put(name, round(seconds * 1e6 / Math.max(1, step.settledInWindow())));
-            }
-        });
+        cpu.usByComponent().forEach((name, us) -> byComponent.put(name, round(us)));
         json.put("cpu_us_per_payment_by_component", byComponent);
-        json.put("bank_simulator_cpu_us_per_payment", round(step.bankSimulatorCpuUsPerPayment()));
+        Map<String, Object> shares = new LinkedHashMap<>();
+        cpu.sharePercentByComponent().forEach((name, percent) -> shares.put(name, round(percent)));
+        json.put("cpu_share_by_component", shares);
+        json.put("bank_simulator_cpu_us_per_payment", round(cpu.bankSimulatorUs()));
         json.put("load_generator_cpu_share", round3(step.loadGeneratorCpuSeconds() / step.windowSeconds()));
         json.put("projected_settled_per_s_from_cpu", round(projectedRate(step)));
         json.put("valid", failures.isEmpty());
@@ -78,19 +83,17 @@ public final class BenchReport {
         if (settings.findMax()) {
             List<Map<String, Object>> stepJson = new ArrayList<>();
             for (Step s : steps) {
-                stepJson.add(Map.of(
-                        "offered_per_s",
-                        round(s.offeredPerS()),
-                        "settled_per_s",
-                        round(s.settledPerS()),
-                        "accept_p99_ms",
-                        round(Bench.percentile(s.acceptMs(), 99)),
-                        "cpu_us_per_payment",
-                        round(s.platformCpuUsPerPayment()),
-                        "valid",
-                        s.valid(),
-                        "gate_failures",
-                        s.gateFailures()));
+                PlatformCpu stepCpu = s.cpuPerPayment(settings.ledger());
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("offered_per_s", round(s.offeredPerS()));
+                one.put("settled_per_s", round(s.settledPerS()));
+                one.put("accept_p99_ms", round(Bench.percentile(s.acceptMs(), 99)));
+                one.put("cpu_us_per_payment", round(stepCpu.platformUs()));
+                one.put("ledger_cpu_us_per_payment", orNull(stepCpu.ledgerUs(), BenchReport::round));
+                one.put("platform_to_ledger_cpu_ratio", orNull(stepCpu.platformToLedgerRatio(), BenchReport::round2));
+                one.put("valid", s.valid());
+                one.put("gate_failures", s.gateFailures());
+                stepJson.add(one);
             }
             json.put("find_max_steps", stepJson);
         }
@@ -100,13 +103,13 @@ public final class BenchReport {
     }
 
     /** What the platform could settle on this machine's cores if the load generator took none of them. */
-    private static double projectedRate(Step step) {
-        double us = step.platformCpuUsPerPayment();
+    private double projectedRate(Step step) {
+        double us = step.cpuPerPayment(settings.ledger()).platformUs();
         return us <= 0 ? 0 : Runtime.getRuntime().availableProcessors() * 1e6 / us;
     }
 
-    /** The table printed at the end of a run. */
-    List<String> table() {
+    /** The table printed at the end of a run; with find-max, every step tried after it. */
+    List<String> table(List<Step> steps) {
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora bench ====================");
         out.add(String.format(
@@ -146,31 +149,29 @@ public final class BenchReport {
                 step.backlogFirstQuarter(),
                 step.backlogLastQuarter()));
         out.add("  CPU per settled payment:");
-        double total = 0;
-        for (Map.Entry<String, Double> entry : step.cpuSeconds().entrySet()) {
-            if (entry.getKey().equals(Bench.BANK_SIMULATOR)) {
-                continue; // the banks' side, not the switch's: below, apart, like the load generator
-            }
-            double us = entry.getValue() * 1e6 / Math.max(1, step.settledInWindow());
-            total += us;
-            out.add(String.format(
-                    Locale.ROOT,
-                    "    %-20s %8.1f µs   (%.2f cores)",
-                    entry.getKey(),
-                    us,
-                    entry.getValue() / step.windowSeconds()));
-        }
+        PlatformCpu cpu = step.cpuPerPayment(settings.ledger());
+        Map<String, Double> shares = cpu.sharePercentByComponent();
+        // The bank simulator is the banks' side, not the switch's: below, apart, like the load generator.
+        cpu.usByComponent()
+                .forEach((name, us) -> out.add(String.format(
+                        Locale.ROOT,
+                        "    %-20s %8.1f µs   (%.2f cores, %s of the platform)",
+                        name,
+                        us,
+                        step.cpuSeconds().get(name) / step.windowSeconds(),
+                        shares.containsKey(name) ? String.format(Locale.ROOT, "%.1f %%", shares.get(name)) : "–")));
         out.add(String.format(
                 Locale.ROOT,
                 "    %-20s %8.1f µs   (bank simulator and load generator excluded)",
                 "PLATFORM TOTAL",
-                total));
+                cpu.platformUs()));
+        out.add(ratioLine(cpu));
         if (step.cpuSeconds().containsKey(Bench.BANK_SIMULATOR)) {
             out.add(String.format(
                     Locale.ROOT,
                     "    %-20s %8.1f µs   (%.2f cores)",
                     "bank simulator",
-                    step.bankSimulatorCpuUsPerPayment(),
+                    cpu.bankSimulatorUs(),
                     step.cpuSeconds().get(Bench.BANK_SIMULATOR) / step.windowSeconds()));
         }
         out.add(String.format(
@@ -205,6 +206,20 @@ public final class BenchReport {
                 "  projected from CPU  %8.0f settled/s on %d cores if nothing else ran",
                 projectedRate(step),
                 Runtime.getRuntime().availableProcessors()));
+        if (settings.findMax()) {
+            out.add("  find-max, every step (the figures above: the highest that held, or the first if none did):");
+            for (Step s : steps) {
+                PlatformCpu stepCpu = s.cpuPerPayment(settings.ledger());
+                out.add(String.format(
+                        Locale.ROOT,
+                        "    %8.0f/s offered %8.0f settled/s %8.1f µs  platform ÷ TigerBeetle %7s  %s",
+                        s.offeredPerS(),
+                        s.settledPerS(),
+                        stepCpu.platformUs(),
+                        PlatformCpu.ratioText(stepCpu.platformToLedgerRatio()),
+                        s.valid() ? "held" : "broke"));
+            }
+        }
         out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));
         out.add(failures.isEmpty() ? "RESULT: VALID" : "RESULT: INVALID -- " + String.join("; ", failures));
         out.add("======================================================");
@@ -224,8 +239,39 @@ public final class BenchReport {
         return -1;
     }
 
+    /** The table's line of the figure the project steers by, or why there is none. */
+    static String ratioLine(PlatformCpu cpu) {
+        String why;
+        if (cpu.platformToLedgerRatio().isPresent()) {
+            why = String.format(
+                    Locale.ROOT,
+                    "the platform's %.1f µs over TigerBeetle's own %.1f",
+                    cpu.platformUs(),
+                    cpu.ledgerUs().getAsDouble());
+        } else if (cpu.ledgerUs().isPresent()) {
+            why = "TigerBeetle spent no CPU /proc could measure: no figure";
+        } else {
+            why = "no TigerBeetle: on the PostgreSQL ledger the ledger is PostgreSQL itself";
+        }
+        return String.format(
+                Locale.ROOT,
+                "    %-22s %6s   (%s)",
+                "platform ÷ TigerBeetle",
+                PlatformCpu.ratioText(cpu.platformToLedgerRatio()),
+                why);
+    }
+
+    /** A figure rounded as JSON holds it, or null where there is none (JSON has no NaN). */
+    private static Double orNull(OptionalDouble value, DoubleUnaryOperator rounding) {
+        return value.isPresent() ? rounding.applyAsDouble(value.getAsDouble()) : null;
+    }
+
     static double round(double value) {
         return Double.isFinite(value) ? Math.round(value * 10) / 10.0 : -1;
+    }
+
+    private static double round2(double value) {
+        return Math.round(value * 100) / 100.0;
     }
 
     private static double round3(double value) {

@@ -42,6 +42,7 @@ class BenchOptionsTest {
                         180,
                         false,
                         1.25,
+                        1.0,
                         Map.of("payment-api", 42L)));
         assertThat(options.overloadFactor()).isZero();
         assertThat(options.secondBankRatePerSecond()).isEqualTo(100);

@@ -17,6 +17,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -160,6 +161,7 @@ public final class BenchRun {
                 "--ledger-backend=" + ledger,
                 "--tigerbeetle-addresses=" + platform.tigerBeetleAddresses(),
                 "--clock-ticks=" + Demo.clockTicks(),
+                "--bank-accept-rate=" + platform.settings.share("BANK_ACCEPT_RATE"),
                 "--bootstrap-servers=" + platform.kafkaBootstrap(),
                 "--components=" + platform.statusReport.componentPids(),
                 "--data-dirs=tigerbeetle=" + platform.layout.var().resolve("tigerbeetle")
@@ -216,6 +218,12 @@ public final class BenchRun {
         }
     }
 
+    /** A run's platform ÷ TigerBeetle as printed ({@code 10.45×}), a dash where it has none. */
+    private static String ratio(JsonNode result) {
+        JsonNode ratio = result.path("platform_to_ledger_cpu_ratio");
+        return ratio.isNumber() ? String.format(Locale.ROOT, "%.2f×", ratio.asDouble()) : "–";
+    }
+
     /** TigerBeetle's result beside PostgreSQL's, with their ratio. */
     static String compare(JsonNode tigerBeetle, JsonNode postgresql) {
         StringBuilder table =
@@ -226,16 +234,22 @@ public final class BenchRun {
             double b = postgresql.path(row[1]).asDouble();
             table.append("  %-24s %12.1f %12.1f %7.2f%n".formatted(row[0], a, b, a == 0 ? Double.NaN : b / a));
         }
+        String ratio = "platform_to_ledger_cpu_ratio";
+        // The PostgreSQL ledger has none: its ledger is PostgreSQL itself (docs/performance.md).
+        table.append("  %-24s %12s %12s%n".formatted("platform ÷ TigerBeetle", ratio(tigerBeetle), ratio(postgresql)));
         String byComponent = "cpu_us_per_payment_by_component";
+        String share = "cpu_share_by_component";
         TreeSet<String> names = new TreeSet<>();
         tigerBeetle.path(byComponent).propertyNames().forEach(names::add);
         postgresql.path(byComponent).propertyNames().forEach(names::add);
         for (String name : names) {
-            table.append("    %-22s %12.1f %12.1f%n"
+            table.append("    %-22s %12.1f %12.1f   share of the platform's CPU %5.1f %% %5.1f %%%n"
                     .formatted(
                             name,
                             tigerBeetle.path(byComponent).path(name).asDouble(),
-                            postgresql.path(byComponent).path(name).asDouble()));
+                            postgresql.path(byComponent).path(name).asDouble(),
+                            tigerBeetle.path(share).path(name).asDouble(),
+                            postgresql.path(share).path(name).asDouble()));
         }
         table.append("  valid: TigerBeetle %s, PostgreSQL %s%n"
                 .formatted(

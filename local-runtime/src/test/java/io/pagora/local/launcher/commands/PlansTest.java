@@ -66,16 +66,21 @@ class PlansTest {
         JsonMapper json = JsonMapper.builder().build();
         String table = BenchRun.compare(
                 json.readTree("{\"settled_per_s\":1000,\"cpu_us_per_payment\":100,\"valid\":true,"
-                        + "\"cpu_us_per_payment_by_component\":{\"tigerbeetle\":10}}"),
+                        + "\"platform_to_ledger_cpu_ratio\":10.0,"
+                        + "\"cpu_us_per_payment_by_component\":{\"tigerbeetle\":10},"
+                        + "\"cpu_share_by_component\":{\"tigerbeetle\":10.0}}"),
                 json.readTree("{\"settled_per_s\":500,\"cpu_us_per_payment\":300,\"valid\":false,"
-                        + "\"cpu_us_per_payment_by_component\":{\"postgresql\":200}}"));
+                        + "\"platform_to_ledger_cpu_ratio\":null,"
+                        + "\"cpu_us_per_payment_by_component\":{\"postgresql\":200},"
+                        + "\"cpu_share_by_component\":{\"postgresql\":66.7}}"));
 
         assertThat(table)
                 .contains("TigerBeetle vs PostgreSQL")
                 .containsPattern("settled/s +1000\\.0 +500\\.0 +0\\.50")
                 .containsPattern("CPU µs/payment +100\\.0 +300\\.0 +3\\.00")
-                .containsPattern("tigerbeetle +10\\.0 +0\\.0")
-                .containsPattern("postgresql +0\\.0 +200\\.0")
+                .containsPattern("platform ÷ TigerBeetle +10\\.00× +–")
+                .containsPattern("tigerbeetle +10\\.0 +0\\.0 +share of the platform's CPU +10\\.0 % +0\\.0 %")
+                .containsPattern("postgresql +0\\.0 +200\\.0 +share of the platform's CPU +0\\.0 % +66\\.7 %")
                 .contains("valid: TigerBeetle true, PostgreSQL false");
     }
 
