@@ -111,6 +111,16 @@ public record PaymentRequest(
 
     /** The event that hands this payment to clearing. */
     public PaymentRequested toEvent(PaymentId paymentId, Instant acceptedAt) {
+        return toEvent(
+                paymentId, acceptedAt, endToEndIdOf(paymentId, acceptedAt).value());
+    }
+
+    /** The event that hands this payment to clearing, its end-to-end id already made ({@link #endToEndIdOf}). */
+    public PaymentRequested toEvent(PaymentId paymentId, Instant acceptedAt, String endToEndIdMade) {
+        Check.that(
+                endToEndId == null || endToEndId.equals(endToEndIdMade),
+                "a given end-to-end id is the payment's: %s",
+                endToEndIdMade);
         return new PaymentRequested(
                 paymentId.toString(),
                 payer.toString(),
@@ -118,7 +128,7 @@ public record PaymentRequest(
                 amountCentavos,
                 currency,
                 description,
-                endToEndIdOf(paymentId, acceptedAt).value(),
+                endToEndIdMade,
                 acceptedAt,
                 returnOf == null
                         ? null

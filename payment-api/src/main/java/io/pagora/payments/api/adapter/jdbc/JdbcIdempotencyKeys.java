@@ -171,7 +171,7 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
                     if (row.getString(1).equals("k")) {
                         Check.that(byKey.put(key, stored) == null, "one row per key: %s", key);
                     } else {
-                        ScopedId id = new ScopedId(key.participant(), stored.endToEndId());
+                        ScopedId id = new ScopedId(key.participant(), new PixId(stored.endToEndId()));
                         Check.that(byId.put(id, stored) == null, "one row per id: %s", id);
                     }
                 });
@@ -180,14 +180,13 @@ public final class JdbcIdempotencyKeys implements IdempotencyKeys {
 
     /** A row's columns from {@code first} on: request_sha256, payment_id, accepted_at, end_to_end_id. */
     private static Stored stored(Scoped key, ResultSet row, int first, boolean inserted) throws SQLException {
-        String endToEndId = row.getString(first + 3);
         return new Stored(
                 key,
                 row.getBytes(first),
                 new PaymentId(Id128.fromUuid(row.getObject(first + 1, UUID.class))),
                 row.getObject(first + 2, OffsetDateTime.class).toInstant(),
                 inserted,
-                endToEndId == null ? null : new PixId(endToEndId));
+                row.getString(first + 3));
     }
 
     /** One claim in its own transaction (the claim day's lock is held until it commits). */

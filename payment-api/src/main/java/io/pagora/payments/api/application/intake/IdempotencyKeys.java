@@ -40,7 +40,8 @@ public interface IdempotencyKeys {
      * A row: what a key names.
      *
      * @param inserted true if this call stored it (the candidate id won), false if it was there before
-     * @param endToEndId the id the row holds; null when the row names none, or its claim found the id another key's
+     * @param endToEndId the id the row holds, as stored (checked when it was claimed); null when the row names none, or
+     *     its claim found the id another key's
      */
     record Stored(
             Scoped key,
@@ -48,7 +49,7 @@ public interface IdempotencyKeys {
             PaymentId paymentId,
             Instant acceptedAt,
             boolean inserted,
-            PixId endToEndId) {
+            String endToEndId) {
 
         /** The same row, as found rather than inserted. */
         public Stored asFound() {

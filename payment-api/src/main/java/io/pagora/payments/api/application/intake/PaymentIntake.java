@@ -360,7 +360,8 @@ public final class PaymentIntake {
      *
      * @param firstClaim true when this request's claim created the payment (nothing published it before)
      */
-    private record Naming(PaymentId paymentId, Instant acceptedAt, boolean firstClaim, Refusal refusal) {}
+    private record Naming(
+            PaymentId paymentId, Instant acceptedAt, String endToEndId, boolean firstClaim, Refusal refusal) {}
 
     /**
      * A key names a payment made with another request: refused. Else the end-to-end id decides: it is the key's own
@@ -378,7 +379,7 @@ public final class PaymentIntake {
         }
         Stored pixId = claimed.idOfAnotherKey();
         if (pixId == null) {
-            return new Naming(key.paymentId(), key.acceptedAt(), key.inserted(), null);
+            return new Naming(key.paymentId(), key.acceptedAt(), key.endToEndId(), key.inserted(), null);
         }
         // The switch makes ids from new payment ids: only a bank's own id can be another key's.
         Check.that(
@@ -388,7 +389,7 @@ public final class PaymentIntake {
                 key.paymentId(),
                 pixId.paymentId());
         if (Arrays.equals(pixId.requestSha256(), fingerprint)) {
-            return new Naming(pixId.paymentId(), pixId.acceptedAt(), false, null);
+            return new Naming(pixId.paymentId(), pixId.acceptedAt(), pixId.endToEndId(), false, null);
         }
         String field = PaymentRules.pixIdField(order.request());
         return refused(Refusal.ofField(
@@ -401,7 +402,7 @@ public final class PaymentIntake {
     }
 
     private static Naming refused(Refusal refusal) {
-        return new Naming(null, null, false, refusal);
+        return new Naming(null, null, null, false, refusal);
     }
 
     /**
@@ -422,7 +423,13 @@ public final class PaymentIntake {
             }
             publishing.add(i);
             publishingNames.add(naming);
-            events.add(orders.get(i).request().toEvent(naming.paymentId(), naming.acceptedAt()));
+            PaymentRequest request = orders.get(i).request();
+            // The row's id, as claimed; a row that holds none (claimed before ids were kept in it) makes it again.
+            String endToEndId = naming.endToEndId() != null
+                    ? naming.endToEndId()
+                    : request.endToEndIdOf(naming.paymentId(), naming.acceptedAt())
+                            .value();
+            events.add(request.toEvent(naming.paymentId(), naming.acceptedAt(), endToEndId));
         }
         List<Publication> publications = events.isEmpty() ? List.of() : publisher.publishAll(events);
         Check.that(publications.size() == events.size(), "one publication per event");

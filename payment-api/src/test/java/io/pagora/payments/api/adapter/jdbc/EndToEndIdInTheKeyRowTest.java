@@ -71,7 +71,7 @@ class EndToEndIdInTheKeyRowTest {
         Claimed claimed = claim(BANK, "k1", REQUEST, id, at(today, 10));
 
         assertThat(claimed.key().inserted()).isTrue();
-        assertThat(claimed.key().endToEndId()).isEqualTo(id);
+        assertThat(claimed.key().endToEndId()).isEqualTo(id.value());
         assertThat(claimed.idOfAnotherKey()).isNull();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM payment_api.idempotency_keys", Integer.class))
                 .as("one row, not a key row and an id row")

@@ -62,7 +62,7 @@ public final class InMemoryIdempotencyKeys implements IdempotencyKeys {
                         claim.candidateId(),
                         acceptedAt,
                         true,
-                        other == null ? claim.endToEndId() : null);
+                        other == null && id != null ? claim.endToEndId().value() : null);
                 byKey.put(claim.key(), kept);
                 if (other == null && id != null) {
                     keyById.put(id, claim.key());
