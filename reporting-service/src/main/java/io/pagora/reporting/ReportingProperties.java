@@ -30,14 +30,28 @@ public record ReportingProperties(
      *     database or Kafka is unreachable. Such polls are retried without an attempt limit: dead-lettering
      *     valid events would silently leave them out of the read model; consumer lag shows the stall.
      * @param transactionTimeout the database transaction of one poll
+     * @param window how long the broker gathers events for one poll, which is one transaction: a payment whose
+     *     request and outcome fall in one window is written once, already final (else inserted, then finalized). At
+     *     most 5 s; the read model's freshness pays it (docs/performance.md)
+     * @param windowRecordsMax the records one poll may hold (its memory and transaction bound): past it a window is
+     *     split. The default holds a 1 s window at 30,000 payments/s (two records each) on one consumer
      */
+    /** The shortest window: below it a poll holds a payment's request or its outcome, rarely both. */
+    public static final Duration WINDOW_MIN = Duration.ofMillis(10);
+    /** The longest window: it is read-model lag, and the consumer's requests time out at 30 s. */
+    public static final Duration WINDOW_MAX = Duration.ofSeconds(5);
+    /** The most records a poll may hold: at ~2 KB of heap each at its transaction's peak, ~250 MB of a consumer. */
+    public static final int WINDOW_RECORDS_MAX = 120_000;
+
     public record Projection(
             @DefaultValue(PROJECTION_GROUP) String groupId,
             @DefaultValue("true") boolean autoStartup,
             @DefaultValue("2") int concurrency,
             @DefaultValue("3") int failedPollAttempts,
             @DefaultValue("10s") Duration transientRetryMaxInterval,
-            @DefaultValue("30s") Duration transactionTimeout) {
+            @DefaultValue("30s") Duration transactionTimeout,
+            @DefaultValue("1s") Duration window,
+            @DefaultValue("60000") int windowRecordsMax) {
 
         public Projection {
             if (concurrency < 1 || concurrency > Topics.PARTITIONS * 2) {
@@ -47,6 +61,14 @@ public record ReportingProperties(
             if (failedPollAttempts < 1 || failedPollAttempts > 100) {
                 throw new IllegalArgumentException(
                         "pagora.reporting.projection.failed-poll-attempts must be 1..100: " + failedPollAttempts);
+            }
+            if (window.compareTo(WINDOW_MIN) < 0 || window.compareTo(WINDOW_MAX) > 0) {
+                throw new IllegalArgumentException("pagora.reporting.projection.window must be " + WINDOW_MIN.toMillis()
+                        + " ms.." + WINDOW_MAX.toSeconds() + " s: " + window);
+            }
+            if (windowRecordsMax < 1 || windowRecordsMax > WINDOW_RECORDS_MAX) {
+                throw new IllegalArgumentException("pagora.reporting.projection.window-records-max must be 1.."
+                        + WINDOW_RECORDS_MAX + ": " + windowRecordsMax);
             }
         }
     }

@@ -125,6 +125,8 @@ public final class Pagora implements AutoCloseable {
 
         Map<String, String> reportingProperties = common("reporting");
         reportingProperties.put("pagora.reporting.projection.transient-retry-max-interval", "1s");
+        // The projection's poll is a window of its own (over the fetch wait above): short, so the scenario waits less.
+        reportingProperties.put("pagora.reporting.projection.window", "100ms");
         // The online reconciliation runs as on the local platform: it reads the same ledger as the other services,
         // judging a payment once its pending timeout and expiry margin are over, not after the default minute.
         reportingProperties.putAll(ledgerProperties());

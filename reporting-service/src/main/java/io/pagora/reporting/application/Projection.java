@@ -28,7 +28,7 @@ public final class Projection {
     /** @param events valid events of one poll, in delivery order; may be empty */
     public Outcome project(List<PaymentEvent> events) {
         if (events.isEmpty()) {
-            return new Outcome(0, 0, 0, 0, List.of(), 0, List.of());
+            return new Outcome(0, 0, 0, 0, List.of(), 0, List.of(), ReadModelWriter.Writes.NONE);
         }
         PollMerge.Result merged = PollMerge.merge(events);
         ReadModelWriter.Applied applied = writer.apply(merged.facts());
@@ -44,7 +44,8 @@ public final class Projection {
                 applied.finalized(),
                 List.copyOf(alarms),
                 applied.requestsVisible(),
-                applied.finalStates());
+                applied.finalStates(),
+                applied.writes());
     }
 
     /**
@@ -53,6 +54,7 @@ public final class Projection {
      * @param duplicates redelivered events that changed nothing
      * @param requestsVisible payments whose request became visible with this poll
      * @param finalStates payments that became final with this poll
+     * @param writes payments whose row became complete with this poll, written once or twice
      */
     public record Outcome(
             int events,
@@ -61,5 +63,6 @@ public final class Projection {
             int finalized,
             List<IntegrityAlarm> alarms,
             int requestsVisible,
-            List<ReadModelWriter.FinalStateReached> finalStates) {}
+            List<ReadModelWriter.FinalStateReached> finalStates,
+            ReadModelWriter.Writes writes) {}
 }

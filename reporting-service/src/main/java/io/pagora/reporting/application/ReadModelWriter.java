@@ -30,6 +30,8 @@ public interface ReadModelWriter {
      * @param requestsVisible payments whose request became visible (new ones with their request, plus
      *     {@code requestsFilled}): each counted once however often its event is delivered
      * @param finalStates the payments that got their final state, with their times, for latency metrics
+     * @param writes the payments whose row became complete (its request and its final state), by how often it was
+     *     written
      */
     record Applied(
             int inserted,
@@ -38,7 +40,23 @@ public interface ReadModelWriter {
             int redelivered,
             List<IntegrityAlarm> alarms,
             int requestsVisible,
-            List<FinalStateReached> finalStates) {}
+            List<FinalStateReached> finalStates,
+            Writes writes) {}
+
+    /**
+     * Payments whose row became complete in a transaction: inserted already complete (its request and its outcome
+     * met in one poll), or completed by a second write of a row inserted by an earlier poll (finalized, or its
+     * request filled after its outcome). Each payment is counted once, in the transaction that completes it.
+     */
+    record Writes(int once, int twice) {
+        public static final Writes NONE = new Writes(0, 0);
+
+        public Writes {
+            if (once < 0 || twice < 0) {
+                throw new IllegalArgumentException("payments are counted from zero: " + once + ", " + twice);
+            }
+        }
+    }
 
     /**
      * A payment that became final in this transaction.

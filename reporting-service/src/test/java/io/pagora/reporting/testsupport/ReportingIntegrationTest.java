@@ -27,7 +27,8 @@ import org.springframework.test.context.DynamicPropertySource;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "pagora.reporting.projection.transient-retry-max-interval=1s",
-            "spring.kafka.consumer.properties.fetch.max.wait.ms=100",
+            // A short window: the tests wait less (a test of the window sets its own).
+            "pagora.reporting.projection.window=100ms",
             "spring.kafka.producer.properties.linger.ms=0",
             "logging.level.org.apache.kafka=ERROR",
             "logging.level.kafka=ERROR",

@@ -234,7 +234,7 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
             Check.that(ids.add(fact.paymentId()), "a poll's facts name each payment once: %s", fact.paymentId());
         }
         if (facts.isEmpty()) {
-            return new Applied(0, 0, 0, 0, List.of(), 0, List.of());
+            return new Applied(0, 0, 0, 0, List.of(), 0, List.of(), Writes.NONE);
         }
         return transactions.execute(status -> jdbc.execute((ConnectionCallback<Applied>) c -> applyIn(c, facts)));
     }
@@ -265,11 +265,21 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
         addFlows(c, stats);
         addStats(c, stats);
         int requestsVisible = filled.size();
+        int writtenOnce = 0;
+        // A finalized row was inserted by its request; a filled one by its outcome, so it is final already.
+        int writtenTwice = finalized.size();
+        for (Id128 id : filled) {
+            Check.that(stored.get(id).status.isFinal(), "a row without its request was inserted final: %s", id);
+            writtenTwice++;
+        }
         List<FinalStateReached> finalStates = new ArrayList<>();
         for (PaymentFacts fact : facts) {
             boolean isNew = inserted.contains(fact.paymentId());
             if (isNew && fact.request() != null) {
                 requestsVisible++;
+            }
+            if (isNew && fact.request() != null && fact.outcome() != null) {
+                writtenOnce++;
             }
             if (fact.outcome() != null && (isNew || finalized.contains(fact.paymentId()))) {
                 finalStates.add(new FinalStateReached(
@@ -290,7 +300,8 @@ public final class JdbcReadModelWriter implements ReadModelWriter {
                 redelivered,
                 List.copyOf(alarms),
                 requestsVisible,
-                List.copyOf(finalStates));
+                List.copyOf(finalStates),
+                new Writes(writtenOnce, writtenTwice));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.pagora.reporting.ReportingProperties;
 import io.pagora.service.config.TopicsProperties;
 import java.sql.SQLTransientException;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -139,6 +140,12 @@ public class KafkaConfiguration {
         // database transaction committed. A crash in between redelivers the poll: the projection is idempotent.
         factory.getContainerProperties().setAckMode(AckMode.BATCH);
         factory.getContainerProperties().setSyncCommits(true);
+        // A poll is a time window of events, so that a payment's request and outcome meet in one transaction. Set on
+        // each container: the factory's own consumer properties give way to the listener annotation's (none).
+        Properties window = ProjectionWindow.consumerProperties(
+                properties.projection().window(), properties.projection().windowRecordsMax());
+        factory.setContainerCustomizer(
+                container -> container.getContainerProperties().setKafkaConsumerProperties(window));
         return factory;
     }
 

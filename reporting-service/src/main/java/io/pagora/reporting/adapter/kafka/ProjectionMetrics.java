@@ -21,7 +21,10 @@ import java.time.Instant;
  *   <li>{@value #SETTLED_TO_VISIBLE} (timer): from a settlement (the PaymentSettled's occurredAt, clearing's
  *       clock) to its commit in the read model;
  *   <li>{@value #ACCEPT_TO_VISIBLE} (timer): from acceptance (payment-api's 202) to the commit of the final
- *       state, whatever it is — the whole pipeline as a client polling GET /payments/{id} sees it.
+ *       state, whatever it is — the whole pipeline as a client polling GET /payments/{id} sees it;
+ *   <li>{@value #PAYMENTS_COMPLETED} (counter; {@code writes=once|twice}): payments whose row became complete
+ *       (request and final state), inserted so because both met in one poll's window, or completed by a second write
+ *       of the row an earlier poll inserted (the share of twice is what the window did not catch).
  * </ul>
  * A sample is never negative: a clock behind another service's counts as zero. And what each committed
  * poll held: valid events projected, duplicates, poll size, and its integrity alarms by kind.
@@ -31,12 +34,15 @@ final class ProjectionMetrics {
     static final String ROWS_PROJECTED = "pagora.reporting.rows.projected";
     static final String SETTLED_TO_VISIBLE = "pagora.reporting.settled.to.visible";
     static final String ACCEPT_TO_VISIBLE = "pagora.reporting.accept.to.visible";
+    static final String PAYMENTS_COMPLETED = "pagora.reporting.payments.completed";
 
     private final Clock clock;
     private final Counter requestsProjected;
     private final Counter outcomesProjected;
     private final Timer settledToVisible;
     private final Timer acceptToVisible;
+    private final Counter writtenOnce;
+    private final Counter writtenTwice;
     private final Counter conflictingOutcomes;
     private final Counter inconsistentEvents;
     private final Counter duplicateEvents;
@@ -59,6 +65,14 @@ final class ProjectionMetrics {
         this.acceptToVisible = LatencyHistograms.timer(
                         ACCEPT_TO_VISIBLE,
                         "From a payment's acceptance to the commit of its final state in the read model")
+                .register(registry);
+        this.writtenOnce = Counter.builder(PAYMENTS_COMPLETED)
+                .description("Payments whose read-model row became complete, in one write (writes=once) or two (twice)")
+                .tag("writes", "once")
+                .register(registry);
+        this.writtenTwice = Counter.builder(PAYMENTS_COMPLETED)
+                .description("Payments whose read-model row became complete, in one write (writes=once) or two (twice)")
+                .tag("writes", "twice")
                 .register(registry);
         this.conflictingOutcomes = Counter.builder("pagora.reporting.conflicting.outcomes")
                 .description("Outcomes that contradict a payment's projected final state (ignored; integrity alarm)")
@@ -92,6 +106,8 @@ final class ProjectionMetrics {
         Instant visible = clock.instant();
         requestsProjected.increment(outcome.requestsVisible());
         outcomesProjected.increment(outcome.finalStates().size());
+        writtenOnce.increment(outcome.writes().once());
+        writtenTwice.increment(outcome.writes().twice());
         for (FinalStateReached reached : outcome.finalStates()) {
             acceptToVisible.record(nonNegative(Duration.between(reached.acceptedAt(), visible)));
             if (reached.status() == PaymentStatus.SETTLED) {
