@@ -5,6 +5,7 @@ import io.pagora.events.Topics;
 import io.pagora.payments.api.adapter.jdbc.JdbcStreamPositions;
 import io.pagora.payments.api.adapter.kafka.KafkaAnswerChannel;
 import io.pagora.payments.api.adapter.kafka.KafkaMessageLog;
+import io.pagora.payments.api.adapter.kafka.SharedMessageLog;
 import io.pagora.payments.api.adapter.web.ParticipantController;
 import io.pagora.payments.api.application.answers.ParticipantAnswers;
 import io.pagora.payments.api.application.streams.ParticipantStreams;
@@ -28,6 +29,8 @@ import org.springframework.kafka.core.KafkaTemplate;
 @EnableConfigurationProperties(ParticipantProperties.class)
 public class ParticipantConfiguration {
 
+    private static final Duration MESSAGES_READ_TIMEOUT = Duration.ofSeconds(5);
+
     /** The participant topics payment-api reads and writes, declared here too: whichever service starts first makes them. */
     @Bean
     KafkaAdmin.NewTopics participantTopics(TopicsProperties topics) {
@@ -43,7 +46,13 @@ public class ParticipantConfiguration {
 
     @Bean(destroyMethod = "close")
     KafkaMessageLog participantMessageLog(KafkaProperties kafka, ParticipantProperties properties) {
-        return new KafkaMessageLog(kafka.buildConsumerProperties(), properties.readersMax(), Duration.ofSeconds(5));
+        return new KafkaMessageLog(kafka.buildConsumerProperties(), properties.readersMax(), MESSAGES_READ_TIMEOUT);
+    }
+
+    /** Each partition of the messages read once for every bank on it; a bank behind reads on its own. */
+    @Bean(destroyMethod = "close")
+    SharedMessageLog sharedMessageLog(KafkaProperties kafka, KafkaMessageLog participantMessageLog) {
+        return new SharedMessageLog(kafka.buildConsumerProperties(), participantMessageLog, MESSAGES_READ_TIMEOUT);
     }
 
     @Bean(destroyMethod = "close")
@@ -56,7 +65,7 @@ public class ParticipantConfiguration {
     }
 
     @Bean
-    ParticipantStreams participantStreams(KafkaMessageLog log, JdbcTemplate jdbc, ParticipantProperties properties) {
+    ParticipantStreams participantStreams(SharedMessageLog log, JdbcTemplate jdbc, ParticipantProperties properties) {
         return new ParticipantStreams(log, new JdbcStreamPositions(jdbc), properties.limits(), Clock.systemUTC());
     }
 

@@ -17,8 +17,9 @@ import org.springframework.util.unit.DataSize;
  *     the bank gets them again; at most half the answer window, so a redelivered instruction still has time to be
  *     answered
  * @param idleTimeout a stream not pulled for this long is closed
- * @param readersMax banks whose stream reader (a Kafka consumer each) is kept between reads; beyond, the least
- *     recently used is closed, never under a read in flight (it is closed when that read ends)
+ * @param readersMax banks whose own stream reader (a Kafka consumer each: for a bank behind its partition's shared
+ *     window, and the start of the log) is kept between reads; beyond, the least recently used is closed, never
+ *     under a read in flight (it is closed when that read ends)
  * @param answersMax answers per {@code POST …/answers}
  * @param answersBodyMax the largest body of an answering call
  * @param verdictTimeout how long an answering call waits for the ledger's verdicts before answering 503 verdict-pending

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,7 +23,9 @@ import org.apache.kafka.common.utils.Utils;
 
 /**
  * The participants' messages as Kafka holds them: {@link Topics#PARTICIPANT_MESSAGES}, keyed by the recipient's
- * ISPB, so a bank's messages are one partition's records with its key. Each bank being read has a consumer of its
+ * ISPB, so a bank's messages are one partition's records with its key. This is each bank's own read, for what
+ * {@link SharedMessageLog}'s window of the partition no longer holds (a bank that fell behind, a range to deliver
+ * again that aged out of it) and for the start of the log. Each bank being read has a consumer of its
  * own (no group: the positions are the streams'), kept assigned to the bank's partition between reads so a stream
  * that reads on from where it stopped costs one fetch and no seek; at most {@code readersMax} are kept. Beyond that
  * the least recently used reader no thread is reading with is closed; if every one is in use, the least recently
@@ -58,9 +61,16 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
     /** How long closing an evicted consumer may take (it has no group to leave: it only closes its connections). */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(1);
 
+    private final AtomicLong recordsFetched = new AtomicLong();
+
     public KafkaMessageLog(Map<String, Object> kafkaProperties, int readersMax, Duration readTimeout) {
         this.readersMax = readersMax;
         this.readTimeout = readTimeout;
+        this.config = consumerConfig(kafkaProperties, readTimeout);
+    }
+
+    /** The configuration of a consumer of the messages topic: no group, committed records only, whole polls. */
+    static Map<String, Object> consumerConfig(Map<String, Object> kafkaProperties, Duration readTimeout) {
         Map<String, Object> config = new HashMap<>(kafkaProperties);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
@@ -73,7 +83,10 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
         config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 1);
         config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Math.toIntExact(readTimeout.toMillis()));
-        this.config = config;
+        // A position the log no longer holds (aged out) reads on from the oldest record still held: the default,
+        // latest, skipped every record up to the head, and a read bounded below the head would find nothing.
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return config;
     }
 
     @Override
@@ -122,6 +135,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         boolean range = until != Long.MAX_VALUE;
         do {
             List<ConsumerRecord<String, byte[]>> polled = consumer.poll(POLL).records(partition);
+            recordsFetched.addAndGet(polled.size());
             if (polled.isEmpty() && !range) {
                 break;
             }
@@ -145,7 +159,7 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         return new Slice(records, count, next, oldestMillis);
     }
 
-    private static int countOf(ConsumerRecord<String, byte[]> record) {
+    static int countOf(ConsumerRecord<String, byte[]> record) {
         Header header = record.headers().lastHeader(MessageRecords.COUNT_HEADER);
         try {
             return header == null
@@ -213,6 +227,11 @@ public final class KafkaMessageLog implements MessageLog, AutoCloseable {
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(own);
         consumer.assign(List.of(partition(bank)));
         return consumer;
+    }
+
+    /** Records this log's consumers have fetched, every bank's: each one a fetch and its decompression. */
+    public long recordsFetched() {
+        return recordsFetched.get();
     }
 
     /** Readers kept now (in the map), for tests. */
