@@ -51,8 +51,8 @@ public final class MessageRecords {
                         .field("payerAccountId", m.payerAccountId())
                         .field("payeeAccountId", m.payeeAccountId())
                         .field("amountCentavos", m.amountCentavos())
-                        .field("acceptedAt", text(m.acceptedAt()))
-                        .field("answerBy", text(m.answerBy()))
+                        .field("acceptedAt", m.acceptedAt())
+                        .field("answerBy", m.answerBy())
                         .field("originalPaymentId", m.originalPaymentId())
                         .field("returnReason", m.returnReason());
             case PaymentConcluded m ->
@@ -65,14 +65,10 @@ public final class MessageRecords {
                         .field("payerAccountId", m.payerAccountId())
                         .field("payeeAccountId", m.payeeAccountId())
                         .field("amountCentavos", m.amountCentavos())
-                        .field("occurredAt", text(m.occurredAt()))
+                        .field("occurredAt", m.occurredAt())
                         .field("endToEndId", m.endToEndId());
         }
         json.endObject();
-    }
-
-    private static String text(java.time.Instant instant) {
-        return instant == null ? null : instant.toString();
     }
 
     /** The messages of a stream's answer (or of one record): a JSON array. */
