@@ -101,6 +101,18 @@ class ParticipantContractsTest {
                         AT),
                 new PaymentConcluded("o", PAYMENT, null, null, null, null, null, -5, null),
                 new PaymentConcluded(
+                        "s",
+                        PAYMENT,
+                        PaymentConcluded.Role.PAYER,
+                        "REJECTED",
+                        "half pairs \ud800, \udc00 and \ud83d\ud83d\ude00 at the end \ud83d",
+                        "\u0800\u07ff\u0080\uffff\ud7ff\ue000",
+                        "b",
+                        Long.MIN_VALUE,
+                        Instant.parse("+10000-01-01T00:00:00.000100Z")),
+                new PaymentConcluded(
+                        "m", PAYMENT, null, null, null, null, null, 0, Instant.parse("0999-12-31T23:59:59.120Z")),
+                new PaymentConcluded(
                         "e",
                         PAYMENT,
                         PaymentConcluded.Role.PAYEE,

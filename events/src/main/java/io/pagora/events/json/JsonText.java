@@ -1,5 +1,7 @@
 package io.pagora.events.json;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -77,6 +79,12 @@ public final class JsonText {
         return this;
     }
 
+    /** A field's name; its value (an array, say) is written next with {@link #raw}. */
+    public JsonText member(String name) {
+        name(name);
+        return this;
+    }
+
     public JsonText nullField(String name) {
         name(name);
         ascii("null");
@@ -85,6 +93,11 @@ public final class JsonText {
 
     public byte[] bytes() {
         return Arrays.copyOf(buffer, length);
+    }
+
+    /** The text written so far, without copying it first. */
+    public void writeTo(OutputStream out) throws IOException {
+        out.write(buffer, 0, length);
     }
 
     private void name(String name) {

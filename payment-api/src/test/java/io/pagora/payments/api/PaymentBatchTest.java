@@ -3,6 +3,8 @@ package io.pagora.payments.api;
 import static io.pagora.payments.api.PaymentValidationTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.payments.api.adapter.web.BatchResult;
+import io.pagora.payments.api.adapter.web.BatchResultJsonConverter;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
 import io.pagora.payments.api.testsupport.RequestedEvents;
@@ -11,6 +13,7 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.testing.Http;
 import io.pagora.testing.ledger.MoneyInvariants;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,7 +27,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.converter.AbstractJacksonHttpMessageConverter;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Proves {@code POST /payments/batch}: a batch mixing valid items, invalid ones, keys repeated within
@@ -35,6 +43,12 @@ import tools.jackson.databind.JsonNode;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PaymentBatchTest extends PaymentApiIntegrationTest {
+
+    @Autowired
+    JsonMapper mapper;
+
+    @Autowired
+    RequestMappingHandlerAdapter handlerAdapter;
 
     Http http;
     Participants participants;
@@ -207,6 +221,34 @@ class PaymentBatchTest extends PaymentApiIntegrationTest {
                 .allSatisfy(event ->
                         assertThat(event.key()).isEqualTo(event.payment().payerAccountId()));
         System.out.println("[PaymentBatchTest] 1000 payments accepted in one request in " + millis + " ms");
+    }
+
+    /**
+     * The answer is written by hand (BatchResultJsonConverter, Spring MVC's only Jackson converter) as the
+     * application's Jackson mapper writes it, under Jackson's converter's Content-Type.
+     */
+    @Test
+    void theAnswerIsTheApplicationsJacksonBytesUnderItsContentType() {
+        List<HttpMessageConverter<?>> converters = handlerAdapter.getMessageConverters();
+        assertThat(converters.stream().filter(AbstractJacksonHttpMessageConverter.class::isInstance))
+                .singleElement()
+                .isInstanceOf(BatchResultJsonConverter.class);
+        String key = "bytes-" + UUID.randomUUID();
+        List<Object> items = List.of(
+                item(key, customers.get(0), customers.get(1), 100),
+                item(key, customers.get(0), customers.get(1), 100), // replayed within the batch
+                item("chave-ção", customers.get(0), customers.get(1), 100),
+                item("bytes-" + UUID.randomUUID(), customers.get(0), customers.get(1), "dez"),
+                "not an object");
+
+        Http.Response response = http.post("/payments/batch", Map.of("payments", items));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(200);
+        assertThat(response.contentType()).isEqualTo("application/json");
+        assertThat(response.json().path("replayedCount").asInt()).isEqualTo(1);
+        assertThat(response.json().path("rejectedCount").asInt()).isEqualTo(3);
+        BatchResult read = mapper.readValue(response.body(), BatchResult.class);
+        assertThat(response.body()).isEqualTo(new String(mapper.writeValueAsBytes(read), StandardCharsets.UTF_8));
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.pagora.payments.api.adapter.ledger.LedgerOriginalPayments;
 import io.pagora.payments.api.adapter.web.AdministrationController;
 import io.pagora.payments.api.adapter.web.AnswerTimingFilter;
 import io.pagora.payments.api.adapter.web.ApiExceptionHandler;
+import io.pagora.payments.api.adapter.web.BatchResultJsonConverter;
 import io.pagora.payments.api.adapter.web.OpenApiController;
 import io.pagora.payments.api.adapter.web.OverRateFilter;
 import io.pagora.payments.api.adapter.web.PaymentController;
@@ -60,10 +61,15 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.converter.HttpMessageConverters;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Wires payment-api: the stores, the publisher, the services and the web layer. Every bean
@@ -470,6 +476,21 @@ public class PaymentApiConfiguration {
     @Bean
     OpenApiController openApiController() {
         return new OpenApiController();
+    }
+
+    /**
+     * Spring MVC's JSON converter on the application's mapper, writing the batch's answer by hand. Ordered after Spring
+     * Boot's configurer, whose JSON converter it replaces.
+     */
+    @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE)
+    WebMvcConfigurer batchResultJson(JsonMapper mapper) {
+        return new WebMvcConfigurer() {
+            @Override
+            public void configureMessageConverters(HttpMessageConverters.ServerBuilder converters) {
+                converters.withJsonConverter(new BatchResultJsonConverter(mapper));
+            }
+        };
     }
 
     /** The topic payment-api writes, with explicit partitions (not the broker's default). */
