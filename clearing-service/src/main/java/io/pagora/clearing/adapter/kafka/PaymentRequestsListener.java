@@ -10,7 +10,10 @@ import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
+import io.pagora.settlement.domain.BankId;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -24,7 +27,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>Records that are not valid payment requests go to the dead-letter topic first (synchronously);
  * the rest are cleared with a constant number of ledger requests per part (with participants, a poll is cleared in
- * parts no larger than the room in the {@link InstructionWindow}). A record clearing keeps failing on
+ * parts no larger than each receiving bank's room in the {@link InstructionWindow}). A record clearing keeps failing on
  * (not for a transient reason) is found by {@link BadRecordIsolation} and set aside alone — dead-lettered
  * and parked for expiry — while the rest of the poll settles; a payment the ledger shows to conflict
  * with another under its id (an integrity alarm) is dead-lettered with the alarm, and gets no outcome. The listener returns only after
@@ -89,24 +92,58 @@ public class PaymentRequestsListener {
         deadLetters.send(rejects);
         // A valid payment clearing failed on alone is parked for the expiry path, which resolves it from
         // the ledger (expired, or whatever an earlier attempt did): it still reaches a final state.
-        // With participants, in parts no larger than the instructed window's room: the rest waits unreserved, where
-        // no pending timeout runs. Bounded: each part takes at least one request.
+        // With participants, in parts no larger than each receiving bank's room in the instructed window: the rest
+        // waits unreserved, where no pending timeout runs. Bounded: each part takes at least one request.
         InstructionWindow.Poll poll = window == null ? null : window.poll();
+        List<ClearingRequest> remaining = requests;
         int parts = 0;
-        for (int from = 0; from < requests.size(); parts++) {
-            int size = poll == null ? requests.size() - from : poll.awaitRoom(requests.size() - from);
-            Check.that(
-                    size >= 1 && from + size <= requests.size(),
-                    "part of %d from %d of %d",
-                    size,
-                    from,
-                    requests.size());
-            BadRecordIsolation.Result result =
-                    isolation.run(requests.subList(from, from + size), origins, clearing::clear, parking::park);
-            log.debug("cleared {} of a poll's {} records: {}", size, records.size(), result.reports());
-            from += size;
+        while (!remaining.isEmpty()) {
+            Check.that(parts <= requests.size(), "%d parts for %d requests", parts, requests.size());
+            List<ClearingRequest> part;
+            if (poll == null) {
+                part = remaining;
+                remaining = List.of();
+            } else {
+                List<ClearingRequest> left = new ArrayList<>(remaining.size());
+                part = nextPart(remaining, poll.awaitRoom(wantedPerBank(remaining)), left);
+                remaining = left;
+            }
+            Check.that(!part.isEmpty(), "an empty part of %d requests", remaining.size());
+            BadRecordIsolation.Result result = isolation.run(part, origins, clearing::clear, parking::park);
+            log.debug("cleared {} of a poll's {} records: {}", part.size(), records.size(), result.reports());
+            parts++;
         }
         batchSizes.record(records.size());
         log.debug("cleared a poll of {} records in {} parts, {} dead-lettered", records.size(), parts, rejects.size());
+    }
+
+    /** How many of these requests each receiving bank is asked about, in the order the banks first appear. */
+    static Map<BankId, Integer> wantedPerBank(List<ClearingRequest> requests) {
+        Map<BankId, Integer> wanted = new LinkedHashMap<>();
+        for (ClearingRequest request : requests) {
+            wanted.merge(request.payment().payeeBank(), 1, Integer::sum);
+        }
+        return wanted;
+    }
+
+    /**
+     * The next part: for each receiving bank, its first {@code granted} requests, in the poll's order; the others go to
+     * {@code left}, in order too.
+     */
+    static List<ClearingRequest> nextPart(
+            List<ClearingRequest> requests, Map<BankId, Integer> granted, List<ClearingRequest> left) {
+        Map<BankId, Integer> room = new HashMap<>(granted);
+        List<ClearingRequest> part = new ArrayList<>(requests.size());
+        for (ClearingRequest request : requests) {
+            BankId bank = request.payment().payeeBank();
+            int rest = room.getOrDefault(bank, 0);
+            if (rest > 0) {
+                part.add(request);
+                room.put(bank, rest - 1);
+            } else {
+                left.add(request);
+            }
+        }
+        return part;
     }
 }

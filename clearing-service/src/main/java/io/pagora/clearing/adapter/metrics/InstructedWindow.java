@@ -5,31 +5,44 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pagora.clearing.application.participants.InstructionWindow;
 import io.pagora.kernel.Check;
+import io.pagora.settlement.domain.BankId;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * With participants, clearing reserves no faster than the banks answer: a poll of requests is reserved and instructed
- * in parts, each only as large as the room left under the window's limit of this process's instructed chains still
- * waiting for an answer ({@link PendingChains}). A chain's pending timeout runs from its reservation, so reserving more
- * than the answer path carries within it only queues answers until they expire; the excess waits in Kafka instead,
- * where no timeout runs.
+ * With participants, clearing reserves for each receiving bank no faster than that bank answers: a poll of requests is
+ * reserved in parts, each taking for every bank only the room left under that bank's limit of this process's chains
+ * still waiting for its answer ({@link PendingChains#awaiting}). A chain's pending timeout runs from its reservation, so
+ * reserving more than a bank answers within it only queues its answers until they expire; the excess waits in Kafka
+ * instead, where no timeout runs. One window per receiving bank, not one for the process: a bank that answers late
+ * halves its own limit, and the banks that answer in time keep theirs, their payments going on in the poll's first
+ * part.
  *
- * <p>The limit follows the answers, because what the path carries depends on the machine, the load and the timeout.
- * It starts at {@code chainsMin}, so a restarted process does not reserve an outage's backlog at once. It never exceeds
- * what the answers carried lately within {@code answerWithin} (half the pending timeout): the chains answered in time
- * per second over the last {@value #CARRIED_INTERVALS} intervals, times {@code answerWithin}; so the queue of chains
- * waiting for answers is one the path has shown it empties in time. Under that cap it grows by half while the window
- * holds parts back and the answers come in time, at most once per round (the longest answer in time of the last
- * sample, at least {@code roundMin}): a reservation shows in the answers only a round later. It halves when more than
- * {@value #LATE_SHARE_PERCENT} % of an interval's resolutions were late ({@link AnswerTimes}: late answers, and
- * expiries of the banks that answered in time; a bank that never answers, by design or because it is down, is left
- * out), then holds for {@code answerWithin}, while the chains reserved before the decrease are answered.
+ * <p>Each bank's limit follows its answers, because what its path carries depends on the bank, the load and the
+ * timeout. It starts at {@code chainsMin}, so a restarted process does not reserve an outage's backlog at once. It
+ * never exceeds what that bank's answers carried lately within {@code answerWithin} (half the pending timeout): its
+ * chains answered in time per second over the last {@value #CARRIED_INTERVALS} intervals, times {@code answerWithin};
+ * so its queue of chains waiting for answers is one the bank has shown it empties in time. Under that cap it grows by
+ * half while the window holds that bank's part back and its answers come in time, at most once per round (its longest
+ * answer in time of the last sample, at least {@code roundMin}): a reservation shows in the answers only a round later.
+ * It halves when more than {@value #LATE_SHARE_PERCENT} % of an interval's resolutions were late ({@link AnswerTimes}:
+ * late answers and expiries), then holds for {@code answerWithin}, while the chains reserved before the decrease are
+ * answered.
+ *
+ * <p>A bank whose chains expire while it answers nothing in time (down, or answering only after the timeout) is not held
+ * at all until it answers in time again: its payments can only expire, and holding them would hold the poll, so every
+ * other bank's payments in it, for as long as the expiry path takes to free its room.
  *
  * <p>The wait is bounded: a chain leaves the count when its outcome is published (an answer, or the expiry path) and in
  * any case once forgotten; a poll's parts wait {@code waitMax} in all (below the consumer's poll interval), after which
- * each goes on regardless, at most {@code chainsMin} at a time. Two consumer threads may each take the room seen at
- * once: the window overshoots by at most one part per thread.
+ * each goes on regardless, at most {@code chainsMin} per bank at a time. Two consumer threads may each take the room
+ * seen at once: a bank's window overshoots by at most one part per thread. At most {@value #BANKS_MAX} banks are
+ * tracked (participants are a bounded set); beyond that a bank in its starting state is forgotten.
  */
 public final class InstructedWindow implements InstructionWindow {
 
@@ -42,7 +55,70 @@ public final class InstructedWindow implements InstructionWindow {
     /** The intervals over which the answers' rate is measured for the cap (about a second). */
     static final int CARRIED_INTERVALS = 4;
 
+    static final int BANKS_MAX = 10_000;
+
     private static final long SLICE_MILLIS = 10;
+
+    /** One receiving bank's window. */
+    private final class BankLimit {
+        int limit = chainsMin;
+        long decreasedAtNanos;
+        long increasedAtNanos;
+        long roundNanos = roundMinNanos;
+        /** The last intervals' answers in time, at the same index as {@link #carriedNanos}. */
+        final long[] carriedInTime = new long[CARRIED_INTERVALS];
+        /** Since the limit last changed, some part was cut or held back by it. */
+        boolean limited;
+        /** False while its chains expire and it answers nothing in time: then it is not held. */
+        boolean answering = true;
+
+        BankLimit(long now) {
+            decreasedAtNanos = now - answerWithinNanos;
+            increasedAtNanos = now;
+        }
+
+        void adjust(long now, AnswerTimes.Sample sample) {
+            carriedInTime[carriedNext] = sample.inTime();
+            if (sample.inTime() > 0) {
+                roundNanos = Math.max(roundMinNanos, sample.roundNanos());
+                answering = true;
+            } else if (sample.nothingInTime()) {
+                answering = false;
+                limited = false;
+            }
+            if (answering && sample.lateAbove(LATE_SHARE_PERCENT)) {
+                if (now - decreasedAtNanos >= answerWithinNanos) {
+                    limit = Math.max(chainsMin, limit / 2);
+                    decreasedAtNanos = now;
+                    increasedAtNanos = now;
+                    limited = false;
+                }
+            } else if (limited && now - increasedAtNanos >= roundNanos) {
+                limit = Math.min(chainsMax, limit + Math.max(1, limit / 2));
+                increasedAtNanos = now;
+                limited = false;
+            }
+            limit = (int) Math.max(chainsMin, Math.min(limit, carried()));
+            Check.that(limit >= chainsMin && limit <= chainsMax, "limit %d in [%d, %d]", limit, chainsMin, chainsMax);
+        }
+
+        /** The chains this bank's answers carried in time per {@code answerWithin}, at the rate of the last intervals. */
+        long carried() {
+            long inTime = 0;
+            long nanos = 0;
+            for (int i = 0; i < CARRIED_INTERVALS; i++) {
+                inTime += carriedInTime[i];
+                nanos += carriedNanos[i];
+            }
+            Check.that(nanos > 0, "the carried intervals last %d ns", nanos);
+            return (long) Math.min((double) inTime / nanos * answerWithinNanos, chainsMax);
+        }
+
+        /** Its starting state again: forgetting it changes nothing. */
+        boolean starting() {
+            return answering && limit == chainsMin && !limited;
+        }
+    }
 
     private final PendingChains pending;
     private final AnswerTimes answerTimes;
@@ -52,20 +128,18 @@ public final class InstructedWindow implements InstructionWindow {
     private final long answerWithinNanos;
     private final long roundMinNanos;
     private final LongSupplier nanoTime;
+    private final MeterRegistry meters;
     private final Timer waits;
 
-    private int limit;
-    private long adjustedAtNanos;
-    private long decreasedAtNanos;
-    private long increasedAtNanos;
-    private long roundNanos;
-    /** The last intervals' answers in time and lengths, oldest overwritten first. */
-    private final long[] carriedInTime = new long[CARRIED_INTERVALS];
+    private final Map<BankId, BankLimit> banks = new HashMap<>();
+    /** Banks whose limit gauge is registered (at most one registration per bank ever seen). */
+    private final Set<BankId> gauged = new HashSet<>();
 
+    private long adjustedAtNanos;
+    /** The last intervals' lengths, oldest overwritten first; every bank's answers are counted over the same ones. */
     private final long[] carriedNanos = new long[CARRIED_INTERVALS];
+
     private int carriedNext;
-    /** Since the limit last changed, some part was cut or held back by it. */
-    private boolean limited;
 
     public InstructedWindow(
             PendingChains pending,
@@ -90,17 +164,10 @@ public final class InstructedWindow implements InstructionWindow {
         this.roundMinNanos = roundMin.toNanos();
         this.waitMax = waitMax;
         this.nanoTime = nanoTime;
-        this.limit = chainsMin;
+        this.meters = meters;
         this.adjustedAtNanos = nanoTime.getAsLong();
-        this.decreasedAtNanos = adjustedAtNanos - answerWithinNanos;
-        this.increasedAtNanos = adjustedAtNanos;
-        this.roundNanos = roundMinNanos;
         this.waits = Timer.builder(WAIT)
-                .description("Parts of polls of requests held back while the instructed window was full")
-                .register(meters);
-        Gauge.builder(LIMIT, this, InstructedWindow::limit)
-                .description(
-                        "Instructed chains that may wait for answers before clearing reserves more (follows the answers)")
+                .description("Parts of polls held back while every asking bank's instructed window was full")
                 .register(meters);
     }
 
@@ -112,77 +179,95 @@ public final class InstructedWindow implements InstructionWindow {
     }
 
     /**
-     * Returns how many of {@code wanted} may be reserved now: the room under the limit once there is some, or
-     * {@code min(wanted, chainsMin)} once the poll's deadline passed.
+     * Returns, per bank, how many of {@code wanted} may be reserved now: the room under each bank's limit once some
+     * bank has room, or {@code min(wanted, chainsMin)} for each once the poll's deadline passed.
      */
-    private int awaitRoom(int wanted, long deadline) throws InterruptedException {
-        Check.that(wanted >= 1, "wanted must be positive: %d", wanted);
+    private Map<BankId, Integer> awaitRoom(Map<BankId, Integer> wanted, long deadline) throws InterruptedException {
+        Check.that(!wanted.isEmpty(), "no bank wants room");
+        wanted.forEach((bank, count) -> Check.that(count >= 1, "wanted for %s must be positive: %d", bank, count));
         long started = nanoTime.getAsLong();
         boolean waited = false;
         while (true) {
             long now = nanoTime.getAsLong();
-            int room = room(now, wanted);
-            if (room > 0 || now - deadline >= 0) {
+            Map<BankId, Integer> granted = rooms(now, wanted);
+            boolean late = now - deadline >= 0;
+            if (!granted.isEmpty() || late) {
                 if (waited) {
                     waits.record(Duration.ofNanos(now - started));
                 }
-                return room > 0 ? Math.min(room, wanted) : Math.min(wanted, chainsMin);
+                if (granted.isEmpty()) {
+                    wanted.forEach((bank, count) -> granted.put(bank, Math.min(count, chainsMin)));
+                }
+                return granted;
             }
             waited = true;
             Thread.sleep(SLICE_MILLIS);
         }
     }
 
-    public synchronized int limit() {
-        return limit;
+    /** This bank's limit now ({@code chainsMin} for a bank not tracked). */
+    public synchronized int limit(BankId bank) {
+        BankLimit limit = banks.get(bank);
+        return limit == null ? chainsMin : limit.limit;
     }
 
-    private synchronized int room(long now, int wanted) {
+    /** Whether this bank's payments are held by its window (not while it answers nothing in time). */
+    public synchronized boolean holds(BankId bank) {
+        BankLimit limit = banks.get(bank);
+        return limit == null || limit.answering;
+    }
+
+    private synchronized Map<BankId, Integer> rooms(long now, Map<BankId, Integer> wanted) {
         adjust(now);
-        int room = limit - pending.count();
-        if (room < wanted) {
-            limited = true;
+        Map<BankId, Integer> granted = new LinkedHashMap<>();
+        wanted.forEach((bank, count) -> {
+            BankLimit limit = tracked(bank, now);
+            if (!limit.answering) {
+                granted.put(bank, count);
+                return;
+            }
+            int room = limit.limit - pending.awaiting(bank);
+            if (room < count) {
+                limit.limited = true;
+            }
+            if (room > 0) {
+                granted.put(bank, Math.min(room, count));
+            }
+        });
+        return granted;
+    }
+
+    private BankLimit tracked(BankId bank, long now) {
+        BankLimit limit = banks.get(bank);
+        if (limit != null) {
+            return limit;
         }
-        return room;
+        if (banks.size() >= BANKS_MAX) {
+            banks.values().removeIf(BankLimit::starting);
+        }
+        limit = new BankLimit(now);
+        if (banks.size() < BANKS_MAX) {
+            banks.put(bank, limit);
+        }
+        if (gauged.size() < BANKS_MAX && gauged.add(bank)) {
+            Gauge.builder(LIMIT, this, window -> window.limit(bank))
+                    .description("Chains instructed to this bank that may wait for its answers before clearing reserves"
+                            + " more for it (follows its answers)")
+                    .tag("bank", bank.toString())
+                    .register(meters);
+        }
+        return limit;
     }
 
     private void adjust(long now) {
         if (now - adjustedAtNanos < ADJUST_INTERVAL_NANOS) {
             return;
         }
-        AnswerTimes.Sample sample = answerTimes.take();
-        carriedInTime[carriedNext] = sample.inTime();
+        Map<BankId, AnswerTimes.Sample> samples = answerTimes.take();
         carriedNanos[carriedNext] = now - adjustedAtNanos;
-        carriedNext = (carriedNext + 1) % CARRIED_INTERVALS;
         adjustedAtNanos = now;
-        if (sample.inTime() > 0) {
-            roundNanos = Math.max(roundMinNanos, sample.roundNanos());
-        }
-        if (sample.lateAbove(LATE_SHARE_PERCENT)) {
-            if (now - decreasedAtNanos >= answerWithinNanos) {
-                limit = Math.max(chainsMin, limit / 2);
-                decreasedAtNanos = now;
-                increasedAtNanos = now;
-                limited = false;
-            }
-        } else if (limited && now - increasedAtNanos >= roundNanos) {
-            limit = Math.min(chainsMax, limit + Math.max(1, limit / 2));
-            increasedAtNanos = now;
-            limited = false;
-        }
-        limit = (int) Math.max(chainsMin, Math.min(limit, carried()));
-        Check.that(limit >= chainsMin && limit <= chainsMax, "limit %d in [%d, %d]", limit, chainsMin, chainsMax);
-    }
-
-    /** The chains the answers carried in time per {@code answerWithin}, at the rate of the last intervals. */
-    private long carried() {
-        long inTime = 0;
-        long nanos = 0;
-        for (int i = 0; i < CARRIED_INTERVALS; i++) {
-            inTime += carriedInTime[i];
-            nanos += carriedNanos[i];
-        }
-        Check.that(nanos > 0, "the carried intervals last %d ns", nanos);
-        return (long) Math.min((double) inTime / nanos * answerWithinNanos, chainsMax);
+        samples.keySet().forEach(bank -> tracked(bank, now));
+        banks.forEach((bank, limit) -> limit.adjust(now, samples.getOrDefault(bank, AnswerTimes.Sample.NONE)));
+        carriedNext = (carriedNext + 1) % CARRIED_INTERVALS;
     }
 }
