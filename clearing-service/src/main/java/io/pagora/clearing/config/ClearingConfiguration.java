@@ -112,6 +112,7 @@ public class ClearingConfiguration {
                 INSTRUCTED_CHAINS_MAX,
                 INSTRUCTED_ROUND_MIN,
                 properties.pendingTimeout().dividedBy(2),
+                properties.pendingTimeout(),
                 waitMax,
                 System::nanoTime,
                 meters);

@@ -10,12 +10,15 @@ import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
+import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,26 +98,50 @@ public class PaymentRequestsListener {
         // With participants, in parts no larger than each receiving bank's room in the instructed window: the rest
         // waits unreserved, where no pending timeout runs. Bounded: each part takes at least one request.
         InstructionWindow.Poll poll = window == null ? null : window.poll();
+        int parts = clearInParts(requests, poll, part -> {
+            BadRecordIsolation.Result result = isolation.run(part, origins, clearing::clear, parking::park);
+            log.debug("cleared {} of a poll's {} records: {}", part.size(), records.size(), result.reports());
+        });
+        batchSizes.record(records.size());
+        log.debug("cleared a poll of {} records in {} parts, {} dead-lettered", records.size(), parts, rejects.size());
+    }
+
+    /** Clears one part of a poll. */
+    interface PartClearing {
+        void clear(List<ClearingRequest> part) throws InterruptedException;
+    }
+
+    /**
+     * Clears a poll's requests in parts and returns how many: all at once without a window; with one, each part takes
+     * for every receiving bank the room its window gives, keeping each payer's requests in the poll's order (a request
+     * behind one of its payer's that waits, waits too). Bounded: every part takes at least one request.
+     */
+    static int clearInParts(List<ClearingRequest> requests, InstructionWindow.Poll poll, PartClearing clearing)
+            throws InterruptedException {
         List<ClearingRequest> remaining = requests;
         int parts = 0;
         while (!remaining.isEmpty()) {
-            Check.that(parts <= requests.size(), "%d parts for %d requests", parts, requests.size());
+            Check.that(parts < requests.size(), "%d parts for %d requests", parts, requests.size());
             List<ClearingRequest> part;
+            List<ClearingRequest> left = new ArrayList<>(remaining.size());
             if (poll == null) {
                 part = remaining;
-                remaining = List.of();
             } else {
-                List<ClearingRequest> left = new ArrayList<>(remaining.size());
                 part = nextPart(remaining, poll.awaitRoom(wantedPerBank(remaining)), left);
-                remaining = left;
+                if (part.isEmpty()) {
+                    // Every bank with room has its requests behind an earlier request of the same payer to a bank
+                    // without: wait for the first request's bank, which heads its payer's requests.
+                    left.clear();
+                    BankId first = remaining.getFirst().payment().payeeBank();
+                    part = nextPart(remaining, poll.awaitRoom(Map.of(first, 1)), left);
+                }
             }
             Check.that(!part.isEmpty(), "an empty part of %d requests", remaining.size());
-            BadRecordIsolation.Result result = isolation.run(part, origins, clearing::clear, parking::park);
-            log.debug("cleared {} of a poll's {} records: {}", part.size(), records.size(), result.reports());
+            clearing.clear(part);
+            remaining = left;
             parts++;
         }
-        batchSizes.record(records.size());
-        log.debug("cleared a poll of {} records in {} parts, {} dead-lettered", records.size(), parts, rejects.size());
+        return parts;
     }
 
     /** How many of these requests each receiving bank is asked about, in the order the banks first appear. */
@@ -127,21 +154,24 @@ public class PaymentRequestsListener {
     }
 
     /**
-     * The next part: for each receiving bank, its first {@code granted} requests, in the poll's order; the others go to
-     * {@code left}, in order too.
+     * The next part: for each receiving bank, its first {@code granted} requests in the poll's order, except those behind
+     * a request of the same payer left for later; the others go to {@code left}, in order too.
      */
     static List<ClearingRequest> nextPart(
             List<ClearingRequest> requests, Map<BankId, Integer> granted, List<ClearingRequest> left) {
         Map<BankId, Integer> room = new HashMap<>(granted);
+        Set<Id128> waitingPayers = new HashSet<>();
         List<ClearingRequest> part = new ArrayList<>(requests.size());
         for (ClearingRequest request : requests) {
             BankId bank = request.payment().payeeBank();
+            Id128 payer = request.payment().payer();
             int rest = room.getOrDefault(bank, 0);
-            if (rest > 0) {
+            if (rest > 0 && !waitingPayers.contains(payer)) {
                 part.add(request);
                 room.put(bank, rest - 1);
             } else {
                 left.add(request);
+                waitingPayers.add(payer);
             }
         }
         return part;

@@ -34,9 +34,12 @@ import java.util.function.LongSupplier;
  * late answers and expiries), then holds for {@code answerWithin}, while the chains reserved before the decrease are
  * answered.
  *
- * <p>A bank whose chains expire while it answers nothing in time (down, or answering only after the timeout) is not held
- * at all until it answers in time again: its payments can only expire, and holding them would hold the poll, so every
- * other bank's payments in it, for as long as the expiry path takes to free its room.
+ * <p>A bank whose chains expire while it has answered nothing in time for {@code silentFor} (the pending timeout), and
+ * other banks do answer in time, is not held at all until it answers in time again: it is down, or answers only after
+ * the timeout, so its payments can only expire, and holding them would hold the poll, so every other bank's payments
+ * in it, for as long as the expiry path takes to free its room. Only then: a bank with a stray expiry among answers in
+ * time, or one quiet for a moment, is held as before; and when no bank answers in time (this process or the switch's
+ * answer path is behind, e.g. after a restart), every bank stays held.
  *
  * <p>The wait is bounded: a chain leaves the count when its outcome is published (an answer, or the expiry path) and in
  * any case once forgotten; a poll's parts wait {@code waitMax} in all (below the consumer's poll interval), after which
@@ -48,6 +51,7 @@ public final class InstructedWindow implements InstructionWindow {
 
     public static final String WAIT = "pagora.clearing.instructed.window.wait";
     public static final String LIMIT = "pagora.clearing.instructed.window.limit";
+    public static final String HELD = "pagora.clearing.instructed.window.held";
     /** More late answers than this share of an interval's answers halve the limit. */
     static final int LATE_SHARE_PERCENT = 10;
 
@@ -69,20 +73,25 @@ public final class InstructedWindow implements InstructionWindow {
         final long[] carriedInTime = new long[CARRIED_INTERVALS];
         /** Since the limit last changed, some part was cut or held back by it. */
         boolean limited;
-        /** False while its chains expire and it answers nothing in time: then it is not held. */
+        /** False while it answers nothing in time and others do: then it is not held. */
         boolean answering = true;
+        /** When it last answered something in time (or was first seen). */
+        long inTimeAtNanos;
 
         BankLimit(long now) {
             decreasedAtNanos = now - answerWithinNanos;
             increasedAtNanos = now;
+            inTimeAtNanos = now;
         }
 
-        void adjust(long now, AnswerTimes.Sample sample) {
+        /** {@code othersInTime}: some other bank answered in time in the same sample (the answer path works). */
+        void adjust(long now, AnswerTimes.Sample sample, boolean othersInTime) {
             carriedInTime[carriedNext] = sample.inTime();
             if (sample.inTime() > 0) {
                 roundNanos = Math.max(roundMinNanos, sample.roundNanos());
+                inTimeAtNanos = now;
                 answering = true;
-            } else if (sample.nothingInTime()) {
+            } else if (sample.nothingInTime() && othersInTime && now - inTimeAtNanos >= silentNanos) {
                 answering = false;
                 limited = false;
             }
@@ -127,6 +136,7 @@ public final class InstructedWindow implements InstructionWindow {
     private final Duration waitMax;
     private final long answerWithinNanos;
     private final long roundMinNanos;
+    private final long silentNanos;
     private final LongSupplier nanoTime;
     private final MeterRegistry meters;
     private final Timer waits;
@@ -148,6 +158,7 @@ public final class InstructedWindow implements InstructionWindow {
             int chainsMax,
             Duration roundMin,
             Duration answerWithin,
+            Duration silentFor,
             Duration waitMax,
             LongSupplier nanoTime,
             MeterRegistry meters) {
@@ -156,12 +167,14 @@ public final class InstructedWindow implements InstructionWindow {
         Check.that(!answerWithin.isNegative(), "answerWithin must not be negative: %s", answerWithin);
         Check.that(!roundMin.isNegative(), "roundMin must not be negative: %s", roundMin);
         Check.that(waitMax.toNanos() > 0, "waitMax must be positive: %s", waitMax);
+        Check.that(silentFor.toNanos() > 0, "silentFor must be positive: %s", silentFor);
         this.pending = pending;
         this.answerTimes = answerTimes;
         this.chainsMin = chainsMin;
         this.chainsMax = chainsMax;
         this.answerWithinNanos = answerWithin.toNanos();
         this.roundMinNanos = roundMin.toNanos();
+        this.silentNanos = silentFor.toNanos();
         this.waitMax = waitMax;
         this.nanoTime = nanoTime;
         this.meters = meters;
@@ -255,6 +268,11 @@ public final class InstructedWindow implements InstructionWindow {
                             + " more for it (follows its answers)")
                     .tag("bank", bank.toString())
                     .register(meters);
+            Gauge.builder(HELD, this, window -> window.holds(bank) ? 1 : 0)
+                    .description("1 while this bank's payments are held by its window; 0 while it answers nothing in"
+                            + " time and others do (its payments go on, and expire)")
+                    .tag("bank", bank.toString())
+                    .register(meters);
         }
         return limit;
     }
@@ -267,7 +285,12 @@ public final class InstructedWindow implements InstructionWindow {
         carriedNanos[carriedNext] = now - adjustedAtNanos;
         adjustedAtNanos = now;
         samples.keySet().forEach(bank -> tracked(bank, now));
-        banks.forEach((bank, limit) -> limit.adjust(now, samples.getOrDefault(bank, AnswerTimes.Sample.NONE)));
+        long banksInTime =
+                samples.values().stream().filter(sample -> sample.inTime() > 0).count();
+        banks.forEach((bank, limit) -> {
+            AnswerTimes.Sample sample = samples.getOrDefault(bank, AnswerTimes.Sample.NONE);
+            limit.adjust(now, sample, banksInTime - (sample.inTime() > 0 ? 1 : 0) > 0);
+        });
         carriedNext = (carriedNext + 1) % CARRIED_INTERVALS;
     }
 }

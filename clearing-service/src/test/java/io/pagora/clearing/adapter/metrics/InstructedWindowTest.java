@@ -55,6 +55,7 @@ class InstructedWindowTest {
                 MAX,
                 ROUND_MIN,
                 PENDING_TIMEOUT.dividedBy(2),
+                PENDING_TIMEOUT,
                 waitMax,
                 nanos::getAndIncrement,
                 registry);
@@ -106,6 +107,7 @@ class InstructedWindowTest {
                 MAX,
                 ROUND_MIN,
                 Duration.ZERO,
+                PENDING_TIMEOUT,
                 Duration.ofMillis(150),
                 System::nanoTime,
                 registry);
@@ -249,7 +251,7 @@ class InstructedWindowTest {
     }
 
     @Test
-    void expiriesOfABankThatIsDownDoNotCloseTheWindowOnTheBanksThatAnswer() throws InterruptedException {
+    void expiriesOfABankThatIsDownDoNotCloseTheWindowOfTheBanksThatAnswer() throws InterruptedException {
         InstructedWindow window = window(Duration.ofSeconds(30));
         growTo(window, MAX);
 
@@ -258,6 +260,7 @@ class InstructedWindowTest {
         answer(answered, Duration.ofMillis(200));
         answer(unanswered, PENDING_TIMEOUT.plusSeconds(1)); // the expiry path resolves the others
         assertThat(limitAfter(window, INTERVAL_NANOS)).isEqualTo(MAX);
+        assertThat(window.limit(DOWN)).as("the down bank's own window").isEqualTo(MIN);
     }
 
     @Test
@@ -309,25 +312,74 @@ class InstructedWindowTest {
     }
 
     @Test
-    void aBankThatAnswersNothingInTimeIsNotHeldUntilItAnswersInTimeAgain() throws InterruptedException {
-        InstructedWindow window = window(Duration.ofNanos(10));
-        List<Long> expired = reserve(room(window.poll(), 100, DOWN), DOWN);
-        answer(expired, PENDING_TIMEOUT.plusSeconds(1)); // the expiry path resolves them
-        reserve(MIN, DOWN); // and its window is full again
-        elapse(INTERVAL_NANOS);
+    void aBankSilentForAPendingTimeoutWhileOthersAnswerIsNotHeldUntilItAnswersInTimeAgain()
+            throws InterruptedException {
+        InstructedWindow window = window(Duration.ofSeconds(30));
+        List<Long> expiring = reserve(room(window.poll(), 100, DOWN), DOWN);
+        reserve(MIN, DOWN); // its window full
+        elapse(PENDING_TIMEOUT.toNanos()); // silent for a pending timeout
+        clock.advance(PENDING_TIMEOUT.plusSeconds(1));
+        pending.resolved(expiring.stream().map(InstructedWindowTest::id).toList()); // the expiry path
+        answerInTime(OTHER); // while another bank answers in time
 
-        assertThat(room(window.poll(), 1000, DOWN))
+        Map<BankId, Integer> wanted = new LinkedHashMap<>();
+        wanted.put(DOWN, 1000);
+        assertThat(window.poll().awaitRoom(wanted))
                 .as("its payments can only expire: held, they would hold the poll")
-                .isEqualTo(1000);
+                .containsExactly(Map.entry(DOWN, 1000));
         assertThat(window.holds(DOWN)).isFalse();
+        assertThat(registry.get(InstructedWindow.HELD)
+                        .tag("bank", DOWN.toString())
+                        .gauge()
+                        .value())
+                .isZero();
 
-        List<Long> answered = reserve(2, DOWN);
-        answer(answered, Duration.ofMillis(100)); // back: it answers in time
+        answer(reserve(2, DOWN), Duration.ofMillis(100)); // back: it answers in time
         elapse(INTERVAL_NANOS);
-        assertThat(room(window.poll(), 1000, DOWN))
-                .as("held again, its window full of the chains reserved while it was down")
-                .isEqualTo(MIN);
+        Map<BankId, Integer> both = new LinkedHashMap<>();
+        both.put(DOWN, 1000);
+        both.put(OTHER, 1);
+        assertThat(window.poll().awaitRoom(both))
+                .as("held again: its window is full of the chains reserved while it was down")
+                .containsExactly(Map.entry(OTHER, 1));
         assertThat(window.holds(DOWN)).isTrue();
+    }
+
+    @Test
+    void aStrayExpiryOfABankThatAnsweredInTimeLatelyDoesNotReleaseIt() throws InterruptedException {
+        InstructedWindow window = window(Duration.ofSeconds(30));
+        List<Long> stray = reserve(1, DOWN);
+        answer(reserve(2, DOWN), Duration.ofMillis(100)); // answered in time
+        elapse(INTERVAL_NANOS);
+        room(window.poll(), 1, DOWN);
+
+        answer(stray, PENDING_TIMEOUT.plusSeconds(1)); // then, in an interval of its own, one expiry
+        answerInTime(OTHER);
+        elapse(INTERVAL_NANOS);
+        room(window.poll(), 1, OTHER);
+
+        assertThat(window.holds(DOWN))
+                .as("it answered in time less than a pending timeout ago")
+                .isTrue();
+    }
+
+    @Test
+    void whenNoBankAnswersInTimeEveryBankStaysHeld() throws InterruptedException {
+        InstructedWindow window = window(Duration.ofSeconds(30));
+        List<Long> expiring = new ArrayList<>(reserve(room(window.poll(), 100, DOWN), DOWN));
+        expiring.addAll(reserve(room(window.poll(), 100, OTHER), OTHER));
+        elapse(PENDING_TIMEOUT.toNanos() * 3);
+        answer(expiring, PENDING_TIMEOUT.plusSeconds(1)); // this process, or the answer path, is behind
+        elapse(INTERVAL_NANOS);
+        room(window.poll(), 1, BANK);
+
+        assertThat(window.holds(DOWN)).isTrue();
+        assertThat(window.holds(OTHER)).isTrue();
+    }
+
+    /** {@code bank} answers one chain in time, and the next interval's question reads it. */
+    private void answerInTime(BankId bank) throws InterruptedException {
+        answer(reserve(1, bank), Duration.ofMillis(100));
     }
 
     private void growTo(InstructedWindow window, int limit, BankId... banks) throws InterruptedException {
