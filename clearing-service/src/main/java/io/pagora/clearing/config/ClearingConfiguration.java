@@ -62,7 +62,7 @@ public class ClearingConfiguration {
         return Clock.systemUTC();
     }
 
-    /** The banks' answer times, read by the instructed windows: an answer after half the pending timeout is late. */
+    /** The banks' answer times, read by the instructed window: an answer after half the pending timeout is late. */
     @Bean
     public AnswerTimes answerTimes(ClearingProperties properties) {
         return new AnswerTimes(properties.pendingTimeout().dividedBy(2), properties.pendingTimeout());
@@ -81,12 +81,11 @@ public class ClearingConfiguration {
     }
 
     /**
-     * With participants, a poll is reserved in parts while, for each receiving bank, at most a limit of chains
-     * instructed to it wait for its answers: see {@link InstructedWindow}. Each bank's limit starts at
-     * {@value #INSTRUCTED_CHAINS_MIN} (a restarted process does not reserve an outage's backlog at once) and follows its
-     * answers up to two polls' worth, never above what they carried lately within half a pending timeout, growing at
-     * most once per round of answers; after halving it holds for half a pending timeout, the time the chains reserved
-     * before answer late all the same.
+     * With participants, a poll is reserved in parts while at most a limit of instructed chains wait for their answers:
+     * see {@link InstructedWindow}. The limit starts at {@value #INSTRUCTED_CHAINS_MIN} (a restarted process does not
+     * reserve an outage's backlog at once) and follows the answers up to two polls' worth, never above what the answers
+     * carried lately within half a pending timeout, growing at most once per round of answers; after halving it holds
+     * for half a pending timeout, the time the chains reserved before answer late all the same.
      */
     static final int INSTRUCTED_CHAINS_MIN = 256;
 
@@ -112,7 +111,6 @@ public class ClearingConfiguration {
                 INSTRUCTED_CHAINS_MAX,
                 INSTRUCTED_ROUND_MIN,
                 properties.pendingTimeout().dividedBy(2),
-                properties.pendingTimeout(),
                 waitMax,
                 System::nanoTime,
                 meters);

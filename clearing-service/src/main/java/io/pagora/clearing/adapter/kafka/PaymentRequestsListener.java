@@ -10,15 +10,9 @@ import io.pagora.clearing.config.ClearingProperties;
 import io.pagora.events.ConsumerGroups;
 import io.pagora.events.Topics;
 import io.pagora.kernel.Check;
-import io.pagora.kernel.Id128;
-import io.pagora.settlement.domain.BankId;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +24,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>Records that are not valid payment requests go to the dead-letter topic first (synchronously);
  * the rest are cleared with a constant number of ledger requests per part (with participants, a poll is cleared in
- * parts no larger than each receiving bank's room in the {@link InstructionWindow}). A record clearing keeps failing on
+ * parts no larger than the room in the {@link InstructionWindow}). A record clearing keeps failing on
  * (not for a transient reason) is found by {@link BadRecordIsolation} and set aside alone — dead-lettered
  * and parked for expiry — while the rest of the poll settles; a payment the ledger shows to conflict
  * with another under its id (an integrity alarm) is dead-lettered with the alarm, and gets no outcome. The listener returns only after
@@ -95,85 +89,24 @@ public class PaymentRequestsListener {
         deadLetters.send(rejects);
         // A valid payment clearing failed on alone is parked for the expiry path, which resolves it from
         // the ledger (expired, or whatever an earlier attempt did): it still reaches a final state.
-        // With participants, in parts no larger than each receiving bank's room in the instructed window: the rest
-        // waits unreserved, where no pending timeout runs. Bounded: each part takes at least one request.
+        // With participants, in parts no larger than the instructed window's room: the rest waits unreserved, where
+        // no pending timeout runs. Bounded: each part takes at least one request.
         InstructionWindow.Poll poll = window == null ? null : window.poll();
-        int parts = clearInParts(requests, poll, part -> {
-            BadRecordIsolation.Result result = isolation.run(part, origins, clearing::clear, parking::park);
-            log.debug("cleared {} of a poll's {} records: {}", part.size(), records.size(), result.reports());
-        });
+        int parts = 0;
+        for (int from = 0; from < requests.size(); parts++) {
+            int size = poll == null ? requests.size() - from : poll.awaitRoom(requests.size() - from);
+            Check.that(
+                    size >= 1 && from + size <= requests.size(),
+                    "part of %d from %d of %d",
+                    size,
+                    from,
+                    requests.size());
+            BadRecordIsolation.Result result =
+                    isolation.run(requests.subList(from, from + size), origins, clearing::clear, parking::park);
+            log.debug("cleared {} of a poll's {} records: {}", size, records.size(), result.reports());
+            from += size;
+        }
         batchSizes.record(records.size());
         log.debug("cleared a poll of {} records in {} parts, {} dead-lettered", records.size(), parts, rejects.size());
-    }
-
-    /** Clears one part of a poll. */
-    interface PartClearing {
-        void clear(List<ClearingRequest> part) throws InterruptedException;
-    }
-
-    /**
-     * Clears a poll's requests in parts and returns how many: all at once without a window; with one, each part takes
-     * for every receiving bank the room its window gives, keeping each payer's requests in the poll's order (a request
-     * behind one of its payer's that waits, waits too). Bounded: every part takes at least one request.
-     */
-    static int clearInParts(List<ClearingRequest> requests, InstructionWindow.Poll poll, PartClearing clearing)
-            throws InterruptedException {
-        List<ClearingRequest> remaining = requests;
-        int parts = 0;
-        while (!remaining.isEmpty()) {
-            Check.that(parts < requests.size(), "%d parts for %d requests", parts, requests.size());
-            List<ClearingRequest> part;
-            List<ClearingRequest> left = new ArrayList<>(remaining.size());
-            if (poll == null) {
-                part = remaining;
-            } else {
-                part = nextPart(remaining, poll.awaitRoom(wantedPerBank(remaining)), left);
-                if (part.isEmpty()) {
-                    // Every bank with room has its requests behind an earlier request of the same payer to a bank
-                    // without: wait for the first request's bank, which heads its payer's requests.
-                    left.clear();
-                    BankId first = remaining.getFirst().payment().payeeBank();
-                    part = nextPart(remaining, poll.awaitRoom(Map.of(first, 1)), left);
-                }
-            }
-            Check.that(!part.isEmpty(), "an empty part of %d requests", remaining.size());
-            clearing.clear(part);
-            remaining = left;
-            parts++;
-        }
-        return parts;
-    }
-
-    /** How many of these requests each receiving bank is asked about, in the order the banks first appear. */
-    static Map<BankId, Integer> wantedPerBank(List<ClearingRequest> requests) {
-        Map<BankId, Integer> wanted = new LinkedHashMap<>();
-        for (ClearingRequest request : requests) {
-            wanted.merge(request.payment().payeeBank(), 1, Integer::sum);
-        }
-        return wanted;
-    }
-
-    /**
-     * The next part: for each receiving bank, its first {@code granted} requests in the poll's order, except those behind
-     * a request of the same payer left for later; the others go to {@code left}, in order too.
-     */
-    static List<ClearingRequest> nextPart(
-            List<ClearingRequest> requests, Map<BankId, Integer> granted, List<ClearingRequest> left) {
-        Map<BankId, Integer> room = new HashMap<>(granted);
-        Set<Id128> waitingPayers = new HashSet<>();
-        List<ClearingRequest> part = new ArrayList<>(requests.size());
-        for (ClearingRequest request : requests) {
-            BankId bank = request.payment().payeeBank();
-            Id128 payer = request.payment().payer();
-            int rest = room.getOrDefault(bank, 0);
-            if (rest > 0 && !waitingPayers.contains(payer)) {
-                part.add(request);
-                room.put(bank, rest - 1);
-            } else {
-                left.add(request);
-                waitingPayers.add(payer);
-            }
-        }
-        return part;
     }
 }

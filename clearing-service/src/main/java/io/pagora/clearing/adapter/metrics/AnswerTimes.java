@@ -7,11 +7,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * How quickly the receiving banks' answers come back, as the instructed windows read them: the chains resolved since
- * the last sample, per receiving bank. A chain resolved before the pending timeout was answered in time (late if at or
- * after {@code lateAfter}); one resolved after it expired, whether its answer came too late or never. A bank whose
- * resolutions in a sample are all expiries answers nothing in time (it is down, or answers only after the timeout):
- * its window stops holding its payments back, since holding them only delays every other bank's in the same poll.
+ * How quickly the receiving banks' answers come back, as the instructed window reads it: the chains resolved since the
+ * last sample, per receiving bank. A chain resolved before the pending timeout was answered in time (late if at or
+ * after {@code lateAfter}); one resolved after it expired, whether its answer came too late or never. The expiries of a
+ * bank count only in an interval in which that bank answered something in time: then its answers are queueing behind
+ * the switch's own backlog, which the window must shrink. A bank that is down, or answers only after the timeout,
+ * answers nothing in time, and its chains must not close the window on the banks that do answer.
  */
 public final class AnswerTimes {
 
@@ -19,16 +20,14 @@ public final class AnswerTimes {
     static final int BANKS_MAX = 10_000;
 
     /**
-     * One bank's resolutions in a sample.
+     * The resolutions of a sample, over the banks that answered in time.
      *
-     * @param inTime chains answered in time
-     * @param answered chains answered in time, plus the chains that expired
+     * @param inTime chains answered in time (by any bank)
+     * @param answered chains answered in time, plus the expiries of the banks that answered in time
      * @param late of those, answered at or after {@code lateAfter}, or expired
      * @param roundNanos the longest answer in time: how long the effect of a reservation takes to show
      */
     public record Sample(long inTime, long answered, long late, long roundNanos) {
-
-        public static final Sample NONE = new Sample(0, 0, 0, 0);
 
         public Sample {
             Check.that(inTime >= 0 && inTime <= answered, "in time %d of %d answered", inTime, answered);
@@ -39,11 +38,6 @@ public final class AnswerTimes {
         /** More than {@code sharePercent} % of the resolutions were late (and at least one was). */
         public boolean lateAbove(int sharePercent) {
             return late > 0 && late * 100 > answered * sharePercent;
-        }
-
-        /** Chains expired and none was answered in time: the bank is down, or answers only after the timeout. */
-        public boolean nothingInTime() {
-            return inTime == 0 && answered > 0;
         }
     }
 
@@ -90,17 +84,21 @@ public final class AnswerTimes {
         }
     }
 
-    /** The resolutions since the previous sample, per bank that had any; starts the next. */
-    public synchronized Map<BankId, Sample> take() {
-        Map<BankId, Sample> samples = new HashMap<>();
-        banks.forEach((bank, counts) -> samples.put(
-                bank,
-                new Sample(
-                        counts.inTime,
-                        counts.inTime + counts.expired,
-                        counts.lateInTime + counts.expired,
-                        counts.roundNanos)));
+    /** The resolutions since the previous sample; starts the next. */
+    public synchronized Sample take() {
+        long inTime = 0;
+        long answered = 0;
+        long late = 0;
+        long roundNanos = 0;
+        for (Counts counts : banks.values()) {
+            if (counts.inTime > 0) {
+                inTime += counts.inTime;
+                answered += counts.inTime + counts.expired;
+                late += counts.lateInTime + counts.expired;
+                roundNanos = Math.max(roundNanos, counts.roundNanos);
+            }
+        }
         banks.clear();
-        return samples;
+        return new Sample(inTime, answered, late, roundNanos);
     }
 }

@@ -1,12 +1,8 @@
 package io.pagora.clearing.application.participants;
 
-import io.pagora.settlement.domain.BankId;
-import java.util.Map;
-
 /**
- * With participants, how many instructed payments may wait for each receiving bank's answers before clearing reserves
- * more for that bank: the requests path asks for room before each part of a poll, so it reserves no faster than each
- * bank answers, and a bank that answers slowly holds back only its own payments' part.
+ * With participants, how many instructed payments may wait for their banks' answers before clearing reserves more:
+ * the requests path asks for room before each part of a poll, so it reserves no faster than the answers come back.
  */
 public interface InstructionWindow {
 
@@ -14,11 +10,10 @@ public interface InstructionWindow {
     interface Poll {
 
         /**
-         * Returns how many of the requests wanted for each receiving bank may be reserved now: at most as many as
-         * wanted for each, and at least one in all, once some bank has room or once the poll's wait is spent. A bank
-         * missing from the answer gets nothing this time.
+         * Returns how many of {@code wanted} requests may be reserved now: at least one and at most {@code wanted},
+         * once there is room or once the poll's wait is spent.
          */
-        Map<BankId, Integer> awaitRoom(Map<BankId, Integer> wanted) throws InterruptedException;
+        int awaitRoom(int wanted) throws InterruptedException;
     }
 
     /** Starts a poll's wait. */
