@@ -51,7 +51,8 @@ import tools.jackson.databind.json.JsonMapper;
  * accept (an expired payment is final, so only this sees answers too late); in the window the generator dropped no call
  * for lack of room and got no 5xx or time-out; the backlog (accepted, not yet final in the read model) is bounded: at
  * the window's end at most {@link #BACKLOG_SECONDS_MAX} seconds of the offered rate, and not growing (its mean over the
- * last quarter of the window exceeds the first quarter's by less than half a second of the rate); PostgreSQL
+ * last quarter of the window exceeds the first quarter's by less than half a second of the rate, read
+ * {@link #BACKLOG_SAMPLES_PER_SECOND} times a second); PostgreSQL
  * checkpointed inside the window ({@link Checkpoint}); every query of the read side's probe during the window was
  * answered 200, and it measured both kinds ({@link QueryProbe}: a reader's latency under the load, reported, not gated
  * on); after the drain every accepted payment is final; and every invariant check passes.
@@ -60,6 +61,14 @@ public final class Bench {
 
     static final double RATE_TOLERANCE = 0.05;
     static final double BACKLOG_SECONDS_MAX = 2.0;
+
+    /**
+     * The backlog rises by a whole call's payments at each answer and falls by a read-model window's at each flush:
+     * a saw with a one-second period. Read once a second, a slow drift between the bench's clock and the flushes
+     * makes a quarter's mean jump between the saw's floor and its top (a held 500/s step read 15 in its first
+     * quarter and 410 in its last); read ten times a second, each quarter's mean is the saw's mean.
+     */
+    static final int BACKLOG_SAMPLES_PER_SECOND = 10;
 
     private final Settings settings;
     private final DataSource database;
@@ -303,7 +312,7 @@ public final class Bench {
         Thread sender = Thread.ofPlatform().name("bench-sender").start(() -> generator.offer(rate, windowEnd));
 
         // Once a second from the step's start, warm-up included (report.html's series); the window's figures are read
-        // at its first and last second exactly as before: the gate's backlog samples are the window's inner seconds.
+        // at its first and last second exactly as before: the gate's backlog samples are the window's ticks.
         Map<String, Double> cpu0 = null;
         double own0 = 0;
         Instant wall0 = null;
@@ -316,6 +325,14 @@ public final class Bench {
         Checkpoint checkpoint = null;
         QueryProbe probe = null;
         for (int second = warmup == 0 ? 0 : 1; second <= stepSeconds; second++) {
+            if (second - 1 >= warmup) {
+                // Inside the window, the second before this one is sampled for the gate at its ticks too.
+                long secondStart = start + (second - 1) * 1_000_000_000L;
+                for (int tick = 1; tick < BACKLOG_SAMPLES_PER_SECOND; tick++) {
+                    sleepUntil(secondStart + tick * 1_000_000_000L / BACKLOG_SAMPLES_PER_SECOND);
+                    backlog.add((generator.accepted() - accepted0) - (finalCount() - final0));
+                }
+            }
             sleepUntil(start + second * 1_000_000_000L);
             if (second == warmup) {
                 cpu0 = cpu.seconds(settings.components());
@@ -371,17 +388,8 @@ public final class Bench {
         WindowFacts facts = windowFacts(wall0, wall1);
         double acceptedPerS = (acceptedAtEnd - acceptedAtStart) / windowSeconds;
         double[] acceptMs = generator.takeWindowLatenciesMs();
-        int quarter = Math.max(1, backlog.size() / 4);
-        double firstQuarter = backlog.stream()
-                .limit(quarter)
-                .mapToLong(Long::longValue)
-                .average()
-                .orElse(0);
-        double lastQuarter = backlog.stream()
-                .skip(Math.max(0, backlog.size() - quarter))
-                .mapToLong(Long::longValue)
-                .average()
-                .orElse(0);
+        double firstQuarter = quarterMean(backlog, true);
+        double lastQuarter = quarterMean(backlog, false);
         // Judged over the window: a cold platform's warm-up may drop calls, which is what the warm-up is for.
         long dropped = generator.dropped() - droppedAtStart;
         long unanswered = generator.unanswered() - unansweredAtStart;
@@ -509,6 +517,17 @@ public final class Bench {
             long backlogEnd,
             double firstQuarter,
             double lastQuarter) {}
+
+    /** The mean of the first quarter of {@code samples}, or of the last; 0 when there is none. */
+    static double quarterMean(List<Long> samples, boolean first) {
+        int quarter = Math.max(1, samples.size() / 4);
+        return samples.stream()
+                .skip(first ? 0 : Math.max(0, samples.size() - quarter))
+                .limit(quarter)
+                .mapToLong(Long::longValue)
+                .average()
+                .orElse(0);
+    }
 
     /** The validity gate over one step's window (see the class comment): empty when the step held. */
     static List<String> gateFailures(GateFigures figures) {
