@@ -34,7 +34,11 @@ public record ReportingProperties(
      *     request and outcome fall in one window is written once, already final (else inserted, then finalized). At
      *     most 5 s; the read model's freshness pays it (docs/performance.md)
      * @param windowRecordsMax the records one poll may hold (its memory and transaction bound): past it a window is
-     *     split. The default holds a 1 s window at 30,000 payments/s (two records each) on one consumer
+     *     split. The default holds a 1 s window at 30,000 payments/s (two records each) on one consumer. Also the
+     *     most requests one consumer holds back
+     * @param requestHold how long a payment request may be held back, waiting for its outcome, so that its row is
+     *     written once, already final (else inserted ACCEPTED, then finalized); 0 holds nothing. At most 10 s: a
+     *     payment just accepted is missing from the read model up to this long, plus a window
      */
     /** The shortest window: below it a poll holds a payment's request or its outcome, rarely both. */
     public static final Duration WINDOW_MIN = Duration.ofMillis(10);
@@ -42,6 +46,8 @@ public record ReportingProperties(
     public static final Duration WINDOW_MAX = Duration.ofSeconds(5);
     /** The most records a poll may hold: at ~2 KB of heap each at its transaction's peak, ~250 MB of a consumer. */
     public static final int WINDOW_RECORDS_MAX = 120_000;
+    /** The longest a request may be held back: it is how long a payment just accepted may be missing. */
+    public static final Duration REQUEST_HOLD_MAX = Duration.ofSeconds(10);
 
     public record Projection(
             @DefaultValue(PROJECTION_GROUP) String groupId,
@@ -51,7 +57,8 @@ public record ReportingProperties(
             @DefaultValue("10s") Duration transientRetryMaxInterval,
             @DefaultValue("30s") Duration transactionTimeout,
             @DefaultValue("1s") Duration window,
-            @DefaultValue("60000") int windowRecordsMax) {
+            @DefaultValue("60000") int windowRecordsMax,
+            @DefaultValue("3s") Duration requestHold) {
 
         public Projection {
             if (concurrency < 1 || concurrency > Topics.PARTITIONS * 2) {
@@ -65,6 +72,10 @@ public record ReportingProperties(
             if (window.compareTo(WINDOW_MIN) < 0 || window.compareTo(WINDOW_MAX) > 0) {
                 throw new IllegalArgumentException("pagora.reporting.projection.window must be " + WINDOW_MIN.toMillis()
                         + " ms.." + WINDOW_MAX.toSeconds() + " s: " + window);
+            }
+            if (requestHold.isNegative() || requestHold.compareTo(REQUEST_HOLD_MAX) > 0) {
+                throw new IllegalArgumentException("pagora.reporting.projection.request-hold must be 0.."
+                        + REQUEST_HOLD_MAX.toSeconds() + " s: " + requestHold);
             }
             if (windowRecordsMax < 1 || windowRecordsMax > WINDOW_RECORDS_MAX) {
                 throw new IllegalArgumentException("pagora.reporting.projection.window-records-max must be 1.."

@@ -23,22 +23,32 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.test.context.TestPropertySource;
 
 /**
  * The projection's window on a real broker and database: a payment whose request and outcome the broker delivers
  * within one window is written once, by one INSERT that is already final, with its statement entries, and never
- * updated; one whose outcome comes a window later is inserted, then finalized, and ends the same; a window delivered
+ * updated; one whose outcome comes after the hold is inserted, then finalized, and ends the same; a window delivered
  * again writes nothing. "Written by one transaction and never since" is read from the row itself: PostgreSQL stamps a
  * row version with the transaction that wrote it (xmin), the projection stamps the row with the transaction that
  * inserted it (projected_xid, which an UPDATE keeps), so the two are equal only for a row never updated.
  *
+ * <p>A request whose outcome is not in its window is held back (8 s here) until it is: written once too, and a
+ * consumer stopped while it holds one loses nothing (the offsets it committed stop at the request).
+ *
  * <p>One consumer and a 3 s window, so the test can tell where a window starts: right after a poll committed.
  */
-@TestPropertySource(properties = {"pagora.reporting.projection.window=3s", "pagora.reporting.projection.concurrency=1"})
+@TestPropertySource(
+        properties = {
+            "pagora.reporting.projection.window=3s",
+            "pagora.reporting.projection.concurrency=1",
+            "pagora.reporting.projection.request-hold=8s"
+        })
 class WrittenOnceTest extends ReportingIntegrationTest {
 
     private static final Duration PROJECTED_WITHIN = Duration.ofSeconds(60);
+    private static final Duration WINDOW = Duration.ofSeconds(3);
     /** Payments whose request and outcome are published within one window. */
     private static final int PAYMENTS = 40;
     /** How long after its request a payment's outcome is published: as a receiving bank answering over HTTPS. */
@@ -157,7 +167,51 @@ class WrittenOnceTest extends ReportingIntegrationTest {
     }
 
     @Test
-    void anOutcomeAWindowAfterItsRequestIsAnInsertThenAnUpdateAndEndsTheSame() {
+    void aRequestWhoseOutcomeComesAWindowLaterIsHeldAndWrittenOnceEvenAcrossAConsumerRestart()
+            throws InterruptedException {
+        awaitAWindowStarted();
+        double onceBefore = completed("once");
+        double twiceBefore = completed("twice");
+        Payment waiting = Payments.any();
+        Payment restarted = Payments.any();
+        publisher.publish(waiting.requested(), restarted.requested());
+        Thread.sleep(WINDOW.plusSeconds(1).toMillis());
+
+        assertThat(status(waiting))
+                .as("held back: its window was written without it")
+                .isEmpty();
+        assertThat(meters.get("pagora.reporting.requests.held").gauge().value()).isEqualTo(2.0);
+        publisher.publish(waiting.settled());
+        awaitFinal(List.of(waiting));
+
+        // Stopped while it holds a request: what it held is dropped, and given again to the consumer that follows.
+        MessageListenerContainer container = listeners.getListenerContainer(ProjectionListener.LISTENER_ID);
+        container.stop();
+        await().atMost(PROJECTED_WITHIN).until(() -> !container.isRunning());
+        assertThat(meters.get("pagora.reporting.requests.held").gauge().value()).isZero();
+        publisher.publish(restarted.settled());
+        container.start();
+        awaitFinal(List.of(restarted));
+
+        assertThat(written(List.of(waiting, restarted))).allSatisfy(row -> {
+            assertThat(row.get("never_updated"))
+                    .as("%s: inserted final, never updated", row.get("payment_id"))
+                    .isEqualTo(true);
+            assertThat(row.get("entries_with_the_row")).isEqualTo(2L);
+        });
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM reporting.payments WHERE payment_id = ANY (?::uuid[])"
+                                + " AND requested_at IS NOT NULL AND end_to_end_id IS NOT NULL",
+                        Long.class,
+                        ids(List.of(waiting, restarted))))
+                .as("each written with its request, the one dropped by the stop included")
+                .isEqualTo(2);
+        awaitCompleted(onceBefore + 2, twiceBefore);
+        assertConsistent();
+    }
+
+    @Test
+    void anOutcomeAfterTheHoldIsAnInsertThenAnUpdateAndEndsTheSame() {
         double onceBefore = completed("once");
         double twiceBefore = completed("twice");
         Payment payment = Payments.any();

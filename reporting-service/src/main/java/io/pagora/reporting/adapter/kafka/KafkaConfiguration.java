@@ -111,6 +111,8 @@ public class KafkaConfiguration {
         ExponentialBackOff bounded = new ExponentialBackOff(200, 2.0);
         bounded.setMaxAttempts(settings.failedPollAttempts() - 1);
         DefaultErrorHandler handler = new DefaultErrorHandler(deadLetters, bounded);
+        // The listener commits what it wrote, and no further than a request it holds: the handler commits nothing.
+        handler.setAckAfterHandle(false);
         handler.setBackOffFunction((record, exception) -> {
             if (!isTransient(exception)) {
                 return null;
@@ -126,6 +128,7 @@ public class KafkaConfiguration {
     ConcurrentKafkaListenerContainerFactory<byte[], byte[]> projectionContainerFactory(
             ConsumerFactory<?, ?> consumerFactory,
             DefaultErrorHandler projectionErrorHandler,
+            RequestHolds holds,
             ReportingProperties properties) {
         @SuppressWarnings("unchecked")
         ConsumerFactory<byte[], byte[]> bytes = (ConsumerFactory<byte[], byte[]>) consumerFactory;
@@ -136,10 +139,17 @@ public class KafkaConfiguration {
         factory.setConcurrency(properties.projection().concurrency());
         factory.setAutoStartup(properties.projection().autoStartup());
         factory.setCommonErrorHandler(projectionErrorHandler);
-        // BATCH: the poll's offsets are committed (synchronously) after the listener returned, i.e. after the
-        // database transaction committed. A crash in between redelivers the poll: the projection is idempotent.
-        factory.getContainerProperties().setAckMode(AckMode.BATCH);
+        // MANUAL, never acknowledged: the listener commits (synchronously, after the database transaction committed)
+        // the offsets its request hold allows, which stop at the oldest request held (RequestHold). A crash in between
+        // redelivers from there: the projection is idempotent.
+        factory.getContainerProperties().setAckMode(AckMode.MANUAL);
         factory.getContainerProperties().setSyncCommits(true);
+        factory.getContainerProperties().setConsumerRebalanceListener(holds);
+        // A consumer given nothing for this long writes the requests it held long enough (ProjectionListener.onIdle).
+        factory.getContainerProperties()
+                .setIdleEventInterval(Math.max(
+                        properties.projection().window().toMillis(),
+                        properties.projection().requestHold().toMillis() / 2));
         // A poll is a time window of events, so that a payment's request and outcome meet in one transaction. Set on
         // each container: the factory's own consumer properties give way to the listener annotation's (none).
         Properties window = ProjectionWindow.consumerProperties(

@@ -11,21 +11,29 @@ import io.pagora.reporting.application.Projection;
 import io.pagora.reporting.domain.EventRules;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
 import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.event.ListenerContainerIdleEvent;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.stereotype.Component;
 
 /**
  * The projection's consumer: one call per poll of both payment topics. Decodes every record, projects
  * the valid events in one database transaction, then sends the records it could not use to their
- * dead-letter topics (with the reason in a header) so they never block a partition. Returning commits
- * the poll's offsets; throwing hands the poll to the error handler (retry, see {@link KafkaConfiguration}).
+ * dead-letter topics (with the reason in a header) so they never block a partition. A payment request whose outcome
+ * is not in the poll is held back until it is ({@link RequestHold}), so that its row is written once, final; the
+ * offsets committed after the transaction stop at the oldest request held. Throwing hands the poll to the error
+ * handler (retry, see {@link KafkaConfiguration}).
  */
 @Component
 public class ProjectionListener {
@@ -42,10 +50,17 @@ public class ProjectionListener {
     private final DeadLetterPublishingRecoverer deadLetters;
     private final Counter deadLettered;
     private final ProjectionMetrics metrics;
+    private final RequestHolds holds;
+    private final LongSupplier nanoTime = System::nanoTime;
 
     public ProjectionListener(
-            Projection projection, DeadLetterPublishingRecoverer deadLetters, MeterRegistry registry, Clock clock) {
+            Projection projection,
+            DeadLetterPublishingRecoverer deadLetters,
+            RequestHolds holds,
+            MeterRegistry registry,
+            Clock clock) {
         this.projection = projection;
+        this.holds = holds;
         this.deadLetters = deadLetters;
         this.deadLettered = Counter.builder("pagora.reporting.dead.letters")
                 .description("Records sent to a dead-letter topic because they could not be projected")
@@ -62,16 +77,70 @@ public class ProjectionListener {
             containerFactory = "projectionContainerFactory",
             batch = "true")
     public void onPoll(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
-        List<Decoded> decoded = new ArrayList<>(records.size());
+        List<RequestHold.Polled<ConsumerRecord<byte[], byte[]>>> polled = new ArrayList<>(records.size());
         List<Rejected> rejected = new ArrayList<>();
         List<PaymentEvent> events = new ArrayList<>(records.size());
+        Map<TopicPartition, Long> nextOffsets = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            nextOffsets.merge(partition, record.offset() + 1, Math::max);
             Optional<String> problem = decode(record, events);
             if (problem.isPresent()) {
                 rejected.add(new Rejected(record, DeadLetterConvention.reason(problem.get())));
             } else {
-                decoded.add(new Decoded(record, events.getLast()));
+                polled.add(new RequestHold.Polled<>(partition, record.offset(), record, events.getLast()));
             }
+        }
+        RequestHold<ConsumerRecord<byte[], byte[]>> hold = holds.of(consumer);
+        RequestHold.Snapshot<ConsumerRecord<byte[], byte[]>> before = hold.snapshot();
+        RequestHold.Release<ConsumerRecord<byte[], byte[]>> release =
+                hold.poll(polled, nextOffsets, nanoTime.getAsLong());
+        try {
+            write(release, rejected, consumer);
+        } catch (RuntimeException e) {
+            // Nothing the release named was acknowledged: held again as it was, the poll is retried whole.
+            hold.restore(before);
+            throw e;
+        }
+        log.debug(
+                "projected a poll: {} records, {} events written, {} dead-lettered, {} requests held",
+                records.size(),
+                release.project().size(),
+                rejected.size(),
+                hold.heldCount());
+    }
+
+    /**
+     * The consumer was given nothing for a while: the requests it held long enough are written (ACCEPTED), so that a
+     * quiet platform's last payments do not wait for a poll that may not come.
+     */
+    @EventListener(condition = "event.listenerId.startsWith('" + LISTENER_ID + "')")
+    public void onIdle(ListenerContainerIdleEvent event) {
+        Consumer<?, ?> consumer = event.getConsumer();
+        RequestHold<ConsumerRecord<byte[], byte[]>> hold = consumer == null ? null : holds.existing(consumer);
+        if (hold == null || hold.heldCount() == 0) {
+            return;
+        }
+        RequestHold.Snapshot<ConsumerRecord<byte[], byte[]>> before = hold.snapshot();
+        RequestHold.Release<ConsumerRecord<byte[], byte[]>> release = hold.idle(nanoTime.getAsLong());
+        try {
+            write(release, new ArrayList<>(), consumer);
+        } catch (RuntimeException e) {
+            hold.restore(before);
+            log.warn(
+                    "writing the requests held on an idle consumer failed; tried again when next idle: {}",
+                    KafkaConfiguration.reason(e));
+        }
+    }
+
+    /** Writes what a release names in one transaction, dead-letters what cannot be, then acknowledges it. */
+    private void write(
+            RequestHold.Release<ConsumerRecord<byte[], byte[]>> release,
+            List<Rejected> rejected,
+            Consumer<?, ?> consumer) {
+        List<Decoded> decoded = new ArrayList<>(release.project().size());
+        for (RequestHold.Polled<ConsumerRecord<byte[], byte[]>> one : release.project()) {
+            decoded.add(new Decoded(one.record(), one.event()));
         }
         projectIsolating(decoded, rejected);
         for (Rejected bad : rejected) {
@@ -91,11 +160,9 @@ public class ProjectionListener {
             }
             deadLettered.increment();
         }
-        log.debug(
-                "projected a poll: {} records, {} events, {} dead-lettered",
-                records.size(),
-                decoded.size(),
-                rejected.size());
+        if (!release.commit().isEmpty()) {
+            consumer.commitSync(release.commit());
+        }
     }
 
     /**

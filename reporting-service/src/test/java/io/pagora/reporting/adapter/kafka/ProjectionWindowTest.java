@@ -84,6 +84,7 @@ class ProjectionWindowTest {
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(30),
                 window,
-                recordsMax);
+                recordsMax,
+                Duration.ofSeconds(3));
     }
 }
