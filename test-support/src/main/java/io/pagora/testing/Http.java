@@ -98,6 +98,32 @@ public final class Http {
         return send(path, "POST", HttpRequest.BodyPublishers.ofString(json), "application/json", headerPairs);
     }
 
+    /** An answer read as bytes (an image), not text. */
+    public record Bytes(int status, String contentType, byte[] body) {}
+
+    /** A JSON POST whose answer is read as bytes, with {@code Accept: accept}. */
+    public Bytes postForBytes(String path, Object body, String accept) {
+        String json = body instanceof String text ? text : JSON.writeValueAsString(body);
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(REQUEST_TIMEOUT)
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .header("Content-Type", "application/json")
+                .header("Accept", accept)
+                .build();
+        try {
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            return new Bytes(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public Response postRaw(String path, byte[] body, String contentType, String... headerPairs) {
         return send(path, "POST", HttpRequest.BodyPublishers.ofByteArray(body), contentType, headerPairs);
     }

@@ -72,6 +72,11 @@ class OpenApiFuzzTest extends PaymentApiIntegrationTest {
                                                 account,
                                                 "payeeAccountId",
                                                 payee,
+                                                // An end user's CPF: its check digits are more than a pattern says.
+                                                "PI-PayerId",
+                                                "52998224725",
+                                                "holderTaxId",
+                                                "52998224725",
                                                 // Recent and the caller's, which no schema can say: the schema's own
                                                 // would be refused 400.
                                                 "endToEndId",

@@ -45,11 +45,34 @@ public final class OpenApiDocument {
             for (String method : METHODS) {
                 JsonNode operation = path.getValue().get(method);
                 if (operation != null) {
-                    operations.add(operation(method.toUpperCase(Locale.ROOT), path.getKey(), operation));
+                    operations.addAll(
+                            alternatives(operation(method.toUpperCase(Locale.ROOT), path.getKey(), operation)));
                 }
             }
         }
         return operations;
+    }
+
+    /**
+     * An operation whose body is one of several schemas ({@code oneOf}: a payment naming its payee by account, by key
+     * or by BR Code) is fuzzed as one operation per alternative, each body valid for its own: a sample mixing them
+     * would be valid for none.
+     */
+    private List<Operation> alternatives(Operation operation) {
+        JsonNode body = operation.bodySchema();
+        if (body == null || !body.has("oneOf")) {
+            return List.of(operation);
+        }
+        List<Operation> each = new ArrayList<>();
+        for (JsonNode alternative : body.get("oneOf")) {
+            each.add(new Operation(
+                    operation.method(),
+                    operation.path(),
+                    operation.parameters(),
+                    schema(alternative),
+                    operation.statuses()));
+        }
+        return each;
     }
 
     /** The methods a path is documented with, upper case. */

@@ -99,7 +99,7 @@ public final class OpenApiFuzz {
         }
 
         public static final long SEED_DEFAULT = 20_261_121L;
-        public static final int REQUESTS_MAX_DEFAULT = 5_000;
+        public static final int REQUESTS_MAX_DEFAULT = 10_000;
         public static final Duration TIME_BUDGET = Duration.ofSeconds(50);
 
         /**
@@ -473,7 +473,11 @@ public final class OpenApiFuzz {
                         .append('=')
                         .append(Mutations.encode(value));
             } else if (parameter.in().equals("header")) {
-                headers.add(Map.entry(parameter.name(), "fuzz-" + Long.toHexString(random.nextLong())));
+                // A known value (an end user's CPF, which the code checks beyond its pattern), else a fresh one (an
+                // Idempotency-Key: any visible ASCII).
+                String value = config.knownValues()
+                        .getOrDefault(parameter.name(), "fuzz-" + Long.toHexString(random.nextLong()));
+                headers.add(Map.entry(parameter.name(), value));
             }
         }
         byte[] body = null;

@@ -23,9 +23,11 @@ import io.pagora.payments.api.adapter.web.OverRateFilter;
 import io.pagora.payments.api.adapter.web.PaymentController;
 import io.pagora.payments.api.application.administration.ParticipantAdministration;
 import io.pagora.payments.api.application.administration.RandomAccountNumbers;
+import io.pagora.payments.api.application.directory.payment.PayingByKey;
 import io.pagora.payments.api.application.intake.AccountDirectory;
 import io.pagora.payments.api.application.intake.Admission;
 import io.pagora.payments.api.application.intake.GroupCommit;
+import io.pagora.payments.api.application.intake.PayeeKeys;
 import io.pagora.payments.api.application.intake.PaymentIntake;
 import io.pagora.payments.api.application.limits.LeasedTokenBuckets;
 import io.pagora.payments.api.application.limits.LimitLeaser;
@@ -47,6 +49,7 @@ import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
@@ -189,9 +192,19 @@ public class PaymentApiConfiguration {
     /** Creates idempotency key partitions ahead and drops those past the retention window. */
     @Bean(destroyMethod = "close")
     IdempotencyRetentionJob idempotencyRetention(
-            JdbcTemplate jdbc, IdempotencyRetentionProperties retention, Clock clock, MeterRegistry meters) {
+            JdbcTemplate jdbc,
+            IdempotencyRetentionProperties retention,
+            DirectoryProperties directory,
+            Clock clock,
+            MeterRegistry meters) {
         return new IdempotencyRetentionJob(
-                new JdbcIdempotencyPartitions(jdbc, retention.retentionDays(), retention.partitionsAheadDays()),
+                List.of(
+                        new JdbcIdempotencyPartitions(jdbc, retention.retentionDays(), retention.partitionsAheadDays()),
+                        new JdbcIdempotencyPartitions(
+                                jdbc,
+                                JdbcIdempotencyPartitions.DIRECTORY_LOOKUPS,
+                                directory.lookUpRetentionDays(),
+                                retention.partitionsAheadDays())),
                 clock,
                 retention.maintenanceInterval(),
                 meters);
@@ -210,7 +223,8 @@ public class PaymentApiConfiguration {
             Admission admission,
             AccessRefusals refusals,
             UnknownAccountLimit unknownAccounts,
-            IdempotencyRetentionProperties retention) {
+            IdempotencyRetentionProperties retention,
+            PayingByKey payees) {
         return intake(
                 properties,
                 accounts,
@@ -223,7 +237,8 @@ public class PaymentApiConfiguration {
                 admission,
                 refusals,
                 unknownAccounts,
-                retention);
+                retention,
+                payees);
     }
 
     /**
@@ -242,7 +257,8 @@ public class PaymentApiConfiguration {
             Admission admission,
             AccessRefusals refusals,
             UnknownAccountLimit unknownAccounts,
-            IdempotencyRetentionProperties retention) {
+            IdempotencyRetentionProperties retention,
+            PayingByKey payees) {
         return intake(
                 properties,
                 accounts,
@@ -255,7 +271,8 @@ public class PaymentApiConfiguration {
                 admission,
                 refusals,
                 unknownAccounts,
-                retention);
+                retention,
+                payees);
     }
 
     private static PaymentIntake intake(
@@ -270,7 +287,8 @@ public class PaymentApiConfiguration {
             Admission admission,
             AccessRefusals refusals,
             UnknownAccountLimit unknownAccounts,
-            IdempotencyRetentionProperties retention) {
+            IdempotencyRetentionProperties retention,
+            PayeeKeys payees) {
         return new PaymentIntake(
                 new PaymentRules(properties.amountMaxCentavos(), retention.retentionDays()),
                 accounts,
@@ -280,7 +298,8 @@ public class PaymentApiConfiguration {
                 clock,
                 admission,
                 refusals,
-                unknownAccounts);
+                unknownAccounts,
+                payees);
     }
 
     @Bean(destroyMethod = "close")

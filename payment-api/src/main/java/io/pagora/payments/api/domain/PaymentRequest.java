@@ -4,6 +4,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
+import io.pagora.payments.api.domain.directory.PixKey;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
@@ -28,6 +29,8 @@ import java.util.Objects;
  *     ({@link #endToEndIdOf})
  * @param returnOf for a return (devolução): what it returns; its payer is the original's payee and its payee the
  *     original's payer. Null for a payment.
+ * @param payeeKey for a payment by key: the key its payee was named by, {@code payee} the account the key's look-up
+ *     found. Null for a payment by account and for a return.
  */
 public record PaymentRequest(
         Id128 payer,
@@ -36,7 +39,8 @@ public record PaymentRequest(
         String currency,
         String description,
         String endToEndId,
-        ReturnOf returnOf) {
+        ReturnOf returnOf,
+        PixKey payeeKey) {
 
     public static final String CURRENCY_BRL = "BRL";
     public static final int DESCRIPTION_CHARS_MAX = 140;
@@ -56,7 +60,19 @@ public record PaymentRequest(
     /** A payment (not a return). */
     public PaymentRequest(
             Id128 payer, Id128 payee, long amountCentavos, String currency, String description, String endToEndId) {
-        this(payer, payee, amountCentavos, currency, description, endToEndId, null);
+        this(payer, payee, amountCentavos, currency, description, endToEndId, null, null);
+    }
+
+    /** A payment by account, or a return. */
+    public PaymentRequest(
+            Id128 payer,
+            Id128 payee,
+            long amountCentavos,
+            String currency,
+            String description,
+            String endToEndId,
+            ReturnOf returnOf) {
+        this(payer, payee, amountCentavos, currency, description, endToEndId, returnOf, null);
     }
 
     public PaymentRequest {
@@ -75,6 +91,9 @@ public record PaymentRequest(
         Check.that(
                 returnOf == null || amountCentavos <= returnOf.originalAmountCentavos(),
                 "a return returns at most its original's amount");
+        Check.that(
+                payeeKey == null || (returnOf == null && endToEndId != null),
+                "a payment by key names its look-up's id");
     }
 
     /**
@@ -102,6 +121,12 @@ public record PaymentRequest(
                 out.writeLong(returnOf.original().value().lo());
                 out.writeLong(returnOf.originalAmountCentavos());
                 out.writeUTF(returnOf.reason().name());
+            }
+            // Likewise only a payment by key: the same account named by key is another request than by account.
+            if (payeeKey != null) {
+                out.writeUTF("payee-key");
+                out.writeUTF(payeeKey.type().name());
+                out.writeUTF(payeeKey.value());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -71,6 +71,33 @@ public enum RefusalReason {
     ANSWER_AFTER_EXPIRY("answer-after-expiry", "The payment expired before the answer"),
     /** The answer is durably received but the ledger's verdict did not come back in time: send it again. */
     VERDICT_PENDING("verdict-pending", "Answer received, verdict not yet known: send it again"),
+    /** Not a key of the type named, or of any type (a look-up, a BR Code): the field says which. */
+    INVALID_KEY("invalid-key", "Invalid PIX key"),
+    /** No such key in the directory, or one the caller may not change (the two read alike). */
+    KEY_NOT_FOUND("key-not-found", "Key not found"),
+    /** The key belongs to another account: a claim moves it, a registration does not. */
+    KEY_ALREADY_REGISTERED("key-already-registered", "Key already registered to another account"),
+    /** An account holds at most 5 keys (a person's) or 20 (a company's). */
+    KEY_LIMIT_REACHED("key-limit-reached", "Account holds the most keys allowed"),
+    /** A CPF or CNPJ key that is not its holder's tax id, or a holder other than the account's. */
+    KEY_HOLDER_MISMATCH("key-holder-mismatch", "Key and holder do not match"),
+    /** A CPF or CNPJ of the right shape whose check digits are wrong (a holder's, an end user's). */
+    INVALID_TAX_ID("invalid-tax-id", "Invalid CPF or CNPJ"),
+    /** The end user's or the participant's look-up bucket is empty: the caller may be scanning keys. */
+    LOOK_UP_RATE_LIMITED("look-up-rate-limited", "Too many key look-ups"),
+    /** A payment by key whose endToEndId no look-up of the paying bank reserved (or one past its validity). */
+    UNKNOWN_LOOK_UP("unknown-look-up", "No look-up reserved this end-to-end id"),
+    /** A payment by key naming another key than its look-up did. */
+    LOOK_UP_KEY_MISMATCH("look-up-key-mismatch", "The look-up was for another key"),
+    /** The key was deleted or moved to another account since the look-up: look it up again. */
+    KEY_MOVED("key-moved", "Key moved since the look-up"),
+    BR_CODE_MALFORMED("br-code-malformed", "Malformed BR Code"),
+    BR_CODE_CRC_MISMATCH("br-code-crc-mismatch", "BR Code CRC does not match"),
+    BR_CODE_NOT_PIX("br-code-not-pix", "Not a PIX BR Code"),
+    BR_CODE_UNSUPPORTED("br-code-unsupported", "BR Code of an unsupported kind"),
+    BR_CODE_INVALID_KEY("br-code-invalid-key", "BR Code with an invalid key"),
+    /** The payment's amount is not the one the code fixes. */
+    BR_CODE_AMOUNT_MISMATCH("br-code-amount-mismatch", "Amount differs from the BR Code's"),
     /** The ledger holds something else under the payment's ids: an integrity alarm, never a refusal. */
     PAYMENT_UNRESOLVED("payment-unresolved", "The switch could not resolve this payment");
 

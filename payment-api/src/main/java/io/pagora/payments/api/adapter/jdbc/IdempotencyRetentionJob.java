@@ -23,7 +23,7 @@ public final class IdempotencyRetentionJob implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(IdempotencyRetentionJob.class);
 
-    private final JdbcIdempotencyPartitions partitions;
+    private final java.util.List<JdbcIdempotencyPartitions> partitions;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final Counter succeeded;
@@ -31,6 +31,15 @@ public final class IdempotencyRetentionJob implements AutoCloseable {
 
     public IdempotencyRetentionJob(
             JdbcIdempotencyPartitions partitions, Clock clock, Duration interval, MeterRegistry meters) {
+        this(java.util.List.of(partitions), clock, interval, meters);
+    }
+
+    /** Keeps every table of {@code partitions}, one after the other, each round. */
+    public IdempotencyRetentionJob(
+            java.util.List<JdbcIdempotencyPartitions> partitions,
+            Clock clock,
+            Duration interval,
+            MeterRegistry meters) {
         Check.that(
                 interval.toSeconds() >= 1 && interval.toHours() <= 24, "maintenance interval in 1s..24h: %s", interval);
         this.partitions = partitions;
@@ -53,7 +62,10 @@ public final class IdempotencyRetentionJob implements AutoCloseable {
 
     private void runOnce() {
         try {
-            partitions.maintain(LocalDate.now(clock.withZone(ZoneOffset.UTC)));
+            LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
+            for (JdbcIdempotencyPartitions table : partitions) {
+                table.maintain(today);
+            }
             succeeded.increment();
         } catch (RuntimeException e) {
             failed.increment();

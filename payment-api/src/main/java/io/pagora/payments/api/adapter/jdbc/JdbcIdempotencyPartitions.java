@@ -44,9 +44,13 @@ public final class JdbcIdempotencyPartitions {
     private static final String PARTITIONS = """
             SELECT c.relname, pg_get_expr(c.relpartbound, c.oid)
             FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-            WHERE i.inhparent = 'payment_api.idempotency_keys'::regclass
+            WHERE i.inhparent = ?::regclass
             ORDER BY c.relname
             """;
+    /** The tables partitioned by day this class keeps: the idempotency keys, and the directory's look-ups. */
+    public static final String IDEMPOTENCY_KEYS = "idempotency_keys";
+
+    public static final String DIRECTORY_LOOKUPS = "directory_lookups";
 
     /**
      * One partition: rows claimed on days in [from, until). {@code from} is {@link LocalDate#MIN} for MINVALUE,
@@ -62,10 +66,21 @@ public final class JdbcIdempotencyPartitions {
     public record Maintenance(List<String> created, List<String> dropped) {}
 
     private final JdbcTemplate jdbc;
+    private final String table;
     private final int retentionDays;
     private final int daysAhead;
 
     public JdbcIdempotencyPartitions(JdbcTemplate jdbc, int retentionDays, int daysAhead) {
+        this(jdbc, IDEMPOTENCY_KEYS, retentionDays, daysAhead);
+    }
+
+    /** @param table {@value #IDEMPOTENCY_KEYS} or {@value #DIRECTORY_LOOKUPS}, in schema payment_api */
+    public JdbcIdempotencyPartitions(JdbcTemplate jdbc, String table, int retentionDays, int daysAhead) {
+        Check.that(
+                IDEMPOTENCY_KEYS.equals(table) || DIRECTORY_LOOKUPS.equals(table),
+                "a table partitioned by day: %s",
+                table);
+        this.table = table;
         Check.that(
                 retentionDays >= 1 && retentionDays <= RETENTION_DAYS_MAX,
                 "retention days in 1..%d: %d",
@@ -84,7 +99,7 @@ public final class JdbcIdempotencyPartitions {
 
     /** The partitions as they are now. */
     public List<Partition> partitions() {
-        return jdbc.execute((ConnectionCallback<List<Partition>>) JdbcIdempotencyPartitions::partitions);
+        return jdbc.execute((ConnectionCallback<List<Partition>>) connection -> partitions(connection));
     }
 
     private Maintenance inTransaction(Connection connection, LocalDate today) throws SQLException {
@@ -95,7 +110,8 @@ public final class JdbcIdempotencyPartitions {
             connection.commit();
             if (!done.created().isEmpty() || !done.dropped().isEmpty()) {
                 log.info(
-                        "idempotency keys: partitions created {}, dropped {} (retention {} days)",
+                        "{}: partitions created {}, dropped {} (retention {} days)",
+                        table,
                         done.created(),
                         done.dropped(),
                         retentionDays);
@@ -124,8 +140,8 @@ public final class JdbcIdempotencyPartitions {
             for (int offset = 0; offset <= daysAhead; offset++) {
                 LocalDate day = today.plusDays(offset);
                 if (existing.stream().noneMatch(partition -> partition.covers(day))) {
-                    String name = "idempotency_keys_" + NAME_DAY.format(day);
-                    statement.execute("CREATE TABLE payment_api." + name + " PARTITION OF payment_api.idempotency_keys"
+                    String name = table + "_" + NAME_DAY.format(day);
+                    statement.execute("CREATE TABLE payment_api." + name + " PARTITION OF payment_api." + table
                             + " FOR VALUES FROM ('" + day + "') TO ('" + day.plusDays(1) + "')");
                     created.add(name);
                 }
@@ -142,23 +158,27 @@ public final class JdbcIdempotencyPartitions {
         }
     }
 
-    private static List<Partition> partitions(Connection connection) throws SQLException {
+    private List<Partition> partitions(Connection connection) throws SQLException {
         List<Partition> partitions = new ArrayList<>();
-        try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(PARTITIONS)) {
-            while (rows.next()) {
-                String name = rows.getString(1);
-                Matcher bound = BOUND.matcher(rows.getString(2));
-                // Only partitions this class and the migration make: a bound it does not understand is never dropped.
-                Check.that(
-                        bound.matches(),
-                        "partition %s of payment_api.idempotency_keys has an unexpected bound: %s",
-                        name,
-                        rows.getString(2));
-                partitions.add(new Partition(
-                        name,
-                        bound.group(1) == null ? LocalDate.MIN : LocalDate.parse(bound.group(1)),
-                        bound.group(2) == null ? LocalDate.MAX : LocalDate.parse(bound.group(2))));
+        try (var statement = connection.prepareStatement(PARTITIONS)) {
+            statement.setString(1, "payment_api." + table);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    String name = rows.getString(1);
+                    Matcher bound = BOUND.matcher(rows.getString(2));
+                    // Only partitions this class and the migration make: a bound it does not understand is never
+                    // dropped.
+                    Check.that(
+                            bound.matches(),
+                            "partition %s of payment_api.%s has an unexpected bound: %s",
+                            name,
+                            table,
+                            rows.getString(2));
+                    partitions.add(new Partition(
+                            name,
+                            bound.group(1) == null ? LocalDate.MIN : LocalDate.parse(bound.group(1)),
+                            bound.group(2) == null ? LocalDate.MAX : LocalDate.parse(bound.group(2))));
+                }
             }
         }
         return partitions;

@@ -9,7 +9,6 @@ import io.pagora.payments.api.application.intake.PaymentIntake.Outcome;
 import io.pagora.payments.api.application.limits.ParticipantLimits;
 import io.pagora.payments.api.application.returns.Returns;
 import io.pagora.payments.api.domain.IdempotencyKey;
-import io.pagora.payments.api.domain.PaymentRequest;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
@@ -136,8 +135,11 @@ public class PaymentController {
         if (key.problem() != null) {
             throw new RefusalException(key.problem());
         }
-        PaymentRequest request = PaymentJson.parse(body);
-        Outcome outcome = intake.accept(caller, key.key(), request);
+        Order order = PaymentJson.order(caller, key.key(), body);
+        if (order.problem() != null) {
+            throw new RefusalException(order.problem());
+        }
+        Outcome outcome = intake.accept(order);
         acceptMetrics.requested(outcome);
         acceptMetrics.record(AcceptMetrics.Endpoint.SINGLE, outcome, System.nanoTime() - started);
         return switch (outcome) {
@@ -304,10 +306,6 @@ public class PaymentController {
         if (key.problem() != null) {
             return Order.malformed(caller, key.problem());
         }
-        try {
-            return Order.of(caller, key.key(), PaymentJson.parse(item));
-        } catch (RefusalException e) {
-            return Order.malformed(caller, e.problem());
-        }
+        return PaymentJson.order(caller, key.key(), item);
     }
 }

@@ -65,6 +65,21 @@ final class Problems {
             case NOT_YOUR_STREAM, NOT_THE_PAYEES_BANK -> HttpStatus.FORBIDDEN;
             case MALFORMED_TOKEN -> HttpStatus.BAD_REQUEST;
             case STALE_TOKEN, ANSWER_AFTER_EXPIRY -> HttpStatus.GONE;
+            // What a schema cannot say (a key's format for its type, check digits, a code's CRC): well-formed JSON
+            // that cannot be done, so 422; the OpenAPI document's patterns admit what the code takes.
+            case INVALID_KEY, INVALID_TAX_ID, BR_CODE_MALFORMED, BR_CODE_CRC_MISMATCH ->
+                HttpStatus.UNPROCESSABLE_CONTENT;
+            case KEY_NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case KEY_ALREADY_REGISTERED, KEY_MOVED -> HttpStatus.CONFLICT;
+            case KEY_LIMIT_REACHED,
+                    KEY_HOLDER_MISMATCH,
+                    UNKNOWN_LOOK_UP,
+                    LOOK_UP_KEY_MISMATCH,
+                    BR_CODE_NOT_PIX,
+                    BR_CODE_UNSUPPORTED,
+                    BR_CODE_INVALID_KEY,
+                    BR_CODE_AMOUNT_MISMATCH -> HttpStatus.UNPROCESSABLE_CONTENT;
+            case LOOK_UP_RATE_LIMITED -> HttpStatus.TOO_MANY_REQUESTS;
         };
     }
 

@@ -17,6 +17,7 @@ import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.payments.api.domain.PaymentRules.AccountStatus;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.payments.api.domain.directory.KeyedPayment;
 import io.pagora.settlement.application.AccessRefusals;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.PixId;
@@ -94,18 +95,27 @@ public final class PaymentIntake {
      * parsing fail. Each order carries its own caller: a group commit merges concurrent requests of different
      * callers into one {@link #acceptAll}.
      */
-    public record Order(Caller caller, IdempotencyKey key, PaymentRequest request, Refusal problem) {
+    public record Order(
+            Caller caller, IdempotencyKey key, PaymentRequest request, KeyedPayment keyed, Refusal problem) {
         public Order {
             Check.that(caller != null, "every order has a caller");
-            Check.that((problem == null) == (key != null && request != null), "an order is parsed or has a problem");
+            Check.that(request == null || keyed == null, "an order names its payee by account or by key");
+            Check.that(
+                    (problem == null) == (key != null && (request != null || keyed != null)),
+                    "an order is parsed or has a problem");
         }
 
         public static Order of(Caller caller, IdempotencyKey key, PaymentRequest request) {
-            return new Order(caller, key, request, null);
+            return new Order(caller, key, request, null, null);
+        }
+
+        /** A payment whose payee is named by key: resolved to an account by the intake's first step. */
+        public static Order byKey(Caller caller, IdempotencyKey key, KeyedPayment keyed) {
+            return new Order(caller, key, null, keyed, null);
         }
 
         public static Order malformed(Caller caller, Refusal problem) {
-            return new Order(caller, null, null, problem);
+            return new Order(caller, null, null, null, problem);
         }
 
         /** The key as this order's caller owns it. */
@@ -123,6 +133,7 @@ public final class PaymentIntake {
     private final Admission admission;
     private final AccessRefusals refusals;
     private final UnknownAccountLimit unknownAccounts;
+    private final PayeeKeys payees;
 
     public PaymentIntake(
             PaymentRules rules,
@@ -133,8 +144,10 @@ public final class PaymentIntake {
             Clock clock,
             Admission admission,
             AccessRefusals refusals,
-            UnknownAccountLimit unknownAccounts) {
+            UnknownAccountLimit unknownAccounts,
+            PayeeKeys payees) {
         this.rules = rules;
+        this.payees = payees;
         this.accounts = accounts;
         this.keys = keys;
         this.publisher = publisher;
@@ -159,6 +172,7 @@ public final class PaymentIntake {
         if (overloaded.isPresent()) {
             return Collections.nCopies(orders.size(), new Outcome.Rejected(overloaded.get()));
         }
+        orders = payees.resolve(orders);
         Outcome[] outcomes = new Outcome[orders.size()];
         Map<Integer, Stored> oldIdReplays = new HashMap<>();
         List<Integer> valid = checkRequests(orders, outcomes, oldIdReplays);

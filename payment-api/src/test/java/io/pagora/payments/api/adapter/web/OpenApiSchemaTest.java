@@ -55,8 +55,8 @@ class OpenApiSchemaTest {
     void theFreeTextPatternsAdmitExactlyWhatTheCodeTakes() {
         Pattern description = Pattern.compile(
                 property("ReturnOrder", "description").get("pattern").toString());
-        Pattern paymentDescription = Pattern.compile(
-                property("PaymentOrder", "description").get("pattern").toString());
+        Pattern paymentDescription =
+                Pattern.compile(schema("PaymentDescription").get("pattern").toString());
         Pattern bankName = Pattern.compile(bankNameSchema().get("pattern").toString());
         for (int c = 0; c <= Character.MAX_VALUE; c++) {
             if (Character.isSurrogate((char) c)) {

@@ -58,6 +58,7 @@ final class IntakeOnFakes {
                 clock,
                 new Admission(() -> 0, 1_000_000, 1_000),
                 AccessRefusals.UNCOUNTED,
-                new UnknownAccountLimit(new ParticipantTokenBuckets(1_000, 1_000, 16, System::nanoTime)));
+                new UnknownAccountLimit(new ParticipantTokenBuckets(1_000, 1_000, 16, System::nanoTime)),
+                PayeeKeys.NONE);
     }
 }

@@ -1,0 +1,62 @@
+package io.pagora.payments.api.config;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.payments.api.adapter.jdbc.JdbcKeyStore;
+import io.pagora.payments.api.adapter.jdbc.JdbcLookupStore;
+import io.pagora.payments.api.adapter.web.DirectoryController;
+import io.pagora.payments.api.application.directory.lookup.LookingUpKeys;
+import io.pagora.payments.api.application.directory.lookup.LookupCommit;
+import io.pagora.payments.api.application.directory.payment.PayingByKey;
+import io.pagora.payments.api.application.directory.registration.RegisteringKeys;
+import io.pagora.payments.api.application.intake.AccountDirectory;
+import io.pagora.settlement.domain.TimeOrderedIds;
+import java.time.Clock;
+import java.util.UUID;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** The key directory's wiring: a bounded part of payment-api (docs/ARCHITECTURE.md says why). */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(DirectoryProperties.class)
+public class DirectoryConfiguration {
+
+    @Bean
+    JdbcLookupStore lookupStore(JdbcTemplate jdbc) {
+        return new JdbcLookupStore(jdbc);
+    }
+
+    @Bean
+    RegisteringKeys registeringKeys(JdbcTemplate jdbc, AccountDirectory accounts, Clock clock) {
+        return new RegisteringKeys(new JdbcKeyStore(jdbc), accounts, clock, UUID::randomUUID);
+    }
+
+    @Bean
+    LookingUpKeys lookingUpKeys(JdbcLookupStore store, DirectoryProperties properties, TimeOrderedIds ids) {
+        return new LookingUpKeys(store, properties.policy(), ids);
+    }
+
+    @Bean(destroyMethod = "close")
+    LookupCommit lookupCommit(LookingUpKeys lookingUp, DirectoryProperties properties, MeterRegistry meters) {
+        LookupCommit commit = new LookupCommit(
+                lookingUp, properties.committers(), properties.batchMax(), properties.queueMax(), properties.waitMax());
+        Gauge.builder("pagora.directory.lookups.queued", commit, LookupCommit::queued)
+                .description("key look-ups waiting for their batch")
+                .register(meters);
+        return commit;
+    }
+
+    @Bean
+    PayingByKey payingByKey(
+            JdbcLookupStore store, LookingUpKeys lookingUp, DirectoryProperties properties, Clock clock) {
+        return new PayingByKey(store, lookingUp, properties.lookUpValidFor(), clock);
+    }
+
+    @Bean
+    DirectoryController directoryController(
+            RegisteringKeys registering, LookupCommit lookups, LookingUpKeys lookingUp, MeterRegistry meters) {
+        return new DirectoryController(registering, lookups, lookingUp, meters);
+    }
+}
