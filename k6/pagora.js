@@ -10,6 +10,10 @@
 //   hot-account  like load, but HOT_SHARE (0.9) of the payments debit HOT_ACCOUNTS (3) accounts
 //   observe      the operator's view next to a bank's run: /stats each second for DURATION, then the
 //                platform-wide settlement check (PARTICIPANT=operator)
+//   scan         the run's bank scans the key directory: SCAN_RATE (500) look-ups/s of random keys, each for a new
+//                end user, next to HONEST_RATE (50) look-ups/s of real keys by its payers, for DURATION; the scan
+//                must be refused once the bank's bucket empties (run it at once as another bank with SCAN_RATE=0:
+//                that bank's look-ups are the ones the scan must not slow)
 //
 // Over mutual TLS, as ONE participant per run (lib/identity.js, k6/README.md "Identity"): a bank
 // (PARTICIPANT=ispb-NNNNNNNN, default the first bank of ACCOUNTS_FILE) pays from its own customers to any
@@ -31,6 +35,7 @@ import { caller } from './lib/identity.js';
 import { iterationIndex, sendBatch, sendOne } from './lib/payments.js';
 import { awaitSettlement, baseline, monitorStats } from './lib/settlement.js';
 import { summarize } from './lib/summary.js';
+import { honestOne, scanOne } from './lib/scan.js';
 
 export const options = buildOptions();
 
@@ -74,12 +79,25 @@ export function smoke(data) {
   sendOne(data, index, {});
 }
 
+/** scan: one look-up of a random key, for a new end user. */
+export function scan() {
+  scanOne(iterationIndex());
+}
+
+/** scan: one honest look-up of a real key by one of the run's payers. */
+export function honest(data) {
+  honestOne(data, iterationIndex());
+}
+
 /** Samples reporting's /stats once a second while the load runs (settled/s, open backlog). */
 export function monitor() {
   monitorStats(iterationTags());
 }
 
 export function teardown(data) {
+  if (config.scenario === 'scan') {
+    return; // nothing was paid
+  }
   awaitSettlement(data.base);
 }
 

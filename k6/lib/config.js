@@ -1,7 +1,7 @@
 // Every knob of the suite, read once from the environment (`k6 run -e NAME=value`), with defaults.
 // Nothing else in k6/ reads __ENV: the summary prints this object, so a run says how it was made.
 
-export const SCENARIOS = ['smoke', 'load', 'stress', 'spike', 'soak', 'bulk', 'hot-account', 'observe'];
+export const SCENARIOS = ['smoke', 'load', 'stress', 'spike', 'soak', 'bulk', 'hot-account', 'observe', 'scan'];
 
 const scenario = text('SCENARIO', 'smoke');
 if (!SCENARIOS.includes(scenario)) {
@@ -81,6 +81,12 @@ export const config = Object.freeze({
   dupShare: share('DUP_SHARE', 0.02), // re-sent with the same key and body: must answer the same id
   conflictShare: share('CONFLICT_SHARE', 0.005), // re-sent with the same key, other amount: must be refused
   nsfShare: share('NSF_SHARE', 0.01), // deliberately insufficient funds: accepted, then REJECTED
+  keyShare: share('KEY_SHARE', 0.2), // the payee named by its PIX key, after a look-up (docs/directory.md)
+  qrShare: share('QR_SHARE', 0.05), // the payee named by a static BR Code of its key, after a look-up
+  // scan: look-ups/s of random keys, each for a new end user (0: none, the honest bank of a side-by-side run),
+  // and the honest payers' look-ups/s of real keys.
+  scanRate: int('SCAN_RATE', 500, 0, 100000),
+  honestRate: int('HONEST_RATE', 50, 1, 100000),
   verifyShare: share('VERIFY_SHARE', scenario === 'smoke' ? 1 : 0.01), // followed until final, per id
   verifyTimeoutSeconds: seconds('VERIFY_TIMEOUT', '20s'),
   amountMinCentavos: int('AMOUNT_MIN_CENTAVOS', 100, 1, 1e10),
@@ -119,6 +125,9 @@ if (config.amountMinCentavos > config.amountMaxCentavos) {
 }
 if (config.dupShare + config.conflictShare + config.nsfShare > 1) {
   throw new Error('DUP_SHARE + CONFLICT_SHARE + NSF_SHARE must not exceed 1');
+}
+if (config.keyShare + config.qrShare > 1) {
+  throw new Error('KEY_SHARE + QR_SHARE must not exceed 1');
 }
 if (config.scenario === 'stress' && config.maxRate < config.startRate) {
   throw new Error(`MAX_RATE (${config.maxRate}) must be at least START_RATE (${config.startRate})`);

@@ -1,6 +1,8 @@
 // Payment generation and sending: one payment (POST /payments) or one batch (POST /payments/batch) per
 // iteration, a unique Idempotency-Key per payment, and deliberate duplicates (DUP_SHARE), key re-uses
-// with another amount (CONFLICT_SHARE) and insufficient-funds payments (NSF_SHARE).
+// with another amount (CONFLICT_SHARE) and insufficient-funds payments (NSF_SHARE). KEY_SHARE of the payments name
+// their payee by its PIX key and QR_SHARE by a static BR Code of it, each after a look-up of the key for the payer's
+// end user (docs/directory.md); the others by account.
 //
 // With LOG_ANSWERS=1 every answer is one tab-separated console line (infra/local/pagora's demo report,
 // local-runtime's AcceptedPayments, reads them back from k6's --log-output file):
@@ -14,6 +16,7 @@ import { check } from 'k6';
 import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
 import { config } from './config.js';
 import { verifyPayments } from './settlement.js';
+import { brCodeOf, cpfOf, keyOf } from './keys.js';
 
 export const metrics = {
   acceptLatency: new Trend('accept_latency', true), // POST /payments -> 202, first sends
@@ -26,12 +29,15 @@ export const metrics = {
   duplicates: new Counter('duplicates_answered_same_id'),
   conflicts: new Counter('conflicting_resends_refused'),
   nsfSent: new Counter('nsf_payments_accepted'),
+  lookUpLatency: new Trend('look_up_latency', true), // POST /directory/lookups -> 200
+  byKey: new Counter('payments_by_key'), // payments sent by key or by BR Code (after their look-up)
 };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const ACCEPTED = http.expectedStatuses(202);
 const BATCH_OK = http.expectedStatuses(200);
 const KEY_REUSE_REFUSED = http.expectedStatuses(409, 422);
+const LOOKED_UP = http.expectedStatuses(200);
 const KINDS = ['normal', 'dup', 'conflict', 'nsf'];
 
 /** The payment of a given index: deterministic, so a re-send carries exactly the same body. */
@@ -55,11 +61,76 @@ export function paymentOf(data, index, kind) {
   if (payee === payer) {
     payee = customers[(customers.indexOf(payer) + 1) % customers.length];
   }
+  const roll = unit(index, 7);
   return {
     key: `k6-${data.runId}-${scenarioName()}-${index}`,
     kind,
+    via: roll < config.keyShare ? 'key' : roll < config.keyShare + config.qrShare ? 'qr' : 'account',
     body: { payerAccountId: payer, payeeAccountId: payee, amountCentavos, description: `k6 ${scenarioName()} ${index}` },
   };
+}
+
+/**
+ * What goes on the wire for a payment: its body by account, or by key or BR Code with the end-to-end id its look-up
+ * reserved (`lookUp`, done once: a re-send carries the same). `payment.body` stays the account view the read model
+ * is judged against.
+ */
+function wire(payment) {
+  if (payment.via === 'account') {
+    return payment.body;
+  }
+  const { payerAccountId, payeeAccountId, amountCentavos, description } = payment.body;
+  const key = keyOf(payeeAccountId);
+  if (payment.via === 'key') {
+    return { payerAccountId, payeeKey: key, amountCentavos, description, endToEndId: payment.endToEndId };
+  }
+  // The code fixes the amount: the payment takes it from there.
+  return { payerAccountId, brCode: brCodeOf(key, amountCentavos, '***'), description,
+    endToEndId: payment.endToEndId };
+}
+
+/**
+ * Looks up the payee's key of every payment by key or code in `payments` (at once, for the payer's end user), and
+ * keeps each one's end-to-end id. Answers the payments whose look-up failed, recorded as their payment would be.
+ */
+function lookUp(payments, tags) {
+  const asked = payments.filter((p) => p.via !== 'account' && p.endToEndId === undefined);
+  if (asked.length === 0) {
+    return [];
+  }
+  const requests = asked.map((p) => ['POST', `${config.apiUrl}/directory/lookups`,
+    JSON.stringify({ key: keyOf(p.body.payeeAccountId) }), {
+      headers: Object.assign({ 'PI-PayerId': cpfOf(p.body.payerAccountId) }, JSON_HEADERS),
+      timeout: `${config.requestTimeoutSeconds}s`,
+      responseCallback: LOOKED_UP,
+      tags: Object.assign({ name: 'POST /directory/lookups' }, tags),
+    }]);
+  const answers = http.batch(requests);
+  const failed = [];
+  asked.forEach((p, i) => {
+    const res = answers[i];
+    const id = res.status === 200 ? field(res, 'endToEndId') : null;
+    const ok = check(res, {
+      'a look-up of a registered key answers its account and an end-to-end id':
+        () => typeof id === 'string' && field(res, 'accountId') === p.body.payeeAccountId,
+    });
+    if (ok) {
+      metrics.lookUpLatency.add(res.timings.duration, tags);
+      metrics.byKey.add(1, tags);
+      p.endToEndId = id;
+    } else {
+      failed.push(p);
+      metrics.errors.add(1, tags);
+      if (res.status === 0 || res.status >= 500) {
+        metrics.unanswered.add(1, tags);
+        log(`UNANSWERED\t${p.key}\t${res.status}`);
+      } else {
+        metrics.unexpected.add(1, tags);
+        log(`REFUSED\t${p.key}\t${res.status}\t${problemType(safeJson(res))}`);
+      }
+    }
+  });
+  return failed;
 }
 
 /** What to do with payment `index`: smoke cycles through every kind, the others roll against the shares. */
@@ -87,7 +158,10 @@ export function isVerified(index) {
 /** One iteration of the single-payment scenarios. `tags` go on every request and metric sample. */
 export function sendOne(data, index, tags) {
   const payment = paymentOf(data, index, kindOf(index));
-  const body = JSON.stringify(payment.body);
+  if (lookUp([payment], tags).length > 0) {
+    return;
+  }
+  const body = JSON.stringify(wire(payment));
   const first = post(payment.key, body, ACCEPTED, tags);
   const acceptedAtMs = Date.now();
   const paymentId = recordSingle(payment, first, 'first', tags);
@@ -103,7 +177,7 @@ export function sendOne(data, index, tags) {
     });
     (same ? metrics.duplicates : metrics.unexpected).add(1, tags);
   } else if (payment.kind === 'conflict') {
-    const other = JSON.stringify(Object.assign({}, payment.body, { amountCentavos: payment.body.amountCentavos + 1 }));
+    const other = JSON.stringify(Object.assign({}, wire(payment), { amountCentavos: payment.body.amountCentavos + 1 }));
     const refused = post(payment.key, other, KEY_REUSE_REFUSED, tags);
     const ok = check(refused, { 'a key re-used for another payment is refused (409/422)': (r) => r.status === 409 || r.status === 422 });
     metrics.errors.add(ok ? 0 : 1, tags);
@@ -122,12 +196,18 @@ export function sendOne(data, index, tags) {
 
 /** One iteration of bulk: a batch of BATCH_SIZE payments, then the batch's duplicates and key re-uses. */
 export function sendBatch(data, batchIndex, tags) {
-  const payments = [];
+  const all = [];
   for (let i = 0; i < config.batchSize; i++) {
     const index = batchIndex * config.batchSize + i;
-    payments.push(paymentOf(data, index, kindOf(index)));
+    all.push(paymentOf(data, index, kindOf(index)));
   }
-  const res = postBatch(payments.map((p) => Object.assign({ idempotencyKey: p.key }, p.body)), tags);
+  // A payment whose look-up failed is recorded there and not sent.
+  const failed = lookUp(all, tags);
+  const payments = all.filter((p) => !failed.includes(p));
+  if (payments.length === 0) {
+    return undefined;
+  }
+  const res = postBatch(payments.map((p) => Object.assign({ idempotencyKey: p.key }, wire(p))), tags);
   const acceptedAtMs = Date.now();
   const ids = recordBatch(payments, res, 'first', tags);
   if (res.status === 200) {
@@ -139,7 +219,7 @@ export function sendBatch(data, batchIndex, tags) {
   const resend = [];
   payments.forEach((p, i) => {
     if (ids[i] !== null && (p.kind === 'dup' || p.kind === 'conflict')) {
-      const body = p.kind === 'dup' ? p.body : Object.assign({}, p.body, { amountCentavos: p.body.amountCentavos + 1 });
+      const body = p.kind === 'dup' ? wire(p) : Object.assign({}, wire(p), { amountCentavos: p.body.amountCentavos + 1 });
       resend.push({ payment: p, id: ids[i], item: Object.assign({ idempotencyKey: p.key }, body) });
     }
   });

@@ -126,6 +126,10 @@ export function buildOptions() {
     case 'observe':
       scenario = null; // the operator's run: only the monitor below, for DURATION
       break;
+    case 'scan':
+      // Two arrival rates of the run's bank: the scan (none with SCAN_RATE=0) and its honest payers' look-ups.
+      scenario = null;
+      break;
     default:
       throw new Error(`no options for scenario ${config.scenario}`);
   }
@@ -144,7 +148,14 @@ export function buildOptions() {
     scenario.startTime = startTime;
     scenarios[config.scenario] = scenario;
   }
-  if (config.scenario !== 'smoke') {
+  if (config.scenario === 'scan') {
+    if (config.scanRate > 0) {
+      scenarios.scan = Object.assign({ executor: 'constant-arrival-rate', rate: config.scanRate,
+        duration: `${config.durationSeconds}s`, exec: 'scan', tags: { pagora_scenario: 'scan' } }, arrival);
+    }
+    scenarios.honest = Object.assign({ executor: 'constant-arrival-rate', rate: config.honestRate,
+      duration: `${config.durationSeconds}s`, exec: 'honest', tags: { pagora_scenario: 'honest' } }, arrival);
+  } else if (config.scenario !== 'smoke') {
     // One more VU samples reporting's GET /stats every second while the load runs: settled/s and the
     // backlog of open payments as the platform sees them, per stress step or spike phase.
     scenarios.monitor = { executor: 'constant-vus', vus: 1, duration: `${Math.ceil(loadSeconds())}s`,
@@ -178,6 +189,19 @@ function thresholds() {
   switch (config.scenario) {
     case 'observe':
       break; // sends no payment: only the correctness thresholds
+    case 'scan':
+      // The scan was stopped by the bucket at some point (a scan never refused saw no limit), and the honest
+      // look-ups of a bank that does not scan are answered (the scanning bank's own payers are refused with it).
+      if (config.scanRate > 0) {
+        t.scan_look_ups_refused = ['count>0'];
+        t.honest_look_up_errors = TRACK_RATE;
+      } else {
+        t.honest_look_up_errors = [`rate<${config.errorRateMax}`];
+      }
+      t.honest_look_up_latency = TRACK_TREND;
+      t.scan_look_ups_missing = TRACK_COUNT;
+      t.honest_look_ups_refused = TRACK_COUNT;
+      break;
     case 'stress':
       // The SLO is expected to break here: per step it is only tracked, and the summary names the
       // first step where it broke (the breaking point).

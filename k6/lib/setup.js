@@ -2,6 +2,7 @@
 // created through payment-api as the run's participant (lib/identity.js): the operator registers banks and
 // funds their reserves (k6/banks.js), a bank opens and funds its own customers. Payers are always the
 // customers of the run's bank (only the payer's bank may move its money); payees may be any bank's.
+import { cpfOf, keyOf } from './keys.js';
 import http from 'k6/http';
 import { config } from './config.js';
 import { caller } from './identity.js';
@@ -99,6 +100,9 @@ function openCustomers(runId) {
   const fundings = customers.map((id, i) => post(`/accounts/${id}/fundings`,
     { amountCentavos: i < config.hotAccounts ? config.hotFundingCentavos : config.fundingCentavos }, `k6-${runId}-fund-${id}`));
   expectAll(fundings, [200, 201], 'fund customers');
+  // Each customer's PIX key, as seeding registers them (lib/keys.js), so that payments may name it.
+  expectAll(customers.map((id, i) => post('/directory/keys', { keyType: 'EMAIL', key: keyOf(id), accountId: id,
+    holderName: `Cliente ${i + 1}`, holderTaxId: cpfOf(id) }, `k6-key-${id}`)), [200, 201], 'register customers\' keys');
   return { source: `created by ${caller.principal} through ${config.apiUrl}`, banks: [ispb], customers, dry, nsfAmountCentavos: 0 };
 }
 

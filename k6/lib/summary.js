@@ -280,6 +280,9 @@ function scheduleText() {
       return `ramping arrival ${config.startRate}/s +${config.stepRate}/s every ${config.stepSeconds} s up to ${config.maxRate}/s, ${vus}`;
     case 'observe':
       return `the operator's view for ${config.durationSeconds} s (GET /stats each second), then the platform-wide settlement check`;
+    case 'scan':
+      return `${config.scanRate} look-ups/s of random keys (each for a new end user) and ${config.honestRate} honest look-ups/s`
+        + ` of real keys, for ${config.durationSeconds} s, ${vus}`;
     case 'spike':
       return `${config.rate}/s for ${config.baseSeconds} s, ${config.spikeRate}/s for ${config.spikeSeconds} s, `
         + `${config.rate}/s for ${config.recoverySeconds} s, ${vus}`;

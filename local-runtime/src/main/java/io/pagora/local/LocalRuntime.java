@@ -48,6 +48,7 @@ public final class LocalRuntime {
             case "kafka" -> LocalKafka.main(rest);
             case "postgres" -> LocalPostgres.main(rest);
             case "seed" -> Seed.main(rest);
+            case "send-degraded" -> io.pagora.local.load.DegradedSender.main(rest);
             case "await-final" -> AwaitFinal.main(rest);
             case "report" -> DemoReport.main(rest);
             case "bench" -> Bench.main(rest);
@@ -68,6 +69,6 @@ public final class LocalRuntime {
 
     private static void usage() {
         System.err.println(
-                "usage: java -jar local-runtime.jar kafka|postgres|seed|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
+                "usage: java -jar local-runtime.jar kafka|postgres|seed|send-degraded|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
     }
 }

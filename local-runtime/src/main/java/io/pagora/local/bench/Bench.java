@@ -196,7 +196,8 @@ public final class Bench {
                         customers,
                         java.util.Set.of(),
                         acceptedLog,
-                        options.inFlightMax())) {
+                        options.inFlightMax(),
+                        options.keyShare())) {
             Bench bench = new Bench(
                     settings,
                     dataSource,

@@ -32,7 +32,8 @@ record BenchOptions(
         String bootstrap,
         long clockTicksPerSecond,
         Ledgers.Settings ledgerSettings,
-        Map<String, Path> dataDirs) {
+        Map<String, Path> dataDirs,
+        double keyShare) {
 
     static BenchOptions parse(String[] args) {
         Options options = new Options("bench", args);
@@ -75,6 +76,11 @@ record BenchOptions(
                 Duration.ofSeconds(30),
                 16);
         Map<String, Path> dataDirs = DiskUsage.directories(options.string("data-dirs", ""));
+        // The payments whose payee is named by its PIX key, each after a look-up (docs/directory.md).
+        double keyShare = options.decimal("key-share", 0);
+        if (!(keyShare >= 0 && keyShare <= 1)) {
+            throw new IllegalArgumentException("--key-share in 0..1: " + keyShare);
+        }
         options.rejectUnknown();
         return new BenchOptions(
                 accountsFile,
@@ -93,6 +99,7 @@ record BenchOptions(
                 bootstrap,
                 clockTicksPerSecond,
                 ledgerSettings,
-                dataDirs);
+                dataDirs,
+                keyShare);
     }
 }

@@ -2,6 +2,7 @@ package io.pagora.local.demo;
 
 import io.pagora.ledger.port.Ledger;
 import io.pagora.local.bench.BenchHtml;
+import io.pagora.local.checks.DirectoryCheck;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
 import io.pagora.local.measure.CpuSnapshot;
@@ -52,6 +53,9 @@ public final class DemoReport {
     /** Where the report reads from. {@code k6Summary} may be null. */
     public record Inputs(Path accounts, List<Path> accepted, Path k6Summary, String reportingSchema) {}
 
+    /** payment-api's schema, where the key directory lives (in the platform's one database). */
+    static final String DIRECTORY_SCHEMA = "payment_api";
+
     public record Result(List<String> lines, List<InvariantChecks.Verdict> verdicts) {
         public boolean passed() {
             return verdicts.stream().allMatch(InvariantChecks.Verdict::passed);
@@ -93,7 +97,8 @@ public final class DemoReport {
         AcceptedPayments accepted = AcceptedPayments.read(inputs.accepted());
         List<ReadModel.Row> rows = ReadModel.load(readModelDatabase, inputs.reportingSchema());
         List<InvariantChecks.Verdict> verdicts =
-                new InvariantChecks(ledger, accounts, rows, outcomes.get(), accepted).runAll();
+                new ArrayList<>(new InvariantChecks(ledger, accounts, rows, outcomes.get(), accepted).runAll());
+        verdicts.add(DirectoryCheck.run(readModelDatabase, DIRECTORY_SCHEMA, ledger));
 
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora demo report ====================");
@@ -154,8 +159,8 @@ public final class DemoReport {
         out.add("");
         out.add(
                 failed == 0
-                        ? "RESULT: PASS (all " + verdicts.size() + " invariant checks hold)"
-                        : "RESULT: FAIL (" + failed + " of " + verdicts.size() + " invariant checks failed)");
+                        ? "RESULT: PASS (all " + verdicts.size() + " checks hold)"
+                        : "RESULT: FAIL (" + failed + " of " + verdicts.size() + " checks failed)");
         return out;
     }
 

@@ -6,6 +6,7 @@ import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.local.checks.ConsistentCut;
+import io.pagora.local.checks.DirectoryCheck;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
 import io.pagora.local.readside.OutcomeLog;
@@ -172,8 +173,10 @@ public final class Verify {
                 withFundingsSinceSeeding(seeded, banks, customers, books.found(), rows, cut.settledAfter());
         InvariantChecks.InFlight inFlight =
                 new InvariantChecks.InFlight(readAt, inputs.inFlight(), newcomers, cut.settledAfter());
-        List<InvariantChecks.Verdict> verdicts =
-                new InvariantChecks(ledger, accounts, rows, outcomeLog, accepted, inFlight, accountSet, books).runAll();
+        List<InvariantChecks.Verdict> verdicts = new ArrayList<>(
+                new InvariantChecks(ledger, accounts, rows, outcomeLog, accepted, inFlight, accountSet, books)
+                        .runAll());
+        verdicts.add(DirectoryCheck.run(database, inputs.participantsSchema(), ledger));
 
         long finals = rows.stream().filter(ReadModel.Row::isFinal).count();
         List<String> out = new ArrayList<>();

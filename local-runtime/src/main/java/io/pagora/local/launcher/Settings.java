@@ -197,6 +197,10 @@ public final class Settings {
         defaults.put("DUP_SHARE", "0.02");
         defaults.put("CONFLICT_SHARE", "0.005");
         defaults.put("NSF_SHARE", "0.01");
+        // Payments whose payee is named by its PIX key, or by a static BR Code of it, each after a look-up
+        // (docs/directory.md); the rest by account.
+        defaults.put("KEY_SHARE", "0.2");
+        defaults.put("QR_SHARE", "0.05");
         // The demo runs on a just-started (cold) platform, often on a laptop: its latency thresholds are loose;
         // k6/pagora.js's own defaults (250/500 ms) are the SLO for a warmed-up platform.
         defaults.put("ACCEPT_P95_MS", "2000");

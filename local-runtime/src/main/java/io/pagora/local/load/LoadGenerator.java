@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -73,6 +74,14 @@ public final class LoadGenerator implements AutoCloseable {
      * {@link #CONNECTIONS_PER_BANK_MAX} calls of a bank on the wire, the rest waiting in order.
      */
     private final WireClient[] clients;
+    /** With a share paid by key: one look-up client per bank, indexed like {@link #clients}; else null. */
+    private final WireClient[] lookupClients;
+    /** Payments whose payee is named by its PIX key ({@link DemoKeys}), after a look-up for the payer's end user. */
+    private final double keyShare;
+    /** Each customer's key as a look-up's body names it, and its holder's CPF (its PI-PayerId when it pays). */
+    private final byte[][] lookupBody;
+
+    private final String[] payerIdOf;
     /** Each bank's customers, as indexes into {@link #customerHex}. */
     private final int[][] customersOfBank;
     /** The bank (index into {@link #clients}) of each customer. */
@@ -144,7 +153,23 @@ public final class LoadGenerator implements AutoCloseable {
             Path acceptedLog,
             int inFlightMax)
             throws IOException {
+        this(mode, batchSize, apiUrls, tls, customers, payingBanks, acceptedLog, inFlightMax, 0);
+    }
+
+    /** @param keyShare the payments whose payee is named by its PIX key, each after a look-up of the key */
+    public LoadGenerator(
+            Mode mode,
+            int batchSize,
+            List<URI> apiUrls,
+            LocalTls tls,
+            List<Id128> customers,
+            Set<BankId> payingBanks,
+            Path acceptedLog,
+            int inFlightMax,
+            double keyShare)
+            throws IOException {
         Check.that(!apiUrls.isEmpty() && apiUrls.size() <= 16, "1..16 payment-api instances");
+        Check.that(keyShare >= 0 && keyShare <= 1, "a key share in 0..1: %s", keyShare);
         Check.that(batchSize >= 1 && batchSize <= 1000, "batch size 1..1000");
         Check.that(customers.size() >= 2, "at least two customers to pay between");
         Check.that(inFlightMax >= 1 && inFlightMax <= 100_000, "in-flight bound 1..100000");
@@ -166,6 +191,21 @@ public final class LoadGenerator implements AutoCloseable {
                 .mapToObj(i -> new WireClient(
                         tls.bank(bankOrder.get(i)), uris.get(i % uris.size()), CONNECTIONS_PER_BANK_MAX, inFlightMax))
                 .toArray(WireClient[]::new);
+        this.keyShare = keyShare;
+        this.lookupClients = keyShare == 0
+                ? null
+                : IntStream.range(0, bankOrder.size())
+                        .mapToObj(i -> new WireClient(
+                                tls.bank(bankOrder.get(i)),
+                                LocalTls.requireHttps(apiUrls.get(i % apiUrls.size()))
+                                        .resolve("/directory/lookups"),
+                                CONNECTIONS_PER_BANK_MAX,
+                                inFlightMax * this.batchSize))
+                        .toArray(WireClient[]::new);
+        this.lookupBody = customers.stream()
+                .map(id -> ("{\"key\":\"" + DemoKeys.keyOf(id) + "\"}").getBytes(StandardCharsets.US_ASCII))
+                .toArray(byte[][]::new);
+        this.payerIdOf = customers.stream().map(DemoKeys::cpfOf).toArray(String[]::new);
         this.bankOfCustomer = new int[customers.size()];
         for (int bank = 0; bank < customersOfBank.length; bank++) {
             for (int customer : customersOfBank[bank]) {
@@ -231,8 +271,15 @@ public final class LoadGenerator implements AutoCloseable {
         }
     }
 
-    /** One call's body, the idempotency keys of its payments in order, and the payers' bank (who sends it). */
-    record Body(byte[] json, String[] keys, int bank) {}
+    /**
+     * One call's body, the idempotency keys of its payments in order, and the payers' bank (who sends it). With a
+     * payment by key among them, the body is written once their look-ups answered: {@code json} is null and
+     * {@code items} says what to write.
+     */
+    record Body(byte[] json, String[] keys, int bank, Item[] items) {}
+
+    /** A payment of a call: customers' indexes, the amount, and whether its payee is named by key. */
+    record Item(int payer, int payee, int amountCentavos, boolean byKey) {}
 
     /**
      * The payers' bank is the bank of a customer drawn uniformly (so each customer pays about equally often),
@@ -242,37 +289,57 @@ public final class LoadGenerator implements AutoCloseable {
         String[] keys = new String[batchSize];
         int bank = bankOfCustomer[payerPool[random.nextInt(payerPool.length)]];
         int[] payers = customersOfBank[bank];
-        StringBuilder json = new StringBuilder(batchSize * 160 + 16);
-        if (mode == Mode.BULK) {
-            json.append("{\"payments\":[");
-        }
+        Item[] items = new Item[batchSize];
+        boolean anyByKey = false;
         for (int i = 0; i < batchSize; i++) {
             int payer = payers[random.nextInt(payers.length)];
             int payee = random.nextInt(customers.size() - 1);
             if (payee >= payer) {
                 payee++;
             }
-            String key = "bench-" + runId + "-" + (++sequence);
-            keys[i] = key;
+            keys[i] = "bench-" + runId + "-" + (++sequence);
+            boolean byKey = keyShare > 0 && random.nextDouble() < keyShare;
+            anyByKey |= byKey;
+            items[i] = new Item(payer, payee, 1 + random.nextInt(99), byKey);
+        }
+        if (anyByKey) {
+            return new Body(null, keys, bank, items);
+        }
+        return new Body(json(keys, items, null), keys, bank, null);
+    }
+
+    /** The call's JSON; {@code endToEndIds[i]} the look-up's id of item i by key (null: by account). */
+    private byte[] json(String[] keys, Item[] items, String[] endToEndIds) {
+        StringBuilder json = new StringBuilder(keys.length * 200 + 16);
+        if (mode == Mode.BULK) {
+            json.append("{\"payments\":[");
+        }
+        for (int i = 0; i < keys.length; i++) {
+            Item item = items[i];
             if (i > 0) {
                 json.append(',');
             }
             json.append('{');
             if (mode == Mode.BULK) {
-                json.append("\"idempotencyKey\":\"").append(key).append("\",");
+                json.append("\"idempotencyKey\":\"").append(keys[i]).append("\",");
             }
             json.append("\"payerAccountId\":\"")
-                    .append(new String(customerHex[payer], StandardCharsets.US_ASCII))
-                    .append("\",\"payeeAccountId\":\"")
-                    .append(new String(customerHex[payee], StandardCharsets.US_ASCII))
-                    .append("\",\"amountCentavos\":")
-                    .append(1 + random.nextInt(99))
-                    .append('}');
+                    .append(new String(customerHex[item.payer()], StandardCharsets.US_ASCII));
+            if (endToEndIds != null && endToEndIds[i] != null) {
+                json.append("\",\"payeeKey\":\"")
+                        .append(DemoKeys.keyOf(customers.get(item.payee())))
+                        .append("\",\"endToEndId\":\"")
+                        .append(endToEndIds[i]);
+            } else {
+                json.append("\",\"payeeAccountId\":\"")
+                        .append(new String(customerHex[item.payee()], StandardCharsets.US_ASCII));
+            }
+            json.append("\",\"amountCentavos\":").append(item.amountCentavos()).append('}');
         }
         if (mode == Mode.BULK) {
             json.append("]}");
         }
-        return new Body(json.toString().getBytes(StandardCharsets.US_ASCII), keys, bank);
+        return json.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     private void send(Body body, long scheduledNanos) {
@@ -282,6 +349,77 @@ public final class LoadGenerator implements AutoCloseable {
             return;
         }
         sentPayments.addAndGet(keys.length);
+        if (body.json() == null) {
+            lookUpThenSend(body, scheduledNanos);
+            return;
+        }
+        post(body, scheduledNanos);
+    }
+
+    /**
+     * The call's payments by key are looked up first, all at once, for their payers' end users; the call then pays
+     * those whose look-up answered, and each other one is recorded as its answer says. The call's latency counts from
+     * its scheduled instant, look-ups included.
+     */
+    private void lookUpThenSend(Body body, long scheduledNanos) {
+        Item[] items = body.items();
+        long deadline = scheduledNanos + REQUEST_TIMEOUT.toNanos();
+        List<CompletableFuture<WireClient.Answer>> lookUps = new ArrayList<>();
+        for (Item item : items) {
+            lookUps.add(
+                    item.byKey()
+                            ? lookupClients[body.bank()].post(
+                                    lookupBody[item.payee()], null, payerIdOf[item.payer()], deadline)
+                            : CompletableFuture.completedFuture(null));
+        }
+        CompletableFuture.allOf(lookUps.toArray(CompletableFuture[]::new)).whenComplete((done, ignored) -> {
+            String[] endToEndIds = new String[items.length];
+            List<Integer> sent = new ArrayList<>(items.length);
+            StringBuilder lines = new StringBuilder();
+            for (int i = 0; i < items.length; i++) {
+                if (!items[i].byKey()) {
+                    sent.add(i);
+                    continue;
+                }
+                WireClient.Answer answer = lookUps.get(i).isCompletedExceptionally()
+                        ? null
+                        : lookUps.get(i).join();
+                String id =
+                        answer != null && answer.status() == 200 ? field(answer.body(), "\"endToEndId\":\"", 0) : null;
+                if (id != null) {
+                    endToEndIds[i] = id;
+                    sent.add(i);
+                } else if (answer == null || answer.status() >= 500) {
+                    lines.append("UNANSWERED\t")
+                            .append(body.keys()[i])
+                            .append('\t')
+                            .append(answer == null ? 0 : answer.status())
+                            .append('\n');
+                    unansweredPayments.incrementAndGet();
+                } else {
+                    lines.append("REFUSED\t")
+                            .append(body.keys()[i])
+                            .append('\t')
+                            .append(answer.status())
+                            .append("\t-\n");
+                    refusedPayments.incrementAndGet();
+                }
+            }
+            append(lines);
+            if (sent.isEmpty()) {
+                inFlight.release();
+                return;
+            }
+            String[] keys = sent.stream().map(i -> body.keys()[i]).toArray(String[]::new);
+            Item[] kept = sent.stream().map(i -> items[i]).toArray(Item[]::new);
+            String[] ids = sent.stream().map(i -> endToEndIds[i]).toArray(String[]::new);
+            post(new Body(json(keys, kept, ids), keys, body.bank(), null), scheduledNanos);
+        });
+    }
+
+    /** Posts the call; its answer is recorded and its in-flight slot released. */
+    private void post(Body body, long scheduledNanos) {
+        String[] keys = body.keys();
         // The call's deadline counts from its scheduled instant: time spent waiting for a connection of its bank
         // counts.
         clients[body.bank()]
@@ -331,6 +469,13 @@ public final class LoadGenerator implements AutoCloseable {
                         .append("\t-\n");
             }
             refusedPayments.addAndGet(keys.length);
+        }
+        append(lines);
+    }
+
+    private void append(CharSequence lines) {
+        if (lines.isEmpty()) {
+            return;
         }
         synchronized (log) {
             try {
@@ -476,6 +621,11 @@ public final class LoadGenerator implements AutoCloseable {
         }
         for (WireClient client : clients) {
             client.close();
+        }
+        if (lookupClients != null) {
+            for (WireClient client : lookupClients) {
+                client.close();
+            }
         }
     }
 

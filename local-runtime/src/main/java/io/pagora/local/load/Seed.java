@@ -25,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Seeds the participants of a demo, bench, verify or chaos run through payment-api, each call made by the
  * participant the authorization matrix wants: the operator registers each bank and funds its reserve, then
- * the bank opens and funds its own customers (its client certificate, {@link LocalTls}). Writes what it did
+ * the bank opens and funds its own customers and registers their keys (its client certificate, {@link LocalTls}).
+ * Writes what it did
  * to the accounts file ({@link DemoAccounts}' format), which the report, verify, chaos-check and k6
  * ({@code ACCOUNTS_FILE}) read. The one seeding path of {@code infra/local/pagora}, which chooses the banks'
  * ISPBs ({@code seeded_ispbs}) and issues their certificates before calling this.
@@ -122,7 +123,10 @@ public final class Seed {
         return lines;
     }
 
-    /** One bank: the operator registers it and funds its reserve; the bank opens and funds its customers. */
+    /**
+     * One bank: the operator registers it and funds its reserve; the bank opens and funds its customers and registers
+     * each one's PIX key ({@link DemoKeys}).
+     */
     private List<String> seedBank(Plan plan, BankId bank) throws IOException, InterruptedException {
         int ispb = bank.ispb();
         List<String> lines = new ArrayList<>(1 + plan.customersPerBank());
@@ -143,6 +147,17 @@ public final class Seed {
                         "/accounts/" + account + "/fundings",
                         Map.of("amountCentavos", funding),
                         "seed-customer-" + account);
+                // The bank registers its customer's PIX key, as a bank does when its customer asks.
+                post(
+                        own,
+                        "/directory/keys",
+                        Map.of(
+                                "keyType", "EMAIL",
+                                "key", DemoKeys.keyOf(account),
+                                "accountId", account.toString(),
+                                "holderName", "Cliente " + customer + " do Banco " + bank,
+                                "holderTaxId", DemoKeys.cpfOf(account)),
+                        "seed-key-" + account);
                 lines.add("customer\t" + account + "\t" + funding);
             }
         }

@@ -104,8 +104,13 @@ public final class WireClient implements AutoCloseable {
      * every call's answer completes, whatever happens (closed client, full queue, broken connection, deadline).
      */
     CompletableFuture<Answer> post(byte[] json, String idempotencyKey, long deadlineNanos) {
+        return post(json, idempotencyKey, null, deadlineNanos);
+    }
+
+    /** As {@link #post(byte[], String, long)}, with a {@code PI-PayerId} header unless {@code payerId} is null. */
+    CompletableFuture<Answer> post(byte[] json, String idempotencyKey, String payerId, long deadlineNanos) {
         CompletableFuture<Answer> answer = new CompletableFuture<>();
-        Call call = new Call(request(json, idempotencyKey), deadlineNanos, answer);
+        Call call = new Call(request(json, idempotencyKey, payerId), deadlineNanos, answer);
         if (closed) {
             answer.completeExceptionally(new RejectedExecutionException("the client is closed"));
         } else if (!waiting.offer(call)) {
@@ -122,7 +127,7 @@ public final class WireClient implements AutoCloseable {
         return open.get();
     }
 
-    private byte[] request(byte[] json, String idempotencyKey) {
+    private byte[] request(byte[] json, String idempotencyKey, String payerId) {
         ByteArrayOutputStream request = new ByteArrayOutputStream(head.length + 96 + json.length);
         request.writeBytes(head);
         StringBuilder headers = new StringBuilder(96)
@@ -132,6 +137,10 @@ public final class WireClient implements AutoCloseable {
         if (idempotencyKey != null) {
             Check.that(idempotencyKey.chars().allMatch(c -> c > 32 && c < 127), "an idempotency key is visible ASCII");
             headers.append("Idempotency-Key: ").append(idempotencyKey).append("\r\n");
+        }
+        if (payerId != null) {
+            Check.that(payerId.chars().allMatch(c -> c >= '0' && c <= 'Z'), "a payer id is a CPF or CNPJ");
+            headers.append("PI-PayerId: ").append(payerId).append("\r\n");
         }
         request.writeBytes(headers.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
         request.writeBytes(json);

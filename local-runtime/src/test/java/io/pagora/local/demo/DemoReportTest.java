@@ -126,6 +126,10 @@ class DemoReportTest {
         participants.openCustomers(BANK_B, List.of(1L));
         for (Id128 customer : List.of(ALICE, ANNA, BRUNO)) {
             participants.fundCustomer(ids.next(), customer, CUSTOMER_FUNDING);
+            key(
+                    "c" + customer + "@pagora.example",
+                    customer,
+                    "ispb-" + ChartOfAccounts.bankOf(customer).orElseThrow());
         }
         Files.writeString(
                 dir.resolve("accounts.tsv"),
@@ -188,6 +192,32 @@ class DemoReportTest {
                 .anyMatch(line -> line.contains("p50     12.5 ms") && line.contains("(n=5000)"))
                 .noneMatch(line -> line.contains("900.0"))
                 .anyMatch(line -> line.contains("k6 dropped 3 iterations"));
+    }
+
+    @Test
+    void aKeyPointingToNoCustomerAccountOfItsBankFailsTheDirectoryCheck() throws Exception {
+        key("ghost@pagora.example", ChartOfAccounts.customer(BANK_A, 999), "ispb-" + BANK_A);
+        key("stolen@pagora.example", ALICE, "ispb-" + BANK_B);
+
+        DemoReport.Result result = report();
+
+        InvariantChecks.Verdict directory = result.verdicts().getLast();
+        assertThat(directory.name()).startsWith("(e) key directory");
+        assertThat(directory.passed()).isFalse();
+        assertThat(directory.problems())
+                .anyMatch(problem -> problem.startsWith("ghost@pagora.example") && problem.contains("does not hold"))
+                .anyMatch(problem -> problem.startsWith("stolen@pagora.example") && problem.contains("registered by"));
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
+    void anEmptyDirectoryFailsTheDirectoryCheck() throws Exception {
+        sql("DELETE FROM payment_api.directory_keys");
+
+        InvariantChecks.Verdict directory = report().verdicts().getLast();
+
+        assertThat(directory.passed()).isFalse();
+        assertThat(directory.problems()).anyMatch(problem -> problem.contains("holds no key"));
     }
 
     @Test
@@ -365,7 +395,7 @@ class DemoReportTest {
         assertThat(result.passed()).isFalse();
         assertThat(verdicts(result).get("(c)").problems())
                 .anyMatch(p -> p.contains(refusedByBank.id().toString()));
-        assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: FAIL (1 of 4"));
+        assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: FAIL (1 of 5"));
     }
 
     @Test
@@ -689,6 +719,9 @@ class DemoReportTest {
         sql("CREATE SCHEMA reporting");
         sql("CREATE SCHEMA payment_api");
         sql("CREATE TABLE payment_api.banks (ispb integer PRIMARY KEY)");
+        // The columns the directory check reads, as payment-api's V8 defines them.
+        sql("CREATE TABLE payment_api.directory_keys (key_value text PRIMARY KEY, account_id uuid NOT NULL,"
+                + " participant text NOT NULL)");
         sql("""
                 CREATE TABLE reporting.payments (
                     payment_id uuid PRIMARY KEY, payer_account_id uuid NOT NULL, payee_account_id uuid NOT NULL,
@@ -748,6 +781,11 @@ class DemoReportTest {
                                     at);
                     }));
         }
+    }
+
+    private void key(String key, Id128 account, String participant) throws Exception {
+        sql("INSERT INTO payment_api.directory_keys VALUES ('" + key + "', '" + account.toUuid() + "', '" + participant
+                + "')");
     }
 
     private void sql(String statement) throws SQLException {

@@ -1,6 +1,7 @@
 package io.pagora.local.launcher.commands;
 
 import io.pagora.local.cli.Options;
+import io.pagora.local.launcher.Console;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,8 @@ record BenchRunOptions(
         Double findMaxFactor,
         boolean overload,
         Double overloadFactor,
-        Double secondBankRatePerSecond) {
+        Double secondBankRatePerSecond,
+        Double keyShare) {
 
     static final double OVERLOAD_FACTOR = 2;
 
@@ -38,6 +40,10 @@ record BenchRunOptions(
         Double findMaxFactor = options.decimalOrNull("find-max-factor");
         Double overloadFactor = options.decimalOrNull("overload-factor");
         Double secondBankRate = options.decimalOrNull("second-bank-rate");
+        Double keyShare = options.decimalOrNull("key-share");
+        if (keyShare != null && !(keyShare >= 0 && keyShare <= 1)) {
+            throw Console.fail("--key-share is a share in 0..1, not %s", keyShare);
+        }
         boolean overload = options.flag("overload") || overloadFactor != null || secondBankRate != null;
         options.rejectUnknown();
         return new BenchRunOptions(
@@ -52,7 +58,8 @@ record BenchRunOptions(
                 findMaxFactor,
                 overload,
                 overload && overloadFactor == null ? Double.valueOf(OVERLOAD_FACTOR) : overloadFactor,
-                secondBankRate);
+                secondBankRate,
+                keyShare);
     }
 
     /** The bench tool's own options, in its names, for what was given. */
@@ -70,6 +77,7 @@ record BenchRunOptions(
         add(arguments, "find-max-factor", findMaxFactor);
         add(arguments, "overload-factor", overloadFactor);
         add(arguments, "second-bank-rate", secondBankRatePerSecond);
+        add(arguments, "key-share", keyShare);
         return List.copyOf(arguments);
     }
 

@@ -114,7 +114,8 @@ public final class Demo {
         int rate = settings.integer(platform.runningTopology().scaled() ? "SCALED_RATE" : "RATE");
         Console.say(
                 "sending with k6 (%s, k6/pagora.js SCENARIO=load): a %ds warm-up up to %d/s (not judged), then %d"
-                        + " payments at %d/s, duplicates %s, key re-uses %s, insufficient funds %s (log %s)",
+                        + " payments at %d/s, duplicates %s, key re-uses %s, insufficient funds %s, by PIX key %s,"
+                        + " by BR Code %s (log %s)",
                 k6.get().binary(),
                 warmupSeconds,
                 rate,
@@ -123,6 +124,8 @@ public final class Demo {
                 settings.text("DUP_SHARE"),
                 settings.text("CONFLICT_SHARE"),
                 settings.text("NSF_SHARE"),
+                settings.text("KEY_SHARE"),
+                settings.text("QR_SHARE"),
                 layout.log("k6"));
         if (warmupSeconds == 0) {
             snapshotBeforeJudgedRun();

@@ -94,6 +94,8 @@ public final class K6 {
         variables.put("ACCOUNTS_FILE", platform.layout.accounts().toString());
         variables.put("LOG_ANSWERS", "1");
         variables.put("DUP_SHARE", Double.toString(platform.settings.share("DUP_SHARE")));
+        variables.put("KEY_SHARE", Double.toString(platform.settings.share("KEY_SHARE")));
+        variables.put("QR_SHARE", Double.toString(platform.settings.share("QR_SHARE")));
         variables.put("CONFLICT_SHARE", Double.toString(platform.settings.share("CONFLICT_SHARE")));
         variables.put("NSF_SHARE", Double.toString(platform.settings.share("NSF_SHARE")));
         variables.put("RUN_ID", runId);

@@ -15,7 +15,7 @@ class BenchRunOptionsTest {
 
         assertThat(options)
                 .isEqualTo(new BenchRunOptions(
-                        "tigerbeetle", null, null, null, null, null, null, false, null, false, null, null));
+                        "tigerbeetle", null, null, null, null, null, null, false, null, false, null, null, null));
         assertThat(options.benchArguments()).isEmpty();
     }
 
@@ -32,7 +32,8 @@ class BenchRunOptionsTest {
                         "--drain-seconds=30",
                         "--find-max",
                         "--find-max-factor=1.5",
-                        "--second-bank-rate=50"),
+                        "--second-bank-rate=50",
+                        "--key-share=0.25"),
                 "postgresql");
 
         assertThat(options.ledger()).isEqualTo("both");
@@ -53,7 +54,10 @@ class BenchRunOptionsTest {
                         "--find-max=true",
                         "--find-max-factor=1.5",
                         "--overload-factor=2",
-                        "--second-bank-rate=50");
+                        "--second-bank-rate=50",
+                        "--key-share=0.25");
+        assertThatThrownBy(() -> BenchRunOptions.parse(List.of("--key-share=1.5"), "postgresql"))
+                .hasMessageContaining("--key-share is a share in 0..1");
     }
 
     @Test

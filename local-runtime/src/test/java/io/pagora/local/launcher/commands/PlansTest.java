@@ -116,11 +116,9 @@ class PlansTest {
     }
 
     @Test
-    void the_seeded_banks_and_an_accounts_bank_follow_one_formula() {
+    void the_seeded_banks_follow_one_formula() {
         assertThat(Settings.seededIspbs(4)).containsExactly(10001111L, 10002222L, 10003333L, 10004444L);
-        assertThat(Load.ispbOf("0000000100989680000000000000002a")).isEqualTo(0x00989680L);
         assertThat(Certs.bankPrincipal(1)).isEqualTo("ispb-00000001");
-        assertThatThrownBy(() -> Load.ispbOf("xyz")).hasMessageContaining("32 hex digits");
         assertThatThrownBy(() -> Certs.bankPrincipal(100_000_000L)).hasMessageContaining("up to 8 digits");
     }
 
