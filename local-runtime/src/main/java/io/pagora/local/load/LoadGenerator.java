@@ -200,7 +200,8 @@ public final class LoadGenerator implements AutoCloseable {
                                 LocalTls.requireHttps(apiUrls.get(i % apiUrls.size()))
                                         .resolve("/directory/lookups"),
                                 CONNECTIONS_PER_BANK_MAX,
-                                inFlightMax * this.batchSize))
+                                // A call's look-ups wait at most all at once: the calls in flight times their size.
+                                (int) Math.min(1_000_000L, (long) inFlightMax * this.batchSize)))
                         .toArray(WireClient[]::new);
         this.lookupBody = customers.stream()
                 .map(id -> ("{\"key\":\"" + DemoKeys.keyOf(id) + "\"}").getBytes(StandardCharsets.US_ASCII))
