@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.events.participant.Answer;
 import io.pagora.events.participant.AnswerBatch;
+import io.pagora.events.participant.KeyClaimNotice;
 import io.pagora.events.participant.MessageRecords;
 import io.pagora.events.participant.ParticipantCodec;
 import io.pagora.events.participant.ParticipantMessage;
@@ -122,7 +123,29 @@ class ParticipantContractsTest {
                         "b",
                         9,
                         AT,
-                        "E0000000120261127134500000000001"));
+                        "E0000000120261127134500000000001"),
+                new KeyClaimNotice(
+                        KeyClaimNotice.idOf("0b7c", "OPEN", "DONOR"),
+                        null,
+                        "0b7c",
+                        "maria@example.com",
+                        "PORTABILITY",
+                        "DONOR",
+                        "OPEN",
+                        null,
+                        withNanos,
+                        AT),
+                new KeyClaimNotice(
+                        "k",
+                        null,
+                        "c",
+                        "+5561\"ção",
+                        "OWNERSHIP",
+                        "CLAIMER",
+                        "COMPLETED",
+                        "DEADLINE",
+                        null,
+                        Instant.EPOCH));
         for (ParticipantMessage message : messages) {
             assertThat(new String(MessageRecords.encode(List.of(message)), StandardCharsets.UTF_8))
                     .isEqualTo(new String(jackson.writeValueAsBytes(List.of(message)), StandardCharsets.UTF_8));

@@ -68,8 +68,35 @@ public final class MessageRecords {
                         .field("amountCentavos", m.amountCentavos())
                         .field("occurredAt", m.occurredAt())
                         .field("endToEndId", m.endToEndId());
+            case KeyClaimNotice m ->
+                json.field("type", "KeyClaimNotice")
+                        .field("id", m.id())
+                        .field("paymentId", m.paymentId())
+                        .field("claimId", m.claimId())
+                        .field("key", m.key())
+                        .field("claimType", m.claimType())
+                        .field("role", m.role())
+                        .field("status", m.status())
+                        .field("resolution", m.resolution())
+                        .field("resolveBy", m.resolveBy())
+                        .field("occurredAt", m.occurredAt());
         }
         json.endObject();
+    }
+
+    /** One record for {@code bank} (its key): its value, and its message count (header {@value #COUNT_HEADER}). */
+    public record Sliced(String bank, byte[] value, int count) {}
+
+    /** Each bank's messages as records of at most {@link #MESSAGES_MAX} messages each, in order. */
+    public static List<Sliced> sliced(java.util.Map<String, List<ParticipantMessage>> byBank) {
+        List<Sliced> records = new java.util.ArrayList<>();
+        byBank.forEach((bank, messages) -> {
+            for (int from = 0; from < messages.size(); from += MESSAGES_MAX) {
+                List<ParticipantMessage> slice = messages.subList(from, Math.min(messages.size(), from + MESSAGES_MAX));
+                records.add(new Sliced(bank, encode(slice), slice.size()));
+            }
+        });
+        return records;
     }
 
     /** The messages of a stream's answer (or of one record): a JSON array. */

@@ -5,16 +5,18 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
  * A message the switch sends one participant over its stream (docs/participants.md), version 1: an
- * instruction to answer, or a payment's final outcome. Every message has an {@link #id()} that names it
+ * instruction to answer, a payment's final outcome, or a claim on a key (no payment: its {@link #paymentId()} is
+ * null). Every message has an {@link #id()} that names it
  * for good — the same message delivered again (streams are at-least-once) has the same id, so a bank
  * drops duplicates by id. Serialized as JSON with a {@code type} discriminator; unknown fields are ignored.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = PaymentInstruction.class, name = "PaymentInstruction"),
-    @JsonSubTypes.Type(value = PaymentConcluded.class, name = "PaymentConcluded")
+    @JsonSubTypes.Type(value = PaymentConcluded.class, name = "PaymentConcluded"),
+    @JsonSubTypes.Type(value = KeyClaimNotice.class, name = "KeyClaimNotice")
 })
-public sealed interface ParticipantMessage permits PaymentInstruction, PaymentConcluded {
+public sealed interface ParticipantMessage permits PaymentInstruction, PaymentConcluded, KeyClaimNotice {
 
     /** The message's own id: a duplicate has the same one. */
     String id();

@@ -220,7 +220,8 @@ public final class BenchReport {
                         s.valid() ? "held" : "broke"));
             }
         }
-        out.add("  invariants         " + (invariantsPass ? "PASS (all four)" : "FAIL"));
+        out.add("  invariants         "
+                + (invariantsPass ? "PASS (the four money checks and the key directory)" : "FAIL"));
         out.add(failures.isEmpty() ? "RESULT: VALID" : "RESULT: INVALID -- " + String.join("; ", failures));
         out.add("======================================================");
         return out;

@@ -124,6 +124,92 @@ class DirectoryTest extends SecondInstanceTest {
     }
 
     @Test
+    void aClaimToldOnTheDonorsStreamAndConfirmedMovesTheKeyToTheClaimersAccount() {
+        String holdersAccount = participants.openAccount(bankIspb());
+        String key = "porta." + UUID.randomUUID().toString().substring(0, 8) + "@example.com";
+        assertThat(register(payerBank, "EMAIL", key, holdersAccount, "Maria Souza", MARIA)
+                        .status())
+                .isEqualTo(201);
+        String newAccount = participants.openAccount(PAYEE_BANK);
+
+        Http.Response opened = payeeBank.post(
+                "/directory/claims",
+                Map.of(
+                        "type",
+                        "PORTABILITY",
+                        "key",
+                        key,
+                        "accountId",
+                        newAccount,
+                        "holderName",
+                        "Maria Souza",
+                        "holderTaxId",
+                        MARIA),
+                "Idempotency-Key",
+                "claim-" + key);
+        assertThat(opened.status()).as("%s", opened).isEqualTo(201);
+        String claimId = opened.json().path("claimId").asString();
+        assertThat(opened.json().path("donorIspb").asString()).isEqualTo("00000081");
+        assertThat(opened.json().path("status").asString()).isEqualTo("OPEN");
+
+        // The donor reads its stream until the notice comes (a pull may come back empty before it).
+        Http.Response stream = payerBank.get("/participants/00000081/stream/start");
+        for (int pull = 0; pull < 10 && !stream.body().contains(claimId); pull++) {
+            stream = payerBank.get(stream.header("PI-Pull-Next"));
+        }
+        assertThat(stream.body())
+                .contains("\"type\":\"KeyClaimNotice\"")
+                .contains(claimId)
+                .contains("\"role\":\"DONOR\"")
+                .contains("\"status\":\"OPEN\"");
+        assertThat(payerBank
+                        .json("/directory/claims?role=donor&status=OPEN")
+                        .path("claims")
+                        .toString())
+                .contains(claimId);
+        assertThat(participants.bank(83).get("/directory/claims/" + claimId).problemType())
+                .as("a third bank")
+                .isEqualTo("claim-not-found");
+        assertThat(payeeBank
+                        .post("/directory/claims/" + claimId + "/confirm", Map.of())
+                        .problemType())
+                .as("the claimer does not confirm")
+                .isEqualTo("claim-not-found");
+
+        Http.Response confirmed = payerBank.post("/directory/claims/" + claimId + "/confirm", Map.of());
+
+        assertThat(confirmed.status()).as("%s", confirmed).isEqualTo(200);
+        assertThat(confirmed.json().path("status").asString()).isEqualTo("COMPLETED");
+        assertThat(payeeBank
+                        .get("/directory/keys/" + key)
+                        .json()
+                        .path("accountId")
+                        .asString())
+                .isEqualTo(newAccount);
+        assertThat(lookUp(payerBank, JOAO, key).json().path("ispb").asString()).isEqualTo("00000082");
+        assertThat(payerBank
+                        .post("/directory/claims/" + claimId + "/cancel", Map.of())
+                        .problemType())
+                .isEqualTo("claim-closed");
+        Http.Response own = payeeBank.post(
+                "/directory/claims",
+                Map.of(
+                        "type",
+                        "PORTABILITY",
+                        "key",
+                        key,
+                        "accountId",
+                        newAccount,
+                        "holderName",
+                        "Maria Souza",
+                        "holderTaxId",
+                        MARIA),
+                "Idempotency-Key",
+                "claim-again-" + key);
+        assertThat(own.problemType()).as("a claim on one's own key").isEqualTo("claim-of-own-key");
+    }
+
+    @Test
     void badInputIsRefusedWithItsOwnProblemAndChangesNothing() {
         Map<String, String> malformed =
                 Map.of("CPF", "52998224724", "CNPJ", "11222333000182", "PHONE", "5561912345678", "EMAIL", "maria@");

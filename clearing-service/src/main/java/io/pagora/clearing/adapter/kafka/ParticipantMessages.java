@@ -108,19 +108,15 @@ public final class ParticipantMessages {
 
     private static List<ProducerRecord<String, byte[]>> records(Map<String, List<ParticipantMessage>> byBank) {
         List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
-        byBank.forEach((bank, messages) -> {
-            for (int from = 0; from < messages.size(); from += MessageRecords.MESSAGES_MAX) {
-                List<ParticipantMessage> slice =
-                        messages.subList(from, Math.min(messages.size(), from + MessageRecords.MESSAGES_MAX));
-                ProducerRecord<String, byte[]> record =
-                        new ProducerRecord<>(Topics.PARTICIPANT_MESSAGES, bank, MessageRecords.encode(slice));
-                record.headers()
-                        .add(
-                                MessageRecords.COUNT_HEADER,
-                                Integer.toString(slice.size()).getBytes(StandardCharsets.US_ASCII));
-                records.add(record);
-            }
-        });
+        for (MessageRecords.Sliced sliced : MessageRecords.sliced(byBank)) {
+            ProducerRecord<String, byte[]> record =
+                    new ProducerRecord<>(Topics.PARTICIPANT_MESSAGES, sliced.bank(), sliced.value());
+            record.headers()
+                    .add(
+                            MessageRecords.COUNT_HEADER,
+                            Integer.toString(sliced.count()).getBytes(StandardCharsets.US_ASCII));
+            records.add(record);
+        }
         return records;
     }
 }

@@ -2,9 +2,13 @@ package io.pagora.payments.api.config;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pagora.payments.api.adapter.jdbc.JdbcClaimStore;
 import io.pagora.payments.api.adapter.jdbc.JdbcKeyStore;
 import io.pagora.payments.api.adapter.jdbc.JdbcLookupStore;
+import io.pagora.payments.api.adapter.kafka.KafkaClaimNotices;
+import io.pagora.payments.api.adapter.web.ClaimController;
 import io.pagora.payments.api.adapter.web.DirectoryController;
+import io.pagora.payments.api.application.directory.claims.ClaimingKeys;
 import io.pagora.payments.api.application.directory.lookup.LookingUpKeys;
 import io.pagora.payments.api.application.directory.lookup.LookupCommit;
 import io.pagora.payments.api.application.directory.payment.PayingByKey;
@@ -13,15 +17,21 @@ import io.pagora.payments.api.application.intake.AccountDirectory;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import java.time.Clock;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaTemplate;
 
 /** The key directory's wiring: a bounded part of payment-api (docs/ARCHITECTURE.md says why). */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(DirectoryProperties.class)
 public class DirectoryConfiguration {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DirectoryConfiguration.class);
 
     @Bean
     JdbcLookupStore lookupStore(JdbcTemplate jdbc) {
@@ -52,6 +62,48 @@ public class DirectoryConfiguration {
     PayingByKey payingByKey(
             JdbcLookupStore store, LookingUpKeys lookingUp, DirectoryProperties properties, Clock clock) {
         return new PayingByKey(store, lookingUp, properties.lookUpValidFor(), clock);
+    }
+
+    @Bean
+    ClaimingKeys claimingKeys(
+            JdbcTemplate jdbc,
+            KafkaTemplate<String, byte[]> kafka,
+            AccountDirectory accounts,
+            Clock clock,
+            DirectoryProperties properties,
+            PaymentApiProperties payments) {
+        return new ClaimingKeys(
+                new JdbcClaimStore(jdbc),
+                new KafkaClaimNotices(kafka, payments.kafkaAckTimeout(), clock),
+                accounts,
+                clock,
+                properties.claimResolutionPeriod(),
+                UUID::randomUUID);
+    }
+
+    /** Resolves the claims past their deadline, on one thread of its own; every instance may, the store decides once. */
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService claimDeadlines(ClaimingKeys claims, DirectoryProperties properties) {
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("claim-deadlines").daemon(true).factory());
+        long everyMillis = properties.claimSweepInterval().toMillis();
+        sweeper.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        claims.resolveDue();
+                    } catch (RuntimeException e) {
+                        log.warn("claims: the deadline round failed (retried in the next): {}", e.toString());
+                    }
+                },
+                everyMillis,
+                everyMillis,
+                TimeUnit.MILLISECONDS);
+        return sweeper;
+    }
+
+    @Bean
+    ClaimController claimController(ClaimingKeys claims) {
+        return new ClaimController(claims);
     }
 
     @Bean

@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param batchMax look-ups in one store transaction at most
  * @param queueMax look-ups waiting at most; beyond, 429 at once
  * @param waitMax the longest a look-up waits for its batch
+ * @param claimResolutionPeriod how long the donor bank has to confirm or cancel a claim (DICT: 7 days)
+ * @param claimSweepInterval how often claims past their deadline are resolved
  */
 @ConfigurationProperties("pagora.directory")
 public record DirectoryProperties(
@@ -36,7 +38,9 @@ public record DirectoryProperties(
         @DefaultValue("2") int committers,
         @DefaultValue("512") int batchMax,
         @DefaultValue("20000") int queueMax,
-        @DefaultValue("5s") Duration waitMax) {
+        @DefaultValue("5s") Duration waitMax,
+        @DefaultValue("7d") Duration claimResolutionPeriod,
+        @DefaultValue("1s") Duration claimSweepInterval) {
 
     public DirectoryProperties {
         Check.that(
@@ -51,6 +55,14 @@ public record DirectoryProperties(
         Check.that(batchMax >= 1 && batchMax <= 4096, "pagora.directory.batch-max in 1..4096");
         Check.that(queueMax >= batchMax && queueMax <= 1_000_000, "pagora.directory.queue-max in batch-max..10^6");
         Check.that(waitMax.toMillis() >= 1 && waitMax.toSeconds() <= 60, "pagora.directory.wait-max in 1ms..60s");
+        Check.that(
+                claimResolutionPeriod.toSeconds() >= 1 && claimResolutionPeriod.toDays() <= 30,
+                "pagora.directory.claim-resolution-period in 1s..30d: %s",
+                claimResolutionPeriod);
+        Check.that(
+                claimSweepInterval.toMillis() >= 100 && claimSweepInterval.toSeconds() <= 60,
+                "pagora.directory.claim-sweep-interval in 100ms..60s: %s",
+                claimSweepInterval);
     }
 
     /** The policy these settings make; checked where it is built, at startup (AntiScanPolicy's assertions). */

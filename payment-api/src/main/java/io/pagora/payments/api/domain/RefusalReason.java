@@ -83,6 +83,16 @@ public enum RefusalReason {
     KEY_HOLDER_MISMATCH("key-holder-mismatch", "Key and holder do not match"),
     /** A CPF or CNPJ of the right shape whose check digits are wrong (a holder's, an end user's). */
     INVALID_TAX_ID("invalid-tax-id", "Invalid CPF or CNPJ"),
+    /** A claim on a key of one's own bank. */
+    CLAIM_OF_OWN_KEY("claim-of-own-key", "Claim on a key of one's own bank"),
+    /** A claim of a kind the key or its holder does not allow (ownership of a CPF key, portability by another). */
+    CLAIM_NOT_ALLOWED("claim-not-allowed", "Claim not allowed for this key"),
+    /** The key has an open claim already: one at a time. */
+    CLAIM_ALREADY_OPEN("claim-already-open", "The key has an open claim"),
+    /** No such claim, or one the caller is not a party to (the two read alike). */
+    CLAIM_NOT_FOUND("claim-not-found", "Claim not found"),
+    /** The claim is completed or cancelled: nothing changes it. */
+    CLAIM_CLOSED("claim-closed", "Claim already resolved"),
     /** The end user's or the participant's look-up bucket is empty: the caller may be scanning keys. */
     LOOK_UP_RATE_LIMITED("look-up-rate-limited", "Too many key look-ups"),
     /** A payment by key whose endToEndId no look-up of the paying bank reserved (or one past its validity). */

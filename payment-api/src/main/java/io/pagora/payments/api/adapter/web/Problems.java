@@ -69,7 +69,9 @@ final class Problems {
             // that cannot be done, so 422; the OpenAPI document's patterns admit what the code takes.
             case INVALID_KEY, INVALID_TAX_ID, BR_CODE_MALFORMED, BR_CODE_CRC_MISMATCH ->
                 HttpStatus.UNPROCESSABLE_CONTENT;
-            case KEY_NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case KEY_NOT_FOUND, CLAIM_NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case CLAIM_ALREADY_OPEN, CLAIM_CLOSED -> HttpStatus.CONFLICT;
+            case CLAIM_OF_OWN_KEY, CLAIM_NOT_ALLOWED -> HttpStatus.UNPROCESSABLE_CONTENT;
             case KEY_ALREADY_REGISTERED, KEY_MOVED -> HttpStatus.CONFLICT;
             case KEY_LIMIT_REACHED,
                     KEY_HOLDER_MISMATCH,

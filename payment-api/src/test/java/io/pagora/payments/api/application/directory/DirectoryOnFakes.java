@@ -45,6 +45,7 @@ public final class DirectoryOnFakes {
     public final InMemoryKeyStore keys = new InMemoryKeyStore();
     public final InMemoryLookupStore lookupStore = new InMemoryLookupStore(clock, keys);
     public final RegisteringKeys registering;
+    public final AccountDirectory accounts;
     public final LookingUpKeys lookingUp;
     public final PaymentIntake intake;
     public final List<PaymentRequested> published = new ArrayList<>();
@@ -57,7 +58,7 @@ public final class DirectoryOnFakes {
         participants.registerBank(BANK_B);
         participants.openCustomers(BANK_A, List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L));
         participants.openCustomers(BANK_B, List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L));
-        AccountDirectory accounts = new AccountDirectory(ledger, 1_000);
+        accounts = new AccountDirectory(ledger, 1_000);
         TimeOrderedIds ids = new TimeOrderedIds(clock);
         registering = new RegisteringKeys(keys, accounts, clock, UUID::randomUUID);
         lookingUp = new LookingUpKeys(lookupStore, policy, ids);
