@@ -62,6 +62,12 @@ function collectFigures(m) {
       samples: value(m, 'monitor_open', 'count'),
     },
     acceptLatencyMs: trend(m, judged(latencyMetric)),
+    // Payments by PIX key or BR Code (KEY_SHARE, QR_SHARE), each after a look-up; and the scan scenario's figures.
+    byKey: value(m, 'payments_by_key', 'count'),
+    lookUpLatencyMs: trend(m, 'look_up_latency'),
+    scan: config.scenario === 'scan' ? { refused: value(m, 'scan_look_ups_refused', 'count'),
+      missing: value(m, 'scan_look_ups_missing', 'count'), honestRefused: value(m, 'honest_look_ups_refused', 'count'),
+      honestLatencyMs: trend(m, 'honest_look_up_latency') } : null,
     // The warm-up (WARMUP): shown, not judged.
     warmup: config.warmupSeconds > 0 ? { seconds: config.warmupSeconds,
       acceptLatencyMs: trend(m, `${latencyMetric}{scenario:${WARMUP_SCENARIO}}`),
@@ -204,6 +210,13 @@ function text(r, file) {
     + `open (accepted, not final) max ${fmt(d.openMax)} (${caller.operator ? 'GET /stats' : `GET /payments?status=ACCEPTED as ${caller.principal}`}`
     + ` each second, ${d.samples || 0} samples)`);
   line(`latency       accept (k6, ${f.acceptLatencyMetric === 'batch_latency' ? `POST /payments/batch of ${config.batchSize} → 200` : 'POST /payments → 202'}): ${quantiles(f.acceptLatencyMs)}`);
+  if (f.byKey !== null) {
+    line(`              look-up (POST /directory/lookups → 200, ${f.byKey} payments by key or BR Code): ${quantiles(f.lookUpLatencyMs)}`);
+  }
+  if (f.scan !== null) {
+    line(`scan          ${f.scan.refused || 0} scanning look-ups refused (429), ${f.scan.missing || 0} answered key-not-found; `
+      + `honest look-ups ${quantiles(f.scan.honestLatencyMs)}, ${f.scan.honestRefused || 0} refused`);
+  }
   line(`              accept→settled (clearing pagora_clearing_accept_to_settled_seconds): ${platformText(f.acceptToSettledMs)}`);
   line(`              accept→visible (reporting pagora_reporting_accept_to_visible_seconds): ${platformText(f.acceptToVisibleMs)}`);
   const o = f.outcomes;
