@@ -161,6 +161,28 @@ public final class Bench {
         config.setPoolName("bench");
         config.setConnectionTimeout(10_000);
         int exit;
+        if (options.lookups()) {
+            Check.that(!settings.findMax() && options.overloadFactor() == 0, "--mode=lookup runs at one rate");
+            try (HikariDataSource dataSource = new HikariDataSource(config)) {
+                exit = LookupBench.run(
+                        new LookupBench.Settings(
+                                settings.rate(),
+                                settings.batchSize(),
+                                settings.warmupSeconds(),
+                                settings.windowSeconds(),
+                                options.endUsers(),
+                                options.inFlightMax(),
+                                settings.ledger(),
+                                settings.components()),
+                        options.apis(),
+                        options.tls(),
+                        customers,
+                        options.outDir(),
+                        dataSource,
+                        new ProcessCpu(options.clockTicksPerSecond()));
+            }
+            System.exit(exit);
+        }
         if (options.overloadFactor() > 0) {
             Check.that(
                     settings.mode() == LoadGenerator.Mode.SINGLE && !settings.findMax(),

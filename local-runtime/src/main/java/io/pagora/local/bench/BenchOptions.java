@@ -33,7 +33,9 @@ record BenchOptions(
         long clockTicksPerSecond,
         Ledgers.Settings ledgerSettings,
         Map<String, Path> dataDirs,
-        double keyShare) {
+        double keyShare,
+        boolean lookups,
+        int endUsers) {
 
     static BenchOptions parse(String[] args) {
         Options options = new Options("bench", args);
@@ -50,9 +52,12 @@ record BenchOptions(
         String jdbcUrl = options.string("jdbc-url", "jdbc:postgresql://127.0.0.1:5432/pagora");
         String user = options.string("db-user", "pagora");
         String password = options.string("db-password", "pagora");
+        String mode = options.string("mode", "bulk");
+        // Look-ups only (LookupBench): its calls are batches of --batch-size look-ups, one a call at 1.
+        boolean lookups = mode.equals("lookup");
         Bench.Settings settings = new Bench.Settings(
                 options.string("ledger-backend", "postgresql"),
-                LoadGenerator.Mode.valueOf(options.string("mode", "bulk").toUpperCase(Locale.ROOT)),
+                lookups ? LoadGenerator.Mode.BULK : LoadGenerator.Mode.valueOf(mode.toUpperCase(Locale.ROOT)),
                 options.decimal("rate", 4000),
                 options.integer("batch-size", 500),
                 options.integer("warmup-seconds", 60),
@@ -81,6 +86,8 @@ record BenchOptions(
         if (!(keyShare >= 0 && keyShare <= 1)) {
             throw new IllegalArgumentException("--key-share in 0..1: " + keyShare);
         }
+        // The end users look-ups are made for, in turn: each one's bucket sees a few a run, as a bank's customers do.
+        int endUsers = options.integer("end-users", 200_000);
         options.rejectUnknown();
         return new BenchOptions(
                 accountsFile,
@@ -100,6 +107,8 @@ record BenchOptions(
                 clockTicksPerSecond,
                 ledgerSettings,
                 dataDirs,
-                keyShare);
+                keyShare,
+                lookups,
+                endUsers);
     }
 }

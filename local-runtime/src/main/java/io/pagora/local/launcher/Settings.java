@@ -240,6 +240,9 @@ public final class Settings {
         defaults.put("PARTICIPANT_BURST", "50000");
         defaults.put("PARTICIPANT_REFILL_PER_SECOND", "25000");
         defaults.put("PARTICIPANT_IN_FLIGHT_MAX", "256");
+        // Each bank's look-up bucket (docs/directory.md): DICT's category A, 50,000 tokens and 25,000 a minute.
+        defaults.put("DIRECTORY_PARTICIPANT_BURST", "50000");
+        defaults.put("DIRECTORY_PARTICIPANT_REFILL_PER_MINUTE", "25000");
         // k6 opens a connection per VU (up to K6_MAX_VUS), all as one bank.
         defaults.put("PARTICIPANT_CONNECTIONS_MAX", "800");
         defaults.put("VERIFY_IN_FLIGHT_SECONDS", "60");

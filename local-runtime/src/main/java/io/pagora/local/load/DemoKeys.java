@@ -20,7 +20,12 @@ public final class DemoKeys {
 
     /** An 11-digit CPF with valid check digits; not all alike. */
     public static String cpfOf(Id128 account) {
-        long n = Long.parseLong(account.toString().substring(24), 16);
+        return cpfOf(Long.parseLong(account.toString().substring(24), 16));
+    }
+
+    /** The {@code n}th end user's CPF (n ≥ 0): as {@link #cpfOf(Id128)}, for end users who hold no account here. */
+    public static String cpfOf(long n) {
+        Check.that(n >= 0, "a non-negative end user number: %d", n);
         long base = 100_000_000 + (n % 900_000_000);
         // Bounded: at most nine bases in a row make a CPF of one repeated digit.
         for (int attempt = 0; attempt < 20; attempt++) {

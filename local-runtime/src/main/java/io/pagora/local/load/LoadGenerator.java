@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -198,10 +197,10 @@ public final class LoadGenerator implements AutoCloseable {
                         .mapToObj(i -> new WireClient(
                                 tls.bank(bankOrder.get(i)),
                                 LocalTls.requireHttps(apiUrls.get(i % apiUrls.size()))
-                                        .resolve("/directory/lookups"),
+                                        .resolve(mode == Mode.BULK ? "/directory/lookups/batch" : "/directory/lookups"),
                                 CONNECTIONS_PER_BANK_MAX,
-                                // A call's look-ups wait at most all at once: the calls in flight times their size.
-                                (int) Math.min(1_000_000L, (long) inFlightMax * this.batchSize)))
+                                // One look-up call per call in flight at most.
+                                inFlightMax))
                         .toArray(WireClient[]::new);
         this.lookupBody = customers.stream()
                 .map(id -> ("{\"key\":\"" + DemoKeys.keyOf(id) + "\"}").getBytes(StandardCharsets.US_ASCII))
@@ -358,50 +357,70 @@ public final class LoadGenerator implements AutoCloseable {
     }
 
     /**
-     * The call's payments by key are looked up first, all at once, for their payers' end users; the call then pays
-     * those whose look-up answered, and each other one is recorded as its answer says. The call's latency counts from
-     * its scheduled instant, look-ups included.
+     * The call's payments by key are looked up first for their payers' end users, as a bank does: in bulk, all in one
+     * {@code POST /directory/lookups/batch}; one at a time, each its own {@code POST /directory/lookups}. The call
+     * then pays those whose look-up found the key, and each other one is recorded as its answer says. The call's
+     * latency counts from its scheduled instant, look-ups included.
      */
     private void lookUpThenSend(Body body, long scheduledNanos) {
         Item[] items = body.items();
         long deadline = scheduledNanos + REQUEST_TIMEOUT.toNanos();
-        List<CompletableFuture<WireClient.Answer>> lookUps = new ArrayList<>();
-        for (Item item : items) {
-            lookUps.add(
-                    item.byKey()
-                            ? lookupClients[body.bank()].post(
-                                    lookupBody[item.payee()], null, payerIdOf[item.payer()], deadline)
-                            : CompletableFuture.completedFuture(null));
+        List<Integer> byKey = new ArrayList<>(items.length);
+        for (int i = 0; i < items.length; i++) {
+            if (items[i].byKey()) {
+                byKey.add(i);
+            }
         }
-        CompletableFuture.allOf(lookUps.toArray(CompletableFuture[]::new)).whenComplete((done, ignored) -> {
+        CompletableFuture<WireClient.Answer> lookUp;
+        if (mode == Mode.BULK) {
+            StringBuilder json = new StringBuilder(byKey.size() * 90 + 16).append("{\"lookups\":[");
+            for (int n = 0; n < byKey.size(); n++) {
+                Item item = items[byKey.get(n)];
+                json.append(n == 0 ? "" : ",")
+                        .append("{\"payerId\":\"")
+                        .append(payerIdOf[item.payer()])
+                        .append("\",\"key\":\"")
+                        .append(DemoKeys.keyOf(customers.get(item.payee())))
+                        .append("\"}");
+            }
+            byte[] request = json.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
+            lookUp = lookupClients[body.bank()].post(request, null, deadline);
+        } else {
+            Item item = items[byKey.getFirst()];
+            lookUp = lookupClients[body.bank()].post(lookupBody[item.payee()], null, payerIdOf[item.payer()], deadline);
+        }
+        lookUp.whenComplete((answer, failure) -> {
+            String[] found = failure != null || answer.status() != 200
+                    ? null
+                    : mode == Mode.BULK
+                            ? foundIds(answer.body(), byKey.size())
+                            : new String[] {field(answer.body(), "\"endToEndId\":\"", 0)};
+            int status = failure != null ? 0 : answer.status();
             String[] endToEndIds = new String[items.length];
             List<Integer> sent = new ArrayList<>(items.length);
             StringBuilder lines = new StringBuilder();
-            for (int i = 0; i < items.length; i++) {
+            for (int i = 0, n = 0; i < items.length; i++) {
                 if (!items[i].byKey()) {
                     sent.add(i);
                     continue;
                 }
-                WireClient.Answer answer = lookUps.get(i).isCompletedExceptionally()
-                        ? null
-                        : lookUps.get(i).join();
-                String id =
-                        answer != null && answer.status() == 200 ? field(answer.body(), "\"endToEndId\":\"", 0) : null;
+                String id = found == null ? null : found[n];
+                n++;
                 if (id != null) {
                     endToEndIds[i] = id;
                     sent.add(i);
-                } else if (answer == null || answer.status() >= 500) {
+                } else if (found == null && (status == 0 || status >= 500)) {
                     lines.append("UNANSWERED\t")
                             .append(body.keys()[i])
                             .append('\t')
-                            .append(answer == null ? 0 : answer.status())
+                            .append(status)
                             .append('\n');
                     unansweredPayments.incrementAndGet();
                 } else {
                     lines.append("REFUSED\t")
                             .append(body.keys()[i])
                             .append('\t')
-                            .append(answer.status())
+                            .append(found == null ? status : 200)
                             .append("\t-\n");
                     refusedPayments.incrementAndGet();
                 }
@@ -416,6 +435,28 @@ public final class LoadGenerator implements AutoCloseable {
             String[] ids = sent.stream().map(i -> endToEndIds[i]).toArray(String[]::new);
             post(new Body(json(keys, kept, ids), keys, body.bank(), null), scheduledNanos);
         });
+    }
+
+    /**
+     * A batch look-up's results, in order: each {@code FOUND}'s end-to-end id, null for each {@code REFUSED}; null
+     * when the body does not hold {@code size} results. A result's status is text, its problem's a number.
+     */
+    static String[] foundIds(String body, int size) {
+        String[] ids = new String[size];
+        int at = 0;
+        for (int seen = 0; seen < size; ) {
+            int status = body.indexOf("\"status\":\"", at);
+            if (status < 0) {
+                return null;
+            }
+            at = status + "\"status\":\"".length();
+            if (body.startsWith("FOUND\"", at)) {
+                ids[seen++] = field(body, "\"endToEndId\":\"", at);
+            } else if (body.startsWith("REFUSED\"", at)) {
+                seen++;
+            }
+        }
+        return ids;
     }
 
     /** Posts the call; its answer is recorded and its in-flight slot released. */
@@ -627,31 +668,6 @@ public final class LoadGenerator implements AutoCloseable {
             for (WireClient client : lookupClients) {
                 client.close();
             }
-        }
-    }
-
-    /** Latencies of the measured calls; a plain growing array (a five-minute window at 3,000/s is 7 MB). */
-    private static final class LatencyLog {
-        private static final int CALLS_MAX = 50_000_000;
-        private long[] nanos = new long[1 << 16];
-        private int count;
-
-        synchronized void add(long latencyNanos) {
-            Check.that(count < CALLS_MAX, "at most %d measured calls", CALLS_MAX);
-            if (count == nanos.length) {
-                nanos = Arrays.copyOf(nanos, nanos.length * 2);
-            }
-            nanos[count++] = latencyNanos;
-        }
-
-        synchronized double[] takeSortedMs() {
-            double[] ms = new double[count];
-            for (int i = 0; i < count; i++) {
-                ms[i] = nanos[i] / 1e6;
-            }
-            count = 0;
-            Arrays.sort(ms);
-            return ms;
         }
     }
 }

@@ -14,6 +14,7 @@ import io.pagora.testing.Http;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -320,6 +321,109 @@ class DirectoryTest extends SecondInstanceTest {
         assertThat(payerBank.post("/directory/qrcodes/static", asked).problemType())
                 .as("a code for another bank's key")
                 .isEqualTo("key-not-found");
+    }
+
+    @Test
+    void aBatchOfLookUpsAnswersEachAsAloneAndItsFoundKeyIsPaid() {
+        String account = participants.openAccount(PAYEE_BANK);
+        String key = "batch." + UUID.randomUUID().toString().substring(0, 8) + "@example.com";
+        assertThat(register(payeeBank, "EMAIL", key, account, "Ana Paula Reis", "24681357090")
+                        .status())
+                .isEqualTo(201);
+        String asker = "12345678062";
+        String scanner = "98765432029";
+        List<Map<String, Object>> lookups = new ArrayList<>();
+        lookups.add(Map.of("payerId", asker, "key", key));
+        lookups.add(Map.of("payerId", asker, "key", "gone." + UUID.randomUUID() + "@example.com"));
+        lookups.add(Map.of("payerId", "52998224724", "key", key));
+        lookups.add(Map.of("payerId", asker, "key", "not a key"));
+        for (int i = 0; i < 6; i++) {
+            lookups.add(Map.of("payerId", scanner, "key", "scan" + i + "." + UUID.randomUUID() + "@example.com"));
+        }
+
+        Http.Response batch = payerBank.post("/directory/lookups/batch", Map.of("lookups", lookups));
+
+        assertThat(batch.status()).as("%s", batch).isEqualTo(200);
+        JsonNode body = batch.json();
+        assertThat(body.path("foundCount").asInt()).isEqualTo(1);
+        assertThat(body.path("refusedCount").asInt()).isEqualTo(9);
+        JsonNode results = body.path("results");
+        assertThat(results.get(0).path("status").asString()).isEqualTo("FOUND");
+        JsonNode found = results.get(0).path("lookup");
+        assertThat(found.path("accountId").asString()).isEqualTo(account);
+        assertThat(found.path("holderName").asString()).isEqualTo("Ana P. R.");
+        assertThat(found.path("holderTaxId").asString()).isEqualTo("***.813.570-**");
+        List<String> problems = new ArrayList<>();
+        for (int i = 1; i < results.size(); i++) {
+            assertThat(results.get(i).path("index").asInt()).isEqualTo(i);
+            assertThat(results.get(i).path("status").asString()).isEqualTo("REFUSED");
+            problems.add(Http.slug(results.get(i).path("problem").path("type").asString()));
+        }
+        assertThat(problems)
+                .as("as each look-up alone: 100 tokens of an end user, 20 a miss")
+                .containsExactly(
+                        "key-not-found",
+                        "invalid-tax-id",
+                        "invalid-key",
+                        "key-not-found",
+                        "key-not-found",
+                        "key-not-found",
+                        "key-not-found",
+                        "key-not-found",
+                        "look-up-rate-limited");
+        assertThat(results.get(2).path("problem").path("field").asString()).isEqualTo("lookups[2].payerId");
+        assertThat(results.get(9).path("problem").path("status").asInt()).isEqualTo(429);
+        assertThat(results.get(9).path("problem").path("retryAfterSeconds").asLong())
+                .isBetween(1L, 30L);
+        assertThat(lookUp(payerBank, scanner, key).status())
+                .as("the batch spent the scanner's bucket")
+                .isEqualTo(429);
+
+        Http.Response paid = payerBank.post(
+                "/payments",
+                Map.of(
+                        "payerAccountId",
+                        payer,
+                        "payeeKey",
+                        key,
+                        "amountCentavos",
+                        700,
+                        "endToEndId",
+                        found.path("endToEndId").asString()),
+                "Idempotency-Key",
+                "batch-by-key-" + UUID.randomUUID());
+        assertThat(paid.status()).as("%s", paid).isEqualTo(202);
+
+        Http.Response empty = payerBank.post("/directory/lookups/batch", Map.of("lookups", List.of()));
+        assertThat(empty.status()).isEqualTo(422);
+        assertThat(empty.problemType()).isEqualTo("invalid-batch-size");
+        List<Map<String, Object>> tooMany = new ArrayList<>();
+        for (int i = 0; i < 1_001; i++) {
+            tooMany.add(Map.of("payerId", asker, "key", key));
+        }
+        assertThat(payerBank
+                        .post("/directory/lookups/batch", Map.of("lookups", tooMany))
+                        .problemType())
+                .isEqualTo("invalid-batch-size");
+        Http.Response noPayer =
+                payerBank.post("/directory/lookups/batch", Map.of("lookups", List.of(Map.of("key", key))));
+        assertThat(noPayer.status()).isEqualTo(400);
+        assertThat(noPayer.json().path("field").asString()).isEqualTo("lookups[0].payerId");
+        assertThat(participants
+                        .operator()
+                        .post(
+                                "/directory/lookups/batch",
+                                Map.of("lookups", List.of(Map.of("payerId", asker, "key", key))))
+                        .status())
+                .isEqualTo(403);
+        String metrics = participants.operator().get("/actuator/prometheus").body();
+        List<String> counted = metrics.lines()
+                .filter(line -> line.startsWith("pagora_directory_lookups_total{"))
+                .toList();
+        assertThat(counted)
+                .anyMatch(line -> line.contains("result=\"found\""))
+                .anyMatch(line -> line.contains("result=\"missing\""))
+                .anyMatch(line -> line.contains("result=\"look-up-rate-limited\""));
     }
 
     @Test

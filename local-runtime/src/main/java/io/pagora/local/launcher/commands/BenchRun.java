@@ -38,13 +38,17 @@ public final class BenchRun {
     };
 
     /** The command line: which ledgers, Bench's own options, and whether it is the overload run. */
-    record Plan(List<String> ledgers, List<String> benchOptions, boolean overload) {}
+    record Plan(List<String> ledgers, List<String> benchOptions, boolean overload, boolean lookups) {}
 
     private BenchRun() {}
 
     static Plan plan(List<String> arguments, String defaultLedger) {
         BenchRunOptions options = BenchRunOptions.parse(arguments, defaultLedger);
-        return new Plan(ledgers(options.ledger()), options.benchArguments(), options.overload());
+        return new Plan(
+                ledgers(options.ledger()),
+                options.benchArguments(),
+                options.overload(),
+                "lookup".equals(options.mode()));
     }
 
     static List<String> ledgers(String ledger) {
@@ -71,6 +75,29 @@ public final class BenchRun {
      * payment-api's own per-participant limits (PIX's published figures), so the flood meets a real limit.
      */
     static Settings benchSettings(Settings settings, String ledger, boolean overload) {
+        return benchSettings(settings, ledger, overload, false);
+    }
+
+    /**
+     * As {@link #benchSettings(Settings, String, boolean)}; the look-up run ({@code --mode=lookup}) measures what a
+     * look-up costs, not the anti-scanning policy (k6's scan scenario does): unless set, each bank's look-up bucket
+     * is made large enough for the whole run (the end users' buckets stay DICT's).
+     */
+    static Settings benchSettings(Settings settings, String ledger, boolean overload, boolean lookups) {
+        Settings bench = benchSettings0(settings, ledger, overload);
+        if (lookups) {
+            for (String[] limit : new String[][] {
+                {"DIRECTORY_PARTICIPANT_BURST", "100000000"}, {"DIRECTORY_PARTICIPANT_REFILL_PER_MINUTE", "60000000"}
+            }) {
+                if (System.getenv(limit[0]) == null) {
+                    bench = bench.with(limit[0], limit[1]);
+                }
+            }
+        }
+        return bench;
+    }
+
+    private static Settings benchSettings0(Settings settings, String ledger, boolean overload) {
         Settings bench = settings.with("BANK_ACCEPT_RATE", settings.text("BENCH_BANK_ACCEPT_RATE"))
                 .with("BANK_NO_ANSWER_RATE", settings.text("BENCH_BANK_NO_ANSWER_RATE"));
         bench = fundedForTheWholeRun(bench, 10_000_000_000L);
@@ -107,7 +134,7 @@ public final class BenchRun {
         for (String ledger : plan.ledgers()) {
             Path latest = base.layout.bench().resolve("latest-" + ledger);
             Supervisor.delete(latest); // a failed run must not leave an earlier run's result to compare
-            Platform platform = base.with(benchSettings(base.settings, ledger, plan.overload()));
+            Platform platform = base.with(benchSettings(base.settings, ledger, plan.overload(), plan.lookups()));
             try {
                 status |= one(platform, ledger, plan.benchOptions());
             } catch (Console.Failure failure) {

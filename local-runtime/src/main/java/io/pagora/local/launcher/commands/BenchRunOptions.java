@@ -23,7 +23,8 @@ record BenchRunOptions(
         boolean overload,
         Double overloadFactor,
         Double secondBankRatePerSecond,
-        Double keyShare) {
+        Double keyShare,
+        Integer endUsers) {
 
     static final double OVERLOAD_FACTOR = 2;
 
@@ -44,6 +45,10 @@ record BenchRunOptions(
         if (keyShare != null && !(keyShare >= 0 && keyShare <= 1)) {
             throw Console.fail("--key-share is a share in 0..1, not %s", keyShare);
         }
+        Integer endUsers = options.integerOrNull("end-users");
+        if (mode != null && !List.of("bulk", "single", "lookup").contains(mode)) {
+            throw Console.fail("--mode is bulk, single or lookup, not '%s'", mode);
+        }
         boolean overload = options.flag("overload") || overloadFactor != null || secondBankRate != null;
         options.rejectUnknown();
         return new BenchRunOptions(
@@ -59,7 +64,8 @@ record BenchRunOptions(
                 overload,
                 overload && overloadFactor == null ? Double.valueOf(OVERLOAD_FACTOR) : overloadFactor,
                 secondBankRate,
-                keyShare);
+                keyShare,
+                endUsers);
     }
 
     /** The bench tool's own options, in its names, for what was given. */
@@ -78,6 +84,7 @@ record BenchRunOptions(
         add(arguments, "overload-factor", overloadFactor);
         add(arguments, "second-bank-rate", secondBankRatePerSecond);
         add(arguments, "key-share", keyShare);
+        add(arguments, "end-users", endUsers);
         return List.copyOf(arguments);
     }
 

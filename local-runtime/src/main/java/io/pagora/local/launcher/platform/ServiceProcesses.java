@@ -216,6 +216,10 @@ public final class ServiceProcesses {
                                 + platform.settings.number("PARTICIPANT_REFILL_PER_SECOND"),
                         "--pagora.payments.participant-limits.in-flight-max="
                                 + platform.settings.number("PARTICIPANT_IN_FLIGHT_MAX"),
+                        "--pagora.directory.participant-burst="
+                                + platform.settings.number("DIRECTORY_PARTICIPANT_BURST"),
+                        "--pagora.directory.participant-refill-per-minute="
+                                + platform.settings.number("DIRECTORY_PARTICIPANT_REFILL_PER_MINUTE"),
                         // Pulled, unacknowledged messages go to another stream well inside the time to answer (a third
                         // of it, at least 1 s, never above half of it as payment-api requires): redelivered after it,
                         // an

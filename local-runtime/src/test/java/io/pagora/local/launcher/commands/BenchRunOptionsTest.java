@@ -15,7 +15,7 @@ class BenchRunOptionsTest {
 
         assertThat(options)
                 .isEqualTo(new BenchRunOptions(
-                        "tigerbeetle", null, null, null, null, null, null, false, null, false, null, null, null));
+                        "tigerbeetle", null, null, null, null, null, null, false, null, false, null, null, null, null));
         assertThat(options.benchArguments()).isEmpty();
     }
 
@@ -56,6 +56,13 @@ class BenchRunOptionsTest {
                         "--overload-factor=2",
                         "--second-bank-rate=50",
                         "--key-share=0.25");
+        assertThat(BenchRunOptions.parse(List.of("--mode=lookup", "--rate=5000", "--end-users=1000"), "postgresql")
+                        .benchArguments())
+                .containsExactly("--mode=lookup", "--rate=5000", "--end-users=1000");
+        assertThat(BenchRun.plan(List.of("--mode=lookup"), "postgresql").lookups())
+                .isTrue();
+        assertThatThrownBy(() -> BenchRunOptions.parse(List.of("--mode=lookups"), "postgresql"))
+                .hasMessageContaining("--mode is bulk, single or lookup");
         assertThatThrownBy(() -> BenchRunOptions.parse(List.of("--key-share=1.5"), "postgresql"))
                 .hasMessageContaining("--key-share is a share in 0..1");
     }

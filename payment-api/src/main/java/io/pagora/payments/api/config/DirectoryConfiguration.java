@@ -51,7 +51,12 @@ public class DirectoryConfiguration {
     @Bean(destroyMethod = "close")
     LookupCommit lookupCommit(LookingUpKeys lookingUp, DirectoryProperties properties, MeterRegistry meters) {
         LookupCommit commit = new LookupCommit(
-                lookingUp, properties.committers(), properties.batchMax(), properties.queueMax(), properties.waitMax());
+                lookingUp,
+                properties.committers(),
+                properties.batchMax(),
+                properties.queueMax(),
+                properties.waitMax(),
+                properties.lookupBatchesMax());
         Gauge.builder("pagora.directory.lookups.queued", commit, LookupCommit::queued)
                 .description("key look-ups waiting for their batch")
                 .register(meters);

@@ -18,6 +18,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param batchMax look-ups in one store transaction at most
  * @param queueMax look-ups waiting at most; beyond, 429 at once
  * @param waitMax the longest a look-up waits for its batch
+ * @param lookupBatchesMax {@code POST /directory/lookups/batch} calls in their transaction at once; beyond, 429
  * @param claimResolutionPeriod how long the donor bank has to confirm or cancel a claim (DICT: 7 days)
  * @param claimSweepInterval how often claims past their deadline are resolved
  */
@@ -39,6 +40,7 @@ public record DirectoryProperties(
         @DefaultValue("512") int batchMax,
         @DefaultValue("20000") int queueMax,
         @DefaultValue("5s") Duration waitMax,
+        @DefaultValue("4") int lookupBatchesMax,
         @DefaultValue("7d") Duration claimResolutionPeriod,
         @DefaultValue("1s") Duration claimSweepInterval) {
 

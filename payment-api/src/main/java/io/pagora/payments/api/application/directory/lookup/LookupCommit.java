@@ -1,11 +1,15 @@
 package io.pagora.payments.api.application.directory.lookup;
 
+import io.pagora.kernel.Check;
 import io.pagora.payments.api.application.batching.GroupCommits;
 import io.pagora.payments.api.application.directory.lookup.LookingUpKeys.Answer;
 import io.pagora.payments.api.application.directory.lookup.LookingUpKeys.Ask;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +24,15 @@ public final class LookupCommit implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LookupCommit.class);
 
     private final GroupCommits<Ask, Answer> commits;
+    private final LookingUpKeys lookups;
+    /** Batches of look-ups in their transaction at once, switch-instance-wide: each holds a connection. */
+    private final Semaphore batches;
 
-    public LookupCommit(LookingUpKeys lookups, int committers, int batchMax, int queueMax, Duration waitMax) {
+    public LookupCommit(
+            LookingUpKeys lookups, int committers, int batchMax, int queueMax, Duration waitMax, int batchesMax) {
+        Check.that(batchesMax >= 1 && batchesMax <= 64, "1..64 look-up batches at once: %d", batchesMax);
+        this.lookups = lookups;
+        this.batches = new Semaphore(batchesMax);
         this.commits = new GroupCommits<>(
                 "look-up-commit",
                 lookups::lookUpAll,
@@ -40,6 +51,30 @@ public final class LookupCommit implements AutoCloseable {
     /** One look-up, answered when its batch is committed; refused at once when the queue is full. */
     public Answer lookUp(Ask ask) {
         return commits.submit(ask);
+    }
+
+    /**
+     * A bank's batch of look-ups, already grouped by its caller: one store transaction of its own, no queue. Empty
+     * when {@code batchesMax} batches are in their transactions already: nothing was looked up, no token spent.
+     */
+    public Optional<List<Answer>> lookUpBatch(List<Ask> asks) {
+        if (!batches.tryAcquire()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(lookups.lookUpAll(asks));
+        } finally {
+            batches.release();
+        }
+    }
+
+    /** The refusal of a batch {@link #lookUpBatch} found no room for. */
+    public static Refusal batchesBusy() {
+        return Refusal.retryAfter(
+                RefusalReason.OVERLOADED,
+                1,
+                "look-ups: as many batches as this instance takes at once are in their transactions; retry after"
+                        + " Retry-After");
     }
 
     public int queued() {
