@@ -9,8 +9,9 @@ if (!SCENARIOS.includes(scenario)) {
 }
 
 // Per-scenario defaults: the arrival RATE is payments/s, except in bulk where it is batches/s.
-const DEFAULT_RATE = { smoke: 1, load: 200, stress: 100, spike: 100, soak: 100, bulk: 20, 'hot-account': 200, observe: 1 };
-const DEFAULT_DURATION = { smoke: '0s', load: '60s', stress: '0s', spike: '0s', soak: '30m', bulk: '30s', 'hot-account': '60s', observe: '60s' };
+// scan's own rates are SCAN_RATE and HONEST_RATE; its RATE is unused.
+const DEFAULT_RATE = { smoke: 1, load: 200, stress: 100, spike: 100, soak: 100, bulk: 20, 'hot-account': 200, observe: 1, scan: 1 };
+const DEFAULT_DURATION = { smoke: '0s', load: '60s', stress: '0s', spike: '0s', soak: '30m', bulk: '30s', 'hot-account': '60s', observe: '60s', scan: '60s' };
 
 const rate = int('RATE', DEFAULT_RATE[scenario], 1, 20000);
 // PAYMENTS (single-payment scenarios only) caps the run at that many payments; with it, the load

@@ -79,7 +79,8 @@ final class LookupBench {
             Map<String, Double> cpu0 = cpu.seconds(settings.components());
             long wall0 = System.nanoTime();
             Bench.sleepUntil(windowStart + settings.windowSeconds() * 500_000_000L);
-            Bench.Checkpoint checkpoint = Bench.Checkpoint.start(database, settings.warmupSeconds() + settings.windowSeconds() / 2);
+            Bench.Checkpoint checkpoint =
+                    Bench.Checkpoint.start(database, settings.warmupSeconds() + settings.windowSeconds() / 2);
             Bench.sleepUntil(windowEnd);
             Map<String, Double> cpu1 = cpu.seconds(settings.components());
             long wall1 = System.nanoTime();
