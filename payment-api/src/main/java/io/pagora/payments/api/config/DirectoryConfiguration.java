@@ -8,6 +8,7 @@ import io.pagora.payments.api.adapter.jdbc.JdbcLookupStore;
 import io.pagora.payments.api.adapter.kafka.KafkaClaimNotices;
 import io.pagora.payments.api.adapter.web.ClaimController;
 import io.pagora.payments.api.adapter.web.DirectoryController;
+import io.pagora.payments.api.adapter.web.LookupController;
 import io.pagora.payments.api.application.directory.claims.ClaimingKeys;
 import io.pagora.payments.api.application.directory.lookup.LookingUpKeys;
 import io.pagora.payments.api.application.directory.lookup.LookupCommit;
@@ -112,8 +113,12 @@ public class DirectoryConfiguration {
     }
 
     @Bean
-    DirectoryController directoryController(
-            RegisteringKeys registering, LookupCommit lookups, LookingUpKeys lookingUp, MeterRegistry meters) {
-        return new DirectoryController(registering, lookups, lookingUp, meters);
+    DirectoryController directoryController(RegisteringKeys registering) {
+        return new DirectoryController(registering);
+    }
+
+    @Bean
+    LookupController lookupController(LookupCommit lookups, LookingUpKeys lookingUp, MeterRegistry meters) {
+        return new LookupController(lookups, lookingUp, meters);
     }
 }
