@@ -439,24 +439,14 @@ public final class LoadGenerator implements AutoCloseable {
 
     /**
      * A batch look-up's results, in order: each {@code FOUND}'s end-to-end id, null for each {@code REFUSED}; null
-     * when the body does not hold {@code size} results. A result's status is text, its problem's a number.
+     * when the body does not hold {@code size} results.
      */
     static String[] foundIds(String body, int size) {
-        String[] ids = new String[size];
-        int at = 0;
-        for (int seen = 0; seen < size; ) {
-            int status = body.indexOf("\"status\":\"", at);
-            if (status < 0) {
-                return null;
-            }
-            at = status + "\"status\":\"".length();
-            if (body.startsWith("FOUND\"", at)) {
-                ids[seen++] = field(body, "\"endToEndId\":\"", at);
-            } else if (body.startsWith("REFUSED\"", at)) {
-                seen++;
-            }
+        List<LookupLoad.Result> results = LookupLoad.results(body, size);
+        if (results.size() < size) {
+            return null;
         }
-        return ids;
+        return results.stream().map(LookupLoad.Result::endToEndId).toArray(String[]::new);
     }
 
     /** Posts the call; its answer is recorded and its in-flight slot released. */
@@ -605,7 +595,8 @@ public final class LoadGenerator implements AutoCloseable {
         return counts;
     }
 
-    private static String field(String body, String marker, int from) {
+    /** The text after {@code marker} (its first at or after {@code from}) up to the next quote; null if none. */
+    static String field(String body, String marker, int from) {
         int start = body.indexOf(marker, from);
         if (start < 0) {
             return null;

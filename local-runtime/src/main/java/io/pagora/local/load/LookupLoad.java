@@ -221,27 +221,45 @@ public final class LookupLoad implements AutoCloseable {
         return counted(response.body(), batchSize);
     }
 
-    /** A batch answer's results: each {@code FOUND}, or {@code REFUSED} by its problem's type. */
-    static Counted counted(String body, int size) {
-        long foundCount = 0;
-        Map<String, Long> refusedCount = new LinkedHashMap<>();
+    /** One result of a batch look-up's answer: found (with its end-to-end id), or refused with its problem's type. */
+    record Result(boolean found, String endToEndId, String refusedType) {}
+
+    /**
+     * A batch look-up's answer ({@code POST /directory/lookups/batch}) read as text, in order, at most {@code size}
+     * results: fewer when the body holds fewer. A result's status is text, its problem's a number, so each text status
+     * is one result's.
+     */
+    static List<Result> results(String body, int size) {
+        List<Result> results = new ArrayList<>(size);
         int at = 0;
-        // A result's status is text; its problem's is a number: each text status is one result's.
-        for (int results = 0; results < size; results++) {
+        while (results.size() < size) {
             int status = body.indexOf("\"status\":\"", at);
             if (status < 0) {
                 break;
             }
-            at = status + 10;
+            at = status + "\"status\":\"".length();
             if (body.startsWith("FOUND\"", at)) {
-                foundCount++;
+                results.add(new Result(true, LoadGenerator.field(body, "\"endToEndId\":\"", at), null));
             } else if (body.startsWith("REFUSED\"", at)) {
-                refusedCount.merge(problemType(body, at, 0), 1L, Long::sum);
+                results.add(new Result(false, null, problemType(body, at, 0)));
             }
         }
-        long seen = foundCount
-                + refusedCount.values().stream().mapToLong(Long::longValue).sum();
-        return new Counted(foundCount, refusedCount, Math.max(0, size - seen));
+        return results;
+    }
+
+    /** A batch answer's results: each {@code FOUND}, or {@code REFUSED} by its problem's type. */
+    static Counted counted(String body, int size) {
+        long foundCount = 0;
+        Map<String, Long> refusedCount = new LinkedHashMap<>();
+        List<Result> results = results(body, size);
+        for (Result result : results) {
+            if (result.found()) {
+                foundCount++;
+            } else {
+                refusedCount.merge(result.refusedType(), 1L, Long::sum);
+            }
+        }
+        return new Counted(foundCount, refusedCount, size - results.size());
     }
 
     private static String problemType(String body, int from, int status) {

@@ -133,21 +133,7 @@ class DirectoryTest extends SecondInstanceTest {
                 .isEqualTo(201);
         String newAccount = participants.openAccount(PAYEE_BANK);
 
-        Http.Response opened = payeeBank.post(
-                "/directory/claims",
-                Map.of(
-                        "type",
-                        "PORTABILITY",
-                        "key",
-                        key,
-                        "accountId",
-                        newAccount,
-                        "holderName",
-                        "Maria Souza",
-                        "holderTaxId",
-                        MARIA),
-                "Idempotency-Key",
-                "claim-" + key);
+        Http.Response opened = claimPortability(key, newAccount, "claim-" + key);
         assertThat(opened.status()).as("%s", opened).isEqualTo(201);
         String claimId = opened.json().path("claimId").asString();
         assertThat(opened.json().path("donorIspb").asString()).isEqualTo("00000081");
@@ -192,21 +178,7 @@ class DirectoryTest extends SecondInstanceTest {
                         .post("/directory/claims/" + claimId + "/cancel", Map.of())
                         .problemType())
                 .isEqualTo("claim-closed");
-        Http.Response own = payeeBank.post(
-                "/directory/claims",
-                Map.of(
-                        "type",
-                        "PORTABILITY",
-                        "key",
-                        key,
-                        "accountId",
-                        newAccount,
-                        "holderName",
-                        "Maria Souza",
-                        "holderTaxId",
-                        MARIA),
-                "Idempotency-Key",
-                "claim-again-" + key);
+        Http.Response own = claimPortability(key, newAccount, "claim-again-" + key);
         assertThat(own.problemType()).as("a claim on one's own key").isEqualTo("claim-of-own-key");
     }
 
@@ -510,6 +482,25 @@ class DirectoryTest extends SecondInstanceTest {
                         holderTaxId),
                 "Idempotency-Key",
                 "register-" + key);
+    }
+
+    /** The payee bank claims Maria's {@code key} for her account {@code account} there. */
+    private Http.Response claimPortability(String key, String account, String idempotencyKey) {
+        return payeeBank.post(
+                "/directory/claims",
+                Map.of(
+                        "type",
+                        "PORTABILITY",
+                        "key",
+                        key,
+                        "accountId",
+                        account,
+                        "holderName",
+                        "Maria Souza",
+                        "holderTaxId",
+                        MARIA),
+                "Idempotency-Key",
+                idempotencyKey);
     }
 
     private static Http.Response lookUp(Http bank, String payerId, String key) {

@@ -76,8 +76,13 @@ public class LookupController {
 
     /** A look-up's answer, counted per bank; the bank's bucket level a gauge from its first look-up on. */
     private void count(BankId bank, String result) {
+        count(bank, result, 1);
+    }
+
+    /** {@code looked} look-ups of one result: a batch counts each result once, not each look-up. */
+    private void count(BankId bank, String result, long looked) {
         meters.counter("pagora.directory.lookups", "bank", bank.toString(), "result", result)
-                .increment();
+                .increment(looked);
         if (gauged.add(bank)) {
             String participant = Caller.BANK_PREFIX + bank;
             io.micrometer.core.instrument.Gauge.builder(
@@ -186,15 +191,16 @@ public class LookupController {
             if (answers.isEmpty()) {
                 return Problems.response(LookupCommit.batchesBusy(), http.getRequestURI());
             }
+            java.util.Map<String, Long> tally = new java.util.HashMap<>();
             for (int n = 0; n < asks.size(); n++) {
                 int i = asked.get(n);
                 results[i] = switch (answers.get().get(n)) {
                     case Answer.Found found -> {
-                        count(bank, "found");
+                        tally.merge("found", 1L, Long::sum);
                         yield new FoundItem(i, "FOUND", lookupBody(found));
                     }
                     case Answer.Missing missing -> {
-                        count(bank, "missing");
+                        tally.merge("missing", 1L, Long::sum);
                         yield refused(
                                 i,
                                 Refusal.of(
@@ -202,11 +208,12 @@ public class LookupController {
                                         "no key " + missing.key().value() + " is registered"));
                     }
                     case Answer.Limited limited -> {
-                        count(bank, limited.problem().type().slug);
+                        tally.merge(limited.problem().type().slug, 1L, Long::sum);
                         yield refused(i, limited.problem());
                     }
                 };
             }
+            tally.forEach((result, looked) -> count(bank, result, looked));
         }
         int found = 0;
         for (Object result : results) {
