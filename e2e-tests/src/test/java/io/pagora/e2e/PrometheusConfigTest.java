@@ -44,6 +44,11 @@ class PrometheusConfigTest {
 
     static final int SECOND_INSTANCE_PORT_STEP = 100;
 
+    /** The alerting rules, relative to the configurations' directory, as every configuration names them. */
+    static final String RULES = "rules/liquidity.yml";
+    /** promtool's unit tests of those rules: each alert fires when it should, and only then. */
+    static final String RULES_TESTS = "infra/prometheus/rules/liquidity.test.yml";
+
     @Test
     void theLocalConfigurationScrapesTheThreeServicesAtTheirPorts() {
         Map<String, String> targets = scrapeTargets(LOCAL);
@@ -91,6 +96,34 @@ class PrometheusConfigTest {
                     .as("%s's published port", service)
                     .contains("127.0.0.1:" + configuredPort(service) + ":" + configuredPort(service));
         }
+    }
+
+    @Test
+    void everyConfigurationLoadsTheAlertingRulesAndComposeMountsThem() {
+        for (String config : List.of(LOCAL, COMPOSE, SCALE)) {
+            assertThat(list(YamlFiles.load(config).get("rule_files")))
+                    .as("%s rule_files", config)
+                    .containsExactly(RULES);
+            assertThat(Repository.path("infra/prometheus/" + RULES)).exists();
+        }
+        Map<String, Object> prometheus =
+                map(map(YamlFiles.load("docker-compose.yml").get("services")).get("prometheus"));
+        assertThat(list(prometheus.get("volumes"))).contains("./infra/prometheus/rules:/etc/prometheus/rules:ro");
+    }
+
+    @Test
+    void promtoolAcceptsTheAlertingRulesAndTheirTests() {
+        Optional<Path> promtool = onPath("promtool");
+        Assumptions.assumeTrue(
+                promtool.isPresent(),
+                "promtool is not on the PATH (Debian: apt-get install prometheus): the alerting rules' checks and"
+                        + " unit tests are SKIPPED");
+        run(
+                promtool.get(),
+                "check",
+                "rules",
+                Repository.path("infra/prometheus/" + RULES).toString());
+        run(promtool.get(), "test", "rules", Repository.path(RULES_TESTS).toString());
     }
 
     @Test

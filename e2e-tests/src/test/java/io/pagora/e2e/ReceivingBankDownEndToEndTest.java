@@ -64,6 +64,17 @@ class ReceivingBankDownEndToEndTest {
             Customer toDown = participants.bankWithCustomer(DOWN_BANK, RESERVE_CENTAVOS, CUSTOMER_CENTAVOS);
             Customer toUp = participants.bankWithCustomer(UP_BANK, RESERVE_CENTAVOS, CUSTOMER_CENTAVOS);
             Account before = reserveOf(pagora, PAYER_BANK);
+            // The payer's bank watches its reserve: what it pays out takes it below the low watermark, for good.
+            Http.Response watched = pagora.paymentApi()
+                    .asBank(PAYER_BANK)
+                    .send(
+                            "/banks/" + PAYER_BANK + "/liquidity-watermarks",
+                            "PUT",
+                            java.net.http.HttpRequest.BodyPublishers.ofString("{\"lowWatermarkCentavos\":"
+                                    + (RESERVE_CENTAVOS - 300) + ",\"highWatermarkCentavos\":"
+                                    + (RESERVE_CENTAVOS + 1_000_000) + "}"),
+                            "application/json");
+            assertThat(watched.status()).as("%s", watched).isEqualTo(200);
             PaymentBook book = new PaymentBook(pagora.paymentApi());
             List<String> downs = new java.util.ArrayList<>();
             List<String> ups = new java.util.ArrayList<>();
@@ -163,6 +174,15 @@ class ReceivingBankDownEndToEndTest {
         assertThat(Books.metric(api, "pagora_participants_stream_lag_seconds_count", down))
                 .as("the down bank's pulls after its return: its instructions, seconds old")
                 .isPositive();
+        String payer = "bank=\"%08d\"".formatted(PAYER_BANK);
+        assertThat(Books.metric(api, "pagora_liquidity_alerted", payer))
+                .as("the payer's bank paid below its low watermark")
+                .isEqualTo(1);
+        assertThat(Books.metric(api, "pagora_liquidity_reserve_available_centavos", payer))
+                .isEqualTo(RESERVE_CENTAVOS - 600);
+        assertThat(Books.metric(api, "pagora_liquidity_crossings_total", "crossing=\"FELL_BELOW_LOW\""))
+                .as("once, however many payments took it further down")
+                .isEqualTo(1);
     }
 
     private static Account reserveOf(Pagora pagora, int ispb) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.pagora.events.participant.Answer;
 import io.pagora.events.participant.AnswerBatch;
 import io.pagora.events.participant.KeyClaimNotice;
+import io.pagora.events.participant.LiquidityAlert;
 import io.pagora.events.participant.MessageRecords;
 import io.pagora.events.participant.ParticipantCodec;
 import io.pagora.events.participant.ParticipantMessage;
@@ -145,7 +146,16 @@ class ParticipantContractsTest {
                         "COMPLETED",
                         "DEADLINE",
                         null,
-                        Instant.EPOCH));
+                        Instant.EPOCH),
+                new LiquidityAlert(
+                        LiquidityAlert.idOf("00000082", 1),
+                        null,
+                        "FELL_BELOW_LOW",
+                        99_999,
+                        100_000,
+                        500_000,
+                        withNanos),
+                new LiquidityAlert("l", null, "CLEARED_BY_FUNDING", -1, 1, Long.MAX_VALUE, Instant.EPOCH));
         for (ParticipantMessage message : messages) {
             assertThat(new String(MessageRecords.encode(List.of(message)), StandardCharsets.UTF_8))
                     .isEqualTo(new String(jackson.writeValueAsBytes(List.of(message)), StandardCharsets.UTF_8));

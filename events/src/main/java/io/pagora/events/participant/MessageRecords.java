@@ -80,6 +80,15 @@ public final class MessageRecords {
                         .field("resolution", m.resolution())
                         .field("resolveBy", m.resolveBy())
                         .field("occurredAt", m.occurredAt());
+            case LiquidityAlert m ->
+                json.field("type", "LiquidityAlert")
+                        .field("id", m.id())
+                        .field("paymentId", m.paymentId())
+                        .field("crossing", m.crossing())
+                        .field("availableCentavos", m.availableCentavos())
+                        .field("lowWatermarkCentavos", m.lowWatermarkCentavos())
+                        .field("highWatermarkCentavos", m.highWatermarkCentavos())
+                        .field("occurredAt", m.occurredAt());
         }
         json.endObject();
     }

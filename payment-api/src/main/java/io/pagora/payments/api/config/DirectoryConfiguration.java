@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.payments.api.adapter.jdbc.JdbcClaimStore;
 import io.pagora.payments.api.adapter.jdbc.JdbcKeyStore;
 import io.pagora.payments.api.adapter.jdbc.JdbcLookupStore;
+import io.pagora.payments.api.adapter.kafka.KafkaBankStreams;
 import io.pagora.payments.api.adapter.kafka.KafkaClaimNotices;
 import io.pagora.payments.api.adapter.web.ClaimController;
 import io.pagora.payments.api.adapter.web.DirectoryController;
@@ -80,7 +81,7 @@ public class DirectoryConfiguration {
             PaymentApiProperties payments) {
         return new ClaimingKeys(
                 new JdbcClaimStore(jdbc),
-                new KafkaClaimNotices(kafka, payments.kafkaAckTimeout(), clock),
+                new KafkaClaimNotices(new KafkaBankStreams(kafka, payments.kafkaAckTimeout()), clock),
                 accounts,
                 clock,
                 properties.claimResolutionPeriod(),

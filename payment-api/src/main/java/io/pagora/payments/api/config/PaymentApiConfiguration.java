@@ -35,6 +35,7 @@ import io.pagora.payments.api.application.limits.ParticipantBuckets;
 import io.pagora.payments.api.application.limits.ParticipantLimits;
 import io.pagora.payments.api.application.limits.ParticipantTokenBuckets;
 import io.pagora.payments.api.application.limits.UnknownAccountLimit;
+import io.pagora.payments.api.application.liquidity.WatchingReserves;
 import io.pagora.payments.api.application.returns.Returns;
 import io.pagora.payments.api.domain.PaymentRules;
 import io.pagora.payments.api.domain.ReturnRules;
@@ -483,8 +484,8 @@ public class PaymentApiConfiguration {
 
     @Bean
     AdministrationController administrationController(
-            ParticipantAdministration administration, PaymentApiProperties properties) {
-        return new AdministrationController(administration, properties.bodyMaxBytes());
+            ParticipantAdministration administration, WatchingReserves reserves, PaymentApiProperties properties) {
+        return new AdministrationController(administration, reserves, properties.bodyMaxBytes());
     }
 
     @Bean

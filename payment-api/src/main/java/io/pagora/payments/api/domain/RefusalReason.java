@@ -101,6 +101,8 @@ public enum RefusalReason {
     LOOK_UP_KEY_MISMATCH("look-up-key-mismatch", "The look-up was for another key"),
     /** The key was deleted or moved to another account since the look-up: look it up again. */
     KEY_MOVED("key-moved", "Key moved since the look-up"),
+    /** Liquidity watermarks whose high one is not above the low one: no room for the hysteresis. */
+    WATERMARKS_INVERTED("watermarks-inverted", "High watermark not above the low one"),
     BR_CODE_MALFORMED("br-code-malformed", "Malformed BR Code"),
     BR_CODE_CRC_MISMATCH("br-code-crc-mismatch", "BR Code CRC does not match"),
     BR_CODE_NOT_PIX("br-code-not-pix", "Not a PIX BR Code"),

@@ -1,25 +1,15 @@
 package io.pagora.payments.api.adapter.kafka;
 
-import io.pagora.events.Topics;
 import io.pagora.events.participant.KeyClaimNotice;
-import io.pagora.events.participant.MessageRecords;
 import io.pagora.events.participant.ParticipantMessage;
 import io.pagora.payments.api.application.directory.ClaimNotices;
 import io.pagora.payments.api.domain.directory.Claim;
 import io.pagora.settlement.domain.access.Caller;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Claim notices on the banks' streams ({@code Topics.PARTICIPANT_MESSAGES}, a record per bank keyed by its ISPB, as
@@ -27,13 +17,11 @@ import org.springframework.kafka.core.KafkaTemplate;
  */
 public final class KafkaClaimNotices implements ClaimNotices {
 
-    private final KafkaTemplate<String, byte[]> kafka;
-    private final Duration timeout;
+    private final KafkaBankStreams streams;
     private final Clock clock;
 
-    public KafkaClaimNotices(KafkaTemplate<String, byte[]> kafka, Duration timeout, Clock clock) {
-        this.kafka = kafka;
-        this.timeout = timeout;
+    public KafkaClaimNotices(KafkaBankStreams streams, Clock clock) {
+        this.streams = streams;
         this.clock = clock;
     }
 
@@ -46,25 +34,7 @@ public final class KafkaClaimNotices implements ClaimNotices {
                 add(byBank, claim, claim.claimer(), "CLAIMER");
             }
         }
-        List<CompletableFuture<?>> sends = new ArrayList<>();
-        for (MessageRecords.Sliced sliced : MessageRecords.sliced(byBank)) {
-            ProducerRecord<String, byte[]> record =
-                    new ProducerRecord<>(Topics.PARTICIPANT_MESSAGES, sliced.bank(), sliced.value());
-            record.headers()
-                    .add(
-                            MessageRecords.COUNT_HEADER,
-                            Integer.toString(sliced.count()).getBytes(StandardCharsets.US_ASCII));
-            sends.add(kafka.send(record));
-        }
-        try {
-            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while telling claims", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the broker did not take the claim notices: " + e, e);
-        }
+        streams.send(byBank, "claim notices");
     }
 
     private void add(Map<String, List<ParticipantMessage>> byBank, Claim claim, String participant, String role) {

@@ -6,6 +6,7 @@ import io.pagora.payments.api.application.administration.ParticipantAdministrati
 import io.pagora.payments.api.application.administration.ParticipantAdministration.AccountOpening;
 import io.pagora.payments.api.application.administration.ParticipantAdministration.BankRegistration;
 import io.pagora.payments.api.application.administration.ParticipantAdministration.Funding;
+import io.pagora.payments.api.application.liquidity.WatchingReserves;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalException;
@@ -55,11 +56,16 @@ public class AdministrationController {
             long balanceCentavos,
             long availableCentavos) {}
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AdministrationController.class);
+
     private final ParticipantAdministration administration;
+    private final WatchingReserves reserves;
     private final int bodyMaxBytes;
 
-    public AdministrationController(ParticipantAdministration administration, int bodyMaxBytes) {
+    public AdministrationController(
+            ParticipantAdministration administration, WatchingReserves reserves, int bodyMaxBytes) {
         this.administration = administration;
+        this.reserves = reserves;
         this.bodyMaxBytes = bodyMaxBytes;
     }
 
@@ -135,17 +141,31 @@ public class AdministrationController {
         IdempotencyKey key = idempotencyKey(http);
         long amount = fields.amountCentavos("amountCentavos");
         return switch (administration.fundReserve(caller, bank, amount, key)) {
-            case Funding.Funded funded ->
-                funded(
+            case Funding.Funded funded -> {
+                clearsAlert(bank);
+                yield funded(
                         funded,
                         new ReserveFundingResponse(
                                 funded.transferId().toString(),
                                 bank.ispb(),
                                 funded.credited().toString(),
                                 funded.amountCentavos()));
+            }
             case Funding.Refused refused -> Problems.response(refused.problem(), http.getRequestURI());
             case Funding.Forbidden forbidden -> operatorOnly(http);
         };
+    }
+
+    /**
+     * A funding clears the bank's liquidity alert once its reserve is back at the low watermark. The funding stands
+     * whatever this answers: a failed check is logged, and the alert then clears above the high watermark.
+     */
+    private void clearsAlert(BankId bank) {
+        try {
+            reserves.funded(bank);
+        } catch (RuntimeException e) {
+            log.warn("liquidity: could not check {}'s alert after its funding: {}", bank, e.toString());
+        }
     }
 
     @PostMapping("/accounts/{accountId}/fundings")
@@ -210,7 +230,7 @@ public class AdministrationController {
         return key.key();
     }
 
-    private static BankId parseIspb(String text) {
+    static BankId parseIspb(String text) {
         if (!text.matches("[0-9]{1,8}")) {
             throw new RefusalException(Refusal.ofField(
                     RefusalReason.INVALID_FIELD,

@@ -82,6 +82,7 @@ final class Problems {
                     BR_CODE_INVALID_KEY,
                     BR_CODE_AMOUNT_MISMATCH -> HttpStatus.UNPROCESSABLE_CONTENT;
             case LOOK_UP_RATE_LIMITED -> HttpStatus.TOO_MANY_REQUESTS;
+            case WATERMARKS_INVERTED -> HttpStatus.UNPROCESSABLE_CONTENT;
         };
     }
 

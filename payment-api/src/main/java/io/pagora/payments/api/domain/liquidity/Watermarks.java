@@ -9,14 +9,14 @@ import io.pagora.kernel.Check;
  */
 public record Watermarks(long lowCentavos, long highCentavos) {
 
-    /** Above what any reserve here may hold (the ledger's amounts are 128-bit; a watermark is a long). */
+    /** 10^15 centavos (R$ 10 trillion): above any reserve a PIX participant holds. */
     public static final long CENTAVOS_MAX = 1_000_000_000_000_000L;
 
     public Watermarks {
-        Check.that(lowCentavos >= 1 && lowCentavos <= CENTAVOS_MAX, "a low watermark in 1..10^18: %d", lowCentavos);
+        Check.that(lowCentavos >= 1 && lowCentavos <= CENTAVOS_MAX, "a low watermark in 1..10^15: %d", lowCentavos);
         Check.that(
                 highCentavos > lowCentavos && highCentavos <= CENTAVOS_MAX,
-                "a high watermark above the low one (%d), at most 10^18: %d",
+                "a high watermark above the low one (%d), at most 10^15: %d",
                 lowCentavos,
                 highCentavos);
     }
