@@ -53,6 +53,11 @@ final class WatchedLedger implements Ledger {
     }
 
     @Override
+    public List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+        return call(() -> delegate.accountTransfers(account, sides, timestampAfter, limit));
+    }
+
+    @Override
     public String backendName() {
         return delegate.backendName();
     }

@@ -609,6 +609,65 @@ public abstract class LedgerContract extends LedgerFixture {
         }
 
         @Test
+        @DisplayName(
+                "an account's transfers are followed a page at a time, by side, in timestamp order, posts and voids included")
+        void accountTransfersFollowAnAccountsHistory() {
+            Id128 account = account(NO_LIMIT);
+            Id128 other = account(NO_LIMIT);
+            Id128 third = account(NO_LIMIT);
+            long start = lookupAccount(account).timestamp();
+            NewTransfer out = tx().debit(account).credit(other).amount(100).build();
+            NewTransfer in = tx().debit(third).credit(account).amount(30).build();
+            NewTransfer hold = tx().debit(account)
+                    .credit(third)
+                    .amount(200)
+                    .pending(LONG_TIMEOUT)
+                    .build();
+            NewTransfer unrelated = tx().debit(other).credit(third).amount(5).build();
+            NewTransfer voided = NewTransfer.voidPending(newId(), hold.id());
+            for (NewTransfer transfer : List.of(out, in, hold, unrelated, voided)) {
+                assertThat(create(transfer)).isEqualTo(OK);
+            }
+            List<Id128> expected = List.of(out.id(), in.id(), hold.id(), voided.id());
+
+            List<Id128> walked = new ArrayList<>();
+            long after = start;
+            for (int page = 0; page < 10; page++) {
+                List<Transfer> transfers = ledger.accountTransfers(account, Ledger.Sides.BOTH, after, 2);
+                assertThat(transfers).hasSizeLessThanOrEqualTo(2);
+                transfers.forEach(t -> walked.add(t.id()));
+                if (transfers.size() < 2) {
+                    break;
+                }
+                after = transfers.getLast().timestamp();
+            }
+            assertThat(walked).as("both sides, paged").containsExactlyElementsOf(expected);
+
+            List<Transfer> debits = ledger.accountTransfers(account, Ledger.Sides.DEBITS, start, 8189);
+            assertThat(debits).extracting(Transfer::id).containsExactly(out.id(), hold.id(), voided.id());
+            assertThat(debits.get(2).debitAccountId())
+                    .as("a void carries its pending's accounts")
+                    .isEqualTo(account);
+            assertThat(debits.get(2).hasFlag(TransferFlags.VOID_PENDING_TRANSFER))
+                    .isTrue();
+            assertThat(ledger.accountTransfers(account, Ledger.Sides.CREDITS, start, 8189))
+                    .extracting(Transfer::id)
+                    .containsExactly(in.id());
+            Transfer first = lookupTransfer(out.id());
+            assertThat(ledger.accountTransfers(account, Ledger.Sides.BOTH, first.timestamp(), 8189))
+                    .as("strictly after the timestamp given")
+                    .extracting(Transfer::id)
+                    .containsExactly(in.id(), hold.id(), voided.id());
+            assertThat(ledger.accountTransfers(newId(), Ledger.Sides.BOTH, 0, 10))
+                    .as("unknown")
+                    .isEmpty();
+            assertThatThrownBy(() -> ledger.accountTransfers(account, Ledger.Sides.BOTH, 0, 0))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> ledger.accountTransfers(account, Ledger.Sides.BOTH, 0, 8190))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
         @DisplayName("a partial post posts its amount and releases the whole reservation")
         void partialPostReleasesTheWholeReservation() {
             Id128 from = funded(100);

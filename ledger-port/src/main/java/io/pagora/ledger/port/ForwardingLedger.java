@@ -48,6 +48,11 @@ public abstract class ForwardingLedger implements Ledger {
     }
 
     @Override
+    public List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+        return delegate.accountTransfers(account, sides, timestampAfter, limit);
+    }
+
+    @Override
     public String backendName() {
         return delegate.backendName();
     }

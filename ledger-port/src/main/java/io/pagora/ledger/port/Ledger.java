@@ -39,6 +39,22 @@ public interface Ledger extends AutoCloseable {
      */
     List<Account> queryAccounts(int ledger, long timestampAfter, int limit);
 
+    /** Which of an account's transfers {@link #accountTransfers} answers: those debiting it, crediting it, or both. */
+    enum Sides {
+        DEBITS,
+        CREDITS,
+        BOTH
+    }
+
+    /**
+     * The transfers on {@code sides} of {@code account} created after the ledger timestamp {@code timestampAfter}, in
+     * timestamp order, at most {@code limit} (1..{@link #BATCH_SIZE_MAX}): TigerBeetle's {@code get_account_transfers}.
+     * Pending transfers are answered, and so are the transfers that post or void them (with the pending transfer's
+     * accounts). A caller follows an account's history a page at a time, passing the last answered transfer's
+     * timestamp; fewer than {@code limit} transfers means the page reached the newest one. An unknown account has none.
+     */
+    List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit);
+
     static void checkQueryLimit(int limit) {
         if (limit < 1 || limit > BATCH_SIZE_MAX) {
             throw new IllegalArgumentException("a query answers 1.." + BATCH_SIZE_MAX + " accounts: " + limit);

@@ -55,7 +55,8 @@ public final class MeteredLedger extends ForwardingLedger {
         CREATE_TRANSFERS,
         LOOKUP_ACCOUNTS,
         LOOKUP_TRANSFERS,
-        QUERY_ACCOUNTS;
+        QUERY_ACCOUNTS,
+        GET_ACCOUNT_TRANSFERS;
 
         final String tag = name().toLowerCase(Locale.ROOT);
     }
@@ -121,6 +122,14 @@ public final class MeteredLedger extends ForwardingLedger {
     @Override
     public List<Account> queryAccounts(int ledger, long timestampAfter, int limit) {
         return call(Operation.QUERY_ACCOUNTS, limit, () -> delegate.queryAccounts(ledger, timestampAfter, limit));
+    }
+
+    @Override
+    public List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+        return call(
+                Operation.GET_ACCOUNT_TRANSFERS,
+                limit,
+                () -> delegate.accountTransfers(account, sides, timestampAfter, limit));
     }
 
     private <T> T call(Operation operation, int events, Supplier<T> request) {

@@ -117,7 +117,8 @@ class MeteredLedgerTest {
                 .hasSizeGreaterThanOrEqualTo(LatencyHistograms.SLOS.length);
         assertThat(registry.get(MeteredLedger.REQUEST).timers())
                 .as("one timer per operation")
-                .hasSize(5);
+                .hasSize(MeteredLedger.Operation.values().length)
+                .hasSize(6);
     }
 
     private double count(String operation, String code) {

@@ -184,6 +184,19 @@ public final class ReferenceLedger implements Ledger {
     }
 
     @Override
+    public synchronized List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+        Ledger.checkQueryLimit(limit);
+        return transfers.values().stream()
+                .filter(transfer -> transfer.timestamp() > timestampAfter)
+                .filter(transfer -> (sides != Sides.CREDITS
+                                && transfer.debitAccountId().equals(account))
+                        || (sides != Sides.DEBITS && transfer.creditAccountId().equals(account)))
+                .sorted(Comparator.comparingLong(Transfer::timestamp))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
     public String backendName() {
         return "reference";
     }

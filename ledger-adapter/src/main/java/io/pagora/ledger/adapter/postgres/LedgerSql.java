@@ -3,6 +3,7 @@ package io.pagora.ledger.adapter.postgres;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Account;
+import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
 import java.sql.Array;
@@ -111,6 +112,36 @@ final class LedgerSql {
             readTransfers(statement, transfers);
         }
         return transfers;
+    }
+
+    /** get_account_transfers: one side's or both sides' transfers after {@code timestampAfter}, in timestamp order. */
+    List<Transfer> accountTransfers(
+            Connection connection, Id128 account, Ledger.Sides sides, long timestampAfter, int limit)
+            throws SQLException {
+        String debits = "(SELECT " + TRANSFER_COLUMNS + " FROM ledger.transfers WHERE debit_account_id = ?"
+                + " AND \"timestamp\" > ? ORDER BY \"timestamp\" LIMIT ?)";
+        String credits = "(SELECT " + TRANSFER_COLUMNS + " FROM ledger.transfers WHERE credit_account_id = ?"
+                + " AND \"timestamp\" > ? ORDER BY \"timestamp\" LIMIT ?)";
+        String query = switch (sides) {
+            case DEBITS -> debits;
+            case CREDITS -> credits;
+            case BOTH -> debits + " UNION ALL " + credits + " ORDER BY \"timestamp\" LIMIT ?";
+        };
+        Map<Id128, StoredTransfer> found = new LinkedHashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(query)) {
+            int parameter = 1;
+            int branches = sides == Ledger.Sides.BOTH ? 2 : 1;
+            for (int branch = 0; branch < branches; branch++) {
+                statement.setObject(parameter++, account.toUuid());
+                statement.setLong(parameter++, timestampAfter);
+                statement.setInt(parameter++, limit);
+            }
+            if (sides == Ledger.Sides.BOTH) {
+                statement.setInt(parameter, limit);
+            }
+            readTransfers(statement, found);
+        }
+        return found.values().stream().map(stored -> stored.transfer).toList();
     }
 
     /** Open pending transfers of these accounts whose timeout has passed at {@code nowNs}. */

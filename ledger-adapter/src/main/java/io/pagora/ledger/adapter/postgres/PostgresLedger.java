@@ -291,6 +291,26 @@ public final class PostgresLedger implements Ledger {
         });
     }
 
+    @Override
+    public List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+        Ledger.checkQueryLimit(limit);
+        Check.that(
+                !account.equals(Id128.ZERO) && timestampAfter >= 0,
+                "get_account_transfers of %s after %d",
+                account,
+                timestampAfter);
+        return inTransaction("get_account_transfers", connection -> {
+            sql.begin(connection, config);
+            List<Transfer> page = sql.accountTransfers(connection, account, sides, timestampAfter, limit);
+            Check.that(
+                    page.size() <= limit,
+                    "get_account_transfers answered %d transfers for a limit of %d",
+                    page.size(),
+                    limit);
+            return page;
+        });
+    }
+
     /**
      * Marks at most {@code transfersMax} due pending transfers expired and releases their reservations.
      * Optional housekeeping: correctness never depends on it, but it keeps the due set small.

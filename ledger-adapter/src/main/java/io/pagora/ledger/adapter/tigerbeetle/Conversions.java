@@ -109,6 +109,24 @@ final class Conversions {
     }
 
     /** The transfers TigerBeetle found, in the order they were asked for. */
+    static List<Transfer> accountTransfers(TransferBatch found, int limit) {
+        Check.that(
+                found.getLength() <= limit,
+                "get_account_transfers answered %d transfers for a limit of %d",
+                found.getLength(),
+                limit);
+        List<Transfer> transfers = new ArrayList<>(found.getLength());
+        while (found.next()) {
+            Transfer transfer = toTransfer(found);
+            Check.that(
+                    transfers.isEmpty() || transfers.getLast().timestamp() < transfer.timestamp(),
+                    "get_account_transfers answered out of timestamp order at %s",
+                    transfer.id());
+            transfers.add(transfer);
+        }
+        return transfers;
+    }
+
     static List<Transfer> transfers(List<Id128> ids, TransferBatch found) {
         Check.that(
                 found.getLength() <= ids.size(),

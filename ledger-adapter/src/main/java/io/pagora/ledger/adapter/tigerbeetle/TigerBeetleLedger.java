@@ -1,6 +1,7 @@
 package io.pagora.ledger.adapter.tigerbeetle;
 
 import com.tigerbeetle.AccountBatch;
+import com.tigerbeetle.AccountFilter;
 import com.tigerbeetle.Client;
 import com.tigerbeetle.ClientClosedException;
 import com.tigerbeetle.CreateAccountResultBatch;
@@ -177,6 +178,24 @@ public final class TigerBeetleLedger implements Ledger {
         filter.setLimit(limit);
         AccountBatch found = call("query_accounts", () -> client.queryAccountsAsync(filter));
         return Conversions.queriedAccounts(found, limit);
+    }
+
+    @Override
+    public List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+        Ledger.checkQueryLimit(limit);
+        Check.that(
+                !account.equals(Id128.ZERO) && timestampAfter >= 0,
+                "get_account_transfers of %s after %d",
+                account,
+                timestampAfter);
+        AccountFilter filter = new AccountFilter();
+        filter.setAccountId(account.lo(), account.hi());
+        filter.setTimestampMin(timestampAfter + 1); // inclusive in TigerBeetle
+        filter.setLimit(limit);
+        filter.setDebits(sides != Sides.CREDITS);
+        filter.setCredits(sides != Sides.DEBITS);
+        TransferBatch found = call("get_account_transfers", () -> client.getAccountTransfersAsync(filter));
+        return Conversions.accountTransfers(found, limit);
     }
 
     @Override

@@ -161,6 +161,12 @@ class ReturnLedgerCallsTest {
         }
 
         @Override
+        public List<Transfer> accountTransfers(Id128 account, Sides sides, long timestampAfter, int limit) {
+            calls++;
+            return delegate.accountTransfers(account, sides, timestampAfter, limit);
+        }
+
+        @Override
         public String backendName() {
             return delegate.backendName();
         }
