@@ -148,8 +148,8 @@ public record LedgerAccountSet(
     }
 
     /**
-     * Whether {@code id} is the central bank, a bank's reserve or transit, a customer, a payment's returnable account
-     * or returns control, as the chart makes them.
+     * Whether {@code id} is the central bank, a bank's reserve, transit or fraud holds, a customer, a payment's
+     * returnable account or returns control, as the chart makes them.
      */
     static boolean inChart(Id128 id) {
         AccountKind kind = ChartOfAccounts.kindOf(id).orElse(null);
@@ -173,6 +173,10 @@ public record LedgerAccountSet(
                         .map(id::equals)
                         .orElse(false);
             case RETURNS_CONTROL -> id.equals(ChartOfAccounts.returnsControl());
+            case FRAUD_HOLDS ->
+                ChartOfAccounts.bankOf(id)
+                        .map(bank -> id.equals(ChartOfAccounts.fraudHolds(bank)))
+                        .orElse(false);
         };
     }
 

@@ -20,7 +20,12 @@ public enum AccountKind {
      */
     RETURNABLE(5),
     /** The other side of every returnable account's entries: one per ledger, unlimited (it goes negative). */
-    RETURNS_CONTROL(6);
+    RETURNS_CONTROL(6),
+    /**
+     * A bank's cautionary holds (MED, docs/med.md): the credit side of every pending hold on one of its customers'
+     * funds. Unlimited; it holds pending credits only, so its posted balance stays zero until a refund posts a hold.
+     */
+    FRAUD_HOLDS(7);
 
     public final int code;
 
@@ -38,6 +43,7 @@ public enum AccountKind {
                     case 4 -> CUSTOMER;
                     case 5 -> RETURNABLE;
                     case 6 -> RETURNS_CONTROL;
+                    case 7 -> FRAUD_HOLDS;
                     default -> null;
                 });
     }

@@ -47,6 +47,22 @@ public final class ChartOfAccounts {
         return new Id128(((long) AccountKind.CUSTOMER.code << KIND_SHIFT) | bank.ispb(), accountNumber);
     }
 
+    /** A bank's cautionary holds account (MED): the credit side of the holds on its customers' funds. */
+    public static Id128 fraudHolds(BankId bank) {
+        return new Id128(((long) AccountKind.FRAUD_HOLDS.code << KIND_SHIFT) | bank.ispb(), 0);
+    }
+
+    public static NewAccount fraudHoldsAccount(BankId bank) {
+        return new NewAccount(
+                fraudHolds(bank),
+                LEDGER_BRL,
+                AccountKind.FRAUD_HOLDS.code,
+                AccountFlags.NONE,
+                Id128.ZERO,
+                0,
+                bank.ispb());
+    }
+
     /** The returns control account, one per ledger. */
     public static Id128 returnsControl() {
         return new Id128((long) AccountKind.RETURNS_CONTROL.code << KIND_SHIFT, 0);

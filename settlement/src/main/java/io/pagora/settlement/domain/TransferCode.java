@@ -21,4 +21,6 @@ public final class TransferCode {
     public static final int RETURNED_AMOUNT = 105;
     /** Returns control → a settled payment's returnable account: its amount, once, before its first return. */
     public static final int RETURNABLE_OPENING = 30;
+    /** A cautionary hold (MED): a customer → its bank's fraud holds account, pending until released or refunded. */
+    public static final int CAUTIONARY_HOLD = 40;
 }

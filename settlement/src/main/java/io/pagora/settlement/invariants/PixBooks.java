@@ -48,6 +48,9 @@ public final class PixBooks {
                                 .map(Object::toString)
                                 .orElse("?");
             case RETURNS_CONTROL -> "returns control";
+            case FRAUD_HOLDS ->
+                "fraud holds of bank "
+                        + ChartOfAccounts.bankOf(account).map(Object::toString).orElse("?");
         };
     }
 }

@@ -14,8 +14,10 @@ import io.pagora.ledger.port.AccountResult;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.NewTransfer;
 import io.pagora.ledger.port.Transfer;
+import io.pagora.settlement.application.HoldingFunds;
 import io.pagora.settlement.application.Participants;
 import io.pagora.settlement.application.Settlement;
+import io.pagora.settlement.application.TracingFunds;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChainState;
 import io.pagora.settlement.domain.ChartOfAccounts;
@@ -29,6 +31,8 @@ import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.domain.TransferCode;
 import io.pagora.settlement.domain.VoidCause;
+import io.pagora.settlement.domain.med.FundsTrace;
+import io.pagora.settlement.domain.med.TraceLimits;
 import io.pagora.testing.ledger.LedgerFixture;
 import java.time.Duration;
 import java.util.List;
@@ -601,6 +605,173 @@ public abstract class SettlementContract extends LedgerFixture {
      * (standing in for the central bank, which a shared ledger holds only once), customers funded by
      * their bank's transit account.
      */
+    // =============================================================================================
+    // MED 2.0: tracing a reported payment's money and holding it (docs/med.md)
+
+    static final TraceLimits TRACE_LIMITS = new TraceLimits(3, 32, 64);
+
+    /** Victim → f1, who keeps 100 and moves the rest on: three hops, four banks, on-us and interbank. */
+    private record Scam(Pix pix, Payment fraud, Id128 f1, Id128 f2, Id128 f3, Id128 f4, Id128 f5, Id128 f6, long cut) {}
+
+    private Scam scam() {
+        Pix pix = new Pix(60);
+        BankId a = pix.bank(100_000);
+        BankId b = pix.bank(100_000);
+        BankId c = pix.bank(100_000);
+        BankId d = pix.bank(100_000);
+        Id128 victim = pix.customer(a, 5_000);
+        Id128 f1 = pix.customer(b, 0);
+        Id128 f2 = pix.customer(c, 0);
+        Id128 f3 = pix.customer(b, 0);
+        Id128 f4 = pix.customer(d, 0);
+        Id128 f5 = pix.customer(a, 0);
+        Id128 f6 = pix.customer(a, 0);
+        Payment fraud = pix.settled(pix.payment(victim, f1, 1_000));
+        pix.settled(pix.payment(f1, f2, 600));
+        pix.settled(pix.payment(f1, f3, 300)); // on-us at bank b
+        pix.settled(pix.payment(f2, f4, 500));
+        pix.settled(pix.payment(f3, f5, 300));
+        Payment last = pix.settled(pix.payment(f4, f6, 200));
+        long cut = lookupTransfer(LegId.of(last.id(), LegId.Phase.POST, 3)).timestamp();
+        return new Scam(pix, fraud, f1, f2, f3, f4, f5, f6, cut);
+    }
+
+    /** The fraud holds accounts a trace's holds credit: in the books the invariants sum. */
+    private void trackHolds(FundsTrace trace) {
+        trace.nodes().stream()
+                .filter(node -> node.heldCentavos() > 0)
+                .map(node -> ChartOfAccounts.fraudHolds(
+                        ChartOfAccounts.bankOf(node.account()).orElseThrow()))
+                .distinct()
+                .forEach(this::track);
+    }
+
+    @Test
+    @DisplayName("MED: a report's trace follows the money three hops, holds what each account has, in 14 requests")
+    void medTraceHoldsTheMoneyWhereItWent() {
+        Scam scam = scam();
+        PaymentId report = scam.pix().ids.nextPaymentId();
+        HoldingFunds holding = new HoldingFunds(ledger);
+
+        HoldingFunds.Filed filed = holding.file(report, scam.fraud().id(), scam.cut(), TRACE_LIMITS, 3_600);
+        FundsTrace trace = filed.trace();
+        trackHolds(trace);
+        assertThat(trace.nodes())
+                .extracting(
+                        FundsTrace.Node::account,
+                        FundsTrace.Node::hop,
+                        FundsTrace.Node::tracedCentavos,
+                        FundsTrace.Node::heldCentavos)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(scam.f1(), 0, 1_000L, 100L),
+                        org.assertj.core.groups.Tuple.tuple(scam.f2(), 1, 600L, 100L),
+                        org.assertj.core.groups.Tuple.tuple(scam.f3(), 1, 300L, 0L),
+                        org.assertj.core.groups.Tuple.tuple(scam.f4(), 2, 500L, 300L),
+                        org.assertj.core.groups.Tuple.tuple(scam.f5(), 2, 300L, 300L),
+                        org.assertj.core.groups.Tuple.tuple(scam.f6(), 3, 200L, 200L));
+        assertThat(trace.heldCentavos()).as("all of it found").isEqualTo(1_000);
+        assertThat(trace.truncated()).isFalse();
+        assertThat(filed.ledgerRequests())
+                .as("its holds, the payment's legs, 4 balance reads, 4 account histories, 3 landing reads, holds'"
+                        + " accounts, holds")
+                .isEqualTo(15);
+        assertThat(balances(scam.f4())).isEqualTo(new Balances(300, 200, 0, 500));
+        assertThat(lookupAccount(scam.f6()).creditBalanceAvailable())
+                .as("held: not spendable")
+                .isZero();
+
+        // The customer cannot spend held money: a payment of it is refused by the ledger.
+        Id128 elsewhere = scam.pix().customer(ChartOfAccounts.bankOf(scam.f1()).orElseThrow(), 0);
+        Payment spend = scam.pix().payment(scam.f4(), elsewhere, 1);
+        assertThat(scam.pix().settlement.reserve(List.of(spend)))
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        ReservationOutcome.Refused.class,
+                        refused -> assertThat(refused.reason()).isEqualTo(RefusalReason.INSUFFICIENT_FUNDS));
+
+        assertThat(holding.rebuild(report, scam.fraud().id(), scam.cut(), TRACE_LIMITS))
+                .as("rebuilt from the ledger alone")
+                .isEqualTo(trace);
+        assertThat(holding.file(report, scam.fraud().id(), scam.cut(), TRACE_LIMITS, 3_600)
+                        .trace())
+                .as("filed again: the same holds, taken once")
+                .isEqualTo(trace);
+        assertThat(balances(scam.f4())).isEqualTo(new Balances(300, 200, 0, 500));
+        assertMoneyInvariants();
+
+        assertThat(holding.release(report, trace))
+                .containsOnly(HoldingFunds.Released.RELEASED)
+                .hasSize(5);
+        assertThat(holding.release(report, trace)).containsOnly(HoldingFunds.Released.ALREADY_RELEASED);
+        assertThat(lookupAccount(scam.f4()).creditBalanceAvailable()).isEqualTo(300);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("MED: two reports racing for the same account hold no more than it has, together")
+    void medTwoReportsShareWhatIsThere() {
+        Pix pix = new Pix(60);
+        BankId a = pix.bank(100_000);
+        BankId b = pix.bank(100_000);
+        Id128 victim1 = pix.customer(a, 1_000);
+        Id128 victim2 = pix.customer(a, 1_000);
+        Id128 mule = pix.customer(b, 0);
+        Id128 out = pix.customer(a, 0);
+        Payment first = pix.settled(pix.payment(victim1, mule, 800));
+        Payment second = pix.settled(pix.payment(victim2, mule, 700));
+        Payment away = pix.settled(pix.payment(mule, out, 1_000)); // 500 left at the mule
+        long cut = lookupTransfer(LegId.of(away.id(), LegId.Phase.POST, 3)).timestamp();
+        HoldingFunds holding = new HoldingFunds(ledger);
+
+        FundsTrace one = holding.file(pix.ids.nextPaymentId(), first.id(), cut, TRACE_LIMITS, 3_600)
+                .trace();
+        FundsTrace two = holding.file(pix.ids.nextPaymentId(), second.id(), cut, TRACE_LIMITS, 3_600)
+                .trace();
+        trackHolds(one);
+        trackHolds(two);
+        long heldAtMule =
+                one.nodes().getFirst().heldCentavos() + two.nodes().getFirst().heldCentavos();
+        assertThat(heldAtMule).as("what the mule had").isEqualTo(500);
+        assertThat(one.heldCentavos() + two.heldCentavos())
+                .as("the rest found downstream")
+                .isEqualTo(1_500);
+        assertThat(lookupAccount(out).creditBalanceAvailable()).isZero();
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("MED: nobody decides, the holds lapse by themselves and the money is spendable again")
+    void medHoldsLapse() throws InterruptedException {
+        Scam scam = scam();
+        HoldingFunds holding = new HoldingFunds(ledger);
+        PaymentId report = scam.pix().ids.nextPaymentId();
+        FundsTrace trace = holding.file(report, scam.fraud().id(), scam.cut(), TRACE_LIMITS, 1)
+                .trace();
+        assertThat(lookupAccount(scam.f6()).creditBalanceAvailable()).isZero();
+        Thread.sleep(2_500);
+        Id128 elsewhere = scam.pix().customer(ChartOfAccounts.bankOf(scam.f6()).orElseThrow(), 0);
+        scam.pix().settled(scam.pix().payment(scam.f6(), elsewhere, 200));
+        assertThat(holding.release(report, trace)).containsOnly(HoldingFunds.Released.EXPIRED);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("MED: an unsettled payment has nothing to trace")
+    void medUnsettledPaymentIsNotTraced() {
+        Pix pix = new Pix(60);
+        BankId a = pix.bank(100_000);
+        Payment pending = pix.payment(pix.customer(a, 100), pix.customer(pix.bank(0), 0), 50);
+        assertThat(pix.settlement.reserve(List.of(pending))).containsExactly(new ReservationOutcome.Reserved());
+        HoldingFunds holding = new HoldingFunds(ledger);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> holding.file(pix.ids.nextPaymentId(), pending.id(), Long.MAX_VALUE - 1, TRACE_LIMITS, 60))
+                .isInstanceOf(TracingFunds.NotSettled.class);
+        pix.settlement.voidAll(List.of(pending), VoidCause.RECEIVING_BANK_REFUSED);
+        assertMoneyInvariants();
+    }
+
     protected final class Pix {
         final Participants participants = new Participants(ledger);
         final Settlement settlement;

@@ -49,7 +49,8 @@ public final class AccountBalance {
                 compare(atCut.debitsPosted(), atCut.creditsPosted(), readModel, window, "debits", "credits");
             case TRANSIT ->
                 compare(atCut.creditsPosted(), atCut.debitsPosted(), readModel, window, "credits", "debits");
-            case CENTRAL_BANK, RETURNABLE, RETURNS_CONTROL -> Verdict.AGREES;
+            // Fraud holds are pending only: the read model's settled totals never name them.
+            case CENTRAL_BANK, RETURNABLE, RETURNS_CONTROL, FRAUD_HOLDS -> Verdict.AGREES;
         };
     }
 
