@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pagora.events.participant.Answer;
 import io.pagora.events.participant.AnswerBatch;
+import io.pagora.events.participant.CautionaryHold;
+import io.pagora.events.participant.InfractionReportNotice;
 import io.pagora.events.participant.KeyClaimNotice;
 import io.pagora.events.participant.LiquidityAlert;
 import io.pagora.events.participant.MessageRecords;
@@ -155,7 +157,24 @@ class ParticipantContractsTest {
                         100_000,
                         500_000,
                         withNanos),
-                new LiquidityAlert("l", null, "CLEARED_BY_FUNDING", -1, 1, Long.MAX_VALUE, Instant.EPOCH));
+                new LiquidityAlert("l", null, "CLEARED_BY_FUNDING", -1, 1, Long.MAX_VALUE, Instant.EPOCH),
+                new InfractionReportNotice(
+                        InfractionReportNotice.idOf("01a2", "OPEN", "PAYEE"),
+                        PAYMENT,
+                        "01a2",
+                        "PAYEE",
+                        "OPEN",
+                        "FRAUD",
+                        1_000,
+                        700,
+                        withNanos,
+                        null,
+                        AT),
+                new InfractionReportNotice(
+                        "r", null, null, null, "REJECTED", null, 0, Long.MIN_VALUE, null, "não é \"golpe\"", null),
+                new CautionaryHold(
+                        CautionaryHold.idOf("01a2", 3, "HELD"), PAYMENT, "01a2", "a", 2, 300, "HELD", withNanos, AT),
+                new CautionaryHold("h", null, null, null, -1, 0, null, null, Instant.EPOCH));
         for (ParticipantMessage message : messages) {
             assertThat(new String(MessageRecords.encode(List.of(message)), StandardCharsets.UTF_8))
                     .isEqualTo(new String(jackson.writeValueAsBytes(List.of(message)), StandardCharsets.UTF_8));

@@ -89,6 +89,30 @@ public final class MessageRecords {
                         .field("lowWatermarkCentavos", m.lowWatermarkCentavos())
                         .field("highWatermarkCentavos", m.highWatermarkCentavos())
                         .field("occurredAt", m.occurredAt());
+            case InfractionReportNotice m ->
+                json.field("type", "InfractionReportNotice")
+                        .field("id", m.id())
+                        .field("paymentId", m.paymentId())
+                        .field("reportId", m.reportId())
+                        .field("role", m.role())
+                        .field("status", m.status())
+                        .field("reason", m.reason())
+                        .field("amountCentavos", m.amountCentavos())
+                        .field("heldCentavos", m.heldCentavos())
+                        .field("analyseBy", m.analyseBy())
+                        .field("decisionReason", m.decisionReason())
+                        .field("occurredAt", m.occurredAt());
+            case CautionaryHold m ->
+                json.field("type", "CautionaryHold")
+                        .field("id", m.id())
+                        .field("paymentId", m.paymentId())
+                        .field("reportId", m.reportId())
+                        .field("accountId", m.accountId())
+                        .field("hop", m.hop())
+                        .field("heldCentavos", m.heldCentavos())
+                        .field("status", m.status())
+                        .field("holdUntil", m.holdUntil())
+                        .field("occurredAt", m.occurredAt());
         }
         json.endObject();
     }

@@ -15,10 +15,17 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = PaymentInstruction.class, name = "PaymentInstruction"),
     @JsonSubTypes.Type(value = PaymentConcluded.class, name = "PaymentConcluded"),
     @JsonSubTypes.Type(value = KeyClaimNotice.class, name = "KeyClaimNotice"),
-    @JsonSubTypes.Type(value = LiquidityAlert.class, name = "LiquidityAlert")
+    @JsonSubTypes.Type(value = LiquidityAlert.class, name = "LiquidityAlert"),
+    @JsonSubTypes.Type(value = InfractionReportNotice.class, name = "InfractionReportNotice"),
+    @JsonSubTypes.Type(value = CautionaryHold.class, name = "CautionaryHold")
 })
 public sealed interface ParticipantMessage
-        permits PaymentInstruction, PaymentConcluded, KeyClaimNotice, LiquidityAlert {
+        permits PaymentInstruction,
+                PaymentConcluded,
+                KeyClaimNotice,
+                LiquidityAlert,
+                InfractionReportNotice,
+                CautionaryHold {
 
     /** The message's own id: a duplicate has the same one. */
     String id();

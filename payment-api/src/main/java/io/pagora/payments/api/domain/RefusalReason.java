@@ -103,6 +103,20 @@ public enum RefusalReason {
     KEY_MOVED("key-moved", "Key moved since the look-up"),
     /** Liquidity watermarks whose high one is not above the low one: no room for the hysteresis. */
     WATERMARKS_INVERTED("watermarks-inverted", "High watermark not above the low one"),
+    /** An infraction report (MED) its bank may not see, or none under this id: the same answer. */
+    REPORT_NOT_FOUND("report-not-found", "Infraction report not found"),
+    /** The payment has a report already (one per payment; the answer names it). */
+    PAYMENT_ALREADY_REPORTED("payment-already-reported", "Payment already reported"),
+    /** A report more than the window (80 days) after the payment settled. */
+    REPORT_WINDOW_CLOSED("report-window-closed", "Report window closed"),
+    /** A report on a return: report the payment it returns. */
+    REPORT_OF_A_RETURN("report-of-a-return", "A return cannot be reported"),
+    /** Only the payee's bank analyses a report (the operator, once escalated). */
+    NOT_THE_ANALYSING_BANK("not-the-analysing-bank", "Only the payee's bank analyses a report"),
+    /** The analysis came after its deadline: the report is escalated to the operator. */
+    ANALYSIS_DEADLINE_PASSED("analysis-deadline-passed", "The analysis deadline passed"),
+    /** A different decision was made first. */
+    REPORT_ALREADY_DECIDED("report-already-decided", "Report already decided"),
     BR_CODE_MALFORMED("br-code-malformed", "Malformed BR Code"),
     BR_CODE_CRC_MISMATCH("br-code-crc-mismatch", "BR Code CRC does not match"),
     BR_CODE_NOT_PIX("br-code-not-pix", "Not a PIX BR Code"),

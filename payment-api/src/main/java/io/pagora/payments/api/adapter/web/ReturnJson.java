@@ -51,7 +51,11 @@ final class ReturnJson {
     }
 
     /** A payment id as the API writes it: 32 lowercase hexadecimal digits, its low byte zero, not all zero. */
-    private static PaymentId paymentId(String text) {
+    static PaymentId paymentId(String text) {
+        return paymentId(text, "paymentId", "the path's payment id");
+    }
+
+    static PaymentId paymentId(String text, String field, String what) {
         if (text == null
                 || !Id128.isHexDigits32(text)
                 || !text.equals(text.toLowerCase(Locale.ROOT))
@@ -59,9 +63,8 @@ final class ReturnJson {
                 || Id128.parse(text).isZero()) {
             throw new RefusalException(Refusal.ofField(
                     RefusalReason.INVALID_FIELD,
-                    "paymentId",
-                    "the path's payment id is 32 lowercase hexadecimal digits, not all zero, the last two 0, as the"
-                            + " switch gave it"));
+                    field,
+                    what + " is 32 lowercase hexadecimal digits, not all zero, the last two 0, as the switch gave it"));
         }
         return PaymentId.parse(text);
     }

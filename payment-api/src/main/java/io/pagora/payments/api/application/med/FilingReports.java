@@ -1,0 +1,149 @@
+package io.pagora.payments.api.application.med;
+
+import io.pagora.payments.api.application.returns.OriginalPayments;
+import io.pagora.payments.api.domain.IdempotencyKey;
+import io.pagora.payments.api.domain.OriginalPayment;
+import io.pagora.payments.api.domain.Refusal;
+import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.payments.api.domain.med.InfractionReason;
+import io.pagora.payments.api.domain.med.InfractionReport;
+import io.pagora.payments.api.domain.med.ReportStatus;
+import io.pagora.settlement.application.HoldingFunds;
+import io.pagora.settlement.domain.BankId;
+import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.access.Caller;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The payer's bank reports a settled payment (MED, docs/med.md): the report is stored, the payment's money traced
+ * and held in the ledger where it is found, and the payee's bank and every bank holding some of it told.
+ *
+ * <p>Crash-safe in three steps, each repeatable: the report is stored FILING with its id (derived from the payment)
+ * and its ledger cut; the holds are taken (ids derived from the report's, so the ledger takes each once); the trace is
+ * stored and the report is OPEN. A retry with the same Idempotency-Key finishes whatever step it finds.
+ */
+public final class FilingReports {
+
+    public sealed interface Filing {
+        record Filed(InfractionReport report, boolean created) implements Filing {}
+
+        record Refused(Refusal problem) implements Filing {}
+    }
+
+    private final OriginalPayments originals;
+    private final ReportStore store;
+    private final ReportNotices notices;
+    private final HoldingFunds holding;
+    private final MedPolicy policy;
+    private final Clock clock;
+
+    public FilingReports(
+            OriginalPayments originals,
+            ReportStore store,
+            ReportNotices notices,
+            HoldingFunds holding,
+            MedPolicy policy,
+            Clock clock) {
+        this.originals = originals;
+        this.store = store;
+        this.notices = notices;
+        this.holding = holding;
+        this.policy = policy;
+        this.clock = clock;
+    }
+
+    public Filing file(
+            Caller caller, IdempotencyKey key, PaymentId paymentId, InfractionReason reason, String details) {
+        if (!(caller instanceof Caller.Bank(BankId bank))) {
+            return unknown(paymentId);
+        }
+        Optional<OriginalPayment> found = Optional.ofNullable(originals
+                .find(
+                        List.of(paymentId),
+                        payment -> ChartOfAccounts.bankOf(payment.payer())
+                                .map(bank::equals)
+                                .orElse(false))
+                .get(paymentId));
+        if (found.isEmpty()) {
+            return unknown(paymentId);
+        }
+        OriginalPayment original = found.get();
+        if (!original.settled()) {
+            return refused(Refusal.of(
+                    RefusalReason.PAYMENT_NOT_SETTLED, "payment " + paymentId + " is not settled: nothing to hold"));
+        }
+        if (original.payment().returnOf() != null) {
+            return refused(Refusal.of(
+                    RefusalReason.REPORT_OF_A_RETURN,
+                    "payment " + paymentId + " is a return of "
+                            + original.payment().returnOf().original() + ": report that payment"));
+        }
+        Instant now = clock.instant();
+        if (original.settledAt().plus(policy.reportWindow()).isBefore(now)) {
+            return refused(Refusal.of(
+                    RefusalReason.REPORT_WINDOW_CLOSED,
+                    "payment " + paymentId + " settled at " + original.settledAt() + ", more than "
+                            + policy.reportWindow().toDays() + " days ago"));
+        }
+        InfractionReport draft = new InfractionReport(
+                InfractionReport.idOf(paymentId),
+                paymentId,
+                bank,
+                ChartOfAccounts.bankOf(original.payment().payee()).orElseThrow(),
+                original.payment().amountCentavos(),
+                reason,
+                details,
+                ReportStatus.FILING,
+                now,
+                now.plus(policy.analysisPeriod()),
+                now.plus(policy.hold()),
+                null,
+                null,
+                now.getEpochSecond() * 1_000_000_000L + now.getNano(),
+                key.value(),
+                null);
+        return switch (store.open(draft)) {
+            case ReportStore.Opened.KeyTaken taken ->
+                refused(Refusal.of(
+                        RefusalReason.IDEMPOTENCY_KEY_REUSED,
+                        "this Idempotency-Key reported another payment; use a new key for a new report"));
+            case ReportStore.Opened.Stored stored
+            when !stored.report().requestKey().equals(key.value()) ->
+                refused(Refusal.of(
+                        RefusalReason.PAYMENT_ALREADY_REPORTED,
+                        "payment " + paymentId + " is reported already: report "
+                                + stored.report().id()));
+            case ReportStore.Opened.Stored stored -> new Filing.Filed(finish(stored.report()), stored.created());
+        };
+    }
+
+    /** Takes the holds of a FILING report and tells its banks; an OPEN or later one is told again. */
+    private InfractionReport finish(InfractionReport report) {
+        InfractionReport open = report;
+        if (report.status() == ReportStatus.FILING) {
+            HoldingFunds.Filed filed = holding.file(
+                    report.id(),
+                    report.payment(),
+                    report.cutTimestamp(),
+                    policy.limits(),
+                    Math.toIntExact(policy.hold().toSeconds()));
+            open = report.traced(filed.trace());
+            store.traced(open);
+        }
+        notices.tell(open);
+        return open;
+    }
+
+    private static Filing unknown(PaymentId payment) {
+        return refused(Refusal.of(
+                RefusalReason.UNKNOWN_PAYMENT, "no settled payment " + payment + " of this bank's customers"));
+    }
+
+    private static Filing refused(Refusal refusal) {
+        return new Filing.Refused(refusal);
+    }
+}

@@ -1,0 +1,34 @@
+package io.pagora.payments.api.application.med;
+
+import io.pagora.payments.api.domain.med.InfractionReport;
+import io.pagora.payments.api.domain.med.ReportStatus;
+import io.pagora.settlement.domain.PaymentId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** The switch's infraction reports and their traces, shared by every payment-api instance. */
+public interface ReportStore {
+
+    /** What {@link #open} found: the report stored now or before, or another report under the draft's key. */
+    sealed interface Opened {
+        record Stored(InfractionReport report, boolean created) implements Opened {}
+
+        /** The payer's bank used this Idempotency-Key for another payment's report. */
+        record KeyTaken() implements Opened {}
+    }
+
+    /** Stores {@code draft} (status FILING) unless its payment has a report: then answers that one. */
+    Opened open(InfractionReport draft);
+
+    /** A FILING report's trace is taken: it becomes OPEN with it. */
+    void traced(InfractionReport report);
+
+    Optional<InfractionReport> find(PaymentId report);
+
+    /** Moves the report from {@code from} to {@code to} if it is still there; false if another move came first. */
+    boolean decide(PaymentId report, ReportStatus from, ReportStatus to, Instant at, String why);
+
+    /** Open reports whose analysis deadline passed at {@code now}, oldest first, at most {@code limit}. */
+    List<InfractionReport> due(Instant now, int limit);
+}

@@ -1,0 +1,88 @@
+package io.pagora.payments.api.config;
+
+import io.pagora.ledger.port.Ledger;
+import io.pagora.payments.api.adapter.jdbc.JdbcReportStore;
+import io.pagora.payments.api.adapter.kafka.KafkaBankStreams;
+import io.pagora.payments.api.adapter.kafka.KafkaReportNotices;
+import io.pagora.payments.api.adapter.ledger.LedgerOriginalPayments;
+import io.pagora.payments.api.adapter.web.ReportController;
+import io.pagora.payments.api.application.med.AnalysingReports;
+import io.pagora.payments.api.application.med.FilingReports;
+import io.pagora.payments.api.application.med.ReadingReports;
+import io.pagora.settlement.application.HoldingFunds;
+import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/** MED's wiring (docs/med.md): infraction reports, their holds in the ledger, and the deadline's escalation. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(MedProperties.class)
+public class MedConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(MedConfiguration.class);
+
+    @Bean
+    JdbcReportStore reportStore(JdbcTemplate jdbc) {
+        return new JdbcReportStore(jdbc);
+    }
+
+    @Bean
+    KafkaReportNotices reportNotices(KafkaTemplate<String, byte[]> kafka, PaymentApiProperties payments, Clock clock) {
+        return new KafkaReportNotices(new KafkaBankStreams(kafka, payments.kafkaAckTimeout()), clock);
+    }
+
+    @Bean
+    AnalysingReports analysingReports(JdbcReportStore store, KafkaReportNotices notices, Ledger ledger, Clock clock) {
+        return new AnalysingReports(store, notices, new HoldingFunds(ledger), clock);
+    }
+
+    @Bean
+    ReportController reportController(
+            JdbcReportStore store,
+            KafkaReportNotices notices,
+            AnalysingReports analysing,
+            Ledger ledger,
+            MedProperties properties,
+            PaymentApiProperties payments,
+            Clock clock) {
+        FilingReports filing = new FilingReports(
+                new LedgerOriginalPayments(ledger),
+                store,
+                notices,
+                new HoldingFunds(ledger),
+                properties.policy(),
+                clock);
+        return new ReportController(filing, analysing, new ReadingReports(store), payments.bodyMaxBytes());
+    }
+
+    /** Escalates reports past their deadline, on one thread of its own; every instance may, the store decides once. */
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService reportDeadlines(AnalysingReports analysing, MedProperties properties) {
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("report-deadlines").daemon(true).factory());
+        long everyMillis = properties.escalationInterval().toMillis();
+        sweeper.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        int escalated = analysing.escalateDue();
+                        if (escalated > 0) {
+                            log.info("med: {} reports escalated to the operator past their deadline", escalated);
+                        }
+                    } catch (RuntimeException e) {
+                        log.warn("med: the deadline round failed (retried in the next): {}", e.toString());
+                    }
+                },
+                everyMillis,
+                everyMillis,
+                TimeUnit.MILLISECONDS);
+        return sweeper;
+    }
+}
