@@ -32,6 +32,7 @@ import java.util.Arrays;
  *   java -jar local-runtime.jar poison   [--bootstrap-servers=127.0.0.1:9092]  malformed records into every topic
  *   java -jar local-runtime.jar launcher demo|bench|chaos|up|down|... [see launcher.Launcher]: infra/local/pagora's commands
  *   java -jar local-runtime.jar walkthrough [--root=.] [--files=README.md,k6/README.md] [see Walkthrough]
+ *   java -jar local-runtime.jar med-scenario --ispbs=... [see MedScenario]       the demo's traced fraud report
  * </pre>
  */
 public final class LocalRuntime {
@@ -59,6 +60,7 @@ public final class LocalRuntime {
             case "poison" -> PoisonRecords.main(rest);
             case "chaos-plant" -> WrongRowPlant.main(rest);
             case "walkthrough" -> Walkthrough.main(rest);
+            case "med-scenario" -> io.pagora.local.demo.MedScenario.main(rest);
             case "launcher" -> io.pagora.local.launcher.Launcher.main(rest);
             default -> {
                 usage();
@@ -69,6 +71,6 @@ public final class LocalRuntime {
 
     private static void usage() {
         System.err.println(
-                "usage: java -jar local-runtime.jar kafka|postgres|seed|send-degraded|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|launcher [--option=value ...]");
+                "usage: java -jar local-runtime.jar kafka|postgres|seed|send-degraded|await-final|report|bench|bench-compare|cpu|verify|chaos-check|chaos-plant|poison|walkthrough|med-scenario|launcher [--option=value ...]");
     }
 }

@@ -168,8 +168,9 @@ public final class InvariantChecks {
             }
         }
         int returnables = counts.getOrDefault(AccountKind.RETURNABLE, 0);
+        int holds = counts.getOrDefault(AccountKind.FRAUD_HOLDS, 0);
         return String.format(
-                "%d central bank, %d banks × reserve+transit, %d customers%s%s%s",
+                "%d central bank, %d banks × reserve+transit, %d customers%s%s%s%s",
                 counts.getOrDefault(AccountKind.CENTRAL_BANK, 0),
                 counts.getOrDefault(AccountKind.RESERVE, 0),
                 counts.getOrDefault(AccountKind.CUSTOMER, 0),
@@ -177,6 +178,7 @@ public final class InvariantChecks {
                         ? ""
                         : ", " + returnables + (returnables == 1 ? " returnable account" : " returnable accounts"),
                 counts.containsKey(AccountKind.RETURNS_CONTROL) ? ", returns control" : "",
+                holds == 0 ? "" : ", " + holds + " fraud holds",
                 others == 0 ? "" : ", " + others + " other accounts");
     }
 
