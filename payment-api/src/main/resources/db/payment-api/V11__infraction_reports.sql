@@ -9,7 +9,8 @@ CREATE TABLE payment_api.infraction_reports (
     amount_centavos  bigint      NOT NULL CHECK (amount_centavos > 0),
     reason           text        NOT NULL CHECK (reason IN ('FRAUD', 'COERCION', 'OPERATIONAL_FAILURE')),
     details          text        CHECK (length(details) <= 1000),
-    status           text        NOT NULL CHECK (status IN ('FILING', 'OPEN', 'ACCEPTED', 'REJECTED', 'ESCALATED')),
+    status           text        NOT NULL
+                                 CHECK (status IN ('FILING', 'HOLDING', 'OPEN', 'ACCEPTED', 'REJECTED', 'ESCALATED')),
     filed_at         timestamptz NOT NULL,
     analyse_by       timestamptz NOT NULL CHECK (analyse_by > filed_at),
     hold_until       timestamptz NOT NULL CHECK (hold_until >= analyse_by),
@@ -18,10 +19,11 @@ CREATE TABLE payment_api.infraction_reports (
     cut_timestamp    bigint      NOT NULL,
     truncated        boolean,
     request_key      text        NOT NULL CHECK (length(request_key) BETWEEN 1 AND 128),
-    CHECK ((status IN ('FILING', 'OPEN')) = (decided_at IS NULL))
+    CHECK ((status IN ('FILING', 'HOLDING', 'OPEN')) = (decided_at IS NULL))
 );
 CREATE UNIQUE INDEX infraction_reports_request ON payment_api.infraction_reports (payer_bank, request_key);
 CREATE INDEX infraction_reports_due ON payment_api.infraction_reports (analyse_by) WHERE status = 'OPEN';
+CREATE INDEX infraction_reports_filing ON payment_api.infraction_reports (filed_at) WHERE status IN ('FILING', 'HOLDING');
 
 CREATE TABLE payment_api.infraction_trace (
     report_id        uuid        NOT NULL REFERENCES payment_api.infraction_reports (report_id),

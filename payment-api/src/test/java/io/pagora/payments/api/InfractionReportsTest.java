@@ -195,6 +195,34 @@ class InfractionReportsTest extends PaymentApiIntegrationTest {
     }
 
     @Test
+    void filingsRacingForOneReportHoldItsMoneyOnce() throws Exception {
+        Scam scam = scam();
+        Http victims = participants.bank(VICTIMS);
+        String key = "race-" + UUID.randomUUID();
+        List<java.util.concurrent.Future<Http.Response>> racing = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            for (int i = 0; i < 4; i++) {
+                racing.add(pool.submit(() -> file(victims, scam.fraud(), "FRAUD", key)));
+            }
+        }
+        Set<String> reports = new HashSet<>();
+        for (var answer : racing) {
+            Http.Response filed = answer.get();
+            assertThat(filed.status()).as("%s", filed).isIn(200, 201);
+            reports.add(filed.json().path("reportId").asString());
+        }
+        assertThat(reports).as("one report").hasSize(1);
+        JsonNode report =
+                victims.json("/infraction-reports/" + reports.iterator().next());
+        assertThat(report.path("heldCentavos").asLong()).isEqualTo(1_000);
+        long held = ledger.lookupAccounts(List.of(scam.f1(), scam.f2(), scam.f3())).stream()
+                .mapToLong(account -> account.debitsPending())
+                .sum();
+        assertThat(held).as("held once in the ledger, not once per filing").isEqualTo(1_000);
+        MoneyInvariants.check(ledger, everyAccount(), "racing filings");
+    }
+
+    @Test
     void badReportsAreRefusedAndHoldNothing() {
         Http victims = participants.bank(VICTIMS);
         Id128 payer = customer(VICTIMS, 1_000);

@@ -31,7 +31,7 @@ import java.util.Set;
  */
 public final class HoldingFunds {
 
-    /** What a filing held: the trace, rebuilt from the holds the ledger took. */
+    /** What a filing held, and the ledger requests it took. */
     public record Filed(FundsTrace trace, int ledgerRequests) {}
 
     private final Ledger ledger;
@@ -44,22 +44,34 @@ public final class HoldingFunds {
 
     /**
      * Traces {@code payment} up to {@code cutTimestamp} and holds, on each account, what it still has of what was
-     * traced to it, for {@code timeoutSeconds}. A hold the ledger refuses because the customer spent the money
-     * between the reading and the hold holds nothing; the answer is the trace rebuilt from the holds that stand.
+     * traced to it, for {@code timeoutSeconds}: {@link #plan}, then {@link #hold}. Filed before (its holds are in the
+     * ledger, all of them, as one request made them): the trace rebuilt from them, nothing taken again.
      */
     public Filed file(PaymentId report, PaymentId payment, long cutTimestamp, TraceLimits limits, int timeoutSeconds) {
-        Check.that(timeoutSeconds > 0, "a hold lapses: %d s", timeoutSeconds);
         int[] requests = {0};
         Ledger counted = new CountingLedger(ledger, requests);
-        // Filed before (a retry after a crash): its holds are in the ledger, all of them, as one request made them.
         Map<Integer, Long> earlier = holdsOf(report, counted);
         if (!earlier.isEmpty()) {
             return new Filed(
                     new TracingFunds(counted).trace(payment, cutTimestamp, limits, hop -> heldBy(hop, earlier)),
                     requests[0]);
         }
+        FundsTrace planned = plan(counted, payment, cutTimestamp, limits);
+        return new Filed(hold(counted, report, planned, timeoutSeconds), requests[0]);
+    }
+
+    /**
+     * The trace of {@code payment} up to {@code cutTimestamp}, each account holding what it has now of what was
+     * traced to it (an account met twice gives what the first left). Takes nothing: a caller stores the plan first,
+     * so that of two filings racing one plan is held.
+     */
+    public FundsTrace plan(PaymentId payment, long cutTimestamp, TraceLimits limits) {
+        return plan(ledger, payment, cutTimestamp, limits);
+    }
+
+    private static FundsTrace plan(Ledger ledger, PaymentId payment, long cutTimestamp, TraceLimits limits) {
         Map<Id128, Long> left = new HashMap<>();
-        FundsTrace planned = new TracingFunds(counted).trace(payment, cutTimestamp, limits, hop -> {
+        return new TracingFunds(ledger).trace(payment, cutTimestamp, limits, hop -> {
             List<Id128> unread = hop.stream()
                     .map(FundsTrace.Node::account)
                     .filter(account -> !left.containsKey(account))
@@ -67,7 +79,7 @@ public final class HoldingFunds {
                     .toList();
             if (!unread.isEmpty()) {
                 unread.forEach(account -> left.put(account, 0L));
-                for (Account account : counted.lookupAccounts(unread)) {
+                for (Account account : ledger.lookupAccounts(unread)) {
                     left.put(account.id(), Math.max(0, account.creditBalanceAvailable()));
                 }
             }
@@ -79,16 +91,29 @@ public final class HoldingFunds {
             }
             return held;
         });
+    }
+
+    /**
+     * Takes the holds of {@code planned}, in two requests (the banks' fraud holds accounts, then every hold), and
+     * answers the plan as the ledger took it: a hold refused because the customer spent the money between the
+     * reading and the hold holds nothing, and what it would have held is not followed further. Taking them again
+     * takes nothing twice (the ledger answers {@code exists}, or {@code id_already_failed} for a refused one).
+     */
+    public FundsTrace hold(PaymentId report, FundsTrace planned, int timeoutSeconds) {
+        return hold(ledger, report, planned, timeoutSeconds);
+    }
+
+    private static FundsTrace hold(Ledger ledger, PaymentId report, FundsTrace planned, int timeoutSeconds) {
+        Check.that(timeoutSeconds > 0, "a hold lapses: %d s", timeoutSeconds);
         List<FundsTrace.Node> holding =
                 planned.nodes().stream().filter(node -> node.heldCentavos() > 0).toList();
         if (holding.isEmpty()) {
-            return new Filed(planned, requests[0]);
+            return planned;
         }
         Set<BankId> banks = new LinkedHashSet<>();
         holding.forEach(node -> banks.add(ChartOfAccounts.bankOf(node.account()).orElseThrow()));
-        List<NewAccount> holdsAccounts =
-                banks.stream().map(ChartOfAccounts::fraudHoldsAccount).toList();
-        List<AccountResult> opened = counted.createAccounts(holdsAccounts);
+        List<AccountResult> opened = ledger.createAccounts(
+                banks.stream().map(ChartOfAccounts::fraudHoldsAccount).toList());
         Check.that(
                 opened.stream().allMatch(AccountResult::isSuccess),
                 "the ledger refused a fraud holds account: %s",
@@ -106,29 +131,45 @@ public final class HoldingFunds {
                     TransferCode.CAUTIONARY_HOLD,
                     report.value()));
         }
-        List<TransferResult> results = counted.createTransfers(holds);
-        Map<Integer, Long> stood = new HashMap<>();
+        List<TransferResult> results = ledger.createTransfers(holds);
+        Set<Integer> refused = new java.util.HashSet<>();
         for (int i = 0; i < holding.size(); i++) {
-            TransferResult result = results.get(i);
-            switch (result) {
-                case OK, EXISTS ->
-                    stood.put(holding.get(i).position(), holding.get(i).heldCentavos());
-                case EXCEEDS_CREDITS -> stood.put(holding.get(i).position(), 0L);
+            switch (results.get(i)) {
+                case OK, EXISTS -> {}
+                case EXCEEDS_CREDITS, ID_ALREADY_FAILED ->
+                    refused.add(holding.get(i).position());
                 default ->
-                    throw new IllegalStateException(
-                            "the ledger refused hold " + holds.get(i).id() + " of report " + report + ": " + result);
+                    throw new IllegalStateException("the ledger refused hold "
+                            + holds.get(i).id() + " of report " + report + ": " + results.get(i));
             }
         }
-        if (stood.values().stream().allMatch(amount -> amount > 0)) {
-            return new Filed(planned, requests[0]);
+        if (refused.isEmpty()) {
+            return planned;
         }
-        return new Filed(
-                new TracingFunds(counted).trace(payment, cutTimestamp, limits, hop -> heldBy(hop, stood)), requests[0]);
+        return new FundsTrace(
+                planned.payment(),
+                planned.amountCentavos(),
+                planned.cutTimestamp(),
+                planned.nodes().stream()
+                        .map(node -> refused.contains(node.position())
+                                ? new FundsTrace.Node(
+                                        node.position(),
+                                        node.hop(),
+                                        node.account(),
+                                        node.tracedCentavos(),
+                                        0,
+                                        node.parent(),
+                                        node.via(),
+                                        node.arrivedAt())
+                                : node)
+                        .toList(),
+                planned.truncated());
     }
 
     /**
      * The trace of {@code report} as the ledger holds it: the same walk, each account holding what its hold transfer
-     * holds (nothing where there is none). The same cut gives the same trace as the filing answered.
+     * holds (nothing where there is none). The same cut gives the same trace as the filing answered, unless a hold was
+     * refused (the money spent between the reading and the hold): the rebuild then follows what it would have held.
      */
     public FundsTrace rebuild(PaymentId report, PaymentId payment, long cutTimestamp, TraceLimits limits) {
         Map<Integer, Long> stood = holdsOf(report, ledger);

@@ -5,6 +5,7 @@ import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferFlags;
+import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.LegId;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.TransferCode;
@@ -55,6 +56,7 @@ public final class TracingFunds {
         List<FundsTrace.Node> hop = List.of(new FundsTrace.Node(
                 0, 0, arrival.creditAccountId(), arrival.amount(), 0, -1, payment, arrival.timestamp()));
         boolean truncated = false;
+        Map<Id128, Long> unshared = new HashMap<>();
         for (int depth = 0; depth <= limits.hopsMax() && !hop.isEmpty(); depth++) {
             long[] held = holdable.held(hop);
             Check.that(held.length == hop.size(), "one held amount per node");
@@ -83,7 +85,7 @@ public final class TracingFunds {
                 truncated = true;
                 break;
             }
-            Next next = nextHop(toFollow, nodes.size(), cutTimestamp, limits);
+            Next next = nextHop(payment, toFollow, nodes.size(), cutTimestamp, limits, unshared);
             truncated |= next.truncated();
             hop = next.nodes();
         }
@@ -110,7 +112,17 @@ public final class TracingFunds {
 
     private record Outflow(FundsTrace.Node from, Transfer firstLeg) {}
 
-    private Next nextHop(List<FundsTrace.Node> toFollow, int positionsUsed, long cutTimestamp, TraceLimits limits) {
+    /**
+     * The next hop: where what is left to follow went. {@code unshared}: what is left of each outflow (by its first
+     * leg's id) that no node has claimed yet, so that two nodes on one account never both follow the same centavos.
+     */
+    private Next nextHop(
+            PaymentId payment,
+            List<FundsTrace.Node> toFollow,
+            int positionsUsed,
+            long cutTimestamp,
+            TraceLimits limits,
+            Map<Id128, Long> unshared) {
         boolean truncated = false;
         List<Outflow> outflows = new ArrayList<>();
         for (FundsTrace.Node node : toFollow) {
@@ -124,27 +136,45 @@ public final class TracingFunds {
                 }
             }
         }
-        Map<Id128, Transfer> landings = byId(ledger.lookupTransfers(outflows.stream()
-                .filter(outflow -> outflow.firstLeg().code() == TransferCode.PAYER_TO_TRANSIT)
-                .map(outflow -> LegId.of(LegId.paymentOf(outflow.firstLeg().id()), LegId.Phase.POST, 3))
-                .toList()));
+        // One request: each interbank outflow's last leg (where it landed) and returned-amount leg (whether it is a
+        // return), each on-us outflow's returned-amount leg.
+        List<Id128> legs = new ArrayList<>(outflows.size() * 2);
+        for (Outflow outflow : outflows) {
+            PaymentId out = LegId.paymentOf(outflow.firstLeg().id());
+            if (outflow.firstLeg().code() == TransferCode.PAYER_TO_TRANSIT) {
+                legs.add(LegId.of(out, LegId.Phase.POST, 3));
+                legs.add(LegId.of(out, LegId.Phase.POST, 4));
+            } else {
+                legs.add(LegId.of(out, LegId.Phase.POST, 2));
+            }
+        }
+        Check.that(legs.size() <= Ledger.BATCH_SIZE_MAX, "one request for a hop's landings: %d ids", legs.size());
+        Map<Id128, Transfer> landings = byId(ledger.lookupTransfers(legs));
         List<FundsTrace.Node> next = new ArrayList<>();
         for (FundsTrace.Node node : toFollow) {
-            List<Outflow> own = outflows.stream().filter(o -> o.from() == node).toList();
+            List<Outflow> own = outflows.stream()
+                    .filter(o -> o.from() == node && !returnsTheReported(o.firstLeg(), payment, landings))
+                    .toList();
             long rest = node.tracedCentavos() - node.heldCentavos();
             long[] shares = shares(
-                    rest, own.stream().mapToLong(o -> o.firstLeg().amount()).toArray());
+                    rest,
+                    own.stream()
+                            .mapToLong(o -> unshared.getOrDefault(
+                                    o.firstLeg().id(), o.firstLeg().amount()))
+                            .toArray());
             for (int i = 0; i < own.size(); i++) {
                 if (shares[i] == 0) {
                     continue;
                 }
-                Optional<Transfer> landed = landing(own.get(i).firstLeg(), landings);
+                Transfer firstLeg = own.get(i).firstLeg();
+                Optional<Transfer> landed = landing(firstLeg, landings);
                 if (landed.isEmpty()) {
                     continue;
                 }
                 if (positionsUsed + next.size() >= limits.accountsMax()) {
                     return new Next(next, true);
                 }
+                unshared.put(firstLeg.id(), unshared.getOrDefault(firstLeg.id(), firstLeg.amount()) - shares[i]);
                 next.add(new FundsTrace.Node(
                         positionsUsed + next.size(),
                         node.hop() + 1,
@@ -157,6 +187,21 @@ public final class TracingFunds {
             }
         }
         return new Next(next, truncated);
+    }
+
+    /**
+     * A return of the reported payment (its returned-amount leg debits that payment's returnable account): money
+     * going back to the victim, never followed nor held.
+     */
+    private static boolean returnsTheReported(Transfer firstLeg, PaymentId payment, Map<Id128, Transfer> landings) {
+        PaymentId out = LegId.paymentOf(firstLeg.id());
+        int returnedLeg = firstLeg.code() == TransferCode.PAYER_TO_TRANSIT ? 4 : 2;
+        Transfer returned = landings.get(LegId.of(out, LegId.Phase.POST, returnedLeg));
+        return returned != null
+                && returned.code() == TransferCode.RETURNED_AMOUNT
+                && ChartOfAccounts.paymentOfReturnable(returned.debitAccountId())
+                        .map(payment::equals)
+                        .orElse(false);
     }
 
     /** A settled payment out of the account: the post of its first leg (interbank) or of its single leg (on-us). */

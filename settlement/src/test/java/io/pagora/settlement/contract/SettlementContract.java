@@ -608,7 +608,7 @@ public abstract class SettlementContract extends LedgerFixture {
     // =============================================================================================
     // MED 2.0: tracing a reported payment's money and holding it (docs/med.md)
 
-    static final TraceLimits TRACE_LIMITS = new TraceLimits(3, 32, 64);
+    static final TraceLimits TRACE_LIMITS = new TraceLimits(3, 32, 32);
 
     /** Victim → f1, who keeps 100 and moves the rest on: three hops, four banks, on-us and interbank. */
     private record Scam(Pix pix, Payment fraud, Id128 f1, Id128 f2, Id128 f3, Id128 f4, Id128 f5, Id128 f6, long cut) {}
@@ -755,6 +755,62 @@ public abstract class SettlementContract extends LedgerFixture {
         assertThat(holding.release(report, trace)).containsOnly(HoldingFunds.Released.EXPIRED);
         assertMoneyInvariants();
         assertNothingPending();
+    }
+
+    @Test
+    @DisplayName("MED: what the fraudster returned to the victim is neither followed nor held")
+    void medReturnsOfTheReportedPaymentAreNotFollowed() {
+        Pix pix = new Pix(60);
+        BankId a = pix.bank(100_000);
+        BankId b = pix.bank(100_000);
+        Id128 victim = pix.customer(a, 1_000);
+        Id128 f1 = pix.customer(b, 0);
+        Id128 f2 = pix.customer(a, 0);
+        Payment fraud = pix.settled(pix.payment(victim, f1, 1_000));
+        pix.settled(pix.returnOf(fraud, 400));
+        Payment away = pix.settled(pix.payment(f1, f2, 500));
+        // The returnable and returns control accounts are left out, as every return test here leaves them: returns
+        // control is the whole ledger's, so the other tests' returns are on it.
+        long cut = lookupTransfer(LegId.of(away.id(), LegId.Phase.POST, 3)).timestamp();
+
+        FundsTrace trace = new HoldingFunds(ledger)
+                .file(pix.ids.nextPaymentId(), fraud.id(), cut, TRACE_LIMITS, 3_600)
+                .trace();
+        trackHolds(trace);
+        assertThat(trace.nodes())
+                .extracting(FundsTrace.Node::account, FundsTrace.Node::tracedCentavos, FundsTrace.Node::heldCentavos)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(f1, 1_000L, 100L),
+                        org.assertj.core.groups.Tuple.tuple(f2, 500L, 500L));
+        assertThat(lookupAccount(victim).creditBalanceAvailable())
+                .as("the victim's refund is the victim's")
+                .isEqualTo(400);
+        assertMoneyInvariants();
+    }
+
+    @Test
+    @DisplayName("MED: a plan is held as planned; a hold refused because the money was spent meanwhile holds nothing")
+    void medARefusedHoldHoldsNothingAndTheRestStands() {
+        Scam scam = scam();
+        HoldingFunds holding = new HoldingFunds(ledger);
+        PaymentId report = scam.pix().ids.nextPaymentId();
+        FundsTrace planned = holding.plan(scam.fraud().id(), scam.cut(), TRACE_LIMITS);
+        // f6 spends what the plan would hold there before the holds are taken.
+        Id128 elsewhere = scam.pix().customer(ChartOfAccounts.bankOf(scam.f6()).orElseThrow(), 0);
+        scam.pix().settled(scam.pix().payment(scam.f6(), elsewhere, 150));
+
+        FundsTrace held = holding.hold(report, planned, 3_600);
+        trackHolds(held);
+        assertThat(held.nodes()).hasSameSizeAs(planned.nodes());
+        assertThat(held.nodes().getLast().heldCentavos())
+                .as("f6: refused, nothing held")
+                .isZero();
+        assertThat(held.heldCentavos()).isEqualTo(800);
+        assertThat(holding.hold(report, planned, 3_600))
+                .as("taken again: the same holds, the refused one refused again (id_already_failed)")
+                .isEqualTo(held);
+        assertThat(lookupAccount(scam.f6()).creditBalanceAvailable()).isEqualTo(50);
+        assertMoneyInvariants();
     }
 
     @Test

@@ -29,6 +29,9 @@ public class MedConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(MedConfiguration.class);
 
+    /** A filing still unfinished after this was cut short: a normal one takes well under a second. */
+    static final java.time.Duration FILING_CUT_SHORT = java.time.Duration.ofSeconds(30);
+
     @Bean
     JdbcReportStore reportStore(JdbcTemplate jdbc) {
         return new JdbcReportStore(jdbc);
@@ -45,27 +48,30 @@ public class MedConfiguration {
     }
 
     @Bean
-    ReportController reportController(
-            JdbcReportStore store,
-            KafkaReportNotices notices,
-            AnalysingReports analysing,
-            Ledger ledger,
-            MedProperties properties,
-            PaymentApiProperties payments,
-            Clock clock) {
-        FilingReports filing = new FilingReports(
+    FilingReports filingReports(
+            JdbcReportStore store, KafkaReportNotices notices, Ledger ledger, MedProperties properties, Clock clock) {
+        return new FilingReports(
                 new LedgerOriginalPayments(ledger),
                 store,
                 notices,
                 new HoldingFunds(ledger),
                 properties.policy(),
                 clock);
+    }
+
+    @Bean
+    ReportController reportController(
+            FilingReports filing, JdbcReportStore store, AnalysingReports analysing, PaymentApiProperties payments) {
         return new ReportController(filing, analysing, new ReadingReports(store), payments.bodyMaxBytes());
     }
 
-    /** Escalates reports past their deadline, on one thread of its own; every instance may, the store decides once. */
+    /**
+     * Escalates reports past their deadline and finishes the filings cut short (older than {@link #FILING_CUT_SHORT}),
+     * on one thread of its own; every instance may, the store decides once.
+     */
     @Bean(destroyMethod = "shutdownNow")
-    ScheduledExecutorService reportDeadlines(AnalysingReports analysing, MedProperties properties) {
+    ScheduledExecutorService reportDeadlines(
+            AnalysingReports analysing, FilingReports filing, MedProperties properties) {
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("report-deadlines").daemon(true).factory());
         long everyMillis = properties.escalationInterval().toMillis();
@@ -75,6 +81,10 @@ public class MedConfiguration {
                         int escalated = analysing.escalateDue();
                         if (escalated > 0) {
                             log.info("med: {} reports escalated to the operator past their deadline", escalated);
+                        }
+                        int finished = filing.finishUnfinished(FILING_CUT_SHORT);
+                        if (finished > 0) {
+                            log.info("med: {} filings cut short finished", finished);
                         }
                     } catch (RuntimeException e) {
                         log.warn("med: the deadline round failed (retried in the next): {}", e.toString());

@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param holdBeyondAnalysis how much longer the holds stand: the refund's 72 + 24 hours
  * @param traceHopsMax payments away from the first receiving account the trace follows (0..5)
  * @param traceAccountsMax accounts a trace reaches in all (1..64)
- * @param traceOutflowsPerAccountMax transfers read per account after the money arrived (1..127)
+ * @param traceOutflowsPerAccountMax transfers read per account after the money arrived (1..63)
  * @param escalationInterval how often reports past their deadline are looked for
  */
 @ConfigurationProperties("pagora.med")
@@ -24,7 +24,7 @@ public record MedProperties(
         @DefaultValue("96h") Duration holdBeyondAnalysis,
         @DefaultValue("3") int traceHopsMax,
         @DefaultValue("32") int traceAccountsMax,
-        @DefaultValue("64") int traceOutflowsPerAccountMax,
+        @DefaultValue("32") int traceOutflowsPerAccountMax,
         @DefaultValue("5s") Duration escalationInterval) {
 
     public MedPolicy policy() {

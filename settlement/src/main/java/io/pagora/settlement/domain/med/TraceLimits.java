@@ -12,8 +12,8 @@ public record TraceLimits(int hopsMax, int accountsMax, int outflowsPerAccountMa
 
     public static final int HOPS_MAX = 5;
 
-    /** So that one hop's landing legs fit one ledger request: 64 accounts × 127 outflows ≤ 8,189. */
-    public static final int OUTFLOWS_PER_ACCOUNT_MAX = Ledger.BATCH_SIZE_MAX / HoldIds.POSITIONS_MAX;
+    /** So that one hop's landing legs (two per outflow) fit one ledger request: 64 accounts × 63 × 2 ≤ 8,189. */
+    public static final int OUTFLOWS_PER_ACCOUNT_MAX = Ledger.BATCH_SIZE_MAX / (2 * HoldIds.POSITIONS_MAX);
 
     public TraceLimits {
         Check.that(hopsMax >= 0 && hopsMax <= HOPS_MAX, "hops in 0..%d: %d", HOPS_MAX, hopsMax);

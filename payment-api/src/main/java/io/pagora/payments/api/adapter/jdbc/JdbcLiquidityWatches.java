@@ -31,7 +31,7 @@ public final class JdbcLiquidityWatches implements LiquidityWatches {
 
     private static final String CROSS = "UPDATE payment_api.liquidity_watch SET state = ?, since = ?,"
             + " sequence = sequence + 1, crossing = ?, crossed_available = ?, crossed_low = ?, crossed_high = ?"
-            + " WHERE ispb = ? AND sequence = ?";
+            + " WHERE ispb = ? AND sequence = ? AND low_centavos = ? AND high_centavos = ?";
 
     private static final String TOLD =
             "UPDATE payment_api.liquidity_watch SET told = ? WHERE ispb = ? AND told < ? AND sequence >= ?";
@@ -74,7 +74,9 @@ public final class JdbcLiquidityWatches implements LiquidityWatches {
                         from.marks().lowCentavos(),
                         from.marks().highCentavos(),
                         from.bank().ispb(),
-                        from.sequence())
+                        from.sequence(),
+                        from.marks().lowCentavos(),
+                        from.marks().highCentavos())
                 == 1;
     }
 

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -29,7 +28,7 @@ public final class JdbcReportStore implements ReportStore {
             + " truncated, request_key";
 
     private static final String INSERT = "INSERT INTO payment_api.infraction_reports (" + COLUMNS + ")"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'FILING', ?, ?, ?, NULL, NULL, ?, NULL, ?) ON CONFLICT (payment_id) DO NOTHING";
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'FILING', ?, ?, ?, NULL, NULL, ?, NULL, ?) ON CONFLICT DO NOTHING";
 
     private static final String ONE = "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE report_id = ?";
 
@@ -42,38 +41,49 @@ public final class JdbcReportStore implements ReportStore {
         this.jdbc = jdbc;
     }
 
+    /**
+     * Inserts unless any unique index holds a row already: its payment's report (the same id, the same payment) is
+     * answered; a row of another payment under the same key is {@code KeyTaken}.
+     */
     @Override
     public Opened open(InfractionReport draft) {
-        try {
-            int inserted = jdbc.update(
-                    INSERT,
-                    uuid(draft.id().value()),
-                    uuid(draft.payment().value()),
-                    draft.payerBank().ispb(),
-                    draft.payeeBank().ispb(),
-                    draft.amountCentavos(),
-                    draft.reason().name(),
-                    draft.details(),
-                    Timestamp.from(draft.filedAt()),
-                    Timestamp.from(draft.analyseBy()),
-                    Timestamp.from(draft.holdUntil()),
-                    draft.cutTimestamp(),
-                    draft.requestKey());
-            return new Opened.Stored(find(draft.id()).orElseThrow(), inserted == 1);
-        } catch (DuplicateKeyException keyTaken) {
-            return new Opened.KeyTaken();
-        }
+        int inserted = jdbc.update(
+                INSERT,
+                uuid(draft.id().value()),
+                uuid(draft.payment().value()),
+                draft.payerBank().ispb(),
+                draft.payeeBank().ispb(),
+                draft.amountCentavos(),
+                draft.reason().name(),
+                draft.details(),
+                Timestamp.from(draft.filedAt()),
+                Timestamp.from(draft.analyseBy()),
+                Timestamp.from(draft.holdUntil()),
+                draft.cutTimestamp(),
+                draft.requestKey());
+        return find(draft.id())
+                .<Opened>map(stored -> new Opened.Stored(stored, inserted == 1))
+                .orElseGet(Opened.KeyTaken::new);
     }
 
     @Override
-    public void traced(InfractionReport report) {
+    public boolean planned(InfractionReport report) {
         FundsTrace trace = report.trace();
         UUID id = uuid(report.id().value());
-        jdbc.execute((ConnectionCallback<Void>) connection -> Transactions.run(connection, tx -> {
+        return jdbc.execute((ConnectionCallback<Boolean>) connection -> Transactions.run(connection, tx -> {
+            try (PreparedStatement claim =
+                    tx.prepareStatement("UPDATE payment_api.infraction_reports SET status = 'HOLDING', truncated = ?"
+                            + " WHERE report_id = ? AND status = 'FILING'")) {
+                claim.setBoolean(1, trace.truncated());
+                claim.setObject(2, id);
+                if (claim.executeUpdate() != 1) {
+                    return false;
+                }
+            }
             try (PreparedStatement insert = tx.prepareStatement(
                     "INSERT INTO payment_api.infraction_trace (report_id, position, hop, account_id,"
                             + " traced_centavos, held_centavos, parent, via_payment_id, arrived_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (FundsTrace.Node node : trace.nodes()) {
                     insert.setObject(1, id);
                     insert.setInt(2, node.position());
@@ -88,15 +98,45 @@ public final class JdbcReportStore implements ReportStore {
                 }
                 insert.executeBatch();
             }
+            return true;
+        }));
+    }
+
+    @Override
+    public void opened(InfractionReport report) {
+        UUID id = uuid(report.id().value());
+        jdbc.execute((ConnectionCallback<Void>) connection -> Transactions.run(connection, tx -> {
             try (PreparedStatement open =
-                    tx.prepareStatement("UPDATE payment_api.infraction_reports SET status = 'OPEN', truncated = ?"
-                            + " WHERE report_id = ? AND status = 'FILING'")) {
-                open.setBoolean(1, trace.truncated());
-                open.setObject(2, id);
-                open.executeUpdate();
+                    tx.prepareStatement("UPDATE payment_api.infraction_reports SET status = 'OPEN'"
+                            + " WHERE report_id = ? AND status = 'HOLDING'")) {
+                open.setObject(1, id);
+                if (open.executeUpdate() != 1) {
+                    return null;
+                }
+            }
+            try (PreparedStatement held = tx.prepareStatement("UPDATE payment_api.infraction_trace"
+                    + " SET held_centavos = ? WHERE report_id = ? AND position = ? AND held_centavos <> ?")) {
+                for (FundsTrace.Node node : report.trace().nodes()) {
+                    held.setLong(1, node.heldCentavos());
+                    held.setObject(2, id);
+                    held.setInt(3, node.position());
+                    held.setLong(4, node.heldCentavos());
+                    held.addBatch();
+                }
+                held.executeBatch();
             }
             return null;
         }));
+    }
+
+    @Override
+    public List<InfractionReport> unfinished(Instant before, int limit) {
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE status IN ('FILING', 'HOLDING')"
+                        + " AND filed_at < ? ORDER BY filed_at LIMIT ?",
+                (row, n) -> report(row),
+                Timestamp.from(before),
+                limit);
     }
 
     @Override

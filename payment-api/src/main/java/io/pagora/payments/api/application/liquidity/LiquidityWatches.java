@@ -19,8 +19,9 @@ public interface LiquidityWatches {
     WatchedReserve setWatermarks(BankId bank, Watermarks marks, Instant at);
 
     /**
-     * Records {@code crossing} into {@code to} if the bank's watch is still at {@code from.sequence()}: false when
-     * another instance recorded one first (then this reading is stale and records nothing).
+     * Records {@code crossing} into {@code to} if the bank's watch is still at {@code from.sequence()} with
+     * {@code from}'s watermarks: false when another instance recorded one first, or the watermarks changed since the
+     * reading (then it is stale and records nothing).
      */
     boolean cross(WatchedReserve from, ReserveWatch to, ReserveWatch.Crossing crossing, long availableCentavos);
 

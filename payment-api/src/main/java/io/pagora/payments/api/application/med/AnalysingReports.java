@@ -49,7 +49,7 @@ public final class AnalysingReports {
     public Analysis analyse(Caller caller, PaymentId reportId, Decision decision, String why) {
         Optional<InfractionReport> found =
                 store.find(reportId).filter(report -> ReadingReports.visible(caller, report));
-        if (found.isEmpty() || found.get().status() == ReportStatus.FILING) {
+        if (found.isEmpty() || !found.get().status().filed()) {
             return new Analysis.Refused(ReadingReports.notFound(reportId));
         }
         InfractionReport report = found.get();
@@ -57,11 +57,13 @@ public final class AnalysingReports {
         boolean payee = caller instanceof Caller.Bank(BankId bank) && bank.equals(report.payeeBank());
         ReportStatus to = decision == Decision.ACCEPT ? ReportStatus.ACCEPTED : ReportStatus.REJECTED;
         if (report.status().decided()) {
-            return report.status() == to
-                    ? new Analysis.Decided(report, false)
-                    : new Analysis.Refused(Refusal.of(
-                            RefusalReason.REPORT_ALREADY_DECIDED,
-                            "report " + reportId + " was " + report.status() + " first"));
+            if (report.status() == to) {
+                // The same decision again, maybe after one cut short between its record and its effects: both again.
+                effects(report);
+                return new Analysis.Decided(report, false);
+            }
+            return new Analysis.Refused(Refusal.of(
+                    RefusalReason.REPORT_ALREADY_DECIDED, "report " + reportId + " was " + report.status() + " first"));
         }
         if (report.status() == ReportStatus.ESCALATED ? !operator : !payee) {
             return new Analysis.Refused(Refusal.of(
@@ -81,11 +83,16 @@ public final class AnalysingReports {
             return analyse(caller, reportId, decision, why); // another decision came first: answer as it left it
         }
         InfractionReport decided = report.with(to, now, why);
-        if (to == ReportStatus.REJECTED) {
-            holding.release(report.id(), report.trace());
+        effects(decided);
+        return new Analysis.Decided(decided, true);
+    }
+
+    /** A decided report's effects, each repeatable: a rejected one's holds released; both banks told. */
+    private void effects(InfractionReport decided) {
+        if (decided.status() == ReportStatus.REJECTED) {
+            holding.release(decided.id(), decided.trace());
         }
         notices.tell(decided);
-        return new Analysis.Decided(decided, true);
     }
 
     /** Escalates the open reports past their deadline: one round, at most {@value #DUE_PER_ROUND_MAX}. */

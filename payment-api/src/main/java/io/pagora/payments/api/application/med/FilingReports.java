@@ -13,6 +13,7 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.access.Caller;
+import io.pagora.settlement.domain.med.FundsTrace;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -22,9 +23,11 @@ import java.util.Optional;
  * The payer's bank reports a settled payment (MED, docs/med.md): the report is stored, the payment's money traced
  * and held in the ledger where it is found, and the payee's bank and every bank holding some of it told.
  *
- * <p>Crash-safe in three steps, each repeatable: the report is stored FILING with its id (derived from the payment)
- * and its ledger cut; the holds are taken (ids derived from the report's, so the ledger takes each once); the trace is
- * stored and the report is OPEN. A retry with the same Idempotency-Key finishes whatever step it finds.
+ * <p>Crash-safe in steps, each repeatable: the report is stored FILING with its id (derived from the payment) and its
+ * ledger cut; the trace is planned and stored, and the report is HOLDING (a compare-and-set: of two filings racing,
+ * one plan is stored and both hold it); the plan's holds are taken (ids derived from the report's, so the ledger takes
+ * each once) and the report is OPEN. A retry with the same Idempotency-Key, or {@link #finishUnfinished}, finishes
+ * whatever step it finds.
  */
 public final class FilingReports {
 
@@ -121,21 +124,38 @@ public final class FilingReports {
         };
     }
 
-    /** Takes the holds of a FILING report and tells its banks; an OPEN or later one is told again. */
-    private InfractionReport finish(InfractionReport report) {
-        InfractionReport open = report;
-        if (report.status() == ReportStatus.FILING) {
-            HoldingFunds.Filed filed = holding.file(
-                    report.id(),
-                    report.payment(),
-                    report.cutTimestamp(),
-                    policy.limits(),
-                    Math.toIntExact(policy.hold().toSeconds()));
-            open = report.traced(filed.trace());
-            store.traced(open);
+    /** Reports finished per round, at most: the next round takes the rest. */
+    static final int UNFINISHED_PER_ROUND_MAX = 64;
+
+    /**
+     * Finishes the filings cut short (the filing bank's call failed or its instance died) more than {@code olderThan}
+     * ago: their holds are taken and their banks told, as the bank's retry would. Answers how many it finished.
+     */
+    public int finishUnfinished(java.time.Duration olderThan) {
+        int finished = 0;
+        for (InfractionReport report : store.unfinished(clock.instant().minus(olderThan), UNFINISHED_PER_ROUND_MAX)) {
+            finish(report);
+            finished++;
         }
-        notices.tell(open);
-        return open;
+        return finished;
+    }
+
+    /** Plans and takes the holds of a FILING or HOLDING report and tells its banks; an OPEN or later one is told again. */
+    private InfractionReport finish(InfractionReport report) {
+        InfractionReport current = report;
+        if (current.status() == ReportStatus.FILING) {
+            FundsTrace plan = holding.plan(current.payment(), current.cutTimestamp(), policy.limits());
+            store.planned(current.traced(ReportStatus.HOLDING, plan));
+            current = store.find(report.id()).orElseThrow();
+        }
+        if (current.status() == ReportStatus.HOLDING) {
+            FundsTrace held = holding.hold(
+                    current.id(), current.trace(), Math.toIntExact(policy.hold().toSeconds()));
+            store.opened(current.traced(ReportStatus.OPEN, held));
+            current = store.find(report.id()).orElseThrow();
+        }
+        notices.tell(current);
+        return current;
     }
 
     private static Filing unknown(PaymentId payment) {

@@ -3,7 +3,6 @@ package io.pagora.payments.api.application.med;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.payments.api.domain.med.InfractionReport;
-import io.pagora.payments.api.domain.med.ReportStatus;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.access.Caller;
@@ -22,9 +21,7 @@ public final class ReadingReports {
     }
 
     public Optional<InfractionReport> get(Caller caller, PaymentId reportId) {
-        return store.find(reportId)
-                .filter(report -> report.status() != ReportStatus.FILING)
-                .filter(report -> visible(caller, report));
+        return store.find(reportId).filter(report -> report.status().filed()).filter(report -> visible(caller, report));
     }
 
     static boolean visible(Caller caller, InfractionReport report) {

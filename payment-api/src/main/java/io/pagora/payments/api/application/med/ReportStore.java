@@ -21,8 +21,17 @@ public interface ReportStore {
     /** Stores {@code draft} (status FILING) unless its payment has a report: then answers that one. */
     Opened open(InfractionReport draft);
 
-    /** A FILING report's trace is taken: it becomes OPEN with it. */
-    void traced(InfractionReport report);
+    /**
+     * Stores the planned trace of a FILING report and makes it HOLDING, if it is still FILING: false when another
+     * filing planned it first (then that plan is the one held).
+     */
+    boolean planned(InfractionReport report);
+
+    /** A HOLDING report's holds are taken, as {@code report}'s trace says (refused ones hold 0): it becomes OPEN. */
+    void opened(InfractionReport report);
+
+    /** Reports still FILING or HOLDING, filed before {@code before}: their filing was cut short. */
+    List<InfractionReport> unfinished(Instant before, int limit);
 
     Optional<InfractionReport> find(PaymentId report);
 

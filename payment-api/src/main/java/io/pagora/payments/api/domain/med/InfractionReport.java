@@ -70,8 +70,8 @@ public record InfractionReport(
         return copy(next, at, why, trace);
     }
 
-    public InfractionReport traced(FundsTrace found) {
-        return copy(ReportStatus.OPEN, decidedAt, decisionReason, found);
+    public InfractionReport traced(ReportStatus next, FundsTrace found) {
+        return copy(next, decidedAt, decisionReason, found);
     }
 
     private InfractionReport copy(ReportStatus next, Instant at, String why, FundsTrace found) {

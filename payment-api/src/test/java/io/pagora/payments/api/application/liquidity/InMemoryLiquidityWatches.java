@@ -37,7 +37,9 @@ final class InMemoryLiquidityWatches implements LiquidityWatches {
     public synchronized boolean cross(
             WatchedReserve from, ReserveWatch to, ReserveWatch.Crossing crossing, long availableCentavos) {
         WatchedReserve stored = rows.get(from.bank().ispb());
-        if (stored == null || stored.sequence() != from.sequence()) {
+        if (stored == null
+                || stored.sequence() != from.sequence()
+                || !stored.marks().equals(from.marks())) {
             return false;
         }
         rows.put(
