@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * java -jar bank-simulator.jar --switch=https://127.0.0.1:8080[,https://127.0.0.1:8180] --tls=var/tls --banks=10001111,10002222
  *      [--accept=0.95] [--refuse=0.05] [--latency-ms=0] [--jitter-ms=0] [--control-port=8090] [--return-rate=0]
+ *      [--report-rate=0] [--report-accept=0.9]   (infraction reports on that share of its customers' settled payments;
+ *                                                 with any, it analyses the reports on payments to its customers)
  * </pre>
  */
 public final class BankSimulator {
@@ -61,7 +63,16 @@ public final class BankSimulator {
                     ispb,
                     PemTls.mutual(Path.of(identity + ".crt"), Path.of(identity + ".key"), tls.resolve("ca.crt")),
                     Duration.ofSeconds(30));
-            banks.put(ispb, new SimulatedBank(ispb, client, behaviour, metrics, number(options, "return-rate", 0)));
+            banks.put(
+                    ispb,
+                    new SimulatedBank(
+                            ispb,
+                            client,
+                            behaviour,
+                            metrics,
+                            number(options, "return-rate", 0),
+                            new FraudDesk.Med(
+                                    number(options, "report-rate", 0), number(options, "report-accept", 0.9))));
         }
         HttpServer control = control((int) number(options, "control-port", 8090), banks, metrics);
         banks.values().forEach(SimulatedBank::start);

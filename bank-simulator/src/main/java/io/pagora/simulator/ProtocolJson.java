@@ -111,6 +111,23 @@ final class ProtocolJson {
         return new Verdict(index, result.status() == null ? UNREADABLE : result.status(), true);
     }
 
+    private record ReportRequest(String paymentId, String reason, String details) {}
+
+    private record Analysis(
+            String decision,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {}
+
+    /** The body of {@code POST /infraction-reports}. */
+    static String reportRequest(String paymentId) {
+        return JSON.writeValueAsString(new ReportRequest(paymentId, "FRAUD", "reported by the bank simulator"));
+    }
+
+    /** The body of {@code POST /infraction-reports/{reportId}/analysis}: a rejection says why. */
+    static String analysis(boolean accept) {
+        return JSON.writeValueAsString(
+                accept ? new Analysis("ACCEPT", null) : new Analysis("REJECT", "the simulated customer proved it"));
+    }
+
     /** The body of {@code POST /payments/{paymentId}/returns}. */
     static String returnRequest(long amountCentavos, String reason) {
         return JSON.writeValueAsString(new ReturnRequest(amountCentavos, reason));

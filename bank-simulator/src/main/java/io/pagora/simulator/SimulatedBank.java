@@ -73,6 +73,7 @@ final class SimulatedBank {
     };
 
     private final double returnShare;
+    private final FraudDesk fraudDesk;
 
     static final int RETURNS_QUEUED_MAX = 10_000;
     static final int RETURNS_REMEMBERED_MAX = 100_000;
@@ -85,6 +86,16 @@ final class SimulatedBank {
 
     /** @param returnShare of the payments settled to this bank, the share it returns (0..1) */
     SimulatedBank(String ispb, SwitchClient client, Behaviour behaviour, Metrics metrics, double returnShare) {
+        this(ispb, client, behaviour, metrics, returnShare, FraudDesk.Med.NONE);
+    }
+
+    SimulatedBank(
+            String ispb,
+            SwitchClient client,
+            Behaviour behaviour,
+            Metrics metrics,
+            double returnShare,
+            FraudDesk.Med med) {
         if (returnShare < 0 || returnShare > 1) {
             throw new IllegalArgumentException("a return share is 0..1: " + returnShare);
         }
@@ -93,6 +104,8 @@ final class SimulatedBank {
         this.behaviour = behaviour;
         this.metrics = metrics;
         this.returnShare = returnShare;
+        this.fraudDesk = new FraudDesk(
+                ispb, client, metrics, med, () -> this.behaviour.mode() == Behaviour.Mode.DOWN, () -> running);
     }
 
     void start() {
@@ -105,6 +118,7 @@ final class SimulatedBank {
         if (returnShare > 0) {
             threads.add(Thread.ofVirtual().name("bank-" + ispb + "-returns").start(this::sendReturns));
         }
+        fraudDesk.start(threads);
     }
 
     void stop() {
@@ -169,12 +183,17 @@ final class SimulatedBank {
         switch (message.type()) {
             case SwitchClient.Message.INSTRUCTION -> instructed(message);
             case SwitchClient.Message.CONCLUDED -> concluded(message);
+            case SwitchClient.Message.REPORT -> fraudDesk.reported(message);
+            case SwitchClient.Message.HOLD ->
+                metrics.count("pagora.simulator.holds", ispb, "status", String.valueOf(message.status()));
+            case SwitchClient.Message.LIQUIDITY -> metrics.count("pagora.simulator.liquidity.alerts", ispb);
             case null, default -> metrics.count("pagora.simulator.unknown.messages", ispb);
         }
     }
 
     private void concluded(SwitchClient.Message message) {
         metrics.count("pagora.simulator.outcomes", ispb, "role", message.role(), "status", message.status());
+        fraudDesk.concluded(message);
         if (returnShare == 0
                 || !"PAYEE".equals(message.role())
                 || !"SETTLED".equals(message.status())

@@ -37,10 +37,14 @@ final class SwitchClient {
             String status,
             String acceptedAt,
             long amountCentavos,
-            String originalPaymentId) {
+            String originalPaymentId,
+            String reportId) {
 
         static final String INSTRUCTION = "PaymentInstruction";
         static final String CONCLUDED = "PaymentConcluded";
+        static final String REPORT = "InfractionReportNotice";
+        static final String HOLD = "CautionaryHold";
+        static final String LIQUIDITY = "LiquidityAlert";
     }
 
     private final HttpClient http;
@@ -116,16 +120,29 @@ final class SwitchClient {
 
     /** Asks to return (all or part of) a payment this bank received; returns the status. */
     int returnPayment(String paymentId, String key, String json) throws IOException, InterruptedException {
+        return post("/payments/" + paymentId + "/returns", key, json);
+    }
+
+    /** Files an infraction report on a payment this bank's customer made (docs/med.md); returns the status. */
+    int fileReport(String key, String json) throws IOException, InterruptedException {
+        return post("/infraction-reports", key, json);
+    }
+
+    /** Accepts or rejects a report on a payment to this bank's customer; returns the status. */
+    int analyse(String reportId, String json) throws IOException, InterruptedException {
+        return post("/infraction-reports/" + reportId + "/analysis", null, json);
+    }
+
+    private int post(String path, String key, String json) throws IOException, InterruptedException {
         int used = current.get();
-        return send(
-                        used,
-                        HttpRequest.newBuilder(bases.get(used).resolve("/payments/" + paymentId + "/returns"))
-                                .timeout(timeout)
-                                .header("Content-Type", "application/json")
-                                .header("Idempotency-Key", key)
-                                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding())
+        HttpRequest.Builder request = HttpRequest.newBuilder(bases.get(used).resolve(path))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
+        return send(used, request.build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode();
     }
 

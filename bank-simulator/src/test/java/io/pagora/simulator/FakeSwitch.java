@@ -31,6 +31,7 @@ final class FakeSwitch implements AutoCloseable {
     private final BlockingQueue<String> answerCalls = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
     private final List<String> returnRequests = new CopyOnWriteArrayList<>();
+    private final List<String> medRequests = new CopyOnWriteArrayList<>();
     private volatile String messages = "{\"messages\":[]}";
     private volatile Function<String, String> verdicts = paymentId -> "SETTLED";
     private volatile int answerStatus = 200;
@@ -60,7 +61,18 @@ final class FakeSwitch implements AutoCloseable {
                     + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             reply(exchange, 201, "{}");
         });
+        server.createContext("/infraction-reports", exchange -> {
+            medRequests.add(exchange.getRequestURI().getPath() + " "
+                    + exchange.getRequestHeaders().getFirst("Idempotency-Key") + " "
+                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            reply(exchange, exchange.getRequestURI().getPath().endsWith("/analysis") ? 200 : 201, "{}");
+        });
         server.start();
+    }
+
+    /** The infraction reports filed and analysed: path, Idempotency-Key and body of each call. */
+    List<String> medRequests() {
+        return medRequests;
     }
 
     URI uri() {

@@ -52,7 +52,8 @@ class ProtocolJsonTest {
                                 null,
                                 "2026-11-26T22:52:00.374Z",
                                 1000,
-                                REFUSED),
+                                REFUSED,
+                                null),
                         new SwitchClient.Message(
                                 "PaymentConcluded",
                                 "outcome-" + PAID + "-payee",
@@ -61,6 +62,7 @@ class ProtocolJsonTest {
                                 "SETTLED",
                                 null,
                                 1000,
+                                null,
                                 null));
     }
 
@@ -69,7 +71,30 @@ class ProtocolJsonTest {
         String body = "{\"messages\":[{\"type\":\"SomethingNew\",\"id\":\"new-1\",\"paymentId\":\"" + PAID + "\"}]}";
 
         assertThat(ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8)))
-                .containsExactly(new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null));
+                .containsExactly(
+                        new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null, null));
+    }
+
+    @Test
+    void aReportOnAPaymentToTheBanksCustomerIsReadWithItsId() {
+        String body = "{\"messages\":[{\"type\":\"InfractionReportNotice\",\"id\":\"report-r-open-payee\","
+                + "\"paymentId\":\"" + PAID + "\",\"reportId\":\"" + REFUSED + "\",\"role\":\"PAYEE\","
+                + "\"status\":\"OPEN\",\"reason\":\"FRAUD\",\"amountCentavos\":700,\"heldCentavos\":700}]}";
+
+        assertThat(ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8)))
+                .containsExactly(new SwitchClient.Message(
+                        "InfractionReportNotice",
+                        "report-r-open-payee",
+                        PAID,
+                        "PAYEE",
+                        "OPEN",
+                        null,
+                        700,
+                        null,
+                        REFUSED));
+        assertThat(ProtocolJson.analysis(true)).isEqualTo("{\"decision\":\"ACCEPT\"}");
+        assertThat(ProtocolJson.analysis(false)).startsWith("{\"decision\":\"REJECT\",\"reason\":");
+        assertThat(ProtocolJson.reportRequest(PAID)).startsWith("{\"paymentId\":\"" + PAID + "\",\"reason\":\"FRAUD\"");
     }
 
     @Test

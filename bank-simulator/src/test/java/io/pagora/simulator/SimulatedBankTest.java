@@ -155,6 +155,41 @@ class SimulatedBankTest {
     }
 
     @Test
+    void aReportingBankReportsItsCustomersSettledPaymentsAndAnalysesTheReportsAgainstItsOwn() throws Exception {
+        String reportOnOurs = "0000000000000000000000000000aa00";
+        fakeSwitch.messages(messages(
+                concluded(FIRST, "PAYER", "SETTLED"),
+                concluded(SECOND, "PAYER", "REJECTED"),
+                concluded("0000000000000000000000000000000c", "PAYEE", "SETTLED"),
+                """
+                {"type":"InfractionReportNotice","id":"report-r-open-payee","paymentId":"%s","reportId":"%s",
+                 "role":"PAYEE","status":"OPEN","reason":"FRAUD","amountCentavos":1000,"heldCentavos":1000}""".formatted(SECOND, reportOnOurs),
+                """
+                {"type":"InfractionReportNotice","id":"report-r-rejected-payer","paymentId":"%s","reportId":"%s",
+                 "role":"PAYER","status":"REJECTED","reason":"FRAUD","amountCentavos":1000,"heldCentavos":0}""".formatted(FIRST, "0000000000000000000000000000bb00")));
+        SwitchClient client =
+                new SwitchClient(fakeSwitch.uri(), FakeSwitch.BANK, SSLContext.getDefault(), Duration.ofSeconds(5));
+        bank = new SimulatedBank(
+                FakeSwitch.BANK, client, new Behaviour(1, 0, 0, 0, Mode.UP, 0), metrics, 0, new FraudDesk.Med(1, 1));
+        bank.start();
+
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(fakeSwitch.medRequests()).hasSize(2));
+        assertThat(fakeSwitch.medRequests())
+                .as("a report on its customer's settled payment only; an analysis of the open report on its own")
+                .containsExactlyInAnyOrder(
+                        "/infraction-reports report-" + FIRST + " {\"paymentId\":\"" + FIRST
+                                + "\",\"reason\":\"FRAUD\",\"details\":\"reported by the bank simulator\"}",
+                        "/infraction-reports/" + reportOnOurs + "/analysis null {\"decision\":\"ACCEPT\"}");
+        await().atMost(WAIT)
+                .untilAsserted(
+                        () -> assertThat(metrics.scrape())
+                                .contains(
+                                        "pagora_simulator_med_calls_total{bank=\"10002222\",call=\"report\",status=\"201\"} 1.0",
+                                        "pagora_simulator_med_calls_total{bank=\"10002222\",call=\"accept\",status=\"200\"} 1.0"));
+    }
+
+    @Test
     void aMessageOfAnUnknownTypeIsCountedAndOtherwiseIgnored() throws Exception {
         fakeSwitch.messages(messages("{\"type\":\"SomethingNew\",\"id\":\"new-1\",\"paymentId\":\"" + FIRST + "\"}"));
 

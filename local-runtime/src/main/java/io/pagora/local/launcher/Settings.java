@@ -233,6 +233,12 @@ public final class Settings {
         // demo's, the chaos runs' and the bench's load includes returns (participants only: the in-process bank has
         // no stream to be paid on, and returns nothing).
         defaults.put("RETURN_RATE", "0.01");
+        // Of the payments a participant bank's customers made and that settled, the share it reports as fraud (an
+        // infraction report, docs/med.md); a bank that reports also analyses the reports against its customers,
+        // accepting MED_REPORT_ACCEPT_RATE of them. None by default: the demo files its own traced report, and an
+        // accepted report holds its money for days. The bench's MED pair sets 0.001.
+        defaults.put("MED_REPORT_RATE", "0");
+        defaults.put("MED_REPORT_ACCEPT_RATE", "0.9");
         defaults.put("FINAL_WAIT_SECONDS", "120");
         defaults.put("HEALTH_WAIT_SECONDS", "180");
         // payment-api's per-participant limits, above PIX's 3,750 / 750/s: the bench sends thousands per second

@@ -97,7 +97,9 @@ public final class ServiceProcesses {
     /**
      * The bank simulator process (module bank-simulator): acts for the seeded banks with their own certificates over
      * docs/participants.md's protocol, answering with BANK_ACCEPT_RATE / BANK_NO_ANSWER_RATE (the rest refused) after
-     * BANK_ANSWER_LATENCY, and returning RETURN_RATE of the payments settled to them (a devolução); its control port
+     * BANK_ANSWER_LATENCY, returning RETURN_RATE of the payments settled to them (a devolução), and reporting
+     * MED_REPORT_RATE of their customers' settled payments as fraud (docs/med.md; then also analysing the reports on
+     * payments to their customers, accepting MED_REPORT_ACCEPT_RATE); its control port
      * switches a bank up, slow or down (chaos bank-down).
      */
     void startBankSimulator() {
@@ -128,6 +130,8 @@ public final class ServiceProcesses {
                 "--refuse=" + refuse,
                 "--latency-ms=" + millisOf(platform.settings.text("BANK_ANSWER_LATENCY")),
                 "--return-rate=" + platform.settings.share("RETURN_RATE"),
+                "--report-rate=" + platform.settings.share("MED_REPORT_RATE"),
+                "--report-accept=" + platform.settings.share("MED_REPORT_ACCEPT_RATE"),
                 "--control-port=" + Platform.SIMULATOR_CONTROL_PORT));
         Console.say(
                 "starting the bank simulator for banks %s (accept %.2f, refuse %.2f, the rest unanswered), control on %s:%d",
