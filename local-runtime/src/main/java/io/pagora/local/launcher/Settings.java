@@ -237,7 +237,7 @@ public final class Settings {
         // infraction report, docs/med.md); a bank that reports also analyses the reports against its customers,
         // accepting MED_REPORT_ACCEPT_RATE of them. None by default: the demo files its own traced report, and an
         // accepted report holds its money for days. The bench's MED pair sets 0.001.
-        defaults.put("MED_REPORT_RATE", "0");
+        defaults.put("MED_REPORT_RATE", "0.0");
         defaults.put("MED_REPORT_ACCEPT_RATE", "0.9");
         defaults.put("FINAL_WAIT_SECONDS", "120");
         defaults.put("HEALTH_WAIT_SECONDS", "180");
