@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * An infraction report (MED, docs/med.md) on a settled payment, to a bank it concerns: the payee's bank when it is
  * filed ({@code status} OPEN: analyse it by {@code analyseBy}), and both banks when it is decided (ACCEPTED, REJECTED)
- * or escalated to the operator for want of an analysis (ESCALATED).
+ * or escalated to the operator for want of an analysis (ESCALATED), and both banks when an accepted report's refund is
+ * paid out as returns (REFUNDED: each return then settles as any return does).
  *
  * @param paymentId the reported payment
  * @param role {@code PAYER} (the bank that filed it) or {@code PAYEE} (the bank that analyses it)

@@ -2,9 +2,11 @@ package io.pagora.payments.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.testsupport.Participants;
 import io.pagora.payments.api.testsupport.PaymentApiIntegrationTest;
+import io.pagora.payments.api.testsupport.RequestedEvents;
 import io.pagora.settlement.application.Settlement;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
@@ -195,6 +197,110 @@ class InfractionReportsTest extends PaymentApiIntegrationTest {
     }
 
     @Test
+    void anAcceptedReportIsRefundedFromItsHoldsOnceThroughTheReturnsFlow() {
+        Scam scam = scam();
+        Scam open = scam();
+        Http victims = participants.bank(VICTIMS);
+        Http fraudsters = participants.bank(FRAUDSTERS);
+        String reportId = file(victims, scam.fraud(), "FRAUD", "r-" + UUID.randomUUID())
+                .json()
+                .path("reportId")
+                .asString();
+        String openId = file(victims, open.fraud(), "FRAUD", "o-" + UUID.randomUUID())
+                .json()
+                .path("reportId")
+                .asString();
+        assertThat(refund(victims, reportId, "{}").problemType())
+                .as("open, not accepted")
+                .isEqualTo("report-not-accepted");
+        assertThat(analyse(fraudsters, reportId, "{\"decision\":\"ACCEPT\"}").status())
+                .isEqualTo(200);
+        assertThat(refund(fraudsters, reportId, "{}").problemType()).isEqualTo("not-the-reporting-bank");
+        assertThat(refund(participants.bank(OUTSIDER), reportId, "{}").problemType())
+                .isEqualTo("report-not-found");
+        Http.Response over = refund(victims, reportId, "{\"amountCentavos\":1001}");
+        assertThat(over.problemType()).isEqualTo("refund-exceeds-held");
+        assertThat(over.json().path("heldCentavos").asLong()).isEqualTo(1_000);
+        assertThat(refund(victims, reportId, "{\"amountCentavos\":0}").status()).isEqualTo(400);
+        assertThat(available(scam.f1()) + available(scam.f2()) + available(scam.f3()))
+                .as("the refusals moved nothing")
+                .isZero();
+
+        long victimBefore =
+                ledger.lookupAccounts(List.of(scam.fraud().payer())).getFirst().creditBalancePosted();
+        List<RequestedEvents.Event> published;
+        Http.Response refunded;
+        try (RequestedEvents requested = new RequestedEvents(kafkaBootstrapServers())) {
+            var mark = requested.mark();
+            refunded = refund(victims, reportId, "{\"amountCentavos\":700}");
+            assertThat(refunded.status()).as("%s", refunded).isEqualTo(200);
+            published = requested.since(mark);
+        }
+        JsonNode report = refunded.json();
+        assertThat(report.path("status").asString()).isEqualTo("REFUNDED");
+        assertThat(report.path("refundCentavos").asLong()).isEqualTo(700);
+        List<Payment> refunds = new ArrayList<>();
+        for (JsonNode node : report.path("trace")) {
+            if (node.path("refundPaymentId").isNull()) {
+                continue;
+            }
+            assertThat(node.path("refundOutcome").asString()).isEqualTo("RESERVED");
+            refunds.add(new Payment(
+                    io.pagora.settlement.domain.PaymentId.parse(
+                            node.path("refundPaymentId").asString()),
+                    Id128.parse(node.path("accountId").asString()),
+                    scam.fraud().payer(),
+                    node.path("refundCentavos").asLong(),
+                    0,
+                    new Payment.ReturnOf(scam.fraud().id(), 1_000, 2)));
+        }
+        assertThat(refunds)
+                .extracting(Payment::payer, Payment::amountCentavos)
+                .as("in trace order: all f1 holds, then 300 of f2")
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(scam.f1(), 400L),
+                        org.assertj.core.groups.Tuple.tuple(scam.f2(), 300L));
+        assertThat(published)
+                .as("handed to clearing as returns, FR01")
+                .extracting(
+                        event -> event.payment().paymentId(),
+                        event -> event.payment().returnOf().reason())
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(refunds.get(0).id().toString(), ReturnReason.FR01),
+                        org.assertj.core.groups.Tuple.tuple(refunds.get(1).id().toString(), ReturnReason.FR01));
+        assertThat(available(scam.f3())).as("the rest released").isEqualTo(300);
+        assertThat(available(scam.f1()))
+                .as("the refund pending where the hold was")
+                .isZero();
+
+        assertThat(refund(victims, reportId, "{}").json().path("status").asString())
+                .as("asked again: the same refund")
+                .isEqualTo("REFUNDED");
+        assertThat(refund(victims, reportId, "{\"amountCentavos\":500}").problemType())
+                .isEqualTo("refund-already-requested");
+        // Clearing's part, as it does it: the refunds are found reserved, the victim's bank accepts, they post.
+        assertThat(settlement.reserve(refunds)).containsOnly(new ReservationOutcome.Reserved(true));
+        assertThat(settlement.post(refunds)).containsOnly(new ResolutionOutcome.Posted());
+        assertThat(ledger.lookupAccounts(List.of(scam.fraud().payer()))
+                                .getFirst()
+                                .creditBalancePosted()
+                        - victimBefore)
+                .isEqualTo(700);
+        assertThat(refund(victims, reportId, "{}").status())
+                .as("after settlement too")
+                .isEqualTo(200);
+        assertThat(available(scam.f1()) + available(scam.f2()) + available(scam.f3()))
+                .as("nothing refunded twice")
+                .isEqualTo(300);
+        assertThat(messages(fraudsters, FRAUDSTERS, 1, reportId))
+                .anySatisfy(m -> assertThat(m).contains("\"status\":\"REFUNDED\"", "\"heldCentavos\":400"));
+        assertThat(analyse(fraudsters, openId, "{\"decision\":\"REJECT\",\"reason\":\"done\"}")
+                        .status())
+                .isEqualTo(200);
+        MoneyInvariants.check(ledger, everyAccount(), "refunded");
+    }
+
+    @Test
     void filingsRacingForOneReportHoldItsMoneyOnce() throws Exception {
         Scam scam = scam();
         Http victims = participants.bank(VICTIMS);
@@ -261,6 +367,10 @@ class InfractionReportsTest extends PaymentApiIntegrationTest {
                 Map.of("paymentId", payment.id().toString(), "reason", reason, "details", "the customer was deceived"),
                 "Idempotency-Key",
                 key);
+    }
+
+    private static Http.Response refund(Http bank, String reportId, String body) {
+        return bank.post("/infraction-reports/" + reportId + "/refund", Http.JSON.readTree(body));
     }
 
     private static Http.Response analyse(Http bank, String reportId, String body) {

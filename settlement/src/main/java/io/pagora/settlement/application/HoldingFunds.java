@@ -11,10 +11,14 @@ import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.TransferResult;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
+import io.pagora.settlement.domain.Payment;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.ReservationOutcome;
+import io.pagora.settlement.domain.SettlementPlan;
 import io.pagora.settlement.domain.TransferCode;
 import io.pagora.settlement.domain.med.FundsTrace;
 import io.pagora.settlement.domain.med.HoldIds;
+import io.pagora.settlement.domain.med.RefundOutcome;
 import io.pagora.settlement.domain.med.TraceLimits;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -224,6 +228,102 @@ public final class HoldingFunds {
                     });
         }
         return released;
+    }
+
+    /**
+     * One refund of an accepted report: hold {@code position} freed and {@code payment} reserved, in one linked chain.
+     * The payment is a return of the reported payment (it carries the original's amount, which opens its returnable
+     * account), from the held account to the victim, for at most what the hold holds; its id is {@link HoldIds#refund}.
+     */
+    public record Refund(int position, Payment payment) {
+        public Refund {
+            Check.that(
+                    payment.isReturn() && payment.returnOf().originalAmountCentavos() > 0,
+                    "a refund is a return that names its original's amount: %s",
+                    payment);
+        }
+    }
+
+    /**
+     * Pays each refund from its hold, in three requests: the returns accounts, the original's returnable opening
+     * ({@code exists} after the first return), then every refund's chain: the hold's void linked before the return's
+     * pending legs, so the freed money cannot be spent by anyone in between, and a chain the ledger refuses leaves the
+     * hold as it was. The returns then go through clearing as any return: it finds them reserved, instructs the
+     * victim's bank and posts or voids them. Asking again answers {@link RefundOutcome#RESERVED} again and moves nothing.
+     */
+    public List<RefundOutcome> refund(PaymentId report, List<Refund> refunds, int timeoutSeconds) {
+        Check.that(!refunds.isEmpty() && refunds.size() <= HoldIds.POSITIONS_MAX, "refunds: %d", refunds.size());
+        PaymentId original = refunds.getFirst().payment().returnOf().original();
+        Check.that(
+                refunds.stream()
+                        .allMatch(
+                                refund -> refund.payment().returnOf().original().equals(original)),
+                "the refunds of one report return one payment");
+        SettlementPlan opening = SettlementPlan.of(refunds.getFirst().payment());
+        List<AccountResult> accounts = ledger.createAccounts(
+                List.of(ChartOfAccounts.returnsControlAccount(), ChartOfAccounts.returnableAccount(original)));
+        Check.that(accounts.stream().allMatch(AccountResult::isSuccess), "the returns accounts: %s", accounts);
+        TransferResult opened =
+                ledger.createTransfers(List.of(opening.returnableOpening())).getFirst();
+        Check.that(opened.isSuccess(), "the returnable opening of %s: %s", original, opened);
+        List<NewTransfer> request = new ArrayList<>();
+        List<SettlementPlan> plans = new ArrayList<>(refunds.size());
+        for (Refund refund : refunds) {
+            SettlementPlan plan = SettlementPlan.of(refund.payment());
+            plans.add(plan);
+            request.add(NewTransfer.voidPending(
+                            HoldIds.refundVoid(refund.payment().id()), HoldIds.hold(report, refund.position()))
+                    .linked());
+            request.addAll(plan.pendingChain(timeoutSeconds));
+        }
+        Check.that(request.size() <= io.pagora.ledger.port.Ledger.BATCH_SIZE_MAX, "refunds fit one request");
+        List<TransferResult> results = ledger.createTransfers(request);
+        Check.that(results.size() == request.size(), "one result per transfer");
+        List<RefundOutcome> refunded = new ArrayList<>(refunds.size());
+        int offset = 0;
+        for (SettlementPlan plan : plans) {
+            List<TransferResult> chain = results.subList(offset, offset + 1 + plan.legCount());
+            refunded.add(refunded(report, plan, chain));
+            offset += chain.size();
+        }
+        return refunded;
+    }
+
+    private static RefundOutcome refunded(PaymentId report, SettlementPlan plan, List<TransferResult> chain) {
+        if (ReservationOutcome.isAppliedNowOrBefore(chain)) {
+            return RefundOutcome.RESERVED;
+        }
+        TransferResult freeing = chain.getFirst();
+        switch (freeing) {
+            case PENDING_TRANSFER_EXPIRED -> {
+                return RefundOutcome.HOLD_LAPSED;
+            }
+            case PENDING_TRANSFER_ALREADY_VOIDED -> {
+                return RefundOutcome.HOLD_RELEASED;
+            }
+            case ID_ALREADY_FAILED -> {
+                return RefundOutcome.PREVIOUSLY_FAILED;
+            }
+            case OK, LINKED_EVENT_FAILED -> {}
+            default ->
+                // Posted, not found, or another transfer under the void's id: the hold is not what this report made.
+                throw new IllegalStateException("refund " + plan.payment().id() + " of report " + report
+                        + ": the ledger answered " + freeing + " to its hold's void");
+        }
+        return switch (ReservationOutcome.classify(plan, chain.subList(1, chain.size()))) {
+            case ReservationOutcome.Refused refused ->
+                switch (refused.reason()) {
+                    case INSUFFICIENT_RESERVE -> RefundOutcome.INSUFFICIENT_RESERVE;
+                    case RETURN_EXCEEDS_RETURNABLE -> RefundOutcome.RETURN_EXCEEDS_RETURNABLE;
+                    case PREVIOUSLY_FAILED -> RefundOutcome.PREVIOUSLY_FAILED;
+                    case INSUFFICIENT_FUNDS, UNKNOWN_ACCOUNT, LEDGER_REFUSED -> RefundOutcome.LEDGER_REFUSED;
+                };
+            case ReservationOutcome.IntegrityAlarm alarm ->
+                throw new IllegalStateException("refund " + plan.payment().id() + " of report " + report + ": leg "
+                        + alarm.leg() + " answered " + alarm.code());
+            case ReservationOutcome.Reserved reserved ->
+                throw new IllegalStateException("a chain refused at its void cannot be reserved: " + chain);
+        };
     }
 
     private static long[] heldBy(List<FundsTrace.Node> hop, Map<Integer, Long> stood) {

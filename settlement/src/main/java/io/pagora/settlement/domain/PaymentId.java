@@ -25,6 +25,26 @@ public record PaymentId(Id128 value) implements Comparable<PaymentId> {
         return new PaymentId(Id128.parse(text));
     }
 
+    /**
+     * An id derived from {@code seed}, not drawn from the clock: the first 128 bits of SHA-256 of it, its low byte
+     * cleared. For what must have one id whatever retries it (a payment's report, a report's refund).
+     */
+    public static PaymentId derived(String seed) {
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(seed.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            long hi = 0;
+            long lo = 0;
+            for (int i = 0; i < 8; i++) {
+                hi = (hi << 8) | (digest[i] & 0xFF);
+                lo = (lo << 8) | (digest[8 + i] & 0xFF);
+            }
+            return new PaymentId(new Id128(hi, lo & ~0xFFL));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is in every JDK", e);
+        }
+    }
+
     public long epochMillis() {
         return value.hi() >>> 16;
     }

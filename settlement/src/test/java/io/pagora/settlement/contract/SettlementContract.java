@@ -32,6 +32,8 @@ import io.pagora.settlement.domain.TimeOrderedIds;
 import io.pagora.settlement.domain.TransferCode;
 import io.pagora.settlement.domain.VoidCause;
 import io.pagora.settlement.domain.med.FundsTrace;
+import io.pagora.settlement.domain.med.HoldIds;
+import io.pagora.settlement.domain.med.RefundOutcome;
 import io.pagora.settlement.domain.med.TraceLimits;
 import io.pagora.testing.ledger.LedgerFixture;
 import java.time.Duration;
@@ -753,6 +755,9 @@ public abstract class SettlementContract extends LedgerFixture {
         Id128 elsewhere = scam.pix().customer(ChartOfAccounts.bankOf(scam.f6()).orElseThrow(), 0);
         scam.pix().settled(scam.pix().payment(scam.f6(), elsewhere, 200));
         assertThat(holding.release(report, trace)).containsOnly(HoldingFunds.Released.EXPIRED);
+        assertThat(holding.refund(report, refundsOf(report, scam.fraud(), trace), 60))
+                .as("a lapsed hold refunds nothing")
+                .containsOnly(RefundOutcome.HOLD_LAPSED);
         assertMoneyInvariants();
         assertNothingPending();
     }
@@ -811,6 +816,103 @@ public abstract class SettlementContract extends LedgerFixture {
                 .isEqualTo(held);
         assertThat(lookupAccount(scam.f6()).creditBalanceAvailable()).isEqualTo(50);
         assertMoneyInvariants();
+    }
+
+    /** The refunds of every hold of {@code trace}, each of what it holds, to the reported payment's payer. */
+    private static List<HoldingFunds.Refund> refundsOf(PaymentId report, Payment fraud, FundsTrace trace) {
+        return trace.nodes().stream()
+                .filter(node -> node.heldCentavos() > 0)
+                .map(node -> new HoldingFunds.Refund(
+                        node.position(),
+                        new Payment(
+                                HoldIds.refund(report, node.position()),
+                                node.account(),
+                                fraud.payer(),
+                                node.heldCentavos(),
+                                0,
+                                new Payment.ReturnOf(fraud.id(), fraud.amountCentavos(), 2))))
+                .toList();
+    }
+
+    @Test
+    @DisplayName("MED: a refund frees each hold and reserves its return in one chain; clearing settles it, once")
+    void medRefundPaysTheVictimFromTheHolds() {
+        Scam scam = scam();
+        HoldingFunds holding = new HoldingFunds(ledger);
+        PaymentId report = scam.pix().ids.nextPaymentId();
+        FundsTrace trace = holding.file(report, scam.fraud().id(), scam.cut(), TRACE_LIMITS, 3_600)
+                .trace();
+        trackHolds(trace);
+        Id128 victim = scam.fraud().payer();
+        long victimBefore = lookupAccount(victim).creditBalancePosted();
+        List<HoldingFunds.Refund> refunds = refundsOf(report, scam.fraud(), trace);
+        List<Payment> returns =
+                refunds.stream().map(HoldingFunds.Refund::payment).toList();
+
+        assertThat(holding.refund(report, refunds, 60)).hasSize(5).containsOnly(RefundOutcome.RESERVED);
+        assertThat(balances(scam.f4()))
+                .as("the hold freed, the refund pending in its place")
+                .isEqualTo(new Balances(300, 200, 0, 500));
+        assertThat(scam.pix().settlement.reserve(returns))
+                .as("clearing finds each refund reserved")
+                .containsOnly(new ReservationOutcome.Reserved(true));
+        assertThat(scam.pix().settlement.post(returns)).containsOnly(new ResolutionOutcome.Posted());
+        assertThat(lookupAccount(victim).creditBalancePosted() - victimBefore)
+                .as("all of it back")
+                .isEqualTo(1_000);
+        assertThat(balances(ChartOfAccounts.returnable(scam.fraud().id())))
+                .as("the payment is returned whole")
+                .isEqualTo(new Balances(0, 1_000, 0, 1_000));
+
+        Map<Id128, Balances> settled = balancesOfAll();
+        assertThat(holding.refund(report, refunds, 60))
+                .as("asked again: reserved before, nothing moves")
+                .containsOnly(RefundOutcome.RESERVED);
+        assertThat(holding.release(report, trace))
+                .as("the refunds freed them")
+                .containsOnly(HoldingFunds.Released.ALREADY_RELEASED);
+        assertThat(balancesOfAll()).isEqualTo(settled);
+        assertMoneyInvariants();
+        assertNothingPending();
+    }
+
+    @Test
+    @DisplayName(
+            "MED: a refund racing a plain return: the ledger pays the victim once; the refused refund's hold stands")
+    void medRefundRacingAPlainReturnPaysOnce() {
+        Pix pix = new Pix(60);
+        BankId a = pix.bank(100_000);
+        BankId b = pix.bank(100_000);
+        Id128 victim = pix.customer(a, 1_000);
+        Id128 mule = pix.customer(b, 1_000);
+        Payment fraud = pix.settled(pix.payment(victim, mule, 1_000));
+        long cut = lookupTransfer(LegId.of(fraud.id(), LegId.Phase.POST, 3)).timestamp();
+        HoldingFunds holding = new HoldingFunds(ledger);
+        PaymentId report = pix.ids.nextPaymentId();
+        FundsTrace trace =
+                holding.file(report, fraud.id(), cut, TRACE_LIMITS, 3_600).trace();
+        trackHolds(trace);
+        assertThat(trace.heldCentavos()).isEqualTo(1_000);
+        // The mule's bank returns the payment from the mule's own money first.
+        Payment plain = pix.returnOf(fraud, 1_000);
+        assertThat(pix.settlement.reserve(List.of(plain))).containsExactly(new ReservationOutcome.Reserved());
+
+        assertThat(holding.refund(report, refundsOf(report, fraud, trace), 60))
+                .containsExactly(RefundOutcome.RETURN_EXCEEDS_RETURNABLE);
+        assertThat(balances(mule))
+                .as("the hold stands, the plain return pending")
+                .isEqualTo(new Balances(2_000, 0, 0, 2_000));
+        assertThat(pix.settlement.post(List.of(plain))).containsExactly(new ResolutionOutcome.Posted());
+        assertThat(holding.release(report, trace)).containsExactly(HoldingFunds.Released.RELEASED);
+        assertThat(lookupAccount(victim).creditBalancePosted())
+                .as("paid back once")
+                .isEqualTo(1_000);
+        assertThat(lookupAccount(mule).creditBalanceAvailable()).isEqualTo(1_000);
+        assertThat(holding.refund(report, refundsOf(report, fraud, trace), 60))
+                .as("after the release, nothing to refund")
+                .containsExactly(RefundOutcome.HOLD_RELEASED);
+        assertMoneyInvariants();
+        assertNothingPending();
     }
 
     @Test

@@ -1,14 +1,17 @@
 package io.pagora.payments.api.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.payments.api.adapter.jdbc.JdbcReportStore;
 import io.pagora.payments.api.adapter.kafka.KafkaBankStreams;
+import io.pagora.payments.api.adapter.kafka.KafkaPaymentPublisher;
 import io.pagora.payments.api.adapter.kafka.KafkaReportNotices;
 import io.pagora.payments.api.adapter.ledger.LedgerOriginalPayments;
 import io.pagora.payments.api.adapter.web.ReportController;
 import io.pagora.payments.api.application.med.AnalysingReports;
 import io.pagora.payments.api.application.med.FilingReports;
 import io.pagora.payments.api.application.med.ReadingReports;
+import io.pagora.payments.api.application.med.RefundingReports;
 import io.pagora.settlement.application.HoldingFunds;
 import java.time.Clock;
 import java.util.concurrent.Executors;
@@ -60,18 +63,42 @@ public class MedConfiguration {
     }
 
     @Bean
+    RefundingReports refundingReports(
+            JdbcReportStore store,
+            KafkaReportNotices notices,
+            Ledger ledger,
+            KafkaTemplate<String, byte[]> kafka,
+            PaymentApiProperties payments,
+            MeterRegistry meters,
+            MedProperties properties,
+            Clock clock) {
+        return new RefundingReports(
+                new LedgerOriginalPayments(ledger),
+                store,
+                notices,
+                new HoldingFunds(ledger),
+                new KafkaPaymentPublisher(kafka, payments.kafkaAckTimeout(), meters, "med-refund"),
+                properties.refundTimeout(),
+                clock);
+    }
+
+    @Bean
     ReportController reportController(
-            FilingReports filing, JdbcReportStore store, AnalysingReports analysing, PaymentApiProperties payments) {
-        return new ReportController(filing, analysing, new ReadingReports(store), payments.bodyMaxBytes());
+            FilingReports filing,
+            JdbcReportStore store,
+            AnalysingReports analysing,
+            RefundingReports refunding,
+            PaymentApiProperties payments) {
+        return new ReportController(filing, analysing, new ReadingReports(store), refunding, payments.bodyMaxBytes());
     }
 
     /**
-     * Escalates reports past their deadline and finishes the filings cut short (older than {@link #FILING_CUT_SHORT}),
+     * Escalates reports past their deadline and finishes the filings and refunds cut short (older than {@link #FILING_CUT_SHORT}),
      * on one thread of its own; every instance may, the store decides once.
      */
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService reportDeadlines(
-            AnalysingReports analysing, FilingReports filing, MedProperties properties) {
+            AnalysingReports analysing, FilingReports filing, RefundingReports refunding, MedProperties properties) {
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("report-deadlines").daemon(true).factory());
         long everyMillis = properties.escalationInterval().toMillis();
@@ -85,6 +112,10 @@ public class MedConfiguration {
                         int finished = filing.finishUnfinished(FILING_CUT_SHORT);
                         if (finished > 0) {
                             log.info("med: {} filings cut short finished", finished);
+                        }
+                        int refunded = refunding.finishUnfinished(FILING_CUT_SHORT);
+                        if (refunded > 0) {
+                            log.info("med: {} refunds cut short finished", refunded);
                         }
                     } catch (RuntimeException e) {
                         log.warn("med: the deadline round failed (retried in the next): {}", e.toString());

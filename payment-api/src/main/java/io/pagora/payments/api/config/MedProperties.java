@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param traceAccountsMax accounts a trace reaches in all (1..64)
  * @param traceOutflowsPerAccountMax transfers read per account after the money arrived (1..63)
  * @param escalationInterval how often reports past their deadline are looked for
+ * @param refundTimeout how long a refund's return waits for the victim's bank's answer before the ledger voids it
  */
 @ConfigurationProperties("pagora.med")
 public record MedProperties(
@@ -25,7 +26,8 @@ public record MedProperties(
         @DefaultValue("3") int traceHopsMax,
         @DefaultValue("32") int traceAccountsMax,
         @DefaultValue("32") int traceOutflowsPerAccountMax,
-        @DefaultValue("5s") Duration escalationInterval) {
+        @DefaultValue("5s") Duration escalationInterval,
+        @DefaultValue("60s") Duration refundTimeout) {
 
     public MedPolicy policy() {
         return new MedPolicy(

@@ -117,6 +117,16 @@ public enum RefusalReason {
     ANALYSIS_DEADLINE_PASSED("analysis-deadline-passed", "The analysis deadline passed"),
     /** A different decision was made first. */
     REPORT_ALREADY_DECIDED("report-already-decided", "Report already decided"),
+    /** Only the payer's bank, which filed the report, asks for its refund. */
+    NOT_THE_REPORTING_BANK("not-the-reporting-bank", "Only the payer's bank asks for the refund"),
+    /** A refund of a report that is not accepted (open, escalated or rejected). */
+    REPORT_NOT_ACCEPTED("report-not-accepted", "Report not accepted"),
+    /** A refund of more than the report's holds hold (the answer says how much they hold). */
+    REFUND_EXCEEDS_HELD("refund-exceeds-held", "Refund exceeds what is held"),
+    /** A refund of another amount was asked for first: a report is refunded once. */
+    REFUND_ALREADY_REQUESTED("refund-already-requested", "Refund already requested"),
+    /** The report's holds lapsed before the refund was asked for. */
+    REFUND_WINDOW_CLOSED("refund-window-closed", "Refund window closed"),
     BR_CODE_MALFORMED("br-code-malformed", "Malformed BR Code"),
     BR_CODE_CRC_MISMATCH("br-code-crc-mismatch", "BR Code CRC does not match"),
     BR_CODE_NOT_PIX("br-code-not-pix", "Not a PIX BR Code"),

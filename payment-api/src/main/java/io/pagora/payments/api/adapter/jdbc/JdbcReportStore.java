@@ -4,17 +4,21 @@ import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.med.ReportStore;
 import io.pagora.payments.api.domain.med.InfractionReason;
 import io.pagora.payments.api.domain.med.InfractionReport;
+import io.pagora.payments.api.domain.med.ReportRefund;
 import io.pagora.payments.api.domain.med.ReportStatus;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.med.FundsTrace;
+import io.pagora.settlement.domain.med.RefundOutcome;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -25,15 +29,15 @@ public final class JdbcReportStore implements ReportStore {
 
     private static final String COLUMNS = "report_id, payment_id, payer_bank, payee_bank, amount_centavos, reason,"
             + " details, status, filed_at, analyse_by, hold_until, decided_at, decision_reason, cut_timestamp,"
-            + " truncated, request_key";
+            + " truncated, request_key, refund_centavos, refund_requested_at";
 
     private static final String INSERT = "INSERT INTO payment_api.infraction_reports (" + COLUMNS + ")"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'FILING', ?, ?, ?, NULL, NULL, ?, NULL, ?) ON CONFLICT DO NOTHING";
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'FILING', ?, ?, ?, NULL, NULL, ?, NULL, ?, NULL, NULL) ON CONFLICT DO NOTHING";
 
     private static final String ONE = "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE report_id = ?";
 
     private static final String TRACE = "SELECT position, hop, account_id, traced_centavos, held_centavos, parent,"
-            + " via_payment_id, arrived_at FROM payment_api.infraction_trace WHERE report_id = ? ORDER BY position";
+            + " via_payment_id, arrived_at, refund_outcome FROM payment_api.infraction_trace WHERE report_id = ? ORDER BY position";
 
     private final JdbcTemplate jdbc;
 
@@ -159,6 +163,52 @@ public final class JdbcReportStore implements ReportStore {
     }
 
     @Override
+    public boolean refunding(PaymentId report, ReportRefund refund) {
+        return jdbc.update(
+                        "UPDATE payment_api.infraction_reports SET status = 'REFUNDING', refund_centavos = ?,"
+                                + " refund_requested_at = ? WHERE report_id = ? AND status = 'ACCEPTED'",
+                        refund.centavos(),
+                        Timestamp.from(refund.requestedAt()),
+                        uuid(report.value()))
+                == 1;
+    }
+
+    @Override
+    public void refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
+        UUID id = uuid(report.value());
+        jdbc.execute((ConnectionCallback<Void>) connection -> Transactions.run(connection, tx -> {
+            try (PreparedStatement done = tx.prepareStatement("UPDATE payment_api.infraction_reports"
+                    + " SET status = 'REFUNDED' WHERE report_id = ? AND status = 'REFUNDING'")) {
+                done.setObject(1, id);
+                if (done.executeUpdate() != 1) {
+                    return null;
+                }
+            }
+            try (PreparedStatement outcome = tx.prepareStatement("UPDATE payment_api.infraction_trace"
+                    + " SET refund_outcome = ? WHERE report_id = ? AND position = ?")) {
+                for (Map.Entry<Integer, RefundOutcome> each : outcomes.entrySet()) {
+                    outcome.setString(1, each.getValue().name());
+                    outcome.setObject(2, id);
+                    outcome.setInt(3, each.getKey());
+                    outcome.addBatch();
+                }
+                outcome.executeBatch();
+            }
+            return null;
+        }));
+    }
+
+    @Override
+    public List<InfractionReport> unrefunded(Instant before, int limit) {
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE status = 'REFUNDING'"
+                        + " AND refund_requested_at < ? ORDER BY refund_requested_at LIMIT ?",
+                (row, n) -> report(row),
+                Timestamp.from(before),
+                limit);
+    }
+
+    @Override
     public List<InfractionReport> due(Instant now, int limit) {
         return jdbc.query(
                 "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE status = 'OPEN' AND analyse_by < ?"
@@ -174,10 +224,13 @@ public final class JdbcReportStore implements ReportStore {
         ReportStatus status = ReportStatus.valueOf(row.getString("status"));
         long amount = row.getLong("amount_centavos");
         long cut = row.getLong("cut_timestamp");
-        FundsTrace trace = status == ReportStatus.FILING
-                ? null
-                : new FundsTrace(payment, amount, cut, nodes(id), row.getBoolean("truncated"));
+        FundsTrace trace = null;
         Timestamp decidedAt = row.getTimestamp("decided_at");
+        Timestamp refundedAt = row.getTimestamp("refund_requested_at");
+        Map<Integer, RefundOutcome> outcomes = new HashMap<>();
+        if (status != ReportStatus.FILING) {
+            trace = new FundsTrace(payment, amount, cut, nodes(id, outcomes), row.getBoolean("truncated"));
+        }
         return new InfractionReport(
                 id,
                 payment,
@@ -194,21 +247,30 @@ public final class JdbcReportStore implements ReportStore {
                 row.getString("decision_reason"),
                 cut,
                 row.getString("request_key"),
-                trace);
+                trace,
+                refundedAt == null
+                        ? null
+                        : new ReportRefund(row.getLong("refund_centavos"), refundedAt.toInstant(), outcomes));
     }
 
-    private List<FundsTrace.Node> nodes(PaymentId report) {
+    private List<FundsTrace.Node> nodes(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
         return new ArrayList<>(jdbc.query(
                 TRACE,
-                (row, n) -> new FundsTrace.Node(
-                        row.getInt("position"),
-                        row.getInt("hop"),
-                        Id128.fromUuid(row.getObject("account_id", UUID.class)),
-                        row.getLong("traced_centavos"),
-                        row.getLong("held_centavos"),
-                        row.getInt("parent"),
-                        new PaymentId(Id128.fromUuid(row.getObject("via_payment_id", UUID.class))),
-                        row.getLong("arrived_at")),
+                (row, n) -> {
+                    String outcome = row.getString("refund_outcome");
+                    if (outcome != null) {
+                        outcomes.put(row.getInt("position"), RefundOutcome.valueOf(outcome));
+                    }
+                    return new FundsTrace.Node(
+                            row.getInt("position"),
+                            row.getInt("hop"),
+                            Id128.fromUuid(row.getObject("account_id", UUID.class)),
+                            row.getLong("traced_centavos"),
+                            row.getLong("held_centavos"),
+                            row.getInt("parent"),
+                            new PaymentId(Id128.fromUuid(row.getObject("via_payment_id", UUID.class))),
+                            row.getLong("arrived_at"));
+                },
                 uuid(report.value())));
     }
 

@@ -5,10 +5,12 @@ import io.pagora.events.participant.InfractionReportNotice;
 import io.pagora.events.participant.ParticipantMessage;
 import io.pagora.payments.api.application.med.ReportNotices;
 import io.pagora.payments.api.domain.med.InfractionReport;
+import io.pagora.payments.api.domain.med.ReportRefund;
 import io.pagora.payments.api.domain.med.ReportStatus;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.med.FundsTrace;
+import io.pagora.settlement.domain.med.RefundOutcome;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,16 +41,23 @@ public final class KafkaReportNotices implements ReportNotices {
             add(byBank, report.payerBank(), notice(report, "PAYER", at));
         }
         add(byBank, report.payeeBank(), notice(report, "PAYEE", at));
-        String holdStatus = switch (report.status()) {
+        String told = switch (report.status()) {
             case OPEN -> "HELD";
-            case REJECTED -> "RELEASED";
+            case REJECTED, REFUNDED -> "RELEASED";
             default -> null;
         };
-        if (holdStatus != null) {
+        if (told != null) {
+            Map<Integer, Long> refunded = report.status() == ReportStatus.REFUNDED
+                    ? ReportRefund.shares(report.trace(), report.refund().centavos())
+                    : Map.of();
             for (FundsTrace.Node node : report.trace().nodes()) {
                 if (node.heldCentavos() == 0) {
                     continue;
                 }
+                boolean paid = report.status() == ReportStatus.REFUNDED
+                        && report.refund().outcomes().get(node.position()) == RefundOutcome.RESERVED;
+                String holdStatus = paid ? "REFUNDED" : told;
+                long centavos = paid ? refunded.get(node.position()) : node.heldCentavos();
                 BankId bank = ChartOfAccounts.bankOf(node.account()).orElseThrow();
                 add(
                         byBank,
@@ -59,7 +68,7 @@ public final class KafkaReportNotices implements ReportNotices {
                                 report.id().toString(),
                                 node.account().toString(),
                                 node.hop(),
-                                node.heldCentavos(),
+                                centavos,
                                 holdStatus,
                                 report.holdUntil(),
                                 at == null ? clock.instant() : at));

@@ -82,10 +82,18 @@ final class Problems {
                     BR_CODE_INVALID_KEY,
                     BR_CODE_AMOUNT_MISMATCH -> HttpStatus.UNPROCESSABLE_CONTENT;
             case LOOK_UP_RATE_LIMITED -> HttpStatus.TOO_MANY_REQUESTS;
-            case WATERMARKS_INVERTED, REPORT_WINDOW_CLOSED, REPORT_OF_A_RETURN -> HttpStatus.UNPROCESSABLE_CONTENT;
+            case WATERMARKS_INVERTED,
+                    REPORT_WINDOW_CLOSED,
+                    REPORT_OF_A_RETURN,
+                    REFUND_EXCEEDS_HELD,
+                    REFUND_WINDOW_CLOSED -> HttpStatus.UNPROCESSABLE_CONTENT;
             case REPORT_NOT_FOUND -> HttpStatus.NOT_FOUND;
-            case PAYMENT_ALREADY_REPORTED, ANALYSIS_DEADLINE_PASSED, REPORT_ALREADY_DECIDED -> HttpStatus.CONFLICT;
-            case NOT_THE_ANALYSING_BANK -> HttpStatus.FORBIDDEN;
+            case PAYMENT_ALREADY_REPORTED,
+                    ANALYSIS_DEADLINE_PASSED,
+                    REPORT_ALREADY_DECIDED,
+                    REPORT_NOT_ACCEPTED,
+                    REFUND_ALREADY_REQUESTED -> HttpStatus.CONFLICT;
+            case NOT_THE_ANALYSING_BANK, NOT_THE_REPORTING_BANK -> HttpStatus.FORBIDDEN;
         };
     }
 

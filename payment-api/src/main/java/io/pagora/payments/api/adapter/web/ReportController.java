@@ -3,18 +3,23 @@ package io.pagora.payments.api.adapter.web;
 import io.pagora.payments.api.application.med.AnalysingReports;
 import io.pagora.payments.api.application.med.FilingReports;
 import io.pagora.payments.api.application.med.ReadingReports;
+import io.pagora.payments.api.application.med.RefundingReports;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.RefusalException;
 import io.pagora.payments.api.domain.RefusalReason;
 import io.pagora.payments.api.domain.med.InfractionReason;
 import io.pagora.payments.api.domain.med.InfractionReport;
+import io.pagora.payments.api.domain.med.ReportRefund;
 import io.pagora.settlement.domain.ChartOfAccounts;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.access.Caller;
+import io.pagora.settlement.domain.med.HoldIds;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,7 +48,9 @@ public class ReportController {
             String decisionReason,
             long heldCentavos,
             boolean truncated,
-            List<TracedAccount> trace) {}
+            List<TracedAccount> trace,
+            Long refundCentavos,
+            Instant refundRequestedAt) {}
 
     /** One account of the trace: where some of the money was found, and what is held there. */
     public record TracedAccount(
@@ -54,17 +61,26 @@ public class ReportController {
             long tracedCentavos,
             long heldCentavos,
             int parent,
-            String viaPaymentId) {}
+            String viaPaymentId,
+            String refundPaymentId,
+            Long refundCentavos,
+            String refundOutcome) {}
 
     private final FilingReports filing;
     private final AnalysingReports analysing;
     private final ReadingReports reading;
+    private final RefundingReports refunding;
     private final int bodyMaxBytes;
 
     public ReportController(
-            FilingReports filing, AnalysingReports analysing, ReadingReports reading, int bodyMaxBytes) {
+            FilingReports filing,
+            AnalysingReports analysing,
+            ReadingReports reading,
+            RefundingReports refunding,
+            int bodyMaxBytes) {
         this.filing = filing;
         this.analysing = analysing;
+        this.refunding = refunding;
         this.reading = reading;
         this.bodyMaxBytes = bodyMaxBytes;
     }
@@ -115,6 +131,20 @@ public class ReportController {
         };
     }
 
+    @PostMapping("/infraction-reports/{reportId}/refund")
+    public ResponseEntity<Object> refund(
+            @PathVariable("reportId") String reportId, Caller caller, HttpServletRequest http) {
+        PaymentId id = ReturnJson.paymentId(reportId, "reportId", "the path's report id");
+        JsonFields fields = new JsonFields(JsonBodies.read(http, bodyMaxBytes));
+        Long centavos = fields.optionalLong("amountCentavos", 1, Long.MAX_VALUE);
+        return switch (refunding.refund(
+                caller, id, centavos == null ? OptionalLong.empty() : OptionalLong.of(centavos))) {
+            case RefundingReports.Refunding.Refunded refunded -> ResponseEntity.ok(response(refunded.report()));
+            case RefundingReports.Refunding.Refused refused ->
+                Problems.response(refused.problem(), http.getRequestURI());
+        };
+    }
+
     private static <E extends Enum<E>> E oneOf(JsonFields fields, String name, Class<E> values) {
         String text = fields.requiredString(name);
         for (E value : values.getEnumConstants()) {
@@ -143,6 +173,8 @@ public class ReportController {
     }
 
     static ReportResponse response(InfractionReport report) {
+        ReportRefund refund = report.refund();
+        Map<Integer, Long> shares = refund == null ? Map.of() : ReportRefund.shares(report.trace(), refund.centavos());
         return new ReportResponse(
                 report.id().toString(),
                 report.payment().toString(),
@@ -170,7 +202,17 @@ public class ReportController {
                                 node.tracedCentavos(),
                                 node.heldCentavos(),
                                 node.parent(),
-                                node.via().toString()))
-                        .toList());
+                                node.via().toString(),
+                                shares.containsKey(node.position())
+                                        ? HoldIds.refund(report.id(), node.position())
+                                                .toString()
+                                        : null,
+                                shares.get(node.position()),
+                                refund == null || !refund.outcomes().containsKey(node.position())
+                                        ? null
+                                        : refund.outcomes().get(node.position()).name()))
+                        .toList(),
+                refund == null ? null : refund.centavos(),
+                refund == null ? null : refund.requestedAt());
     }
 }

@@ -57,7 +57,8 @@ public final class AnalysingReports {
         boolean payee = caller instanceof Caller.Bank(BankId bank) && bank.equals(report.payeeBank());
         ReportStatus to = decision == Decision.ACCEPT ? ReportStatus.ACCEPTED : ReportStatus.REJECTED;
         if (report.status().decided()) {
-            if (report.status() == to) {
+            if (report.status() == to
+                    || (to == ReportStatus.ACCEPTED && report.status().accepted())) {
                 // The same decision again, maybe after one cut short between its record and its effects: both again.
                 effects(report);
                 return new Analysis.Decided(report, false);

@@ -108,6 +108,7 @@ public final class FilingReports {
                 null,
                 now.getEpochSecond() * 1_000_000_000L + now.getNano(),
                 key.value(),
+                null,
                 null);
         return switch (store.open(draft)) {
             case ReportStore.Opened.KeyTaken taken ->

@@ -1,10 +1,13 @@
 package io.pagora.payments.api.application.med;
 
 import io.pagora.payments.api.domain.med.InfractionReport;
+import io.pagora.payments.api.domain.med.ReportRefund;
 import io.pagora.payments.api.domain.med.ReportStatus;
 import io.pagora.settlement.domain.PaymentId;
+import io.pagora.settlement.domain.med.RefundOutcome;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The switch's infraction reports and their traces, shared by every payment-api instance. */
@@ -37,6 +40,15 @@ public interface ReportStore {
 
     /** Moves the report from {@code from} to {@code to} if it is still there; false if another move came first. */
     boolean decide(PaymentId report, ReportStatus from, ReportStatus to, Instant at, String why);
+
+    /** Moves an ACCEPTED report to REFUNDING with {@code refund}; false if it is not ACCEPTED any more. */
+    boolean refunding(PaymentId report, ReportRefund refund);
+
+    /** A REFUNDING report's refunds went as {@code outcomes} say (by trace position): it becomes REFUNDED. */
+    void refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes);
+
+    /** Reports REFUNDING since before {@code before}, oldest first: their refund was cut short. */
+    List<InfractionReport> unrefunded(Instant before, int limit);
 
     /** Open reports whose analysis deadline passed at {@code now}, oldest first, at most {@code limit}. */
     List<InfractionReport> due(Instant now, int limit);

@@ -1,13 +1,9 @@
 package io.pagora.payments.api.domain.med;
 
 import io.pagora.kernel.Check;
-import io.pagora.kernel.Id128;
 import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.med.FundsTrace;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 
 /**
@@ -18,6 +14,7 @@ import java.time.Instant;
  * @param cutTimestamp the ledger time the trace looked up to
  * @param trace where the money was found and what is held (null while {@code FILING})
  * @param decidedAt when it was accepted, rejected or escalated (null while open)
+ * @param refund its refund, once its payer's bank asked for it (null before)
  */
 public record InfractionReport(
         PaymentId id,
@@ -35,7 +32,8 @@ public record InfractionReport(
         String decisionReason,
         long cutTimestamp,
         String requestKey,
-        FundsTrace trace) {
+        FundsTrace trace,
+        ReportRefund refund) {
 
     /** The most characters of a report's details, or of an analysis's reason. */
     public static final int TEXT_CHARS_MAX = 1_000;
@@ -44,6 +42,10 @@ public record InfractionReport(
         Check.that(amountCentavos > 0, "a report on a payment of %d", amountCentavos);
         Check.that(analyseBy.isAfter(filedAt) && !holdUntil.isBefore(analyseBy), "filed, analysed, held in order");
         Check.that((status == ReportStatus.FILING) == (trace == null), "a trace once filed: %s", status);
+        Check.that(
+                (status == ReportStatus.REFUNDING || status == ReportStatus.REFUNDED) == (refund != null),
+                "a refund once asked for: %s",
+                status);
     }
 
     /**
@@ -51,30 +53,22 @@ public record InfractionReport(
      * its low byte cleared (the holds' ids use it, {@code HoldIds}).
      */
     public static PaymentId idOf(PaymentId payment) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(("infraction-report:" + payment).getBytes(StandardCharsets.US_ASCII));
-            long hi = 0;
-            long lo = 0;
-            for (int i = 0; i < 8; i++) {
-                hi = (hi << 8) | (digest[i] & 0xFF);
-                lo = (lo << 8) | (digest[8 + i] & 0xFF);
-            }
-            return new PaymentId(new Id128(hi, lo & ~0xFFL));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is in every JDK", e);
-        }
+        return PaymentId.derived("infraction-report:" + payment);
     }
 
     public InfractionReport with(ReportStatus next, Instant at, String why) {
-        return copy(next, at, why, trace);
+        return copy(next, at, why, trace, refund);
     }
 
     public InfractionReport traced(ReportStatus next, FundsTrace found) {
-        return copy(next, decidedAt, decisionReason, found);
+        return copy(next, decidedAt, decisionReason, found, refund);
     }
 
-    private InfractionReport copy(ReportStatus next, Instant at, String why, FundsTrace found) {
+    public InfractionReport refunding(ReportStatus next, ReportRefund asked) {
+        return copy(next, decidedAt, decisionReason, trace, asked);
+    }
+
+    private InfractionReport copy(ReportStatus next, Instant at, String why, FundsTrace found, ReportRefund asked) {
         return new InfractionReport(
                 id,
                 payment,
@@ -91,7 +85,8 @@ public record InfractionReport(
                 why,
                 cutTimestamp,
                 requestKey,
-                found);
+                found,
+                asked);
     }
 
     public long heldCentavos() {
