@@ -3,6 +3,7 @@ package io.pagora.local.chaos;
 import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.ledger.port.Ledger;
+import io.pagora.local.checks.HoldsCheck;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.readside.OutcomeLog;
 import io.pagora.local.readside.Quiescence;
@@ -125,6 +126,7 @@ public final class ChaosCheck {
                             outcomes,
                             allAnswers(options.answersDir()))
                     .runAll());
+            verdicts.add(HoldsCheck.run(dataSource, "payment_api", ledger, Instant.now()));
             verdicts.addAll(reconciliation);
             printEvidence(verdicts, outcomes, acceptedByFaultEnd.size());
             System.out.println("  the scenario's accepted payments by read-model status: " + countByStatus(statuses));

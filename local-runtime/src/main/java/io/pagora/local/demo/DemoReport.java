@@ -3,6 +3,7 @@ package io.pagora.local.demo;
 import io.pagora.ledger.port.Ledger;
 import io.pagora.local.bench.BenchHtml;
 import io.pagora.local.checks.DirectoryCheck;
+import io.pagora.local.checks.HoldsCheck;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
 import io.pagora.local.measure.CpuSnapshot;
@@ -99,6 +100,7 @@ public final class DemoReport {
         List<InvariantChecks.Verdict> verdicts =
                 new ArrayList<>(new InvariantChecks(ledger, accounts, rows, outcomes.get(), accepted).runAll());
         verdicts.add(DirectoryCheck.run(readModelDatabase, DIRECTORY_SCHEMA, ledger));
+        verdicts.add(HoldsCheck.run(readModelDatabase, DIRECTORY_SCHEMA, ledger, Instant.now()));
 
         List<String> out = new ArrayList<>();
         out.add("==================== Pagora demo report ====================");

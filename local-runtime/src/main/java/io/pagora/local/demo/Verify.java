@@ -7,6 +7,7 @@ import io.pagora.ledger.port.Transfer;
 import io.pagora.ledger.port.invariants.LedgerBooks;
 import io.pagora.local.checks.ConsistentCut;
 import io.pagora.local.checks.DirectoryCheck;
+import io.pagora.local.checks.HoldsCheck;
 import io.pagora.local.checks.InvariantChecks;
 import io.pagora.local.checks.LedgerAccountSet;
 import io.pagora.local.readside.OutcomeLog;
@@ -177,6 +178,7 @@ public final class Verify {
                 new InvariantChecks(ledger, accounts, rows, outcomeLog, accepted, inFlight, accountSet, books)
                         .runAll());
         verdicts.add(DirectoryCheck.run(database, inputs.participantsSchema(), ledger));
+        verdicts.add(HoldsCheck.run(database, inputs.participantsSchema(), ledger, readAt));
 
         long finals = rows.stream().filter(ReadModel.Row::isFinal).count();
         List<String> out = new ArrayList<>();

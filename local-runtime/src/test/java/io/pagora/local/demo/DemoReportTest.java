@@ -201,7 +201,7 @@ class DemoReportTest {
 
         DemoReport.Result result = report();
 
-        InvariantChecks.Verdict directory = result.verdicts().getLast();
+        InvariantChecks.Verdict directory = verdicts(result).get("(e)");
         assertThat(directory.name()).startsWith("(e) key directory");
         assertThat(directory.passed()).isFalse();
         assertThat(directory.problems())
@@ -214,10 +214,67 @@ class DemoReportTest {
     void anEmptyDirectoryFailsTheDirectoryCheck() throws Exception {
         sql("DELETE FROM payment_api.directory_keys");
 
-        InvariantChecks.Verdict directory = report().verdicts().getLast();
+        InvariantChecks.Verdict directory = verdicts(report()).get("(e)");
 
         assertThat(directory.passed()).isFalse();
         assertThat(directory.problems()).anyMatch(problem -> problem.contains("holds no key"));
+    }
+
+    /** A cautionary hold of {@code amount} on {@code account}, as a report's filing takes it. */
+    private void hold(Id128 account, long amount) {
+        BankId bank = ChartOfAccounts.bankOf(account).orElseThrow();
+        assertThat(ledger.createAccounts(List.of(ChartOfAccounts.fraudHoldsAccount(bank)))
+                        .getFirst()
+                        .isSuccess())
+                .isTrue();
+        assertThat(ledger.createTransfers(List.of(io.pagora.ledger.port.NewTransfer.pending(
+                                ids.next(),
+                                account,
+                                ChartOfAccounts.fraudHolds(bank),
+                                amount,
+                                3_600,
+                                ChartOfAccounts.LEDGER_BRL,
+                                io.pagora.settlement.domain.TransferCode.CAUTIONARY_HOLD,
+                                ids.next())))
+                        .getFirst()
+                        .isSuccess())
+                .isTrue();
+    }
+
+    private void report(String status, Id128 account, long held) throws SQLException {
+        String id = java.util.UUID.randomUUID().toString();
+        sql("INSERT INTO payment_api.infraction_reports VALUES ('" + id + "', '" + status
+                + "', now() + interval '1 day')");
+        sql("INSERT INTO payment_api.infraction_trace VALUES ('" + id + "', 0, '" + account.toUuid() + "', " + held
+                + ")");
+    }
+
+    @Test
+    void heldFundsThatTheirReportsHoldPass() throws Exception {
+        hold(ALICE, 700);
+        report("OPEN", ALICE, 700);
+        report("REFUNDED", ANNA, 300); // refunded: holds nothing any more
+
+        InvariantChecks.Verdict holds = verdicts(report()).get("(f)");
+
+        assertThat(holds.passed()).as("%s", holds).isTrue();
+        assertThat(holds.summary()).contains("2 infraction reports; 700 centavos held in 1 fraud holds accounts");
+    }
+
+    @Test
+    void aHoldNoReportHoldsOrAReportWithoutItsHoldFailsTheHeldFundsCheck() throws Exception {
+        hold(ALICE, 700);
+        report("REJECTED", ALICE, 700); // released, says the report; the ledger still holds it
+        report("ACCEPTED", BRUNO, 200); // held, says the report; the ledger holds nothing
+
+        DemoReport.Result result = report();
+        InvariantChecks.Verdict holds = verdicts(result).get("(f)");
+
+        assertThat(holds.passed()).isFalse();
+        assertThat(holds.problems())
+                .anyMatch(problem -> problem.startsWith("bank 00001001") && problem.contains("holds 700 pending"))
+                .anyMatch(problem -> problem.startsWith("bank 00001002") && problem.contains("no fraud holds account"));
+        assertThat(result.passed()).isFalse();
     }
 
     @Test
@@ -395,7 +452,7 @@ class DemoReportTest {
         assertThat(result.passed()).isFalse();
         assertThat(verdicts(result).get("(c)").problems())
                 .anyMatch(p -> p.contains(refusedByBank.id().toString()));
-        assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: FAIL (1 of 5"));
+        assertThat(result.lines()).anyMatch(line -> line.startsWith("RESULT: FAIL (1 of 6"));
     }
 
     @Test
@@ -722,6 +779,11 @@ class DemoReportTest {
         // The columns the directory check reads, as payment-api's V8 defines them.
         sql("CREATE TABLE payment_api.directory_keys (key_value text PRIMARY KEY, account_id uuid NOT NULL,"
                 + " participant text NOT NULL)");
+        // The columns the held funds check reads, as payment-api's V11 and V12 define them.
+        sql("CREATE TABLE payment_api.infraction_reports (report_id uuid PRIMARY KEY, status text NOT NULL,"
+                + " hold_until timestamptz NOT NULL)");
+        sql("CREATE TABLE payment_api.infraction_trace (report_id uuid NOT NULL, position smallint NOT NULL,"
+                + " account_id uuid NOT NULL, held_centavos bigint NOT NULL, PRIMARY KEY (report_id, position))");
         sql("""
                 CREATE TABLE reporting.payments (
                     payment_id uuid PRIMARY KEY, payer_account_id uuid NOT NULL, payee_account_id uuid NOT NULL,

@@ -47,6 +47,20 @@ class WatchingReservesTest {
         reserves = new WatchingReserves(watches, notices, ledger, clock);
     }
 
+    /** Every test moves reserve money: the books balance after it, and no reserve is below zero. */
+    @org.junit.jupiter.api.AfterEach
+    void moneyInvariants() {
+        io.pagora.testing.ledger.MoneyInvariants.check(
+                ledger,
+                List.of(
+                        ChartOfAccounts.centralBank(),
+                        ChartOfAccounts.reserve(BANK),
+                        ChartOfAccounts.transit(BANK),
+                        ChartOfAccounts.reserve(OTHER),
+                        ChartOfAccounts.transit(OTHER)),
+                "after the liquidity rounds");
+    }
+
     @Test
     void alertsOnceBelowTheLowWatermarkAndAgainOnlyAfterRecoveringAboveTheHighOne() {
         watches.setWatermarks(BANK, MARKS, clock.instant());
