@@ -10,7 +10,8 @@ import java.util.function.BooleanSupplier;
 /**
  * A simulated bank's fraud desk (docs/med.md): files an infraction report on a share of the payments its customers made
  * once they settled, and, when it files any, analyses the reports on payments to its customers, accepting a share of
- * them. One call at a time from a bounded queue, each retried a bounded number of times.
+ * them, and asks for the refund of each of its reports the other bank accepted. One call at a time from a bounded
+ * queue, each retried a bounded number of times.
  */
 final class FraudDesk {
 
@@ -32,10 +33,16 @@ final class FraudDesk {
         }
     }
 
-    /** A report to file ({@code reportId} null) or one to analyse. */
-    record Call(String paymentId, String reportId, int attempts) {
+    enum Kind {
+        FILE,
+        ANALYSE,
+        REFUND
+    }
+
+    /** A report to file ({@code reportId} null), to analyse, or to have refunded. */
+    record Call(Kind kind, String paymentId, String reportId, int attempts) {
         Call again() {
-            return new Call(paymentId, reportId, attempts + 1);
+            return new Call(kind, paymentId, reportId, attempts + 1);
         }
     }
 
@@ -69,15 +76,21 @@ final class FraudDesk {
                 && "PAYER".equals(message.role())
                 && "SETTLED".equals(message.status())
                 && ThreadLocalRandom.current().nextDouble() < med.reportShare()) {
-            queue(new Call(message.paymentId(), null, 0));
+            queue(new Call(Kind.FILE, message.paymentId(), null, 0));
         }
     }
 
-    /** A report on a payment to one of this bank's customers, open: analysed, if this bank analyses reports. */
+    /**
+     * A report on a payment to one of this bank's customers, open: analysed; one of this bank's reports, accepted: its
+     * refund asked for; if this bank files reports.
+     */
     void reported(SwitchClient.Message message) {
         metrics.count("pagora.simulator.reports.received", ispb, "status", String.valueOf(message.status()));
         if (med.reportShare() > 0 && "PAYEE".equals(message.role()) && "OPEN".equals(message.status())) {
-            queue(new Call(message.paymentId(), message.reportId(), 0));
+            queue(new Call(Kind.ANALYSE, message.paymentId(), message.reportId(), 0));
+        }
+        if (med.reportShare() > 0 && "PAYER".equals(message.role()) && "ACCEPTED".equals(message.status())) {
+            queue(new Call(Kind.REFUND, message.paymentId(), message.reportId(), 0));
         }
     }
 
@@ -99,15 +112,23 @@ final class FraudDesk {
                 }
                 int status;
                 String kind;
-                if (call.reportId() == null) {
-                    kind = "report";
-                    status = client.fileReport(
-                            "report-" + call.paymentId(), ProtocolJson.reportRequest(call.paymentId()));
-                } else {
-                    // The same decision however often it is sent: a bank decides a report once.
-                    boolean accept = Math.floorMod(call.reportId().hashCode(), 10_000) < med.acceptShare() * 10_000;
-                    kind = accept ? "accept" : "reject";
-                    status = client.analyse(call.reportId(), ProtocolJson.analysis(accept));
+                switch (call.kind()) {
+                    case FILE -> {
+                        kind = "report";
+                        status = client.fileReport(
+                                "report-" + call.paymentId(), ProtocolJson.reportRequest(call.paymentId()));
+                    }
+                    case ANALYSE -> {
+                        // The same decision however often it is sent: a bank decides a report once.
+                        boolean accept = Math.floorMod(call.reportId().hashCode(), 10_000) < med.acceptShare() * 10_000;
+                        kind = accept ? "accept" : "reject";
+                        status = client.analyse(call.reportId(), ProtocolJson.analysis(accept));
+                    }
+                    case REFUND -> {
+                        kind = "refund";
+                        status = client.refund(call.reportId());
+                    }
+                    default -> throw new IllegalStateException("a call of no kind: " + call);
                 }
                 metrics.count("pagora.simulator.med.calls", ispb, "call", kind, "status", Integer.toString(status));
                 if ((status == 429 || status == 503) && call.attempts() + 1 < ATTEMPTS_MAX) {

@@ -260,7 +260,10 @@ final class SimulatedBank {
             }
         }
         Behaviour now = behaviour;
-        Behaviour.Decision decision = now.decide();
+        // A MED refund (FR01) pays this bank's own customer back what was stolen, as its fraud desk asked: accepted
+        // whatever share of payments the bank refuses.
+        Behaviour.Decision decision =
+                "FR01".equals(instruction.returnReason()) ? Behaviour.Decision.ACCEPT : now.decide();
         metrics.count("pagora.simulator.instructions", ispb, "decision", decision.name());
         if (decision != Behaviour.Decision.NONE) {
             due.add(new DueAnswer(

@@ -38,7 +38,8 @@ final class SwitchClient {
             String acceptedAt,
             long amountCentavos,
             String originalPaymentId,
-            String reportId) {
+            String reportId,
+            String returnReason) {
 
         static final String INSTRUCTION = "PaymentInstruction";
         static final String CONCLUDED = "PaymentConcluded";
@@ -131,6 +132,11 @@ final class SwitchClient {
     /** Accepts or rejects a report on a payment to this bank's customer; returns the status. */
     int analyse(String reportId, String json) throws IOException, InterruptedException {
         return post("/infraction-reports/" + reportId + "/analysis", null, json);
+    }
+
+    /** Asks for the refund of an accepted report, all it holds: the status code. */
+    int refund(String reportId) throws IOException, InterruptedException {
+        return post("/infraction-reports/" + reportId + "/refund", null, "{}");
     }
 
     private int post(String path, String key, String json) throws IOException, InterruptedException {

@@ -53,7 +53,8 @@ class ProtocolJsonTest {
                                 "2026-11-26T22:52:00.374Z",
                                 1000,
                                 REFUSED,
-                                null),
+                                null,
+                                "MD06"),
                         new SwitchClient.Message(
                                 "PaymentConcluded",
                                 "outcome-" + PAID + "-payee",
@@ -62,6 +63,7 @@ class ProtocolJsonTest {
                                 "SETTLED",
                                 null,
                                 1000,
+                                null,
                                 null,
                                 null));
     }
@@ -72,7 +74,7 @@ class ProtocolJsonTest {
 
         assertThat(ProtocolJson.messages(body.getBytes(StandardCharsets.UTF_8)))
                 .containsExactly(
-                        new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null, null));
+                        new SwitchClient.Message("SomethingNew", "new-1", PAID, null, null, null, 0, null, null, null));
     }
 
     @Test
@@ -91,7 +93,8 @@ class ProtocolJsonTest {
                         null,
                         700,
                         null,
-                        REFUSED));
+                        REFUSED,
+                        null));
         assertThat(ProtocolJson.analysis(true)).isEqualTo("{\"decision\":\"ACCEPT\"}");
         assertThat(ProtocolJson.analysis(false)).startsWith("{\"decision\":\"REJECT\",\"reason\":");
         assertThat(ProtocolJson.reportRequest(PAID)).startsWith("{\"paymentId\":\"" + PAID + "\",\"reason\":\"FRAUD\"");

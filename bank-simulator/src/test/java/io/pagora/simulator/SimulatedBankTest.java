@@ -166,7 +166,10 @@ class SimulatedBankTest {
                  "role":"PAYEE","status":"OPEN","reason":"FRAUD","amountCentavos":1000,"heldCentavos":1000}""".formatted(SECOND, reportOnOurs),
                 """
                 {"type":"InfractionReportNotice","id":"report-r-rejected-payer","paymentId":"%s","reportId":"%s",
-                 "role":"PAYER","status":"REJECTED","reason":"FRAUD","amountCentavos":1000,"heldCentavos":0}""".formatted(FIRST, "0000000000000000000000000000bb00")));
+                 "role":"PAYER","status":"REJECTED","reason":"FRAUD","amountCentavos":1000,"heldCentavos":0}""".formatted(FIRST, "0000000000000000000000000000bb00"),
+                """
+                {"type":"InfractionReportNotice","id":"report-r-accepted-payer","paymentId":"%s","reportId":"%s",
+                 "role":"PAYER","status":"ACCEPTED","reason":"FRAUD","amountCentavos":1000,"heldCentavos":900}""".formatted(FIRST, "0000000000000000000000000000cc00")));
         SwitchClient client =
                 new SwitchClient(fakeSwitch.uri(), FakeSwitch.BANK, SSLContext.getDefault(), Duration.ofSeconds(5));
         bank = new SimulatedBank(
@@ -174,13 +177,15 @@ class SimulatedBankTest {
         bank.start();
 
         await().atMost(WAIT)
-                .untilAsserted(() -> assertThat(fakeSwitch.medRequests()).hasSize(2));
+                .untilAsserted(() -> assertThat(fakeSwitch.medRequests()).hasSize(3));
         assertThat(fakeSwitch.medRequests())
-                .as("a report on its customer's settled payment only; an analysis of the open report on its own")
+                .as("a report on its customer's settled payment only; an analysis of the open report on its own; the"
+                        + " refund of its accepted report, not of its rejected one")
                 .containsExactlyInAnyOrder(
                         "/infraction-reports report-" + FIRST + " {\"paymentId\":\"" + FIRST
                                 + "\",\"reason\":\"FRAUD\",\"details\":\"reported by the bank simulator\"}",
-                        "/infraction-reports/" + reportOnOurs + "/analysis null {\"decision\":\"ACCEPT\"}");
+                        "/infraction-reports/" + reportOnOurs + "/analysis null {\"decision\":\"ACCEPT\"}",
+                        "/infraction-reports/0000000000000000000000000000cc00/refund null {}");
         await().atMost(WAIT)
                 .untilAsserted(
                         () -> assertThat(metrics.scrape())

@@ -24,7 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * join the demo's accounts file and answer log, so that the report's checks judge them with the rest: a victim pays a fraudster,
  * who moves the money on twice, across banks; the victim's bank files an infraction report; the trace must find all
  * of the money two hops away and hold it, so that the fraudsters' accounts have nothing to spend; the fraudster's bank
- * then rejects the report, and every hold must be released. Fails on any other answer, and when nothing was traced.
+ * then accepts the report and the victim's bank asks for the refund: every hold pays its share back as a return, which
+ * clearing settles through the victim's bank, and the victim has all of it back. Fails on any other answer, and when
+ * nothing was traced.
  */
 public final class MedScenario {
 
@@ -101,18 +103,49 @@ public final class MedScenario {
                 "med: PASS: %d of %d held across %d hops; the fraudsters' accounts have 0 to spend%n",
                 held, STOLEN, hops);
 
-        JsonNode rejected = send(
+        JsonNode accepted = send(
                 fraudsters,
                 "POST",
                 options.api().resolve("/infraction-reports/" + reportId + "/analysis"),
-                Map.of("decision", "REJECT", "reason", "the demo ends: the holds are released"),
+                Map.of("decision", "ACCEPT"),
                 null,
                 200);
-        require(rejected.path("status").asString().equals("REJECTED"), "the report is %s", rejected.path("status"));
-        require(
-                available(fraudsters, f1) == STOLEN - MOVED_ON && available(mules, f2) == MOVED_ON - MOVED_AGAIN,
-                "the holds were not released");
-        System.out.println("med: PASS: rejected by the fraudster's bank; every hold released");
+        require(accepted.path("status").asString().equals("ACCEPTED"), "the report is %s", accepted.path("status"));
+        JsonNode refunded = send(
+                victims,
+                "POST",
+                options.api().resolve("/infraction-reports/" + reportId + "/refund"),
+                Map.of(),
+                null,
+                200);
+        require(refunded.path("status").asString().equals("REFUNDED"), "the report is %s", refunded.path("status"));
+        long paidBack = 0;
+        for (JsonNode node : refunded.path("trace")) {
+            if (node.path("refundPaymentId").isNull()
+                    || node.path("refundPaymentId").isMissingNode()) {
+                continue;
+            }
+            String refund = node.path("refundPaymentId").asString();
+            require(
+                    node.path("refundOutcome").asString().equals("RESERVED"),
+                    "the refund of hop %d was %s",
+                    node.path("hop").asInt(),
+                    node.path("refundOutcome"));
+            // A return, as the simulator's are: the checks judge it with its original, not as a payment a client sent.
+            String status = awaitFinal(victims, refund);
+            require(status.equals("SETTLED"), "refund %s was %s", refund, status);
+            paidBack += node.path("refundCentavos").asLong();
+        }
+        require(paidBack == STOLEN, "%d of %d refunded", paidBack, STOLEN);
+        require(available(victims, victim) == VICTIM_FUNDING, "the victim has not all of it back");
+        for (String account : List.of(f1, f2, f3)) {
+            BankId bank = account.equals(f2) ? mules : fraudsters;
+            require(available(bank, account) == 0, "%s kept some of the refunded money", account);
+        }
+        System.out.printf(
+                "med: PASS: accepted by the fraudster's bank; %d of %d refunded through the returns flow, each return"
+                        + " settled; the victim has %d again%n",
+                paidBack, STOLEN, VICTIM_FUNDING);
     }
 
     private String open(BankId bank, long funding) throws IOException, InterruptedException {

@@ -281,6 +281,8 @@ public final class Settings {
         defaults.put("CHAOS_SLOW_BANK_SECONDS", "20");
         defaults.put("CHAOS_BANK_DOWN_SECONDS", "20");
         defaults.put("CHAOS_PENDING_TIMEOUT", "2s");
+        // MED under every fault: reports, holds, analyses and refunds in flight when it strikes (docs/med.md).
+        defaults.put("CHAOS_MED_REPORT_RATE", "0.005");
         defaults.put("CHAOS_SLOW_BANK_LATENCY", "4s");
         defaults.put("CHAOS_FINAL_WAIT_SECONDS", "180");
         defaults.put("CHAOS_WARMUP_SECONDS", "30");

@@ -140,12 +140,15 @@ public final class Chaos {
      * The demo's simulated banks (most accept, some refuse, a few never answer) with funds for the whole run: all
      * customers together hold R$ 80 million (k6's deliberate NSF payments, one centavo above everything funded, stay
      * below payment-api's maximum amount), every reserve CHAOS_RESERVE_FUNDING (k6 pays from one bank's customers,
-     * three quarters to other banks: with the demo's reserves the later scenarios were refused INSUFFICIENT_RESERVE).
+     * three quarters to other banks: with the demo's reserves the later scenarios were refused INSUFFICIENT_RESERVE),
+     * and reporting CHAOS_MED_REPORT_RATE of their customers' settled payments as fraud, so that holds, analyses and
+     * refunds are in flight when a fault strikes.
      */
     static Settings chaosSettings(Settings settings, String ledger) {
         Settings chaos = settings.with("PENDING_TIMEOUT", settings.text("CHAOS_PENDING_TIMEOUT"))
                 .with("RECONCILIATION_FINAL_WITHIN", settings.integer("CHAOS_FINAL_WITHIN_SECONDS") + "s")
-                .with("RESERVE_FUNDING", settings.text("CHAOS_RESERVE_FUNDING"));
+                .with("RESERVE_FUNDING", settings.text("CHAOS_RESERVE_FUNDING"))
+                .with("MED_REPORT_RATE", settings.text("CHAOS_MED_REPORT_RATE"));
         long customers = (long) settings.integer("BANKS") * settings.integer("CUSTOMERS_PER_BANK");
         chaos = BenchRun.fundedForTheWholeRun(chaos, 8_000_000_000L / Math.max(1, customers));
         return ledger.equals("postgresql") ? chaos.without("TIGERBEETLE_BIN") : chaos;
