@@ -60,6 +60,8 @@ import tools.jackson.databind.JsonNode;
  *   <li>bad input: another bank's payment, an unknown one, one not settled, a return of a return, an unknown reason, a
  *       malformed return id; and past the window;
  *   <li>an end-to-end id: found by either bank, replayed under another key, refused when reused for another request;
+ *   <li>a MED refund of an accepted report (docs/med.md): within what a plain return left, through clearing and the
+ *       victim's bank as a return, reason FR01;
  * </ul>
  * each scenario a test of its own, on payments of its own, ending with the money invariants (over the participants'
  * accounts and the returns' memorandum accounts); and, last, every accepted payment and return in one final state and
@@ -518,6 +520,75 @@ class ReturnsEndToEndTest {
                                 .toMillis()));
                 expectProblem(askReturn(BANK_B, early, 100, "MD06", key()), 422, "return-window-closed");
                 assertMoneyInvariants();
+            }
+        }
+
+        @Nested
+        @Order(8)
+        @DisplayName("a MED refund")
+        class MedRefund {
+
+            @Test
+            void anAcceptedReportIsRefundedThroughTheReturnsFlowWithinWhatPlainReturnsLeft() {
+                long aliceBefore = balance(alice);
+                PaymentId fraud = settled(20_000);
+                Http.Response filed = pagora.paymentApi()
+                        .asBank(BANK_A)
+                        .post(
+                                "/infraction-reports",
+                                Map.of("paymentId", fraud.toString(), "reason", "FRAUD"),
+                                "Idempotency-Key",
+                                key());
+                assertThat(filed.status()).as("%s", filed).isEqualTo(201);
+                String report = filed.json().path("reportId").asString();
+                assertThat(filed.json().path("heldCentavos").asLong()).isEqualTo(20_000);
+                Http.Response accepted = pagora.paymentApi()
+                        .asBank(BANK_B)
+                        .post("/infraction-reports/" + report + "/analysis", Map.of("decision", "ACCEPT"));
+                assertThat(accepted.status()).as("%s", accepted).isEqualTo(200);
+                // Bob's bank returns part of it first, from Bob's own money: the refund then has less to return.
+                PaymentId plain = acceptedReturn(fraud, 5_000, "MD06");
+                answer(BANK_A, plain, true);
+                assertThat(finalStatus(plain, BANK_B)).isEqualTo("SETTLED");
+
+                Map<Id128, Long> before = balances();
+                Http.Response all = refund(report, Map.of());
+                expectProblem(all, 422, "return-exceeds-returnable");
+                assertThat(all.json().path("returnableCentavos").asLong()).isEqualTo(15_000);
+                assertThat(balances()).as("nothing moved").isEqualTo(before);
+
+                Http.Response refunded = refund(report, Map.of("amountCentavos", 15_000));
+                assertThat(refunded.status()).as("%s", refunded).isEqualTo(200);
+                JsonNode hold = refunded.json().path("trace").get(0);
+                assertThat(hold.path("refundOutcome").asString()).isEqualTo("RESERVED");
+                PaymentId refund = PaymentId.parse(hold.path("refundPaymentId").asString());
+                record(refund, bob, alice, 15_000, fraud);
+                JsonNode instruction = instructionTo(BANK_A, refund);
+                assertThat(instruction.path("returnReason").asString()).isEqualTo("FR01");
+                assertThat(instruction.path("originalPaymentId").asString()).isEqualTo(fraud.toString());
+                answer(BANK_A, refund, true);
+                assertThat(finalStatus(refund, BANK_B)).isEqualTo("SETTLED");
+                assertThat(balance(alice))
+                        .as("all of it back: 5,000 returned, 15,000 refunded")
+                        .isEqualTo(aliceBefore);
+                assertThat(pagora.ledger()
+                                .lookupAccounts(List.of(bob.id()))
+                                .getFirst()
+                                .debitsPending())
+                        .as("the rest of the hold released")
+                        .isZero();
+                assertThat(refund(report, Map.of()).json().path("status").asString())
+                        .as("asked again: the same refund, nothing moves")
+                        .isEqualTo("REFUNDED");
+                assertThat(awaitReturnsProjected(fraud, BANK_A, 20_000)
+                                .path("returnableCentavos")
+                                .asLong())
+                        .isZero();
+                assertMoneyInvariants();
+            }
+
+            private Http.Response refund(String report, Map<String, Object> body) {
+                return pagora.paymentApi().asBank(BANK_A).post("/infraction-reports/" + report + "/refund", body);
             }
         }
 

@@ -10,6 +10,7 @@ import io.pagora.payments.api.application.returns.OriginalPayments;
 import io.pagora.payments.api.domain.OriginalPayment;
 import io.pagora.payments.api.domain.Refusal;
 import io.pagora.payments.api.domain.RefusalReason;
+import io.pagora.payments.api.domain.ReturnRules;
 import io.pagora.payments.api.domain.med.InfractionReport;
 import io.pagora.payments.api.domain.med.ReportRefund;
 import io.pagora.payments.api.domain.med.ReportStatus;
@@ -144,6 +145,16 @@ public final class RefundingReports {
                                     + " holds")
                     .withNumber("heldCentavos", held));
         }
+        OriginalPayment original = original(report);
+        if (amount > original.returnableCentavos()) {
+            // What plain returns of the payment left: the ledger would refuse the rest (its returnable account).
+            return refused(Refusal.ofField(
+                            RefusalReason.RETURN_EXCEEDS_RETURNABLE,
+                            "amountCentavos",
+                            "amountCentavos " + amount + " is more than the " + original.returnableCentavos()
+                                    + " centavos of payment " + report.payment() + " left to return")
+                    .withNumber(ReturnRules.RETURNABLE_CENTAVOS, original.returnableCentavos()));
+        }
         if (!store.refunding(reportId, new ReportRefund(amount, now, Map.of()))) {
             return refund(caller, reportId, centavos); // another request came first: answer as it left the report
         }
@@ -176,9 +187,7 @@ public final class RefundingReports {
     }
 
     private Map<Integer, RefundOutcome> payOut(InfractionReport report) {
-        OriginalPayment original =
-                originals.find(Set.of(report.payment()), payment -> true).get(report.payment());
-        Check.that(original != null, "a reported payment the ledger holds: %s", report.payment());
+        OriginalPayment original = original(report);
         ReportRefund refund = report.refund();
         FundsTrace trace = report.trace();
         Map<Integer, Long> shares = ReportRefund.shares(trace, refund.centavos());
@@ -226,6 +235,14 @@ public final class RefundingReports {
         }
         holding.release(report.id(), trace);
         return outcomes;
+    }
+
+    /** The reported payment, as the ledger holds it: one lookup. */
+    private OriginalPayment original(InfractionReport report) {
+        OriginalPayment original =
+                originals.find(Set.of(report.payment()), payment -> true).get(report.payment());
+        Check.that(original != null, "a reported payment the ledger holds: %s", report.payment());
+        return original;
     }
 
     /** The refund as clearing takes it: a return of the reported payment, FR01, with a return id of the payer's bank. */
