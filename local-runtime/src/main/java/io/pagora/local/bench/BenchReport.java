@@ -221,7 +221,7 @@ public final class BenchReport {
             }
         }
         out.add("  invariants         "
-                + (invariantsPass ? "PASS (the four money checks and the key directory)" : "FAIL"));
+                + (invariantsPass ? "PASS (the four money checks, the key directory and the held funds)" : "FAIL"));
         out.add(failures.isEmpty() ? "RESULT: VALID" : "RESULT: INVALID -- " + String.join("; ", failures));
         out.add("======================================================");
         return out;

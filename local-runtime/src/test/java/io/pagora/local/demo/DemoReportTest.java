@@ -242,23 +242,29 @@ class DemoReportTest {
     }
 
     private void report(String status, Id128 account, long held) throws SQLException {
+        report(status, account, held, null);
+    }
+
+    private void report(String status, Id128 account, long held, String refundOutcome) throws SQLException {
         String id = java.util.UUID.randomUUID().toString();
         sql("INSERT INTO payment_api.infraction_reports VALUES ('" + id + "', '" + status
                 + "', now() + interval '1 day')");
         sql("INSERT INTO payment_api.infraction_trace VALUES ('" + id + "', 0, '" + account.toUuid() + "', " + held
-                + ")");
+                + ", " + (refundOutcome == null ? "NULL" : "'" + refundOutcome + "'") + ")");
     }
 
     @Test
     void heldFundsThatTheirReportsHoldPass() throws Exception {
         hold(ALICE, 700);
         report("OPEN", ALICE, 700);
-        report("REFUNDED", ANNA, 300); // refunded: holds nothing any more
+        report("REFUNDED", ANNA, 300, "RESERVED"); // refunded: holds nothing any more
+        hold(BRUNO, 200);
+        report("REFUNDED", BRUNO, 200, "INSUFFICIENT_RESERVE"); // a share the ledger refused: its hold stands
 
         InvariantChecks.Verdict holds = verdicts(report()).get("(f)");
 
         assertThat(holds.passed()).as("%s", holds).isTrue();
-        assertThat(holds.summary()).contains("2 infraction reports; 700 centavos held in 1 fraud holds accounts");
+        assertThat(holds.summary()).contains("3 infraction reports; 900 centavos held in 2 fraud holds accounts");
     }
 
     @Test
@@ -783,7 +789,8 @@ class DemoReportTest {
         sql("CREATE TABLE payment_api.infraction_reports (report_id uuid PRIMARY KEY, status text NOT NULL,"
                 + " hold_until timestamptz NOT NULL)");
         sql("CREATE TABLE payment_api.infraction_trace (report_id uuid NOT NULL, position smallint NOT NULL,"
-                + " account_id uuid NOT NULL, held_centavos bigint NOT NULL, PRIMARY KEY (report_id, position))");
+                + " account_id uuid NOT NULL, held_centavos bigint NOT NULL, refund_outcome text,"
+                + " PRIMARY KEY (report_id, position))");
         sql("""
                 CREATE TABLE reporting.payments (
                     payment_id uuid PRIMARY KEY, payer_account_id uuid NOT NULL, payee_account_id uuid NOT NULL,

@@ -35,6 +35,12 @@ public class MedConfiguration {
     /** A filing still unfinished after this was cut short: a normal one takes well under a second. */
     static final java.time.Duration FILING_CUT_SHORT = java.time.Duration.ofSeconds(30);
 
+    /**
+     * A refund still REFUNDING after this was cut short: a normal one takes well under a second, and its returns are
+     * reserved in the ledger for {@code pagora.med.refund-timeout}, which its publication must beat.
+     */
+    static final java.time.Duration REFUND_CUT_SHORT = java.time.Duration.ofSeconds(5);
+
     @Bean
     JdbcReportStore reportStore(JdbcTemplate jdbc) {
         return new JdbcReportStore(jdbc);
@@ -113,7 +119,7 @@ public class MedConfiguration {
                         if (finished > 0) {
                             log.info("med: {} filings cut short finished", finished);
                         }
-                        int refunded = refunding.finishUnfinished(FILING_CUT_SHORT);
+                        int refunded = refunding.finishUnfinished(REFUND_CUT_SHORT);
                         if (refunded > 0) {
                             log.info("med: {} refunds cut short finished", refunded);
                         }

@@ -16,7 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param traceAccountsMax accounts a trace reaches in all (1..64)
  * @param traceOutflowsPerAccountMax transfers read per account after the money arrived (1..63)
  * @param escalationInterval how often reports past their deadline are looked for
- * @param refundTimeout how long a refund's return waits for the victim's bank's answer before the ledger voids it
+ * @param refundTimeout how long a refund's reserved return lasts in the ledger before clearing instructs the victim's
+ *     bank: it outlives a publication retried by the finisher and a broker outage of minutes
  */
 @ConfigurationProperties("pagora.med")
 public record MedProperties(
@@ -27,7 +28,7 @@ public record MedProperties(
         @DefaultValue("32") int traceAccountsMax,
         @DefaultValue("32") int traceOutflowsPerAccountMax,
         @DefaultValue("5s") Duration escalationInterval,
-        @DefaultValue("60s") Duration refundTimeout) {
+        @DefaultValue("10m") Duration refundTimeout) {
 
     public MedPolicy policy() {
         return new MedPolicy(

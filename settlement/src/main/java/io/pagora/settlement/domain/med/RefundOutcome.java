@@ -15,5 +15,10 @@ public enum RefundOutcome {
     /** An earlier request with these ids was refused for the ledger's state (TigerBeetle keeps the refusal). */
     PREVIOUSLY_FAILED,
     /** Anything else the ledger refused; the hold stands. */
-    LEDGER_REFUSED
+    LEDGER_REFUSED;
+
+    /** The ledger refused to pay this share: its hold stands, until it lapses. */
+    public boolean refused() {
+        return this != RESERVED && this != HOLD_LAPSED && this != HOLD_RELEASED;
+    }
 }

@@ -52,6 +52,8 @@ import java.util.Set;
  */
 public final class RefundingReports {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RefundingReports.class);
+
     public sealed interface Refunding {
         record Refunded(InfractionReport report) implements Refunding {}
 
@@ -168,8 +170,16 @@ public final class RefundingReports {
     public int finishUnfinished(Duration olderThan) {
         int finished = 0;
         for (InfractionReport report : store.unrefunded(clock.instant().minus(olderThan), UNFINISHED_PER_ROUND_MAX)) {
-            finish(report);
-            finished++;
+            try {
+                finish(report);
+                finished++;
+            } catch (RuntimeException e) {
+                // One report failing again (its publication, an alarm) must not keep the others from being finished.
+                log.warn(
+                        "med: the refund of report {} failed again (retried next round): {}",
+                        report.id(),
+                        e.toString());
+            }
         }
         return finished;
     }
@@ -233,7 +243,27 @@ public final class RefundingReports {
                 }
             }
         }
-        holding.release(report.id(), trace);
+        // Released: the holds that pay no share, and those whose share is settled otherwise (reserved, lapsed,
+        // released).
+        // A hold the ledger refused to refund from stands until it lapses: the money is the victim's still.
+        List<FundsTrace.Node> releasing = trace.nodes().stream()
+                .map(node -> outcomes.containsKey(node.position())
+                                && outcomes.get(node.position()).refused()
+                        ? new FundsTrace.Node(
+                                node.position(),
+                                node.hop(),
+                                node.account(),
+                                node.tracedCentavos(),
+                                0,
+                                node.parent(),
+                                node.via(),
+                                node.arrivedAt())
+                        : node)
+                .toList();
+        holding.release(
+                report.id(),
+                new FundsTrace(
+                        trace.payment(), trace.amountCentavos(), trace.cutTimestamp(), releasing, trace.truncated()));
         return outcomes;
     }
 
