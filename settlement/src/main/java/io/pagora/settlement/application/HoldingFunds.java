@@ -155,17 +155,7 @@ public final class HoldingFunds {
                 planned.amountCentavos(),
                 planned.cutTimestamp(),
                 planned.nodes().stream()
-                        .map(node -> refused.contains(node.position())
-                                ? new FundsTrace.Node(
-                                        node.position(),
-                                        node.hop(),
-                                        node.account(),
-                                        node.tracedCentavos(),
-                                        0,
-                                        node.parent(),
-                                        node.via(),
-                                        node.arrivedAt())
-                                : node)
+                        .map(node -> refused.contains(node.position()) ? node.holding(0) : node)
                         .toList(),
                 planned.truncated());
     }

@@ -41,6 +41,11 @@ public record FundsTrace(
                     heldCentavos,
                     tracedCentavos);
         }
+
+        /** The same account of the trace, holding {@code centavos}. */
+        public Node holding(long centavos) {
+            return new Node(position, hop, account, tracedCentavos, centavos, parent, via, arrivedAt);
+        }
     }
 
     public FundsTrace {

@@ -249,15 +249,7 @@ public final class RefundingReports {
         List<FundsTrace.Node> releasing = trace.nodes().stream()
                 .map(node -> outcomes.containsKey(node.position())
                                 && outcomes.get(node.position()).refused()
-                        ? new FundsTrace.Node(
-                                node.position(),
-                                node.hop(),
-                                node.account(),
-                                node.tracedCentavos(),
-                                0,
-                                node.parent(),
-                                node.via(),
-                                node.arrivedAt())
+                        ? node.holding(0)
                         : node)
                 .toList();
         holding.release(

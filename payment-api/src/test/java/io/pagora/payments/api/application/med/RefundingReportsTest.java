@@ -7,6 +7,7 @@ import io.pagora.events.PaymentRequested;
 import io.pagora.events.ReturnReason;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.adapter.ledger.LedgerOriginalPayments;
+import io.pagora.payments.api.application.intake.MutableClock;
 import io.pagora.payments.api.application.intake.PaymentPublisher;
 import io.pagora.payments.api.domain.IdempotencyKey;
 import io.pagora.payments.api.domain.RefusalReason;
@@ -29,11 +30,8 @@ import io.pagora.settlement.domain.med.RefundOutcome;
 import io.pagora.settlement.domain.med.TraceLimits;
 import io.pagora.testing.ledger.MoneyInvariants;
 import io.pagora.testing.ledger.ReferenceLedger;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +59,7 @@ class RefundingReportsTest {
     final InMemoryReportStore store = new InMemoryReportStore();
     final List<InfractionReport> told = new ArrayList<>();
     final Publisher publisher = new Publisher();
-    final Now clock = new Now();
+    final MutableClock clock = new MutableClock(Instant.now());
     final Set<Id128> accounts = new java.util.LinkedHashSet<>();
     final MedPolicy policy =
             new MedPolicy(Duration.ofDays(80), Duration.ofDays(7), HOLD.minusDays(7), new TraceLimits(3, 32, 32));
@@ -179,7 +177,7 @@ class RefundingReportsTest {
                 .isEqualTo(RefusalReason.REFUND_EXCEEDS_HELD);
         assertThat(problem(refunding.refund(bank(VICTIMS), report, OptionalLong.of(0))))
                 .isEqualTo(RefusalReason.INVALID_AMOUNT);
-        clock.advance(HOLD.plusSeconds(1));
+        clock.set(clock.instant().plus(HOLD.plusSeconds(1)));
         assertThat(problem(refunding.refund(bank(VICTIMS), report, OptionalLong.empty())))
                 .isEqualTo(RefusalReason.REFUND_WINDOW_CLOSED);
         assertThat(publisher.sent).isEmpty();
@@ -262,7 +260,7 @@ class RefundingReportsTest {
         assertThat(refunding.finishUnfinished(Duration.ofSeconds(30)))
                 .as("not yet cut short")
                 .isZero();
-        clock.advance(Duration.ofSeconds(31));
+        clock.set(clock.instant().plus(Duration.ofSeconds(31)));
         assertThat(refunding.finishUnfinished(Duration.ofSeconds(30))).isEqualTo(1);
         assertThat(store.find(report).orElseThrow().status()).isEqualTo(ReportStatus.REFUNDED);
         assertThat(publisher.sent)
@@ -363,34 +361,6 @@ class RefundingReportsTest {
             return events.stream()
                     .<Publication>map(event -> new Publication.Acked())
                     .toList();
-        }
-    }
-
-    /** A clock the test moves. */
-    static final class Now extends Clock {
-        private Instant now = Instant.now();
-
-        void set(Instant instant) {
-            now = instant;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }
