@@ -121,7 +121,7 @@ public final class RefundingReports {
                         "report " + reportId + " is refunded " + report.refund().centavos()
                                 + " centavos already: a report is refunded once"));
             }
-            return new Refunding.Refunded(finish(report)); // the same refund again: finished, or finished now
+            return new Refunding.Refunded(finish(report, null)); // the same refund again: finished, or finished now
         }
         long held = report.heldCentavos();
         Instant now = clock.instant();
@@ -160,7 +160,7 @@ public final class RefundingReports {
         if (!store.refunding(reportId, new ReportRefund(amount, now, Map.of()))) {
             return refund(caller, reportId, centavos); // another request came first: answer as it left the report
         }
-        return new Refunding.Refunded(finish(store.find(reportId).orElseThrow()));
+        return new Refunding.Refunded(finish(store.find(reportId).orElseThrow(), original));
     }
 
     /**
@@ -171,7 +171,7 @@ public final class RefundingReports {
         int finished = 0;
         for (InfractionReport report : store.unrefunded(clock.instant().minus(olderThan), UNFINISHED_PER_ROUND_MAX)) {
             try {
-                finish(report);
+                finish(report, null);
                 finished++;
             } catch (RuntimeException e) {
                 // One report failing again (its publication, an alarm) must not keep the others from being finished.
@@ -185,10 +185,11 @@ public final class RefundingReports {
     }
 
     /** Reserves, publishes and releases a REFUNDING report's refunds, and tells its banks; a REFUNDED one is told. */
-    private InfractionReport finish(InfractionReport report) {
+    /** {@code original}: the reported payment as just read, or null to read it. */
+    private InfractionReport finish(InfractionReport report, OriginalPayment original) {
         InfractionReport current = report;
         if (current.status() == ReportStatus.REFUNDING) {
-            Map<Integer, RefundOutcome> outcomes = payOut(current);
+            Map<Integer, RefundOutcome> outcomes = payOut(current, original == null ? original(current) : original);
             store.refunded(current.id(), outcomes);
             current = store.find(report.id()).orElseThrow();
         }
@@ -196,8 +197,7 @@ public final class RefundingReports {
         return current;
     }
 
-    private Map<Integer, RefundOutcome> payOut(InfractionReport report) {
-        OriginalPayment original = original(report);
+    private Map<Integer, RefundOutcome> payOut(InfractionReport report, OriginalPayment original) {
         ReportRefund refund = report.refund();
         FundsTrace trace = report.trace();
         Map<Integer, Long> shares = ReportRefund.shares(trace, refund.centavos());
