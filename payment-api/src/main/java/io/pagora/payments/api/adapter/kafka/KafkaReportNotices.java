@@ -21,7 +21,8 @@ import java.util.Map;
 /**
  * A report's notices on its banks' streams: filed (OPEN), to the payee's bank, with a {@link CautionaryHold} HELD to
  * the bank of every account holding some of the money; decided or escalated, to both banks, and a rejected report's
- * holds RELEASED to their banks.
+ * holds RELEASED to their banks; refunded, to both banks, each hold that paid a share REFUNDED and each that paid none
+ * RELEASED to its bank (a share the ledger refused keeps its hold: nothing new to tell).
  */
 public final class KafkaReportNotices implements ReportNotices {
 
@@ -54,8 +55,13 @@ public final class KafkaReportNotices implements ReportNotices {
                 if (node.heldCentavos() == 0) {
                     continue;
                 }
-                boolean paid = report.status() == ReportStatus.REFUNDED
-                        && report.refund().outcomes().get(node.position()) == RefundOutcome.RESERVED;
+                RefundOutcome outcome = report.status() == ReportStatus.REFUNDED
+                        ? report.refund().outcomes().get(node.position())
+                        : null;
+                if (outcome != null && outcome.refused()) {
+                    continue; // the ledger refused to pay this share: its hold stands, as its HELD notice said
+                }
+                boolean paid = outcome == RefundOutcome.RESERVED;
                 String holdStatus = paid ? "REFUNDED" : told;
                 long centavos = paid ? refunded.get(node.position()) : node.heldCentavos();
                 BankId bank = ChartOfAccounts.bankOf(node.account()).orElseThrow();
