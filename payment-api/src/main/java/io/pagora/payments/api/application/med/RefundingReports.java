@@ -34,6 +34,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The payer's bank asks for the refund of an accepted report (MED, docs/med.md): the held money goes back to the
@@ -52,7 +54,7 @@ import java.util.Set;
  */
 public final class RefundingReports {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RefundingReports.class);
+    private static final Logger log = LoggerFactory.getLogger(RefundingReports.class);
 
     public sealed interface Refunding {
         record Refunded(InfractionReport report) implements Refunding {}
@@ -72,8 +74,8 @@ public final class RefundingReports {
     private final Clock clock;
 
     /**
-     * @param refundTimeout how long a refund's chain waits for the victim's bank's answer before the ledger voids it:
-     *     the returns' pending timeout
+     * @param refundTimeout how long a refund's reserved chain lasts in the ledger: long enough for its publication to be
+     *     retried and clearing to have it; once instructed, clearing's expiry voids it unanswered as any chain
      */
     public RefundingReports(
             OriginalPayments originals,
