@@ -178,8 +178,13 @@ class ReceivingBankDownEndToEndTest {
         assertThat(Books.metric(api, "pagora_liquidity_alerted", payer))
                 .as("the payer's bank paid below its low watermark")
                 .isEqualTo(1);
-        assertThat(Books.metric(api, "pagora_liquidity_reserve_available_centavos", payer))
-                .isEqualTo(RESERVE_CENTAVOS - 600);
+        // The gauge is the watcher's last reading (one a second): the expired payments' voids show at its next round.
+        io.pagora.e2e.support.Poll.upTo(Duration.ofSeconds(10), Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(Books.metric(
+                                scrape(pagora.paymentApi().asOperator()),
+                                "pagora_liquidity_reserve_available_centavos",
+                                payer))
+                        .isEqualTo(RESERVE_CENTAVOS - 600));
         assertThat(Books.metric(api, "pagora_liquidity_crossings_total", "crossing=\"FELL_BELOW_LOW\""))
                 .as("once, however many payments took it further down")
                 .isEqualTo(1);
