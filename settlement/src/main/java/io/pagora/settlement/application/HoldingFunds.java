@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Cautionary holds on a reported payment's money (MED, docs/med.md), in the ledger: each a pending transfer from the
@@ -40,6 +41,12 @@ public final class HoldingFunds {
 
     private final Ledger ledger;
     private final TracingFunds tracing;
+
+    /**
+     * The banks whose fraud holds account this instance saw the ledger take: a hold needs no request to open it again.
+     * At most one entry per bank.
+     */
+    private final Set<BankId> fraudHoldsOpened = ConcurrentHashMap.newKeySet();
 
     public HoldingFunds(Ledger ledger) {
         this.ledger = ledger;
@@ -98,7 +105,8 @@ public final class HoldingFunds {
     }
 
     /**
-     * Takes the holds of {@code planned}, in two requests (the banks' fraud holds accounts, then every hold), and
+     * Takes the holds of {@code planned}, in one request, or two when a bank's fraud holds account is not known open
+     * (the accounts, then every hold), and
      * answers the plan as the ledger took it: a hold refused because the customer spent the money between the
      * reading and the hold holds nothing, and what it would have held is not followed further. Taking them again
      * takes nothing twice (the ledger answers {@code exists}, or {@code id_already_failed} for a refused one).
@@ -107,7 +115,7 @@ public final class HoldingFunds {
         return hold(ledger, report, planned, timeoutSeconds);
     }
 
-    private static FundsTrace hold(Ledger ledger, PaymentId report, FundsTrace planned, int timeoutSeconds) {
+    private FundsTrace hold(Ledger ledger, PaymentId report, FundsTrace planned, int timeoutSeconds) {
         Check.that(timeoutSeconds > 0, "a hold lapses: %d s", timeoutSeconds);
         List<FundsTrace.Node> holding =
                 planned.nodes().stream().filter(node -> node.heldCentavos() > 0).toList();
@@ -116,26 +124,15 @@ public final class HoldingFunds {
         }
         Set<BankId> banks = new LinkedHashSet<>();
         holding.forEach(node -> banks.add(ChartOfAccounts.bankOf(node.account()).orElseThrow()));
-        List<AccountResult> opened = ledger.createAccounts(
-                banks.stream().map(ChartOfAccounts::fraudHoldsAccount).toList());
-        Check.that(
-                opened.stream().allMatch(AccountResult::isSuccess),
-                "the ledger refused a fraud holds account: %s",
-                opened);
-        List<NewTransfer> holds = new ArrayList<>(holding.size());
-        for (FundsTrace.Node node : holding) {
-            BankId bank = ChartOfAccounts.bankOf(node.account()).orElseThrow();
-            holds.add(NewTransfer.pending(
-                    HoldIds.hold(report, node.position()),
-                    node.account(),
-                    ChartOfAccounts.fraudHolds(bank),
-                    node.heldCentavos(),
-                    timeoutSeconds,
-                    ChartOfAccounts.LEDGER_BRL,
-                    TransferCode.CAUTIONARY_HOLD,
-                    report.value()));
+        openFraudHolds(ledger, banks);
+        List<TransferResult> results = ledger.createTransfers(holds(report, holding, timeoutSeconds));
+        if (results.contains(TransferResult.CREDIT_ACCOUNT_NOT_FOUND)) {
+            // A fraud holds account this instance saw the ledger take is gone: not a ledger this instance knows. The
+            // ledger keeps these ids failed, so no retry could hold: an alarm, not a report holding nothing.
+            fraudHoldsOpened.clear();
+            throw new IllegalStateException("report " + report + ": a fraud holds account seen opened is missing from"
+                    + " the ledger: " + results);
         }
-        List<TransferResult> results = ledger.createTransfers(holds);
         Set<Integer> refused = new java.util.HashSet<>();
         for (int i = 0; i < holding.size(); i++) {
             switch (results.get(i)) {
@@ -144,7 +141,8 @@ public final class HoldingFunds {
                     refused.add(holding.get(i).position());
                 default ->
                     throw new IllegalStateException("the ledger refused hold "
-                            + holds.get(i).id() + " of report " + report + ": " + results.get(i));
+                            + HoldIds.hold(report, holding.get(i).position()) + " of report " + report + ": "
+                            + results.get(i));
             }
         }
         if (refused.isEmpty()) {
@@ -158,6 +156,39 @@ public final class HoldingFunds {
                         .map(node -> refused.contains(node.position()) ? node.holding(0) : node)
                         .toList(),
                 planned.truncated());
+    }
+
+    /** Opens the fraud holds accounts of {@code banks} not known open: one request, or none. */
+    private void openFraudHolds(Ledger ledger, Set<BankId> banks) {
+        List<BankId> unknown =
+                banks.stream().filter(bank -> !fraudHoldsOpened.contains(bank)).toList();
+        if (unknown.isEmpty()) {
+            return;
+        }
+        List<AccountResult> opened = ledger.createAccounts(
+                unknown.stream().map(ChartOfAccounts::fraudHoldsAccount).toList());
+        Check.that(
+                opened.stream().allMatch(AccountResult::isSuccess),
+                "the ledger refused a fraud holds account: %s",
+                opened);
+        fraudHoldsOpened.addAll(unknown);
+    }
+
+    private static List<NewTransfer> holds(PaymentId report, List<FundsTrace.Node> holding, int timeoutSeconds) {
+        List<NewTransfer> holds = new ArrayList<>(holding.size());
+        for (FundsTrace.Node node : holding) {
+            BankId bank = ChartOfAccounts.bankOf(node.account()).orElseThrow();
+            holds.add(NewTransfer.pending(
+                    HoldIds.hold(report, node.position()),
+                    node.account(),
+                    ChartOfAccounts.fraudHolds(bank),
+                    node.heldCentavos(),
+                    timeoutSeconds,
+                    ChartOfAccounts.LEDGER_BRL,
+                    TransferCode.CAUTIONARY_HOLD,
+                    report.value()));
+        }
+        return holds;
     }
 
     /**
@@ -235,9 +266,9 @@ public final class HoldingFunds {
     }
 
     /**
-     * Pays each refund from its hold, in three requests: the returns accounts, the original's returnable opening
-     * ({@code exists} after the first return), then every refund's chain: the hold's void linked before the return's
-     * pending legs, so the freed money cannot be spent by anyone in between, and a chain the ledger refuses leaves the
+     * Pays each refund from its hold, in two requests: the returns accounts, then the original's returnable opening
+     * ({@code exists} after the first return) followed by every refund's chain: the hold's void linked before the
+     * return's pending legs, so the freed money cannot be spent by anyone in between, and a chain the ledger refuses leaves the
      * hold as it was. The returns then go through clearing as any return: it finds them reserved, instructs the
      * victim's bank and posts or voids them. Asking again answers {@link RefundOutcome#RESERVED} again and moves nothing.
      */
@@ -253,10 +284,10 @@ public final class HoldingFunds {
         List<AccountResult> accounts = ledger.createAccounts(
                 List.of(ChartOfAccounts.returnsControlAccount(), ChartOfAccounts.returnableAccount(original)));
         Check.that(accounts.stream().allMatch(AccountResult::isSuccess), "the returns accounts: %s", accounts);
-        TransferResult opened =
-                ledger.createTransfers(List.of(opening.returnableOpening())).getFirst();
-        Check.that(opened.isSuccess(), "the returnable opening of %s: %s", original, opened);
+        // The opening first, unlinked: the ledger applies a request's transfers in order, so the chains after it find
+        // the returnable account open ({@code exists} once any return of the payment opened it).
         List<NewTransfer> request = new ArrayList<>();
+        request.add(opening.returnableOpening());
         List<SettlementPlan> plans = new ArrayList<>(refunds.size());
         for (Refund refund : refunds) {
             SettlementPlan plan = SettlementPlan.of(refund.payment());
@@ -269,8 +300,9 @@ public final class HoldingFunds {
         Check.that(request.size() <= io.pagora.ledger.port.Ledger.BATCH_SIZE_MAX, "refunds fit one request");
         List<TransferResult> results = ledger.createTransfers(request);
         Check.that(results.size() == request.size(), "one result per transfer");
+        Check.that(results.getFirst().isSuccess(), "the returnable opening of %s: %s", original, results.getFirst());
         List<RefundOutcome> refunded = new ArrayList<>(refunds.size());
-        int offset = 0;
+        int offset = 1;
         for (SettlementPlan plan : plans) {
             List<TransferResult> chain = results.subList(offset, offset + 1 + plan.legCount());
             refunded.add(refunded(report, plan, chain));

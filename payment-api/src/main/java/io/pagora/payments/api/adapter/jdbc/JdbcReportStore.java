@@ -1,5 +1,6 @@
 package io.pagora.payments.api.adapter.jdbc;
 
+import io.pagora.kernel.Check;
 import io.pagora.kernel.Id128;
 import io.pagora.payments.api.application.med.ReportStore;
 import io.pagora.payments.api.domain.med.InfractionReason;
@@ -10,7 +11,7 @@ import io.pagora.settlement.domain.BankId;
 import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.med.FundsTrace;
 import io.pagora.settlement.domain.med.RefundOutcome;
-import java.sql.PreparedStatement;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Infraction reports in {@code payment_api.infraction_reports}, their traces in {@code infraction_trace}. */
@@ -32,12 +32,18 @@ public final class JdbcReportStore implements ReportStore {
             + " truncated, request_key, refund_centavos, refund_requested_at";
 
     private static final String INSERT = "INSERT INTO payment_api.infraction_reports (" + COLUMNS + ")"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'FILING', ?, ?, ?, NULL, NULL, ?, NULL, ?, NULL, NULL) ON CONFLICT DO NOTHING";
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'FILING', ?, ?, ?, NULL, NULL, ?, NULL, ?, NULL, NULL) ON CONFLICT DO NOTHING"
+            + " RETURNING report_id";
 
-    private static final String ONE = "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE report_id = ?";
-
-    private static final String TRACE = "SELECT position, hop, account_id, traced_centavos, held_centavos, parent,"
-            + " via_payment_id, arrived_at, refund_outcome FROM payment_api.infraction_trace WHERE report_id = ? ORDER BY position";
+    /**
+     * Reports chosen by {@code %s} (a filter, an order and a limit on the reports) with their trace nodes, in one
+     * statement: the nodes come as the rows of a left join, a report's in position order.
+     */
+    private static final String WITH_TRACE = "SELECT r.*, t.position, t.hop, t.account_id, t.traced_centavos,"
+            + " t.held_centavos, t.parent, t.via_payment_id, t.arrived_at, t.refund_outcome FROM (SELECT " + COLUMNS
+            + " FROM payment_api.infraction_reports WHERE %s ORDER BY %s LIMIT ?) r"
+            + " LEFT JOIN payment_api.infraction_trace t ON t.report_id = r.report_id ORDER BY r.%s, r.report_id,"
+            + " t.position";
 
     private final JdbcTemplate jdbc;
 
@@ -51,8 +57,19 @@ public final class JdbcReportStore implements ReportStore {
      */
     @Override
     public Opened open(InfractionReport draft) {
-        int inserted = jdbc.update(
+        Check.that(
+                draft.status() == ReportStatus.FILING && draft.trace() == null && draft.refund() == null,
+                "a report is opened FILING, without a trace: %s",
+                draft);
+        Check.that(
+                draft.filedAt().getNano() % 1_000 == 0
+                        && draft.analyseBy().getNano() % 1_000 == 0
+                        && draft.holdUntil().getNano() % 1_000 == 0,
+                "a report's instants in microseconds, as stored: %s",
+                draft);
+        List<UUID> inserted = jdbc.queryForList(
                 INSERT,
+                UUID.class,
                 uuid(draft.id().value()),
                 uuid(draft.payment().value()),
                 draft.payerBank().ispb(),
@@ -65,87 +82,79 @@ public final class JdbcReportStore implements ReportStore {
                 Timestamp.from(draft.holdUntil()),
                 draft.cutTimestamp(),
                 draft.requestKey());
+        if (!inserted.isEmpty()) {
+            return new Opened.Stored(draft, true); // the row as stored: the draft, its instants in microseconds
+        }
         return find(draft.id())
-                .<Opened>map(stored -> new Opened.Stored(stored, inserted == 1))
+                .<Opened>map(stored -> new Opened.Stored(stored, false))
                 .orElseGet(Opened.KeyTaken::new);
     }
 
+    /**
+     * One statement: the claim (FILING to HOLDING) and the nodes' insert run together or not at all, and a report
+     * another filing claimed first inserts nothing. Every trace has its first node, so nodes inserted means claimed.
+     */
     @Override
     public boolean planned(InfractionReport report) {
-        FundsTrace trace = report.trace();
-        UUID id = uuid(report.id().value());
-        return jdbc.execute((ConnectionCallback<Boolean>) connection -> Transactions.run(connection, tx -> {
-            try (PreparedStatement claim =
-                    tx.prepareStatement("UPDATE payment_api.infraction_reports SET status = 'HOLDING', truncated = ?"
-                            + " WHERE report_id = ? AND status = 'FILING'")) {
-                claim.setBoolean(1, trace.truncated());
-                claim.setObject(2, id);
-                if (claim.executeUpdate() != 1) {
-                    return false;
-                }
-            }
-            try (PreparedStatement insert = tx.prepareStatement(
-                    "INSERT INTO payment_api.infraction_trace (report_id, position, hop, account_id,"
-                            + " traced_centavos, held_centavos, parent, via_payment_id, arrived_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                for (FundsTrace.Node node : trace.nodes()) {
-                    insert.setObject(1, id);
-                    insert.setInt(2, node.position());
-                    insert.setInt(3, node.hop());
-                    insert.setObject(4, uuid(node.account()));
-                    insert.setLong(5, node.tracedCentavos());
-                    insert.setLong(6, node.heldCentavos());
-                    insert.setInt(7, node.parent());
-                    insert.setObject(8, uuid(node.via().value()));
-                    insert.setLong(9, node.arrivedAt());
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-            }
-            return true;
-        }));
+        List<FundsTrace.Node> nodes = report.trace().nodes();
+        Check.that(!nodes.isEmpty(), "a trace starts at the first receiving account: %s", report.id());
+        int inserted = jdbc.update(
+                "WITH claim AS (UPDATE payment_api.infraction_reports SET status = 'HOLDING', truncated = ?"
+                        + " WHERE report_id = ? AND status = 'FILING' RETURNING report_id)"
+                        + " INSERT INTO payment_api.infraction_trace (report_id, position, hop, account_id,"
+                        + " traced_centavos, held_centavos, parent, via_payment_id, arrived_at)"
+                        + " SELECT claim.report_id, n.position, n.hop, n.account_id, n.traced, n.held, n.parent, n.via,"
+                        + " n.arrived FROM claim, unnest(?::int2[], ?::int2[], ?::uuid[], ?::int8[], ?::int8[],"
+                        + " ?::int2[], ?::uuid[], ?::int8[]) AS n(position, hop, account_id, traced, held, parent, via,"
+                        + " arrived)",
+                statement -> {
+                    statement.setBoolean(1, report.trace().truncated());
+                    statement.setObject(2, uuid(report.id().value()));
+                    Connection connection = statement.getConnection();
+                    statement.setArray(3, ints(connection, nodes, FundsTrace.Node::position));
+                    statement.setArray(4, ints(connection, nodes, FundsTrace.Node::hop));
+                    statement.setArray(5, uuids(connection, nodes, FundsTrace.Node::account));
+                    statement.setArray(6, longs(connection, nodes, FundsTrace.Node::tracedCentavos));
+                    statement.setArray(7, longs(connection, nodes, FundsTrace.Node::heldCentavos));
+                    statement.setArray(8, ints(connection, nodes, FundsTrace.Node::parent));
+                    statement.setArray(
+                            9, uuids(connection, nodes, node -> node.via().value()));
+                    statement.setArray(10, longs(connection, nodes, FundsTrace.Node::arrivedAt));
+                });
+        Check.that(inserted == 0 || inserted == nodes.size(), "%d of %d nodes stored", inserted, nodes.size());
+        return inserted > 0;
     }
 
+    /** One statement: the report OPEN (if it was HOLDING) and each node's hold as taken. */
     @Override
-    public void opened(InfractionReport report) {
-        UUID id = uuid(report.id().value());
-        jdbc.execute((ConnectionCallback<Void>) connection -> Transactions.run(connection, tx -> {
-            try (PreparedStatement open =
-                    tx.prepareStatement("UPDATE payment_api.infraction_reports SET status = 'OPEN'"
-                            + " WHERE report_id = ? AND status = 'HOLDING'")) {
-                open.setObject(1, id);
-                if (open.executeUpdate() != 1) {
-                    return null;
-                }
-            }
-            try (PreparedStatement held = tx.prepareStatement("UPDATE payment_api.infraction_trace"
-                    + " SET held_centavos = ? WHERE report_id = ? AND position = ? AND held_centavos <> ?")) {
-                for (FundsTrace.Node node : report.trace().nodes()) {
-                    held.setLong(1, node.heldCentavos());
-                    held.setObject(2, id);
-                    held.setInt(3, node.position());
-                    held.setLong(4, node.heldCentavos());
-                    held.addBatch();
-                }
-                held.executeBatch();
-            }
-            return null;
-        }));
+    public boolean opened(InfractionReport report) {
+        List<FundsTrace.Node> nodes = report.trace().nodes();
+        Integer opened = jdbc.query(
+                "WITH opened AS (UPDATE payment_api.infraction_reports SET status = 'OPEN'"
+                        + " WHERE report_id = ? AND status = 'HOLDING' RETURNING report_id),"
+                        + " held AS (UPDATE payment_api.infraction_trace t SET held_centavos = n.held"
+                        + " FROM opened, unnest(?::int2[], ?::int8[]) AS n(position, held)"
+                        + " WHERE t.report_id = opened.report_id AND t.position = n.position"
+                        + " AND t.held_centavos <> n.held RETURNING 1)"
+                        + " SELECT count(*)::int FROM opened",
+                statement -> {
+                    statement.setObject(1, uuid(report.id().value()));
+                    Connection connection = statement.getConnection();
+                    statement.setArray(2, ints(connection, nodes, FundsTrace.Node::position));
+                    statement.setArray(3, longs(connection, nodes, FundsTrace.Node::heldCentavos));
+                },
+                rows -> rows.next() ? rows.getInt(1) : 0);
+        return opened != null && opened == 1;
     }
 
     @Override
     public List<InfractionReport> unfinished(Instant before, int limit) {
-        return jdbc.query(
-                "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE status IN ('FILING', 'HOLDING')"
-                        + " AND filed_at < ? ORDER BY filed_at LIMIT ?",
-                (row, n) -> report(row),
-                Timestamp.from(before),
-                limit);
+        return reports("status IN ('FILING', 'HOLDING') AND filed_at < ?", "filed_at", Timestamp.from(before), limit);
     }
 
     @Override
     public Optional<InfractionReport> find(PaymentId report) {
-        return jdbc.query(ONE, (row, n) -> report(row), uuid(report.value())).stream()
+        return reports("report_id = ?", "report_id", uuid(report.value()), 1).stream()
                 .findFirst();
     }
 
@@ -173,108 +182,197 @@ public final class JdbcReportStore implements ReportStore {
                 == 1;
     }
 
+    /** One statement: the report REFUNDED (if it was REFUNDING) and each node's refund outcome. */
     @Override
-    public void refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
-        UUID id = uuid(report.value());
-        jdbc.execute((ConnectionCallback<Void>) connection -> Transactions.run(connection, tx -> {
-            try (PreparedStatement done = tx.prepareStatement("UPDATE payment_api.infraction_reports"
-                    + " SET status = 'REFUNDED' WHERE report_id = ? AND status = 'REFUNDING'")) {
-                done.setObject(1, id);
-                if (done.executeUpdate() != 1) {
-                    return null;
-                }
-            }
-            try (PreparedStatement outcome = tx.prepareStatement("UPDATE payment_api.infraction_trace"
-                    + " SET refund_outcome = ? WHERE report_id = ? AND position = ?")) {
-                for (Map.Entry<Integer, RefundOutcome> each : outcomes.entrySet()) {
-                    outcome.setString(1, each.getValue().name());
-                    outcome.setObject(2, id);
-                    outcome.setInt(3, each.getKey());
-                    outcome.addBatch();
-                }
-                outcome.executeBatch();
-            }
-            return null;
-        }));
+    public boolean refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
+        List<Map.Entry<Integer, RefundOutcome>> each = List.copyOf(outcomes.entrySet());
+        Integer refunded = jdbc.query(
+                "WITH done AS (UPDATE payment_api.infraction_reports SET status = 'REFUNDED'"
+                        + " WHERE report_id = ? AND status = 'REFUNDING' RETURNING report_id),"
+                        + " told AS (UPDATE payment_api.infraction_trace t SET refund_outcome = n.outcome"
+                        + " FROM done, unnest(?::int2[], ?::text[]) AS n(position, outcome)"
+                        + " WHERE t.report_id = done.report_id AND t.position = n.position RETURNING 1)"
+                        + " SELECT count(*)::int FROM done",
+                statement -> {
+                    statement.setObject(1, uuid(report.value()));
+                    Connection connection = statement.getConnection();
+                    statement.setArray(
+                            2,
+                            connection.createArrayOf(
+                                    "int2", each.stream().map(Map.Entry::getKey).toArray()));
+                    statement.setArray(
+                            3,
+                            connection.createArrayOf(
+                                    "text",
+                                    each.stream().map(e -> e.getValue().name()).toArray()));
+                },
+                rows -> rows.next() ? rows.getInt(1) : 0);
+        return refunded != null && refunded == 1;
     }
 
     @Override
     public List<InfractionReport> unrefunded(Instant before, int limit) {
-        return jdbc.query(
-                "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE status = 'REFUNDING'"
-                        + " AND refund_requested_at < ? ORDER BY refund_requested_at LIMIT ?",
-                (row, n) -> report(row),
+        return reports(
+                "status = 'REFUNDING' AND refund_requested_at < ?",
+                "refund_requested_at",
                 Timestamp.from(before),
                 limit);
     }
 
     @Override
     public List<InfractionReport> due(Instant now, int limit) {
+        return reports("status = 'OPEN' AND analyse_by < ?", "analyse_by", Timestamp.from(now), limit);
+    }
+
+    /** The reports {@code filter} chooses, first {@code limit} by {@code order}, each with its trace: one query. */
+    private List<InfractionReport> reports(String filter, String order, Object argument, int limit) {
         return jdbc.query(
-                "SELECT " + COLUMNS + " FROM payment_api.infraction_reports WHERE status = 'OPEN' AND analyse_by < ?"
-                        + " ORDER BY analyse_by LIMIT ?",
-                (row, n) -> report(row),
-                Timestamp.from(now),
+                String.format(WITH_TRACE, filter, order, order),
+                rows -> {
+                    List<InfractionReport> reports = new ArrayList<>();
+                    Read read = null;
+                    while (rows.next()) {
+                        UUID id = rows.getObject("report_id", UUID.class);
+                        if (read == null || !read.id.equals(id)) {
+                            if (read != null) {
+                                reports.add(read.report());
+                            }
+                            read = new Read(id, rows);
+                        }
+                        if (rows.getObject("position") != null) {
+                            read.node(rows);
+                        }
+                    }
+                    if (read != null) {
+                        reports.add(read.report());
+                    }
+                    Check.that(reports.size() <= limit, "%d reports for a limit of %d", reports.size(), limit);
+                    return reports;
+                },
+                argument,
                 limit);
     }
 
-    private InfractionReport report(ResultSet row) throws SQLException {
-        PaymentId id = new PaymentId(Id128.fromUuid(row.getObject("report_id", UUID.class)));
-        PaymentId payment = new PaymentId(Id128.fromUuid(row.getObject("payment_id", UUID.class)));
-        ReportStatus status = ReportStatus.valueOf(row.getString("status"));
-        long amount = row.getLong("amount_centavos");
-        long cut = row.getLong("cut_timestamp");
-        FundsTrace trace = null;
-        Timestamp decidedAt = row.getTimestamp("decided_at");
-        Timestamp refundedAt = row.getTimestamp("refund_requested_at");
-        Map<Integer, RefundOutcome> outcomes = new HashMap<>();
-        if (status != ReportStatus.FILING) {
-            trace = new FundsTrace(payment, amount, cut, nodes(id, outcomes), row.getBoolean("truncated"));
-        }
-        return new InfractionReport(
-                id,
-                payment,
-                new BankId(row.getInt("payer_bank")),
-                new BankId(row.getInt("payee_bank")),
-                amount,
-                InfractionReason.valueOf(row.getString("reason")),
-                row.getString("details"),
-                status,
-                row.getTimestamp("filed_at").toInstant(),
-                row.getTimestamp("analyse_by").toInstant(),
-                row.getTimestamp("hold_until").toInstant(),
-                decidedAt == null ? null : decidedAt.toInstant(),
-                row.getString("decision_reason"),
-                cut,
-                row.getString("request_key"),
-                trace,
-                refundedAt == null
-                        ? null
-                        : new ReportRefund(row.getLong("refund_centavos"), refundedAt.toInstant(), outcomes));
-    }
+    /** One report as its rows are read: its columns from the first, a trace node from each. */
+    private static final class Read {
+        final UUID id;
+        final PaymentId payment;
+        final BankId payerBank;
+        final BankId payeeBank;
+        final long amountCentavos;
+        final InfractionReason reason;
+        final String details;
+        final ReportStatus status;
+        final Instant filedAt;
+        final Instant analyseBy;
+        final Instant holdUntil;
+        final Instant decidedAt;
+        final String decisionReason;
+        final long cutTimestamp;
+        final boolean truncated;
+        final String requestKey;
+        final long refundCentavos;
+        final Instant refundRequestedAt;
+        final List<FundsTrace.Node> nodes = new ArrayList<>();
+        final Map<Integer, RefundOutcome> outcomes = new HashMap<>();
 
-    private List<FundsTrace.Node> nodes(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
-        return new ArrayList<>(jdbc.query(
-                TRACE,
-                (row, n) -> {
-                    String outcome = row.getString("refund_outcome");
-                    if (outcome != null) {
-                        outcomes.put(row.getInt("position"), RefundOutcome.valueOf(outcome));
-                    }
-                    return new FundsTrace.Node(
-                            row.getInt("position"),
-                            row.getInt("hop"),
-                            Id128.fromUuid(row.getObject("account_id", UUID.class)),
-                            row.getLong("traced_centavos"),
-                            row.getLong("held_centavos"),
-                            row.getInt("parent"),
-                            new PaymentId(Id128.fromUuid(row.getObject("via_payment_id", UUID.class))),
-                            row.getLong("arrived_at"));
-                },
-                uuid(report.value())));
+        Read(UUID id, ResultSet row) throws SQLException {
+            this.id = id;
+            this.payment = new PaymentId(Id128.fromUuid(row.getObject("payment_id", UUID.class)));
+            this.payerBank = new BankId(row.getInt("payer_bank"));
+            this.payeeBank = new BankId(row.getInt("payee_bank"));
+            this.amountCentavos = row.getLong("amount_centavos");
+            this.reason = InfractionReason.valueOf(row.getString("reason"));
+            this.details = row.getString("details");
+            this.status = ReportStatus.valueOf(row.getString("status"));
+            this.filedAt = row.getTimestamp("filed_at").toInstant();
+            this.analyseBy = row.getTimestamp("analyse_by").toInstant();
+            this.holdUntil = row.getTimestamp("hold_until").toInstant();
+            this.decidedAt = instant(row.getTimestamp("decided_at"));
+            this.decisionReason = row.getString("decision_reason");
+            this.cutTimestamp = row.getLong("cut_timestamp");
+            this.truncated = row.getBoolean("truncated");
+            this.requestKey = row.getString("request_key");
+            this.refundCentavos = row.getLong("refund_centavos");
+            this.refundRequestedAt = instant(row.getTimestamp("refund_requested_at"));
+        }
+
+        void node(ResultSet row) throws SQLException {
+            int position = row.getInt("position");
+            Check.that(position == nodes.size(), "report %s: node %d after %d", id, position, nodes.size());
+            String outcome = row.getString("refund_outcome");
+            if (outcome != null) {
+                outcomes.put(position, RefundOutcome.valueOf(outcome));
+            }
+            nodes.add(new FundsTrace.Node(
+                    position,
+                    row.getInt("hop"),
+                    Id128.fromUuid(row.getObject("account_id", UUID.class)),
+                    row.getLong("traced_centavos"),
+                    row.getLong("held_centavos"),
+                    row.getInt("parent"),
+                    new PaymentId(Id128.fromUuid(row.getObject("via_payment_id", UUID.class))),
+                    row.getLong("arrived_at")));
+        }
+
+        InfractionReport report() {
+            Check.that(
+                    (status == ReportStatus.FILING) == nodes.isEmpty(),
+                    "report %s: %s with %d trace nodes",
+                    id,
+                    status,
+                    nodes.size());
+            return new InfractionReport(
+                    new PaymentId(Id128.fromUuid(id)),
+                    payment,
+                    payerBank,
+                    payeeBank,
+                    amountCentavos,
+                    reason,
+                    details,
+                    status,
+                    filedAt,
+                    analyseBy,
+                    holdUntil,
+                    decidedAt,
+                    decisionReason,
+                    cutTimestamp,
+                    requestKey,
+                    nodes.isEmpty() ? null : new FundsTrace(payment, amountCentavos, cutTimestamp, nodes, truncated),
+                    refundRequestedAt == null ? null : new ReportRefund(refundCentavos, refundRequestedAt, outcomes));
+        }
+
+        private static Instant instant(Timestamp timestamp) {
+            return timestamp == null ? null : timestamp.toInstant();
+        }
     }
 
     private static UUID uuid(Id128 id) {
         return id.toUuid();
+    }
+
+    private static java.sql.Array uuids(
+            Connection connection,
+            List<FundsTrace.Node> nodes,
+            java.util.function.Function<FundsTrace.Node, Id128> field)
+            throws SQLException {
+        return connection.createArrayOf(
+                "uuid", nodes.stream().map(field).map(JdbcReportStore::uuid).toArray());
+    }
+
+    private static java.sql.Array ints(
+            Connection connection, List<FundsTrace.Node> nodes, java.util.function.ToIntFunction<FundsTrace.Node> field)
+            throws SQLException {
+        return connection.createArrayOf(
+                "int2", nodes.stream().mapToInt(field).boxed().toArray());
+    }
+
+    private static java.sql.Array longs(
+            Connection connection,
+            List<FundsTrace.Node> nodes,
+            java.util.function.ToLongFunction<FundsTrace.Node> field)
+            throws SQLException {
+        return connection.createArrayOf(
+                "int8", nodes.stream().mapToLong(field).boxed().toArray());
     }
 }

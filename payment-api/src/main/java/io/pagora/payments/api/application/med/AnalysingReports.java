@@ -10,6 +10,7 @@ import io.pagora.settlement.domain.PaymentId;
 import io.pagora.settlement.domain.access.Caller;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,7 +74,7 @@ public final class AnalysingReports {
                             ? "report " + reportId + " is escalated: the operator decides it"
                             : "only the payee's bank analyses report " + reportId));
         }
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // as stored
         if (report.status() == ReportStatus.OPEN && now.isAfter(report.analyseBy())) {
             return new Analysis.Refused(Refusal.of(
                     RefusalReason.ANALYSIS_DEADLINE_PASSED,
@@ -98,7 +99,7 @@ public final class AnalysingReports {
 
     /** Escalates the open reports past their deadline: one round, at most {@value #DUE_PER_ROUND_MAX}. */
     public int escalateDue() {
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // as stored
         int escalated = 0;
         List<InfractionReport> due = store.due(now, DUE_PER_ROUND_MAX);
         for (InfractionReport report : due) {

@@ -16,6 +16,7 @@ import io.pagora.settlement.domain.access.Caller;
 import io.pagora.settlement.domain.med.FundsTrace;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -85,7 +86,8 @@ public final class FilingReports {
                     "payment " + paymentId + " is a return of "
                             + original.payment().returnOf().original() + ": report that payment"));
         }
-        Instant now = clock.instant();
+        Instant at = clock.instant();
+        Instant now = at.truncatedTo(ChronoUnit.MICROS); // as stored: the report answered is the report read later
         if (original.settledAt().plus(policy.reportWindow()).isBefore(now)) {
             return refused(Refusal.of(
                     RefusalReason.REPORT_WINDOW_CLOSED,
@@ -106,7 +108,7 @@ public final class FilingReports {
                 now.plus(policy.hold()),
                 null,
                 null,
-                now.getEpochSecond() * 1_000_000_000L + now.getNano(),
+                at.getEpochSecond() * 1_000_000_000L + at.getNano(),
                 key.value(),
                 null,
                 null);
@@ -146,14 +148,15 @@ public final class FilingReports {
         InfractionReport current = report;
         if (current.status() == ReportStatus.FILING) {
             FundsTrace plan = holding.plan(current.payment(), current.cutTimestamp(), policy.limits());
-            store.planned(current.traced(ReportStatus.HOLDING, plan));
-            current = store.find(report.id()).orElseThrow();
+            InfractionReport planned = current.traced(ReportStatus.HOLDING, plan);
+            // Stored: the report is what this filing planned; else another filing's plan is the one held.
+            current = store.planned(planned) ? planned : store.find(report.id()).orElseThrow();
         }
         if (current.status() == ReportStatus.HOLDING) {
             FundsTrace held = holding.hold(
                     current.id(), current.trace(), Math.toIntExact(policy.hold().toSeconds()));
-            store.opened(current.traced(ReportStatus.OPEN, held));
-            current = store.find(report.id()).orElseThrow();
+            InfractionReport opened = current.traced(ReportStatus.OPEN, held);
+            current = store.opened(opened) ? opened : store.find(report.id()).orElseThrow();
         }
         notices.tell(current);
         return current;

@@ -27,7 +27,9 @@ import io.pagora.settlement.domain.med.RefundOutcome;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +128,7 @@ public final class RefundingReports {
             return new Refunding.Refunded(finish(report, null)); // the same refund again: finished, or finished now
         }
         long held = report.heldCentavos();
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // as stored: answered as read later
         if (!now.isBefore(report.holdUntil()) || held == 0) {
             return refused(Refusal.of(
                     RefusalReason.REFUND_WINDOW_CLOSED,
@@ -159,10 +161,11 @@ public final class RefundingReports {
                                     + " centavos of payment " + report.payment() + " left to return")
                     .withNumber(ReturnRules.RETURNABLE_CENTAVOS, original.returnableCentavos()));
         }
-        if (!store.refunding(reportId, new ReportRefund(amount, now, Map.of()))) {
+        ReportRefund asked = new ReportRefund(amount, now, Map.of());
+        if (!store.refunding(reportId, asked)) {
             return refund(caller, reportId, centavos); // another request came first: answer as it left the report
         }
-        return new Refunding.Refunded(finish(store.find(reportId).orElseThrow(), original));
+        return new Refunding.Refunded(finish(report.refunding(ReportStatus.REFUNDING, asked), original));
     }
 
     /**
@@ -192,8 +195,14 @@ public final class RefundingReports {
         InfractionReport current = report;
         if (current.status() == ReportStatus.REFUNDING) {
             Map<Integer, RefundOutcome> outcomes = payOut(current, original == null ? original(current) : original);
-            store.refunded(current.id(), outcomes);
-            current = store.find(report.id()).orElseThrow();
+            InfractionReport refunded = current.refunding(
+                    ReportStatus.REFUNDED,
+                    new ReportRefund(
+                            current.refund().centavos(), current.refund().requestedAt(), outcomes));
+            // Stored: the report is as refunded here; else another request finished it first, as it read then.
+            current = store.refunded(current.id(), outcomes)
+                    ? refunded
+                    : store.find(report.id()).orElseThrow();
         }
         notices.tell(current);
         return current;
@@ -245,14 +254,13 @@ public final class RefundingReports {
                 }
             }
         }
-        // Released: the holds that pay no share, and those whose share is settled otherwise (reserved, lapsed,
-        // released).
-        // A hold the ledger refused to refund from stands until it lapses: the money is the victim's still.
+        // Released: the holds that paid no share here. A share's chain voided its hold (reserved), or found it lapsed
+        // or released: nothing to release. A hold the ledger refused to refund from stands until it lapses: the money
+        // is the victim's still. No request at all when every hold paid a share.
+        Set<Integer> chained = new HashSet<>();
+        refunds.forEach(each -> chained.add(each.position()));
         List<FundsTrace.Node> releasing = trace.nodes().stream()
-                .map(node -> outcomes.containsKey(node.position())
-                                && outcomes.get(node.position()).refused()
-                        ? node.holding(0)
-                        : node)
+                .map(node -> chained.contains(node.position()) ? node.holding(0) : node)
                 .toList();
         holding.release(
                 report.id(),

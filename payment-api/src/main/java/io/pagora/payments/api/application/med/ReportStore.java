@@ -30,8 +30,11 @@ public interface ReportStore {
      */
     boolean planned(InfractionReport report);
 
-    /** A HOLDING report's holds are taken, as {@code report}'s trace says (refused ones hold 0): it becomes OPEN. */
-    void opened(InfractionReport report);
+    /**
+     * A HOLDING report's holds are taken, as {@code report}'s trace says (refused ones hold 0): it becomes OPEN. False
+     * when it was not HOLDING any more (another filing opened it first).
+     */
+    boolean opened(InfractionReport report);
 
     /** Reports still FILING or HOLDING, filed before {@code before}: their filing was cut short. */
     List<InfractionReport> unfinished(Instant before, int limit);
@@ -44,8 +47,11 @@ public interface ReportStore {
     /** Moves an ACCEPTED report to REFUNDING with {@code refund}; false if it is not ACCEPTED any more. */
     boolean refunding(PaymentId report, ReportRefund refund);
 
-    /** A REFUNDING report's refunds went as {@code outcomes} say (by trace position): it becomes REFUNDED. */
-    void refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes);
+    /**
+     * A REFUNDING report's refunds went as {@code outcomes} say (by trace position): it becomes REFUNDED. False when
+     * it was not REFUNDING any more (another request finished it first).
+     */
+    boolean refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes);
 
     /** Reports REFUNDING since before {@code before}, oldest first: their refund was cut short. */
     List<InfractionReport> unrefunded(Instant before, int limit);

@@ -45,10 +45,12 @@ final class InMemoryReportStore implements ReportStore {
     }
 
     @Override
-    public synchronized void opened(InfractionReport report) {
-        if (reports.get(report.id()).status() == ReportStatus.HOLDING) {
-            reports.put(report.id(), report);
+    public synchronized boolean opened(InfractionReport report) {
+        if (reports.get(report.id()).status() != ReportStatus.HOLDING) {
+            return false;
         }
+        reports.put(report.id(), report);
+        return true;
     }
 
     @Override
@@ -86,15 +88,17 @@ final class InMemoryReportStore implements ReportStore {
     }
 
     @Override
-    public synchronized void refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
+    public synchronized boolean refunded(PaymentId report, Map<Integer, RefundOutcome> outcomes) {
         InfractionReport stored = reports.get(report);
-        if (stored.status() == ReportStatus.REFUNDING) {
-            ReportRefund asked = stored.refund();
-            reports.put(
-                    report,
-                    stored.refunding(
-                            ReportStatus.REFUNDED, new ReportRefund(asked.centavos(), asked.requestedAt(), outcomes)));
+        if (stored.status() != ReportStatus.REFUNDING) {
+            return false;
         }
+        ReportRefund asked = stored.refund();
+        reports.put(
+                report,
+                stored.refunding(
+                        ReportStatus.REFUNDED, new ReportRefund(asked.centavos(), asked.requestedAt(), outcomes)));
+        return true;
     }
 
     @Override
