@@ -103,6 +103,9 @@ class InfractionReportsTest extends PaymentApiIntegrationTest {
                         scam.f3().toString(),
                         300L));
         assertThat(available(scam.f1())).as("held: not spendable").isZero();
+        assertThat(victims.get("/infraction-reports/" + reportId).json())
+                .as("the report answered is the report stored")
+                .isEqualTo(report);
 
         Http.Response replay = file(victims, scam.fraud(), "FRAUD", key);
         assertThat(replay.status()).isEqualTo(200);
@@ -238,6 +241,9 @@ class InfractionReportsTest extends PaymentApiIntegrationTest {
         }
         JsonNode report = refunded.json();
         assertThat(report.path("status").asString()).isEqualTo("REFUNDED");
+        assertThat(victims.get("/infraction-reports/" + reportId).json())
+                .as("the report answered is the report stored")
+                .isEqualTo(report);
         assertThat(report.path("refundCentavos").asLong()).isEqualTo(700);
         List<Payment> refunds = new ArrayList<>();
         for (JsonNode node : report.path("trace")) {

@@ -726,10 +726,16 @@ public abstract class SettlementContract extends LedgerFixture {
         long cut = lookupTransfer(LegId.of(away.id(), LegId.Phase.POST, 3)).timestamp();
         HoldingFunds holding = new HoldingFunds(ledger);
 
-        FundsTrace one = holding.file(pix.ids.nextPaymentId(), first.id(), cut, TRACE_LIMITS, 3_600)
-                .trace();
-        FundsTrace two = holding.file(pix.ids.nextPaymentId(), second.id(), cut, TRACE_LIMITS, 3_600)
-                .trace();
+        HoldingFunds.Filed filedOne = holding.file(pix.ids.nextPaymentId(), first.id(), cut, TRACE_LIMITS, 3_600);
+        HoldingFunds.Filed filedTwo = holding.file(pix.ids.nextPaymentId(), second.id(), cut, TRACE_LIMITS, 3_600);
+        FundsTrace one = filedOne.trace();
+        FundsTrace two = filedTwo.trace();
+        assertThat(filedOne.ledgerRequests())
+                .as("its holds, the legs, 2 balance reads, the mule's history, the landing, holds' accounts, holds")
+                .isEqualTo(8);
+        assertThat(filedTwo.ledgerRequests())
+                .as("the same walk; the holds' accounts known open: no request for them")
+                .isEqualTo(7);
         trackHolds(one);
         trackHolds(two);
         long heldAtMule =

@@ -61,6 +61,7 @@ class RefundingReportsTest {
     final Publisher publisher = new Publisher();
     final MutableClock clock = new MutableClock(Instant.now());
     final Set<Id128> accounts = new java.util.LinkedHashSet<>();
+    final CountingLedger counted = new CountingLedger(ledger);
     final MedPolicy policy =
             new MedPolicy(Duration.ofDays(80), Duration.ofDays(7), HOLD.minusDays(7), new TraceLimits(3, 32, 32));
 
@@ -96,7 +97,13 @@ class RefundingReportsTest {
         filing = new FilingReports(originals, store, notices, new HoldingFunds(ledger), policy, clock);
         analysing = new AnalysingReports(store, notices, new HoldingFunds(ledger), clock);
         refunding = new RefundingReports(
-                originals, store, notices, new HoldingFunds(ledger), publisher, Duration.ofSeconds(60), clock);
+                new LedgerOriginalPayments(counted),
+                store,
+                notices,
+                new HoldingFunds(counted),
+                publisher,
+                Duration.ofSeconds(60),
+                clock);
     }
 
     @AfterEach
@@ -114,10 +121,16 @@ class RefundingReportsTest {
     void eachHoldPaysItsShareInTraceOrderAsAnFr01ReturnAndTheRestIsReleased() {
         PaymentId report = acceptedReport();
 
+        counted.requests = 0;
         RefundingReports.Refunding refunded = refunding.refund(bank(VICTIMS), report, OptionalLong.of(700));
 
         InfractionReport after = ((RefundingReports.Refunding.Refunded) refunded).report();
+        assertThat(after).as("answered as stored").isEqualTo(store.find(report).orElseThrow());
         assertThat(after.status()).isEqualTo(ReportStatus.REFUNDED);
+        assertThat(counted.requests)
+                .as("the payment's legs and returnable account, the returns accounts, the opening and the chains, the"
+                        + " release of the hold that paid nothing")
+                .isEqualTo(5);
         assertThat(after.refund().outcomes()).isEqualTo(Map.of(0, RefundOutcome.RESERVED, 1, RefundOutcome.RESERVED));
         assertThat(publisher.sent)
                 .extracting(
@@ -146,18 +159,37 @@ class RefundingReportsTest {
         assertThat(told.getLast().status()).isEqualTo(ReportStatus.REFUNDED);
 
         // Clearing's part: it finds each return reserved, the victim's bank accepts, it posts.
-        List<Payment> returns = publisher.sent.stream()
-                .map(event -> new Payment(
-                        PaymentId.parse(event.paymentId()),
-                        Id128.parse(event.payerAccountId()),
-                        Id128.parse(event.payeeAccountId()),
-                        event.amountCentavos(),
-                        0,
-                        new Payment.ReturnOf(fraud.id(), 1_000, ReturnReason.FR01.number)))
-                .toList();
+        List<Payment> returns = publishedReturns();
         assertThat(settlement.reserve(returns)).containsOnly(new ReservationOutcome.Reserved(true));
         assertThat(settlement.post(returns)).containsOnly(new ResolutionOutcome.Posted());
         assertThat(available(victim)).isEqualTo(5_000 - 1_000 + 700);
+    }
+
+    @Test
+    void aWholeRefundReleasesNothingMoreAndTakesFourLedgerRequests() {
+        PaymentId report = acceptedReport();
+
+        counted.requests = 0;
+        RefundingReports.Refunding refunded = refunding.refund(bank(VICTIMS), report, OptionalLong.empty());
+
+        assertThat(((RefundingReports.Refunding.Refunded) refunded)
+                        .report()
+                        .refund()
+                        .outcomes())
+                .isEqualTo(Map.of(0, RefundOutcome.RESERVED, 1, RefundOutcome.RESERVED, 2, RefundOutcome.RESERVED));
+        assertThat(counted.requests)
+                .as("every hold paid a share, its chain voided it: nothing left to release")
+                .isEqualTo(4);
+        assertThat(told.getLast().refund().outcomes()).hasSize(3);
+        assertThat(ledger.lookupAccounts(List.of(f1, f2, f3)).stream()
+                        .mapToLong(io.pagora.ledger.port.Account::debitsPending)
+                        .sum())
+                .as("the three returns reserved where the holds were")
+                .isEqualTo(1_000);
+        List<Payment> returns = publishedReturns();
+        assertThat(settlement.reserve(returns)).containsOnly(new ReservationOutcome.Reserved(true));
+        assertThat(settlement.post(returns)).containsOnly(new ResolutionOutcome.Posted());
+        assertThat(available(victim)).isEqualTo(5_000);
     }
 
     @Test
@@ -296,6 +328,19 @@ class RefundingReportsTest {
         assertThat(available(victim)).isEqualTo(5_000);
     }
 
+    /** The returns published to clearing, as clearing reads them. */
+    private List<Payment> publishedReturns() {
+        return publisher.sent.stream()
+                .map(event -> new Payment(
+                        PaymentId.parse(event.paymentId()),
+                        Id128.parse(event.payerAccountId()),
+                        Id128.parse(event.payeeAccountId()),
+                        event.amountCentavos(),
+                        0,
+                        new Payment.ReturnOf(fraud.id(), 1_000, ReturnReason.FR01.number)))
+                .toList();
+    }
+
     private PaymentId acceptedReport() {
         return accept(reported());
     }
@@ -343,6 +388,48 @@ class RefundingReportsTest {
         assertThat(settlement.reserve(List.of(payment))).containsExactly(new ReservationOutcome.Reserved());
         assertThat(settlement.post(List.of(payment))).containsExactly(new ResolutionOutcome.Posted());
         return payment;
+    }
+
+    /** Counts the ledger requests a use case makes. */
+    static final class CountingLedger extends io.pagora.ledger.port.ForwardingLedger {
+        int requests;
+
+        CountingLedger(io.pagora.ledger.port.Ledger delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public List<io.pagora.ledger.port.AccountResult> createAccounts(
+                List<io.pagora.ledger.port.NewAccount> accounts) {
+            requests++;
+            return super.createAccounts(accounts);
+        }
+
+        @Override
+        public List<io.pagora.ledger.port.TransferResult> createTransfers(
+                List<io.pagora.ledger.port.NewTransfer> transfers) {
+            requests++;
+            return super.createTransfers(transfers);
+        }
+
+        @Override
+        public List<io.pagora.ledger.port.Account> lookupAccounts(List<Id128> ids) {
+            requests++;
+            return super.lookupAccounts(ids);
+        }
+
+        @Override
+        public List<io.pagora.ledger.port.Transfer> lookupTransfers(List<Id128> ids) {
+            requests++;
+            return super.lookupTransfers(ids);
+        }
+
+        @Override
+        public List<io.pagora.ledger.port.Transfer> accountTransfers(
+                Id128 account, Sides sides, long timestampAfter, int limit) {
+            requests++;
+            return super.accountTransfers(account, sides, timestampAfter, limit);
+        }
     }
 
     /** The broker: takes every event, or (failing) none. */
