@@ -216,8 +216,11 @@ class InfractionReportsTest extends PaymentApiIntegrationTest {
         assertThat(refund(victims, reportId, "{}").problemType())
                 .as("open, not accepted")
                 .isEqualTo("report-not-accepted");
-        assertThat(analyse(fraudsters, reportId, "{\"decision\":\"ACCEPT\"}").status())
-                .isEqualTo(200);
+        Http.Response accepted = analyse(fraudsters, reportId, "{\"decision\":\"ACCEPT\"}");
+        assertThat(accepted.status()).isEqualTo(200);
+        assertThat(fraudsters.get("/infraction-reports/" + reportId).json())
+                .as("the decision answered is the decision stored (decidedAt as PostgreSQL keeps it)")
+                .isEqualTo(accepted.json());
         assertThat(refund(fraudsters, reportId, "{}").problemType()).isEqualTo("not-the-reporting-bank");
         assertThat(refund(participants.bank(OUTSIDER), reportId, "{}").problemType())
                 .isEqualTo("report-not-found");
