@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The bank simulator: acts for the seeded banks, each with its own client certificate, over the protocol of
  * docs/participants.md only. Its control port (loopback) serves {@code GET /metrics}, {@code GET /banks}, and
- * {@code POST /banks/{ispb}/up|down|slow?ms=N} to switch one bank's behaviour at runtime.
+ * {@code POST /banks/{ispb}/up|down|slow?ms=N} to switch one bank's behaviour at runtime, and
+ * {@code POST /banks/{ispb}/returns?share=S} to change the share of the payments settled to it that it returns.
  *
  * <pre>
  * java -jar bank-simulator.jar --switch=https://127.0.0.1:8080[,https://127.0.0.1:8180] --tls=var/tls --banks=10001111,10002222
@@ -115,17 +116,24 @@ public final class BankSimulator {
             }
             SimulatedBank bank = path.length == 4 ? banks.get(path[2]) : null;
             if (bank == null || !exchange.getRequestMethod().equals("POST")) {
-                reply(exchange, 404, "POST /banks/{ispb}/up|down|slow?ms=N for one of " + banks.keySet() + "\n");
+                reply(
+                        exchange,
+                        404,
+                        "POST /banks/{ispb}/up|down|slow?ms=N|returns?share=S for one of " + banks.keySet() + "\n");
                 return;
             }
             String query = exchange.getRequestURI().getQuery();
+            if (path[3].equals("returns")) {
+                returns(exchange, bank, query);
+                return;
+            }
             long slowMs = query != null && query.startsWith("ms=") ? Long.parseLong(query.substring(3)) : 1000;
             switch (path[3]) {
                 case "up" -> bank.behave(Behaviour.Mode.UP, 0);
                 case "down" -> bank.behave(Behaviour.Mode.DOWN, 0);
                 case "slow" -> bank.behave(Behaviour.Mode.SLOW, slowMs);
                 default -> {
-                    reply(exchange, 404, "up, down or slow\n");
+                    reply(exchange, 404, "up, down, slow or returns\n");
                     return;
                 }
             }
@@ -133,6 +141,24 @@ public final class BankSimulator {
         });
         server.start();
         return server;
+    }
+
+    /** {@code POST /banks/{ispb}/returns?share=S}: the share of the payments settled to the bank it returns from now. */
+    private static void returns(HttpExchange exchange, SimulatedBank bank, String query) throws IOException {
+        double share = Double.NaN;
+        if (query != null && query.startsWith("share=")) {
+            try {
+                share = Double.parseDouble(query.substring("share=".length()));
+            } catch (NumberFormatException notANumber) {
+                // answered below
+            }
+        }
+        if (!(share >= 0 && share <= 1)) {
+            reply(exchange, 400, "returns?share=S with S in [0, 1], not " + query + "\n");
+            return;
+        }
+        bank.returnShare(share);
+        reply(exchange, 200, bank.ispb() + " returns " + bank.returnShare() + "\n");
     }
 
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {

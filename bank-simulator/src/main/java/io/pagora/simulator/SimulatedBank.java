@@ -72,7 +72,9 @@ final class SimulatedBank {
         }
     };
 
-    private final double returnShare;
+    /** Changed at runtime through the control port: a scripted scenario's payments must not be returned under it. */
+    private volatile double returnShare;
+
     private final FraudDesk fraudDesk;
 
     static final int RETURNS_QUEUED_MAX = 10_000;
@@ -96,9 +98,7 @@ final class SimulatedBank {
             Metrics metrics,
             double returnShare,
             FraudDesk.Med med) {
-        if (returnShare < 0 || returnShare > 1) {
-            throw new IllegalArgumentException("a return share is 0..1: " + returnShare);
-        }
+        checkReturnShare(returnShare);
         this.ispb = ispb;
         this.client = client;
         this.behaviour = behaviour;
@@ -115,9 +115,8 @@ final class SimulatedBank {
         for (int i = 0; i < SENDERS; i++) {
             threads.add(Thread.ofVirtual().name("bank-" + ispb + "-sender-" + i).start(this::send));
         }
-        if (returnShare > 0) {
-            threads.add(Thread.ofVirtual().name("bank-" + ispb + "-returns").start(this::sendReturns));
-        }
+        // Always, though the share may be 0 now: the control port may raise it later.
+        threads.add(Thread.ofVirtual().name("bank-" + ispb + "-returns").start(this::sendReturns));
         fraudDesk.start(threads);
     }
 
@@ -137,6 +136,23 @@ final class SimulatedBank {
     void behave(Behaviour.Mode mode, long slowMs) {
         behaviour = behaviour.withMode(mode, slowMs);
         log.info("bank {} is now {}{}", ispb, mode, mode == Behaviour.Mode.SLOW ? " (+" + slowMs + " ms)" : "");
+    }
+
+    double returnShare() {
+        return returnShare;
+    }
+
+    /** From now on, of the payments concluded as settled to this bank, the share it returns; returns queued stay. */
+    void returnShare(double share) {
+        checkReturnShare(share);
+        returnShare = share;
+        log.info("bank {} now returns {} of the payments settled to it", ispb, share);
+    }
+
+    private static void checkReturnShare(double share) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("a return share is 0..1: " + share);
+        }
     }
 
     int waitingAnswers() {
@@ -194,11 +210,12 @@ final class SimulatedBank {
     private void concluded(SwitchClient.Message message) {
         metrics.count("pagora.simulator.outcomes", ispb, "role", message.role(), "status", message.status());
         fraudDesk.concluded(message);
-        if (returnShare == 0
+        double share = returnShare;
+        if (share == 0
                 || !"PAYEE".equals(message.role())
                 || !"SETTLED".equals(message.status())
                 || message.amountCentavos() <= 0
-                || ThreadLocalRandom.current().nextDouble() >= returnShare) {
+                || ThreadLocalRandom.current().nextDouble() >= share) {
             return;
         }
         synchronized (returnsReceived) {

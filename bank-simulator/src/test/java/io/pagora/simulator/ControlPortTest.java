@@ -65,6 +65,23 @@ class ControlPortTest {
     }
 
     @Test
+    void aBanksReturnShareIsChangedAndABadShareIsRefused() throws Exception {
+        assertThat(call("POST", "/banks/10002222/returns?share=0.25").body()).isEqualTo("10002222 returns 0.25\n");
+        assertThat(banks.get("10002222").returnShare()).isEqualTo(0.25);
+        assertThat(call("POST", "/banks/10002222/returns?share=0").body()).isEqualTo("10002222 returns 0.0\n");
+        assertThat(banks.get("10002222").returnShare()).isZero();
+
+        for (String bad : new String[] {"share=1.5", "share=-0.1", "share=NaN", "share=x", "ms=3", ""}) {
+            assertThat(call("POST", "/banks/10001111/returns?" + bad).statusCode())
+                    .as(bad)
+                    .isEqualTo(400);
+        }
+        assertThat(call("POST", "/banks/10001111/returns").statusCode()).isEqualTo(400);
+        assertThat(banks.get("10001111").returnShare()).isZero();
+        assertThat(banks.get("10002222").behaviour().mode()).isEqualTo(Mode.UP);
+    }
+
+    @Test
     void anUnknownBankOrModeIsNotFound() throws Exception {
         assertThat(call("POST", "/banks/99999999/down").statusCode()).isEqualTo(404);
         assertThat(call("POST", "/banks/10001111/sideways").statusCode()).isEqualTo(404);

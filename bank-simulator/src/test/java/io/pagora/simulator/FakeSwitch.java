@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * The participants' side of the switch in this JVM (the JDK's HttpServer on loopback, plain HTTP): the first pull
- * hands out the messages it was given, later pulls have nothing new (204), and every answering call and return
+ * hands out the messages it was given, later pulls those given {@link #later} or else nothing new (204), and every answering call and return
  * request is kept. Each answer's result comes from {@code verdicts}, given its payment id: a state
  * ({@code SETTLED}) or {@code problem:<slug>}.
  */
@@ -33,6 +33,7 @@ final class FakeSwitch implements AutoCloseable {
     private final List<String> returnRequests = new CopyOnWriteArrayList<>();
     private final List<String> medRequests = new CopyOnWriteArrayList<>();
     private volatile String messages = "{\"messages\":[]}";
+    private final BlockingQueue<String> laterMessages = new LinkedBlockingQueue<>();
     private volatile Function<String, String> verdicts = paymentId -> "SETTLED";
     private volatile int answerStatus = 200;
 
@@ -47,6 +48,11 @@ final class FakeSwitch implements AutoCloseable {
         server.createContext(stream + "pull/", exchange -> {
             sleep(50);
             exchange.getResponseHeaders().add("PI-Pull-Next", stream + "pull/000000000000000000000001.2");
+            String later = laterMessages.poll();
+            if (later != null) {
+                reply(exchange, 200, later);
+                return;
+            }
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
@@ -82,6 +88,12 @@ final class FakeSwitch implements AutoCloseable {
     /** The messages of the first pull, as the body of a 200 ({@code {"messages":[…]}}). */
     FakeSwitch messages(String body) {
         this.messages = body;
+        return this;
+    }
+
+    /** Messages for a later pull (the next one after this call), once. */
+    FakeSwitch later(String body) {
+        laterMessages.add(body);
         return this;
     }
 

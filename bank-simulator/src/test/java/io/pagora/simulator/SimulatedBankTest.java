@@ -1,6 +1,7 @@
 package io.pagora.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.pagora.simulator.Behaviour.Mode;
@@ -155,6 +156,33 @@ class SimulatedBankTest {
     }
 
     @Test
+    void aBankWhoseReturnsAreStoppedAtRuntimeReturnsNothingMoreAndResumesWhenAskedAgain() throws Exception {
+        String afterResuming = "0000000000000000000000000000000d";
+        fakeSwitch.messages(messages(concluded(FIRST, "PAYEE", "SETTLED")));
+        bank = new SimulatedBank(FakeSwitch.BANK, client(), new Behaviour(0, 0, 0, 0, Mode.UP, 0), metrics, 1);
+        bank.returnShare(0);
+        bank.start();
+
+        await().atMost(WAIT)
+                .untilAsserted(
+                        () -> assertThat(metrics.scrape())
+                                .contains(
+                                        "pagora_simulator_outcomes_total{bank=\"10002222\",role=\"PAYEE\",status=\"SETTLED\"} 1.0"));
+        bank.returnShare(1);
+        fakeSwitch.later(messages(concluded(afterResuming, "PAYEE", "SETTLED")));
+
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(metrics.scrape())
+                        .contains("pagora_simulator_returns_total{bank=\"10002222\",status=\"201\"} 1.0"));
+        assertThat(fakeSwitch.returnRequests())
+                .as("the payment concluded while returns were stopped is not returned")
+                .singleElement()
+                .asString()
+                .startsWith("/payments/" + afterResuming + "/returns");
+        assertThatThrownBy(() -> bank.returnShare(1.01)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aReportingBankReportsItsCustomersSettledPaymentsAndAnalysesTheReportsAgainstItsOwn() throws Exception {
         String reportOnOurs = "0000000000000000000000000000aa00";
         fakeSwitch.messages(messages(
@@ -207,10 +235,12 @@ class SimulatedBankTest {
     }
 
     private void start(Behaviour behaviour, double returnShare) throws Exception {
-        SwitchClient client =
-                new SwitchClient(fakeSwitch.uri(), FakeSwitch.BANK, SSLContext.getDefault(), Duration.ofSeconds(5));
-        bank = new SimulatedBank(FakeSwitch.BANK, client, behaviour, metrics, returnShare);
+        bank = new SimulatedBank(FakeSwitch.BANK, client(), behaviour, metrics, returnShare);
         bank.start();
+    }
+
+    private SwitchClient client() throws Exception {
+        return new SwitchClient(fakeSwitch.uri(), FakeSwitch.BANK, SSLContext.getDefault(), Duration.ofSeconds(5));
     }
 
     /** The next {@code count} answers the switch received, over however many calls. */

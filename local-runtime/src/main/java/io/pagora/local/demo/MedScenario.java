@@ -132,7 +132,7 @@ public final class MedScenario {
                     node.path("hop").asInt(),
                     node.path("refundOutcome"));
             // A return, as the simulator's are: the checks judge it with its original, not as a payment a client sent.
-            String status = awaitFinal(victims, refund);
+            String status = awaitFinal(victims, refund).path("status").asString();
             require(status.equals("SETTLED"), "refund %s was %s", refund, status);
             paidBack += node.path("refundCentavos").asLong();
         }
@@ -186,16 +186,23 @@ public final class MedScenario {
                     202);
             String payment = accepted.path("paymentId").asString();
             record(options.answers(), "ACCEPTED\t" + key + "\t" + payment + "\t202\tfirst");
-            String status = awaitFinal(bank, payment);
+            JsonNode state = awaitFinal(bank, payment);
+            String status = state.path("status").asString();
             if (status.equals("SETTLED")) {
                 return payment;
             }
-            System.out.printf("med: payment %s was %s; sending it again%n", payment, status);
+            System.out.printf(
+                    "med: payment %s was %s (%s: %s); sending it again%n",
+                    payment,
+                    status,
+                    state.path("reason").asString(""),
+                    state.path("detail").asString(""));
         }
         throw new IllegalStateException("no payment of " + amount + " from " + payer + " settled");
     }
 
-    private String awaitFinal(BankId bank, String payment) throws IOException, InterruptedException {
+    /** The read model's answer for a payment once it is final. */
+    private JsonNode awaitFinal(BankId bank, String payment) throws IOException, InterruptedException {
         URI uri = options.reporting().resolve("/payments/" + payment);
         while (System.nanoTime() < deadlineNanos) {
             HttpResponse<String> answer = client(bank)
@@ -206,9 +213,9 @@ public final class MedScenario {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             if (answer.statusCode() == 200) {
-                String status = json.readTree(answer.body()).path("status").asString();
-                if (!status.equals("ACCEPTED")) {
-                    return status;
+                JsonNode state = json.readTree(answer.body());
+                if (!state.path("status").asString().equals("ACCEPTED")) {
+                    return state;
                 }
             }
             Thread.sleep(POLL_PAUSE);

@@ -156,7 +156,21 @@ public final class ServiceProcesses {
         return matcher.group(2).equals("ms") ? value : value * 1000;
     }
 
-    /** Tells the bank simulator to switch one bank (or "all") up, slow or down. */
+    /**
+     * Tells the bank simulator to return {@code share} of the payments settled from now on to these banks (a
+     * scripted scenario stops them, so that none of its payments is returned under it; RETURN_RATE is the share to
+     * restore). Nothing when no simulator answers for the banks.
+     */
+    public void bankSimulatorReturns(List<Long> ispbs, double share) {
+        if (!participantsAnswer()) {
+            return;
+        }
+        for (long bank : ispbs) {
+            bankSimulator(Long.toString(bank), "returns?share=" + share);
+        }
+    }
+
+    /** Tells the bank simulator to switch one bank (or "all") up, slow or down, or (returns?share=S) its returns. */
     public void bankSimulator(String ispb, String mode) {
         List<Long> ispbs = ispb.equals("all")
                 ? Settings.seededIspbs(platform.settings.integer("BANKS"))
