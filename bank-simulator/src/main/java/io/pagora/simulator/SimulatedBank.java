@@ -8,12 +8,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,28 +57,8 @@ final class SimulatedBank {
         }
     };
     private final List<Thread> threads = new ArrayList<>();
-    /**
-     * Returns to send: a bank returns a share of the payments it was paid ({@code returnShare}), like a customer
-     * asking for a refund. Bounded: past it, a return is dropped and counted, never queued without end.
-     */
-    private final BlockingQueue<Returning> returns = new ArrayBlockingQueue<>(RETURNS_QUEUED_MAX);
-    /** Payment ids of returns instructed to this bank: a return settled to it is never returned (the switch refuses). */
-    private final Map<String, Boolean> returnsReceived = new LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > RETURNS_REMEMBERED_MAX;
-        }
-    };
-
-    /** Changed at runtime through the control port: a scripted scenario's payments must not be returned under it. */
-    private volatile double returnShare;
-
+    private final ReturnDesk returnDesk;
     private final FraudDesk fraudDesk;
-
-    static final int RETURNS_QUEUED_MAX = 10_000;
-    static final int RETURNS_REMEMBERED_MAX = 100_000;
-    static final int RETURN_ATTEMPTS_MAX = 5;
-    private static final String[] RETURN_REASONS = {"MD06", "BE08", "FR01", "SL02"};
 
     SimulatedBank(String ispb, SwitchClient client, Behaviour behaviour, Metrics metrics) {
         this(ispb, client, behaviour, metrics, 0);
@@ -98,14 +76,13 @@ final class SimulatedBank {
             Metrics metrics,
             double returnShare,
             FraudDesk.Med med) {
-        checkReturnShare(returnShare);
         this.ispb = ispb;
         this.client = client;
         this.behaviour = behaviour;
         this.metrics = metrics;
-        this.returnShare = returnShare;
-        this.fraudDesk = new FraudDesk(
-                ispb, client, metrics, med, () -> this.behaviour.mode() == Behaviour.Mode.DOWN, () -> running);
+        BooleanSupplier down = () -> this.behaviour.mode() == Behaviour.Mode.DOWN;
+        this.returnDesk = new ReturnDesk(ispb, client, metrics, returnShare, down, () -> running);
+        this.fraudDesk = new FraudDesk(ispb, client, metrics, med, down, () -> running);
     }
 
     void start() {
@@ -115,8 +92,7 @@ final class SimulatedBank {
         for (int i = 0; i < SENDERS; i++) {
             threads.add(Thread.ofVirtual().name("bank-" + ispb + "-sender-" + i).start(this::send));
         }
-        // Always, though the share may be 0 now: the control port may raise it later.
-        threads.add(Thread.ofVirtual().name("bank-" + ispb + "-returns").start(this::sendReturns));
+        returnDesk.start(threads);
         fraudDesk.start(threads);
     }
 
@@ -139,20 +115,12 @@ final class SimulatedBank {
     }
 
     double returnShare() {
-        return returnShare;
+        return returnDesk.share();
     }
 
     /** From now on, of the payments concluded as settled to this bank, the share it returns; returns queued stay. */
     void returnShare(double share) {
-        checkReturnShare(share);
-        returnShare = share;
-        log.info("bank {} now returns {} of the payments settled to it", ispb, share);
-    }
-
-    private static void checkReturnShare(double share) {
-        if (!(share >= 0 && share <= 1)) {
-            throw new IllegalArgumentException("a return share is 0..1: " + share);
-        }
+        returnDesk.share(share);
     }
 
     int waitingAnswers() {
@@ -210,72 +178,11 @@ final class SimulatedBank {
     private void concluded(SwitchClient.Message message) {
         metrics.count("pagora.simulator.outcomes", ispb, "role", message.role(), "status", message.status());
         fraudDesk.concluded(message);
-        double share = returnShare;
-        if (share == 0
-                || !"PAYEE".equals(message.role())
-                || !"SETTLED".equals(message.status())
-                || message.amountCentavos() <= 0
-                || ThreadLocalRandom.current().nextDouble() >= share) {
-            return;
-        }
-        synchronized (returnsReceived) {
-            if (returnsReceived.containsKey(message.paymentId())) {
-                return;
-            }
-        }
-        // Most returns are whole (a refund); some are part of the payment.
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        long amount = random.nextInt(10) < 7 ? message.amountCentavos() : Math.max(1, message.amountCentavos() / 2);
-        Returning returning =
-                new Returning(message.paymentId(), amount, RETURN_REASONS[random.nextInt(RETURN_REASONS.length)], 0);
-        if (!returns.offer(returning)) {
-            metrics.count("pagora.simulator.returns", ispb, "status", "dropped");
-        }
-    }
-
-    /** Sends the queued returns one at a time, each with its idempotency key, retried a bounded number of times. */
-    private void sendReturns() {
-        while (running) {
-            try {
-                Returning returning = returns.take();
-                if (behaviour.mode() == Behaviour.Mode.DOWN) {
-                    // Down: no call at all; the return waits (or is dropped, counted, if the queue filled meanwhile).
-                    if (!returns.offer(returning)) {
-                        metrics.count("pagora.simulator.returns", ispb, "status", "dropped");
-                    }
-                    Thread.sleep(200);
-                    continue;
-                }
-                int status = client.returnPayment(
-                        returning.paymentId(),
-                        "return-" + returning.paymentId(),
-                        ProtocolJson.returnRequest(returning.amountCentavos(), returning.reason()));
-                metrics.count("pagora.simulator.returns", ispb, "status", Integer.toString(status));
-                if ((status == 429 || status == 503) && returning.attempts() + 1 < RETURN_ATTEMPTS_MAX) {
-                    Thread.sleep(500);
-                    returns.offer(returning.again());
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (IOException | RuntimeException e) {
-                metrics.count("pagora.simulator.returns", ispb, "status", "io-error");
-            }
-        }
-    }
-
-    /** A return this bank will ask for. */
-    record Returning(String paymentId, long amountCentavos, String reason, int attempts) {
-        Returning again() {
-            return new Returning(paymentId, amountCentavos, reason, attempts + 1);
-        }
+        returnDesk.concluded(message);
     }
 
     private void instructed(SwitchClient.Message instruction) {
-        if (instruction.originalPaymentId() != null) {
-            synchronized (returnsReceived) {
-                returnsReceived.put(instruction.paymentId(), Boolean.TRUE);
-            }
-        }
+        returnDesk.instructed(instruction);
         Behaviour now = behaviour;
         // A MED refund (FR01) pays this bank's own customer back what was stolen, as its fraud desk asked: accepted
         // whatever share of payments the bank refuses.
